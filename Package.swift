@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Folio",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "folio", targets: ["folio"]),
+        .library(name: "FolioCore", targets: ["FolioCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // No pkgConfig for libgd: its .pc file adds a -D flag that SwiftPM refuses; the headers are in /usr/include.
+        .systemLibrary(name: "CGD", providers: [.apt(["libgd-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .target(
+            name: "FolioCore",
+            dependencies: [
+                "CGD", "CTurboJPEG", "CExif",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "folio",
+            dependencies: [
+                "FolioCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

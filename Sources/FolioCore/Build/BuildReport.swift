@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a build did, for the summary line and for tests.
+public struct BuildReport: Sendable {
+    public var photos = 0
+    public var pages = 0
+    public var pagesWritten = 0
+    public var imported = 0
+    public var removed = 0
+    public var renditionsMade = 0
+    public var renditionsReused = 0
+    public var failedPhotos: [String] = []
+    public var issues: [BuildIssue] = []
+    public var duration: TimeInterval = 0
+    public var stepTimes: [(String, TimeInterval)] = []
+
+    public var errors: [BuildIssue] { issues.filter { $0.severity == .error } }
+    public var warnings: [BuildIssue] { issues.filter { $0.severity == .warning } }
+    public var succeeded: Bool { errors.isEmpty }
+
+    public var summary: String {
+        var line = "\(PhotoText.count(photos, "photo")), \(PhotoText.count(pages, "page"))"
+        line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused)"
+        if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }
+        if !warnings.isEmpty { line += ", \(PhotoText.count(warnings.count, "warning"))" }
+        line += String(format: " in %.2f s", duration)
+        return line
+    }
+}

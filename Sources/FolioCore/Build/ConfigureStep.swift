@@ -1,0 +1,23 @@
+import Foundation
+
+/// Reads the settings, opens the model, loads the theme and opens the output.
+struct ConfigureStep: BuildStep {
+    let name = "configure"
+
+    func run(_ context: BuildContext) async throws {
+        let paths = context.paths
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: paths.content.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
+        }
+        context.settings = try SiteSettings.load(from: paths.settings)
+        context.renditions = RenditionSet(context.settings)
+        context.processor = ImageProcessor(pixelLimit: context.settings.pixelLimit)
+        guard let themeFolder = context.options.themeFolder ?? Theme.defaultFolder() else {
+            throw FolioError(reason: "cannot find the default theme; set FOLIO_THEME to the templates/ folder of Folio")
+        }
+        context.theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates)
+        context.database = try GalleryDatabase.open(at: paths.database)
+        context.output = try PublicOutput(destination: paths.output)
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Turns the model into page values and draws them through the theme.
+struct RenderStep: BuildStep {
+    let name = "render pages"
+
+    func run(_ context: BuildContext) async throws {
+        let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings,
+                                  now: context.options.now ?? context.startedAt)
+        context.pages = builder.pages()
+        context.report.pages = context.pages.count
+        context.report.photos = context.snapshot.photos.count
+    }
+}

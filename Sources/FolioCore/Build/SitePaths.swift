@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where a site's inputs and outputs are: any folder with a `content/` in it.
+public struct SitePaths: Sendable, Equatable {
+    public var root: URL
+    public var output: URL
+
+    public init(root: URL, output: URL? = nil) {
+        self.root = root.standardizedFileURL
+        self.output = (output ?? root.appendingPathComponent("public")).standardizedFileURL
+    }
+
+    public var content: URL { root.appendingPathComponent("content") }
+    /// The site's own templates, overriding the default theme file by file.
+    public var templates: URL { root.appendingPathComponent("templates") }
+    public var settings: URL { root.appendingPathComponent("folio.json") }
+    /// The model lives with the site, never in `public/`.
+    public var database: URL { root.appendingPathComponent("folio.sqlite") }
+
+    /// `path` relative to the site root when it is inside it, for messages.
+    public func shown(_ url: URL) -> String {
+        let full = url.standardizedFileURL.path
+        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
+    }
+}

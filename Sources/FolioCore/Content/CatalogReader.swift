@@ -1,0 +1,156 @@
+import Foundation
+
+/// Reads a `*.plist` catalog (XML or binary) into records, reporting what is wrong with each
+/// by the catalog's path, the record's index and the key.
+struct CatalogReader {
+    let contentRoot: URL
+    let files: FileAccess
+
+    struct Result {
+        var records: [CatalogRecord] = []
+        var issues: [BuildIssue] = []
+    }
+
+    func read(catalog relativePath: String) -> Result {
+        var result = Result()
+        let url = contentRoot.appendingPathComponent(relativePath)
+        let shown = "content/\(relativePath)"
+        let plist: Any
+        do {
+            let data = try files.read(url)
+            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
+            return result
+        }
+        guard let array = plist as? [Any] else {
+            result.issues.append(.error(shown, "a catalog must be an array of dictionaries, found \(Self.typeName(plist))"))
+            return result
+        }
+        let folder = (relativePath as NSString).deletingLastPathComponent
+        for (index, element) in array.enumerated() {
+            let place = "\(shown), record \(index)"
+            guard let dictionary = element as? [String: Any] else {
+                result.issues.append(.error(place, "expected a dictionary, found \(Self.typeName(element))"))
+                continue
+            }
+            var fields = RecordFields(dictionary: dictionary, place: place)
+            if let record = fields.record(folder: folder) {
+                result.records.append(record)
+            }
+            result.issues += fields.issues
+        }
+        return result
+    }
+
+    static func explain(_ error: Error) -> String {
+        let ns = error as NSError
+        if let debug = ns.userInfo["NSDebugDescription"] as? String { return debug }
+        return ns.localizedDescription
+    }
+
+    static func typeName(_ value: Any) -> String {
+        switch value {
+        case is String: return "a string"
+        case is [Any]: return "an array"
+        case is [String: Any]: return "a dictionary"
+        case is Date: return "a date"
+        case is Data: return "data"
+        case is Bool, is NSNumber: return "a number"
+        default: return "\(type(of: value))"
+        }
+    }
+}
+
+/// The typed values of one record's dictionary, with an issue for each key of the wrong type.
+private struct RecordFields {
+    let dictionary: [String: Any]
+    let place: String
+    var issues: [BuildIssue] = []
+
+    init(dictionary: [String: Any], place: String) {
+        self.dictionary = dictionary
+        self.place = place
+    }
+
+    mutating func record(folder: String) -> CatalogRecord? {
+        for key in dictionary.keys.sorted() where !CatalogRecord.knownKeys.contains(key) {
+            issues.append(.warning(place, "unknown key '\(key)' ignored"))
+        }
+        guard let rawPath = string("path") else {
+            if dictionary["path"] == nil { issues.append(.error(place, "no 'path' to an image")) }
+            return nil
+        }
+        guard let path = ContentPath.resolve(rawPath, in: folder) else {
+            issues.append(.error(place, "path '\(rawPath)' leads outside content/"))
+            return nil
+        }
+        return CatalogRecord(
+            location: place, path: path,
+            name: string("name"), user: string("user"), description: string("description"),
+            place: string("place"), region: string("region"),
+            latitude: number("latitude", range: -90...90), longitude: number("longitude", range: -180...180),
+            taken: date("taken"), uploaded: date("uploaded"),
+            favorite: bool("favorite") ?? false, tags: strings("tags"))
+    }
+
+    private mutating func wrongType(_ key: String, _ expected: String) {
+        issues.append(.warning(place, "key '\(key)' should be \(expected), found \(CatalogReader.typeName(dictionary[key]!)); ignored"))
+    }
+
+    /// A non-empty trimmed string.
+    mutating func string(_ key: String) -> String? {
+        guard let value = dictionary[key] else { return nil }
+        guard let text = value as? String else { wrongType(key, "a string"); return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    mutating func number(_ key: String, range: ClosedRange<Double>) -> Double? {
+        guard let value = dictionary[key] else { return nil }
+        let number: Double?
+        switch value {
+        case let n as NSNumber where !(value is Bool): number = n.doubleValue
+        case let s as String: number = Double(s.trimmingCharacters(in: .whitespaces))
+        default: number = nil
+        }
+        guard let number, range.contains(number) else {
+            wrongType(key, "a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            return nil
+        }
+        return number
+    }
+
+    mutating func date(_ key: String) -> Date? {
+        guard let value = dictionary[key] else { return nil }
+        if let date = value as? Date { return date }
+        if let text = value as? String, let date = Self.parseDate(text) { return date }
+        wrongType(key, "a date (a plist <date> or ISO 8601 text)")
+        return nil
+    }
+
+    mutating func bool(_ key: String) -> Bool? {
+        guard let value = dictionary[key] else { return nil }
+        if let flag = value as? Bool { return flag }
+        wrongType(key, "a boolean")
+        return nil
+    }
+
+    mutating func strings(_ key: String) -> [String] {
+        guard let value = dictionary[key] else { return [] }
+        guard let array = value as? [Any], array.allSatisfy({ $0 is String }) else {
+            wrongType(key, "an array of strings")
+            return []
+        }
+        return array.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: trimmed) { return date }
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return day.date(from: trimmed)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// One image under `content/`, with the catalog record that describes it, if any.
+public struct ContentEntry: Sendable, Equatable {
+    /// Relative to content/.
+    public var path: String
+    public var record: CatalogRecord?
+    public var stamp: FileStamp
+
+    /// The model's name for where the photo comes from.
+    public var source: String { "content:\(path)" }
+}
+
+/// Everything found under `content/`, and what was wrong with it.
+public struct ContentInventory: Sendable {
+    public var entries: [ContentEntry] = []
+    public var issues: [BuildIssue] = []
+    public var catalogCount = 0
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// XXH64, a fast 64-bit non-cryptographic hash: checksums of photo files (to notice edits and
+/// to name outputs by content) at memory speed, with no dependency for it.
+public enum ContentHash {
+    private static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
+    private static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private static let p3: UInt64 = 0x1656_67B1_9E37_79F9
+    private static let p4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    private static let p5: UInt64 = 0x27D4_EB2F_1656_67C5
+
+    public static func hex(_ data: Data, seed: UInt64 = 0) -> String {
+        String(format: "%016llx", hash(data, seed: seed))
+    }
+
+    public static func hex(_ text: String, seed: UInt64 = 0) -> String {
+        hex(Data(text.utf8), seed: seed)
+    }
+
+    public static func hash(_ data: Data, seed: UInt64 = 0) -> UInt64 {
+        data.withUnsafeBytes { hash($0, seed: seed) }
+    }
+
+    @inline(__always) private static func rotl(_ x: UInt64, _ r: UInt64) -> UInt64 { (x << r) | (x >> (64 - r)) }
+
+    @inline(__always) private static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 {
+        rotl(acc &+ input &* p2, 31) &* p1
+    }
+
+    @inline(__always) private static func merge(_ acc: UInt64, _ value: UInt64) -> UInt64 {
+        (acc ^ round(0, value)) &* p1 &+ p4
+    }
+
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        let count = bytes.count
+        var offset = 0
+        @inline(__always) func word64(_ at: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        var h: UInt64
+        if count >= 32 {
+            var v1 = seed &+ p1 &+ p2, v2 = seed &+ p2, v3 = seed, v4 = seed &- p1
+            while offset + 32 <= count {
+                v1 = round(v1, word64(offset))
+                v2 = round(v2, word64(offset + 8))
+                v3 = round(v3, word64(offset + 16))
+                v4 = round(v4, word64(offset + 24))
+                offset += 32
+            }
+            h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
+            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+        } else {
+            h = seed &+ p5
+        }
+        h = h &+ UInt64(count)
+        while offset + 8 <= count {
+            h = rotl(h ^ round(0, word64(offset)), 27) &* p1 &+ p4
+            offset += 8
+        }
+        if offset + 4 <= count {
+            let word = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            h = rotl(h ^ (word &* p1), 23) &* p2 &+ p3
+            offset += 4
+        }
+        while offset < count {
+            h = rotl(h ^ (UInt64(bytes[offset]) &* p5), 11) &* p1
+            offset += 1
+        }
+        h ^= h >> 33; h = h &* p2
+        h ^= h >> 29; h = h &* p3
+        h ^= h >> 32
+        return h
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Paths inside `content/`, kept relative and never allowed to climb out of it.
+enum ContentPath {
+    /// `path` as written in a catalog in `folder` (both relative to content/), normalised;
+    /// nil when it is absolute or `..` leads above content/.
+    static func resolve(_ path: String, in folder: String) -> String? {
+        guard !path.hasPrefix("/"), !path.hasPrefix("~") else { return nil }
+        var parts: [Substring] = folder.split(separator: "/")
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".", "": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "avif"]
+
+    static func isImage(_ path: String) -> Bool {
+        imageExtensions.contains((path as NSString).pathExtension.lowercased())
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+
+extension GalleryDatabase {
+    /// What the model holds for every photo whose source starts with `prefix`, by source.
+    public func stamps(sourcePrefix prefix: String) throws -> [String: PhotoStamp] {
+        try writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT source, identifier, checksum, fileStamp, fingerprint, width, height, format, orientation
+                FROM photo WHERE source LIKE ? ESCAPE '\\'
+                """, arguments: [Self.likePrefix(prefix)])
+            var stamps: [String: PhotoStamp] = [:]
+            while let row = try rows.next() {
+                stamps[row["source"]] = PhotoStamp(
+                    identifier: row["identifier"], checksum: row["checksum"], fileStamp: row["fileStamp"],
+                    fingerprint: row["fingerprint"], width: row["width"], height: row["height"],
+                    format: row["format"], orientation: row["orientation"])
+            }
+            return stamps
+        }
+    }
+
+    /// Applies a batch in one transaction, with a handful of statements whatever its size:
+    /// people, regions and places are upserted as sets, photos in multi-row upserts, and the
+    /// derived values refreshed for just the places and regions the batch touched.
+    public func apply(_ batch: ImportBatch) throws {
+        guard !batch.isEmpty else { return }
+        try writer.write { db in
+            let touchedSources = batch.upserts.map(\.source) + batch.removals
+            var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
+
+            let personIds = try Self.upsertNamed(table: "person", names: Set(batch.upserts.map(\.person)), db)
+            let placeNames = Dictionary(batch.upserts.compactMap { p in p.place.map { (PlaceName($0).full, p) } },
+                                        uniquingKeysWith: { first, _ in first })
+            let regionOfPlace = placeNames.mapValues { p in p.region ?? PlaceName(p.place!).defaultRegion }
+            let regionIds = try Self.upsertNamed(table: "region", names: Set(regionOfPlace.values), db)
+            var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
+            let placeIds = try Self.upsertPlaces(regionOfPlace.mapValues { regionIds[$0]! }, db)
+
+            try Self.upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeIds, db)
+            for chunk in batch.removals.chunked(500) {
+                try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
+                               arguments: StatementArguments(chunk))
+            }
+
+            touchedPlaces.formUnion(placeIds.values)
+            touchedRegions.formUnion(regionIds.values)
+            try Self.removeOrphans(db)
+            try Self.refreshFavorites(ofPlaces: touchedPlaces, db)
+            try Self.refreshPhotographerCounts(ofRegions: touchedRegions, db)
+        }
+    }
+
+    // MARK: - Statements
+
+    static func placeIds(ofSources sources: [String], _ db: Database) throws -> Set<Int64> {
+        var ids = Set<Int64>()
+        for chunk in sources.chunked(500) {
+            ids.formUnion(try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT placeId FROM photo WHERE placeId IS NOT NULL AND source IN \(placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk)))
+        }
+        return ids
+    }
+
+    static func regionIds(ofPlaces places: Set<Int64>, _ db: Database) throws -> Set<Int64> {
+        guard !places.isEmpty else { return [] }
+        return Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT regionId FROM place WHERE id IN \(placeholders(places.count))",
+                                      arguments: StatementArguments(Array(places))))
+    }
+
+    /// Inserts the names a table lacks (person, region) and returns every name's id.
+    static func upsertNamed(table: String, names: Set<String>, _ db: Database) throws -> [String: Int64] {
+        guard !names.isEmpty else { return [:] }
+        var ids = try fetchIds(table: table, names: Array(names), db)
+        let missing = names.subtracting(ids.keys).sorted()
+        if !missing.isEmpty {
+            var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM \(table)"))
+            for chunk in missing.chunked(400) {
+                var arguments = StatementArguments()
+                for name in chunk { arguments += [name, Slug.unique(name, in: &slugs)] }
+                try db.execute(sql: "INSERT INTO \(table) (name, slug) VALUES \(rows(chunk.count, columns: 2))", arguments: arguments)
+            }
+            ids.merge(try fetchIds(table: table, names: missing, db)) { $1 }
+        }
+        return ids
+    }
+
+    static func fetchIds(table: String, names: [String], _ db: Database) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for chunk in names.chunked(500) {
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM \(table) WHERE name IN \(placeholders(chunk.count))",
+                                        arguments: StatementArguments(chunk)) {
+                ids[row["name"]] = row["id"]
+            }
+        }
+        return ids
+    }
+
+    /// Places by full name with their region; a place's region follows the newest import.
+    static func upsertPlaces(_ regionByPlace: [String: Int64], _ db: Database) throws -> [String: Int64] {
+        guard !regionByPlace.isEmpty else { return [:] }
+        let names = regionByPlace.keys.sorted()
+        let existing = try fetchIds(table: "place", names: names, db)
+        var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM place"))
+        for chunk in names.chunked(150) {
+            var arguments = StatementArguments()
+            for name in chunk {
+                let split = PlaceName(name)
+                let slug = existing[name] == nil ? Slug.unique(split.full, in: &slugs) : ""
+                arguments += [name, split.title, split.subtitle, slug, regionByPlace[name]!]
+            }
+            try db.execute(sql: """
+                INSERT INTO place (name, title, subtitle, slug, regionId) VALUES \(rows(chunk.count, columns: 5))
+                ON CONFLICT(name) DO UPDATE SET regionId = excluded.regionId
+                """, arguments: arguments)
+        }
+        return try fetchIds(table: "place", names: names, db)
+    }
+
+    static let photoColumns = [
+        "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
+        "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
+        "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags",
+    ]
+
+    static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
+        let updates = photoColumns
+            .filter { !["identifier", "source", "favorite"].contains($0) }
+            .map { "\($0) = excluded.\($0)" }
+            .joined(separator: ", ")
+        for chunk in photos.chunked(40) {
+            var arguments = StatementArguments()
+            for p in chunk {
+                let place = p.place.flatMap { placeIds[PlaceName($0).full] }
+                arguments += [
+                    p.identifier, p.source, p.title, p.description, personIds[p.person]!, place, p.taken, p.uploaded,
+                    p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
+                    p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
+                    p.tags.joined(separator: "\n"),
+                ]
+            }
+            try db.execute(sql: """
+                INSERT INTO photo (\(photoColumns.joined(separator: ", "))) VALUES \(rows(chunk.count, columns: photoColumns.count))
+                ON CONFLICT(source) DO UPDATE SET \(updates),
+                  favorite = CASE WHEN excluded.catalogFavorite = photo.catalogFavorite THEN photo.favorite
+                                  ELSE excluded.catalogFavorite END
+                """, arguments: arguments)
+        }
+    }
+
+    /// People, places and regions nobody refers to any more go with the last photo that did.
+    static func removeOrphans(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM person WHERE NOT EXISTS (SELECT 1 FROM photo WHERE photo.personId = person.id);
+            DELETE FROM place WHERE NOT EXISTS (SELECT 1 FROM photo WHERE photo.placeId = place.id);
+            DELETE FROM region WHERE NOT EXISTS (SELECT 1 FROM place WHERE place.regionId = region.id);
+            """)
+    }
+
+    static func refreshFavorites(ofPlaces places: Set<Int64>, _ db: Database) throws {
+        for chunk in Array(places).chunked(500) {
+            try db.execute(sql: """
+                UPDATE place SET hasFavorites = EXISTS (SELECT 1 FROM photo WHERE photo.placeId = place.id AND photo.favorite)
+                WHERE id IN \(placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk))
+        }
+    }
+
+    static func refreshPhotographerCounts(ofRegions regions: Set<Int64>, _ db: Database) throws {
+        for chunk in Array(regions).chunked(500) {
+            try db.execute(sql: """
+                UPDATE region SET photographerCount = (
+                  SELECT COUNT(DISTINCT photo.personId) FROM photo JOIN place ON place.id = photo.placeId
+                  WHERE place.regionId = region.id)
+                WHERE id IN \(placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk))
+        }
+    }
+
+    // MARK: - SQL text
+
+    static func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ",") + ")"
+    }
+
+    static func rows(_ count: Int, columns: Int) -> String {
+        Array(repeating: placeholders(columns), count: count).joined(separator: ",")
+    }
+
+    static func likePrefix(_ prefix: String) -> String {
+        prefix.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+}
+
+extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+
+/// A photo with the names of its person, place and region: one row of everything a page lists.
+public struct GalleryPhoto: Sendable, Hashable, FetchableRecord {
+    public var photo: Photo
+    public var person: Person
+    public var place: Place?
+    public var region: Region?
+
+    public init(row: Row) throws {
+        photo = try Photo(row: row)
+        person = row["person"]
+        place = row["place"]
+        region = row["region"]
+    }
+}
+
+/// Everything a site build reads from the model, fetched in a few queries.
+public struct GallerySnapshot: Sendable {
+    public var photos: [GalleryPhoto]
+    public var regions: [Region]
+    public var topRegions: [Region]
+}
+
+extension GalleryDatabase {
+    public func snapshot(topRegionLimit: Int = 50) throws -> GallerySnapshot {
+        try writer.read { db in
+            let request = Photo
+                .including(required: Photo.person)
+                .including(optional: Photo.place.including(optional: Place.region))
+            let photos = try GalleryPhoto.fetchAll(db, request)
+            let regions = try Region.order(Column("name")).fetchAll(db)
+            let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
+            return GallerySnapshot(photos: photos, regions: regions, topRegions: top)
+        }
+    }
+
+    /// Counts, for summaries and tests.
+    public func count(_ table: String) throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+    }
+
+    public func photo(identifier: String) throws -> Photo? {
+        try writer.read { db in try Photo.filter(Column("identifier") == identifier).fetchOne(db) }
+    }
+}

@@ -1,0 +1,78 @@
+import GRDB
+
+extension GalleryDatabase {
+    /// The schema's history. Never edit a registered migration: add a new one, so that a newer
+    /// Folio opens any older database in place.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1: people, regions, places, photos, thumbnails") { db in
+            try db.create(table: "person") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("slug", .text).notNull().unique()
+            }
+            try db.create(table: "region") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("slug", .text).notNull().unique()
+                // Distinct people who took a photo in one of the region's places; kept by the
+                // import so that Top Regions never counts over all photos.
+                t.column("photographerCount", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(table: "place") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("title", .text).notNull()
+                t.column("subtitle", .text).notNull()
+                t.column("slug", .text).notNull().unique()
+                t.belongsTo("region", onDelete: .restrict).notNull()
+                t.column("hasFavorites", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(table: "photo") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("identifier", .text).notNull().unique()
+                // Where the photo comes from: "content:<path under content/>" or "flickr:<id>".
+                t.column("source", .text).notNull().unique()
+                t.column("title", .text)
+                t.column("description", .text)
+                t.belongsTo("person", onDelete: .cascade).notNull()
+                t.belongsTo("place", onDelete: .setNull)
+                t.column("taken", .datetime)
+                t.column("uploaded", .datetime).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("favorite", .boolean).notNull().defaults(to: false)
+                // What the catalog last said, so a favorite set from the command line survives
+                // until the catalog itself changes its mind.
+                t.column("catalogFavorite", .boolean).notNull().defaults(to: false)
+                t.column("checksum", .text).notNull()
+                t.column("fileStamp", .text).notNull().defaults(to: "")
+                t.column("fingerprint", .text).notNull().defaults(to: "")
+                t.column("format", .text).notNull()
+                t.column("orientation", .integer).notNull().defaults(to: 1)
+                t.column("camera", .text)
+                t.column("exposure", .text)
+                t.column("latitude", .double)
+                t.column("longitude", .double)
+                t.column("tags", .text).notNull().defaults(to: "")
+            }
+            try db.create(index: "photo_on_taken", on: "photo", columns: ["taken"])
+            try db.create(index: "photo_on_uploaded", on: "photo", columns: ["uploaded"])
+            try db.create(table: "thumbnail") { t in
+                t.belongsTo("photo", onDelete: .cascade).notNull()
+                // The rendition's settings, e.g. "thumb 400x400 squareCrop jpeg q82": another
+                // setting is another row, so changing sizes invalidates exactly what it affects.
+                t.column("spec", .text).notNull()
+                // The source checksum the bytes were made from.
+                t.column("checksum", .text).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("bytes", .blob).notNull()
+                t.primaryKey(["photoId", "spec"])
+            }
+        }
+
+        return migrator
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+/// One photo of the gallery, from `content/` or imported from elsewhere.
+public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    /// Stable across builds; names the photo's page.
+    public var identifier: String
+    public var source: String
+    public var title: String?
+    public var description: String?
+    public var personId: Int64
+    public var placeId: Int64?
+    public var taken: Date?
+    public var uploaded: Date
+    public var width: Int
+    public var height: Int
+    public var favorite: Bool
+    public var catalogFavorite: Bool
+    public var checksum: String
+    public var fileStamp: String
+    public var fingerprint: String
+    public var format: String
+    public var orientation: Int
+    public var camera: String?
+    public var exposure: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Tags, one per line.
+    public var tags: String
+
+    public static let databaseTableName = "photo"
+    public static let person = belongsTo(Person.self)
+    public static let place = belongsTo(Place.self)
+    public static let thumbnails = hasMany(Thumbnail.self)
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}

@@ -1,0 +1,24 @@
+import GRDB
+
+/// A broad area that places belong to ("California"); ranked by how many people photograph it.
+public struct Region: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var name: String
+    public var slug: String
+    public var photographerCount: Int
+
+    public static let databaseTableName = "region"
+    public static let places = hasMany(Place.self)
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+extension Region {
+    /// Top Regions: most distinct photographers first, then by name.
+    public static func mostPopular(limit: Int) -> QueryInterfaceRequest<Region> {
+        Region
+            .filter(Column("photographerCount") > 0)
+            .order(Column("photographerCount").desc, Column("name").collating(.localizedCaseInsensitiveCompare))
+            .limit(limit)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// URL-safe names for pages: lowercase ASCII letters, digits and dashes.
+enum Slug {
+    static func make(_ text: String) -> String {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var slug = ""
+        var pendingDash = false
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                if pendingDash, !slug.isEmpty { slug.append("-") }
+                slug.unicodeScalars.append(scalar)
+                pendingDash = false
+            } else {
+                pendingDash = true
+            }
+        }
+        return slug.isEmpty ? "untitled" : String(slug.prefix(60))
+    }
+
+    /// A slug for `text` not in `taken`, adding "-2", "-3"… when needed; records it as taken.
+    static func unique(_ text: String, in taken: inout Set<String>) -> String {
+        let base = make(text)
+        var candidate = base
+        var n = 2
+        while taken.contains(candidate) {
+            candidate = "\(base)-\(n)"
+            n += 1
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+}

@@ -1,0 +1,39 @@
+/// One page of the site, as a value: where it goes, which template draws it, what it shows.
+/// Only the fields a kind of page uses are set; templates test for the others' absence.
+public struct Page: Sendable {
+    public enum Section: String, Sendable, CaseIterable {
+        case home, places, regions, people, favorites, recents, photo
+    }
+
+    /// Relative to the public root, e.g. "places/index.html".
+    public var path: String
+    public var template: String
+    public var section: Section
+    public var title: String
+    public var heading: String
+    public var subheading: String?
+    public var crumbs: [Crumb] = []
+
+    public var rows: [ListRow]?
+    public var rowSections: [RowSection]?
+    public var letters: [IndexLetter]?
+    public var photoSections: [PhotoSection]?
+    public var photo: PhotoDetail?
+    public var favoritesSwitch: FavoritesSwitch?
+    public var stats: [StatLink]?
+    public var emptyMessage: String?
+
+    public init(path: String, template: String, section: Section, title: String, heading: String? = nil, subheading: String? = nil) {
+        self.path = path
+        self.template = template
+        self.section = section
+        self.title = title
+        self.heading = heading ?? title
+        self.subheading = subheading
+    }
+
+    /// The way back up to the public root from this page: "" or "../".
+    public var root: String {
+        String(repeating: "../", count: path.filter { $0 == "/" }.count)
+    }
+}

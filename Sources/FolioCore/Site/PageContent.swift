@@ -1,0 +1,100 @@
+/// The values templates see. Plain data, already worded and linked, so templates stay logic-free.
+
+public struct ImageRef: Sendable, Equatable {
+    /// Relative to the public root; templates prefix it with `root`.
+    public var src: String
+    public var width: Int
+    public var height: Int
+}
+
+/// A photo in a grid.
+public struct PhotoCard: Sendable {
+    public var href: String
+    public var title: String
+    /// Nil when there is nothing to add to the title.
+    public var subtitle: String?
+    public var alt: String
+    public var thumb: ImageRef?
+    public var favorite: Bool
+    public var identifier: String
+}
+
+/// A row of a list: a place, a region, a person.
+public struct ListRow: Sendable {
+    public var href: String
+    public var title: String
+    public var subtitle: String?
+    public var thumb: ImageRef?
+    public var alt: String
+
+    public init(href: String, title: String, subtitle: String?, thumb: ImageRef?, alt: String) {
+        self.href = href
+        self.title = title
+        self.subtitle = subtitle?.isEmpty == true ? nil : subtitle
+        self.thumb = thumb
+        self.alt = alt
+    }
+}
+
+public struct RowSection: Sendable {
+    public var id: String
+    public var title: String
+    public var rows: [ListRow]
+}
+
+public struct PhotoSection: Sendable {
+    /// Nil for a section with no heading.
+    public var title: String?
+    public var photos: [PhotoCard]
+}
+
+public struct IndexLetter: Sendable {
+    public var letter: String
+    public var id: String
+    public var present: Bool
+}
+
+public struct NavItem: Sendable {
+    public var title: String
+    public var href: String
+    public var current: Bool
+}
+
+public struct Crumb: Sendable {
+    public var title: String
+    public var href: String
+}
+
+public struct StatLink: Sendable {
+    public var label: String
+    public var count: Int
+    public var href: String
+}
+
+public struct Fact: Sendable {
+    public var label: String
+    public var value: String
+    public var href: String?
+}
+
+/// Everything a photo's own page shows.
+public struct PhotoDetail: Sendable {
+    public var identifier: String
+    public var title: String
+    public var description: String?
+    public var alt: String
+    public var image: ImageRef?
+    public var thumb: ImageRef?
+    public var facts: [Fact]
+    public var tags: [String]
+    public var favorite: Bool
+    public var previous: Crumb?
+    public var next: Crumb?
+}
+
+/// The switch on the Favorites page between "Only favorites" and "All places".
+public struct FavoritesSwitch: Sendable {
+    public var onlyFavorites: Bool
+    public var onlyHref: String
+    public var allHref: String
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How a photo is named wherever it is listed: its title; with no title, its description;
+/// with neither, "Unknown". The subtitle is the description when it is not already the title.
+public enum PhotoText {
+    public static func title(_ photo: Photo) -> String {
+        photo.title ?? photo.description ?? "Unknown"
+    }
+
+    public static func subtitle(_ photo: Photo) -> String {
+        guard let description = photo.description, description != title(photo) else { return "" }
+        return description
+    }
+
+    /// Alternative text: what the photo is, for people who cannot see it.
+    public static func alt(_ item: GalleryPhoto) -> String {
+        var parts = [title(item.photo)]
+        if title(item.photo) == "Unknown" { parts = ["Photo"] }
+        parts.append("by \(item.person.name)")
+        if let place = item.place { parts.append("in \(place.title)") }
+        return parts.joined(separator: " ")
+    }
+
+    static let dayFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "d MMMM yyyy"
+        return f
+    }()
+
+    static let timeFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "d MMMM yyyy, HH:mm"
+        return f
+    }()
+
+    public static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
+    public static func dateTime(_ date: Date) -> String { timeFormatter.string(from: date) }
+
+    /// The heading of the section a photo taken at `date` falls in, seen at `now`:
+    /// hours ago within the last day, then the day.
+    public static func whenSection(_ date: Date, now: Date) -> String {
+        let age = now.timeIntervalSince(date)
+        guard age >= 0, age < 24 * 3600 else { return day(date) }
+        let hours = Int(age / 3600)
+        switch hours {
+        case 0: return "Within the last hour"
+        case 1: return "1 hour ago"
+        default: return "\(hours) hours ago"
+        }
+    }
+
+    public static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? singular : (plural ?? singular + "s"))"
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The published renditions of one photo.
+public struct PhotoImages: Sendable, Equatable {
+    public var thumb: ImageRef?
+    public var screen: ImageRef?
+
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil) {
+        self.thumb = thumb
+        self.screen = screen
+    }
+}
+
+/// Turns the model into the site's pages, as values. Knows nothing of templates or files.
+public struct SiteBuilder: Sendable {
+    public let snapshot: GallerySnapshot
+    public let images: [Int64: PhotoImages]
+    public let settings: SiteSettings
+    /// The moment "hours ago" is measured from.
+    public let now: Date
+
+    /// Every photo, newest first: the order of lists and of previous/next.
+    let ordered: [GalleryPhoto]
+
+    public init(snapshot: GallerySnapshot, images: [Int64: PhotoImages], settings: SiteSettings, now: Date) {
+        self.snapshot = snapshot
+        self.images = images
+        self.settings = settings
+        self.now = now
+        self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
+    }
+
+    public func pages() -> [Page] {
+        var pages = [home(), recents()]
+        pages += placePages()
+        pages += regionPages()
+        pages += peoplePages()
+        pages += favoritesPages()
+        pages += photoPages()
+        return pages
+    }
+
+    // MARK: - Shared pieces
+
+    static func when(_ item: GalleryPhoto) -> Date { item.photo.taken ?? item.photo.uploaded }
+
+    static func newestFirst(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
+        let (da, db) = (when(a), when(b))
+        if da != db { return da > db }
+        return a.photo.identifier < b.photo.identifier
+    }
+
+    static func byName(_ a: String, _ b: String) -> Bool {
+        a.localizedCaseInsensitiveCompare(b) == .orderedAscending
+    }
+
+    func photoPath(_ item: GalleryPhoto) -> String { "photos/\(item.photo.identifier).html" }
+
+    func card(_ item: GalleryPhoto) -> PhotoCard {
+        PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
+                  alt: PhotoText.alt(item), thumb: images[item.photo.id!]?.thumb,
+                  favorite: item.photo.favorite, identifier: item.photo.identifier)
+    }
+
+    /// The thumbnail of the newest of `photos`, to stand for a place, a region or a person.
+    func cover(_ photos: [GalleryPhoto]) -> (ImageRef?, String) {
+        guard let first = photos.min(by: Self.newestFirst) else { return (nil, "") }
+        return (images[first.photo.id!]?.thumb, PhotoText.alt(first))
+    }
+
+    func grid(_ photos: [GalleryPhoto]) -> [PhotoSection] {
+        [PhotoSection(title: nil, photos: photos.sorted(by: Self.newestFirst).map(card))]
+    }
+
+    /// Newest first, in sections by when they were taken: hours ago for the last day, then by date.
+    func timeline(_ photos: [GalleryPhoto]) -> [PhotoSection] {
+        var sections: [PhotoSection] = []
+        for item in photos.sorted(by: Self.newestFirst) {
+            let title = PhotoText.whenSection(Self.when(item), now: now)
+            if sections.last?.title == title {
+                sections[sections.count - 1].photos.append(card(item))
+            } else {
+                sections.append(PhotoSection(title: title, photos: [card(item)]))
+            }
+        }
+        return sections
+    }
+
+    var photosByPlace: [Int64: [GalleryPhoto]] {
+        Dictionary(grouping: snapshot.photos.filter { $0.place != nil }, by: { $0.place!.id! })
+    }
+
+    var places: [Place] {
+        var seen: [Int64: Place] = [:]
+        for item in snapshot.photos { if let place = item.place { seen[place.id!] = place } }
+        return seen.values.sorted { a, b in
+            a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+        }
+    }
+}

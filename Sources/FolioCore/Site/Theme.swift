@@ -1,0 +1,63 @@
+import Foundation
+import Mustache
+
+/// The templates and static assets a site is drawn with: the default theme, with any file of
+/// the site's own `templates/` taking the place of the default one of the same name.
+public struct Theme: Sendable {
+    public let library: MustacheLibrary
+    /// Asset folders, later ones winning: the default theme's, then the site's.
+    public let assetFolders: [URL]
+    /// Fingerprint of every template and asset, so a changed theme re-renders the pages.
+    public let fingerprint: String
+
+    static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
+
+    public static func load(defaultFolder: URL, siteFolder: URL?) throws -> Theme {
+        var library = MustacheLibrary()
+        var folders: [URL] = []
+        var fingerprintText = ""
+        for folder in [defaultFolder] + (siteFolder.map { [$0] } ?? []) {
+            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
+            for name in try LocalFileAccess().files(under: folder) {
+                let url = folder.appendingPathComponent(name)
+                let data = try Data(contentsOf: url)
+                fingerprintText += "\(name):\(ContentHash.hex(data))\n"
+                guard name.hasSuffix(".mustache") else { continue }
+                let text = String(decoding: data, as: UTF8.self)
+                do {
+                    library.register(try MustacheTemplate(string: text), named: String(name.dropLast(".mustache".count)))
+                } catch let error as MustacheTemplate.ParserError {
+                    throw FolioError(path: url.path, reason: "line \(error.context.lineNumber), column \(error.context.columnNumber): \(error.error)")
+                }
+            }
+            folders.append(folder.appendingPathComponent("assets"))
+        }
+        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+            throw FolioError(path: defaultFolder.appendingPathComponent("\(name).mustache").path, reason: "template missing from the theme")
+        }
+        return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText))
+    }
+
+    /// The default theme: `FOLIO_THEME` when set; the `share/folio/templates` an install put
+    /// beside the executable; else the `templates/` of the source tree it was built from.
+    public static func defaultFolder() -> URL? {
+        var candidates: [URL] = []
+        if let env = ProcessInfo.processInfo.environment["FOLIO_THEME"], !env.isEmpty {
+            candidates.append(URL(fileURLWithPath: env))
+        }
+        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let bin = executable.deletingLastPathComponent()
+            candidates.append(bin.deletingLastPathComponent().appendingPathComponent("share/folio/templates"))
+            // .build/<triple>/<config>/folio in a checkout
+            var folder = bin
+            for _ in 0..<4 {
+                folder = folder.deletingLastPathComponent()
+                candidates.append(folder.appendingPathComponent("templates"))
+            }
+        }
+        let sourceTree = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(sourceTree.appendingPathComponent("templates"))
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("layout.mustache").path) }
+    }
+}

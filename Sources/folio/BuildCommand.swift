@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import FolioCore
+
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Builds the site from content/ into public/.",
+        discussion: """
+            Imports content/ into the site's model (folio.sqlite), makes the renditions that are \
+            missing and writes every page. The previous public/ stays in place until the new one \
+            is complete. Exits with status 1 when a photo or a catalog record could not be used.
+            """
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(name: [.short, .long], help: "Where to write the site (default: <site>/public).", completion: .directory)
+    var output: String?
+
+    @Option(help: "A theme folder to use instead of the default one.", completion: .directory)
+    var theme: String?
+
+    @Flag(name: .shortAndLong, help: "Print only errors and the summary.")
+    var quiet = false
+
+    func validate() throws {
+        if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--output needs a folder")
+        }
+    }
+
+    func run() async throws {
+        let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
+        let terminal = isatty(STDERR_FILENO) == 1 && !quiet
+        let build = SiteBuild(paths: paths, options: BuildOptions(
+            themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: terminal))
+        let report: BuildReport
+        do {
+            report = try await build.run(log: { line in
+                if terminal { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+            })
+        } catch {
+            throw fail(error)
+        }
+        for issue in report.issues where !(quiet && issue.severity == .warning) {
+            FileHandle.standardError.write(Data("\(issue)\n".utf8))
+        }
+        print(report.summary)
+        if !report.succeeded {
+            let failed = report.errors.count
+            FileHandle.standardError.write(Data("\(failed) \(failed == 1 ? "problem" : "problems") above; the rest of the site was built.\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

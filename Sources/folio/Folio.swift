@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Folio: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "folio",
+        abstract: "Builds static photo galleries: places, top regions, people, favorites and recents.",
+        subcommands: [BuildCommand.self, NewCommand.self, FavoriteCommand.self]
+    )
+}
