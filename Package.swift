@@ -34,7 +34,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCore"]),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCore", "folio"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -93,8 +93,11 @@ public struct SiteBuilder: Sendable {
     var places: [Place] {
         var seen: [Int64: Place] = [:]
         for item in snapshot.photos { if let place = item.place { seen[place.id!] = place } }
+        // Alphabetical by title, with titles that start with no letter last (the "#" section).
         return seen.values.sorted { a, b in
-            a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+            let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
+            if otherA != otherB { return otherB }
+            return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
         }
     }
 }

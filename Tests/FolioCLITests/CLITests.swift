@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+/// Runs the built `folio` executable the way a user does and checks its output and exit status.
+final class CLITests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    var executable: URL {
+        // The test bundle sits beside the products it was built with.
+        let products = Bundle.allBundles.map(\.bundleURL).first { $0.pathExtension == "xctest" }?.deletingLastPathComponent()
+            ?? Bundle.main.bundleURL
+        return products.appendingPathComponent("folio")
+    }
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    func folio(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                   errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+
+    func testHelpListsTheCommands() throws {
+        let run = try folio(["--help"])
+        XCTAssertEqual(run.status, 0)
+        for command in ["build", "new", "favorite"] { XCTAssertTrue(run.output.contains(command), run.output) }
+        let build = try folio(["build", "--help"])
+        XCTAssertEqual(build.status, 0)
+        XCTAssertTrue(build.output.contains("--output"), build.output)
+        XCTAssertTrue(build.output.contains("--site"), build.output)
+    }
+
+    func testAnUnknownOptionIsAUsageError() throws {
+        let run = try folio(["build", "--no-such-option"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.errors.contains("no-such-option"), run.errors)
+    }
+
+    func testBuildingAFolderThatIsNotASiteFails() throws {
+        let folder = try temporaryFolder()
+        let run = try folio(["build", "--site", folder.path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errors.contains("no content/ folder"), run.errors)
+    }
+
+    func testNewThenBuildThenFavorite() throws {
+        let folder = try temporaryFolder().appendingPathComponent("gallery")
+        XCTAssertEqual(try folio(["new", folder.path, "--title", "Holidays"]).status, 0)
+        let photo = Self.repository.appendingPathComponent("content/photo1.jpg")
+        try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("content/beach.jpg"))
+        let catalog: [[String: Any]] = [["path": "beach.jpg", "name": "Beach", "user": "Ann", "place": "Nice, Provence, France"]]
+        try PropertyListSerialization.data(fromPropertyList: catalog, format: .xml, options: 0)
+            .write(to: folder.appendingPathComponent("content/photos.plist"))
+
+        // Run from inside the site, as a user would, with the output elsewhere.
+        let output = try temporaryFolder().appendingPathComponent("site")
+        let build = try folio(["build", "--output", output.path], in: folder)
+        XCTAssertEqual(build.status, 0, build.errors)
+        XCTAssertTrue(build.output.contains("1 photo"), build.output)
+        let home = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(home.contains("Holidays"))
+
+        let photos = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("photos").path)
+        let identifier = try XCTUnwrap(photos.first).replacingOccurrences(of: ".html", with: "")
+        XCTAssertEqual(try folio(["favorite", "--site", folder.path, identifier]).status, 0)
+        XCTAssertEqual(try folio(["build", "--site", folder.path, "--output", output.path]).status, 0)
+        let favorites = try String(contentsOf: output.appendingPathComponent("favorites/index.html"), encoding: .utf8)
+        XCTAssertTrue(favorites.contains("Nice"), "the favorite set from the command line is published")
+
+        let unknown = try folio(["favorite", "--site", folder.path, "nope"])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.errors.contains("nope"), unknown.errors)
+    }
+
+    func testABadPhotoMeansExitStatusOneAndAMessageNamingIt() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo2.jpg"),
+                                         to: folder.appendingPathComponent("content/good.jpg"))
+        try Data("not a jpeg".utf8).write(to: folder.appendingPathComponent("content/bad.jpg"))
+        let run = try folio(["build", "--site", folder.path])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.errors.contains("content/bad.jpg"), run.errors)
+        XCTAssertTrue(run.output.contains("1 photo"), run.output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("public/index.html").path))
+    }
+
+    func testQuietWhenNotATerminal() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo2.jpg"),
+                                         to: folder.appendingPathComponent("content/good.jpg"))
+        let run = try folio(["build", "--site", folder.path])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.errors, "", "no progress lines when standard error is not a terminal")
+        XCTAssertEqual(run.output.split(separator: "\n").count, 1, "one summary line")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+final class ContentTests: XCTestCase {
+    func load(_ site: TestSite) throws -> ContentInventory {
+        try ContentLoader(contentRoot: site.content).load()
+    }
+
+    func testXMLAndBinaryCatalogsAnywhereUnderContent() throws {
+        let site = try TestSite()
+        try site.photo("a.jpg")
+        try site.photo("trips/b.jpg")
+        try site.catalog("FakeData.plist", [["path": "a.jpg", "name": "A", "user": "Josh"]])
+        try site.catalog("trips/trips.plist", [[
+            "path": "b.jpg", "name": "B", "user": "Al", "description": "About B",
+            "place": "Lyon, Auvergne-Rhône-Alpes, France", "region": "Rhône", "latitude": 45.76, "longitude": 4.83,
+            "taken": Date(timeIntervalSince1970: 1_700_000_000), "uploaded": "2024-05-01T10:00:00Z",
+            "favorite": true, "tags": ["city", "river"],
+        ]], format: .binary)
+        let inventory = try load(site)
+        XCTAssertEqual(inventory.issues, [])
+        XCTAssertEqual(inventory.catalogCount, 2)
+        XCTAssertEqual(inventory.entries.map(\.path), ["a.jpg", "trips/b.jpg"])
+        let b = try XCTUnwrap(inventory.entries[1].record)
+        XCTAssertEqual(b.location, "content/trips/trips.plist, record 0")
+        XCTAssertEqual(b.description, "About B")
+        XCTAssertEqual(b.region, "Rhône")
+        XCTAssertEqual(b.latitude, 45.76)
+        XCTAssertEqual(b.taken, Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertEqual(b.uploaded, ISO8601DateFormatter().date(from: "2024-05-01T10:00:00Z"))
+        XCTAssertTrue(b.favorite)
+        XCTAssertEqual(b.tags, ["city", "river"])
+    }
+
+    func testImagesNoCatalogListsAreFoundToo() throws {
+        let site = try TestSite()
+        try site.photo("listed.jpg")
+        try site.photo("loose/unlisted.JPG")
+        try site.photo(".hidden/secret.jpg")
+        try site.write(Data("notes".utf8), to: "content/notes.txt")
+        try site.catalog("c.plist", [["path": "listed.jpg", "name": "Listed", "user": "Josh"]])
+        let inventory = try load(site)
+        XCTAssertEqual(inventory.entries.map(\.path), ["listed.jpg", "loose/unlisted.JPG"])
+        XCTAssertNil(inventory.entries[1].record)
+    }
+
+    func testBadRecordsAreReportedByCatalogRecordAndKey() throws {
+        let site = try TestSite()
+        try site.photo("ok.jpg")
+        try site.catalog("FakeData.plist", [
+            ["path": "ok.jpg", "name": "Fine", "user": "Josh", "colour": "red", "latitude": "north"],
+            ["name": "No path"],
+            ["path": "missing.jpg", "name": "Gone"],
+            ["path": "../../etc/passwd", "name": "Escape"],
+            ["path": "/etc/hosts"],
+            ["path": "ok.jpg", "name": "Twice"],
+        ])
+        try site.write(Data("<plist><array><dict><key>path</key>".utf8), to: "content/broken.plist")
+        try site.write(try PropertyListSerialization.data(fromPropertyList: ["path": "x"], format: .xml, options: 0),
+                       to: "content/notarray.plist")
+        let inventory = try load(site)
+        XCTAssertEqual(inventory.entries.map(\.path), ["ok.jpg"])
+        let messages = inventory.issues.map(\.description)
+        let expected = [
+            "error: content/broken.plist: not a readable property list",
+            "warning: content/FakeData.plist, record 0: unknown key 'colour' ignored",
+            "warning: content/FakeData.plist, record 0: key 'latitude' should be a number from -90 to 90",
+            "error: content/FakeData.plist, record 1: no 'path' to an image",
+            "error: content/FakeData.plist, record 2 (missing.jpg): image file not found",
+            "error: content/FakeData.plist, record 3: path '../../etc/passwd' leads outside content/",
+            "error: content/FakeData.plist, record 4: path '/etc/hosts' leads outside content/",
+            "warning: content/FakeData.plist, record 5: 'ok.jpg' is listed by an earlier record too",
+            "error: content/notarray.plist: a catalog must be an array of dictionaries, found a dictionary",
+        ]
+        for prefix in expected {
+            XCTAssertTrue(messages.contains { $0.hasPrefix(prefix) }, "missing: \(prefix)\nin: \(messages.joined(separator: "\n"))")
+        }
+    }
+
+    func testARecordThatIsNotADictionaryIsReported() throws {
+        let site = try TestSite()
+        let data = try PropertyListSerialization.data(fromPropertyList: ["just a string"], format: .xml, options: 0)
+        try site.write(data, to: "content/odd.plist")
+        let inventory = try load(site)
+        XCTAssertEqual(inventory.issues.map(\.description), ["error: content/odd.plist, record 0: expected a dictionary, found a string"])
+    }
+
+    func testALinkLeadingOutOfContentIsRefused() throws {
+        let site = try TestSite()
+        let outside = site.root.appendingPathComponent("outside.jpg")
+        try Data(contentsOf: TestSite.seedPhoto).write(to: outside)
+        try FileManager.default.createSymbolicLink(at: site.content.appendingPathComponent("link.jpg"), withDestinationURL: outside)
+        let inventory = try load(site)
+        XCTAssertEqual(inventory.entries.count, 0)
+        XCTAssertEqual(inventory.issues.map(\.description), ["error: content/link.jpg: is a link that leads outside content/"])
+    }
+
+    func testContentPathsNeverClimbOut() {
+        XCTAssertEqual(ContentPath.resolve("a/../b.jpg", in: "trips"), "trips/b.jpg")
+        XCTAssertEqual(ContentPath.resolve("../b.jpg", in: "trips"), "b.jpg")
+        XCTAssertNil(ContentPath.resolve("../../b.jpg", in: "trips"))
+        XCTAssertNil(ContentPath.resolve("/b.jpg", in: ""))
+    }
+
+    func testXXH64MatchesTheReferenceVectors() {
+        XCTAssertEqual(ContentHash.hex(Data()), "ef46db3751d8e999")
+        XCTAssertEqual(ContentHash.hex("a"), "d24ec4f1a98c6e5b")
+        XCTAssertEqual(ContentHash.hex("abc"), "44bc2cf5ad770999")
+        let long = Data((0..<1000).map { UInt8($0 % 251) })
+        XCTAssertEqual(ContentHash.hash(long), ContentHash.hash(long))
+        XCTAssertNotEqual(ContentHash.hash(long), ContentHash.hash(long.dropLast()))
+    }
+}

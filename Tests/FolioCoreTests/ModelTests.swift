@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import FolioCore
+
+final class ModelTests: XCTestCase {
+    var database: GalleryDatabase!
+
+    override func setUpWithError() throws {
+        database = try GalleryDatabase.inMemory()
+    }
+
+    func photo(_ n: Int, by person: String, at place: String?, region: String? = nil, favorite: Bool = false,
+               checksum: String = "c") -> PhotoImport {
+        PhotoImport(source: "content:\(n).jpg", identifier: "p\(n)", title: "Photo \(n)", person: person,
+                    place: place, region: region, uploaded: Date(timeIntervalSince1970: Double(n)),
+                    width: 40, height: 30, favorite: favorite, checksum: checksum)
+    }
+
+    func testSchemaIsVersionedAndForeignKeysAreOn() throws {
+        XCTAssertEqual(try database.appliedMigrations(), ["v1: people, regions, places, photos, thumbnails"])
+        try database.writer.read { db in
+            XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
+            let foreignKeys = try db.foreignKeys(on: "photo").map(\.destinationTable).sorted()
+            XCTAssertEqual(foreignKeys, ["person", "place"])
+            XCTAssertEqual(try db.foreignKeys(on: "place").map(\.destinationTable), ["region"])
+        }
+    }
+
+    func testImportBuildsPeoplePlacesRegionsWithInverses() throws {
+        try database.apply(ImportBatch(upserts: [
+            photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+            photo(2, by: "Al", at: "Palo Alto, California, United States"),
+            photo(3, by: "Josh", at: "Nairobi, Kenya"),
+            photo(4, by: "Al", at: nil),
+        ]))
+        try database.writer.read { db in
+            let josh = try XCTUnwrap(Person.filter(Column("name") == "Josh").fetchOne(db))
+            XCTAssertEqual(try josh.request(for: Person.photos).fetchCount(db), 2)
+            let paloAlto = try XCTUnwrap(Place.filter(Column("title") == "Palo Alto").fetchOne(db))
+            XCTAssertEqual(paloAlto.subtitle, "California, United States")
+            XCTAssertEqual(try paloAlto.request(for: Place.region).fetchOne(db)?.name, "California")
+            XCTAssertEqual(try paloAlto.request(for: Place.photos).fetchCount(db), 2)
+            XCTAssertEqual(try Place.filter(Column("title") == "Nairobi").fetchOne(db)?.subtitle, "Kenya")
+            XCTAssertEqual(try Region.order(Column("name")).fetchAll(db).map(\.name), ["California", "Kenya"])
+        }
+    }
+
+    func testPhotographerCountsAreDistinctAndKeptUpToDate() throws {
+        try database.apply(ImportBatch(upserts: [
+            photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+            photo(2, by: "Josh", at: "San Jose, California, United States"),
+            photo(3, by: "Al", at: "San Jose, California, United States"),
+            photo(4, by: "Al", at: "Nairobi, Kenya"),
+        ]))
+        XCTAssertEqual(try counts(), ["California": 2, "Kenya": 1])
+
+        // Josh's second photo moves to Kenya: California keeps Josh (photo 1), Kenya gains him.
+        try database.apply(ImportBatch(upserts: [photo(2, by: "Josh", at: "Nairobi, Kenya")]))
+        XCTAssertEqual(try counts(), ["California": 2, "Kenya": 2])
+
+        // Josh's only California photo goes: California is down to Al.
+        try database.apply(ImportBatch(removals: ["content:1.jpg"]))
+        XCTAssertEqual(try counts(), ["California": 1, "Kenya": 2])
+
+        let top = try database.snapshot().topRegions.map(\.name)
+        XCTAssertEqual(top, ["Kenya", "California"])
+    }
+
+    func counts() throws -> [String: Int] {
+        try database.writer.read { db in
+            Dictionary(uniqueKeysWithValues: try Region.fetchAll(db).map { ($0.name, $0.photographerCount) })
+        }
+    }
+
+    func testTopRegionsTieBreakByNameAndStopAtTheLimit() throws {
+        var photos: [PhotoImport] = []
+        for n in 0..<60 {
+            photos.append(photo(n, by: "P\(n)", at: "Town, Region \(String(format: "%02d", 59 - n)), Country"))
+        }
+        photos.append(photo(100, by: "Extra", at: "Town, Region 30, Country"))
+        try database.apply(ImportBatch(upserts: photos))
+        let top = try database.snapshot(topRegionLimit: 50).topRegions
+        XCTAssertEqual(top.count, 50)
+        XCTAssertEqual(top.first?.name, "Region 30")
+        XCTAssertEqual(top.first?.photographerCount, 2)
+        XCTAssertEqual(Array(top.dropFirst().prefix(3).map(\.name)), ["Region 00", "Region 01", "Region 02"])
+    }
+
+    func testHasFavoritesFollowsTheFavoriteFlag() throws {
+        try database.apply(ImportBatch(upserts: [
+            photo(1, by: "Josh", at: "Palo Alto, California, United States", favorite: true),
+            photo(2, by: "Al", at: "Nairobi, Kenya"),
+        ]))
+        XCTAssertEqual(try favoritePlaces(), ["Palo Alto"])
+
+        XCTAssertTrue(try database.setFavorite(true, photo: "p2"))
+        XCTAssertEqual(try favoritePlaces(), ["Nairobi", "Palo Alto"])
+
+        XCTAssertTrue(try database.setFavorite(false, photo: "p1"))
+        XCTAssertEqual(try favoritePlaces(), ["Nairobi"])
+        XCTAssertFalse(try database.setFavorite(true, photo: "nope"))
+    }
+
+    func favoritePlaces() throws -> [String] {
+        try database.writer.read { db in
+            try Place.filter(Column("hasFavorites")).order(Column("title")).fetchAll(db).map(\.title)
+        }
+    }
+
+    func testAFavoriteSetByHandSurvivesReimportUntilTheCatalogChangesIt() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya")]))
+        try database.setFavorite(true, photo: "p1")
+        var edited = photo(1, by: "Josh", at: "Nairobi, Kenya")
+        edited.title = "Edited"
+        try database.apply(ImportBatch(upserts: [edited]))
+        XCTAssertEqual(try database.photo(identifier: "p1")?.favorite, true)
+
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya", favorite: true)]))
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya", favorite: false)]))
+        XCTAssertEqual(try database.photo(identifier: "p1")?.favorite, false)
+    }
+
+    func testReimportingTheSameBatchDuplicatesNothing() throws {
+        let batch = ImportBatch(upserts: (0..<30).map { photo($0, by: "P\($0 % 4)", at: "Town \($0 % 5), Region \($0 % 5 % 3), Country") })
+        try database.apply(batch)
+        let first = try tableCounts()
+        try database.apply(batch)
+        XCTAssertEqual(try tableCounts(), first)
+        XCTAssertEqual(first, [30, 4, 5, 3])
+    }
+
+    func tableCounts() throws -> [Int] {
+        try ["photo", "person", "place", "region"].map { try database.count($0) }
+    }
+
+    func testRemovingTheLastPhotoRemovesOrphansAndCascadesThumbnails() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya"), photo(2, by: "Al", at: "Lyon, France")]))
+        let id = try XCTUnwrap(database.photo(identifier: "p1")?.id)
+        try database.replaceThumbnails([Thumbnail(photoId: id, spec: "s", checksum: "c", width: 1, height: 1, bytes: Data([1]))],
+                                       keepingSpecs: ["s"])
+        XCTAssertEqual(try database.count("thumbnail"), 1)
+        try database.apply(ImportBatch(removals: ["content:1.jpg"]))
+        XCTAssertEqual(try tableCounts(), [1, 1, 1, 1])
+        XCTAssertEqual(try database.count("thumbnail"), 0)
+    }
+
+    func testThumbnailsAreOnlyValidForTheChecksumTheyWereMadeFrom() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: nil, checksum: "old")]))
+        let id = try XCTUnwrap(database.photo(identifier: "p1")?.id)
+        try database.replaceThumbnails([Thumbnail(photoId: id, spec: "s", checksum: "old", width: 1, height: 1, bytes: Data([1]))],
+                                       keepingSpecs: ["s"])
+        XCTAssertEqual(try database.thumbnails(specs: ["s"]).count, 1)
+        XCTAssertEqual(try database.thumbnails(specs: ["other"]).count, 0)
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: nil, checksum: "new")]))
+        XCTAssertEqual(try database.thumbnails(specs: ["s"]).count, 0)
+    }
+
+    func testABatchCostsAHandfulOfStatementsWhateverItsSize() throws {
+        let counter = StatementCounter()
+        var config = Configuration()
+        config.prepareDatabase { db in db.trace { _ in counter.increment() } }
+        let traced = try GalleryDatabase(DatabaseQueue(configuration: config))
+        counter.reset()
+        try traced.apply(ImportBatch(upserts: (0..<400).map { photo($0, by: "P\($0 % 7)", at: "Town \($0 % 11), Region \($0 % 5), Country") }))
+        // 400 photos in chunks of 40 is 10 photo statements; the rest is a fixed handful.
+        XCTAssertLessThan(counter.value, 45, "statements for a 400-photo batch")
+        XCTAssertEqual(try traced.count("photo"), 400)
+    }
+
+    func testANewerFolioOpensAnOlderDatabaseFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-model-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("folio.sqlite")
+        try GalleryDatabase.open(at: url).apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya")]))
+        let reopened = try GalleryDatabase.open(at: url)
+        XCTAssertEqual(try reopened.count("photo"), 1)
+    }
+
+    func testPlaceNamesSplitIntoTitleAndSubtitle() {
+        let full = PlaceName("Palo Alto,  California, United States")
+        XCTAssertEqual(full.full, "Palo Alto, California, United States")
+        XCTAssertEqual(full.title, "Palo Alto")
+        XCTAssertEqual(full.subtitle, "California, United States")
+        XCTAssertEqual(full.defaultRegion, "California")
+        XCTAssertEqual(PlaceName("Nairobi, Kenya").defaultRegion, "Kenya")
+        XCTAssertEqual(PlaceName("Antarctica").subtitle, "")
+    }
+}
+
+final class StatementCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+    func reset() { lock.withLock { count = 0 } }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import XCTest
+
+/// Checks over a whole built `public/`: every local link and image resolves, every image has
+/// alt text and its size, no absolute or root-relative links (the site must work from any sub-path).
+struct PublicTreeChecks {
+    let root: URL
+
+    var pages: [String] {
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        var found: [String] = []
+        while let path = walker?.nextObject() as? String {
+            if path.hasSuffix(".html") { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    func html(_ page: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+    }
+
+    static func matches(_ pattern: String, in text: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// Problems found, one line each; empty when the tree is sound.
+    func problems() throws -> [String] {
+        var problems: [String] = []
+        for page in pages {
+            let text = try html(page)
+            let folder = (page as NSString).deletingLastPathComponent
+            let ids = Set(Self.matches(#"\sid="([^"]+)""#, in: text))
+            for link in Self.matches(#"(?:href|src)="([^"]*)""#, in: text) {
+                if link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("mailto:") { continue }
+                if link.hasPrefix("/") { problems.append("\(page): root-relative link \(link)"); continue }
+                let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                if parts[0].isEmpty {
+                    if parts.count > 1, !ids.contains(parts[1]) { problems.append("\(page): no element with id \(parts[1])") }
+                    continue
+                }
+                let target = URL(fileURLWithPath: root.appendingPathComponent(folder).path)
+                    .appendingPathComponent(parts[0].removingPercentEncoding ?? parts[0]).standardizedFileURL
+                if !target.path.hasPrefix(root.standardizedFileURL.path) {
+                    problems.append("\(page): link leaves the site: \(link)")
+                } else if !FileManager.default.fileExists(atPath: target.path) {
+                    problems.append("\(page): broken link \(link)")
+                }
+            }
+            for image in Self.matches(#"(<img\b[^>]*>)"#, in: text) {
+                for attribute in ["alt", "width", "height"] where !image.contains(" \(attribute)=\"") {
+                    problems.append("\(page): <img> without \(attribute): \(image)")
+                }
+                if image.contains(#"alt="""#) { problems.append("\(page): empty alt: \(image)") }
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+final class SiteBuilderTests: XCTestCase {
+    let now = ISO8601DateFormatter().date(from: "2026-11-22T12:00:00Z")!
+
+    func builder(_ photos: [PhotoImport]) throws -> SiteBuilder {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: photos))
+        return SiteBuilder(snapshot: try database.snapshot(), images: [:], settings: SiteSettings(), now: now)
+    }
+
+    func photo(_ n: Int, title: String? = nil, description: String? = nil, by person: String = "Josh",
+               at place: String? = "Palo Alto, California, United States", taken: Date? = nil, favorite: Bool = false) -> PhotoImport {
+        PhotoImport(source: "content:\(n).jpg", identifier: "p\(n)", title: title, description: description, person: person,
+                    place: place, taken: taken, uploaded: Date(timeIntervalSince1970: Double(n)), width: 4, height: 3,
+                    favorite: favorite, checksum: "c\(n)")
+    }
+
+    func page(_ pages: [Page], _ path: String) throws -> Page {
+        try XCTUnwrap(pages.first { $0.path == path }, "no page \(path)")
+    }
+
+    func testTitleFallsBackToDescriptionThenUnknown() throws {
+        let pages = try builder([
+            photo(1, title: "Sunset", description: "Over the bay"),
+            photo(2, description: "Only a description"),
+            photo(3),
+            photo(4, title: "Same", description: "Same"),
+        ]).pages()
+        let cards = try page(pages, "recents/index.html").photoSections![0].photos
+        let byId = Dictionary(uniqueKeysWithValues: cards.map { ($0.identifier, $0) })
+        XCTAssertEqual(byId["p1"]?.title, "Sunset")
+        XCTAssertEqual(byId["p1"]?.subtitle, "Over the bay")
+        XCTAssertEqual(byId["p2"]?.title, "Only a description")
+        XCTAssertNil(byId["p2"]?.subtitle)
+        XCTAssertEqual(byId["p3"]?.title, "Unknown")
+        XCTAssertNil(byId["p3"]?.subtitle)
+        XCTAssertNil(byId["p4"]?.subtitle)
+        XCTAssertEqual(try page(pages, "photos/p3.html").photo?.title, "Unknown")
+    }
+
+    func testPlacesAreAlphabeticalByTitleInLetterSections() throws {
+        let pages = try builder([
+            photo(1, at: "Zurich, Switzerland"), photo(2, at: "Amsterdam, Netherlands"),
+            photo(3, at: "Éze, Provence, France"), photo(4, at: "athens, Greece"), photo(5, at: "10 Downing Street, London, United Kingdom"),
+        ]).pages()
+        let places = try page(pages, "places/index.html")
+        XCTAssertEqual(places.rowSections!.map(\.title), ["A", "E", "Z", "#"])
+        XCTAssertEqual(places.rowSections![0].rows.map(\.title), ["Amsterdam", "athens"])
+        XCTAssertEqual(places.rowSections![1].rows[0].subtitle, "Provence, France")
+        XCTAssertEqual(places.letters!.filter(\.present).map(\.letter), ["A", "E", "Z", "#"])
+        XCTAssertEqual(places.letters!.count, 27)
+    }
+
+    func testAPlaceListsNewestFirstInSectionsHoursAgoThenByDate() throws {
+        let pages = try builder([
+            photo(1, taken: now.addingTimeInterval(-30 * 60)),
+            photo(2, taken: now.addingTimeInterval(-5 * 3600)),
+            photo(3, taken: now.addingTimeInterval(-5.5 * 3600)),
+            photo(4, taken: ISO8601DateFormatter().date(from: "2026-11-20T09:00:00Z")),
+            photo(5, taken: ISO8601DateFormatter().date(from: "2025-01-02T09:00:00Z")),
+        ]).pages()
+        let place = try page(pages, "places/palo-alto-california-united-states.html")
+        XCTAssertEqual(place.photoSections!.map(\.title), ["Within the last hour", "5 hours ago", "20 November 2026", "2 January 2025"])
+        XCTAssertEqual(place.photoSections!.flatMap(\.photos).map(\.identifier), ["p1", "p2", "p3", "p4", "p5"])
+    }
+
+    func testTopRegionsSaySoManyPhotographers() throws {
+        let pages = try builder([
+            photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+            photo(2, by: "Al", at: "San Jose, California, United States"),
+            photo(3, by: "Al", at: "Nairobi, Kenya"),
+        ]).pages()
+        let regions = try page(pages, "regions/index.html")
+        XCTAssertEqual(regions.rows!.map(\.title), ["California", "Kenya"])
+        XCTAssertEqual(regions.rows!.map(\.subtitle), ["2 photographers", "1 photographer"])
+        XCTAssertEqual(try page(pages, "regions/california.html").photoSections![0].photos.count, 2)
+    }
+
+    func testPeopleAreAlphabeticalWithCounts() throws {
+        let pages = try builder([photo(1, by: "josh"), photo(2, by: "Al"), photo(3, by: "Al"), photo(4, by: "Zoë")]).pages()
+        let people = try page(pages, "people/index.html")
+        XCTAssertEqual(people.rows!.map(\.title), ["Al", "josh", "Zoë"])
+        XCTAssertEqual(people.rows!.map(\.subtitle), ["2 photos", "1 photo", "1 photo"])
+    }
+
+    func testFavoritesListPlacesWithFavoritesAndTheSwitch() throws {
+        let pages = try builder([
+            photo(1, at: "Palo Alto, California, United States", favorite: true),
+            photo(2, at: "Palo Alto, California, United States"),
+            photo(3, at: "Nairobi, Kenya"),
+        ]).pages()
+        let only = try page(pages, "favorites/index.html")
+        XCTAssertEqual(only.rows!.map(\.title), ["Palo Alto"])
+        XCTAssertEqual(only.favoritesSwitch?.onlyFavorites, true)
+        let all = try page(pages, "favorites/all.html")
+        XCTAssertEqual(all.rows!.map(\.title), ["Nairobi", "Palo Alto"])
+        XCTAssertEqual(all.favoritesSwitch?.onlyFavorites, false)
+        let there = try page(pages, only.rows![0].href)
+        XCTAssertEqual(there.photoSections![0].photos.map(\.identifier), ["p1"])
+    }
+
+    func testPhotoPagesLinkPreviousAndNextInNewestFirstOrder() throws {
+        let pages = try builder([photo(1, taken: now.addingTimeInterval(-300)), photo(2, taken: now.addingTimeInterval(-200)),
+                                 photo(3, taken: now.addingTimeInterval(-100))]).pages()
+        let middle = try page(pages, "photos/p2.html").photo!
+        XCTAssertEqual(middle.previous?.href, "photos/p3.html")
+        XCTAssertEqual(middle.next?.href, "photos/p1.html")
+        XCTAssertNil(try page(pages, "photos/p3.html").photo!.previous)
+        XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
+    }
+}
