@@ -40,7 +40,7 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(photo.contains(#"href="../regions/california.html""#))
         XCTAssertTrue(photo.contains("Rubble"))
         XCTAssertTrue(try site.read("people/al.html").contains(">Unknown<"), "no title, no description: Unknown")
-        XCTAssertTrue(try site.read("people/unknown.html").contains("harbour-at-dawn"), "a loose file is titled by its name")
+        XCTAssertTrue(try site.read("people/unknown.html").contains("harbour at dawn"), "a loose file is titled by its name")
         XCTAssertFalse(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("public/folio.sqlite").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: site.paths.database.path))
     }

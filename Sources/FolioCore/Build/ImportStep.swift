@@ -68,7 +68,7 @@ struct ImportStep: BuildStep {
         return .success(PhotoImport(
             source: entry.source,
             identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source).prefix(12),
-            title: record == nil ? stem.replacingOccurrences(of: "_", with: " ") : record?.name,
+            title: record == nil ? stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ") : record?.name,
             description: record?.description,
             person: record?.user ?? metadata.artist ?? "Unknown",
             place: record?.place ?? record?.region,

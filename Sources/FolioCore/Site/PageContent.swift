@@ -5,6 +5,38 @@ public struct ImageRef: Sendable, Equatable {
     public var src: String
     public var width: Int
     public var height: Int
+    /// The same picture at other widths, smallest first, for `srcset`; includes `src` itself.
+    public var candidates: [ImageCandidate]
+
+    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil) {
+        self.src = src
+        self.width = width
+        self.height = height
+        self.candidates = candidates ?? [ImageCandidate(src: src, width: width, last: true)]
+    }
+}
+
+/// One entry of a `srcset`. Mustache cannot join a list, so each says whether it is the last.
+public struct ImageCandidate: Sendable, Equatable {
+    public var src: String
+    public var width: Int
+    public var last: Bool
+}
+
+/// A deep-zoom tile pyramid of the original, laid out as Deep Zoom (DZI) does: level L is the
+/// image scaled to ceil(size / 2^(maxLevel - L)), cut in `tileSize` tiles with `overlap` pixels
+/// shared at inner edges, at `<tilesBase><level>/<column>_<row>.<format>`.
+public struct ZoomInfo: Sendable, Equatable {
+    /// The original's upright size.
+    public var width: Int
+    public var height: Int
+    public var tileSize: Int
+    public var overlap: Int
+    public var format: String
+    /// The level at which the image has its full size: ceil(log2(max(width, height))).
+    public var maxLevel: Int
+    /// Relative to the public root, ending in "/".
+    public var tilesBase: String
 }
 
 /// A photo in a grid.
@@ -85,6 +117,8 @@ public struct PhotoDetail: Sendable {
     public var alt: String
     public var image: ImageRef?
     public var thumb: ImageRef?
+    /// Present when the original is larger than the screen rendition and tiles were made.
+    public var zoom: ZoomInfo?
     public var facts: [Fact]
     public var tags: [String]
     public var favorite: Bool

@@ -179,7 +179,7 @@ extension SiteBuilder {
             page.photo = PhotoDetail(
                 identifier: photo.identifier, title: PhotoText.title(photo),
                 description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
-                alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb, facts: facts,
+                alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb, zoom: images?.zoom, facts: facts,
                 tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) })

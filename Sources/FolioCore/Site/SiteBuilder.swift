@@ -4,10 +4,12 @@ import Foundation
 public struct PhotoImages: Sendable, Equatable {
     public var thumb: ImageRef?
     public var screen: ImageRef?
+    public var zoom: ZoomInfo?
 
-    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil) {
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: ZoomInfo? = nil) {
         self.thumb = thumb
         self.screen = screen
+        self.zoom = zoom
     }
 }
 

@@ -1,0 +1,48 @@
+import Foundation
+
+extension ImageHeader {
+    /// AVIF: image sizes live in `ispe` properties (meta > iprp > ipco). The largest one is the
+    /// primary image or its grid; thumbnails and alpha planes are never bigger, so it is the safe
+    /// number for the pixel limit.
+    static func readAVIF(_ bytes: ByteReader) -> ImageHeader? {
+        guard let meta = box("meta", in: 0..<bytes.count, of: bytes),
+              let iprp = box("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, of: bytes),  // meta is a full box
+              let ipco = box("ipco", in: iprp, of: bytes)
+        else { return nil }
+        var best: (width: Int, height: Int)?
+        for ispe in boxes("ispe", in: ipco, of: bytes) {
+            guard let width = bytes.uint32BE(at: ispe.lowerBound + 4),
+                  let height = bytes.uint32BE(at: ispe.lowerBound + 8) else { continue }
+            if width * height > (best.map { $0.width * $0.height } ?? -1) { best = (width, height) }
+        }
+        guard let best else { return nil }
+        return ImageHeader(format: .avif, width: best.width, height: best.height, exif: nil)
+    }
+
+    private static func box(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> Range<Int>? {
+        boxes(type, in: range, of: bytes).first
+    }
+
+    /// The payload ranges of the child boxes of `type` directly inside `range`.
+    private static func boxes(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var offset = range.lowerBound
+        while offset + 8 <= range.upperBound, let size32 = bytes.uint32BE(at: offset) {
+            var header = 8
+            var size = size32
+            if size32 == 1 {
+                guard let large = bytes.uint64BE(at: offset + 8), large <= UInt64(Int.max) else { break }
+                size = Int(large)
+                header = 16
+            } else if size32 == 0 {
+                size = range.upperBound - offset  // the box runs to the end of its parent
+            }
+            guard size >= header, size <= range.upperBound - offset else { break }
+            if bytes.matches(ascii: type, at: offset + 4) {
+                found.append((offset + header)..<(offset + size))
+            }
+            offset += size
+        }
+        return found
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The stored size and embedded EXIF of a photo file, read without decoding any pixels.
+/// This is what the pixel limit is checked against, before a decoder allocates anything.
+struct ImageHeader: Equatable {
+    var format: ImageFormat
+    /// As stored in the file, before the EXIF orientation is applied.
+    var width: Int
+    var height: Int
+    /// The EXIF block as libexif reads it: "Exif\0\0" and then the TIFF structure.
+    var exif: Data?
+
+    static func read(_ data: Data) throws -> ImageHeader {
+        guard !data.isEmpty else { throw ImagingError.emptyFile }
+        guard let format = ImageFormat(sniffing: data) else { throw ImagingError.notAnImage }
+        let bytes = ByteReader(data)
+        let header: ImageHeader?
+        switch format {
+        case .jpeg: header = try readJPEG(data)
+        case .png: header = readPNG(bytes)
+        case .gif: header = readGIF(bytes)
+        case .webp: header = readWebP(bytes)
+        case .avif: header = readAVIF(bytes)
+        }
+        guard let header, header.width > 0, header.height > 0 else {
+            throw ImagingError.corrupt(format, detail: "no image size in the header")
+        }
+        return header
+    }
+
+    /// Refuses decompression bombs: a few kilobytes of file can claim gigapixels.
+    func checkPixelLimit(_ limit: Int) throws {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || product > limit {
+            throw ImagingError.overLimit(width: width, height: height, limit: limit)
+        }
+    }
+
+    static let exifPrefix = Data("Exif".utf8) + Data([0, 0])
+
+    /// PNG eXIf and WebP EXIF chunks hold the bare TIFF structure; libexif wants the APP1 prefix.
+    static func exifBlock(fromTIFF tiff: Data) -> Data {
+        tiff.starts(with: exifPrefix) ? tiff : exifPrefix + tiff
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a photo file is, read from its header and EXIF without decoding pixels.
+public struct ImageMetadata: Sendable, Equatable {
+    public var format: ImageFormat
+    /// As displayed, i.e. after applying the EXIF orientation (5...8 swap the axes).
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation 1...8; 1 when absent or out of range.
+    public var orientation: Int
+    /// DateTimeOriginal, else DateTime. EXIF stores local time without a zone; Folio reads it as UTC
+    /// so a photo's date shows the same wherever the site is built.
+    public var taken: Date?
+    /// "Make Model", or the model alone when it already starts with the make.
+    public var camera: String?
+    public var artist: String?
+    /// "1/250 s · f/2.8 · ISO 100 · 35 mm", with only the parts the file has.
+    public var exposure: String?
+    /// Signed decimal degrees: south and west are negative.
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, orientation: Int = 1,
+        taken: Date? = nil, camera: String? = nil, artist: String? = nil, exposure: String? = nil,
+        latitude: Double? = nil, longitude: Double? = nil
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.taken = taken
+        self.camera = camera
+        self.artist = artist
+        self.exposure = exposure
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+extension ImageProcessor {
+    /// What a rendition run did, for tests and benchmarks: the JPEG decode scale, the decoded
+    /// (upright) size, and for each request the index of the rendition it was resampled from
+    /// (nil: from the decoded image).
+    struct RenditionRun {
+        var renditions: [Rendition]
+        var decodeScale: ScalingFactor
+        var decodedWidth: Int
+        var decodedHeight: Int
+        var sources: [Int?]
+    }
+
+    func makeRenditions(
+        of data: Data, orientation exifOrientation: Int, requests: [RenditionRequest], reuseRenditions: Bool = true
+    ) throws -> RenditionRun {
+        try requests.forEach(ImageProcessor.validate)
+        let header = try ImageHeader.read(data)
+        try header.checkPixelLimit(pixelLimit)
+        let orientation = ImageOrientation(exif: exifOrientation)
+        if requests.isEmpty {
+            return RenditionRun(renditions: [], decodeScale: .one, decodedWidth: 0, decodedHeight: 0, sources: [])
+        }
+
+        // Sizes come from the full upright size, so they do not depend on the decode scale.
+        let decoded: GDImage
+        let scale: ScalingFactor
+        let plan: RenditionPlan
+        if header.format == .jpeg {
+            let full = orientation.uprightSize(width: header.width, height: header.height)
+            plan = RenditionPlan(requests: requests, uprightWidth: full.width, uprightHeight: full.height)
+            scale = plan.decodeScale(
+                storedWidth: header.width, storedHeight: header.height, orientation: orientation,
+                factors: TurboJPEGDecoder.scalingFactors)
+            decoded = try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation)
+        } else {
+            // libgd decodes at full size, and what it decoded is the authority on that size.
+            decoded = try decodeWithLibgd(data, format: header.format).oriented(orientation)
+            scale = .one
+            plan = RenditionPlan(requests: requests, uprightWidth: decoded.width, uprightHeight: decoded.height)
+        }
+
+        var renditions = [Rendition?](repeating: nil, count: requests.count)
+        var sources = [Int?](repeating: nil, count: requests.count)
+        var fullFrames: [(index: Int, image: GDImage)] = []
+        for index in plan.order {
+            let geometry = plan.geometries[index]
+            let candidates = reuseRenditions ? fullFrames.map { ($0.index, $0.image.width, $0.image.height) } : []
+            let sourceIndex = RenditionPlan.source(for: geometry, among: candidates)
+            let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? decoded
+            let image = try resample(source, to: geometry)
+            let request = requests[index]
+            var bytes = try image.encoded(as: request.format.imageFormat, quality: request.quality)
+            if request.format == .jpeg { bytes = JPEGSegments.removingComments(from: bytes) }
+            renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
+            sources[index] = sourceIndex
+            if !geometry.cropsToSquare { fullFrames.append((index, image)) }
+        }
+        return RenditionRun(
+            renditions: renditions.compactMap { $0 }, decodeScale: scale,
+            decodedWidth: decoded.width, decodedHeight: decoded.height, sources: sources)
+    }
+
+    /// PNG, GIF, WebP and AVIF, after the checks libgd does not make for itself.
+    private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+        switch format {
+        case .gif:
+            guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
+                throw ImagingError.corrupt(.gif, detail: "the first frame's data is cut short")
+            }
+            return try GDImage.decode(data, format: .gif)
+        case .png:
+            return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png)
+        case .webp:
+            guard !ImageHeader.isAnimatedWebP(ByteReader(data)) else {
+                throw ImagingError(reason: "animated WebP is not supported")
+            }
+            return try GDImage.decode(data, format: .webp)
+        case .jpeg, .avif:
+            return try GDImage.decode(data, format: format)
+        }
+    }
+
+    private func resample(_ source: GDImage, to geometry: RenditionGeometry) throws -> GDImage {
+        let framed = geometry.cropsToSquare ? try source.croppedToCentredSquare() : source
+        return try framed.scaled(toWidth: geometry.width, height: geometry.height)
+    }
+
+    private static func validate(_ request: RenditionRequest) throws {
+        guard request.width > 0 else { throw ImagingError.invalidRequest(request, "width must be positive") }
+        guard request.fit == .squareCrop || request.height > 0 else {
+            throw ImagingError.invalidRequest(request, "height must be positive")
+        }
+        guard (1...100).contains(request.quality) else {
+            throw ImagingError.invalidRequest(request, "quality must be 1...100")
+        }
+    }
+}

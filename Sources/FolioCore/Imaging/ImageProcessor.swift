@@ -1,0 +1,32 @@
+import Foundation
+
+/// Reads photos and makes their renditions. A value with no shared state: every call creates
+/// and frees its own decoder and images, so builds call it from many tasks at once.
+public struct ImageProcessor: Sendable {
+    /// Width x height above which a photo is refused before any pixel is decoded.
+    public var pixelLimit: Int
+
+    public init(pixelLimit: Int = 100_000_000) {
+        self.pixelLimit = pixelLimit
+    }
+
+    /// What a photo file is, from its header and EXIF: no pixel is decoded.
+    public func metadata(of data: Data) throws -> ImageMetadata {
+        let header = try ImageHeader.read(data)
+        try header.checkPixelLimit(pixelLimit)
+        let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
+        let orientation = ImageOrientation(exif: exif.orientation ?? 1)
+        let upright = orientation.uprightSize(width: header.width, height: header.height)
+        return ImageMetadata(
+            format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
+            taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
+            latitude: exif.latitude, longitude: exif.longitude)
+    }
+
+    /// Every requested rendition from a single decode, in the order of `requests`. The size
+    /// limit is checked against the file's own header (not `metadata`) before decoding; from
+    /// `metadata` only the orientation is used, so EXIF is not parsed twice.
+    public func renditions(of data: Data, metadata: ImageMetadata, requests: [RenditionRequest]) throws -> [Rendition] {
+        try makeRenditions(of: data, orientation: metadata.orientation, requests: requests).renditions
+    }
+}

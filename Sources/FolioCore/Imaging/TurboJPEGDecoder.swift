@@ -1,0 +1,90 @@
+import CTurboJPEG
+import Foundation
+
+/// libjpeg-turbo's TurboJPEG decompressor. The only Swift type that calls TurboJPEG; it owns its
+/// tjhandle and destroys it in deinit. One per decode: handles are cheap and not thread-safe.
+final class TurboJPEGDecoder {
+    private let handle: tjhandle
+
+    init() throws {
+        guard let handle = tjInitDecompress() else {
+            throw ImagingError(reason: "could not start the JPEG decoder")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// The scales libjpeg-turbo can decode at (2/1 down to 1/8).
+    static let scalingFactors: [ScalingFactor] = {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count), count > 0 else { return [.one] }
+        return (0..<Int(count)).map { ScalingFactor(num: Int(factors[$0].num), denom: Int(factors[$0].denom)) }
+    }()
+
+    /// The stored size, from the frame header alone: no pixel is decoded.
+    func header(of data: Data) throws -> (width: Int, height: Int) {
+        let header = try readHeader(data)
+        return (header.width, header.height)
+    }
+
+    /// Decodes at `scale` into a truecolor image. Every warning is an error: libjpeg-turbo
+    /// "recovers" from a truncated file by painting the missing rows grey, and Folio would
+    /// rather report a broken photo than publish one.
+    func decode(_ data: Data, scale: ScalingFactor) throws -> GDImage {
+        let header = try readHeader(data)
+        let factor = tjscalingfactor(num: Int32(scale.num), denom: Int32(scale.denom))
+        let width = Int(folio_tj_scaled(Int32(header.width), factor))
+        let height = Int(folio_tj_scaled(Int32(header.height), factor))
+        let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+        let bytesPerRow = width * 4
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * height, alignment: 16)
+        defer { buffer.deallocate() }
+        let pixelFormat = isCMYK ? TJPF_CMYK : TurboJPEGDecoder.nativeXRGB
+        let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS  // LIMITSCANS: no progressive-scan DoS
+        let status = data.withUnsafeBytes { raw in
+            tjDecompress2(
+                handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count),
+                buffer.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(bytesPerRow), Int32(height),
+                Int32(pixelFormat.rawValue), flags)
+        }
+        if status != 0 {
+            throw ImagingError.corrupt(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+        }
+        if isCMYK {
+            TurboJPEGDecoder.convertInvertedCMYK(buffer, pixels: width * height)
+        }
+        let image = try GDImage(width: width, height: height)
+        image.copyPixels(fromXRGB: buffer, bytesPerRow: bytesPerRow)
+        return image
+    }
+
+    /// The TurboJPEG layout whose 32-bit words read 0x??RRGGBB natively, as libgd stores pixels.
+    private static let nativeXRGB: TJPF = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
+
+    private func readHeader(_ data: Data) throws -> (width: Int, height: Int, colorspace: Int32) {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = data.withUnsafeBytes { raw in
+            tjDecompressHeader3(
+                handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count),
+                &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0 else {
+            throw ImagingError.corrupt(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
+        }
+        return (Int(width), Int(height), colorspace)
+    }
+
+    /// CMYK JPEGs come from Photoshop, which stores the inks inverted (Adobe convention), so
+    /// 255 means no ink. Converted in place, four bytes in, one 0x00RRGGBB word out.
+    private static func convertInvertedCMYK(_ buffer: UnsafeMutableRawPointer, pixels: Int) {
+        for offset in stride(from: 0, to: pixels * 4, by: 4) {
+            func ink(_ index: Int) -> UInt32 { UInt32(buffer.load(fromByteOffset: offset + index, as: UInt8.self)) }
+            let k = ink(3)
+            let word = (ink(0) * k / 255) << 16 | (ink(1) * k / 255) << 8 | (ink(2) * k / 255)
+            buffer.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import CExif
+import Foundation
+import XCTest
+
+@testable import FolioCore
+
+final class ImagingRenditionTests: XCTestCase {
+    private let processor = ImageProcessor()
+
+    private func inside(_ name: String, _ width: Int, _ height: Int, format: EncodedFormat = .jpeg, quality: Int = 85) -> RenditionRequest {
+        RenditionRequest(name: name, width: width, height: height, fit: .inside, format: format, quality: quality)
+    }
+
+    private func square(_ name: String, _ side: Int, format: EncodedFormat = .jpeg) -> RenditionRequest {
+        RenditionRequest(name: name, width: side, height: side, fit: .squareCrop, format: format, quality: 85)
+    }
+
+    private func run(_ data: Data, _ requests: [RenditionRequest], reuse: Bool = true) throws -> ImageProcessor.RenditionRun {
+        let metadata = try processor.metadata(of: data)
+        return try processor.makeRenditions(of: data, orientation: metadata.orientation, requests: requests, reuseRenditions: reuse)
+    }
+
+    // MARK: Shrink-on-load
+
+    func testShrinkOnLoadPicksTheSmallestScaleThatStillCoversTheLargestRendition() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 1200)
+        // 400x300 is exactly 1/4; 1/8 (200x150) would be too small.
+        let quarter = try run(jpeg, [inside("thumb", 400, 400)])
+        XCTAssertEqual(quarter.decodeScale, ScalingFactor(num: 1, denom: 4))
+        XCTAssertEqual([quarter.decodedWidth, quarter.decodedHeight], [400, 300])
+        // 500 wide needs 3/8 (600x450): 1/4 gives only 400.
+        let threeEighths = try run(jpeg, [inside("thumb", 400, 400), inside("screen", 500, 500)])
+        XCTAssertEqual(threeEighths.decodeScale, ScalingFactor(num: 3, denom: 8))
+        XCTAssertEqual([threeEighths.decodedWidth, threeEighths.decodedHeight], [600, 450])
+        XCTAssertEqual(threeEighths.renditions.map { [$0.width, $0.height] }, [[400, 300], [500, 375]])
+        // Asking for more than the photo has decodes at full size, never above.
+        let full = try run(jpeg, [inside("huge", 4000, 4000)])
+        XCTAssertEqual(full.decodeScale, .one)
+        XCTAssertEqual([full.renditions[0].width, full.renditions[0].height], [1600, 1200])
+    }
+
+    func testShrinkOnLoadAccountsForTheOrientationAxisSwap() throws {
+        // Stored 1600x800, shown 800x1600: a 400x400 box needs 200x400 upright, so the stored
+        // width (which becomes the height) must reach 400: 1/4. Ignoring the swap would pick 1/2.
+        let exif = ImagingExifBuilder().short(EXIF_TAG_ORIENTATION, 6).block()
+        let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 800, exif: exif)
+        let result = try run(jpeg, [inside("thumb", 400, 400)])
+        XCTAssertEqual(result.decodeScale, ScalingFactor(num: 1, denom: 4))
+        XCTAssertEqual([result.decodedWidth, result.decodedHeight], [200, 400])
+        XCTAssertEqual([result.renditions[0].width, result.renditions[0].height], [200, 400])
+    }
+
+    func testShrinkOnLoadForASquareCropNeedsTheShortSide() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 1200)
+        // A 350 square needs a short side of 350: 3/8 (450), as 1/4 gives 300.
+        XCTAssertEqual(try run(jpeg, [square("thumb", 350)]).decodeScale, ScalingFactor(num: 3, denom: 8))
+        // Fitting inside 350x350 needs only 350x263: 1/4 (400x300) will do.
+        XCTAssertEqual(try run(jpeg, [inside("thumb", 350, 350)]).decodeScale, ScalingFactor(num: 1, denom: 4))
+    }
+
+    func testDecodeScaleChoiceIsPureArithmetic() {
+        let plan = RenditionPlan(geometries: [RenditionGeometry(width: 400, height: 300, cropsToSquare: false)])
+        let scale = plan.decodeScale(storedWidth: 4000, storedHeight: 3000, orientation: .up, factors: TurboJPEGDecoder.scalingFactors)
+        XCTAssertEqual(scale, ScalingFactor(num: 1, denom: 8), "4000/8 = 500 >= 400")
+        XCTAssertTrue(TurboJPEGDecoder.scalingFactors.contains(ScalingFactor(num: 1, denom: 8)))
+    }
+
+    // MARK: Geometry
+
+    func testInsideKeepsTheAspectRatioAndNeverUpscales() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 1200)
+        let result = try run(jpeg, [inside("wide", 400, 1000), inside("tall", 1000, 150), inside("big", 3000, 3000)])
+        XCTAssertEqual(result.renditions.map { [$0.width, $0.height] }, [[400, 300], [200, 150], [1600, 1200]])
+        let small = try ImagingFixtures.image(width: 100, height: 50).encoded(as: .png, quality: 100)
+        XCTAssertEqual(try run(small, [inside("screen", 400, 400)]).renditions.map { [$0.width, $0.height] }, [[100, 50]])
+    }
+
+    func testSquareCropIsSquareAndCentred() throws {
+        // Thirds across: red | green | blue. The centred square is all green.
+        let wide = try ImagingFixtures.image(width: 600, height: 200, rectangles: [
+            (0, 0, 200, 200, ImagingFixtures.red), (200, 0, 200, 200, ImagingFixtures.green),
+            (400, 0, 200, 200, ImagingFixtures.blue),
+        ]).encoded(as: .jpeg, quality: 95)
+        let tall = try ImagingFixtures.image(width: 200, height: 600, rectangles: [
+            (0, 0, 200, 200, ImagingFixtures.red), (0, 200, 200, 200, ImagingFixtures.green),
+            (0, 400, 200, 200, ImagingFixtures.blue),
+        ]).encoded(as: .png, quality: 100)
+        for data in [wide, tall] {
+            let rendition = try run(data, [square("thumb", 100)]).renditions[0]
+            XCTAssertEqual([rendition.width, rendition.height], [100, 100])
+            let image = try ImagingFixtures.decode(rendition.bytes)
+            for (x, y) in [(3, 3), (96, 3), (3, 96), (96, 96), (50, 50)] {
+                ImagingFixtures.assertColour(image, x: x, y: y, is: ImagingFixtures.green)
+            }
+        }
+    }
+
+    func testSquareCropOfASmallPhotoIsItsShortSide() throws {
+        let png = try ImagingFixtures.image(width: 80, height: 60).encoded(as: .png, quality: 100)
+        let rendition = try run(png, [square("thumb", 100)]).renditions[0]
+        XCTAssertEqual([rendition.width, rendition.height], [60, 60])
+    }
+
+    func testResultsComeInRequestOrder() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 800, height: 600)
+        let requests = [square("thumb", 50), inside("screen", 400, 400), inside("small", 100, 100, format: .webp)]
+        let renditions = try processor.renditions(of: jpeg, metadata: processor.metadata(of: jpeg), requests: requests)
+        XCTAssertEqual(renditions.map(\.request), requests)
+        XCTAssertEqual(renditions.map { [$0.width, $0.height] }, [[50, 50], [400, 300], [100, 75]])
+    }
+
+    // MARK: Reuse of renditions
+
+    func testSmallRenditionsAreMadeFromTheLargestAndLookTheSame() throws {
+        // A detailed photo-like fixture: a real seed photo when available, else stripes.
+        let jpeg = try ImagingFixtures.image(width: 2000, height: 1500, rectangles: (0..<100).map { index in
+            (index * 20, (index * 37) % 1400, 7, 100, (index * 50 % 256, index * 90 % 256, index * 130 % 256))
+        }).encoded(as: .jpeg, quality: 92)
+        let requests = [inside("screen", 1600, 1600), inside("thumb", 400, 400), square("square", 300)]
+        let reused = try run(jpeg, requests)
+        XCTAssertEqual(reused.sources, [nil, 0, 0], "thumb and square come from the 1600px screen rendition")
+        let direct = try run(jpeg, requests, reuse: false)
+        XCTAssertEqual(direct.sources, [nil, nil, nil])
+        for index in 1...2 {
+            let a = try ImagingFixtures.decode(reused.renditions[index].bytes)
+            let b = try ImagingFixtures.decode(direct.renditions[index].bytes)
+            XCTAssertEqual([a.width, a.height], [b.width, b.height])
+            var total = 0
+            for y in 0..<a.height {
+                for x in 0..<a.width {
+                    let p = a.colour(x: x, y: y), q = b.colour(x: x, y: y)
+                    total += abs(p.red - q.red) + abs(p.green - q.green) + abs(p.blue - q.blue)
+                }
+            }
+            let meanDifference = Double(total) / Double(a.width * a.height * 3)
+            XCTAssertLessThan(meanDifference, 2.0, "\(requests[index].name): reusing must be no worse")
+        }
+    }
+
+    func testARenditionIsNotMadeFromOneLessThanTwiceItsSize() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 1000, height: 1000)
+        let result = try run(jpeg, [inside("a", 600, 600), inside("b", 400, 400), inside("c", 200, 200)])
+        XCTAssertEqual(result.sources, [nil, nil, 1], "600 is not 2x 400; 400 is the smallest at 2x 200")
+    }
+
+    // MARK: Encoding
+
+    func testJPEGIsProgressiveWithTheRequestedQuality() throws {
+        let photo = try ImagingFixtures.image(width: 600, height: 400, rectangles: (0..<30).map { index in
+            (index * 20, index * 13, 11, 200, (index * 80 % 256, 255 - index * 8, index * 8))
+        }).encoded(as: .png, quality: 100)
+        let requests = [inside("high", 600, 600, quality: 95), inside("low", 600, 600, quality: 30)]
+        let renditions = try run(photo, requests).renditions
+        for rendition in renditions {
+            XCTAssertTrue(rendition.bytes.starts(with: [0xFF, 0xD8, 0xFF]))
+            let markers = ImagingFixtures.jpegMarkers(rendition.bytes)
+            XCTAssertTrue(markers.contains(0xC2), "SOF2: progressive")
+            XCTAssertFalse(markers.contains(0xC0), "no baseline frame")
+        }
+        XCTAssertGreaterThan(renditions[0].bytes.count, renditions[1].bytes.count * 3 / 2)
+    }
+
+    func testWebPOutputIsRIFFWebP() throws {
+        let jpeg = try ImagingFixtures.jpeg(width: 300, height: 200)
+        let renditions = try run(jpeg, [inside("a", 150, 150, format: .webp, quality: 90), inside("b", 150, 150, format: .webp, quality: 10)]).renditions
+        for rendition in renditions {
+            XCTAssertEqual(Array(rendition.bytes.prefix(4)), Array("RIFF".utf8))
+            XCTAssertEqual(Array(rendition.bytes.dropFirst(8).prefix(4)), Array("WEBP".utf8))
+            XCTAssertEqual(try processor.metadata(of: rendition.bytes), ImageMetadata(format: .webp, width: 150, height: 100))
+        }
+        XCTAssertEqual(EncodedFormat.webp.fileExtension, "webp")
+        XCTAssertEqual(EncodedFormat.jpeg.fileExtension, "jpg")
+    }
+
+    func testPublishedFilesCarryNoExifOrGPS() throws {
+        let exif = ImagingExifBuilder()
+            .ascii(EXIF_TAG_ARTIST, "Private Person")
+            .short(EXIF_TAG_ORIENTATION, 3)
+            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE_REF), "N", ifd: EXIF_IFD_GPS)
+            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE), [(48, 1), (51, 1), (29, 1)], ifd: EXIF_IFD_GPS)
+            .block()
+        let jpeg = try ImagingFixtures.jpeg(width: 320, height: 240, exif: exif)
+        XCTAssertTrue(ImagingFixtures.jpegMarkers(jpeg).contains(0xE1), "the source does carry EXIF")
+        XCTAssertNotNil(try processor.metadata(of: jpeg).latitude)
+        let renditions = try run(jpeg, [inside("screen", 200, 200), inside("webp", 200, 200, format: .webp)]).renditions
+        let published = renditions[0].bytes
+        XCTAssertFalse(ImagingFixtures.jpegMarkers(published).contains(0xE1), "no APP1 segment")
+        XCTAssertFalse(ImagingFixtures.jpegMarkers(published).contains(0xFE), "no comment segment")
+        XCTAssertNil(published.range(of: Data("gd-jpeg".utf8)))
+        XCTAssertNil(published.range(of: Data("Exif".utf8)))
+        XCTAssertNil(renditions[1].bytes.range(of: Data("EXIF".utf8)))
+        XCTAssertNil(renditions[1].bytes.range(of: Data("Private Person".utf8)))
+        let reread = try processor.metadata(of: published)
+        XCTAssertNil(reread.latitude)
+        XCTAssertNil(reread.artist)
+        XCTAssertEqual(reread.orientation, 1, "upright pixels, so no orientation left to apply")
+    }
+
+    // MARK: Sources other than plain JPEG
+
+    func testPNGGIFAndWebPSourcesRender() throws {
+        let image = try ImagingFixtures.image(width: 240, height: 160, rectangles: [(0, 0, 60, 60, ImagingFixtures.red)])
+        for format in [ImageFormat.png, .gif, .webp] {
+            let data = try image.encoded(as: format, quality: 95)
+            let rendition = try run(data, [inside("t", 120, 120)]).renditions[0]
+            XCTAssertEqual([rendition.width, rendition.height], [120, 80], format.rawValue)
+            ImagingFixtures.assertColour(try ImagingFixtures.decode(rendition.bytes), x: 10, y: 10, is: ImagingFixtures.red, format.rawValue)
+        }
+    }
+
+    func testTransparencyIsFlattenedOntoWhite() throws {
+        let image = try GDImage(width: 100, height: 100)
+        image.fill(x: 0, y: 0, width: 100, height: 100, red: 0, green: 0, blue: 0, alpha: 127)
+        image.fill(x: 50, y: 0, width: 50, height: 100, red: 0, green: 0, blue: 255)
+        let rendition = try run(image.encoded(as: .png, quality: 100), [inside("t", 100, 100)]).renditions[0]
+        let output = try ImagingFixtures.decode(rendition.bytes)
+        ImagingFixtures.assertColour(output, x: 20, y: 50, is: (255, 255, 255), tolerance: 8)
+        ImagingFixtures.assertColour(output, x: 80, y: 50, is: ImagingFixtures.blue)
+    }
+
+    func testCMYKJPEGDecodesWithAdobeInvertedInks() throws {
+        let jpeg = try ImagingFixtures.cmykJPEG(width: 64, height: 48, cyan: 255, magenta: 0, yellow: 0, black: 0)
+        let rendition = try run(jpeg, [inside("t", 32, 32)]).renditions[0]
+        XCTAssertEqual([rendition.width, rendition.height], [32, 24])
+        ImagingFixtures.assertColour(try ImagingFixtures.decode(rendition.bytes), x: 16, y: 12, is: (0, 255, 255), tolerance: 12)
+    }
+
+    func testGreyscaleJPEGDecodes() throws {
+        let jpeg = try ImagingFixtures.greyJPEG(width: 40, height: 20, level: 200)
+        let rendition = try run(jpeg, [inside("t", 20, 20)]).renditions[0]
+        XCTAssertEqual([rendition.width, rendition.height], [20, 10])
+        ImagingFixtures.assertColour(try ImagingFixtures.decode(rendition.bytes), x: 10, y: 5, is: (200, 200, 200), tolerance: 4)
+    }
+}
