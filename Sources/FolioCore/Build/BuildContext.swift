@@ -17,6 +17,8 @@ public final class BuildContext: @unchecked Sendable {
     public internal(set) var imageWork: [ImageJob] = []
     public internal(set) var images: [Int64: PhotoImages] = [:]
     public internal(set) var pages: [Page] = []
+    /// Whether the published site was made from exactly this model, theme and settings.
+    public internal(set) var upToDate = false
     public internal(set) var output: PublicOutput!
     public internal(set) var issues: [BuildIssue] = []
     public internal(set) var report = BuildReport()

@@ -2,6 +2,8 @@ import Foundation
 
 /// What a build did, for the summary line and for tests.
 public struct BuildReport: Sendable {
+    /// Nothing changed since the last build: nothing was rendered or written.
+    public var upToDate = false
     public var photos = 0
     public var pages = 0
     public var pagesWritten = 0
@@ -20,7 +22,12 @@ public struct BuildReport: Sendable {
 
     public var summary: String {
         var line = "\(PhotoText.count(photos, "photo")), \(PhotoText.count(pages, "page"))"
-        line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused)"
+        if upToDate {
+            line += " (up to date)"
+        } else {
+            line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
+            line += " \(pagesWritten) pages written)"
+        }
         if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }
         if !warnings.isEmpty { line += ", \(PhotoText.count(warnings.count, "warning"))" }
         line += String(format: " in %.2f s", duration)

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The build's output, written beside `public/` and swapped in whole at the end, so a build
-/// that dies half-way leaves the previous site untouched.
+/// The build's output. Pages and assets are written beside `public/` and swapped in whole at
+/// the end, so a build that dies half-way leaves the previous site untouched. Media (renditions
+/// and tiles) are named by content, so they are written straight into `public/media/`, never
+/// overwritten, and those no page uses any more are deleted only once the new site is in place.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     public let staging: URL
@@ -23,35 +25,44 @@ public final class PublicOutput: @unchecked Sendable {
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
     }
 
-    private func prepareFolder(for relative: String) throws {
-        let folder = (relative as NSString).deletingLastPathComponent
-        guard !folder.isEmpty else { return }
-        lock.lock()
-        let known = folders.contains(folder)
-        if !known { folders.insert(folder) }
-        lock.unlock()
-        if !known {
-            try fm.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
-        }
+    private var previous: URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).previous")
     }
 
-    public func write(_ data: Data, to relative: String) throws {
-        try prepareFolder(for: relative)
-        let url = staging.appendingPathComponent(relative)
+    private func prepareFolder(_ folder: URL) throws {
+        lock.lock()
+        let known = folders.contains(folder.path)
+        lock.unlock()
+        guard !known else { return }
+        // Only recorded once it exists: another task may be writing into it right after.
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        lock.lock()
+        folders.insert(folder.path)
+        lock.unlock()
+    }
+
+    private func write(_ data: Data, at url: URL, atomically: Bool) throws {
         do {
-            try data.write(to: url)
+            try prepareFolder(url.deletingLastPathComponent())
+            try data.write(to: url, options: atomically ? .atomic : [])
         } catch {
             throw FolioError(path: url.path, reason: "cannot write: \(error.localizedDescription)")
         }
     }
 
-    /// Takes `relative` over from the previous build when it is there (a hard link: no copy).
+    // MARK: Pages and assets
+
+    /// Writes a page or an asset of the new site.
+    public func write(_ data: Data, to relative: String) throws {
+        try write(data, at: staging.appendingPathComponent(relative), atomically: false)
+    }
+
+    /// Takes a page over from the previous build unchanged (a hard link: no copy, same mtime).
     public func reuse(_ relative: String) -> Bool {
         let old = destination.appendingPathComponent(relative)
-        guard fm.fileExists(atPath: old.path) else { return false }
+        let new = staging.appendingPathComponent(relative)
         do {
-            try prepareFolder(for: relative)
-            let new = staging.appendingPathComponent(relative)
+            try prepareFolder(new.deletingLastPathComponent())
             do { try fm.linkItem(at: old, to: new) } catch { try fm.copyItem(at: old, to: new) }
             return true
         } catch {
@@ -72,20 +83,65 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    /// Puts the new site in place of the old one.
-    public func commit() throws {
-        let previous = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).previous")
+    // MARK: Media
+
+    /// Whether the media file or folder `relative` ("media/…") is already published.
+    public func hasMedia(_ relative: String) -> Bool {
+        fm.fileExists(atPath: destination.appendingPathComponent(relative).path)
+    }
+
+    /// Publishes a media file; atomically, so a build that dies never leaves half a file
+    /// under a name that says it is complete.
+    public func writeMedia(_ data: Data, to relative: String) throws {
+        try write(data, at: destination.appendingPathComponent(relative), atomically: true)
+    }
+
+    /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
+    public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
+        let final = destination.appendingPathComponent(folder)
+        let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
+        try? fm.removeItem(at: partial)
+        try body { path, data in try self.write(data, at: partial.appendingPathComponent(path), atomically: false) }
         do {
-            if fm.fileExists(atPath: destination.path) {
-                try fm.moveItem(at: destination, to: previous)
-            }
+            try? fm.removeItem(at: final)
+            try fm.moveItem(at: partial, to: final)
+        } catch {
+            throw FolioError(path: final.path, reason: "cannot put the tiles in place: \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: Commit
+
+    /// Puts the new site in place of the old one, then deletes the media nothing refers to.
+    /// `media` holds every media file ("media/….jpg") and tile folder ("media/tiles/…/") in use.
+    public func commit(keepingMedia media: Set<String>) throws {
+        let mediaNow = destination.appendingPathComponent("media")
+        let mediaNext = staging.appendingPathComponent("media")
+        do {
+            if fm.fileExists(atPath: mediaNow.path) { try fm.moveItem(at: mediaNow, to: mediaNext) }
+            if fm.fileExists(atPath: destination.path) { try fm.moveItem(at: destination, to: previous) }
             try fm.moveItem(at: staging, to: destination)
             try? fm.removeItem(at: previous)
         } catch {
             if !fm.fileExists(atPath: destination.path), fm.fileExists(atPath: previous.path) {
                 try? fm.moveItem(at: previous, to: destination)
             }
+            if fm.fileExists(atPath: mediaNext.path), !fm.fileExists(atPath: mediaNow.path) {
+                try? fm.moveItem(at: mediaNext, to: mediaNow)
+            }
             throw FolioError(path: destination.path, reason: "cannot put the new site in place: \(error.localizedDescription)")
+        }
+        removeUnused(media)
+    }
+
+    private func removeUnused(_ media: Set<String>) {
+        let root = destination.appendingPathComponent("media")
+        for name in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where name != "tiles" {
+            if !media.contains("media/\(name)") { try? fm.removeItem(at: root.appendingPathComponent(name)) }
+        }
+        let tiles = root.appendingPathComponent("tiles")
+        for name in (try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [] {
+            if !media.contains("media/tiles/\(name)/") { try? fm.removeItem(at: tiles.appendingPathComponent(name)) }
         }
     }
 

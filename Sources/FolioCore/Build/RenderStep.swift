@@ -5,6 +5,7 @@ struct RenderStep: BuildStep {
     let name = "render pages"
 
     func run(_ context: BuildContext) async throws {
+        guard !context.upToDate else { return }
         let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings,
                                   now: context.options.now ?? context.startedAt)
         context.pages = builder.pages()

@@ -2,23 +2,40 @@ import Foundation
 
 /// The renditions a site makes of every photo, from its settings.
 public struct RenditionSet: Sendable {
-    /// Square crop for grids and list rows; its bytes are kept in the model.
-    public let thumbnail: RenditionRequest
-    /// Fits the screen, on the photo's page; only ever a file in `public/`.
-    public let screen: RenditionRequest
+    /// Square crops for grids and list rows, largest first; their bytes are kept in the model.
+    public let thumbnails: [RenditionRequest]
+    /// Fit-inside renditions for a photo's page, largest (the one shown without srcset) first;
+    /// only ever files in `public/`.
+    public let screens: [RenditionRequest]
+    /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them.
+    public let tiles: TileRequest?
 
     public init(_ settings: SiteSettings) {
-        thumbnail = RenditionRequest(name: "thumb", width: settings.thumbnailSize, height: settings.thumbnailSize,
-                                     fit: .squareCrop, format: .jpeg, quality: settings.quality)
-        screen = RenditionRequest(name: "screen", width: settings.screenSize, height: settings.screenSize,
-                                  fit: .inside, format: .jpeg, quality: settings.quality)
+        thumbnails = Array(Set(settings.thumbnailSizes)).sorted(by: >).enumerated().map { index, size in
+            RenditionRequest(name: index == 0 ? "thumb" : "thumb\(size)", width: size, height: size,
+                             fit: .squareCrop, format: settings.format, quality: settings.quality)
+        }
+        screens = Array(Set(settings.screenSizes)).sorted(by: >).enumerated().map { index, size in
+            RenditionRequest(name: index == 0 ? "screen" : "w\(size)", width: size, height: size,
+                             fit: .inside, format: settings.format, quality: settings.quality)
+        }
+        tiles = settings.deepZoom
+            ? TileRequest(format: settings.format, quality: min(settings.quality, 80), coveredUpTo: screens[0].width)
+            : nil
     }
 
-    public var all: [RenditionRequest] { [thumbnail, screen] }
+    public var thumbnail: RenditionRequest { thumbnails[0] }
+    public var screen: RenditionRequest { screens[0] }
+    public var all: [RenditionRequest] { thumbnails + screens }
+    public var thumbnailSpecs: [String] { thumbnails.map(Self.spec) }
 
     /// Everything that changes the bytes, so a changed setting is a different rendition.
     public static func spec(_ request: RenditionRequest) -> String {
         "\(request.name) \(request.width)x\(request.height) \(request.fit.rawValue) \(request.format.rawValue) q\(request.quality)"
+    }
+
+    public static func spec(_ tiles: TileRequest) -> String {
+        "tiles \(tiles.tileSize)+\(tiles.overlap) \(tiles.format.rawValue) q\(tiles.quality) over \(tiles.coveredUpTo)"
     }
 
     /// Named by the source's checksum and the spec: unchanged photos keep their names, so
@@ -26,6 +43,11 @@ public struct RenditionSet: Sendable {
     public static func fileName(_ request: RenditionRequest, checksum: String) -> String {
         let spec = ContentHash.hex(spec(request)).prefix(6)
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
+    }
+
+    /// The folder of a photo's tile pyramid, ending in "/".
+    public static func tilesFolder(_ tiles: TileRequest, checksum: String) -> String {
+        "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(spec(tiles)).prefix(6))/"
     }
 
     /// The pixel size `request` makes of a `width`×`height` (upright) photo.
@@ -39,5 +61,40 @@ public struct RenditionSet: Sendable {
             let scale = min(Double(request.width) / Double(width), Double(request.height) / Double(height))
             return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
         }
+    }
+
+    /// Of `requests` (largest first), those that give a `width`×`height` photo a size of its own:
+    /// a photo smaller than two requests gets one file, not two copies of itself.
+    public static func distinct(_ requests: [RenditionRequest], width: Int, height: Int) -> [RenditionRequest] {
+        var kept: [RenditionRequest] = []
+        var lastSize: (width: Int, height: Int)?
+        for request in requests {
+            let size = outputSize(request, width: width, height: height)
+            if let lastSize, lastSize == size { continue }
+            kept.append(request)
+            lastSize = size
+        }
+        return kept
+    }
+
+    /// The image a page shows for `requests` (distinct, largest first) of a photo, every one of
+    /// them a srcset candidate, smallest first.
+    public static func imageRef(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> ImageRef {
+        var candidates = requests.reversed().map { request in
+            ImageCandidate(src: fileName(request, checksum: checksum), width: outputSize(request, width: width, height: height).width, last: false)
+        }
+        candidates[candidates.count - 1].last = true
+        let main = outputSize(requests[0], width: width, height: height)
+        return ImageRef(src: fileName(requests[0], checksum: checksum), width: main.width, height: main.height,
+                        candidates: candidates)
+    }
+
+    /// The deep-zoom descriptor of a photo, when the site makes tiles and the photo needs them.
+    public func zoom(checksum: String, width: Int, height: Int) -> ZoomInfo? {
+        guard let tiles, let minLevel = tiles.minLevel(width: width, height: height) else { return nil }
+        return ZoomInfo(width: width, height: height, tileSize: tiles.tileSize, overlap: tiles.overlap,
+                        format: tiles.format.fileExtension, minLevel: minLevel,
+                        maxLevel: TileRequest.maxLevel(width: width, height: height),
+                        tilesBase: Self.tilesFolder(tiles, checksum: checksum))
     }
 }

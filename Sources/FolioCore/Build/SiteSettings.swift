@@ -8,11 +8,18 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// and the sitemap's links absolute. Pages always link relatively.
     public var baseURL: String?
     public var language = "en"
-    /// The side of the square thumbnails in grids and lists, in pixels.
-    public var thumbnailSize = 400
-    /// The longest side of the rendition shown on a photo's page.
-    public var screenSize = 1600
-    /// JPEG quality of published renditions, 1 to 100.
+    /// Sides of the square thumbnails in grids and lists, in pixels, for `srcset`; their bytes
+    /// are kept in the model.
+    public var thumbnailSizes = [400, 200]
+    /// Longest sides of the renditions of a photo's page, for `srcset`; the first is the one
+    /// shown without `srcset`.
+    public var screenSizes = [1600, 800]
+    /// Deep-zoom tiles for photos larger than the first screen size, so visitors can zoom to
+    /// the original's resolution downloading only what is on screen.
+    public var deepZoom = true
+    /// "jpeg" or "webp" (smaller files, slower to encode; every current browser shows it).
+    public var format = EncodedFormat.jpeg
+    /// Quality of published renditions, 1 to 100.
     public var quality = 82
     /// How many of the latest photos the home page shows.
     public var latestCount = 12
@@ -28,8 +35,10 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         description = try c.decodeIfPresent(String.self, forKey: .description) ?? d.description
         baseURL = try c.decodeIfPresent(String.self, forKey: .baseURL)
         language = try c.decodeIfPresent(String.self, forKey: .language) ?? d.language
-        thumbnailSize = try c.decodeIfPresent(Int.self, forKey: .thumbnailSize) ?? d.thumbnailSize
-        screenSize = try c.decodeIfPresent(Int.self, forKey: .screenSize) ?? d.screenSize
+        thumbnailSizes = try c.decodeIfPresent([Int].self, forKey: .thumbnailSizes) ?? d.thumbnailSizes
+        screenSizes = try c.decodeIfPresent([Int].self, forKey: .screenSizes) ?? d.screenSizes
+        deepZoom = try c.decodeIfPresent(Bool.self, forKey: .deepZoom) ?? d.deepZoom
+        format = try c.decodeIfPresent(EncodedFormat.self, forKey: .format) ?? d.format
         quality = try c.decodeIfPresent(Int.self, forKey: .quality) ?? d.quality
         latestCount = try c.decodeIfPresent(Int.self, forKey: .latestCount) ?? d.latestCount
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
@@ -55,8 +64,10 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         func check(_ ok: Bool, _ reason: String) throws {
             if !ok { throw FolioError(path: url.path, reason: reason) }
         }
-        try check((16...2048).contains(thumbnailSize), "thumbnailSize must be from 16 to 2048")
-        try check((200...8192).contains(screenSize), "screenSize must be from 200 to 8192")
+        try check(!thumbnailSizes.isEmpty && thumbnailSizes.allSatisfy { (16...2048).contains($0) },
+                  "thumbnailSizes must hold sizes from 16 to 2048")
+        try check(!screenSizes.isEmpty && screenSizes.allSatisfy { (200...8192).contains($0) },
+                  "screenSizes must hold sizes from 200 to 8192")
         try check((1...100).contains(quality), "quality must be from 1 to 100")
         try check(latestCount >= 0, "latestCount cannot be negative")
         try check(pixelLimit > 0, "pixelLimit must be positive")

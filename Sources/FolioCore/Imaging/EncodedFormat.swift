@@ -1,5 +1,5 @@
 /// A format Folio publishes renditions in: JPEG everywhere, WebP where it is smaller.
-public enum EncodedFormat: String, Sendable, Hashable {
+public enum EncodedFormat: String, Sendable, Hashable, Codable {
     case jpeg, webp
 
     public var fileExtension: String {

@@ -129,9 +129,14 @@ final class GDImage {
     func croppedToCentredSquare() throws -> GDImage {
         let side = min(width, height)
         if width == height { return self }
-        var rect = gdRect(x: Int32((width - side) / 2), y: Int32((height - side) / 2), width: Int32(side), height: Int32(side))
+        return try cropped(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
+    }
+
+    /// A copy of one rectangle of the image.
+    func cropped(x: Int, y: Int, width: Int, height: Int) throws -> GDImage {
+        var rect = gdRect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
         guard let cropped = gdImageCrop(pointer, &rect) else {
-            throw ImagingError(reason: "could not crop to a \(side)x\(side) square")
+            throw ImagingError(reason: "could not crop \(width)x\(height) at \(x),\(y)")
         }
         return GDImage(adopting: cropped)
     }

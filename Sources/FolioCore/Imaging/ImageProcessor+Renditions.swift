@@ -13,13 +13,16 @@ extension ImageProcessor {
     }
 
     func makeRenditions(
-        of data: Data, orientation exifOrientation: Int, requests: [RenditionRequest], reuseRenditions: Bool = true
+        of data: Data, orientation exifOrientation: Int, requests: [RenditionRequest], reuseRenditions: Bool = true,
+        tiles: TileRequest? = nil, tileSink: (Tile) throws -> Void = { _ in }
     ) throws -> RenditionRun {
         try requests.forEach(ImageProcessor.validate)
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(pixelLimit)
         let orientation = ImageOrientation(exif: exifOrientation)
-        if requests.isEmpty {
+        let uprightSize = orientation.uprightSize(width: header.width, height: header.height)
+        let wantsTiles = tiles?.minLevel(width: uprightSize.width, height: uprightSize.height) != nil
+        if requests.isEmpty && !wantsTiles {
             return RenditionRun(renditions: [], decodeScale: .one, decodedWidth: 0, decodedHeight: 0, sources: [])
         }
 
@@ -30,7 +33,8 @@ extension ImageProcessor {
         if header.format == .jpeg {
             let full = orientation.uprightSize(width: header.width, height: header.height)
             plan = RenditionPlan(requests: requests, uprightWidth: full.width, uprightHeight: full.height)
-            scale = plan.decodeScale(
+            // Tiles go up to the original's resolution, so they need the full decode.
+            scale = wantsTiles ? .one : plan.decodeScale(
                 storedWidth: header.width, storedHeight: header.height, orientation: orientation,
                 factors: TurboJPEGDecoder.scalingFactors)
             decoded = try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation)
@@ -56,6 +60,9 @@ extension ImageProcessor {
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex
             if !geometry.cropsToSquare { fullFrames.append((index, image)) }
+        }
+        if let tiles, wantsTiles {
+            _ = try makeTiles(from: decoded, request: tiles, sink: tileSink)
         }
         return RenditionRun(
             renditions: renditions.compactMap { $0 }, decodeScale: scale,

@@ -29,4 +29,13 @@ public struct ImageProcessor: Sendable {
     public func renditions(of data: Data, metadata: ImageMetadata, requests: [RenditionRequest]) throws -> [Rendition] {
         try makeRenditions(of: data, orientation: metadata.orientation, requests: requests).renditions
     }
+
+    /// The renditions, and from the same decode the deep-zoom tiles `tiles` asks for (none when
+    /// the photo is no larger than `tiles.coveredUpTo`), each handed to `tileSink` once encoded.
+    public func renditions(
+        of data: Data, metadata: ImageMetadata, requests: [RenditionRequest],
+        tiles: TileRequest?, tileSink: (Tile) throws -> Void
+    ) throws -> [Rendition] {
+        try makeRenditions(of: data, orientation: metadata.orientation, requests: requests, tiles: tiles, tileSink: tileSink).renditions
+    }
 }

@@ -9,6 +9,7 @@ extension GalleryDatabase {
             guard var photo = try Photo.filter(Column("identifier") == identifier).fetchOne(db) else { return false }
             photo.favorite = favorite
             try photo.update(db, columns: ["favorite"])
+            try Self.bumpGeneration(db)
             if let placeId = photo.placeId {
                 try Self.refreshFavorites(ofPlaces: [placeId], db)
             }

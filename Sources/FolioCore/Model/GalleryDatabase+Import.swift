@@ -48,6 +48,7 @@ extension GalleryDatabase {
             try Self.removeOrphans(db)
             try Self.refreshFavorites(ofPlaces: touchedPlaces, db)
             try Self.refreshPhotographerCounts(ofRegions: touchedRegions, db)
+            try Self.bumpGeneration(db)
         }
     }
 

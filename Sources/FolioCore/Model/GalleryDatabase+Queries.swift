@@ -45,3 +45,21 @@ extension GalleryDatabase {
         try writer.read { db in try Photo.filter(Column("identifier") == identifier).fetchOne(db) }
     }
 }
+
+extension GalleryDatabase {
+    /// A number that changes whenever anything a page shows changes.
+    public func generation() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration") ?? 0 }
+    }
+
+    static func bumpGeneration(_ db: Database) throws {
+        try db.execute(sql: "UPDATE modelGeneration SET generation = generation + 1")
+    }
+
+    /// Whether a photo was taken in `range`: pages word such photos "hours ago".
+    public func hasPhotosTaken(in range: ClosedRange<Date>) throws -> Bool {
+        try writer.read { db in
+            try Photo.filter(range.contains(Column("taken"))).isEmpty(db) == false
+        }
+    }
+}

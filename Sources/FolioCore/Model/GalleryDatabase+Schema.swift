@@ -73,6 +73,16 @@ extension GalleryDatabase {
             }
         }
 
+        migrator.registerMigration("v2: model generation") { db in
+            // Counts changes to what pages show, so a build can tell in one read that nothing
+            // changed since the last one.
+            try db.create(table: "modelGeneration") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("generation", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO modelGeneration (id, generation) VALUES (1, 0)")
+        }
+
         return migrator
     }
 }

@@ -20,6 +20,7 @@ extension GalleryDatabase {
             for thumbnail in thumbnails {
                 try thumbnail.upsert(db)
             }
+            if !thumbnails.isEmpty { try Self.bumpGeneration(db) }
             try db.execute(sql: """
                 DELETE FROM thumbnail
                 WHERE spec NOT IN \(Self.placeholders(specs.count))

@@ -32,7 +32,10 @@ public struct ZoomInfo: Sendable, Equatable {
     public var height: Int
     public var tileSize: Int
     public var overlap: Int
+    /// The tiles' file extension ("jpg").
     public var format: String
+    /// The lowest level that has tiles; below it, the screen rendition covers the view.
+    public var minLevel: Int
     /// The level at which the image has its full size: ceil(log2(max(width, height))).
     public var maxLevel: Int
     /// Relative to the public root, ending in "/".

@@ -1,0 +1,41 @@
+/// A deep-zoom tile pyramid wanted of a photo, laid out as Deep Zoom (DZI) does: level L is the
+/// photo scaled to ceil(size / 2^(maxLevel - L)), maxLevel = ceil(log2(longest side)), cut into
+/// `tileSize` squares that share `overlap` pixels with their neighbours.
+public struct TileRequest: Sendable, Hashable {
+    public var tileSize: Int
+    public var overlap: Int
+    public var format: EncodedFormat
+    public var quality: Int
+    /// Levels whose longest side is at most this are not made: the screen rendition covers them.
+    public var coveredUpTo: Int
+
+    public init(tileSize: Int = 256, overlap: Int = 1, format: EncodedFormat = .jpeg, quality: Int = 80, coveredUpTo: Int) {
+        self.tileSize = tileSize
+        self.overlap = overlap
+        self.format = format
+        self.quality = quality
+        self.coveredUpTo = coveredUpTo
+    }
+
+    /// The level at which a photo of this size has its full resolution.
+    public static func maxLevel(width: Int, height: Int) -> Int {
+        var level = 0
+        while (1 << level) < max(width, height) { level += 1 }
+        return level
+    }
+
+    /// The lowest level made for a photo of this size, or nil when the photo needs no tiles.
+    public func minLevel(width: Int, height: Int) -> Int? {
+        let top = Self.maxLevel(width: width, height: height)
+        var level = top
+        var longest = max(width, height)
+        guard longest > coveredUpTo else { return nil }
+        while level > 0 {
+            let next = (longest + 1) / 2
+            if next <= coveredUpTo { break }
+            longest = next
+            level -= 1
+        }
+        return level
+    }
+}
