@@ -24,6 +24,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only errors and the summary.")
     var quiet = false
 
+    @Flag(help: "Print how long each step took, and the CPU time of image decoding, resampling and encoding.")
+    var timings = false
+
     func validate() throws {
         if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--output needs a folder")
@@ -47,10 +50,21 @@ struct BuildCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(issue)\n".utf8))
         }
         print(report.summary)
+        if timings { print("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
         if !report.succeeded {
             let failed = report.errors.count
             FileHandle.standardError.write(Data("\(failed) \(failed == 1 ? "problem" : "problems") above; the rest of the site was built.\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// This process's own high-water mark of resident memory (VmHWM). Not getrusage: its
+    /// ru_maxrss also counts the parent's memory at the moment it spawned us.
+    static func peakResidentMegabytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes / 1024
     }
 }

@@ -22,7 +22,8 @@ final class BuildTests: XCTestCase {
         let report = try await site.build()
         XCTAssertTrue(report.succeeded, report.issues.description)
         XCTAssertEqual(report.photos, 3)
-        XCTAssertEqual(report.renditionsMade, 6)
+        // Per photo (500 px wide): thumbnails of 375 and 200, one screen size (800 and 1600 both give 500).
+        XCTAssertEqual(report.renditionsMade, 9)
         for page in ["index.html", "places/index.html", "regions/index.html", "people/index.html", "favorites/index.html",
                      "favorites/all.html", "recents/index.html", "places/nairobi-kenya.html", "regions/kenya.html",
                      "people/josh.html", "people/unknown.html", "assets/style.css"] {
@@ -58,7 +59,8 @@ final class BuildTests: XCTestCase {
         let report = try await site.build()
         XCTAssertEqual(report.imported, 0)
         XCTAssertEqual(report.renditionsMade, 0)
-        XCTAssertEqual(report.renditionsReused, 6)
+        XCTAssertTrue(report.upToDate, "nothing changed: the build stops after the import")
+        XCTAssertEqual(report.pagesWritten, 0)
         XCTAssertEqual(try site.read("index.html"), before)
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
@@ -175,5 +177,83 @@ final class BuildTests: XCTestCase {
         } catch let error as FolioError {
             XCTAssertTrue(error.description.contains("no content/ folder"), error.description)
         }
+    }
+
+    func files(_ site: TestSite, under folder: String) -> Set<String> {
+        let walker = FileManager.default.enumerator(atPath: site.publicFolder.appendingPathComponent(folder).path)
+        var found = Set<String>()
+        while let path = walker?.nextObject() as? String { found.insert(path) }
+        return found
+    }
+
+    func testANoOpBuildStopsAfterTheImportAndTouchesNothing() async throws {
+        let site = try fixture()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await site.build(now: now)
+        let index = site.publicFolder.appendingPathComponent("index.html")
+        let modified = try FileManager.default.attributesOfItem(atPath: index.path)[.modificationDate] as? Date
+        let report = try await site.build(now: now.addingTimeInterval(60))
+        XCTAssertTrue(report.upToDate)
+        XCTAssertEqual(report.photos, 3)
+        XCTAssertEqual(report.pagesWritten, 0)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: index.path)[.modificationDate] as? Date, modified)
+
+        // Anything a page shows changing makes it a real build again: a favorite set by hand.
+        try database(site).setFavorite(true, photo: try identifier(site, "two.jpg"))
+        let after = try await site.build(now: now.addingTimeInterval(120))
+        XCTAssertFalse(after.upToDate)
+        XCTAssertGreaterThan(after.pagesWritten, 0)
+        XCTAssertLessThan(after.pagesWritten, after.pages, "pages the favorite does not touch are left as they were")
+        XCTAssertTrue(try site.read("favorites/index.html").contains("Nairobi"))
+    }
+
+    func testARecentPhotoKeepsTheSiteFromBeingUpToDateAsItsHoursGoBy() async throws {
+        let site = try TestSite()
+        try site.photo("now.jpg")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try site.catalog("c.plist", [["path": "now.jpg", "name": "Now", "place": "Lyon, France", "taken": now.addingTimeInterval(-1800)]])
+        try await site.build(now: now)
+        XCTAssertTrue(try site.read("places/lyon-france.html").contains("Within the last hour"))
+        let later = try await site.build(now: now.addingTimeInterval(3 * 3600))
+        XCTAssertFalse(later.upToDate)
+        XCTAssertTrue(try site.read("places/lyon-france.html").contains("3 hours ago"))
+    }
+
+    func testLargePhotosGetADeepZoomPyramidAndEveryWidthForSrcset() async throws {
+        let site = try TestSite()
+        try site.write(try SamplePhoto(width: 2400, height: 1600, seed: 5).jpeg(), to: "content/big.jpg")
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        let big = try identifier(site, "big.jpg")
+        let tiles = files(site, under: "media/tiles").filter { $0.hasSuffix(".jpg") }
+        // 2400x1600: level 12 (4096 ≥ 2400) in 10x7 tiles; level 11 (1200) is covered by the screen rendition.
+        XCTAssertEqual(tiles.count, 70)
+        XCTAssertTrue(tiles.allSatisfy { $0.contains("/12/") })
+        let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
+        XCTAssertEqual(media.filter { $0.contains("-screen-") }.count, 1)
+        XCTAssertEqual(media.filter { $0.contains("-w800-") }.count, 1)
+        XCTAssertEqual(media.filter { $0.contains("-thumb") }.count, 2)
+        let page = try site.read("photos/\(big).html")
+        XCTAssertTrue(page.contains("-w800-"), "the 800 wide rendition is a srcset candidate")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+    }
+
+    func testMediaNoPageUsesAreDeletedOnceTheNewSiteIsInPlace() async throws {
+        let site = try fixture()
+        try await site.build()
+        let before = files(site, under: "media")
+        XCTAssertEqual(before.count, 9)
+        try site.write(Data(#"{"quality": 60}"#.utf8), to: "folio.json")
+        let report = try await site.build()
+        XCTAssertEqual(report.renditionsMade, 9, "a new quality remakes every rendition")
+        let after = files(site, under: "media")
+        XCTAssertEqual(after.count, 9)
+        XCTAssertTrue(after.isDisjoint(with: before), "the old renditions are gone")
+        XCTAssertEqual(try database(site).count("thumbnail"), 6, "only the thumbnails of the current settings are kept")
+
+        try FileManager.default.removeItem(at: site.content.appendingPathComponent("two.jpg"))
+        try await site.build()
+        XCTAssertEqual(files(site, under: "media").count, 6)
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 }

@@ -137,7 +137,7 @@ final class ImagingErrorTests: XCTestCase {
 
     func testDamagedFilesThrowOrRenderButNeverCrash() throws {
         let image = try ImagingFixtures.image(width: 96, height: 64, rectangles: [(10, 10, 40, 30, ImagingFixtures.red)])
-        let exif = ImagingExifBuilder().ascii(EXIF_TAG_ARTIST, "Someone").short(EXIF_TAG_ORIENTATION, 6).block()
+        let exif = ExifWriter().ascii(EXIF_TAG_ARTIST, "Someone").short(EXIF_TAG_ORIENTATION, 6).block()
         let originals = [
             ImagingFixtures.insertingExif(exif, into: try image.encoded(as: .jpeg, quality: 90)),
             try image.encoded(as: .png, quality: 100), try image.encoded(as: .gif, quality: 100),

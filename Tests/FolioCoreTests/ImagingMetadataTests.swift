@@ -43,7 +43,7 @@ final class ImagingMetadataTests: XCTestCase {
 
     func testExtendedWebPSizeAndExifFromVP8X() throws {
         let simple = try ImagingFixtures.image(width: 64, height: 48).encoded(as: .webp, quality: 80)
-        let exif = ImagingExifBuilder().ascii(EXIF_TAG_ARTIST, "Ansel").short(EXIF_TAG_ORIENTATION, 8).block()
+        let exif = ExifWriter().ascii(EXIF_TAG_ARTIST, "Ansel").short(EXIF_TAG_ORIENTATION, 8).block()
         let webp = ImagingFixtures.webpWithExif(exif, simple: simple, width: 64, height: 48)
         let metadata = try processor.metadata(of: webp)
         XCTAssertEqual(metadata.format, .webp)
@@ -58,7 +58,7 @@ final class ImagingMetadataTests: XCTestCase {
 
     func testPNGExifChunkIsRead() throws {
         let png = try ImagingFixtures.image(width: 40, height: 30).encoded(as: .png, quality: 100)
-        let exif = ImagingExifBuilder(bigEndian: true).ascii(EXIF_TAG_MAKE, "Leica").ascii(EXIF_TAG_MODEL, "M6").block()
+        let exif = ExifWriter(bigEndian: true).ascii(EXIF_TAG_MAKE, "Leica").ascii(EXIF_TAG_MODEL, "M6").block()
         let metadata = try processor.metadata(of: ImagingFixtures.insertingExif(exif, intoPNG: png))
         XCTAssertEqual(metadata.camera, "Leica M6")
         XCTAssertEqual([metadata.width, metadata.height], [40, 30])
@@ -88,7 +88,7 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testExifDateCameraArtistExposureAndGPS() throws {
-        let exif = ImagingExifBuilder()
+        let exif = ExifWriter()
             .ascii(EXIF_TAG_MAKE, "Canon")
             .ascii(EXIF_TAG_MODEL, "Canon EOS R5")
             .ascii(EXIF_TAG_ARTIST, "  Ada Lovelace  ")
@@ -98,10 +98,10 @@ final class ImagingMetadataTests: XCTestCase {
             .rationals(EXIF_TAG_FNUMBER, [(28, 10)])
             .short(EXIF_TAG_ISO_SPEED_RATINGS, 100, ifd: EXIF_IFD_EXIF)
             .rationals(EXIF_TAG_FOCAL_LENGTH, [(35, 1)])
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE_REF), "N", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE), [(37, 1), (26, 1), (3036, 100)], ifd: EXIF_IFD_GPS)
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LONGITUDE_REF), "E", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LONGITUDE), [(122, 1), (8, 1), (30, 1)], ifd: EXIF_IFD_GPS)
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE_REF), "N", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE), [(37, 1), (26, 1), (3036, 100)], ifd: EXIF_IFD_GPS)
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_LONGITUDE_REF), "E", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LONGITUDE), [(122, 1), (8, 1), (30, 1)], ifd: EXIF_IFD_GPS)
             .block()
         let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 64, height: 48, exif: exif))
         XCTAssertEqual(metadata.taken, Date(timeIntervalSince1970: 1_563_129_005), "2019-07-14 18:30:05 UTC")
@@ -114,11 +114,11 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testSouthAndWestAreNegativeInBigEndianExif() throws {
-        let exif = ImagingExifBuilder(bigEndian: true)
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE_REF), "S", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE), [(33, 1), (51, 1), (0, 1)], ifd: EXIF_IFD_GPS)
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LONGITUDE_REF), "W", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LONGITUDE), [(70, 1), (39, 1), (36, 1)], ifd: EXIF_IFD_GPS)
+        let exif = ExifWriter(bigEndian: true)
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE_REF), "S", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE), [(33, 1), (51, 1), (0, 1)], ifd: EXIF_IFD_GPS)
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_LONGITUDE_REF), "W", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LONGITUDE), [(70, 1), (39, 1), (36, 1)], ifd: EXIF_IFD_GPS)
             .block()
         let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 16, height: 16, exif: exif))
         XCTAssertEqual(try XCTUnwrap(metadata.latitude), -(33 + 51.0 / 60), accuracy: 1e-9)
@@ -126,10 +126,10 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testGPSWithoutAFixIsIgnored() throws {
-        let exif = ImagingExifBuilder()
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_STATUS), "V", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE), [(0, 1), (0, 1), (0, 1)], ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LONGITUDE), [(0, 1), (0, 1), (0, 1)], ifd: EXIF_IFD_GPS)
+        let exif = ExifWriter()
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_STATUS), "V", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE), [(0, 1), (0, 1), (0, 1)], ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LONGITUDE), [(0, 1), (0, 1), (0, 1)], ifd: EXIF_IFD_GPS)
             .block()
         let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 16, height: 16, exif: exif))
         XCTAssertNil(metadata.latitude)
@@ -137,7 +137,7 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testDateTimeIsTheFallbackAndMakeIsPrefixedWhenMissingFromModel() throws {
-        let exif = ImagingExifBuilder()
+        let exif = ExifWriter()
             .ascii(EXIF_TAG_MAKE, "FUJIFILM")
             .ascii(EXIF_TAG_MODEL, "X100V")
             .ascii(EXIF_TAG_DATE_TIME, "2001:02:03 04:05:06")
@@ -151,7 +151,7 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testUnsetClockAndBlankArtistAreNil() throws {
-        let exif = ImagingExifBuilder()
+        let exif = ExifWriter()
             .ascii(EXIF_TAG_DATE_TIME_ORIGINAL, "0000:00:00 00:00:00", ifd: EXIF_IFD_EXIF)
             .ascii(EXIF_TAG_ARTIST, "    ")
             .block()
@@ -162,14 +162,14 @@ final class ImagingMetadataTests: XCTestCase {
 
     func testExifWithoutDatesGetsNoInventedDate() throws {
         // libexif's default "follow the specification" would add DateTime = now on load.
-        let exif = ImagingExifBuilder().ascii(EXIF_TAG_MODEL, "Pinhole").block()
+        let exif = ExifWriter().ascii(EXIF_TAG_MODEL, "Pinhole").block()
         let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 16, height: 16, exif: exif))
         XCTAssertEqual(metadata.camera, "Pinhole")
         XCTAssertNil(metadata.taken)
     }
 
     func testExifFoundBehindAnXMPSegment() throws {
-        let exif = ImagingExifBuilder().ascii(EXIF_TAG_ARTIST, "Vivian").block()
+        let exif = ExifWriter().ascii(EXIF_TAG_ARTIST, "Vivian").block()
         let xmpPayload = Data("http://ns.adobe.com/xap/1.0/\0<x:xmpmeta/>".utf8)
         let xmp = Data([0xFF, 0xE1, UInt8((xmpPayload.count + 2) >> 8), UInt8((xmpPayload.count + 2) & 0xFF)]) + xmpPayload
         let jpeg = try ImagingFixtures.jpeg(width: 16, height: 16, exif: exif)
@@ -179,7 +179,7 @@ final class ImagingMetadataTests: XCTestCase {
 
     func testOrientationFiveToEightSwapsTheSize() throws {
         for orientation in 1...8 {
-            let exif = ImagingExifBuilder().short(EXIF_TAG_ORIENTATION, orientation).block()
+            let exif = ExifWriter().short(EXIF_TAG_ORIENTATION, orientation).block()
             let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 300, height: 200, exif: exif))
             XCTAssertEqual(metadata.orientation, orientation)
             let expected = orientation >= 5 ? [200, 300] : [300, 200]
@@ -188,7 +188,7 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testOutOfRangeOrientationReadsAsUpright() throws {
-        let exif = ImagingExifBuilder().short(EXIF_TAG_ORIENTATION, 42).block()
+        let exif = ExifWriter().short(EXIF_TAG_ORIENTATION, 42).block()
         let metadata = try processor.metadata(of: ImagingFixtures.jpeg(width: 30, height: 20, exif: exif))
         XCTAssertEqual(metadata.orientation, 1)
         XCTAssertEqual([metadata.width, metadata.height], [30, 20])

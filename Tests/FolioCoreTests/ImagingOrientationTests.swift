@@ -38,7 +38,7 @@ final class ImagingOrientationTests: XCTestCase {
             let marker = 60
             let red = corners.topLeft.origin(width: stored.width, height: stored.height, size: marker)
             let green = corners.topRight.origin(width: stored.width, height: stored.height, size: marker)
-            let exif = ImagingExifBuilder().short(EXIF_TAG_ORIENTATION, orientation).block()
+            let exif = ExifWriter().short(EXIF_TAG_ORIENTATION, orientation).block()
             let jpeg = ImagingFixtures.insertingExif(exif, into: try ImagingFixtures.image(
                 width: stored.width, height: stored.height,
                 rectangles: [(red.x, red.y, marker, marker, ImagingFixtures.red),

@@ -42,7 +42,7 @@ final class ImagingRenditionTests: XCTestCase {
     func testShrinkOnLoadAccountsForTheOrientationAxisSwap() throws {
         // Stored 1600x800, shown 800x1600: a 400x400 box needs 200x400 upright, so the stored
         // width (which becomes the height) must reach 400: 1/4. Ignoring the swap would pick 1/2.
-        let exif = ImagingExifBuilder().short(EXIF_TAG_ORIENTATION, 6).block()
+        let exif = ExifWriter().short(EXIF_TAG_ORIENTATION, 6).block()
         let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 800, exif: exif)
         let result = try run(jpeg, [inside("thumb", 400, 400)])
         XCTAssertEqual(result.decodeScale, ScalingFactor(num: 1, denom: 4))
@@ -173,11 +173,11 @@ final class ImagingRenditionTests: XCTestCase {
     }
 
     func testPublishedFilesCarryNoExifOrGPS() throws {
-        let exif = ImagingExifBuilder()
+        let exif = ExifWriter()
             .ascii(EXIF_TAG_ARTIST, "Private Person")
             .short(EXIF_TAG_ORIENTATION, 3)
-            .ascii(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE_REF), "N", ifd: EXIF_IFD_GPS)
-            .rationals(ImagingExifBuilder.gps(EXIF_TAG_GPS_LATITUDE), [(48, 1), (51, 1), (29, 1)], ifd: EXIF_IFD_GPS)
+            .ascii(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE_REF), "N", ifd: EXIF_IFD_GPS)
+            .rationals(ExifWriter.gps(EXIF_TAG_GPS_LATITUDE), [(48, 1), (51, 1), (29, 1)], ifd: EXIF_IFD_GPS)
             .block()
         let jpeg = try ImagingFixtures.jpeg(width: 320, height: 240, exif: exif)
         XCTAssertTrue(ImagingFixtures.jpegMarkers(jpeg).contains(0xE1), "the source does carry EXIF")

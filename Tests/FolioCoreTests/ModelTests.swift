@@ -18,7 +18,7 @@ final class ModelTests: XCTestCase {
     }
 
     func testSchemaIsVersionedAndForeignKeysAreOn() throws {
-        XCTAssertEqual(try database.appliedMigrations(), ["v1: people, regions, places, photos, thumbnails"])
+        XCTAssertEqual(try database.appliedMigrations(), ["v1: people, regions, places, photos, thumbnails", "v2: model generation"])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
             let foreignKeys = try db.foreignKeys(on: "photo").map(\.destinationTable).sorted()

@@ -5,6 +5,8 @@ public final class BuildContext: @unchecked Sendable {
     public let paths: SitePaths
     public let options: BuildOptions
     public let startedAt = Date()
+    /// Where image work spends its time, for the report.
+    public let clock = ImagingClock()
 
     public internal(set) var settings = SiteSettings()
     public internal(set) var database: GalleryDatabase!

@@ -15,6 +15,15 @@ public struct BuildReport: Sendable {
     public var issues: [BuildIssue] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
+    /// CPU seconds in each phase of image work, summed over all cores.
+    public var imagingTimes: [(String, TimeInterval)] = []
+
+    /// Wall time of each step, then CPU time of each imaging phase, as `name=seconds` pairs.
+    public var timings: String {
+        let steps = stepTimes.map { "\($0.0.replacingOccurrences(of: " ", with: "-"))=\(String(format: "%.3f", $0.1))" }
+        let imaging = imagingTimes.map { "cpu-\($0.0)=\(String(format: "%.3f", $0.1))" }
+        return (steps + imaging).joined(separator: " ")
+    }
 
     public var errors: [BuildIssue] { issues.filter { $0.severity == .error } }
     public var warnings: [BuildIssue] { issues.filter { $0.severity == .warning } }

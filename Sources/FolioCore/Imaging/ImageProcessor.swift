@@ -5,9 +5,12 @@ import Foundation
 public struct ImageProcessor: Sendable {
     /// Width x height above which a photo is refused before any pixel is decoded.
     public var pixelLimit: Int
+    /// Where the time goes, when someone wants to know.
+    public var clock: ImagingClock?
 
-    public init(pixelLimit: Int = 100_000_000) {
+    public init(pixelLimit: Int = 100_000_000, clock: ImagingClock? = nil) {
         self.pixelLimit = pixelLimit
+        self.clock = clock
     }
 
     /// What a photo file is, from its header and EXIF: no pixel is decoded.
@@ -37,5 +40,15 @@ public struct ImageProcessor: Sendable {
         tiles: TileRequest?, tileSink: (Tile) throws -> Void
     ) throws -> [Rendition] {
         try makeRenditions(of: data, orientation: metadata.orientation, requests: requests, tiles: tiles, tileSink: tileSink).renditions
+    }
+}
+
+extension ImageProcessor {
+    /// Decodes a JPEG at 1/`denominator` scale and throws the pixels away: the floor any
+    /// JPEG pipeline stands on, for benchmarks. Returns the decoded size.
+    public func decodeOnly(_ data: Data, scaleDenominator denominator: Int) throws -> (width: Int, height: Int) {
+        let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == denominator } ?? .one
+        let image = try TurboJPEGDecoder().decode(data, scale: factor)
+        return (image.width, image.height)
     }
 }

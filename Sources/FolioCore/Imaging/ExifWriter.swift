@@ -1,9 +1,9 @@
 import CExif
 import Foundation
 
-/// Writes EXIF blocks with libexif for test fixtures: "Exif\0\0" and a TIFF structure, ready
+/// Writes EXIF blocks with libexif, for sample photos and test fixtures: "Exif\0\0" and a TIFF structure, ready
 /// to splice into a JPEG APP1 segment. Owns its ExifData and releases it in deinit.
-final class ImagingExifBuilder {
+final class ExifWriter {
     private let data: UnsafeMutablePointer<ExifData>
     private let order: ExifByteOrder
 
@@ -69,5 +69,34 @@ final class ImagingExifBuilder {
         exif_content_add_entry(folio_exif_content(data, ifd), entry)
         exif_entry_unref(entry)
         return self
+    }
+
+    /// The block a camera writes: orientation, make and model, artist, date taken and GPS.
+    static func cameraBlock(orientation: Int, make: String?, model: String?, artist: String?, taken: Date?,
+                            latitude: Double?, longitude: Double?) -> Data {
+        let writer = ExifWriter()
+        writer.short(EXIF_TAG_ORIENTATION, orientation)
+        if let make { writer.ascii(EXIF_TAG_MAKE, make) }
+        if let model { writer.ascii(EXIF_TAG_MODEL, model) }
+        if let artist { writer.ascii(EXIF_TAG_ARTIST, artist) }
+        if let taken {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+            writer.ascii(EXIF_TAG_DATE_TIME_ORIGINAL, formatter.string(from: taken), ifd: EXIF_IFD_EXIF)
+        }
+        if let latitude, let longitude {
+            func dms(_ value: Double) -> [(UInt32, UInt32)] {
+                let degrees = abs(value), whole = degrees.rounded(.down), minutes = (degrees - whole) * 60
+                return [(UInt32(whole), 1), (UInt32(minutes.rounded(.down)), 1),
+                        (UInt32(((minutes - minutes.rounded(.down)) * 60 * 100).rounded()), 100)]
+            }
+            writer.ascii(gps(1), latitude < 0 ? "S" : "N", ifd: EXIF_IFD_GPS)
+            writer.rationals(gps(2), dms(latitude), ifd: EXIF_IFD_GPS)
+            writer.ascii(gps(3), longitude < 0 ? "W" : "E", ifd: EXIF_IFD_GPS)
+            writer.rationals(gps(4), dms(longitude), ifd: EXIF_IFD_GPS)
+        }
+        return writer.block()
     }
 }
