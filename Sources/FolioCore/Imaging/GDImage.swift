@@ -89,82 +89,27 @@ final class GDImage {
         }
     }
 
-    // MARK: Transforming
+    // MARK: Pixels
 
-    /// The upright image for an EXIF orientation; `self` when there is nothing to turn.
-    func oriented(_ orientation: ImageOrientation) throws -> GDImage {
-        if orientation == .up { return self }
-        let upright = orientation.uprightSize(width: width, height: height)
-        let result = try GDImage(width: upright.width, height: upright.height)
-        let map = orientation.sourceMap(storedWidth: width, storedHeight: height)
-        let rows = (0..<height).map { folio_gd_row(pointer, Int32($0))! }
-        rows.withUnsafeBufferPointer { rows in
-            for y in 0..<upright.height {
-                let target = folio_gd_row(result.pointer, Int32(y))!
-                var sourceX = map.bx * y + map.cx
-                var sourceY = map.by * y + map.cy
-                for x in 0..<upright.width {
-                    target[x] = rows[sourceY][sourceX]
-                    sourceX += map.ax
-                    sourceY += map.ay
+    /// An image holding `pixels`: how a rendition reaches libgd's encoders.
+    convenience init(pixels: PixelBuffer) throws {
+        try self.init(width: pixels.width, height: pixels.height)
+        pixels.words.withUnsafeBytes { copyPixels(fromXRGB: $0.baseAddress!, bytesPerRow: pixels.width * 4) }
+    }
+
+    /// The image's pixels, for the steps between decoding and encoding.
+    func pixels() -> PixelBuffer {
+        var result = PixelBuffer(width: width, height: height)
+        let width = self.width
+        result.words.withUnsafeMutableBufferPointer { target in
+            for y in 0..<height {
+                let row = folio_gd_row(pointer, Int32(y))!
+                for x in 0..<width {
+                    target[y * width + x] = UInt32(bitPattern: row[x]) & 0x00FF_FFFF
                 }
             }
         }
         return result
-    }
-
-    /// Resampled through gdImageScale. Reductions of more than 2x use Catmull-Rom, whose filter
-    /// widens with the reduction, so big downscales average instead of aliasing (measured against
-    /// gdImageCopyResampled on a zone plate: about a ninth of the aliasing, the same sharpness,
-    /// faster). Up to 2x, where two taps already see every source pixel, fixed-point bilinear is
-    /// as clean and three times faster (35 ms against 104 ms for 2000x1500 to 1600x1200): that
-    /// is the common case, since JPEGs are decoded at the scale just above the largest rendition.
-    func scaled(toWidth newWidth: Int, height newHeight: Int) throws -> GDImage {
-        if newWidth == width && newHeight == height { return self }
-        let reduction = max(Double(width) / Double(newWidth), Double(height) / Double(newHeight))
-        gdImageSetInterpolationMethod(pointer, reduction <= 2 ? GD_BILINEAR_FIXED : GD_CATMULLROM)
-        guard newWidth > 0, newHeight > 0, let scaled = gdImageScale(pointer, UInt32(newWidth), UInt32(newHeight)) else {
-            throw ImagingError(reason: "could not resample to \(newWidth)x\(newHeight)")
-        }
-        return GDImage(adopting: scaled)
-    }
-
-    /// The centred square whose side is the short side; `self` when already square.
-    func croppedToCentredSquare() throws -> GDImage {
-        let side = min(width, height)
-        if width == height { return self }
-        return try cropped(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
-    }
-
-    /// Half the size (rounded up), each pixel the average of a 2x2 block: the classic way down a
-    /// pyramid, exact for a 2x reduction and far cheaper than a general resampler.
-    func halved() throws -> GDImage {
-        let (w, h) = ((width + 1) / 2, (height + 1) / 2)
-        let result = try GDImage(width: w, height: h)
-        for y in 0..<h {
-            let top = folio_gd_row(pointer, Int32(2 * y))!
-            let bottom = folio_gd_row(pointer, Int32(min(2 * y + 1, height - 1)))!
-            let target = folio_gd_row(result.pointer, Int32(y))!
-            for x in 0..<w {
-                let x0 = 2 * x, x1 = min(2 * x + 1, width - 1)
-                let a = UInt32(bitPattern: top[x0]), b = UInt32(bitPattern: top[x1])
-                let c = UInt32(bitPattern: bottom[x0]), d = UInt32(bitPattern: bottom[x1])
-                // Sum red+blue and green in separate lanes of one word each: no channel overflows.
-                let redBlue = (a & 0xFF00FF) &+ (b & 0xFF00FF) &+ (c & 0xFF00FF) &+ (d & 0xFF00FF) &+ 0x020002
-                let green = (a & 0x00FF00) &+ (b & 0x00FF00) &+ (c & 0x00FF00) &+ (d & 0x00FF00) &+ 0x000200
-                target[x] = Int32(bitPattern: ((redBlue >> 2) & 0xFF00FF) | ((green >> 2) & 0x00FF00))
-            }
-        }
-        return result
-    }
-
-    /// A copy of one rectangle of the image.
-    func cropped(x: Int, y: Int, width: Int, height: Int) throws -> GDImage {
-        var rect = gdRect(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
-        guard let cropped = gdImageCrop(pointer, &rect) else {
-            throw ImagingError(reason: "could not crop \(width)x\(height) at \(x),\(y)")
-        }
-        return GDImage(adopting: cropped)
     }
 
     // MARK: Encoding

@@ -27,7 +27,7 @@ extension ImageProcessor {
         }
 
         // Sizes come from the full upright size, so they do not depend on the decode scale.
-        let decoded: GDImage
+        let decoded: PixelBuffer
         let scale: ScalingFactor
         let plan: RenditionPlan
         if header.format == .jpeg {
@@ -40,7 +40,7 @@ extension ImageProcessor {
             decoded = try clock.time(.decode) { try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation) }
         } else {
             // libgd decodes at full size, and what it decoded is the authority on that size.
-            decoded = try clock.time(.decode) { try decodeWithLibgd(data, format: header.format).oriented(orientation) }
+            decoded = try clock.time(.decode) { try decodeWithLibgd(data, format: header.format).pixels().oriented(orientation) }
             scale = .one
             plan = RenditionPlan(requests: requests, uprightWidth: decoded.width, uprightHeight: decoded.height)
         }
@@ -50,16 +50,15 @@ extension ImageProcessor {
 
         var renditions = [Rendition?](repeating: nil, count: requests.count)
         var sources = [Int?](repeating: nil, count: requests.count)
-        var fullFrames: [(index: Int, image: GDImage)] = []
+        var fullFrames: [(index: Int, image: PixelBuffer)] = []
         for index in plan.order {
             let geometry = plan.geometries[index]
             let candidates = reuseRenditions ? fullFrames.map { ($0.index, $0.image.width, $0.image.height) } : []
             let sourceIndex = RenditionPlan.source(for: geometry, among: candidates)
             let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? base
-            let image = try clock.time(.resample) { try resample(source, to: geometry) }
+            let image = clock.time(.resample) { resample(source, to: geometry) }
             let request = requests[index]
-            var bytes = try clock.time(.encode) { try image.encoded(as: request.format.imageFormat, quality: request.quality) }
-            if request.format == .jpeg { bytes = JPEGSegments.removingComments(from: bytes) }
+            let bytes = try clock.time(.encode) { try encode(image, as: request.format, quality: request.quality, progressive: true) }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex
             if !geometry.cropsToSquare { fullFrames.append((index, image)) }
@@ -89,9 +88,17 @@ extension ImageProcessor {
         }
     }
 
-    private func resample(_ source: GDImage, to geometry: RenditionGeometry) throws -> GDImage {
-        let framed = geometry.cropsToSquare ? try source.croppedToCentredSquare() : source
-        return try framed.scaled(toWidth: geometry.width, height: geometry.height)
+    private func resample(_ source: PixelBuffer, to geometry: RenditionGeometry) -> PixelBuffer {
+        let framed = geometry.cropsToSquare ? source.croppedToCentredSquare() : source
+        return framed.resampled(toWidth: geometry.width, height: geometry.height)
+    }
+
+    /// JPEG through TurboJPEG, straight from the pixels; WebP through libgd.
+    func encode(_ image: PixelBuffer, as format: EncodedFormat, quality: Int, progressive: Bool) throws -> Data {
+        switch format {
+        case .jpeg: return try TurboJPEGEncoder().encode(image, quality: quality, progressive: progressive)
+        case .webp: return try GDImage(pixels: image).encoded(as: .webp, quality: quality)
+        }
     }
 
     private static func validate(_ request: RenditionRequest) throws {

@@ -5,7 +5,7 @@ extension ImageProcessor {
     /// first, each level halved from the one above, handing every tile to `sink` as it is
     /// encoded so a pyramid is never held in memory whole. Returns the lowest level made: at most
     /// twice the size of what the screen rendition needs, the cheap source for the renditions.
-    func makeTiles(from full: GDImage, request: TileRequest, sink: (Tile) throws -> Void) throws -> GDImage {
+    func makeTiles(from full: PixelBuffer, request: TileRequest, sink: (Tile) throws -> Void) throws -> PixelBuffer {
         guard let lowest = request.minLevel(width: full.width, height: full.height) else { return full }
         var level = TileRequest.maxLevel(width: full.width, height: full.height)
         var image = full
@@ -13,13 +13,13 @@ extension ImageProcessor {
             try cutTiles(of: image, level: level, request: request, sink: sink)
             guard level > lowest else { break }
             let above = image
-            image = try clock.time(.resample) { try above.halved() }
+            image = clock.time(.resample) { above.halved() }
             level -= 1
         }
         return image
     }
 
-    private func cutTiles(of image: GDImage, level: Int, request: TileRequest, sink: (Tile) throws -> Void) throws {
+    private func cutTiles(of image: PixelBuffer, level: Int, request: TileRequest, sink: (Tile) throws -> Void) throws {
         let size = request.tileSize, overlap = request.overlap
         let columns = (image.width + size - 1) / size
         let rows = (image.height + size - 1) / size
@@ -29,11 +29,10 @@ extension ImageProcessor {
                 let y = max(0, row * size - overlap)
                 let right = min(image.width, (column + 1) * size + overlap)
                 let bottom = min(image.height, (row + 1) * size + overlap)
-                var bytes = try clock.time(.encode) {
-                    try image.cropped(x: x, y: y, width: right - x, height: bottom - y)
-                        .encoded(as: request.format.imageFormat, quality: request.quality, progressive: false)
+                let bytes = try clock.time(.encode) {
+                    try encode(image.cropped(x: x, y: y, width: right - x, height: bottom - y),
+                               as: request.format, quality: request.quality, progressive: false)
                 }
-                if request.format == .jpeg { bytes = JPEGSegments.removingComments(from: bytes) }
                 try sink(Tile(level: level, column: column, row: row, bytes: bytes))
             }
         }

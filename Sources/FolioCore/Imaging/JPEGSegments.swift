@@ -43,16 +43,4 @@ enum JPEGSegments {
         let exif = segments(bytes).first { $0.marker == 0xE1 && bytes.matches(Array(ImageHeader.exifPrefix), at: $0.payload.lowerBound) }
         return exif.flatMap { bytes.slice(at: $0.payload.lowerBound, length: $0.payload.count) }
     }
-
-    /// The file without COM segments: libgd writes "CREATOR: gd-jpeg v1.0 (using IJG JPEG v62),
-    /// quality = 85" into every JPEG, sixty bytes that tell visitors nothing.
-    static func removingComments(from data: Data) -> Data {
-        let comments = segments(ByteReader(data)).filter { $0.marker == 0xFE }
-        guard !comments.isEmpty else { return data }
-        var result = data
-        for comment in comments.reversed() {
-            result.removeSubrange((result.startIndex + comment.range.lowerBound)..<(result.startIndex + comment.range.upperBound))
-        }
-        return result
-    }
 }
