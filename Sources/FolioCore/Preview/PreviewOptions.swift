@@ -1,0 +1,24 @@
+import Foundation
+
+/// How `folio serve` runs.
+public struct PreviewOptions: Sendable {
+    /// The port to listen on (127.0.0.1 only); when taken, a free one is used instead. 0: any free port.
+    public var port: UInt16
+    /// How the site is built, the first time and on every change.
+    public var build: BuildOptions
+    /// How often the watched files are looked at, in seconds.
+    public var pollInterval: TimeInterval
+    /// How long a burst of changes must have been quiet before a rebuild starts, in seconds.
+    public var settleDelay: TimeInterval
+    /// How often open tabs get a keep-alive comment, in seconds.
+    public var pingInterval: TimeInterval
+
+    public init(port: UInt16 = 8000, build: BuildOptions = BuildOptions(), pollInterval: TimeInterval = 0.25,
+                settleDelay: TimeInterval = 0.15, pingInterval: TimeInterval = 15) {
+        self.port = port
+        self.build = build
+        self.pollInterval = pollInterval
+        self.settleDelay = settleDelay
+        self.pingInterval = pingInterval
+    }
+}

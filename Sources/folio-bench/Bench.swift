@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import FolioCore
+
+/// Measures Folio on a corpus of photos it makes itself, beside sigal when sigal is installed.
+@main
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "folio-bench",
+        abstract: "Builds a photo corpus and times folio build on it: cold, no-op, after touching 1%; beside sigal.",
+        discussion: """
+            The default corpus is 300 JPEGs at quality 90 with EXIF (200 at 4000x3000, 100 at 6000x4000; \
+            some turned, some with GPS). With --small, photos are 800x600, for page-rendering and no-op \
+            figures on large sites (e.g. --small --photos 10000). Figures are whole-process wall times, \
+            median of --runs runs; peak memory is the process's maximum resident set.
+            """
+    )
+
+    @Option(help: "How many photos.")
+    var photos = 300
+
+    @Flag(help: "Small photos (800x600), for many-photo runs.")
+    var small = false
+
+    @Option(help: "Runs per figure (the median is reported).")
+    var runs = 3
+
+    @Option(help: "Working folder for the corpus and the outputs.")
+    var work = "bench"
+
+    @Option(help: "The folio executable (default: the one beside this benchmark).")
+    var folio: String?
+
+    @Flag(inversion: .prefixedNo, help: "Time sigal too, when it is on the PATH.")
+    var sigal = true
+
+    func validate() throws {
+        guard photos >= 10 else { throw ValidationError("--photos must be at least 10") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+    }
+
+    func run() throws {
+        let root = URL(fileURLWithPath: work).standardizedFileURL
+        let executable = folio.map { URL(fileURLWithPath: $0) }
+            ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("folio")
+        let corpus = Corpus(root: root.appendingPathComponent("corpus-\(small ? "small" : "large")-\(photos)"),
+                            photos: photos, small: small)
+        let made = try measure { try corpus.make() }
+        print("corpus: \(photos) photos, \(corpus.describe()) (\(made.seconds > 0.5 ? String(format: "made in %.1f s", made.seconds) : "reused"))")
+        let scenarios = Scenarios(corpus: corpus, folio: executable, runs: runs)
+        try scenarios.run(compareWithSigal: sigal && !small)
+    }
+}
+
+func measure(_ body: () throws -> Void) rethrows -> (seconds: Double, Void) {
+    let start = Date()
+    try body()
+    return (Date().timeIntervalSince(start), ())
+}

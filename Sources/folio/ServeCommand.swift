@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import FolioCore
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Builds the site, serves it on 127.0.0.1 and rebuilds it as you edit.",
+        discussion: """
+            Serves public/ on 127.0.0.1 (never on the network), watches content/, templates/ and \
+            folio.json, rebuilds what a change affects and reloads the open browser tabs. A failed \
+            build shows in the terminal and on the page, and the last good site stays served. \
+            Ctrl-C stops.
+            """
+    )
+
+    @OptionGroup var siteOptions: SiteOptions
+
+    @Option(name: [.short, .long], help: "The port to listen on; a free one is used when it is taken (0: any free port).")
+    var port: Int = 8000
+
+    @Option(name: [.short, .long], help: "Where to write the site (default: <site>/public).", completion: .directory)
+    var output: String?
+
+    @Option(help: "A theme folder to use instead of the default one (watched too).", completion: .directory)
+    var theme: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--output needs a folder")
+        }
+        if let theme, theme.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--theme needs a folder")
+        }
+    }
+
+    func run() async throws {
+        let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
+        let options = PreviewOptions(port: UInt16(port), build: BuildOptions(
+            themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: isatty(STDERR_FILENO) == 1))
+        let interrupt = InterruptSignal()
+        let session = PreviewSession(paths: paths, options: options) { line in
+            // Unbuffered, so the address shows at once even when output goes to a pipe.
+            let stream = line.hasPrefix("error:") ? FileHandle.standardError : FileHandle.standardOutput
+            stream.write(Data("\(line)\n".utf8))
+        }
+        do {
+            try await session.start()
+        } catch {
+            throw fail(error)
+        }
+        await interrupt.wait()
+        FileHandle.standardOutput.write(Data("\nStopping.\n".utf8))
+        await session.stop()
+    }
+}

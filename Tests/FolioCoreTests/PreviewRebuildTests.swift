@@ -1,0 +1,153 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+/// `folio serve` end to end: a change on disk, the watcher, a serialized incremental rebuild, the
+/// event to the open tabs, and the new site (or the old one and the error) served.
+final class PreviewRebuildTests: XCTestCase {
+    var fixture: PreviewFixture!
+
+    override func setUp() async throws {
+        fixture = try await PreviewFixture()
+    }
+
+    override func tearDown() async throws {
+        await fixture?.stop()
+        fixture = nil
+    }
+
+    func testANewPhotoIsBuiltServedAndAnnounced() async throws {
+        let tab = try await PreviewEventClient(port: fixture.port)
+        let hello = try await tab.next("hello")
+        XCTAssertTrue(hello.data.contains(#""error":null"#), hello.data)
+        try await fixture.expect("/people/zoe.html", status: 404)
+
+        try fixture.site.photo("three.jpg", from: TestSite.repository.appendingPathComponent("content/photo3.jpg"))
+        try fixture.site.catalog("more.plist", [["path": "three.jpg", "name": "Lighthouse", "user": "Zoe", "place": "Brest, France"]])
+
+        let reload = try await tab.next("reload")
+        XCTAssertTrue(reload.data.contains(#""error":null"#), reload.data)
+        let person = try await fixture.expect("/people/zoe.html", status: 200, fixture.lines.text)
+        XCTAssertTrue(person.text.contains("Lighthouse"))
+        try await fixture.expect("/places/brest-france.html", status: 200)
+        let last = await fixture.session.lastReport
+        let report = try XCTUnwrap(last)
+        XCTAssertEqual(report.imported, 1, "only the new photo is read")
+        XCTAssertGreaterThan(report.renditionsMade, 0, "the new photo's renditions are made")
+        XCTAssertGreaterThan(report.renditionsReused, 0, "the others' are reused")
+        XCTAssertTrue(fixture.lines.text.contains("three.jpg"), fixture.lines.text)
+    }
+
+    func testATemplateEditRerendersPagesAndDecodesNoPhoto() async throws {
+        let tab = try await PreviewEventClient(port: fixture.port)
+        _ = try await tab.next("hello")
+        let layout = try String(contentsOf: TestSite.theme.appendingPathComponent("layout.mustache"), encoding: .utf8)
+        try fixture.site.write(Data(layout.replacingOccurrences(of: "</footer>", with: "<p id=\"edited\">edited</p></footer>").utf8),
+                               to: "templates/layout.mustache")
+        _ = try await tab.next("reload")
+        let home = try await fixture.expect("/", status: 200)
+        XCTAssertTrue(home.text.contains(#"<p id="edited">"#))
+        let last = await fixture.session.lastReport
+        let report = try XCTUnwrap(last)
+        XCTAssertEqual(report.imported, 0)
+        XCTAssertEqual(report.renditionsMade, 0, "a template edit decodes no photo")
+    }
+
+    func testABrokenTemplateKeepsTheLastGoodSiteAndShowsTheError() async throws {
+        let before = try await fixture.expect("/", status: 200)
+        let tab = try await PreviewEventClient(port: fixture.port)
+        _ = try await tab.next("hello")
+
+        try fixture.site.write(Data("<p>\n{{#page}}unclosed".utf8), to: "templates/photo.mustache")
+        let failed = try await tab.next("build-failed")
+        XCTAssertTrue(failed.data.contains("templates/photo.mustache"), failed.data)
+        XCTAssertTrue(failed.data.contains("line 2"), failed.data)
+        XCTAssertTrue(fixture.lines.text.contains("templates/photo.mustache"), "the terminal says it too: \(fixture.lines.text)")
+
+        let after = try await fixture.expect("/", status: 200, "the last good site is still served")
+        XCTAssertEqual(after.body, before.body)
+        // A tab opened now learns of the error at once.
+        let late = try await PreviewEventClient(port: fixture.port)
+        let hello = try await late.next("hello")
+        XCTAssertTrue(hello.data.contains("templates/photo.mustache"), hello.data)
+
+        try FileManager.default.removeItem(at: fixture.site.root.appendingPathComponent("templates/photo.mustache"))
+        let fixed = try await tab.next("reload")
+        XCTAssertTrue(fixed.data.contains(#""error":null"#), fixed.data)
+    }
+
+    func testABadPhotoIsReportedOnThePageWhileTheRestIsServed() async throws {
+        let tab = try await PreviewEventClient(port: fixture.port)
+        _ = try await tab.next("hello")
+        try fixture.site.write(Data("not a picture".utf8), to: "content/garbage.jpg")
+        try fixture.site.photo("fine.jpg")
+
+        let reload = try await tab.next("reload")
+        XCTAssertTrue(reload.data.contains("content/garbage.jpg"), "the reloaded page shows the problem: \(reload.data)")
+        XCTAssertFalse(reload.data.contains(fixture.site.root.path), "paths are shown relative to the site")
+        let unknown = try await fixture.expect("/people/unknown.html", status: 200)
+        XCTAssertTrue(unknown.text.contains("fine"), "the good photo is published")
+        XCTAssertTrue(fixture.lines.text.contains("garbage.jpg"), fixture.lines.text)
+    }
+
+    func testBuildsNeverOverlapAndChangesDuringOneGoIntoTheNext() async throws {
+        let session = fixture.session
+        var before = await session.builds
+        // Asked for while one runs: gathered into a single build after it.
+        let first = await session.requestBuild(["a"])
+        await session.requestBuild(["b"])
+        await session.requestBuild(["c"])
+        await first.value
+        var builds = await session.builds - before
+        XCTAssertEqual(builds, 2)
+
+        // A burst of saves settles into one build (or two, should a poll fall mid-burst).
+        before = await session.builds
+        for index in 0..<5 {
+            if index == 0 { try fixture.site.photo("burst.jpg") }
+            try fixture.site.catalog("burst.plist", [["path": "burst.jpg", "name": "Burst \(index)", "user": "Bea"]])
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        try await Task.sleep(nanoseconds: 400_000_000)
+        await session.idle()
+        builds = await session.builds - before
+        XCTAssertGreaterThanOrEqual(builds, 1)
+        XCTAssertLessThanOrEqual(builds, 2, "a burst of saves is one build")
+        let overlapping = await session.overlappingBuilds
+        XCTAssertEqual(overlapping, 0)
+        let person = try await fixture.expect("/people/bea.html", status: 200)
+        XCTAssertTrue(person.text.contains("Burst 4"), "the last save is the one built")
+    }
+
+    func testRequestsDuringRebuildsAllSucceed() async throws {
+        let media = "/" + (try fixture.published("media/"))
+        let targets = ["/", "/places/", "/people/josh.html", "/assets/style.css", media]
+        let session = fixture.session
+        let rebuilding = Task {
+            for _ in 0..<3 { await session.requestBuild([]).value }
+        }
+        let port = fixture.port
+        let failures = await withTaskGroup(of: [String].self) { group in
+            for client in 0..<8 {
+                group.addTask {
+                    var failures: [String] = []
+                    for round in 0..<25 {
+                        let target = targets[(client + round) % targets.count]
+                        do {
+                            let response = try await PreviewTestClient.request(port: port, target)
+                            if response.status != 200 { failures.append("\(target): \(response.status)") }
+                        } catch {
+                            failures.append("\(target): \(error)")
+                        }
+                    }
+                    return failures
+                }
+            }
+            var all: [String] = []
+            for await some in group { all += some }
+            return all
+        }
+        await rebuilding.value
+        XCTAssertEqual(failures, [])
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The benchmark: makes its own photo corpus (in bench/, git-ignored) and times folio build on it,
+# beside sigal. Arguments go to folio-bench (see --help), e.g. --small --photos 10000.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+python3 -m pip install -q --disable-pip-version-check sigal || echo "sigal could not be installed; folio runs alone" >&2
+swift build -c release --product folio
+swift build -c release --product folio-bench
+exec .build/release/folio-bench "$@"
