@@ -12,10 +12,14 @@ public struct ContentLoader: Sendable {
 
     public func load() throws -> ContentInventory {
         var inventory = ContentInventory()
-        let all = try files.files(under: contentRoot)
+        let listing = try files.entries(under: contentRoot)
+        let all = listing.map(\.path)
         let catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
+        // Regular files the walk found are inside content/ by construction; only links, and paths
+        // a catalog names that the walk did not find, need their real path checked.
+        let inside = Set(listing.filter { !$0.isLink }.map(\.path))
         inventory.catalogCount = catalogs.count
 
         var listed = Set<String>()
@@ -28,20 +32,21 @@ public struct ContentLoader: Sendable {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue
                 }
-                guard let entry = entry(record.path, record: record, realRoot: realRoot, catalog: record.location, issues: &inventory.issues) else { continue }
+                guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside,
+                                        catalog: record.location, issues: &inventory.issues) else { continue }
                 listed.insert(record.path)
                 inventory.entries.append(entry)
             }
         }
         for image in images where !listed.contains(image) {
-            if let entry = entry(image, record: nil, realRoot: realRoot, catalog: nil, issues: &inventory.issues) {
+            if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, catalog: nil, issues: &inventory.issues) {
                 inventory.entries.append(entry)
             }
         }
         return inventory
     }
 
-    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, catalog: String?,
+    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, catalog: String?,
                        issues: inout [BuildIssue]) -> ContentEntry? {
         let url = contentRoot.appendingPathComponent(path)
         let shown = "content/\(path)"
@@ -50,7 +55,7 @@ public struct ContentLoader: Sendable {
             issues.append(.error(blame, "image file not found"))
             return nil
         }
-        guard files.realPath(url).hasPrefix(realRoot) else {
+        guard inside.contains(path) || files.realPath(url).hasPrefix(realRoot) else {
             issues.append(.error(blame, "is a link that leads outside content/"))
             return nil
         }

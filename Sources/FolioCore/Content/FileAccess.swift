@@ -5,10 +5,24 @@ public protocol FileAccess: Sendable {
     func read(_ url: URL) throws -> Data
     /// Size and modification time, or nil when there is no regular file at `url`.
     func stamp(of url: URL) -> FileStamp?
-    /// Every regular file below `root`, as paths relative to it, hidden files and folders left out.
-    func files(under root: URL) throws -> [String]
+    /// Every regular file and symbolic link below `root` (links to folders are not followed),
+    /// as paths relative to it, hidden files and folders left out, sorted.
+    func entries(under root: URL) throws -> [FileEntry]
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
+}
+
+public struct FileEntry: Sendable, Equatable {
+    public var path: String
+    /// A link may lead anywhere; a regular file found by the walk is inside the root.
+    public var isLink: Bool
+}
+
+extension FileAccess {
+    /// The paths of `entries(under:)`.
+    public func files(under root: URL) throws -> [String] {
+        try entries(under: root).map(\.path)
+    }
 }
 
 public struct FileStamp: Sendable, Equatable {
@@ -34,25 +48,49 @@ public struct LocalFileAccess: FileAccess {
         return FileStamp(size: Int(info.st_size), modified: Date(timeIntervalSince1970: modified))
     }
 
-    public func files(under root: URL) throws -> [String] {
-        let fm = FileManager.default
+    /// A readdir walk: the file type comes with each name, so a site of ten thousand photos is
+    /// listed without a stat per file (FileManager's enumerator took a second for that).
+    public func entries(under root: URL) throws -> [FileEntry] {
         var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw FolioError(path: root.path, reason: "no such folder")
         }
-        guard let walker = fm.enumerator(atPath: root.path) else { return [] }
-        var found: [String] = []
-        while let path = walker.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
-                continue
+        var found: [FileEntry] = []
+        var pending = [""]
+        while let folder = pending.popLast() {
+            guard let directory = opendir(folder.isEmpty ? root.path : root.path + "/" + folder) else {
+                throw FolioError(path: root.path + "/" + folder, reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
-            let type = walker.fileAttributes?[.type] as? FileAttributeType
-            if type == .typeRegular || type == .typeSymbolicLink { found.append(path) }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                // Records are as long as their name, not sizeof(dirent): read the name in place.
+                let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
+                guard !name.hasPrefix(".") else { continue }
+                let path = folder.isEmpty ? name : folder + "/" + name
+                var type = Int32(entry.pointee.d_type)
+                if type == Int32(DT_UNKNOWN) {
+                    // Some file systems do not say; ask.
+                    var info = stat()
+                    guard lstat(root.path + "/" + path, &info) == 0 else { continue }
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: type = Int32(DT_DIR)
+                    case S_IFLNK: type = Int32(DT_LNK)
+                    case S_IFREG: type = Int32(DT_REG)
+                    default: continue
+                    }
+                }
+                switch type {
+                case Int32(DT_DIR): pending.append(path)
+                case Int32(DT_REG): found.append(FileEntry(path: path, isLink: false))
+                case Int32(DT_LNK): found.append(FileEntry(path: path, isLink: true))
+                default: continue
+                }
+            }
         }
-        return found.sorted()
+        return found.sorted { $0.path < $1.path }
     }
+
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     public func realPath(_ url: URL) -> String {
         url.resolvingSymlinksInPath().path

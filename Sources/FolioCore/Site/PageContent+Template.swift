@@ -1,0 +1,283 @@
+import Mustache
+
+// Templates read page values by name. swift-mustache finds names through Mirror unless a value
+// answers them itself, and Mirror made rendering ten thousand pages take twenty seconds; these
+// answer directly. A test checks that every stored property is answered, so a field added to a
+// type and forgotten here fails the tests instead of rendering empty.
+
+/// A value that answers templates' names itself; `templateKeys` lists the names it answers.
+protocol TemplateValue: MustacheParent {
+    static var templateKeys: Set<String> { get }
+}
+
+extension Page: TemplateValue {
+    static let templateKeys: Set<String> = [
+        "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowSections",
+        "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug",
+    ]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "path": return path
+        case "template": return template
+        case "section": return section.rawValue
+        case "title": return title
+        case "heading": return heading
+        case "subheading": return subheading
+        case "crumbs": return crumbs
+        case "rows": return rows
+        case "rowSections": return rowSections
+        case "letters": return letters
+        case "photoSections": return photoSections
+        case "photo": return photo
+        case "favoritesSwitch": return favoritesSwitch
+        case "stats": return stats
+        case "emptyMessage": return emptyMessage
+        case "placeSlug": return placeSlug
+        default: return nil
+        }
+    }
+}
+
+extension ImageRef: TemplateValue {
+    static let templateKeys: Set<String> = ["src", "width", "height", "candidates"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "src": return src
+        case "width": return width
+        case "height": return height
+        case "candidates": return candidates
+        default: return nil
+        }
+    }
+}
+
+extension ImageCandidate: TemplateValue {
+    static let templateKeys: Set<String> = ["src", "width", "last"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "src": return src
+        case "width": return width
+        case "last": return last
+        default: return nil
+        }
+    }
+}
+
+extension ZoomInfo: TemplateValue {
+    static let templateKeys: Set<String> = ["width", "height", "tileSize", "overlap", "format", "minLevel", "maxLevel", "tilesBase"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "width": return width
+        case "height": return height
+        case "tileSize": return tileSize
+        case "overlap": return overlap
+        case "format": return format
+        case "minLevel": return minLevel
+        case "maxLevel": return maxLevel
+        case "tilesBase": return tilesBase
+        default: return nil
+        }
+    }
+}
+
+extension PhotoCard: TemplateValue {
+    static let templateKeys: Set<String> = ["href", "title", "subtitle", "alt", "thumb", "favorite", "identifier"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "href": return href
+        case "title": return title
+        case "subtitle": return subtitle
+        case "alt": return alt
+        case "thumb": return thumb
+        case "favorite": return favorite
+        case "identifier": return identifier
+        default: return nil
+        }
+    }
+}
+
+extension ListRow: TemplateValue {
+    static let templateKeys: Set<String> = ["href", "title", "subtitle", "thumb", "alt"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "href": return href
+        case "title": return title
+        case "subtitle": return subtitle
+        case "thumb": return thumb
+        case "alt": return alt
+        default: return nil
+        }
+    }
+}
+
+extension RowSection: TemplateValue {
+    static let templateKeys: Set<String> = ["id", "title", "rows"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "id": return id
+        case "title": return title
+        case "rows": return rows
+        default: return nil
+        }
+    }
+}
+
+extension PhotoSection: TemplateValue {
+    static let templateKeys: Set<String> = ["title", "photos"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "photos": return photos
+        default: return nil
+        }
+    }
+}
+
+extension IndexLetter: TemplateValue {
+    static let templateKeys: Set<String> = ["letter", "id", "present"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "letter": return letter
+        case "id": return id
+        case "present": return present
+        default: return nil
+        }
+    }
+}
+
+extension NavItem: TemplateValue {
+    static let templateKeys: Set<String> = ["title", "href", "current"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "href": return href
+        case "current": return current
+        default: return nil
+        }
+    }
+}
+
+extension Crumb: TemplateValue {
+    static let templateKeys: Set<String> = ["title", "href"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "href": return href
+        default: return nil
+        }
+    }
+}
+
+extension StatLink: TemplateValue {
+    static let templateKeys: Set<String> = ["label", "count", "href"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "label": return label
+        case "count": return count
+        case "href": return href
+        default: return nil
+        }
+    }
+}
+
+extension Fact: TemplateValue {
+    static let templateKeys: Set<String> = ["label", "value", "href"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "label": return label
+        case "value": return value
+        case "href": return href
+        default: return nil
+        }
+    }
+}
+
+extension PhotoDetail: TemplateValue {
+    static let templateKeys: Set<String> = [
+        "identifier", "title", "description", "alt", "image", "thumb", "originalWidth", "originalHeight",
+        "fillSizes", "zoom", "facts", "tags", "favorite", "previous", "next",
+    ]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "identifier": return identifier
+        case "title": return title
+        case "description": return description
+        case "alt": return alt
+        case "image": return image
+        case "thumb": return thumb
+        case "originalWidth": return originalWidth
+        case "originalHeight": return originalHeight
+        case "fillSizes": return fillSizes
+        case "zoom": return zoom
+        case "facts": return facts
+        case "tags": return tags
+        case "favorite": return favorite
+        case "previous": return previous
+        case "next": return next
+        default: return nil
+        }
+    }
+}
+
+extension FavoritesSwitch: TemplateValue {
+    static let templateKeys: Set<String> = ["onlyFavorites", "onlyHref", "allHref"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "onlyFavorites": return onlyFavorites
+        case "onlyHref": return onlyHref
+        case "allHref": return allHref
+        default: return nil
+        }
+    }
+}
+
+extension SiteSettings: TemplateValue {
+    /// Templates see the site's words; rendition settings are the pipeline's business.
+    static let templateKeys: Set<String> = ["title", "description", "baseURL", "language"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "description": return description
+        case "baseURL": return baseURL
+        case "language": return language
+        default: return nil
+        }
+    }
+}
+
+extension PageRenderer.View: TemplateValue {
+    static let templateKeys: Set<String> = [
+        "page", "site", "root", "nav", "generator", "documentTitle", "hasCrumbs", "hasLetters", "hasTags",
+    ]
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "page": return page
+        case "site": return site
+        case "root": return root
+        case "nav": return nav
+        case "generator": return generator
+        case "documentTitle": return documentTitle
+        case "hasCrumbs": return hasCrumbs
+        case "hasLetters": return hasLetters
+        case "hasTags": return hasTags
+        default: return nil
+        }
+    }
+}
