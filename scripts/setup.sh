@@ -7,6 +7,7 @@ packages=(
   pkg-config
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libexif-dev
   chromium chromium-driver
+  default-jre-headless
 )
 
 missing=()

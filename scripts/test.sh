@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Sets up this machine and runs every test: unit, integration and CLI (swift test).
+# Sets up this machine and runs every test: unit, integration and CLI (swift test), then the
+# browser tests (pytest over Tests/Browser, driving headless Chromium against the built folio).
+# The last line adds both up: "total: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,15 +15,42 @@ if grep -E '(^|[^A-Za-z])warning:' "$log" >/dev/null; then
   exit 1
 fi
 
+passed=0
+failed=0
+
 # XCTest only: Swift Testing would close the run with a "0 tests" line of its own.
 results=$(mktemp)
 set +e
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$results"
-status=${PIPESTATUS[0]}
+swift_status=${PIPESTATUS[0]}
 set -e
 total=$(grep -E "^\s*Executed [0-9]+ tests?" "$results" | tail -n 1 | sed -E 's/^\s*Executed ([0-9]+) tests?, with ([0-9]+) failures?.*/\1 \2/')
 if [ -n "$total" ]; then
-  read -r ran failed <<<"$total"
-  echo "swift test: $((ran - failed)) passed, $failed failed"
+  read -r ran swift_failed <<<"$total"
+  echo "swift test: $((ran - swift_failed)) passed, $swift_failed failed"
+  passed=$((passed + ran - swift_failed))
+  failed=$((failed + swift_failed))
+elif [ "$swift_status" -ne 0 ]; then
+  failed=$((failed + 1))  # it died before saying how many ran: count the run as one failure
 fi
-exit "$status"
+
+# The browser tests use the folio just built (.build/debug/folio) unless FOLIO_BINARY says otherwise.
+browser=$(mktemp)
+set +e
+PYTHONDONTWRITEBYTECODE=1 python3 -m pytest Tests/Browser -q -p no:cacheprovider 2>&1 | tee "$browser"
+pytest_status=${PIPESTATUS[0]}
+set -e
+summary=$(grep -E "^=*\s*[0-9]+ (passed|failed|errors?|skipped)" "$browser" | tail -n 1 || true)
+browser_passed=$(grep -oE "[0-9]+ passed" <<<"$summary" | grep -oE "[0-9]+" || echo 0)
+browser_failed=$(( $(grep -oE "[0-9]+ failed" <<<"$summary" | grep -oE "[0-9]+" || echo 0) + $(grep -oE "[0-9]+ errors?" <<<"$summary" | grep -oE "[0-9]+" || echo 0) ))
+if [ "$pytest_status" -ne 0 ] && [ "$browser_failed" -eq 0 ]; then
+  browser_failed=1  # no test ran, or pytest itself failed
+fi
+echo "browser tests: $browser_passed passed, $browser_failed failed"
+passed=$((passed + browser_passed))
+failed=$((failed + browser_failed))
+
+echo "total: $passed passed, $failed failed"
+if [ "$swift_status" -ne 0 ] || [ "$pytest_status" -ne 0 ]; then
+  exit 1
+fi

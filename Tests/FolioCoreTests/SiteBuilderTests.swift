@@ -111,4 +111,60 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(try page(pages, "photos/p3.html").photo!.previous)
         XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
     }
+
+    // MARK: - What the theme's scripts need
+
+    func render(_ page: Page) throws -> String {
+        let theme = try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil)
+        return try PageRenderer(theme: theme, settings: SiteSettings()).render(page)
+    }
+
+    func testSearchIsAPageInTheNavigationWithABoxInEveryHeader() throws {
+        let pages = try builder([photo(1, title: "Sunset")]).pages()
+        let search = try page(pages, "search/index.html")
+        XCTAssertEqual(search.section, .search)
+        let html = try render(search)
+        XCTAssertTrue(html.contains(#"<a href="../search/index.html" aria-current="page">Search</a>"#), html)
+        XCTAssertTrue(html.contains(#"id="search-q""#))
+        XCTAssertTrue(html.contains(#"<script src="../assets/folio.js" defer></script>"#))
+        let home = try render(try page(pages, "index.html"))
+        XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
+        XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))
+        XCTAssertTrue(home.contains(#"data-root="""#))
+    }
+
+    func testAPhotoPageCarriesWhatTheViewerNeeds() throws {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: "content:1.jpg", identifier: "p1", title: "Big", person: "Josh",
+                                                             uploaded: now, width: 6000, height: 4000, checksum: "c1")]))
+        let snapshot = try database.snapshot()
+        let zoom = ZoomInfo(width: 6000, height: 4000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 13,
+                            tilesBase: "media/tiles/c1-abc/")
+        let screen = ImageRef(src: "media/c1-screen.jpg", width: 1600, height: 1067, candidates: [
+            ImageCandidate(src: "media/c1-w800.jpg", width: 800, last: false),
+            ImageCandidate(src: "media/c1-screen.jpg", width: 1600, last: true),
+        ])
+        let images = [snapshot.photos[0].photo.id!: PhotoImages(thumb: nil, screen: screen, zoom: zoom)]
+        let pages = SiteBuilder(snapshot: snapshot, images: images, settings: SiteSettings(), now: now).pages()
+        let detail = try XCTUnwrap(try page(pages, "photos/p1.html").photo)
+        XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
+        XCTAssertEqual(detail.fillSizes, "(min-aspect-ratio: 6000/4000) 100vw, 150vh")
+        let html = try render(try page(pages, "photos/p1.html"))
+        XCTAssertTrue(html.contains(#"data-width="6000" data-height="4000" data-tiles="../media/tiles/c1-abc/" data-tile-size="256" data-tile-overlap="1" data-tile-format="jpg" data-min-level="11" data-max-level="13""#), html)
+        XCTAssertTrue(html.contains(#"srcset="../media/c1-w800.jpg 800w, ../media/c1-screen.jpg 1600w" sizes="(min-aspect-ratio: 6000/4000) 100vw, 150vh""#), html)
+        XCTAssertTrue(html.contains(#"<script src="../assets/viewer.js" defer></script>"#))
+        XCTAssertTrue(html.contains(#"<button class="favorite-toggle" type="button" aria-pressed="false" hidden>"#))
+        // Without tiles, the figure says nothing of them and the viewer keeps to the screen rendition.
+        let plain = SiteBuilder(snapshot: snapshot, images: [snapshot.photos[0].photo.id!: PhotoImages(screen: screen)],
+                                settings: SiteSettings(), now: now).pages()
+        XCTAssertFalse(try render(try page(plain, "photos/p1.html")).contains("data-tiles"))
+    }
+
+    func testAPlacesFavoritesPageNamesItsPlaceForTheVisitorsOwn() throws {
+        let pages = try builder([photo(1, at: "Palo Alto, California, United States", favorite: true)]).pages()
+        let there = try page(pages, "favorites/palo-alto-california-united-states.html")
+        XCTAssertEqual(there.placeSlug, "palo-alto-california-united-states")
+        XCTAssertTrue(try render(there).contains(#"data-place="palo-alto-california-united-states""#))
+        XCTAssertNil(try page(pages, "favorites/index.html").placeSlug)
+    }
 }

@@ -2,7 +2,7 @@
 /// Only the fields a kind of page uses are set; templates test for the others' absence.
 public struct Page: Sendable {
     public enum Section: String, Sendable, CaseIterable {
-        case home, places, regions, people, favorites, recents, photo
+        case home, places, regions, people, favorites, recents, search, photo
     }
 
     /// Relative to the public root, e.g. "places/index.html".
@@ -22,6 +22,8 @@ public struct Page: Sendable {
     public var favoritesSwitch: FavoritesSwitch?
     public var stats: [StatLink]?
     public var emptyMessage: String?
+    /// The place a page is about, for the theme's script (a place's favorites add the visitor's own).
+    public var placeSlug: String?
 
     public init(path: String, template: String, section: Section, title: String, heading: String? = nil, subheading: String? = nil) {
         self.path = path

@@ -120,6 +120,12 @@ public struct PhotoDetail: Sendable {
     public var alt: String
     public var image: ImageRef?
     public var thumb: ImageRef?
+    /// The original's upright size: how far the viewer may zoom, and its shape before any image loads.
+    public var originalWidth: Int
+    public var originalHeight: Int
+    /// The `sizes` of the shown image when it fills the screen (aspect-fill): the screen's width
+    /// or the photo's width at the screen's height, whichever is wider.
+    public var fillSizes: String
     /// Present when the original is larger than the screen rendition and tiles were made.
     public var zoom: ZoomInfo?
     public var facts: [Fact]

@@ -26,6 +26,7 @@ public struct PageRenderer: Sendable {
         ("People", "people/index.html", .people),
         ("Favorites", "favorites/index.html", .favorites),
         ("Recents", "recents/index.html", .recents),
+        ("Search", "search/index.html", .search),
     ]
 
     public init(theme: Theme, settings: SiteSettings) {

@@ -143,6 +143,7 @@ extension SiteBuilder {
                 var page = Page(path: href, template: "photos", section: .favorites, title: "Favorites in \(place.title)",
                                 subheading: place.subtitle.isEmpty ? nil : place.subtitle)
                 page.crumbs = [Crumb(title: "Favorites", href: "favorites/index.html"), Crumb(title: place.title, href: "places/\(place.slug).html")]
+                page.placeSlug = place.slug
                 page.photoSections = grid(favorites)
                 pages.append(page)
             }
@@ -179,12 +180,23 @@ extension SiteBuilder {
             page.photo = PhotoDetail(
                 identifier: photo.identifier, title: PhotoText.title(photo),
                 description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
-                alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb, zoom: images?.zoom, facts: facts,
+                alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
+                originalWidth: photo.width, originalHeight: photo.height,
+                fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
                 tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) })
             page.crumbs = [Crumb(title: item.person.name, href: "people/\(item.person.slug).html")]
             return page
         }
+    }
+
+    /// The `sizes` of a photo shown aspect-fill: the screen's width on a screen wider than the
+    /// photo, else the photo's width at the screen's height (a media condition, not `max()`,
+    /// which validators still refuse in `sizes`).
+    static func fillSizes(width: Int, height: Int) -> String {
+        guard width > 0, height > 0 else { return "100vw" }
+        let widthAtScreenHeight = Int((Double(width) / Double(height) * 100).rounded(.up))
+        return "(min-aspect-ratio: \(width)/\(height)) 100vw, \(widthAtScreenHeight)vh"
     }
 }

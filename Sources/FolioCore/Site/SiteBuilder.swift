@@ -33,7 +33,7 @@ public struct SiteBuilder: Sendable {
     }
 
     public func pages() -> [Page] {
-        var pages = [home(), recents()]
+        var pages = [home(), recents(), search()]
         pages += placePages()
         pages += regionPages()
         pages += peoplePages()

@@ -1,0 +1,75 @@
+import Foundation
+
+/// How search sees text: lowercased, without accents, cut into words of letters and digits.
+/// The theme's script (`assets/folio.js`, `fold` and `words`) does exactly the same to what the
+/// visitor types, so the two must change together.
+public enum SearchText {
+    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze".
+    public static func fold(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: continue
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The words of `text`, folded: runs of letters and digits (`[\p{L}\p{N}]+` in the script).
+    public static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in fold(text).unicodeScalars {
+            if isWordScalar(scalar) {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The shard a word is filed in: its first two characters (code points), or its only one.
+    public static func shardKey(_ word: String) -> String {
+        String(String.UnicodeScalarView(word.unicodeScalars.prefix(2)))
+    }
+
+    /// A shard key as a file name: ASCII letters and digits as they are, anything else as
+    /// "_" and six hex digits, so every key has one safe name.
+    public static func fileName(forKey key: String) -> String {
+        var name = ""
+        for scalar in key.unicodeScalars {
+            if scalar.isASCII, ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                name.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16)
+                name += "_" + String(repeating: "0", count: max(0, 6 - hex.count)) + hex
+            }
+        }
+        return name
+    }
+
+    /// FNV-1a over the UTF-16 code units of `identifier`: the bucket of the identifier map it
+    /// is in (the script computes the same with `Math.imul`).
+    public static func bucket(_ identifier: String, of count: Int) -> Int {
+        var hash: UInt32 = 2_166_136_261
+        for unit in identifier.utf16 {
+            hash ^= UInt32(unit)
+            hash = hash &* 16_777_619
+        }
+        return Int(hash % UInt32(max(1, count)))
+    }
+}

@@ -1,0 +1,363 @@
+"""The photo viewer: aspect-fill on first display, zoom, pan, navigation, details, deep-zoom tiles."""
+
+import math
+import re
+import time
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.mouse_button import MouseButton
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ZOOM_TITLE
+
+LANDSCAPE = "Portree harbour"  # 1800 × 1200, tiles at one level
+PORTRAIT = "Bamboo grove"      # 1200 × 1800
+
+# Where the photo is on the stage, from the DOM: the image's box and the stage's.
+GEOMETRY = """
+var f = document.querySelector('.photo-figure'), i = f.querySelector('.photo-image'), l = f.querySelector('.zoom-layer');
+var r = i.getBoundingClientRect(), s = f.getBoundingClientRect();
+return {left: r.left - s.left, top: r.top - s.top, width: r.width, height: r.height,
+        stageLeft: s.left, stageTop: s.top, stageW: s.width, stageH: s.height, vw: innerWidth, vh: innerHeight,
+        W: +f.dataset.width, H: +f.dataset.height, layer: !!l, transform: l ? l.style.transform : '',
+        hidden: document.body.classList.contains('chrome-hidden')};
+"""
+
+
+def geometry(browser):
+    """The geometry once it has stopped changing (the viewer draws on animation frames)."""
+    last = browser.js(GEOMETRY)
+    for _ in range(100):
+        time.sleep(0.04)
+        now = browser.js(GEOMETRY)
+        if now == last:
+            break
+        last = now
+    last["scale"] = last["width"] / last["W"]
+    last["fill"] = max(last["stageW"] / last["W"], last["stageH"] / last["H"])
+    last["fit"] = min(last["stageW"] / last["W"], last["stageH"] / last["H"])
+    return last
+
+
+def image_point(g, x, y):
+    """The original's pixel under stage point (x, y)."""
+    return ((x - g["left"]) / g["scale"], (y - g["top"]) / g["scale"])
+
+
+def open_photo(browser, gallery, title, scheme="http", reduced=True):
+    if reduced:
+        browser.media(prefers_reduced_motion="reduce")
+    browser.open(gallery.base(scheme) + gallery.photo_page(title))
+    browser.wait_for("document.querySelector('.zoom-layer') && document.querySelector('.photo-image').complete")
+    return geometry(browser)
+
+
+def press(browser, keys):
+    ActionChains(browser.driver).send_keys(keys).perform()
+
+
+def assert_fills(g):
+    tolerance = 0.75
+    assert g["stageLeft"] == 0 and g["stageTop"] == 0
+    assert (g["stageW"], g["stageH"]) == (g["vw"], g["vh"]), "the stage is the whole window"
+    assert g["left"] <= tolerance and g["top"] <= tolerance, "no gap at the top or left"
+    assert g["left"] + g["width"] >= g["stageW"] - tolerance, "no gap at the right"
+    assert g["top"] + g["height"] >= g["stageH"] - tolerance, "no gap at the bottom"
+    assert abs(g["left"] + g["width"] / 2 - g["stageW"] / 2) <= tolerance, "centred across"
+    assert abs(g["top"] + g["height"] / 2 - g["stageH"] / 2) <= tolerance, "centred down"
+    assert min(g["width"] - g["stageW"], g["height"] - g["stageH"]) <= tolerance, "no larger than it needs to be"
+    assert abs(g["width"] / g["height"] - g["W"] / g["H"]) < 0.01, "not distorted"
+
+
+@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("title", [LANDSCAPE, PORTRAIT])
+def test_the_photo_first_fills_the_window(browser, gallery, scheme, size, title):
+    browser.viewport(*size, mobile=size[0] < 600)
+    g = open_photo(browser, gallery, title, scheme)
+    assert_fills(g)
+    # The rendition the browser chose (srcset and sizes) is sharp at that size.
+    chosen = browser.js("""
+        var i = document.querySelector('.photo-image'), c = i.currentSrc;
+        var m = i.getAttribute('srcset').split(',').map(function (s) { return s.trim().split(' '); })
+                 .filter(function (p) { return c.endsWith(p[0].replace(/^(\\.\\.\\/)+/, '')); })[0];
+        var largest = Math.max.apply(null, i.getAttribute('srcset').split(',').map(function (s) { return parseInt(s.trim().split(' ')[1], 10); }));
+        return [i.naturalWidth, m ? parseInt(m[1], 10) : 0, largest];""")
+    assert chosen[0] > 0, "the image loaded"
+    assert chosen[1] >= min(g["width"], chosen[2]) - 1, f"a rendition of {chosen[1]} px for {g['width']:.0f} px on screen"
+
+
+def test_the_window_changing_size_keeps_it_filled(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE)
+    browser.viewport(700, 1000)
+    time.sleep(0.1)
+    assert_fills(geometry(browser))
+
+
+def test_wheel_zooms_about_the_pointer_and_back(browser, gallery):
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    x, y = 300, 200
+    before = image_point(g0, x, y)
+    ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, -240).perform()
+    g1 = geometry(browser)
+    assert g1["scale"] > g0["scale"] * 1.2
+    after = image_point(g1, x, y)
+    assert math.dist(before, after) < 1, "the point under the pointer stays under it"
+    ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, 240).perform()
+    g2 = geometry(browser)
+    assert g2["scale"] == pytest.approx(g0["scale"], rel=1e-3)
+    assert_fills(g2)
+    # Far out: the whole photo, centred (the only time there is space around it).
+    for _ in range(4):
+        ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, 600).perform()
+    g3 = geometry(browser)
+    assert g3["scale"] == pytest.approx(g3["fit"], rel=1e-3)
+    assert abs(g3["left"] + g3["width"] / 2 - g3["stageW"] / 2) < 1
+
+
+def test_keyboard_zooms_pans_and_resets(browser, gallery):
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    press(browser, "+")
+    g1 = geometry(browser)
+    assert g1["scale"] == pytest.approx(g0["scale"] * 1.5, rel=1e-3)
+    centre = image_point(g0, g0["stageW"] / 2, g0["stageH"] / 2)
+    assert math.dist(centre, image_point(g1, g1["stageW"] / 2, g1["stageH"] / 2)) < 1, "zooms about the centre"
+    press(browser, Keys.ARROW_RIGHT)
+    g2 = geometry(browser)
+    assert g2["left"] == pytest.approx(g1["left"] - 0.2 * g1["stageW"], abs=1), "→ pans when zoomed in"
+    assert g2["scale"] == g1["scale"]
+    press(browser, Keys.ARROW_UP)
+    g3 = geometry(browser)
+    assert g3["top"] == pytest.approx(min(0, g2["top"] + 0.2 * g2["stageH"]), abs=1)
+    press(browser, "=")
+    assert geometry(browser)["scale"] == pytest.approx(g0["scale"] * 2.0, rel=1e-3), "as far as twice the fill here"
+    press(browser, "-")
+    assert geometry(browser)["scale"] == pytest.approx(g0["scale"] * 2.0 / 1.5, rel=1e-3)
+    press(browser, "0")
+    g4 = geometry(browser)
+    assert g4["scale"] == pytest.approx(g0["scale"], rel=1e-6)
+    assert_fills(g4)
+    assert browser.current_url.endswith(gallery.photo_page(LANDSCAPE)), "no navigation while zoomed"
+
+
+def test_double_click_zooms_in_there_and_back_out(browser, gallery):
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    figure = browser.find_element(By.CSS_SELECTOR, ".photo-figure")
+    x, y = 500, 300
+    before = image_point(g0, x, y)
+    ActionChains(browser.driver).move_to_element_with_offset(figure, x - g0["stageW"] / 2, y - g0["stageH"] / 2).double_click().perform()
+    g1 = geometry(browser)
+    assert g1["scale"] == pytest.approx(g0["scale"] * 2, rel=1e-3), "up to the limit of this photo (twice the fill)"
+    assert math.dist(before, image_point(g1, x, y)) < 1
+    ActionChains(browser.driver).double_click().perform()
+    g2 = geometry(browser)
+    assert g2["scale"] == pytest.approx(g0["scale"], rel=1e-6)
+    time.sleep(0.4)
+    assert not geometry(browser)["hidden"], "a double-click does not toggle the details"
+
+
+def test_dragging_pans_within_the_photo(browser, gallery):
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    press(browser, "+")
+    g1 = geometry(browser)
+    figure = browser.find_element(By.CSS_SELECTOR, ".photo-figure")
+    ActionChains(browser.driver).move_to_element(figure).click_and_hold().move_by_offset(-60, -40) \
+        .move_by_offset(-60, -40).release().perform()
+    g2 = geometry(browser)
+    assert (g2["left"], g2["top"]) == (pytest.approx(g1["left"] - 120, abs=1), pytest.approx(g1["top"] - 80, abs=1))
+    # Far beyond the edge: it stops at the edge, never showing space beside the photo.
+    ActionChains(browser.driver).move_to_element(figure).click_and_hold().move_by_offset(300, 200).move_by_offset(300, 200).release().perform()
+    g3 = geometry(browser)
+    assert (g3["left"], g3["top"]) == (pytest.approx(0, abs=0.5), pytest.approx(0, abs=0.5))
+    time.sleep(0.4)
+    assert not geometry(browser)["hidden"], "a drag is not a click"
+
+
+def test_a_click_shows_and_hides_the_details(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE)
+    info_visible = "getComputedStyle(document.querySelector('.photo-info')).visibility === 'visible'"
+    assert browser.js("return " + info_visible)
+    figure = browser.find_element(By.CSS_SELECTOR, ".photo-figure")
+    ActionChains(browser.driver).move_to_element_with_offset(figure, -200, 0).click().perform()
+    browser.wait_for("document.body.classList.contains('chrome-hidden')")
+    assert not browser.js("return " + info_visible)
+    assert browser.js("return document.querySelector('[data-info]').getAttribute('aria-expanded')") == "false"
+    ActionChains(browser.driver).move_to_element_with_offset(figure, -200, 0).click().perform()
+    browser.wait_for("!document.body.classList.contains('chrome-hidden')")
+    assert browser.js("return " + info_visible)
+    press(browser, "i")
+    browser.wait_for("document.body.classList.contains('chrome-hidden')")
+
+
+def test_arrow_keys_go_to_the_previous_and_next_photo_when_not_zoomed(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE)
+    start = browser.current_url
+    following = browser.js("return document.querySelector('a[rel=next]').href")
+    press(browser, Keys.ARROW_RIGHT)
+    browser.wait_for(f"location.href === {following!r}")
+    browser.wait_for("document.querySelector('.zoom-layer')")
+    press(browser, Keys.ARROW_LEFT)
+    browser.wait_for(f"location.href === {start!r}")
+
+
+def touch(browser, duration=60):
+    return ActionBuilder(browser.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"), duration=duration)
+
+
+def test_a_swipe_goes_to_the_next_photo(browser, gallery):
+    browser.viewport(390, 844, mobile=True)
+    open_photo(browser, gallery, LANDSCAPE)
+    following = browser.js("return document.querySelector('a[rel=next]').href")
+    actions = touch(browser)
+    actions.pointer_action.move_to_location(300, 400).pointer_down() \
+        .move_to_location(220, 405).move_to_location(80, 410).pointer_up()
+    actions.perform()
+    browser.wait_for(f"location.href === {following!r}")
+
+
+def test_a_double_tap_zooms_in_there(browser, gallery):
+    browser.viewport(390, 844, mobile=True)
+    g0 = open_photo(browser, gallery, PORTRAIT)
+    before = image_point(g0, 200, 500)
+    actions = touch(browser, duration=0)
+    actions.pointer_action.move_to_location(200, 500).pointer_down().pointer_up().pause(0.08).pointer_down().pointer_up()
+    actions.perform()
+    g1 = geometry(browser)
+    assert g1["scale"] == pytest.approx(1.0), "2.5 × the fill, but no further than the original's resolution (it has tiles)"
+    assert math.dist(before, image_point(g1, 200, 500)) < 1
+
+
+def test_pinch_zooms_about_the_fingers(browser, gallery):
+    browser.viewport(390, 844, mobile=True)
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    mid = (195, 420)
+    before = image_point(g0, *mid)
+    builder = ActionBuilder(browser.driver)
+    one = builder.add_pointer_input(interaction.POINTER_TOUCH, "one")
+    two = builder.add_pointer_input(interaction.POINTER_TOUCH, "two")
+    one.create_pointer_move(x=165, y=420, duration=0)
+    two.create_pointer_move(x=225, y=420, duration=0)
+    one.create_pointer_down(button=MouseButton.LEFT)
+    two.create_pointer_down(button=MouseButton.LEFT)
+    for step in range(1, 6):
+        one.create_pointer_move(x=165 - 5 * step, y=420, duration=40)
+        two.create_pointer_move(x=225 + 5 * step, y=420, duration=40)
+    one.create_pointer_up(MouseButton.LEFT)
+    two.create_pointer_up(MouseButton.LEFT)
+    builder.perform()
+    g1 = geometry(browser)
+    assert g1["scale"] == pytest.approx(g0["scale"] * 110 / 60, rel=0.02), "fingers 60 → 110 px apart"
+    assert math.dist(before, image_point(g1, *mid)) < 1.5, "the point between the fingers stays there"
+
+
+def test_reduced_motion_is_respected(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE, reduced=False)
+    press(browser, "+")
+    assert browser.wait_for("document.querySelector('.zoom-layer').classList.contains('is-animated')")
+    browser.media(prefers_reduced_motion="reduce")
+    press(browser, "0")
+    time.sleep(0.1)
+    assert not browser.js("return document.querySelector('.zoom-layer').classList.contains('is-animated')")
+    assert browser.js("return getComputedStyle(document.querySelector('.zoom-layer')).transitionDuration") in ("0s", "")
+
+
+def test_without_javascript_it_is_a_plain_image_page(browser, gallery):
+    browser.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    browser.driver.get(gallery.url + gallery.photo_page(LANDSCAPE))
+    state = browser.driver.execute_cdp_cmd("Runtime.evaluate", {"returnByValue": True, "expression": """({
+        position: getComputedStyle(document.querySelector('.photo-figure')).position,
+        controls: getComputedStyle(document.querySelector('.viewer-controls')).display,
+        toggle: getComputedStyle(document.querySelector('.favorite-toggle')).display,
+        layer: !!document.querySelector('.zoom-layer'),
+        loaded: document.querySelector('.photo-image').naturalWidth > 0,
+        info: getComputedStyle(document.querySelector('.photo-info')).position })"""})["result"]["value"]
+    assert state == {"position": "static", "controls": "none", "toggle": "none", "layer": False, "loaded": True, "info": "static"}
+
+
+# --- Deep zoom -------------------------------------------------------------------------------
+
+RESOURCES = "return performance.getEntriesByType('resource').map(function (e) { return e.name; })"
+
+
+def tile_requests(browser, base):
+    names = browser.js(RESOURCES)
+    found = []
+    for name in names:
+        if name.startswith(base):
+            match = re.fullmatch(r"(\d+)/(\d+)_(\d+)\.\w+", name[len(base):])
+            assert match, name
+            found.append(tuple(int(v) for v in match.groups()))
+    return found
+
+
+def visible_tiles(g, pyramid, level):
+    """Every tile of `level` that shows some of the stage, by the Deep Zoom layout."""
+    f = 2 ** (pyramid["maxLevel"] - level)
+    size = pyramid["tileSize"] * f
+    cols = math.ceil(math.ceil(g["W"] / f) / pyramid["tileSize"])
+    rows = math.ceil(math.ceil(g["H"] / f) / pyramid["tileSize"])
+    x0, y0 = image_point(g, 0, 0)
+    x1, y1 = image_point(g, g["stageW"], g["stageH"])
+    return {(level, c, r) for c in range(cols) for r in range(rows)
+            if c * size < x1 and (c + 1) * size > x0 and r * size < y1 and (r + 1) * size > y0}
+
+
+def wait_for_tiles(browser):
+    browser.wait_for("document.querySelectorAll('.tile').length > 0 && "
+                     "document.querySelectorAll('.tile:not(.is-loaded)').length === 0", timeout=10)
+    time.sleep(0.2)
+
+
+def test_deep_zoom_loads_only_the_tiles_on_screen(browser, gallery):
+    g0 = open_photo(browser, gallery, ZOOM_TITLE)
+    pyramid = browser.js("""var d = document.querySelector('.photo-figure').dataset;
+        return {base: new URL(d.tiles, location.href).href, tileSize: +d.tileSize, overlap: +d.tileOverlap,
+                minLevel: +d.minLevel, maxLevel: +d.maxLevel}""")
+    assert pyramid["maxLevel"] == 12 and pyramid["minLevel"] == 11, "a real pyramid, built by folio"
+    base = pyramid["base"]
+    assert (gallery.public / base[len(gallery.url):] / "12").is_dir()
+    assert tile_requests(browser, base) == [], "the screen rendition is enough to fill the screen"
+
+    # Straight to the original's resolution (one CSS pixel per pixel of the photo).
+    press(browser, "++++")
+    wait_for_tiles(browser)
+    g1 = geometry(browser)
+    assert g1["scale"] == pytest.approx(1.0)
+    requested = tile_requests(browser, base)
+    expected = visible_tiles(g1, pyramid, 12)
+    assert len(requested) == len(set(requested)), "no tile twice"
+    assert set(requested) == expected, "exactly the tiles on screen, at full resolution"
+    assert len(expected) < 192 / 3, "a small part of the 16 × 12 tiles of the level"
+
+    # The tiles sit where the Deep Zoom layout puts them.
+    c, r = sorted(t for t in expected if t[1] > 0 and t[2] > 0)[0][1:]
+    box = browser.js(f"return document.querySelector('.tile[src$=\"12/{c}_{r}.jpg\"]').getBoundingClientRect().toJSON()")
+    assert box["left"] == pytest.approx(g1["left"] + (c * 256 - 1) * g1["scale"], abs=0.5)
+    assert box["top"] == pytest.approx(g1["top"] + (r * 256 - 1) * g1["scale"], abs=0.5)
+
+    # Panning fetches the tiles that come into view, and only those.
+    figure = browser.find_element(By.CSS_SELECTOR, ".photo-figure")
+    # One quick drag: the viewer asks for tiles only once the view has been still for a moment.
+    ActionChains(browser.driver, duration=40).move_to_element(figure).click_and_hold().move_by_offset(-200, -150) \
+        .move_by_offset(-200, -150).release().perform()
+    wait_for_tiles(browser)
+    g2 = geometry(browser)
+    later = tile_requests(browser, base)[len(requested):]
+    assert later, "new tiles for the new view"
+    assert set(later) <= visible_tiles(g2, pyramid, 12)
+    assert set(requested) | set(later) >= visible_tiles(g2, pyramid, 12)
+
+    # Half way out, the level below is enough.
+    press(browser, "--")
+    wait_for_tiles(browser)
+    g3 = geometry(browser)
+    newest = tile_requests(browser, base)[len(requested) + len(later):]
+    assert newest and {t[0] for t in newest} == {11}
+    assert set(newest) <= visible_tiles(g3, pyramid, 11)
+    assert g0["scale"] < g3["scale"] < 0.5

@@ -1,0 +1,198 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+final class SearchIndexTests: XCTestCase {
+    let now = ISO8601DateFormatter().date(from: "2026-11-22T12:00:00Z")!
+
+    func builder(_ photos: [PhotoImport], thumbs: Bool = true) throws -> SiteBuilder {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: photos))
+        let snapshot = try database.snapshot()
+        var images: [Int64: PhotoImages] = [:]
+        if thumbs {
+            for item in snapshot.photos {
+                let c = item.photo.checksum
+                images[item.photo.id!] = PhotoImages(thumb: ImageRef(src: "media/\(c)-thumb.jpg", width: 400, height: 400, candidates: [
+                    ImageCandidate(src: "media/\(c)-thumb200.jpg", width: 200, last: false),
+                    ImageCandidate(src: "media/\(c)-thumb.jpg", width: 400, last: true),
+                ]))
+            }
+        }
+        return SiteBuilder(snapshot: snapshot, images: images, settings: SiteSettings(), now: now)
+    }
+
+    func photo(_ n: Int, title: String? = nil, description: String? = nil, by person: String = "Josh",
+               at place: String? = "Palo Alto, California, United States", tags: [String] = []) -> PhotoImport {
+        PhotoImport(source: "content:\(n).jpg", identifier: "p\(n)", title: title, description: description, person: person,
+                    place: place, uploaded: Date(timeIntervalSince1970: Double(n) * 1000), width: 4, height: 3,
+                    checksum: "c\(n)", tags: tags)
+    }
+
+    /// The value a file passes to `folioData(kind, key, value)`, decoded.
+    func value(_ index: SearchIndex, _ name: String) throws -> Any {
+        let file = try XCTUnwrap(index.files.first { $0.path == SearchIndex.folder + name }, "no \(name)")
+        let text = String(decoding: file.data, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("folioData("), text)
+        XCTAssertTrue(text.hasSuffix(");\n"), text)
+        // The call's three arguments are a JSON array once the call is taken off.
+        let arguments = "[" + text.dropFirst("folioData(".count).dropLast(3) + "]"
+        let decoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [Any])
+        XCTAssertEqual(decoded.count, 3)
+        return decoded[2]
+    }
+
+    /// A word file's postings, each back to `number * 2 + inTitle` from its difference to the one before.
+    func postings(_ index: SearchIndex, _ name: String) throws -> [String: [Int]] {
+        let deltas = try XCTUnwrap(value(index, name) as? [String: [Int]])
+        return deltas.mapValues { list in
+            var sum = 0
+            return list.map { sum += $0; return sum }
+        }
+    }
+
+    func testTextIsFoldedAndCutIntoWordsAsTheScriptDoes() {
+        XCTAssertEqual(SearchText.words("Café crème, Éze — Møre og Romsdal!"), ["cafe", "creme", "eze", "møre", "og", "romsdal"])
+        XCTAssertEqual(SearchText.words("Hubble's 10,000 İstanbul"), ["hubble", "s", "10", "000", "istanbul"])
+        XCTAssertEqual(SearchText.words("東京タワー at night"), ["東京タワー", "at", "night"])
+        XCTAssertEqual(SearchText.shardKey("golden"), "go")
+        XCTAssertEqual(SearchText.shardKey("a"), "a")
+        XCTAssertEqual(SearchText.fileName(forKey: "go"), "go")
+        XCTAssertEqual(SearchText.fileName(forKey: "東京"), "_006771_004eac")
+        XCTAssertEqual(SearchText.fileName(forKey: "m_"), "m_00005f", "a file name has one key only")
+    }
+
+    func testIdentifierBucketsAreTheScriptsFNV1a() {
+        // Worked out with the script's own function (Math.imul over UTF-16 code units).
+        XCTAssertEqual(SearchText.bucket("p018a709110e2", of: 64), 52)
+        XCTAssertEqual(SearchText.bucket("pé😀", of: 256), 103)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 0), 1)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 100), 2)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 10_000), 256)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 256)
+    }
+
+    func testEveryFieldIsIndexedAndTitleWordsAreMarked() throws {
+        let site = try builder([
+            photo(1, title: "Golden Gate", description: "Fog over the bay", by: "Maya", at: "San Francisco, California, United States"),
+            photo(2, title: "Gondola", description: "Golden light", by: "Zoë", at: "Venice, Veneto, Italy", tags: ["boats"]),
+            photo(3, description: "Only a description", by: "Al", at: nil),
+        ])
+        let index = site.searchIndex()
+        // Newest first: p3 is number 0, p2 number 1, p1 number 2; a title word adds 1 to number × 2.
+        let go = try postings(index, "t-go.js")
+        XCTAssertEqual((try value(index, "t-go.js") as? [String: [Int]])?["golden"], [2, 3], "written as differences")
+        XCTAssertEqual(go["golden"], [1 * 2, 2 * 2 + 1])
+        XCTAssertEqual(go["gondola"], [1 * 2 + 1])
+        XCTAssertEqual(go["gate"], nil, "filed under ga")
+        XCTAssertEqual((try postings(index, "t-ga.js"))["gate"], [2 * 2 + 1])
+        XCTAssertEqual((try postings(index, "t-zo.js"))["zoe"], [1 * 2], "the person, without accents")
+        XCTAssertEqual((try postings(index, "t-ve.js"))["veneto"], [1 * 2], "the place's full name")
+        XCTAssertEqual((try postings(index, "t-it.js"))["italy"], [1 * 2])
+        XCTAssertEqual((try postings(index, "t-ca.js"))["california"], [2 * 2], "the region")
+        XCTAssertEqual((try postings(index, "t-bo.js"))["boats"], [1 * 2], "tags too")
+        XCTAssertEqual((try postings(index, "t-de.js"))["description"], [0 * 2 + 1], "an untitled photo is titled by its description")
+
+        let meta = try XCTUnwrap(value(index, "meta.js") as? [String: Any])
+        XCTAssertEqual(meta["photos"] as? Int, 3)
+        XCTAssertEqual(meta["shard"] as? Int, SearchIndex.photosPerShard)
+        XCTAssertEqual(meta["buckets"] as? Int, 1)
+        let keys = try XCTUnwrap(meta["keys"] as? [String])
+        XCTAssertEqual(keys, keys.sorted())
+        XCTAssertTrue(keys.contains("go") && keys.contains("zo"))
+        XCTAssertEqual(Set(index.files.map(\.path).filter { $0.contains("/t-") }).count, keys.count, "a file for every key listed")
+
+        let photos = try XCTUnwrap(value(index, "p-0.js") as? [[Any]])
+        XCTAssertEqual(photos.map { $0[0] as? String }, ["p3", "p2", "p1"])
+        let gate = photos[2]
+        XCTAssertEqual(gate[1] as? String, "Golden Gate")
+        XCTAssertEqual(gate[2] as? String, "media/c1-thumb.jpg")
+        XCTAssertEqual(gate[3] as? Int, 400)
+        XCTAssertEqual(gate[5] as? String, "media/c1-thumb200.jpg 200w, media/c1-thumb.jpg 400w")
+        XCTAssertEqual(gate[6] as? String, "Golden Gate by Maya in San Francisco")
+        XCTAssertEqual(gate[7] as? String, "Maya")
+        XCTAssertEqual(gate[8] as? String, "San Francisco")
+        XCTAssertEqual(gate[9] as? String, "California, United States")
+        XCTAssertEqual(gate[10] as? String, "san-francisco-california-united-states")
+        XCTAssertTrue(photos[0][8] is NSNull, "no place")
+
+        let identifiers = try XCTUnwrap(value(index, "i-0.js") as? [String: Int])
+        XCTAssertEqual(identifiers, ["p3": 0, "p2": 1, "p1": 2])
+    }
+
+    func testTextThatLooksLikeScriptStaysText() throws {
+        let index = try builder([photo(1, title: "</script><b>\"quoted\"\\ \u{2028}", by: "Al")]).searchIndex()
+        let text = String(decoding: index.files.first { $0.path.hasSuffix("p-0.js") }!.data, as: UTF8.self)
+        XCTAssertFalse(text.contains("</script>"))
+        XCTAssertFalse(text.contains("\u{2028}"))
+        XCTAssertEqual((try value(index, "p-0.js") as? [[Any]])?[0][1] as? String, "</script><b>\"quoted\"\\ \u{2028}")
+    }
+
+    func testTheSameModelMakesTheSameFiles() throws {
+        let photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
+        let first = try builder(photos).searchIndex()
+        let second = try builder(photos.reversed()).searchIndex()
+        XCTAssertEqual(first.files, second.files)
+        XCTAssertEqual(first.files.filter { $0.path.contains("/p-") }.count, 3, "50 photos a file")
+        XCTAssertEqual(first.files.filter { $0.path.contains("/i-") }.count, 2)
+    }
+
+    /// A site of 10,000 photos: nothing a page loads up front grows with it, and what a search
+    /// loads stays small. Prints the sizes (see the README's section on search).
+    func testTenThousandPhotosMakeSmallFiles() throws {
+        var random = SplitMix64(42)
+        // Made-up words with English's letter frequencies, so they start with as many different
+        // pairs of letters as real ones do.
+        let letters = Array("eeeeeeeeeeeetttttttttaaaaaaaaooooooooiiiiiiinnnnnnnssssssrrrrrrhhhhhdddd"
+                            + "llllucccmmmwwffggyyppbbvkjxqz")
+        let vocabulary = (0..<8000).map { _ in
+            String((0..<Int.random(in: 3...9, using: &random)).map { _ in letters.randomElement(using: &random)! })
+        }
+        func word(_ rank: Int) -> String { vocabulary[rank % vocabulary.count] }
+        // Common words are common: a word's rank is drawn with a bias towards the first ones.
+        func text(_ count: Int, vocabulary: Int) -> String {
+            (0..<count).map { _ in word(Int(pow(Double.random(in: 0..<1, using: &random), 3) * Double(vocabulary))) }.joined(separator: " ")
+        }
+        let common = ["the", "of", "and", "in", "at", "sunset", "morning", "light", "street", "old"]
+        let photos = (0..<10_000).map { n in
+            photo(n, title: text(3, vocabulary: 4000).capitalized,
+                  description: (text(12, vocabulary: 8000) + " " + common[n % common.count] + " " + common[(n / 7) % common.count]),
+                  by: "Person " + word(n % 400), at: "Town \(word(n % 2500)), Region \(word(n % 150)), Country \(word(n % 60))")
+        }
+        let started = Date()
+        let site = try builder(photos)
+        let built = Date()
+        let index = site.searchIndex()
+        let indexTime = Date().timeIntervalSince(built)
+
+        func bytes(_ prefix: String) -> [Int] { index.files.filter { $0.path.hasPrefix(SearchIndex.folder + prefix) }.map(\.data.count) }
+        let meta = bytes("meta")[0], words = bytes("t-"), photoFiles = bytes("p-"), buckets = bytes("i-")
+        let total = index.files.map(\.data.count).reduce(0, +)
+        print("""
+            search index of 10,000 photos: \(index.files.count) files, \(total / 1024) KB in all, made in \(String(format: "%.2f", indexTime)) s \
+            (model \(String(format: "%.1f", built.timeIntervalSince(started))) s); \(index.wordCount) words; meta.js \(meta / 1024) KB; \
+            \(words.count) word files, median \(words.sorted()[words.count / 2] / 1024) KB, largest \(words.max()! / 1024) KB; \
+            \(photoFiles.count) photo files, largest \(photoFiles.max()! / 1024) KB; \(buckets.count) identifier files, largest \(buckets.max()! / 1024) KB
+            """)
+        XCTAssertEqual(photoFiles.count, 200)
+        XCTAssertEqual(buckets.count, 256)
+        XCTAssertLessThan(meta, 16 * 1024, "loaded by every search: grows with the vocabulary's two-letter starts, not the photos")
+        XCTAssertLessThan(photoFiles.max()!, 40 * 1024)
+        XCTAssertLessThan(buckets.max()!, 4 * 1024)
+        XCTAssertLessThan(words.sorted()[words.count / 2], 16 * 1024)
+        XCTAssertLessThan(indexTime, 10)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the 10,000-photo site is the same every run.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

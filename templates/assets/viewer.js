@@ -1,0 +1,405 @@
+/* Folio's photo viewer: the photo fills the window (aspect-fill, centred); wheel, pinch,
+   double-click or double-tap and + - 0 zoom; dragging and the arrow keys pan; the arrow keys
+   and a swipe go to the previous or next photo when not zoomed in; a tap or click shows and
+   hides the details. Deep-zoom tiles, when the build made them, are loaded only for what is
+   on screen, at the level the zoom needs. One transform on one layer: the GPU moves it, and
+   nothing is measured while it moves. Without this script the page is a plain image page. */
+(function () {
+  "use strict";
+
+  var figure = document.querySelector(".photo-figure[data-width]");
+  var img = figure && figure.querySelector(".photo-image");
+  if (!img) return;
+  var W = +figure.getAttribute("data-width");
+  var H = +figure.getAttribute("data-height");
+  if (!(W > 0 && H > 0)) return;
+
+  var body = document.body;
+  var page = figure.closest(".photo-page") || document;
+  var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  var pyramid = figure.hasAttribute("data-tiles") ? {
+    base: figure.getAttribute("data-tiles"),
+    size: +figure.getAttribute("data-tile-size"),
+    overlap: +figure.getAttribute("data-tile-overlap"),
+    format: figure.getAttribute("data-tile-format"),
+    minLevel: +figure.getAttribute("data-min-level"),
+    maxLevel: +figure.getAttribute("data-max-level")
+  } : null;
+
+  // The layer is the photo at its original size, in original pixels; the view is where its
+  // top-left corner is on the stage (x, y) and how many screen pixels an original pixel takes (s).
+  var layer = document.createElement("div");
+  layer.className = "zoom-layer";
+  layer.style.width = W + "px";
+  layer.style.height = H + "px";
+  figure.insertBefore(layer, img);
+  layer.appendChild(img);
+  img.draggable = false;
+  figure.classList.add("is-zoomable");
+  figure.tabIndex = 0;
+  var help = document.createElement("p");
+  help.id = "viewer-help";
+  help.className = "visually-hidden";
+  help.textContent = "Zoom with + and −, or 0 to fill the screen; move with the arrow keys when zoomed in, " +
+    "or go to the previous or next photo when not; press i or Enter to show or hide the details.";
+  figure.appendChild(help);
+  figure.setAttribute("aria-describedby", "viewer-help");
+
+  var view = { s: 1, x: 0, y: 0 };
+  var stage = { w: 1, h: 1, left: 0, top: 0 };
+  var fit = 1, fill = 1, minScale = 1, maxScale = 1;
+
+  function measure() {
+    var rect = figure.getBoundingClientRect();
+    stage = { w: figure.clientWidth || 1, h: figure.clientHeight || 1, left: rect.left, top: rect.top };
+    fit = Math.min(stage.w / W, stage.h / H);
+    fill = Math.max(stage.w / W, stage.h / H);
+    minScale = fit;
+    // Up to the original's resolution (tiles), or the largest rendition's; at least twice the fill.
+    var detail = pyramid ? 1 : (+img.getAttribute("width") || W) / W;
+    maxScale = Math.max(detail, fill * 2);
+  }
+
+  function zoomed() { return view.s > fill * 1.001; }
+
+  function clampScale(s) { return Math.min(maxScale, Math.max(minScale, s)); }
+
+  // Centred along an axis where the photo is smaller than the stage; never a gap at an edge otherwise.
+  function clampPosition() {
+    var w = W * view.s, h = H * view.s;
+    view.x = w <= stage.w ? (stage.w - w) / 2 : Math.min(0, Math.max(stage.w - w, view.x));
+    view.y = h <= stage.h ? (stage.h - h) / 2 : Math.min(0, Math.max(stage.h - h, view.y));
+  }
+
+  var frame = 0;
+  var animated = false;
+  function render(animate) {
+    animated = !!animate && !reducedMotion.matches;
+    if (!frame) frame = requestAnimationFrame(draw);
+  }
+  function draw() {
+    frame = 0;
+    layer.classList.toggle("is-animated", animated);
+    layer.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.s + ")";
+    figure.classList.toggle("is-zoomed", zoomed());
+    settle();
+  }
+
+  // While it moves the layer is its own GPU texture (will-change); once still, it is drawn
+  // again at its new scale so it is sharp, and the tiles for the new view are asked for.
+  var settleTimer = 0;
+  function settle() {
+    layer.classList.add("is-moving");
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(function () {
+      layer.classList.remove("is-moving");
+      useSharperRendition();
+      updateTiles();
+    }, animated ? 320 : 120);
+  }
+
+  function zoomTo(scale, cx, cy, animate) {
+    var s = clampScale(scale);
+    var px = (cx - view.x) / view.s, py = (cy - view.y) / view.s;
+    view.s = s;
+    view.x = cx - px * s;
+    view.y = cy - py * s;
+    clampPosition();
+    render(animate);
+  }
+
+  function fillScreen(animate) {
+    view.s = fill;
+    view.x = (stage.w - W * fill) / 2;
+    view.y = (stage.h - H * fill) / 2;
+    render(animate);
+  }
+
+  function panBy(dx, dy, animate) {
+    var x = view.x, y = view.y;
+    view.x += dx;
+    view.y += dy;
+    clampPosition();
+    render(animate);
+    return view.x !== x || view.y !== y;
+  }
+
+  // --- Renditions and tiles -----------------------------------------------------------------
+
+  function candidates() {
+    return (img.getAttribute("srcset") || "").split(",").map(function (part) {
+      var bits = part.trim().split(/\s+/);
+      return { url: bits[0] ? new URL(bits[0], location.href).href : "", width: parseInt(bits[1], 10) || 0 };
+    }).filter(function (c) { return c.url; });
+  }
+
+  // The width in pixels of the rendition the browser shows now.
+  function shownWidth() {
+    var current = img.currentSrc;
+    var match = candidates().filter(function (c) { return c.url === current; })[0];
+    return match ? match.width : (+img.getAttribute("width") || W);
+  }
+
+  // Tell the browser how wide the photo is on screen, so zooming in fetches a larger rendition.
+  function useSharperRendition() {
+    var wanted = Math.ceil(W * Math.max(view.s, fill)) + "px";
+    if (img.getAttribute("sizes") !== wanted) img.setAttribute("sizes", wanted);
+  }
+
+  var tiles = new Map();
+  var wantedTiles = {};
+
+  function updateTiles() {
+    if (!pyramid) return;
+    var dpr = window.devicePixelRatio || 1;
+    var need = view.s * dpr; // device pixels per original pixel
+    var level = -1;
+    if (need * W > shownWidth() * 1.01) {
+      var k = Math.max(0, Math.floor(Math.log2(1 / need) + 1e-9));
+      level = Math.max(pyramid.minLevel, pyramid.maxLevel - k);
+    }
+    wantedTiles = {};
+    if (level >= 0) {
+      var f = Math.pow(2, pyramid.maxLevel - level); // original pixels per level pixel
+      var size = pyramid.size * f;
+      var cols = Math.ceil(Math.ceil(W / f) / pyramid.size);
+      var rows = Math.ceil(Math.ceil(H / f) / pyramid.size);
+      var x0 = Math.max(0, -view.x / view.s), y0 = Math.max(0, -view.y / view.s);
+      var x1 = Math.min(W, (stage.w - view.x) / view.s), y1 = Math.min(H, (stage.h - view.y) / view.s);
+      var c0 = Math.max(0, Math.floor(x0 / size)), c1 = Math.min(cols - 1, Math.ceil(x1 / size) - 1);
+      var r0 = Math.max(0, Math.floor(y0 / size)), r1 = Math.min(rows - 1, Math.ceil(y1 / size) - 1);
+      for (var r = r0; r <= r1; r++) {
+        for (var c = c0; c <= c1; c++) {
+          var key = level + "/" + c + "_" + r;
+          wantedTiles[key] = true;
+          if (!tiles.has(key)) addTile(key, level, c, r, f);
+        }
+      }
+    }
+    pruneTiles();
+  }
+
+  function addTile(key, level, c, r, f) {
+    var ts = pyramid.size, ov = pyramid.overlap;
+    var lw = Math.ceil(W / f), lh = Math.ceil(H / f);
+    var px0 = c * ts - (c > 0 ? ov : 0), py0 = r * ts - (r > 0 ? ov : 0);
+    var px1 = Math.min(lw, (c + 1) * ts + ov), py1 = Math.min(lh, (r + 1) * ts + ov);
+    var tile = document.createElement("img");
+    var entry = { el: tile, level: level, loaded: false };
+    tile.className = "tile";
+    tile.alt = "";
+    tile.draggable = false;
+    tile.decoding = "async";
+    tile.style.left = px0 * f + "px";
+    tile.style.top = py0 * f + "px";
+    tile.style.width = (px1 - px0) * f + "px";
+    tile.style.height = (py1 - py0) * f + "px";
+    tile.style.zIndex = String(level);
+    tile.onload = function () {
+      entry.loaded = true;
+      tile.classList.add("is-loaded");
+      pruneTiles();
+    };
+    tile.onerror = function () { entry.loaded = true; pruneTiles(); };
+    tile.src = pyramid.base + level + "/" + c + "_" + r + "." + pyramid.format;
+    tiles.set(key, entry);
+    layer.appendChild(tile);
+  }
+
+  // Tiles off screen go; those of another level stay under the new ones until those have loaded.
+  function pruneTiles() {
+    var ready = Object.keys(wantedTiles).every(function (key) { return tiles.get(key).loaded; });
+    tiles.forEach(function (entry, key) {
+      if (wantedTiles[key] || !ready) return;
+      entry.el.remove();
+      tiles.delete(key);
+    });
+  }
+
+  // --- Details overlay ----------------------------------------------------------------------
+
+  var infoButton = page.querySelector(".viewer-button[data-info]");
+  var info = page.querySelector(".photo-info");
+  function toggleDetails(show) {
+    var hidden = show === undefined ? !body.classList.contains("chrome-hidden") : !show;
+    body.classList.toggle("chrome-hidden", hidden);
+    if (infoButton) infoButton.setAttribute("aria-expanded", hidden ? "false" : "true");
+    if (hidden && info && info.contains(document.activeElement)) figure.focus();
+  }
+
+  function go(rel) {
+    var link = page.querySelector("a[rel='" + rel + "']");
+    if (link) { location.href = link.href; return true; }
+    return false;
+  }
+
+  // --- Pointers: drag, pinch, tap, double-tap, swipe --------------------------------------
+
+  var pointers = new Map();
+  var gesture = null;
+  var lastTap = null;
+  var tapTimer = 0;
+
+  function startGesture() {
+    var points = Array.from(pointers.values());
+    gesture = { x: view.x, y: view.y, s: view.s, time: performance.now(), moved: gesture ? gesture.moved : false,
+                wasZoomed: zoomed(), type: points[0].type, pinch: points.length > 1 };
+    if (gesture.pinch) {
+      var a = points[0], b = points[1];
+      gesture.distance = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      gesture.mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    } else {
+      gesture.start = { x: points[0].x, y: points[0].y };
+    }
+  }
+
+  figure.addEventListener("pointerdown", function (event) {
+    if (event.button > 0) return;
+    try { figure.setPointerCapture(event.pointerId); } catch (e) { /* a pointer the browser does not track */ }
+    pointers.set(event.pointerId, { x: event.clientX - stage.left, y: event.clientY - stage.top, type: event.pointerType });
+    if (pointers.size === 1) gesture = null;
+    if (pointers.size <= 2) startGesture();
+  });
+
+  figure.addEventListener("pointermove", function (event) {
+    var p = pointers.get(event.pointerId);
+    if (!p || !gesture) return;
+    p.x = event.clientX - stage.left;
+    p.y = event.clientY - stage.top;
+    var points = Array.from(pointers.values());
+    if (gesture.pinch && points.length > 1) {
+      var a = points[0], b = points[1];
+      var mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      var s = clampScale(gesture.s * Math.hypot(a.x - b.x, a.y - b.y) / gesture.distance);
+      // The point under the fingers' midpoint stays under it.
+      view.x = mid.x - (gesture.mid.x - gesture.x) / gesture.s * s;
+      view.y = mid.y - (gesture.mid.y - gesture.y) / gesture.s * s;
+      view.s = s;
+      gesture.moved = true;
+    } else if (!gesture.pinch) {
+      var dx = p.x - gesture.start.x, dy = p.y - gesture.start.y;
+      if (!gesture.moved && Math.hypot(dx, dy) < 6) return;
+      gesture.moved = true;
+      figure.classList.add("is-dragging");
+      view.x = gesture.x + dx;
+      view.y = gesture.y + dy;
+    }
+    clampPosition();
+    render(false);
+  });
+
+  function endPointer(event) {
+    var p = pointers.get(event.pointerId);
+    if (!p) return;
+    pointers.delete(event.pointerId);
+    figure.classList.remove("is-dragging");
+    if (!gesture) return;
+    if (pointers.size > 0) {
+      // One finger of a pinch lifted: the other one drags from here.
+      startGesture();
+      return;
+    }
+    var g = gesture;
+    gesture = null;
+    if (event.type === "pointercancel" || g.pinch) return;
+    var dx = p.x - g.start.x, dy = p.y - g.start.y;
+    var elapsed = performance.now() - g.time;
+    if (!g.moved) {
+      tap(p.x, p.y);
+    } else if (g.type !== "mouse" && !g.wasZoomed && elapsed < 700 && Math.abs(dx) > 60 && Math.abs(dx) > 1.5 * Math.abs(dy)) {
+      go(dx > 0 ? "prev" : "next");
+    }
+  }
+  figure.addEventListener("pointerup", endPointer);
+  figure.addEventListener("pointercancel", endPointer);
+  figure.addEventListener("dragstart", function (event) { event.preventDefault(); });
+
+  // One tap shows or hides the details; two close together zoom in there, or back out.
+  function tap(x, y) {
+    var now = performance.now();
+    if (lastTap && now - lastTap.time < 320 && Math.hypot(x - lastTap.x, y - lastTap.y) < 40) {
+      clearTimeout(tapTimer);
+      lastTap = null;
+      if (zoomed()) fillScreen(true);
+      else zoomTo(Math.min(maxScale, fill * 2.5), x, y, true);
+      return;
+    }
+    lastTap = { time: now, x: x, y: y };
+    clearTimeout(tapTimer);
+    tapTimer = setTimeout(function () { lastTap = null; toggleDetails(); }, 320);
+  }
+
+  figure.addEventListener("wheel", function (event) {
+    event.preventDefault();
+    var unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? stage.h : 1;
+    // A trackpad pinch arrives as a wheel with ctrlKey, in small steps: make it count more.
+    var factor = Math.exp(-event.deltaY * unit * (event.ctrlKey ? 0.01 : 0.0015));
+    zoomTo(view.s * factor, event.clientX - stage.left, event.clientY - stage.top, false);
+  }, { passive: false });
+
+  // --- Keyboard -----------------------------------------------------------------------------
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+    var step = 0.2;
+    var done = true;
+    switch (event.key) {
+      case "+": case "=": zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true); break;
+      case "-": case "_": zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true); break;
+      case "0": fillScreen(true); break;
+      case "ArrowLeft":
+        done = zoomed() ? panBy(stage.w * step, 0, true) || true : go("prev");
+        break;
+      case "ArrowRight":
+        done = zoomed() ? panBy(-stage.w * step, 0, true) || true : go("next");
+        break;
+      case "ArrowUp": done = panBy(0, stage.h * step, true); break;
+      case "ArrowDown": done = panBy(0, -stage.h * step, true); break;
+      case "Escape":
+        if (zoomed()) fillScreen(true); else done = false;
+        break;
+      case "i": toggleDetails(); break;
+      case "Enter": case " ":
+        if (target === figure) toggleDetails(); else done = false;
+        break;
+      default: done = false;
+    }
+    if (done) event.preventDefault();
+  });
+
+  // --- Buttons ------------------------------------------------------------------------------
+
+  var controls = page.querySelector(".viewer-controls");
+  if (controls) {
+    controls.hidden = false;
+    controls.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      var action = button.getAttribute("data-zoom");
+      if (action === "in") zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true);
+      else if (action === "out") zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true);
+      else if (action === "fill") fillScreen(true);
+      else if (button.hasAttribute("data-info")) toggleDetails();
+    });
+  }
+  page.querySelectorAll(".stage-nav").forEach(function (link) { link.hidden = false; });
+
+  // --- Start ----------------------------------------------------------------------------------
+
+  window.addEventListener("resize", function () {
+    var wasFilled = !zoomed();
+    measure();
+    if (wasFilled) fillScreen(false);
+    else { view.s = clampScale(view.s); clampPosition(); render(false); }
+  });
+  img.addEventListener("load", function () { updateTiles(); });
+
+  measure();
+  view.s = fill;
+  view.x = (stage.w - W * fill) / 2;
+  view.y = (stage.h - H * fill) / 2;
+  draw();
+  useSharperRendition();
+})();
