@@ -29,24 +29,48 @@ public final class PublicOutput: @unchecked Sendable {
         destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).previous")
     }
 
-    private func prepareFolder(_ folder: URL) throws {
+    private func prepareFolder(_ folder: String) throws {
         lock.lock()
-        let known = folders.contains(folder.path)
+        let known = folders.contains(folder)
         lock.unlock()
         guard !known else { return }
         // Only recorded once it exists: another task may be writing into it right after.
-        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         lock.lock()
-        folders.insert(folder.path)
+        folders.insert(folder)
         lock.unlock()
     }
 
-    private func write(_ data: Data, at url: URL, atomically: Bool) throws {
+    /// Writes with plain POSIX calls on string paths: Foundation's Data.write fsyncs every file
+    /// and URL path building is slow, together a third of writing ten thousand pages. Atomic
+    /// writes go to a temporary name first and are renamed into place.
+    private func write(_ data: Data, at path: String, atomically: Bool) throws {
         do {
-            try prepareFolder(url.deletingLastPathComponent())
-            try data.write(to: url, options: atomically ? .atomic : [])
+            try prepareFolder((path as NSString).deletingLastPathComponent)
         } catch {
-            throw FolioError(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+            throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
+        }
+        let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0, atomically, rename(target, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(target)
+            throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(failure)))")
         }
     }
 
@@ -54,16 +78,17 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Writes a page or an asset of the new site.
     public func write(_ data: Data, to relative: String) throws {
-        try write(data, at: staging.appendingPathComponent(relative), atomically: false)
+        try write(data, at: staging.path + "/" + relative, atomically: false)
     }
 
     /// Takes a page over from the previous build unchanged (a hard link: no copy, same mtime).
     public func reuse(_ relative: String) -> Bool {
-        let old = destination.appendingPathComponent(relative)
-        let new = staging.appendingPathComponent(relative)
+        let old = destination.path + "/" + relative
+        let new = staging.path + "/" + relative
         do {
-            try prepareFolder(new.deletingLastPathComponent())
-            do { try fm.linkItem(at: old, to: new) } catch { try fm.copyItem(at: old, to: new) }
+            try prepareFolder((new as NSString).deletingLastPathComponent)
+            if link(old, new) == 0 { return true }
+            try fm.copyItem(atPath: old, toPath: new)
             return true
         } catch {
             return false
@@ -87,13 +112,13 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Whether the media file or folder `relative` ("media/…") is already published.
     public func hasMedia(_ relative: String) -> Bool {
-        fm.fileExists(atPath: destination.appendingPathComponent(relative).path)
+        access(destination.path + "/" + relative, F_OK) == 0
     }
 
     /// Publishes a media file; atomically, so a build that dies never leaves half a file
     /// under a name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
-        try write(data, at: destination.appendingPathComponent(relative), atomically: true)
+        try write(data, at: destination.path + "/" + relative, atomically: true)
     }
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
@@ -101,7 +126,7 @@ public final class PublicOutput: @unchecked Sendable {
         let final = destination.appendingPathComponent(folder)
         let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
         try? fm.removeItem(at: partial)
-        try body { path, data in try self.write(data, at: partial.appendingPathComponent(path), atomically: false) }
+        try body { path, data in try self.write(data, at: partial.path + "/" + path, atomically: false) }
         do {
             try? fm.removeItem(at: final)
             try fm.moveItem(at: partial, to: final)
