@@ -68,11 +68,12 @@ struct PixelBuffer {
         var result = PixelBuffer(width: w, height: h)
         words.withUnsafeBufferPointer { source in
             result.words.withUnsafeMutableBufferPointer { target in
+                let source = source.baseAddress!, target = target.baseAddress!
                 for y in 0..<h {
-                    let top = 2 * y * width, bottom = min(2 * y + 1, height - 1) * width
+                    let top = source + 2 * y * width, bottom = source + min(2 * y + 1, height - 1) * width
                     for x in 0..<w {
                         let x0 = 2 * x, x1 = min(2 * x + 1, width - 1)
-                        let a = source[top + x0], b = source[top + x1], c = source[bottom + x0], d = source[bottom + x1]
+                        let a = top[x0], b = top[x1], c = bottom[x0], d = bottom[x1]
                         // Red and blue in one word, green in another: no lane overflows into the next.
                         let redBlue = (a & 0xFF00FF) &+ (b & 0xFF00FF) &+ (c & 0xFF00FF) &+ (d & 0xFF00FF) &+ 0x020002
                         let green = (a & 0x00FF00) &+ (b & 0x00FF00) &+ (c & 0x00FF00) &+ (d & 0x00FF00) &+ 0x000200
@@ -114,13 +115,19 @@ struct PixelBuffer {
         let step = width > 1 ? 1 : 0
         // Horizontal pass into a buffer of newWidth x height, then vertical.
         var across = PixelBuffer(width: newWidth, height: height)
+        // Raw pointers throughout: bounds checks in these loops cost as much as the arithmetic.
         words.withUnsafeBufferPointer { source in
             across.words.withUnsafeMutableBufferPointer { target in
-                for y in 0..<height {
-                    let row = y * width
-                    for x in 0..<newWidth {
-                        let a = source[row + columns.index[x]], b = source[row + columns.index[x] + step]
-                        target[y * newWidth + x] = Self.blend(a, b, columns.weight[x])
+                columns.index.withUnsafeBufferPointer { index in
+                    columns.weight.withUnsafeBufferPointer { weight in
+                        let source = source.baseAddress!, target = target.baseAddress!
+                        let index = index.baseAddress!, weight = weight.baseAddress!
+                        for y in 0..<height {
+                            let row = source + y * width, out = target + y * newWidth
+                            for x in 0..<newWidth {
+                                out[x] = Self.blend(row[index[x]], row[index[x] + step], weight[x])
+                            }
+                        }
                     }
                 }
             }
@@ -129,10 +136,12 @@ struct PixelBuffer {
         let down = height > 1 ? newWidth : 0
         across.words.withUnsafeBufferPointer { source in
             result.words.withUnsafeMutableBufferPointer { target in
+                let source = source.baseAddress!, target = target.baseAddress!
                 for y in 0..<newHeight {
-                    let top = rows.index[y] * newWidth, weight = rows.weight[y]
+                    let top = source + rows.index[y] * newWidth, bottom = top + down, weight = rows.weight[y]
+                    let out = target + y * newWidth
                     for x in 0..<newWidth {
-                        target[y * newWidth + x] = Self.blend(source[top + x], source[top + down + x], weight)
+                        out[x] = Self.blend(top[x], bottom[x], weight)
                     }
                 }
             }
