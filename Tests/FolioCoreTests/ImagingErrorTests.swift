@@ -143,7 +143,7 @@ final class ImagingErrorTests: XCTestCase {
             try image.encoded(as: .png, quality: 100), try image.encoded(as: .gif, quality: 100),
             try image.encoded(as: .webp, quality: 80),
         ]
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(42)
         var outcomes = (rendered: 0, refused: 0)
         let output = ImagingFixtures.standardError {
             for original in originals {
@@ -174,22 +174,5 @@ final class ImagingErrorTests: XCTestCase {
         let error = ImagingError(reason: "corrupt or truncated JPEG data")
         XCTAssertEqual("\(error)", "corrupt or truncated JPEG data")
         XCTAssertEqual(error, ImagingError.corrupt(.jpeg))
-    }
-}
-
-/// Reproducible randomness for the damaged-file test (SplitMix64).
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

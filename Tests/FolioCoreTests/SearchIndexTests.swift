@@ -183,16 +183,3 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertLessThan(indexTime, 10)
     }
 }
-
-/// A small deterministic generator (SplitMix64), so the 10,000-photo site is the same every run.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
