@@ -18,6 +18,8 @@ public final class BuildContext: @unchecked Sendable {
     /// Renditions to make, by photo.
     public internal(set) var imageWork: [ImageJob] = []
     public internal(set) var images: [Int64: PhotoImages] = [:]
+    /// The model as pages see it, made once by the render step for every step after it.
+    public internal(set) var siteBuilder: SiteBuilder?
     public internal(set) var pages: [Page] = []
     /// Whether the published site was made from exactly this model, theme and settings.
     public internal(set) var upToDate = false
@@ -47,4 +49,9 @@ public struct BuildOptions: Sendable {
         self.progress = progress
         self.concurrency = concurrency
     }
+}
+
+extension BuildContext {
+    /// The moment "hours ago" is measured from and builds are stamped with.
+    var now: Date { options.now ?? startedAt }
 }

@@ -67,7 +67,7 @@ struct PlanStep: BuildStep {
         guard context.issues.allSatisfy({ $0.severity == .warning }),
               let stamp = BuildStamp.read(from: context.paths.output), stamp.fingerprint == fingerprint
         else { return false }
-        let now = context.options.now ?? context.startedAt
+        let now = context.now
         guard stamp.builtAt <= now else { return false }
         context.report.photos = stamp.photos
         context.report.pages = stamp.pages

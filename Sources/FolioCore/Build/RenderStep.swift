@@ -6,8 +6,8 @@ struct RenderStep: BuildStep {
 
     func run(_ context: BuildContext) async throws {
         guard !context.upToDate else { return }
-        let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings,
-                                  now: context.options.now ?? context.startedAt)
+        let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings, now: context.now)
+        context.siteBuilder = builder
         context.pages = builder.pages()
         context.report.pages = context.pages.count
         context.report.photos = context.snapshot.photos.count

@@ -24,9 +24,6 @@ public struct RenditionSet: Sendable {
             : nil
     }
 
-    public var thumbnail: RenditionRequest { thumbnails[0] }
-    public var screen: RenditionRequest { screens[0] }
-    public var all: [RenditionRequest] { thumbnails + screens }
     public var thumbnailSpecs: [String] { thumbnails.map(Self.spec) }
 
     /// Everything that changes the bytes, so a changed setting is a different rendition.

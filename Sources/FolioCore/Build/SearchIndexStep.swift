@@ -6,9 +6,7 @@ struct SearchIndexStep: BuildStep {
     let name = "search index"
 
     func run(_ context: BuildContext) async throws {
-        guard !context.upToDate else { return }
-        let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings,
-                                  now: context.options.now ?? context.startedAt)
+        guard !context.upToDate, let builder = context.siteBuilder else { return }
         for file in builder.searchIndex().files {
             try context.output.write(file.data, to: file.path)
         }

@@ -47,7 +47,7 @@ struct WriteStep: BuildStep {
             // Made now, not at planning: storing new thumbnails changed the model's generation.
             let fingerprint = BuildStamp.fingerprint(generation: try context.database.generation(), theme: context.theme,
                                                      settings: context.settings)
-            let stamp = BuildStamp(fingerprint: fingerprint, builtAt: context.options.now ?? context.startedAt,
+            let stamp = BuildStamp(fingerprint: fingerprint, builtAt: context.now,
                                    photos: context.snapshot.photos.count, pages: pages.count)
             try output.write(stamp.encoded(), to: BuildStamp.fileName)
         }
