@@ -20,10 +20,12 @@ let package = Package(
         .systemLibrary(name: "CGD", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   pkg-config
-  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libexif-dev
+  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
   chromium chromium-driver
   default-jre-headless
 )

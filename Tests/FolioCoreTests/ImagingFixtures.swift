@@ -100,6 +100,28 @@ enum ImagingFixtures {
         return markers
     }
 
+    /// Every scan of a JPEG, from its SOS headers: how many components it holds and the band of
+    /// DCT coefficients (0 is DC, 1...63 AC). Walks the entropy-coded data between them.
+    static func jpegScans(_ data: Data) -> [(components: Int, start: Int, end: Int)] {
+        let bytes = [UInt8](data)
+        var scans: [(components: Int, start: Int, end: Int)] = []
+        var offset = 2
+        while offset + 4 <= bytes.count {
+            guard bytes[offset] == 0xFF else { offset += 1; continue }
+            let marker = bytes[offset + 1]
+            if marker == 0xD9 { break }
+            if marker == 0x00 || marker == 0xFF || (0xD0...0xD7).contains(marker) { offset += 1; continue }
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if marker == 0xDA {
+                let components = Int(bytes[offset + 4])
+                let spectral = offset + 5 + 2 * components
+                scans.append((components, Int(bytes[spectral]), Int(bytes[spectral + 1])))
+            }
+            offset += 2 + length
+        }
+        return scans
+    }
+
     static func decode(_ data: Data) throws -> GDImage {
         try GDImage.decode(data, format: try XCTUnwrap(ImageFormat(sniffing: data)))
     }

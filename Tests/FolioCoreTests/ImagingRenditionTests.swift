@@ -28,11 +28,11 @@ final class ImagingRenditionTests: XCTestCase {
         let quarter = try run(jpeg, [inside("thumb", 400, 400)])
         XCTAssertEqual(quarter.decodeScale, ScalingFactor(num: 1, denom: 4))
         XCTAssertEqual([quarter.decodedWidth, quarter.decodedHeight], [400, 300])
-        // 500 wide needs 3/8 (600x450): 1/4 gives only 400.
-        let threeEighths = try run(jpeg, [inside("thumb", 400, 400), inside("screen", 500, 500)])
-        XCTAssertEqual(threeEighths.decodeScale, ScalingFactor(num: 3, denom: 8))
-        XCTAssertEqual([threeEighths.decodedWidth, threeEighths.decodedHeight], [600, 450])
-        XCTAssertEqual(threeEighths.renditions.map { [$0.width, $0.height] }, [[400, 300], [500, 375]])
+        // 500 wide needs 1/2 (800x600): 1/4 gives only 400, and 3/8 is slower to decode than 1/2.
+        let half = try run(jpeg, [inside("thumb", 400, 400), inside("screen", 500, 500)])
+        XCTAssertEqual(half.decodeScale, ScalingFactor(num: 1, denom: 2))
+        XCTAssertEqual([half.decodedWidth, half.decodedHeight], [800, 600])
+        XCTAssertEqual(half.renditions.map { [$0.width, $0.height] }, [[400, 300], [500, 375]])
         // Asking for more than the photo has decodes at full size, never above.
         let full = try run(jpeg, [inside("huge", 4000, 4000)])
         XCTAssertEqual(full.decodeScale, .one)
@@ -52,8 +52,8 @@ final class ImagingRenditionTests: XCTestCase {
 
     func testShrinkOnLoadForASquareCropNeedsTheShortSide() throws {
         let jpeg = try ImagingFixtures.jpeg(width: 1600, height: 1200)
-        // A 350 square needs a short side of 350: 3/8 (450), as 1/4 gives 300.
-        XCTAssertEqual(try run(jpeg, [square("thumb", 350)]).decodeScale, ScalingFactor(num: 3, denom: 8))
+        // A 350 square needs a short side of 350: 1/2 (600), as 1/4 gives 300.
+        XCTAssertEqual(try run(jpeg, [square("thumb", 350)]).decodeScale, ScalingFactor(num: 1, denom: 2))
         // Fitting inside 350x350 needs only 350x263: 1/4 (400x300) will do.
         XCTAssertEqual(try run(jpeg, [inside("thumb", 350, 350)]).decodeScale, ScalingFactor(num: 1, denom: 4))
     }
@@ -62,7 +62,9 @@ final class ImagingRenditionTests: XCTestCase {
         let plan = RenditionPlan(geometries: [RenditionGeometry(width: 400, height: 300, cropsToSquare: false)])
         let scale = plan.decodeScale(storedWidth: 4000, storedHeight: 3000, orientation: .up, factors: TurboJPEGDecoder.scalingFactors)
         XCTAssertEqual(scale, ScalingFactor(num: 1, denom: 8), "4000/8 = 500 >= 400")
-        XCTAssertTrue(TurboJPEGDecoder.scalingFactors.contains(ScalingFactor(num: 1, denom: 8)))
+        XCTAssertEqual(Set(TurboJPEGDecoder.scalingFactors), [ScalingFactor(num: 1, denom: 1), ScalingFactor(num: 1, denom: 2),
+                                                              ScalingFactor(num: 1, denom: 4), ScalingFactor(num: 1, denom: 8)],
+                       "only the factors with SIMD inverse DCTs")
     }
 
     // MARK: Geometry
@@ -145,7 +147,7 @@ final class ImagingRenditionTests: XCTestCase {
 
     // MARK: Encoding
 
-    func testJPEGIsProgressiveWithTheRequestedQuality() throws {
+    func testJPEGRenditionsAreDCFirstProgressiveWithTheRequestedQuality() throws {
         let photo = try ImagingFixtures.image(width: 600, height: 400, rectangles: (0..<30).map { index in
             (index * 20, index * 13, 11, 200, (index * 80 % 256, 255 - index * 8, index * 8))
         }).encoded(as: .png, quality: 100)
@@ -156,8 +158,44 @@ final class ImagingRenditionTests: XCTestCase {
             let markers = ImagingFixtures.jpegMarkers(rendition.bytes)
             XCTAssertTrue(markers.contains(0xC2), "SOF2: progressive")
             XCTAssertFalse(markers.contains(0xC0), "no baseline frame")
+            let scans = ImagingFixtures.jpegScans(rendition.bytes)
+            XCTAssertEqual(scans.map(\.components), [3, 1, 1, 1], "the DC of all components, then one scan each")
+            XCTAssertEqual(scans.map(\.start), [0, 1, 1, 1])
+            XCTAssertEqual(scans.map(\.end), [0, 63, 63, 63])
         }
         XCTAssertGreaterThan(renditions[0].bytes.count, renditions[1].bytes.count * 3 / 2)
+    }
+
+    func testDCFirstIsALosslessRearrangementOfBaselineAndSmaller() throws {
+        let pixels = try ImagingFixtures.decode(SamplePhoto(width: 640, height: 480, seed: 7).jpeg()).pixels()
+        let baseline = try JPEGEncoder.encode(pixels, quality: 82, layout: .baseline)
+        let dcFirst = try JPEGEncoder.encode(pixels, quality: 82, layout: .dcFirst)
+        XCTAssertTrue(ImagingFixtures.jpegMarkers(baseline).contains(0xC0), "SOF0: baseline")
+        XCTAssertEqual(ImagingFixtures.jpegScans(baseline).count, 1)
+        XCTAssertLessThan(dcFirst.count, baseline.count, "optimised Huffman tables beat the standard ones")
+        // Same quantised coefficients, only ordered and coded differently: the very same pixels.
+        let decoder = try TurboJPEGDecoder()
+        let fromBaseline = try decoder.decode(baseline, scale: .one), fromDCFirst = try decoder.decode(dcFirst, scale: .one)
+        XCTAssertEqual([fromDCFirst.width, fromDCFirst.height], [640, 480])
+        XCTAssertTrue(fromBaseline.words.map { $0 & 0xFF_FFFF } == fromDCFirst.words.map { $0 & 0xFF_FFFF })
+        // And close to what went in.
+        var error = 0
+        for (before, after) in zip(pixels.words, fromDCFirst.words) {
+            let green = (Int(before >> 8 & 0xFF), Int(after >> 8 & 0xFF))
+            error += abs(green.0 - green.1)
+        }
+        XCTAssertLessThan(Double(error) / Double(pixels.words.count), 4, "mean green error under 4 levels")
+    }
+
+    func testAnEncoderErrorIsReportedNotFatal() throws {
+        let tooWide = PixelBuffer(width: 70_000, height: 1) { $0.initialize(repeating: 0x336699, count: 70_000) }
+        XCTAssertThrowsError(try JPEGEncoder.encode(tooWide, quality: 80, layout: .dcFirst)) { error in
+            XCTAssertTrue("\(error)".contains("70000x1"), "\(error)")
+            XCTAssertTrue("\(error)".contains("65500"), "libjpeg's own reason: \(error)")
+        }
+        // The process goes on encoding.
+        XCTAssertNoThrow(try JPEGEncoder.encode(PixelBuffer(width: 8, height: 8) { $0.initialize(repeating: 0, count: 64) },
+                                                quality: 80, layout: .baseline))
     }
 
     func testWebPOutputIsRIFFWebP() throws {

@@ -9,4 +9,6 @@ public struct ImageJob: Sendable {
     /// The pyramid to cut, and the folder it goes to.
     public var tiles: TileRequest?
     public var tilesFolder: String?
+    /// The photo's pixel count: what its decode costs, roughly.
+    public var pixels: Int
 }

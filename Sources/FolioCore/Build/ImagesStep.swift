@@ -13,7 +13,9 @@ struct ImagesStep: BuildStep {
     }
 
     func run(_ context: BuildContext) async throws {
-        let jobs = context.imageWork
+        // Largest first: the last job to finish is then a small one, and no core waits long
+        // for the other at the end.
+        let jobs = context.imageWork.sorted { ($0.tiles == nil ? 0 : 1, $0.pixels) > ($1.tiles == nil ? 0 : 1, $1.pixels) }
         guard !jobs.isEmpty else { return }
         let processor = context.processor
         let output = context.output!

@@ -52,7 +52,8 @@ struct PlanStep: BuildStep {
             if !missing.isEmpty || tilesMissing, planned.insert(photo.checksum).inserted {
                 guard let url = sourceURL(photo, context) else { continue }
                 jobs.append(ImageJob(photoId: id, source: url, checksum: photo.checksum, requests: missing,
-                                     tiles: tilesMissing ? set.tiles : nil, tilesFolder: tilesMissing ? zoom?.tilesBase : nil))
+                                     tiles: tilesMissing ? set.tiles : nil, tilesFolder: tilesMissing ? zoom?.tilesBase : nil,
+                                     pixels: photo.width * photo.height))
             }
         }
         context.images = images

@@ -99,9 +99,8 @@ final class GDImage {
 
     /// The image's pixels, for the steps between decoding and encoding.
     func pixels() -> PixelBuffer {
-        var result = PixelBuffer(width: width, height: height)
         let width = self.width
-        result.words.withUnsafeMutableBufferPointer { target in
+        return PixelBuffer(width: width, height: height) { target in
             for y in 0..<height {
                 let row = folio_gd_row(pointer, Int32(y))!
                 for x in 0..<width {
@@ -109,7 +108,6 @@ final class GDImage {
                 }
             }
         }
-        return result
     }
 
     // MARK: Encoding

@@ -58,7 +58,7 @@ extension ImageProcessor {
             let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? base
             let image = clock.time(.resample) { resample(source, to: geometry) }
             let request = requests[index]
-            let bytes = try clock.time(.encode) { try encode(image, as: request.format, quality: request.quality, progressive: true) }
+            let bytes = try clock.time(.encode) { try encode(image, as: request.format, quality: request.quality, layout: .dcFirst) }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex
             if !geometry.cropsToSquare { fullFrames.append((index, image)) }
@@ -93,10 +93,10 @@ extension ImageProcessor {
         return framed.resampled(toWidth: geometry.width, height: geometry.height)
     }
 
-    /// JPEG through TurboJPEG, straight from the pixels; WebP through libgd.
-    func encode(_ image: PixelBuffer, as format: EncodedFormat, quality: Int, progressive: Bool) throws -> Data {
+    /// JPEG through libjpeg, straight from the pixels; WebP through libgd.
+    func encode(_ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout) throws -> Data {
         switch format {
-        case .jpeg: return try TurboJPEGEncoder().encode(image, quality: quality, progressive: progressive)
+        case .jpeg: return try JPEGEncoder.encode(image, quality: quality, layout: layout)
         case .webp: return try GDImage(pixels: image).encoded(as: .webp, quality: quality)
         }
     }

@@ -31,7 +31,7 @@ extension ImageProcessor {
                 let bottom = min(image.height, (row + 1) * size + overlap)
                 let bytes = try clock.time(.encode) {
                     try encode(image.cropped(x: x, y: y, width: right - x, height: bottom - y),
-                               as: request.format, quality: request.quality, progressive: false)
+                               as: request.format, quality: request.quality, layout: .baseline)
                 }
                 try sink(Tile(level: level, column: column, row: row, bytes: bytes))
             }

@@ -1,55 +1,64 @@
-/// Decoded pixels as 32-bit words 0x00RRGGBB in native byte order, rows packed with no padding.
-/// Everything between decoding and encoding works on this form: TurboJPEG reads and writes it
+/// Decoded pixels as 32-bit words 0x??RRGGBB in native byte order, rows packed with no padding.
+/// Everything between decoding and encoding works on this form: libjpeg-turbo reads and writes it
 /// directly (BGRX on little-endian machines), and a word per pixel moves in one load and store.
+/// The top byte means nothing (TurboJPEG fills it with 0xFF): every reader masks it off.
 struct PixelBuffer {
     let width: Int
     let height: Int
     var words: [UInt32]
 
-    init(width: Int, height: Int) {
+    /// A buffer whose every word `fill` writes. Not zeroed first: a memset of each decoded and
+    /// resampled image cost 3% of a cold build.
+    init(width: Int, height: Int, fill: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
         self.width = width
         self.height = height
-        words = [UInt32](repeating: 0, count: width * height)
+        let count = width * height
+        words = try [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try fill(buffer.baseAddress!)
+            initialized = count
+        }
     }
 
     // MARK: Turning and cutting
 
-    /// The upright image for an EXIF orientation; `self` when there is nothing to turn.
+    /// The upright image for an EXIF orientation; `self` when there is nothing to turn. Copied
+    /// in 32x32 blocks: a quarter turn walks the source down its columns, and a block keeps
+    /// those cache lines in use until all their pixels are taken.
     func oriented(_ orientation: ImageOrientation) -> PixelBuffer {
         if orientation == .up { return self }
         let upright = orientation.uprightSize(width: width, height: height)
         let map = orientation.sourceMap(storedWidth: width, storedHeight: height)
-        var result = PixelBuffer(width: upright.width, height: upright.height)
-        words.withUnsafeBufferPointer { source in
-            result.words.withUnsafeMutableBufferPointer { target in
-                for y in 0..<upright.height {
-                    var sourceX = map.bx * y + map.cx
-                    var sourceY = map.by * y + map.cy
-                    let row = y * upright.width
-                    for x in 0..<upright.width {
-                        target[row + x] = source[sourceY * width + sourceX]
-                        sourceX += map.ax
-                        sourceY += map.ay
+        // Where upright (x, y) comes from, as one offset into the stored words.
+        let origin = map.cy * width + map.cx, stepX = map.ay * width + map.ax, stepY = map.by * width + map.bx
+        let block = 32
+        return words.withUnsafeBufferPointer { source in
+            PixelBuffer(width: upright.width, height: upright.height) { target in
+                let source = source.baseAddress!
+                for blockY in stride(from: 0, to: upright.height, by: block) {
+                    for blockX in stride(from: 0, to: upright.width, by: block) {
+                        for y in blockY..<min(blockY + block, upright.height) {
+                            var from = origin + y * stepY + blockX * stepX
+                            let row = target + y * upright.width
+                            for x in blockX..<min(blockX + block, upright.width) {
+                                row[x] = source[from]
+                                from += stepX
+                            }
+                        }
                     }
                 }
             }
         }
-        return result
     }
 
     /// A copy of one rectangle.
     func cropped(x: Int, y: Int, width newWidth: Int, height newHeight: Int) -> PixelBuffer {
-        var result = PixelBuffer(width: newWidth, height: newHeight)
         words.withUnsafeBufferPointer { source in
-            result.words.withUnsafeMutableBufferPointer { target in
+            PixelBuffer(width: newWidth, height: newHeight) { target in
                 for row in 0..<newHeight {
-                    let from = (y + row) * width + x
-                    target.baseAddress!.advanced(by: row * newWidth)
-                        .update(from: source.baseAddress!.advanced(by: from), count: newWidth)
+                    (target + row * newWidth).initialize(from: source.baseAddress! + (y + row) * width + x, count: newWidth)
                 }
             }
         }
-        return result
     }
 
     /// The centred square whose side is the short side; `self` when already square.
@@ -65,10 +74,9 @@ struct PixelBuffer {
     /// pyramid, exact for a 2x reduction and far cheaper than a general resampler.
     func halved() -> PixelBuffer {
         let (w, h) = ((width + 1) / 2, (height + 1) / 2)
-        var result = PixelBuffer(width: w, height: h)
-        words.withUnsafeBufferPointer { source in
-            result.words.withUnsafeMutableBufferPointer { target in
-                let source = source.baseAddress!, target = target.baseAddress!
+        return words.withUnsafeBufferPointer { source in
+            PixelBuffer(width: w, height: h) { target in
+                let source = source.baseAddress!
                 for y in 0..<h {
                     let top = source + 2 * y * width, bottom = source + min(2 * y + 1, height - 1) * width
                     for x in 0..<w {
@@ -82,7 +90,6 @@ struct PixelBuffer {
                 }
             }
         }
-        return result
     }
 
     /// Resampled to `newWidth`×`newHeight`: halved by 2x2 averages while that stays at least
@@ -98,7 +105,11 @@ struct PixelBuffer {
         return image.bilinear(toWidth: newWidth, height: newHeight)
     }
 
-    /// Two taps per axis, weights in 8-bit fixed point, sampling at pixel centres.
+    /// Two taps per axis, weights in 8-bit fixed point, sampling at pixel centres. Row by row:
+    /// the two source rows an output row lies between are blended into one row buffer (a loop
+    /// the compiler vectorises), and that row is resampled across (scalar: its taps are
+    /// gathers). Down first, so the scalar pass runs once per output pixel, and no intermediate
+    /// image goes through memory.
     private func bilinear(toWidth newWidth: Int, height newHeight: Int) -> PixelBuffer {
         func taps(_ from: Int, _ to: Int) -> (index: [Int], weight: [UInt32]) {
             let scale = Double(from) / Double(to)
@@ -112,18 +123,26 @@ struct PixelBuffer {
             return (index, weight)
         }
         let columns = taps(width, newWidth), rows = taps(height, newHeight)
-        let step = width > 1 ? 1 : 0
-        // Horizontal pass into a buffer of newWidth x height, then vertical.
-        var across = PixelBuffer(width: newWidth, height: height)
+        let step = width > 1 ? 1 : 0, down = height > 1 ? width : 0
+        let blended = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+        defer { blended.deallocate() }
         // Raw pointers throughout: bounds checks in these loops cost as much as the arithmetic.
-        words.withUnsafeBufferPointer { source in
-            across.words.withUnsafeMutableBufferPointer { target in
-                columns.index.withUnsafeBufferPointer { index in
-                    columns.weight.withUnsafeBufferPointer { weight in
-                        let source = source.baseAddress!, target = target.baseAddress!
-                        let index = index.baseAddress!, weight = weight.baseAddress!
-                        for y in 0..<height {
-                            let row = source + y * width, out = target + y * newWidth
+        return words.withUnsafeBufferPointer { source in
+            columns.index.withUnsafeBufferPointer { index in
+                columns.weight.withUnsafeBufferPointer { weight in
+                    let source = source.baseAddress!, index = index.baseAddress!, weight = weight.baseAddress!
+                    return PixelBuffer(width: newWidth, height: newHeight) { target in
+                        for y in 0..<newHeight {
+                            let top = source + rows.index[y] * width, rowWeight = rows.weight[y]
+                            var row = UnsafePointer(top)
+                            if rowWeight != 0 {
+                                let bottom = top + down
+                                for x in 0..<width {
+                                    blended[x] = Self.blend(top[x], bottom[x], rowWeight)
+                                }
+                                row = UnsafePointer(blended)
+                            }
+                            let out = target + y * newWidth
                             for x in 0..<newWidth {
                                 out[x] = Self.blend(row[index[x]], row[index[x] + step], weight[x])
                             }
@@ -132,21 +151,6 @@ struct PixelBuffer {
                 }
             }
         }
-        var result = PixelBuffer(width: newWidth, height: newHeight)
-        let down = height > 1 ? newWidth : 0
-        across.words.withUnsafeBufferPointer { source in
-            result.words.withUnsafeMutableBufferPointer { target in
-                let source = source.baseAddress!, target = target.baseAddress!
-                for y in 0..<newHeight {
-                    let top = source + rows.index[y] * newWidth, bottom = top + down, weight = rows.weight[y]
-                    let out = target + y * newWidth
-                    for x in 0..<newWidth {
-                        out[x] = Self.blend(top[x], bottom[x], weight)
-                    }
-                }
-            }
-        }
-        return result
     }
 
     /// a·(1 − w/256) + b·w/256 for each channel, red and blue in one word, green in another.
