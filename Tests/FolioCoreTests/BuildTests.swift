@@ -238,6 +238,41 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 
+    func testAWebPSiteOffersJPEGTwinsThroughPicture() async throws {
+        let site = try TestSite()
+        try site.write(try SamplePhoto(width: 2400, height: 1600, seed: 9).jpeg(), to: "content/big.jpg")
+        try site.write(Data(#"{"format": "webp"}"#.utf8), to: "folio.json")
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
+        let webp = media.filter { $0.hasSuffix(".webp") }, jpeg = media.filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(webp.count, 4, "thumb, thumb200, screen, w800")
+        XCTAssertEqual(Set(jpeg.map { $0.replacingOccurrences(of: "-[0-9a-f]{6}\\.jpg$", with: "", options: .regularExpression) }),
+                       Set(webp.map { $0.replacingOccurrences(of: "-[0-9a-f]{6}\\.webp$", with: "", options: .regularExpression) }),
+                       "a JPEG twin of every WebP rendition")
+        for file in webp {
+            let bytes = try Data(contentsOf: site.publicFolder.appendingPathComponent("media/\(file)"))
+            XCTAssertEqual(Array(bytes.dropFirst(8).prefix(4)), Array("WEBP".utf8), file)
+        }
+        let tiles = files(site, under: "media/tiles").filter { !($0 as NSString).pathExtension.isEmpty }
+        XCTAssertFalse(tiles.isEmpty)
+        XCTAssertTrue(tiles.allSatisfy { $0.hasSuffix(".jpg") }, "tiles stay JPEG: the viewer has no fallback for them")
+
+        let page = try site.read("photos/\(try identifier(site, "big.jpg")).html")
+        let picture = try XCTUnwrap(PublicTreeChecks.matches(#"(<picture>.*?</picture>)"#, in: page).first)
+        XCTAssertTrue(picture.contains(#"<source type="image/webp" srcset=""#), picture)
+        XCTAssertTrue(picture.contains("-w800-") && picture.contains(".webp 800w"), picture)
+        let img = try XCTUnwrap(PublicTreeChecks.matches(#"(<img class="photo-image"[^>]*>)"#, in: picture).first)
+        XCTAssertTrue(img.contains(".jpg\"") && !img.contains(".webp"), "the img itself is the JPEG fallback: \(img)")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+
+        // Back to JPEG: no picture left, and the WebP files go.
+        try site.write(Data("{}".utf8), to: "folio.json")
+        try await site.build()
+        XCTAssertFalse(try site.read("photos/\(try identifier(site, "big.jpg")).html").contains("<picture>"))
+        XCTAssertTrue(files(site, under: "media").allSatisfy { !$0.hasSuffix(".webp") })
+    }
+
     func testMediaNoPageUsesAreDeletedOnceTheNewSiteIsInPlace() async throws {
         let site = try fixture()
         try await site.build()

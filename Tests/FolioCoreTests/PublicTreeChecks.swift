@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Checks over a whole built `public/`: every local link and image resolves, every image has
+/// Checks over a whole built `public/`: every local link and image (srcset candidates too) resolves, every image has
 /// alt text and its size, no absolute or root-relative links (the site must work from any sub-path).
 struct PublicTreeChecks {
     let root: URL
@@ -33,7 +33,10 @@ struct PublicTreeChecks {
             let text = try html(page)
             let folder = (page as NSString).deletingLastPathComponent
             let ids = Set(Self.matches(#"\sid="([^"]+)""#, in: text))
-            for link in Self.matches(#"(?:href|src)="([^"]*)""#, in: text) {
+            let candidates = Self.matches(#"\ssrcset="([^"]*)""#, in: text).flatMap { srcset in
+                srcset.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) }
+            }
+            for link in Self.matches(#"(?:href|src)="([^"]*)""#, in: text) + candidates {
                 if link.hasPrefix("http://") || link.hasPrefix("https://") || link.hasPrefix("mailto:") { continue }
                 if link.hasPrefix("/") { problems.append("\(page): root-relative link \(link)"); continue }
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

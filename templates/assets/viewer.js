@@ -10,6 +10,9 @@
   var figure = document.querySelector(".photo-figure[data-width]");
   var img = figure && figure.querySelector(".photo-image");
   if (!img) return;
+  // On a WebP site the img sits in a picture whose source offers the WebP renditions.
+  var picture = img.parentNode.nodeName === "PICTURE" ? img.parentNode : null;
+  var sources = picture ? Array.prototype.slice.call(picture.querySelectorAll("source")) : [];
   var W = +figure.getAttribute("data-width");
   var H = +figure.getAttribute("data-height");
   if (!(W > 0 && H > 0)) return;
@@ -32,8 +35,8 @@
   layer.className = "zoom-layer";
   layer.style.width = W + "px";
   layer.style.height = H + "px";
-  figure.insertBefore(layer, img);
-  layer.appendChild(img);
+  figure.insertBefore(layer, picture || img);
+  layer.appendChild(picture || img);
   img.draggable = false;
   figure.classList.add("is-zoomable");
   figure.tabIndex = 0;
@@ -127,7 +130,9 @@
   // --- Renditions and tiles -----------------------------------------------------------------
 
   function candidates() {
-    return (img.getAttribute("srcset") || "").split(",").map(function (part) {
+    return [img].concat(sources).map(function (element) {
+      return element.getAttribute("srcset") || "";
+    }).join(",").split(",").map(function (part) {
       var bits = part.trim().split(/\s+/);
       return { url: bits[0] ? new URL(bits[0], location.href).href : "", width: parseInt(bits[1], 10) || 0 };
     }).filter(function (c) { return c.url; });
@@ -143,7 +148,9 @@
   // Tell the browser how wide the photo is on screen, so zooming in fetches a larger rendition.
   function useSharperRendition() {
     var wanted = Math.ceil(W * Math.max(view.s, fill)) + "px";
-    if (img.getAttribute("sizes") !== wanted) img.setAttribute("sizes", wanted);
+    [img].concat(sources).forEach(function (element) {
+      if (element.getAttribute("sizes") !== wanted) element.setAttribute("sizes", wanted);
+    });
   }
 
   var tiles = new Map();

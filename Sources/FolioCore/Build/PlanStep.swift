@@ -26,7 +26,7 @@ struct PlanStep: BuildStep {
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: photo.width, height: photo.height)
             let screens = RenditionSet.distinct(set.screens, width: photo.width, height: photo.height)
-            for request in thumbnails {
+            for request in set.withFallbacks(thumbnails) {
                 let file = RenditionSet.fileName(request, checksum: photo.checksum)
                 if let thumbnail = stored[ThumbnailKey(photoId: id, spec: RenditionSet.spec(request))] {
                     if !output.hasMedia(file) { try output.writeMedia(thumbnail.bytes, to: file) }
@@ -35,7 +35,7 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            for request in screens {
+            for request in set.withFallbacks(screens) {
                 if output.hasMedia(RenditionSet.fileName(request, checksum: photo.checksum)) {
                     context.report.renditionsReused += 1
                 } else {
@@ -46,8 +46,8 @@ struct PlanStep: BuildStep {
             let tilesMissing = zoom.map { !output.hasMedia($0.tilesBase) } ?? false
 
             images[id] = PhotoImages(
-                thumb: RenditionSet.imageRef(thumbnails, checksum: photo.checksum, width: photo.width, height: photo.height),
-                screen: RenditionSet.imageRef(screens, checksum: photo.checksum, width: photo.width, height: photo.height),
+                thumb: set.imageRef(thumbnails, checksum: photo.checksum, width: photo.width, height: photo.height),
+                screen: set.imageRef(screens, checksum: photo.checksum, width: photo.width, height: photo.height),
                 zoom: zoom)
             if !missing.isEmpty || tilesMissing, planned.insert(photo.checksum).inserted {
                 guard let url = sourceURL(photo, context) else { continue }

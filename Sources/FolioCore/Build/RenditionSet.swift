@@ -7,8 +7,12 @@ public struct RenditionSet: Sendable {
     /// Fit-inside renditions for a photo's page, largest (the one shown without srcset) first;
     /// only ever files in `public/`.
     public let screens: [RenditionRequest]
-    /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them.
+    /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them. Always
+    /// JPEG: the viewer fetches them itself, with no `<picture>` to fall back through.
     public let tiles: TileRequest?
+    /// When renditions are WebP, each also gets a JPEG twin of the same name and size, which
+    /// pages give as `<img>` inside a `<picture>` whose `<source>` is the WebP one.
+    public let fallbackFormat: EncodedFormat?
 
     public init(_ settings: SiteSettings) {
         thumbnails = Array(Set(settings.thumbnailSizes)).sorted(by: >).enumerated().map { index, size in
@@ -20,11 +24,25 @@ public struct RenditionSet: Sendable {
                              fit: .inside, format: settings.format, quality: settings.quality)
         }
         tiles = settings.deepZoom
-            ? TileRequest(format: settings.format, quality: min(settings.quality, 80), coveredUpTo: screens[0].width)
+            ? TileRequest(format: .jpeg, quality: min(settings.quality, 80), coveredUpTo: screens[0].width)
             : nil
+        fallbackFormat = settings.format == .jpeg ? nil : .jpeg
     }
 
-    public var thumbnailSpecs: [String] { thumbnails.map(Self.spec) }
+    /// The JPEG twin of a WebP rendition, when the site makes them.
+    public func fallback(of request: RenditionRequest) -> RenditionRequest? {
+        guard let fallbackFormat, request.format != fallbackFormat else { return nil }
+        var twin = request
+        twin.format = fallbackFormat
+        return twin
+    }
+
+    /// `requests`, each followed by its fallback twin if it has one: every file to make.
+    public func withFallbacks(_ requests: [RenditionRequest]) -> [RenditionRequest] {
+        requests.flatMap { request in [request] + (fallback(of: request).map { [$0] } ?? []) }
+    }
+
+    public var thumbnailSpecs: [String] { withFallbacks(thumbnails).map(Self.spec) }
 
     /// Everything that changes the bytes, so a changed setting is a different rendition.
     public static func spec(_ request: RenditionRequest) -> String {
@@ -84,6 +102,18 @@ public struct RenditionSet: Sendable {
         let main = outputSize(requests[0], width: width, height: height)
         return ImageRef(src: fileName(requests[0], checksum: checksum), width: main.width, height: main.height,
                         candidates: candidates)
+    }
+
+    /// `imageRef` for this site: with WebP renditions, the `<img>` is their JPEG twins and the
+    /// WebP ones are its `<picture>` source.
+    public func imageRef(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> ImageRef {
+        let twins = requests.compactMap(fallback(of:))
+        guard twins.count == requests.count, !twins.isEmpty else {
+            return Self.imageRef(requests, checksum: checksum, width: width, height: height)
+        }
+        var image = Self.imageRef(twins, checksum: checksum, width: width, height: height)
+        image.webp = ImageSource(candidates: Self.imageRef(requests, checksum: checksum, width: width, height: height).candidates)
+        return image
     }
 
     /// The deep-zoom descriptor of a photo, when the site makes tiles and the photo needs them.

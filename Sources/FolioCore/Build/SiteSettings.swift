@@ -17,7 +17,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Deep-zoom tiles for photos larger than the first screen size, so visitors can zoom to
     /// the original's resolution downloading only what is on screen.
     public var deepZoom = true
-    /// "jpeg" or "webp" (smaller files, slower to encode; every current browser shows it).
+    /// "jpeg", or "webp": WebP renditions (smaller files, several times slower to encode), each
+    /// with a JPEG twin that pages offer to browsers without WebP through `<picture>`.
     public var format = EncodedFormat.jpeg
     /// Quality of published renditions, 1 to 100.
     public var quality = 82

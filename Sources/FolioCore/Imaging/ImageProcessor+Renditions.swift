@@ -51,12 +51,21 @@ extension ImageProcessor {
         var renditions = [Rendition?](repeating: nil, count: requests.count)
         var sources = [Int?](repeating: nil, count: requests.count)
         var fullFrames: [(index: Int, image: PixelBuffer)] = []
+        // The same geometry in another format (a WebP rendition's JPEG twin) takes the same pixels.
+        var pixelsByGeometry: [RenditionGeometry: (index: Int?, image: PixelBuffer)] = [:]
         for index in plan.order {
             let geometry = plan.geometries[index]
             let candidates = reuseRenditions ? fullFrames.map { ($0.index, $0.image.width, $0.image.height) } : []
-            let sourceIndex = RenditionPlan.source(for: geometry, among: candidates)
-            let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? base
-            let image = clock.time(.resample) { resample(source, to: geometry) }
+            let sourceIndex: Int?
+            let image: PixelBuffer
+            if let same = pixelsByGeometry[geometry] {
+                (sourceIndex, image) = same
+            } else {
+                sourceIndex = RenditionPlan.source(for: geometry, among: candidates)
+                let source = sourceIndex.flatMap { wanted in fullFrames.first { $0.index == wanted }?.image } ?? base
+                image = clock.time(.resample) { resample(source, to: geometry) }
+                pixelsByGeometry[geometry] = (sourceIndex, image)
+            }
             let request = requests[index]
             let bytes = try clock.time(.encode) { try encode(image, as: request.format, quality: request.quality, layout: .dcFirst) }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)

@@ -40,7 +40,7 @@ extension Page: TemplateValue {
 }
 
 extension ImageRef: TemplateValue {
-    static let templateKeys: Set<String> = ["src", "width", "height", "candidates"]
+    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "webp"]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -48,8 +48,17 @@ extension ImageRef: TemplateValue {
         case "width": return width
         case "height": return height
         case "candidates": return candidates
+        case "webp": return webp
         default: return nil
         }
+    }
+}
+
+extension ImageSource: TemplateValue {
+    static let templateKeys: Set<String> = ["candidates"]
+
+    public func child(named name: String) -> Any? {
+        name == "candidates" ? candidates : nil
     }
 }
 

@@ -7,12 +7,25 @@ public struct ImageRef: Sendable, Equatable {
     public var height: Int
     /// The same picture at other widths, smallest first, for `srcset`; includes `src` itself.
     public var candidates: [ImageCandidate]
+    /// The same widths as WebP, for a `<picture>` source, when the site publishes WebP; `src`
+    /// and `candidates` are then JPEG, for browsers without WebP and for scripts.
+    public var webp: ImageSource?
 
-    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil) {
+    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, webp: ImageSource? = nil) {
         self.src = src
         self.width = width
         self.height = height
         self.candidates = candidates ?? [ImageCandidate(src: src, width: width, last: true)]
+        self.webp = webp
+    }
+}
+
+/// A `<source>` of a `<picture>`: candidates in a format the `<img>` falls back from.
+public struct ImageSource: Sendable, Equatable {
+    public var candidates: [ImageCandidate]
+
+    public init(candidates: [ImageCandidate]) {
+        self.candidates = candidates
     }
 }
 
