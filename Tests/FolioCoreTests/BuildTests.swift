@@ -239,38 +239,59 @@ final class BuildTests: XCTestCase {
     }
 
     func testAWebPSiteOffersJPEGTwinsThroughPicture() async throws {
+        try await checkPictureSite(.webp, signature: { $0.dropFirst(8).prefix(4) == Data("WEBP".utf8) })
+    }
+
+    func testAnAVIFSiteOffersJPEGTwinsThroughPicture() async throws {
+        try await checkPictureSite(.avif, signature: { $0.dropFirst(4).prefix(8) == Data("ftypavif".utf8) })
+    }
+
+    func checkPictureSite(_ format: EncodedFormat, signature: (Data) -> Bool, file: StaticString = #filePath, line: UInt = #line) async throws {
         let site = try TestSite()
         try site.write(try SamplePhoto(width: 2400, height: 1600, seed: 9).jpeg(), to: "content/big.jpg")
-        try site.write(Data(#"{"format": "webp"}"#.utf8), to: "folio.json")
+        try site.write(Data(#"{"format": "\#(format.rawValue)"}"#.utf8), to: "folio.json")
         let report = try await site.build()
-        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertTrue(report.succeeded, report.issues.description, file: file, line: line)
+        let ext = format.fileExtension
         let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
-        let webp = media.filter { $0.hasSuffix(".webp") }, jpeg = media.filter { $0.hasSuffix(".jpg") }
-        XCTAssertEqual(webp.count, 4, "thumb, thumb200, screen, w800")
-        XCTAssertEqual(Set(jpeg.map { $0.replacingOccurrences(of: "-[0-9a-f]{6}\\.jpg$", with: "", options: .regularExpression) }),
-                       Set(webp.map { $0.replacingOccurrences(of: "-[0-9a-f]{6}\\.webp$", with: "", options: .regularExpression) }),
-                       "a JPEG twin of every WebP rendition")
-        for file in webp {
-            let bytes = try Data(contentsOf: site.publicFolder.appendingPathComponent("media/\(file)"))
-            XCTAssertEqual(Array(bytes.dropFirst(8).prefix(4)), Array("WEBP".utf8), file)
+        let modern = media.filter { $0.hasSuffix(".\(ext)") }, jpeg = media.filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(modern.count, 4, "thumb, thumb200, screen, w800", file: file, line: line)
+        func named(_ file: String) -> String { file.replacingOccurrences(of: "-[0-9a-f]{6}\\.[a-z]+$", with: "", options: .regularExpression) }
+        XCTAssertEqual(Set(jpeg.map(named)), Set(modern.map(named)), "a JPEG twin of every rendition", file: file, line: line)
+        for name in modern.union(jpeg) {
+            let bytes = try Data(contentsOf: site.publicFolder.appendingPathComponent("media/\(name)"))
+            XCTAssertTrue(name.hasSuffix(".jpg") ? bytes.starts(with: [0xFF, 0xD8, 0xFF]) : signature(bytes), name, file: file, line: line)
         }
         let tiles = files(site, under: "media/tiles").filter { !($0 as NSString).pathExtension.isEmpty }
-        XCTAssertFalse(tiles.isEmpty)
-        XCTAssertTrue(tiles.allSatisfy { $0.hasSuffix(".jpg") }, "tiles stay JPEG: the viewer has no fallback for them")
+        XCTAssertFalse(tiles.isEmpty, file: file, line: line)
+        XCTAssertTrue(tiles.allSatisfy { $0.hasSuffix(".jpg") }, "tiles stay JPEG: the viewer has no fallback for them", file: file, line: line)
 
         let page = try site.read("photos/\(try identifier(site, "big.jpg")).html")
-        let picture = try XCTUnwrap(PublicTreeChecks.matches(#"(<picture>.*?</picture>)"#, in: page).first)
-        XCTAssertTrue(picture.contains(#"<source type="image/webp" srcset=""#), picture)
-        XCTAssertTrue(picture.contains("-w800-") && picture.contains(".webp 800w"), picture)
-        let img = try XCTUnwrap(PublicTreeChecks.matches(#"(<img class="photo-image"[^>]*>)"#, in: picture).first)
-        XCTAssertTrue(img.contains(".jpg\"") && !img.contains(".webp"), "the img itself is the JPEG fallback: \(img)")
-        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+        let picture = try XCTUnwrap(PublicTreeChecks.matches(#"(<picture>.*?</picture>)"#, in: page).first, file: file, line: line)
+        XCTAssertTrue(picture.contains(#"<source type="\#(format.mimeType)" srcset=""#), picture, file: file, line: line)
+        XCTAssertTrue(picture.contains("-w800-") && picture.contains(".\(ext) 800w"), picture, file: file, line: line)
+        let img = try XCTUnwrap(PublicTreeChecks.matches(#"(<img class="photo-image"[^>]*>)"#, in: picture).first, file: file, line: line)
+        XCTAssertTrue(img.contains(".jpg\"") && !img.contains(".\(ext)"), "the img itself is the JPEG fallback: \(img)", file: file, line: line)
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], file: file, line: line)
 
-        // Back to JPEG: no picture left, and the WebP files go.
+        // Back to JPEG: no picture left, and the other format's files go.
         try site.write(Data("{}".utf8), to: "folio.json")
         try await site.build()
-        XCTAssertFalse(try site.read("photos/\(try identifier(site, "big.jpg")).html").contains("<picture>"))
-        XCTAssertTrue(files(site, under: "media").allSatisfy { !$0.hasSuffix(".webp") })
+        XCTAssertFalse(try site.read("photos/\(try identifier(site, "big.jpg")).html").contains("<picture>"), file: file, line: line)
+        XCTAssertTrue(files(site, under: "media").allSatisfy { !$0.hasSuffix(".\(ext)") }, file: file, line: line)
+    }
+
+    func testAVIFIsWrittenAtALowerQualityThanJPEGAndTwinsAtJPEGs() {
+        var settings = SiteSettings()
+        settings.format = .avif
+        settings.quality = 80
+        let set = RenditionSet(settings)
+        XCTAssertEqual(set.screens.map(\.quality), [60, 60])
+        XCTAssertEqual(set.fallback(of: set.screens[0])?.quality, 80)
+        XCTAssertEqual(set.fallback(of: set.screens[0])?.format, .jpeg)
+        XCTAssertEqual(set.tiles?.format, .jpeg)
+        settings.format = .jpeg
+        XCTAssertNil(RenditionSet(settings).fallback(of: set.screens[0]), "a JPEG site makes no twins")
     }
 
     func testMediaNoPageUsesAreDeletedOnceTheNewSiteIsInPlace() async throws {

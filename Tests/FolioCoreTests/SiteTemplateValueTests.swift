@@ -17,7 +17,7 @@ final class SiteTemplateValueTests: XCTestCase {
 
     func testEveryStoredPropertyIsAnswered() {
         let image = ImageRef(src: "media/a.jpg", width: 4, height: 3,
-                             webp: ImageSource(candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
+                             picture: PictureSource(type: "image/webp", candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
         let crumb = Crumb(title: "t", href: "h")
         let zoom = ZoomInfo(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
         let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1")
@@ -43,7 +43,7 @@ final class SiteTemplateValueTests: XCTestCase {
         check(page)
         check(image)
         check(image.candidates[0])
-        check(image.webp!)
+        check(image.picture!)
         check(zoom)
         check(card)
         check(row)

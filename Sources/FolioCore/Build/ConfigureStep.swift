@@ -11,6 +11,9 @@ struct ConfigureStep: BuildStep {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
         context.settings = try SiteSettings.load(from: paths.settings)
+        if !ImageProcessor.canEncode(context.settings.format) {
+            throw FolioError(path: paths.settings.path, reason: "format '\(context.settings.format.rawValue)': the libgd on this machine cannot write it")
+        }
         context.renditions = RenditionSet(context.settings)
         context.processor = ImageProcessor(pixelLimit: context.settings.pixelLimit, clock: context.clock)
         guard let themeFolder = context.options.themeFolder ?? Theme.defaultFolder() else {

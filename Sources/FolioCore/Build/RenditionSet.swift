@@ -10,30 +10,35 @@ public struct RenditionSet: Sendable {
     /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them. Always
     /// JPEG: the viewer fetches them itself, with no `<picture>` to fall back through.
     public let tiles: TileRequest?
-    /// When renditions are WebP, each also gets a JPEG twin of the same name and size, which
-    /// pages give as `<img>` inside a `<picture>` whose `<source>` is the WebP one.
+    /// When renditions are WebP or AVIF, each also gets a JPEG twin of the same name and size,
+    /// which pages give as `<img>` inside a `<picture>` whose `<source>` is the other format.
     public let fallbackFormat: EncodedFormat?
+    /// The JPEG quality, for twins.
+    private let jpegQuality: Int
 
     public init(_ settings: SiteSettings) {
+        let quality = settings.quality(for: settings.format)
         thumbnails = Array(Set(settings.thumbnailSizes)).sorted(by: >).enumerated().map { index, size in
             RenditionRequest(name: index == 0 ? "thumb" : "thumb\(size)", width: size, height: size,
-                             fit: .squareCrop, format: settings.format, quality: settings.quality)
+                             fit: .squareCrop, format: settings.format, quality: quality)
         }
         screens = Array(Set(settings.screenSizes)).sorted(by: >).enumerated().map { index, size in
             RenditionRequest(name: index == 0 ? "screen" : "w\(size)", width: size, height: size,
-                             fit: .inside, format: settings.format, quality: settings.quality)
+                             fit: .inside, format: settings.format, quality: quality)
         }
         tiles = settings.deepZoom
             ? TileRequest(format: .jpeg, quality: min(settings.quality, 80), coveredUpTo: screens[0].width)
             : nil
         fallbackFormat = settings.format == .jpeg ? nil : .jpeg
+        jpegQuality = settings.quality(for: .jpeg)
     }
 
-    /// The JPEG twin of a WebP rendition, when the site makes them.
+    /// The JPEG twin of a WebP or AVIF rendition, when the site makes them.
     public func fallback(of request: RenditionRequest) -> RenditionRequest? {
         guard let fallbackFormat, request.format != fallbackFormat else { return nil }
         var twin = request
         twin.format = fallbackFormat
+        twin.quality = jpegQuality
         return twin
     }
 
@@ -104,15 +109,16 @@ public struct RenditionSet: Sendable {
                         candidates: candidates)
     }
 
-    /// `imageRef` for this site: with WebP renditions, the `<img>` is their JPEG twins and the
-    /// WebP ones are its `<picture>` source.
+    /// `imageRef` for this site: with WebP or AVIF renditions, the `<img>` is their JPEG twins
+    /// and they are its `<picture>` source.
     public func imageRef(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> ImageRef {
         let twins = requests.compactMap(fallback(of:))
         guard twins.count == requests.count, !twins.isEmpty else {
             return Self.imageRef(requests, checksum: checksum, width: width, height: height)
         }
         var image = Self.imageRef(twins, checksum: checksum, width: width, height: height)
-        image.webp = ImageSource(candidates: Self.imageRef(requests, checksum: checksum, width: width, height: height).candidates)
+        image.picture = PictureSource(type: requests[0].format.mimeType,
+                                      candidates: Self.imageRef(requests, checksum: checksum, width: width, height: height).candidates)
         return image
     }
 

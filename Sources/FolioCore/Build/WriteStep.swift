@@ -61,7 +61,7 @@ struct WriteStep: BuildStep {
             for ref in [entry.thumb, entry.screen].compactMap({ $0 }) {
                 media.insert(ref.src)
                 media.formUnion(ref.candidates.map(\.src))
-                media.formUnion(ref.webp?.candidates.map(\.src) ?? [])
+                media.formUnion(ref.picture?.candidates.map(\.src) ?? [])
             }
             if let zoom = entry.zoom { media.insert(zoom.tilesBase) }
         }

@@ -102,11 +102,11 @@ extension ImageProcessor {
         return framed.resampled(toWidth: geometry.width, height: geometry.height)
     }
 
-    /// JPEG through libjpeg, straight from the pixels; WebP through libgd.
+    /// JPEG through libjpeg, straight from the pixels; WebP and AVIF through libgd.
     func encode(_ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout) throws -> Data {
         switch format {
         case .jpeg: return try JPEGEncoder.encode(image, quality: quality, layout: layout)
-        case .webp: return try GDImage(pixels: image).encoded(as: .webp, quality: quality)
+        case .webp, .avif: return try GDImage(pixels: image).encoded(as: format.imageFormat, quality: quality)
         }
     }
 

@@ -44,6 +44,13 @@ public struct ImageProcessor: Sendable {
 }
 
 extension ImageProcessor {
+    /// Whether this machine's libraries can write `format` (libgd is built with or without
+    /// libwebp and libavif): a site asking for a format they cannot write stops at once.
+    public static func canEncode(_ format: EncodedFormat) -> Bool {
+        let pixels = PixelBuffer(width: 8, height: 8) { $0.initialize(repeating: 0x336699, count: 64) }
+        return (try? ImageProcessor().encode(pixels, as: format, quality: 50, layout: .baseline)) != nil
+    }
+
     /// Decodes a JPEG at 1/`denominator` scale and throws the pixels away: the floor any
     /// JPEG pipeline stands on, for benchmarks. Returns the decoded size.
     public func decodeOnly(_ data: Data, scaleDenominator denominator: Int) throws -> (width: Int, height: Int) {

@@ -40,7 +40,7 @@ extension Page: TemplateValue {
 }
 
 extension ImageRef: TemplateValue {
-    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "webp"]
+    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "picture"]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -48,17 +48,21 @@ extension ImageRef: TemplateValue {
         case "width": return width
         case "height": return height
         case "candidates": return candidates
-        case "webp": return webp
+        case "picture": return picture
         default: return nil
         }
     }
 }
 
-extension ImageSource: TemplateValue {
-    static let templateKeys: Set<String> = ["candidates"]
+extension PictureSource: TemplateValue {
+    static let templateKeys: Set<String> = ["type", "candidates"]
 
     public func child(named name: String) -> Any? {
-        name == "candidates" ? candidates : nil
+        switch name {
+        case "type": return type
+        case "candidates": return candidates
+        default: return nil
+        }
     }
 }
 

@@ -7,24 +7,27 @@ public struct ImageRef: Sendable, Equatable {
     public var height: Int
     /// The same picture at other widths, smallest first, for `srcset`; includes `src` itself.
     public var candidates: [ImageCandidate]
-    /// The same widths as WebP, for a `<picture>` source, when the site publishes WebP; `src`
-    /// and `candidates` are then JPEG, for browsers without WebP and for scripts.
-    public var webp: ImageSource?
+    /// The same widths in WebP or AVIF, for a `<picture>` source, when the site publishes
+    /// them; `src` and `candidates` are then JPEG, for other browsers and for scripts.
+    public var picture: PictureSource?
 
-    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, webp: ImageSource? = nil) {
+    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, picture: PictureSource? = nil) {
         self.src = src
         self.width = width
         self.height = height
         self.candidates = candidates ?? [ImageCandidate(src: src, width: width, last: true)]
-        self.webp = webp
+        self.picture = picture
     }
 }
 
-/// A `<source>` of a `<picture>`: candidates in a format the `<img>` falls back from.
-public struct ImageSource: Sendable, Equatable {
+/// The `<source>` of a `<picture>`: candidates in a format the `<img>` falls back from.
+public struct PictureSource: Sendable, Equatable {
+    /// Its MIME type, e.g. "image/avif".
+    public var type: String
     public var candidates: [ImageCandidate]
 
-    public init(candidates: [ImageCandidate]) {
+    public init(type: String, candidates: [ImageCandidate]) {
+        self.type = type
         self.candidates = candidates
     }
 }
