@@ -68,6 +68,32 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         return settings
     }
 
+    /// Keys of `url` that are no setting, each with a likely meant one: they would be ignored,
+    /// and a misspelt setting silently keeping its default is worth a word.
+    public static func unknownKeys(in url: URL) -> [(key: String, suggestion: String?)] {
+        guard let data = try? Data(contentsOf: url),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
+        let known = Mirror(reflecting: SiteSettings()).children.compactMap(\.label)
+        return object.keys.filter { !known.contains($0) }.sorted().map { key in
+            let nearest = known.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+            return (key, nearest.flatMap { $0.1 <= 3 ? $0.0 : nil })
+        }
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in a.indices {
+            var current = [i + 1]
+            for j in b.indices {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     func validate(_ url: URL) throws {
         func check(_ ok: Bool, _ reason: String) throws {
             if !ok { throw FolioError(path: url.path, reason: reason) }
