@@ -13,7 +13,7 @@ struct ConfigureStep: BuildStep {
         context.settings = try SiteSettings.load(from: paths.settings)
         for (key, suggestion) in SiteSettings.unknownKeys(in: paths.settings) {
             let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
-            context.issues.append(.warning(SitePaths(root: paths.root).shown(paths.settings), "unknown setting '\(key)' is ignored\(hint)"))
+            context.issues.append(.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(hint)"))
         }
         if !ImageProcessor.canEncode(context.settings.format) {
             throw FolioError(path: paths.settings.path, reason: "format '\(context.settings.format.rawValue)': the libgd on this machine cannot write it")

@@ -14,7 +14,8 @@ struct PixelBuffer {
         self.height = height
         let count = width * height
         words = try [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            try fill(buffer.baseAddress!)
+            guard let start = buffer.baseAddress else { return }  // no pixels, nothing to fill
+            try fill(start)
             initialized = count
         }
     }
