@@ -67,6 +67,45 @@ final class ImagingRenditionTests: XCTestCase {
                        "only the factors with SIMD inverse DCTs")
     }
 
+    // MARK: Resampling
+
+    /// The resampler against bilinear interpolation worked out in floating point, on noise (the
+    /// hardest case for a rounding slip), at sizes that take every path: odd widths (the SIMD
+    /// loop's tail), one-pixel rows and columns, and the pass-through of an exact source row.
+    func testBilinearMatchesAFloatingPointReference() {
+        var random = SplitMix64(42)
+        for (from, to) in [((400, 300), (320, 240)), ((301, 7), (173, 5)), ((1, 40), (1, 23)), ((40, 1), (23, 1)), ((9, 9), (5, 5))] {
+            let source = PixelBuffer(width: from.0, height: from.1) { pixels in
+                for i in 0..<(from.0 * from.1) { pixels[i] = UInt32(truncatingIfNeeded: random.next()) }
+            }
+            let result = source.resampled(toWidth: to.0, height: to.1)
+            XCTAssertEqual([result.width, result.height], [to.0, to.1])
+            func position(_ i: Int, _ from: Int, _ to: Int) -> (base: Int, fraction: Double) {
+                let centre = max(0, min(Double(from - 1), (Double(i) + 0.5) * Double(from) / Double(to) - 0.5))
+                let base = min(Int(centre), max(from - 2, 0))
+                return (base, centre - Double(base))
+            }
+            var worst = 0
+            for y in 0..<to.1 {
+                let (row, fy) = position(y, from.1, to.1)
+                for x in 0..<to.0 {
+                    let (column, fx) = position(x, from.0, to.0)
+                    for shift: UInt32 in [0, 8, 16] {
+                        func value(_ x: Int, _ y: Int) -> Double {
+                            Double(source.words[min(y, from.1 - 1) * from.0 + min(x, from.0 - 1)] >> shift & 0xFF)
+                        }
+                        let top = value(column, row) * (1 - fx) + value(column + 1, row) * fx
+                        let bottom = value(column, row + 1) * (1 - fx) + value(column + 1, row + 1) * fx
+                        let expected = top * (1 - fy) + bottom * fy
+                        let actual = Int(result.words[y * to.0 + x] >> shift & 0xFF)
+                        worst = max(worst, abs(actual - Int(expected.rounded())))
+                    }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 2, "\(from) to \(to): weights in 1/256 and two roundings, nothing more")
+        }
+    }
+
     // MARK: Geometry
 
     func testInsideKeepsTheAspectRatioAndNeverUpscales() throws {
