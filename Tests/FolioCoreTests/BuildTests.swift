@@ -215,7 +215,15 @@ final class BuildTests: XCTestCase {
         XCTAssertFalse(after.upToDate)
         XCTAssertGreaterThan(after.pagesWritten, 0)
         XCTAssertLessThan(after.pagesWritten, after.pages, "pages the favorite does not touch are left as they were")
+        XCTAssertLessThan(after.pagesRendered, after.pages, "nor even rendered again")
+        XCTAssertGreaterThanOrEqual(after.pagesRendered, after.pagesWritten)
         XCTAssertTrue(try site.read("favorites/index.html").contains("Nairobi"))
+
+        // A theme or settings change draws every page anew, even with the same values.
+        try site.write(Data(#"{"title": "Another title"}"#.utf8), to: "folio.json")
+        let retitled = try await site.build(now: now.addingTimeInterval(180))
+        XCTAssertEqual(retitled.pagesRendered, retitled.pages)
+        XCTAssertTrue(try site.read("photos/\(try identifier(site, "one.jpg")).html").contains("Another title"))
     }
 
     func testARecentPhotoKeepsTheSiteFromBeingUpToDateAsItsHoursGoBy() async throws {

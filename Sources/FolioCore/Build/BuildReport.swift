@@ -6,6 +6,8 @@ public struct BuildReport: Sendable {
     public var upToDate = false
     public var photos = 0
     public var pages = 0
+    /// Pages drawn through the templates: those whose values or drawing changed.
+    public var pagesRendered = 0
     public var pagesWritten = 0
     public var imported = 0
     public var removed = 0
@@ -35,7 +37,7 @@ public struct BuildReport: Sendable {
             line += " (up to date)"
         } else {
             line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
-            line += " \(pagesWritten) pages written)"
+            line += " \(pagesRendered) pages rendered, \(pagesWritten) written)"
         }
         if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }
         if !warnings.isEmpty { line += ", \(PhotoText.count(warnings.count, "warning"))" }

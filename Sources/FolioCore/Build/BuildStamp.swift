@@ -14,10 +14,15 @@ struct BuildStamp: Codable, Equatable {
     var pages: Int
 
     static func fingerprint(generation: Int, theme: Theme, settings: SiteSettings) -> String {
+        ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings))")
+    }
+
+    /// How a page's values become HTML: this Folio, the theme and the settings.
+    static func drawing(theme: Theme, settings: SiteSettings) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let settingsText = (try? encoder.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return ContentHash.hex("\(formatVersion)|\(generation)|\(theme.fingerprint)|\(settingsText)")
+        return ContentHash.hex("\(formatVersion)|\(theme.fingerprint)|\(settingsText)")
     }
 
     static func read(from output: URL) -> BuildStamp? {

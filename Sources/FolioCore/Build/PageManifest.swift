@@ -1,22 +1,40 @@
 import Foundation
 
-/// The checksum of every page a build wrote, kept in `public/.folio-pages`, so the next build
-/// leaves a page that comes out the same untouched (same file, same mtime) instead of writing it.
+/// What every page of the last build was made from and came out as, kept in
+/// `public/.folio-pages`: a page whose values are as they were is not even rendered again, and
+/// one that renders the same is left untouched (same file, same mtime) instead of written.
 struct PageManifest {
     static let fileName = ".folio-pages"
-    var checksums: [String: String] = [:]
+
+    struct Entry: Equatable {
+        /// ContentHash of the HTML.
+        var checksum: String
+        /// ContentHash of the page's values and of how they are drawn (theme and settings).
+        var input: String
+    }
+
+    var entries: [String: Entry] = [:]
 
     static func read(from output: URL) -> PageManifest {
         var manifest = PageManifest()
         guard let text = try? String(contentsOf: output.appendingPathComponent(fileName), encoding: .utf8) else { return manifest }
         for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2 { manifest.checksums[String(parts[1])] = String(parts[0]) }
+            // "checksum input path"; the path may hold spaces.
+            let parts = line.split(separator: " ", maxSplits: 2)
+            if parts.count == 3 { manifest.entries[String(parts[2])] = Entry(checksum: String(parts[0]), input: String(parts[1])) }
         }
         return manifest
     }
 
     func encoded() -> Data {
-        Data(checksums.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)\n" }.joined().utf8)
+        Data(entries.sorted { $0.key < $1.key }.map { "\($0.value.checksum) \($0.value.input) \($0.key)\n" }.joined().utf8)
+    }
+
+    /// The input fingerprint of `page`, drawn as `drawing` says: its values, encoded with sorted
+    /// keys (Swift's own Hasher is seeded anew in every process, so it cannot serve).
+    static func input(of page: Page, drawing: String, encoder: JSONEncoder) throws -> String {
+        var bytes = Data(drawing.utf8)
+        bytes.append(try encoder.encode(page))
+        return ContentHash.hex(bytes)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Writes the pages (leaving those that came out the same untouched) and the theme's assets,
-/// then puts the new site in place of the old one.
+/// Writes the pages and the theme's assets, then puts the new site in place of the old one. A
+/// page whose values and drawing are as last time is taken over without rendering; one that
+/// renders the same as last time is taken over unwritten.
 struct WriteStep: BuildStep {
     let name = "write public/"
 
@@ -11,20 +12,29 @@ struct WriteStep: BuildStep {
         let renderer = PageRenderer(theme: context.theme, settings: context.settings)
         let pages = context.pages
         let previous = PageManifest.read(from: context.paths.output)
+        let drawing = BuildStamp.drawing(theme: context.theme, settings: context.settings)
         let progress = ProgressLine("pages", total: pages.count, enabled: context.options.progress)
         let chunkSize = 64
         let chunks = pages.chunked(chunkSize).map(Array.init)
         let results = await boundedMap(chunks, width: context.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, pages.count))
-        }) { chunk -> Result<[(String, String, Bool)], FolioError> in
+        }) { chunk -> Result<[(path: String, entry: PageManifest.Entry, rendered: Bool, written: Bool)], FolioError> in
             do {
-                var written: [(String, String, Bool)] = []
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                var written: [(path: String, entry: PageManifest.Entry, rendered: Bool, written: Bool)] = []
                 for page in chunk {
+                    let input = try PageManifest.input(of: page, drawing: drawing, encoder: encoder)
+                    let last = previous.entries[page.path]
+                    if let last, last.input == input, output.reuse(page.path) {
+                        written.append((page.path, last, false, false))
+                        continue
+                    }
                     let html = Data(try renderer.render(page).utf8)
-                    let checksum = ContentHash.hex(html)
-                    let same = previous.checksums[page.path] == checksum && output.reuse(page.path)
+                    let entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input)
+                    let same = last?.checksum == entry.checksum && output.reuse(page.path)
                     if !same { try output.write(html, to: page.path) }
-                    written.append((page.path, checksum, !same))
+                    written.append((page.path, entry, true, !same))
                 }
                 return .success(written)
             } catch let error as FolioError {
@@ -35,9 +45,10 @@ struct WriteStep: BuildStep {
         }
         var manifest = PageManifest()
         for result in results {
-            for (path, checksum, wasWritten) in try result.get() {
-                manifest.checksums[path] = checksum
-                if wasWritten { context.report.pagesWritten += 1 }
+            for page in try result.get() {
+                manifest.entries[page.path] = page.entry
+                if page.rendered { context.report.pagesRendered += 1 }
+                if page.written { context.report.pagesWritten += 1 }
             }
         }
         try output.copyAssets(from: context.theme.assetFolders)

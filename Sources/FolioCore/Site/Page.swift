@@ -1,7 +1,7 @@
 /// One page of the site, as a value: where it goes, which template draws it, what it shows.
 /// Only the fields a kind of page uses are set; templates test for the others' absence.
-public struct Page: Sendable {
-    public enum Section: String, Sendable, CaseIterable {
+public struct Page: Sendable, Encodable {
+    public enum Section: String, Sendable, CaseIterable, Encodable {
         case home, places, regions, people, favorites, recents, search, photo
     }
 

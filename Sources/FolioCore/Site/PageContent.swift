@@ -1,6 +1,6 @@
 /// The values templates see. Plain data, already worded and linked, so templates stay logic-free.
 
-public struct ImageRef: Sendable, Equatable {
+public struct ImageRef: Sendable, Equatable, Encodable {
     /// Relative to the public root; templates prefix it with `root`.
     public var src: String
     public var width: Int
@@ -21,7 +21,7 @@ public struct ImageRef: Sendable, Equatable {
 }
 
 /// The `<source>` of a `<picture>`: candidates in a format the `<img>` falls back from.
-public struct PictureSource: Sendable, Equatable {
+public struct PictureSource: Sendable, Equatable, Encodable {
     /// Its MIME type, e.g. "image/avif".
     public var type: String
     public var candidates: [ImageCandidate]
@@ -33,7 +33,7 @@ public struct PictureSource: Sendable, Equatable {
 }
 
 /// One entry of a `srcset`. Mustache cannot join a list, so each says whether it is the last.
-public struct ImageCandidate: Sendable, Equatable {
+public struct ImageCandidate: Sendable, Equatable, Encodable {
     public var src: String
     public var width: Int
     public var last: Bool
@@ -42,7 +42,7 @@ public struct ImageCandidate: Sendable, Equatable {
 /// A deep-zoom tile pyramid of the original, laid out as Deep Zoom (DZI) does: level L is the
 /// image scaled to ceil(size / 2^(maxLevel - L)), cut in `tileSize` tiles with `overlap` pixels
 /// shared at inner edges, at `<tilesBase><level>/<column>_<row>.<format>`.
-public struct ZoomInfo: Sendable, Equatable {
+public struct ZoomInfo: Sendable, Equatable, Encodable {
     /// The original's upright size.
     public var width: Int
     public var height: Int
@@ -59,7 +59,7 @@ public struct ZoomInfo: Sendable, Equatable {
 }
 
 /// A photo in a grid.
-public struct PhotoCard: Sendable {
+public struct PhotoCard: Sendable, Encodable {
     public var href: String
     public var title: String
     /// Nil when there is nothing to add to the title.
@@ -71,7 +71,7 @@ public struct PhotoCard: Sendable {
 }
 
 /// A row of a list: a place, a region, a person.
-public struct ListRow: Sendable {
+public struct ListRow: Sendable, Encodable {
     public var href: String
     public var title: String
     public var subtitle: String?
@@ -87,49 +87,49 @@ public struct ListRow: Sendable {
     }
 }
 
-public struct RowSection: Sendable {
+public struct RowSection: Sendable, Encodable {
     public var id: String
     public var title: String
     public var rows: [ListRow]
 }
 
-public struct PhotoSection: Sendable {
+public struct PhotoSection: Sendable, Encodable {
     /// Nil for a section with no heading.
     public var title: String?
     public var photos: [PhotoCard]
 }
 
-public struct IndexLetter: Sendable {
+public struct IndexLetter: Sendable, Encodable {
     public var letter: String
     public var id: String
     public var present: Bool
 }
 
-public struct NavItem: Sendable {
+public struct NavItem: Sendable, Encodable {
     public var title: String
     public var href: String
     public var current: Bool
 }
 
-public struct Crumb: Sendable {
+public struct Crumb: Sendable, Encodable {
     public var title: String
     public var href: String
 }
 
-public struct StatLink: Sendable {
+public struct StatLink: Sendable, Encodable {
     public var label: String
     public var count: Int
     public var href: String
 }
 
-public struct Fact: Sendable {
+public struct Fact: Sendable, Encodable {
     public var label: String
     public var value: String
     public var href: String?
 }
 
 /// Everything a photo's own page shows.
-public struct PhotoDetail: Sendable {
+public struct PhotoDetail: Sendable, Encodable {
     public var identifier: String
     public var title: String
     public var description: String?
@@ -152,7 +152,7 @@ public struct PhotoDetail: Sendable {
 }
 
 /// The switch on the Favorites page between "Only favorites" and "All places".
-public struct FavoritesSwitch: Sendable {
+public struct FavoritesSwitch: Sendable, Encodable {
     public var onlyFavorites: Bool
     public var onlyHref: String
     public var allHref: String
