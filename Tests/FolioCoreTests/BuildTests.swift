@@ -226,6 +226,20 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(try site.read("photos/\(try identifier(site, "one.jpg")).html").contains("Another title"))
     }
 
+    func testAPageFingerprintFollowsItsValuesAndItsDrawing() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var page = Page(path: "photos/p1.html", template: "photo", section: .photo, title: "Harbour")
+        let first = try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder)
+        XCTAssertEqual(try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder), first)
+        XCTAssertNotEqual(try PageManifest.input(of: page, drawing: "theme-2", encoder: encoder), first)
+        page.crumbs = [Crumb(title: "Places", href: "places/index.html")]
+        let crumbed = try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder)
+        XCTAssertNotEqual(crumbed, first)
+        page.subheading = ""
+        XCTAssertNotEqual(try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder), crumbed, "empty is not absent")
+    }
+
     func testARecentPhotoKeepsTheSiteFromBeingUpToDateAsItsHoursGoBy() async throws {
         let site = try TestSite()
         try site.photo("now.jpg")
