@@ -66,3 +66,17 @@ extension PreviewFixture {
         return response
     }
 }
+
+/// A test case with a preview server on a fresh fixture site for each test.
+class PreviewTestCase: XCTestCase {
+    var fixture: PreviewFixture!
+
+    override func setUp() async throws {
+        fixture = try await PreviewFixture()
+    }
+
+    override func tearDown() async throws {
+        await fixture?.stop()
+        fixture = nil
+    }
+}

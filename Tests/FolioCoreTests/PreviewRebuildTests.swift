@@ -4,18 +4,7 @@ import XCTest
 
 /// `folio serve` end to end: a change on disk, the watcher, a serialized incremental rebuild, the
 /// event to the open tabs, and the new site (or the old one and the error) served.
-final class PreviewRebuildTests: XCTestCase {
-    var fixture: PreviewFixture!
-
-    override func setUp() async throws {
-        fixture = try await PreviewFixture()
-    }
-
-    override func tearDown() async throws {
-        await fixture?.stop()
-        fixture = nil
-    }
-
+final class PreviewRebuildTests: PreviewTestCase {
     func testANewPhotoIsBuiltServedAndAnnounced() async throws {
         let tab = try await PreviewEventClient(port: fixture.port)
         let hello = try await tab.next("hello")

@@ -6,18 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The preview server's HTTP, spoken over real sockets to a real built site.
-final class PreviewServingTests: XCTestCase {
-    var fixture: PreviewFixture!
-
-    override func setUp() async throws {
-        fixture = try await PreviewFixture()
-    }
-
-    override func tearDown() async throws {
-        await fixture?.stop()
-        fixture = nil
-    }
-
+final class PreviewServingTests: PreviewTestCase {
     func testServesPagesAssetsAndMediaWithTheirTypes() async throws {
         let home = try await fixture.expect("/", status: 200, fixture.lines.text)
         XCTAssertEqual(home.header("Content-Type"), "text/html; charset=utf-8")
