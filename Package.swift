@@ -39,15 +39,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What tests and the benchmark make photos with: sample photos, drawn pictures, EXIF
+        // blocks (libexif writing, which Folio itself never does).
+        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "CExif"]),
         .executableTarget(
             name: "folio-bench",
             dependencies: [
-                "FolioCore",
+                "FolioCore", "FolioTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FolioCoreTests", dependencies: ["FolioCore"]),
-        .testTarget(name: "FolioCLITests", dependencies: ["FolioCore", "folio"]),
+        .testTarget(
+            name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "CGD", "CTurboJPEG", "CExif"],
+            // Read in place through #filePath: an old model made by the first release, golden pages.
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "FolioCLITests", dependencies: ["FolioCore", "FolioTestSupport", "folio"]),
     ],
     swiftLanguageModes: [.v5]
 )

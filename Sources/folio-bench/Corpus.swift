@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioTestSupport
 
 /// The photos a benchmark runs on, made once and kept between runs.
 struct Corpus {

@@ -64,7 +64,7 @@ struct Scenarios {
             try Data(#"{"title": "Bench \#(round)"}"#.utf8).write(to: full.appendingPathComponent("folio.json"))
             rerender.append(try build(full))
         }
-        let renderSeconds = median(rerender.map { ($0.timings["render-pages"] ?? 0) + ($0.timings["write-public/"] ?? 0) })
+        let renderSeconds = median(rerender.map { run in ["pages", "render", "write-public/"].reduce(0) { $0 + (run.timings[$1] ?? 0) } })
         report.row("folio rebuild after a settings edit (every page, no image)", median(rerender.map(\.seconds)),
                    note: String(format: "rendering and writing %d pages: %.2f s", rerender.last!.pageCount, renderSeconds))
         report.print()
@@ -129,7 +129,7 @@ struct Scenarios {
         let start = Date()
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             do {
-                _ = try processor.decodeOnly(try Data(contentsOf: paths[index]), scaleDenominator: 2)
+                _ = try processor.pixels(of: try Data(contentsOf: paths[index]), scaleDenominator: 2)
             } catch {
                 failures.add("\(error)")
             }

@@ -1,21 +1,10 @@
 import Foundation
+import FolioTestSupport
 import XCTest
 @testable import FolioCore
 
 final class BuildTests: XCTestCase {
-    /// A small site: three photos by two people in two places, one favorite, one loose file.
-    func fixture() throws -> TestSite {
-        let site = try TestSite()
-        try site.photo("one.jpg")
-        try site.photo("two.jpg", from: TestSite.repository.appendingPathComponent("content/photo2.jpg"))
-        try site.photo("loose/harbour-at-dawn.jpg", from: TestSite.repository.appendingPathComponent("content/photo3.jpg"))
-        try site.catalog("FakeData.plist", [
-            ["path": "one.jpg", "name": "Urban <disaster> & co", "user": "Josh", "description": "Rubble",
-             "place": "Palo Alto, California, United States", "favorite": true],
-            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
-        ])
-        return site
-    }
+    func fixture() throws -> TestSite { try TestSite.threePhotos() }
 
     func testBuildsEveryPageWithLinksThatResolve() async throws {
         let site = try fixture()
@@ -46,11 +35,9 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: site.paths.database.path))
     }
 
-    func database(_ site: TestSite) throws -> GalleryDatabase { try GalleryDatabase.open(at: site.paths.database) }
+    func database(_ site: TestSite) throws -> GalleryDatabase { try site.database }
 
-    func identifier(_ site: TestSite, _ path: String) throws -> String {
-        try XCTUnwrap(database(site).stamps(sourcePrefix: "content:")["content:\(path)"]?.identifier)
-    }
+    func identifier(_ site: TestSite, _ path: String) throws -> String { try site.identifier(path) }
 
     func testARebuildOfUnchangedContentDecodesNothing() async throws {
         let site = try fixture()

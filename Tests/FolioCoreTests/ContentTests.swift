@@ -20,7 +20,6 @@ final class ContentTests: XCTestCase {
         ]], format: .binary)
         let inventory = try load(site)
         XCTAssertEqual(inventory.issues, [])
-        XCTAssertEqual(inventory.catalogCount, 2)
         XCTAssertEqual(inventory.entries.map(\.path), ["a.jpg", "trips/b.jpg"])
         let b = try XCTUnwrap(inventory.entries[1].record)
         XCTAssertEqual(b.location, "content/trips/trips.plist, record 0")

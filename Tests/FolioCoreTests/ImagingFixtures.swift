@@ -1,27 +1,44 @@
+import CGD
 import CTurboJPEG
 import Foundation
+import FolioTestSupport
 import XCTest
 
 @testable import FolioCore
 
-/// Real image files for the imaging tests, made with libgd, TurboJPEG and libexif at test time.
+/// Real image files for the imaging tests, made with libgd, libjpeg, TurboJPEG and libexif at
+/// test time.
 enum ImagingFixtures {
-    static let red = (red: 255, green: 0, blue: 0)
-    static let green = (red: 0, green: 255, blue: 0)
-    static let blue = (red: 0, green: 0, blue: 255)
+    static let red = Canvas.red
+    static let green = Canvas.green
+    static let blue = Canvas.blue
 
-    /// A grey image with optional coloured rectangles on it.
+    /// A grey picture with optional coloured rectangles on it.
     static func image(
         width: Int, height: Int,
-        rectangles: [(x: Int, y: Int, width: Int, height: Int, colour: (red: Int, green: Int, blue: Int))] = []
-    ) throws -> GDImage {
-        let image = try GDImage(width: width, height: height)
-        image.fill(x: 0, y: 0, width: width, height: height, red: 128, green: 128, blue: 128)
+        rectangles: [(x: Int, y: Int, width: Int, height: Int, colour: Canvas.Colour)] = []
+    ) throws -> Canvas {
+        var canvas = Canvas(width: width, height: height)
         for rect in rectangles {
-            image.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height,
-                       red: rect.colour.red, green: rect.colour.green, blue: rect.colour.blue)
+            canvas.fill(x: rect.x, y: rect.y, width: rect.width, height: rect.height, rect.colour)
         }
-        return image
+        return canvas
+    }
+
+    /// A PNG whose left half is fully transparent and whose right half is opaque `right`: drawn
+    /// with libgd itself, since Folio's pixels carry no alpha.
+    static func halfTransparentPNG(width: Int, height: Int, right: Canvas.Colour) throws -> Data {
+        let image = try XCTUnwrap(gdImageCreateTrueColor(Int32(width), Int32(height)))
+        defer { gdImageDestroy(image) }
+        gdImageAlphaBlending(image, 0)
+        gdImageSaveAlpha(image, 1)
+        gdImageFilledRectangle(image, 0, 0, Int32(width - 1), Int32(height - 1), folio_gd_true_color_alpha(0, 0, 0, 127))
+        gdImageFilledRectangle(image, Int32(width / 2), 0, Int32(width - 1), Int32(height - 1),
+                               folio_gd_true_color_alpha(Int32(right.red), Int32(right.green), Int32(right.blue), 0))
+        var size: Int32 = 0
+        let bytes = try XCTUnwrap(gdImagePngPtr(image, &size))
+        defer { gdFree(bytes) }
+        return Data(bytes: bytes, count: Int(size))
     }
 
     static func jpeg(width: Int, height: Int, quality: Int = 90, exif: Data? = nil) throws -> Data {
@@ -122,12 +139,14 @@ enum ImagingFixtures {
         return scans
     }
 
-    static func decode(_ data: Data) throws -> GDImage {
-        try GDImage.decode(data, format: try XCTUnwrap(ImageFormat(sniffing: data)))
+    /// Decoded by libgd (JPEG warnings are errors there): a check independent of the decoder
+    /// the build uses.
+    static func decode(_ data: Data) throws -> PixelBuffer {
+        try GDImage.decode(data, format: try XCTUnwrap(ImageFormat(sniffing: data))).pixels()
     }
 
     static func assertColour(
-        _ image: GDImage, x: Int, y: Int, is expected: (red: Int, green: Int, blue: Int),
+        _ image: PixelBuffer, x: Int, y: Int, is expected: Canvas.Colour,
         tolerance: Int = 40, _ message: String = "", file: StaticString = #filePath, line: UInt = #line
     ) {
         let actual = image.colour(x: x, y: y)

@@ -1,5 +1,6 @@
 import CExif
 import Foundation
+import FolioTestSupport
 import XCTest
 
 @testable import FolioCore

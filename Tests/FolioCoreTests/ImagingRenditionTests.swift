@@ -1,5 +1,6 @@
 import CExif
 import Foundation
+import FolioTestSupport
 import XCTest
 
 @testable import FolioCore
@@ -17,7 +18,7 @@ final class ImagingRenditionTests: XCTestCase {
 
     private func run(_ data: Data, _ requests: [RenditionRequest], reuse: Bool = true) throws -> ImageProcessor.RenditionRun {
         let metadata = try processor.metadata(of: data)
-        return try processor.makeRenditions(of: data, orientation: metadata.orientation, requests: requests, reuseRenditions: reuse)
+        return try processor.makeRenditions(of: data, metadata: metadata, requests: requests, reuseRenditions: reuse)
     }
 
     // MARK: Shrink-on-load
@@ -206,7 +207,7 @@ final class ImagingRenditionTests: XCTestCase {
     }
 
     func testDCFirstIsALosslessRearrangementOfBaselineAndSmaller() throws {
-        let pixels = try ImagingFixtures.decode(SamplePhoto(width: 640, height: 480, seed: 7).jpeg()).pixels()
+        let pixels = try ImagingFixtures.decode(SamplePhoto(width: 640, height: 480, seed: 7).jpeg())
         let baseline = try JPEGEncoder.encode(pixels, quality: 82, layout: .baseline)
         let dcFirst = try JPEGEncoder.encode(pixels, quality: 82, layout: .dcFirst)
         XCTAssertTrue(ImagingFixtures.jpegMarkers(baseline).contains(0xC0), "SOF0: baseline")
@@ -286,10 +287,8 @@ final class ImagingRenditionTests: XCTestCase {
     }
 
     func testTransparencyIsFlattenedOntoWhite() throws {
-        let image = try GDImage(width: 100, height: 100)
-        image.fill(x: 0, y: 0, width: 100, height: 100, red: 0, green: 0, blue: 0, alpha: 127)
-        image.fill(x: 50, y: 0, width: 50, height: 100, red: 0, green: 0, blue: 255)
-        let rendition = try run(image.encoded(as: .png, quality: 100), [inside("t", 100, 100)]).renditions[0]
+        let png = try ImagingFixtures.halfTransparentPNG(width: 100, height: 100, right: ImagingFixtures.blue)
+        let rendition = try run(png, [inside("t", 100, 100)]).renditions[0]
         let output = try ImagingFixtures.decode(rendition.bytes)
         ImagingFixtures.assertColour(output, x: 20, y: 50, is: (255, 255, 255), tolerance: 8)
         ImagingFixtures.assertColour(output, x: 80, y: 50, is: ImagingFixtures.blue)

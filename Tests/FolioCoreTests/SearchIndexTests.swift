@@ -9,22 +9,23 @@ final class SearchIndexTests: XCTestCase {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: photos))
         let snapshot = try database.snapshot()
-        var images: [Int64: PhotoImages] = [:]
+        var media: [Int64: PhotoMedia] = [:]
         if thumbs {
             for item in snapshot.photos {
                 let c = item.photo.checksum
-                images[item.photo.id!] = PhotoImages(thumb: ImageRef(src: "media/\(c)-thumb.jpg", width: 400, height: 400, candidates: [
-                    ImageCandidate(src: "media/\(c)-thumb200.jpg", width: 200, last: false),
-                    ImageCandidate(src: "media/\(c)-thumb.jpg", width: 400, last: true),
-                ]))
+                let thumbnails = RenditionFiles(files: [
+                    RenditionFiles.File(path: "media/\(c)-thumb.jpg", width: 400, height: 400),
+                    RenditionFiles.File(path: "media/\(c)-thumb200.jpg", width: 200, height: 200),
+                ], format: .jpeg)
+                media[item.photo.id!] = PhotoMedia(thumbnails: thumbnails, screens: RenditionFiles(files: [], format: .jpeg))
             }
         }
-        return SiteBuilder(snapshot: snapshot, images: images, settings: SiteSettings(), now: now)
+        return SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now)
     }
 
     func photo(_ n: Int, title: String? = nil, description: String? = nil, by person: String = "Josh",
                at place: String? = "Palo Alto, California, United States", tags: [String] = []) -> PhotoImport {
-        PhotoImport(source: "content:\(n).jpg", identifier: "p\(n)", title: title, description: description, person: person,
+        PhotoImport(source: .content(path: "\(n).jpg"), identifier: "p\(n)", title: title, description: description, person: person,
                     place: place, uploaded: Date(timeIntervalSince1970: Double(n) * 1000), width: 4, height: 3,
                     checksum: "c\(n)", tags: tags)
     }

@@ -8,12 +8,12 @@ final class SiteBuilderTests: XCTestCase {
     func builder(_ photos: [PhotoImport]) throws -> SiteBuilder {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: photos))
-        return SiteBuilder(snapshot: try database.snapshot(), images: [:], settings: SiteSettings(), now: now)
+        return SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: SiteSettings(), now: now)
     }
 
     func photo(_ n: Int, title: String? = nil, description: String? = nil, by person: String = "Josh",
                at place: String? = "Palo Alto, California, United States", taken: Date? = nil, favorite: Bool = false) -> PhotoImport {
-        PhotoImport(source: "content:\(n).jpg", identifier: "p\(n)", title: title, description: description, person: person,
+        PhotoImport(source: .content(path: "\(n).jpg"), identifier: "p\(n)", title: title, description: description, person: person,
                     place: place, taken: taken, uploaded: Date(timeIntervalSince1970: Double(n)), width: 4, height: 3,
                     favorite: favorite, checksum: "c\(n)")
     }
@@ -135,17 +135,18 @@ final class SiteBuilderTests: XCTestCase {
 
     func testAPhotoPageCarriesWhatTheViewerNeeds() throws {
         let database = try GalleryDatabase.inMemory()
-        try database.apply(ImportBatch(upserts: [PhotoImport(source: "content:1.jpg", identifier: "p1", title: "Big", person: "Josh",
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "1.jpg"), identifier: "p1", title: "Big", person: "Josh",
                                                              uploaded: now, width: 6000, height: 4000, checksum: "c1")]))
         let snapshot = try database.snapshot()
-        let zoom = ZoomInfo(width: 6000, height: 4000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 13,
-                            tilesBase: "media/tiles/c1-abc/")
-        let screen = ImageRef(src: "media/c1-screen.jpg", width: 1600, height: 1067, candidates: [
-            ImageCandidate(src: "media/c1-w800.jpg", width: 800, last: false),
-            ImageCandidate(src: "media/c1-screen.jpg", width: 1600, last: true),
-        ])
-        let images = [snapshot.photos[0].photo.id!: PhotoImages(thumb: nil, screen: screen, zoom: zoom)]
-        let pages = SiteBuilder(snapshot: snapshot, images: images, settings: SiteSettings(), now: now).pages()
+        let zoom = TilePyramid(width: 6000, height: 4000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 13,
+                               tilesBase: "media/tiles/c1-abc/")
+        let screens = RenditionFiles(files: [
+            RenditionFiles.File(path: "media/c1-screen.jpg", width: 1600, height: 1067),
+            RenditionFiles.File(path: "media/c1-w800.jpg", width: 800, height: 533),
+        ], format: .jpeg)
+        let none = RenditionFiles(files: [], format: .jpeg)
+        let media = [snapshot.photos[0].photo.id!: PhotoMedia(thumbnails: none, screens: screens, tiles: zoom)]
+        let pages = SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now).pages()
         let detail = try XCTUnwrap(try page(pages, "photos/p1.html").photo)
         XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
         XCTAssertEqual(detail.fillSizes, "(min-aspect-ratio: 6000/4000) 100vw, 150vh")
@@ -155,7 +156,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertTrue(html.contains(#"<script src="../assets/viewer.js" defer></script>"#))
         XCTAssertTrue(html.contains(#"<button class="favorite-toggle" type="button" aria-pressed="false" hidden>"#))
         // Without tiles, the figure says nothing of them and the viewer keeps to the screen rendition.
-        let plain = SiteBuilder(snapshot: snapshot, images: [snapshot.photos[0].photo.id!: PhotoImages(screen: screen)],
+        let plain = SiteBuilder(snapshot: snapshot, media: [snapshot.photos[0].photo.id!: PhotoMedia(thumbnails: none, screens: screens)],
                                 settings: SiteSettings(), now: now).pages()
         XCTAssertFalse(try render(try page(plain, "photos/p1.html")).contains("data-tiles"))
     }

@@ -19,7 +19,7 @@ final class SiteTemplateValueTests: XCTestCase {
         let image = ImageRef(src: "media/a.jpg", width: 4, height: 3,
                              picture: PictureSource(type: "image/webp", candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
         let crumb = Crumb(title: "t", href: "h")
-        let zoom = ZoomInfo(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
+        let zoom = TilePyramid(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
         let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1")
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", alt: "a", image: image, thumb: image,
@@ -37,6 +37,7 @@ final class SiteTemplateValueTests: XCTestCase {
         page.stats = [StatLink(label: "l", count: 1, href: "h")]
         page.emptyMessage = "e"
         page.placeSlug = "p"
+        page.origin = "o"
         var settings = SiteSettings()
         settings.baseURL = "https://example.com/"
 

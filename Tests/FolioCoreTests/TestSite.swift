@@ -21,6 +21,33 @@ final class TestSite {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// A small site: three photos by two people in two places, one favorite, one loose file.
+    static func threePhotos() throws -> TestSite {
+        let site = try TestSite()
+        try site.photo("one.jpg")
+        try site.photo("two.jpg", from: repository.appendingPathComponent("content/photo2.jpg"))
+        try site.photo("loose/harbour-at-dawn.jpg", from: repository.appendingPathComponent("content/photo3.jpg"))
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Urban <disaster> & co", "user": "Josh", "description": "Rubble",
+             "place": "Palo Alto, California, United States", "favorite": true],
+            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        return site
+    }
+
+    var database: GalleryDatabase {
+        get throws { try GalleryDatabase.open(at: paths.database) }
+    }
+
+    /// The identifier (page name) of the photo of `path` under content/.
+    func identifier(_ path: String) throws -> String {
+        try XCTUnwrap(database.stamps(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: publicFolder.appendingPathComponent(path).path)
+    }
+
     /// Writes `records` as a catalog at `path` under content/.
     func catalog(_ path: String, _ records: [[String: Any]], format: PropertyListSerialization.PropertyListFormat = .xml) throws {
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: format, options: 0)

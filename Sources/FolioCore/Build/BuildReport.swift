@@ -13,7 +13,9 @@ public struct BuildReport: Sendable {
     public var removed = 0
     public var renditionsMade = 0
     public var renditionsReused = 0
-    public var failedPhotos: [String] = []
+    /// Photos left out of the site because their file would not read or decode, as the model
+    /// records them (and new files that never made it into the model).
+    public var failedPhotos: [PhotoSource] = []
     public var issues: [BuildIssue] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
@@ -39,6 +41,7 @@ public struct BuildReport: Sendable {
             line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
             line += " \(pagesRendered) pages rendered, \(pagesWritten) written)"
         }
+        if !failedPhotos.isEmpty { line += ", \(PhotoText.count(failedPhotos.count, "photo")) failed" }
         if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }
         if !warnings.isEmpty { line += ", \(PhotoText.count(warnings.count, "warning"))" }
         line += String(format: " in %.2f s", duration)

@@ -25,6 +25,17 @@ struct BuildStamp: Codable, Equatable {
         return ContentHash.hex("\(formatVersion)|\(theme.fingerprint)|\(settingsText)")
     }
 
+    /// The stamp of the published site when it was made from exactly this model, theme and
+    /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
+    /// there is nothing to do.
+    static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
+        let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings)
+        guard let stamp = read(from: site.paths.output), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
+              try !site.database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
+        else { return nil }
+        return stamp
+    }
+
     static func read(from output: URL) -> BuildStamp? {
         guard let data = try? Data(contentsOf: output.appendingPathComponent(fileName)) else { return nil }
         return try? JSONDecoder().decode(BuildStamp.self, from: data)

@@ -1,30 +1,45 @@
 import Foundation
 
-/// Reads the settings, opens the model, loads the theme and opens the output.
-struct ConfigureStep: BuildStep {
-    let name = "configure"
+/// A site ready to build: its settings, theme, model and output, as the configure step opened
+/// them. Every later step reads it; none changes it.
+struct ConfiguredSite: StepOutput {
+    let paths: SitePaths
+    let settings: SiteSettings
+    let theme: Theme
+    let database: GalleryDatabase
+    let renditions: RenditionSet
+    let processor: ImageProcessor
+    let output: PublicOutput
+    /// Unknown settings, each a warning.
+    let issues: [BuildIssue]
+}
 
-    func run(_ context: BuildContext) async throws {
-        let paths = context.paths
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: paths.content.path, isDirectory: &isFolder), isFolder.boolValue else {
+/// Reads the settings, loads the theme, opens the model and the output.
+struct ConfigureStep: BuildStep {
+    static let name = "configure"
+
+    func run(_ input: Void, in run: BuildRun) async throws -> ConfiguredSite {
+        let paths = run.paths
+        guard run.files.isFolder(paths.content) else {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
-        context.settings = try SiteSettings.load(from: paths.settings)
-        for (key, suggestion) in SiteSettings.unknownKeys(in: paths.settings) {
-            let hint = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
-            context.issues.append(.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(hint)"))
+        let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
+        let issues = unknownKeys.map { key, suggestion in
+            BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
         }
-        if !ImageProcessor.canEncode(context.settings.format) {
-            throw FolioError(path: paths.settings.path, reason: "format '\(context.settings.format.rawValue)': the libgd on this machine cannot write it")
+        if !ImageProcessor.canEncode(settings.format) {
+            throw FolioError(path: paths.settings.path, reason: "format '\(settings.format.rawValue)': the libgd on this machine cannot write it")
         }
-        context.renditions = RenditionSet(context.settings)
-        context.processor = ImageProcessor(pixelLimit: context.settings.pixelLimit, clock: context.clock)
-        guard let themeFolder = context.options.themeFolder ?? Theme.defaultFolder() else {
+        guard let themeFolder = run.options.themeFolder ?? Theme.defaultFolder() else {
             throw FolioError(reason: "cannot find the default theme; set FOLIO_THEME to the templates/ folder of Folio")
         }
-        context.theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates)
-        context.database = try GalleryDatabase.open(at: paths.database)
-        context.output = try PublicOutput(destination: paths.output)
+        let theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates, files: run.files)
+        return ConfiguredSite(
+            paths: paths, settings: settings, theme: theme,
+            database: try GalleryDatabase.open(at: paths.database),
+            renditions: RenditionSet(settings),
+            processor: ImageProcessor(pixelLimit: settings.pixelLimit, clock: run.clock),
+            output: try PublicOutput(destination: paths.output),
+            issues: issues)
     }
 }

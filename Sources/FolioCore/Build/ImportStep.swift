@@ -1,47 +1,60 @@
 import Foundation
 
+/// What the import did to the model.
+struct ImportResult: StepOutput {
+    var imported = 0
+    var removed = 0
+    /// Photos whose file could not be read this time, and why. Those already in the model keep
+    /// their row and everything set on it; this build leaves them out, the next one reads them
+    /// again.
+    var failed: [PhotoSource: String] = [:]
+    var issues: [BuildIssue] = []
+}
+
 /// Brings the model in line with `content/`: new and edited photos are read (checksum, size,
 /// EXIF) and upserted, photos whose files are gone are removed, unchanged ones cost nothing.
 struct ImportStep: BuildStep {
-    let name = "import"
+    static let name = "import"
 
     /// The fingerprint of a photo no catalog lists: only its file says anything about it.
     static let uncataloguedFingerprint = "uncatalogued"
 
-    func run(_ context: BuildContext) async throws {
-        let database = context.database!
-        let stamps = try database.stamps(sourcePrefix: "content:")
+    func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
+        let (site, inventory) = input
+        let database = site.database
+        let stamps = try database.stamps(of: .content)
         var changed: [(ContentEntry, PhotoStamp?)] = []
-        for entry in context.inventory.entries {
+        for entry in inventory.entries {
             let old = stamps[entry.source]
             if let old, old.fileStamp == entry.stamp.text, old.fingerprint == Self.fingerprint(entry) { continue }
             changed.append((entry, old))
         }
 
-        let contentRoot = context.paths.content
-        let processor = context.processor
-        let progress = ProgressLine("reading", total: changed.count, enabled: context.options.progress)
-        let results = await boundedMap(changed, width: context.concurrency, onEach: { progress.update($0) }) { entry, old in
-            Self.read(entry, old: old, contentRoot: contentRoot, processor: processor)
+        let contentRoot = site.paths.content
+        let processor = site.processor
+        let files = run.files
+        let progress = run.progress("reading", total: changed.count)
+        let results = await boundedMap(changed, width: run.concurrency, onEach: { progress.update($0) }) { entry, old in
+            Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files)
         }
 
+        var result = ImportResult()
         var batch = ImportBatch()
-        var failed = Set<String>()
-        for (index, result) in results.enumerated() {
-            switch result {
+        for ((entry, _), read) in zip(changed, results) {
+            switch read {
             case .success(let photo): batch.upserts.append(photo)
             case .failure(let issue):
-                context.issues.append(issue)
-                failed.insert(changed[index].0.source)
+                result.issues.append(issue)
+                result.failed[entry.source] = issue.reason
             }
         }
-        // A photo whose file went bad leaves the model too, so the site never shows a photo it
-        // cannot draw; the next build tries it again.
-        let listed = Set(context.inventory.entries.map(\.source))
-        batch.removals = stamps.keys.filter { !listed.contains($0) || failed.contains($0) }.sorted()
+        let listed = Set(inventory.entries.map(\.source))
+        batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
-        context.report.imported = batch.upserts.count
-        context.report.removed = batch.removals.filter { !listed.contains($0) }.count
+        try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
+        result.imported = batch.upserts.count
+        result.removed = batch.removals.count
+        return result
     }
 
     static func fingerprint(_ entry: ContentEntry) -> String {
@@ -49,12 +62,13 @@ struct ImportStep: BuildStep {
     }
 
     /// Reads one photo's file; the checksum is reused when the file itself is untouched.
-    static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor) -> Result<PhotoImport, BuildIssue> {
+    static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
+                     files: any FileAccess) -> Result<PhotoImport, BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let data: Data
         let metadata: ImageMetadata
         do {
-            data = try LocalFileAccess().read(contentRoot.appendingPathComponent(entry.path))
+            data = try files.read(contentRoot.appendingPathComponent(entry.path))
             metadata = try processor.metadata(of: data)
         } catch let error as ImagingError {
             return .failure(.error(shown, error.reason))
@@ -62,12 +76,12 @@ struct ImportStep: BuildStep {
             return .failure(.error(shown, "cannot be read: \(error.localizedDescription)"))
         }
         let sameFile = old?.fileStamp == entry.stamp.text
-        let checksum = sameFile ? old!.checksum : ContentHash.hex(data)
+        let checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
         let record = entry.record
         let stem = ((entry.path as NSString).lastPathComponent as NSString).deletingPathExtension
         return .success(PhotoImport(
             source: entry.source,
-            identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source).prefix(12),
+            identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
             title: record == nil ? stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ") : record?.name,
             description: record?.description,
             person: record?.user ?? metadata.artist ?? "Unknown",
@@ -83,8 +97,4 @@ struct ImportStep: BuildStep {
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record?.tags ?? []))
     }
-}
-
-extension BuildContext {
-    var concurrency: Int { max(1, options.concurrency ?? ProcessInfo.processInfo.activeProcessorCount) }
 }

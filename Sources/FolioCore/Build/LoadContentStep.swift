@@ -1,9 +1,10 @@
 /// Finds every catalog and image under `content/`.
 struct LoadContentStep: BuildStep {
-    let name = "load content"
+    static let name = "load content"
 
-    func run(_ context: BuildContext) async throws {
-        context.inventory = try ContentLoader(contentRoot: context.paths.content).load()
-        context.issues += context.inventory.issues
+    func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentInventory {
+        try ContentLoader(contentRoot: site.paths.content, files: run.files).load()
     }
 }
+
+extension ContentInventory: StepOutput {}

@@ -1,26 +1,57 @@
 import Foundation
 
+/// What one photo's bytes still need made, and what the import learned of its file, so the job
+/// decodes it without reading its header or EXIF again.
+struct ImageJob: Sendable {
+    /// Every photo with these bytes: one job makes their media for all of them.
+    var photos: [(id: Int64, source: PhotoSource)]
+    var file: URL
+    var metadata: ImageMetadata
+    var checksum: String
+    var requests: [RenditionRequest]
+    /// The pyramid to cut, and the folder it goes to.
+    var tiles: (request: TileRequest, folder: String)?
+
+    /// The photo's pixel count: what its decode costs, roughly.
+    var pixels: Int { metadata.width * metadata.height }
+}
+
+/// A thumbnail the model holds whose file is missing from `public/media/` (someone deleted
+/// `public/`): written from the model's bytes, without decoding the photo.
+struct ThumbnailRestore: Sendable {
+    var key: ThumbnailKey
+    var file: String
+}
+
+/// What this build publishes, and what it must make to do so.
+struct BuildPlan: StepOutput {
+    /// The gallery as this build publishes it: the model without the photos that would not import.
+    var snapshot: GallerySnapshot
+    var media: [Int64: PhotoMedia]
+    var jobs: [ImageJob]
+    var restores: [ThumbnailRestore]
+    /// Renditions already published or kept in the model.
+    var reused: Int
+}
+
 /// Decides what images must be made. A photo whose thumbnails are in the model and whose other
-/// renditions are already published needs no decoding at all.
+/// renditions are already published needs no decoding at all. Writes nothing.
 struct PlanStep: BuildStep {
-    let name = "plan"
+    static let name = "plan"
 
-    func run(_ context: BuildContext) async throws {
-        let database = context.database!
-        if try isUpToDate(context) {
-            context.upToDate = true
-            return
-        }
-        context.snapshot = try database.snapshot()
-        let set = context.renditions
-        let stored = try database.thumbnails(specs: set.thumbnailSpecs)
-        let output = context.output!
+    func run(_ input: (site: ConfiguredSite, imported: ImportResult), in run: BuildRun) async throws -> BuildPlan {
+        let (site, imported) = input
+        let database = site.database
+        let full = try database.snapshot()
+        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id! }))
+        let set = site.renditions
+        let stored = try database.thumbnailKeys(specs: set.thumbnailSpecs)
+        let output = site.output
 
-        var jobs: [ImageJob] = []
-        var images: [Int64: PhotoImages] = [:]
-        // Photos with the same bytes share their media: one job makes them for all.
-        var planned = Set<String>()
-        for item in context.snapshot.photos {
+        var plan = BuildPlan(snapshot: snapshot, media: [:], jobs: [], restores: [], reused: 0)
+        // Photos with the same bytes share their media: one job, by checksum, makes it for all.
+        var jobIndex: [String: Int] = [:]
+        for item in snapshot.photos {
             let photo = item.photo
             let id = photo.id!
             var missing: [RenditionRequest] = []
@@ -28,55 +59,43 @@ struct PlanStep: BuildStep {
             let screens = RenditionSet.distinct(set.screens, width: photo.width, height: photo.height)
             for request in set.withFallbacks(thumbnails) {
                 let file = RenditionSet.fileName(request, checksum: photo.checksum)
-                if let thumbnail = stored[ThumbnailKey(photoId: id, spec: RenditionSet.spec(request))] {
-                    if !output.hasMedia(file) { try output.writeMedia(thumbnail.bytes, to: file) }
-                    context.report.renditionsReused += 1
+                let key = ThumbnailKey(photoId: id, spec: RenditionSet.spec(request))
+                if stored.contains(key) {
+                    if !output.hasMedia(file) { plan.restores.append(ThumbnailRestore(key: key, file: file)) }
+                    plan.reused += 1
                 } else {
                     missing.append(request)
                 }
             }
             for request in set.withFallbacks(screens) {
                 if output.hasMedia(RenditionSet.fileName(request, checksum: photo.checksum)) {
-                    context.report.renditionsReused += 1
+                    plan.reused += 1
                 } else {
                     missing.append(request)
                 }
             }
-            let zoom = set.zoom(checksum: photo.checksum, width: photo.width, height: photo.height)
-            let tilesMissing = zoom.map { !output.hasMedia($0.tilesBase) } ?? false
+            let media = set.media(checksum: photo.checksum, width: photo.width, height: photo.height)
+            plan.media[id] = media
+            let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
 
-            images[id] = PhotoImages(
-                thumb: set.imageRef(thumbnails, checksum: photo.checksum, width: photo.width, height: photo.height),
-                screen: set.imageRef(screens, checksum: photo.checksum, width: photo.width, height: photo.height),
-                zoom: zoom)
-            if !missing.isEmpty || tilesMissing, planned.insert(photo.checksum).inserted {
-                guard let url = sourceURL(photo, context) else { continue }
-                jobs.append(ImageJob(photoId: id, source: url, checksum: photo.checksum, requests: missing,
-                                     tiles: tilesMissing ? set.tiles : nil, tilesFolder: tilesMissing ? zoom?.tilesBase : nil,
-                                     pixels: photo.width * photo.height))
+            if let index = jobIndex[photo.checksum] {
+                plan.jobs[index].photos.append((id, photo.source))
+                for request in missing where !plan.jobs[index].requests.contains(request) {
+                    plan.jobs[index].requests.append(request)
+                }
+                continue
             }
+            guard let path = photo.source.contentPath else { continue }
+            jobIndex[photo.checksum] = plan.jobs.count
+            plan.jobs.append(ImageJob(
+                photos: [(id, photo.source)], file: site.paths.content.appendingPathComponent(path),
+                metadata: ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
+                                        height: photo.height, orientation: photo.orientation),
+                checksum: photo.checksum, requests: missing,
+                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }))
         }
-        context.images = images
-        context.imageWork = jobs
-    }
-
-    /// Nothing to do when the published site was made from this very model, theme and settings,
-    /// and no photo is recent enough for its "hours ago" to have moved on since.
-    func isUpToDate(_ context: BuildContext) throws -> Bool {
-        let database = context.database!
-        let fingerprint = BuildStamp.fingerprint(generation: try database.generation(), theme: context.theme, settings: context.settings)
-        guard context.issues.allSatisfy({ $0.severity == .warning }),
-              let stamp = BuildStamp.read(from: context.paths.output), stamp.fingerprint == fingerprint
-        else { return false }
-        let now = context.now
-        guard stamp.builtAt <= now else { return false }
-        context.report.photos = stamp.photos
-        context.report.pages = stamp.pages
-        return try !database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
-    }
-
-    func sourceURL(_ photo: Photo, _ context: BuildContext) -> URL? {
-        guard photo.source.hasPrefix("content:") else { return nil }
-        return context.paths.content.appendingPathComponent(String(photo.source.dropFirst("content:".count)))
+        // A checksum none of whose photos misses anything needs no job.
+        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil }
+        return plan
     }
 }

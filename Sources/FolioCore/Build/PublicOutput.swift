@@ -96,15 +96,15 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning.
-    public func copyAssets(from assetFolders: [URL]) throws {
+    public func copyAssets(from assetFolders: [URL], files: any FileAccess) throws {
         var chosen: [String: URL] = [:]
-        for folder in assetFolders where fm.fileExists(atPath: folder.path) {
-            for name in try LocalFileAccess().files(under: folder) {
+        for folder in assetFolders where files.isFolder(folder) {
+            for name in try files.files(under: folder) {
                 chosen[name] = folder.appendingPathComponent(name)
             }
         }
         for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
-            try write(try Data(contentsOf: url), to: "assets/\(name)")
+            try write(try files.read(url), to: "assets/\(name)")
         }
     }
 

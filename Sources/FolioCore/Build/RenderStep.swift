@@ -1,15 +1,75 @@
 import Foundation
 
-/// Turns the model into page values and draws them through the theme.
-struct RenderStep: BuildStep {
-    let name = "render pages"
+/// The pages drawn into the new site, beside the old one.
+struct RenderedSite: StepOutput {
+    var manifest: PageManifest
+    /// Pages drawn through the templates: those whose values or drawing changed.
+    var rendered = 0
+    /// Pages whose HTML changed, written anew; the rest are taken over from the last build.
+    var written = 0
+}
 
-    func run(_ context: BuildContext) async throws {
-        guard !context.upToDate else { return }
-        let builder = SiteBuilder(snapshot: context.snapshot, images: context.images, settings: context.settings, now: context.now)
-        context.siteBuilder = builder
-        context.pages = builder.pages()
-        context.report.pages = context.pages.count
-        context.report.photos = context.snapshot.photos.count
+/// Draws every page through the theme into the new site, and writes the search index. A page
+/// whose values and drawing are as last time is taken over without rendering; one that renders
+/// the same as last time is taken over unwritten (same file, same modification time).
+struct RenderStep: BuildStep {
+    static let name = "render"
+
+    private struct Drawn: Sendable {
+        var path: String
+        var entry: PageManifest.Entry
+        var rendered: Bool
+        var written: Bool
+    }
+
+    func run(_ input: (site: ConfiguredSite, pages: SitePages), in run: BuildRun) async throws -> RenderedSite {
+        let (site, values) = input
+        let output = site.output
+        let renderer = PageRenderer(theme: site.theme, settings: site.settings)
+        let pages = values.pages
+        let previous = PageManifest.read(from: site.paths.output)
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings)
+        let progress = run.progress("pages", total: pages.count)
+        let chunkSize = 64
+        let chunks = pages.chunked(chunkSize).map(Array.init)
+        let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
+            progress.update(min(done * chunkSize, pages.count))
+        }) { chunk -> Result<[Drawn], FolioError> in
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                var drawn: [Drawn] = []
+                for page in chunk {
+                    let input = try PageManifest.input(of: page, drawing: drawing, encoder: encoder)
+                    let last = previous.entries[page.path]
+                    if let last, last.input == input, output.reuse(page.path) {
+                        drawn.append(Drawn(path: page.path, entry: last, rendered: false, written: false))
+                        continue
+                    }
+                    let html = Data(try renderer.render(page).utf8)
+                    let entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input)
+                    let same = last?.checksum == entry.checksum && output.reuse(page.path)
+                    if !same { try output.write(html, to: page.path) }
+                    drawn.append(Drawn(path: page.path, entry: entry, rendered: true, written: !same))
+                }
+                return .success(drawn)
+            } catch let error as FolioError {
+                return .failure(error)
+            } catch {
+                return .failure(FolioError(reason: "\(error)"))
+            }
+        }
+        var rendered = RenderedSite(manifest: PageManifest())
+        for result in results {
+            for page in try result.get() {
+                rendered.manifest.entries[page.path] = page.entry
+                if page.rendered { rendered.rendered += 1 }
+                if page.written { rendered.written += 1 }
+            }
+        }
+        for file in values.search.files {
+            try output.write(file.data, to: file.path)
+        }
+        return rendered
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 
-/// A build of one site: the pipeline of named steps, run in order by one runner that logs
-/// `[i/n] step` and tags any error with the step it came from.
+/// A build of one site: the pipeline of named steps, each taking what the ones before it made.
+///
+/// configure → load content → import → (up to date? stop) → plan → images → pages → render → write public/
 public struct SiteBuild: Sendable {
     public let paths: SitePaths
     public let options: BuildOptions
 
-    public static let steps: [any BuildStep] = [
-        ConfigureStep(), LoadContentStep(), ImportStep(), PlanStep(), ImagesStep(), RenderStep(), SearchIndexStep(), WriteStep(),
+    /// The steps' names, in order, as the log and the timings show them.
+    public static let steps = [
+        ConfigureStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ImagesStep.name,
+        PagesStep.name, RenderStep.name, WriteStep.name,
     ]
 
     public init(paths: SitePaths, options: BuildOptions = BuildOptions()) {
@@ -18,27 +21,47 @@ public struct SiteBuild: Sendable {
     /// Builds the site. Bad photos and records are in the report; a thrown error means no new
     /// site was put in place (the previous `public/` is as it was).
     @discardableResult
-    public func run(log: (String) -> Void = { _ in }) async throws -> BuildReport {
-        let context = BuildContext(paths: paths, options: options)
-        let steps = Self.steps
-        defer { context.output?.discard() }
-        for (index, step) in steps.enumerated() {
-            log("[\(index + 1)/\(steps.count)] \(step.name)")
-            let started = Date()
-            do {
-                try await step.run(context)
-            } catch let error as FolioError {
-                throw FolioError(path: error.path, reason: "\(error.reason) (in step '\(step.name)')")
-            } catch {
-                throw FolioError(reason: "\(step.name): \(error)")
-            }
-            context.report.stepTimes.append((step.name, Date().timeIntervalSince(started)))
+    public func run(log: @escaping (String) -> Void = { _ in }) async throws -> BuildReport {
+        let run = BuildRun(paths: paths, options: options)
+        var steps = StepRunner(run: run, count: Self.steps.count, log: log)
+
+        let site = try await steps.step(ConfigureStep(), ())
+        defer { site.output.discard() }
+        let inventory = try await steps.step(LoadContentStep(), site)
+        let imported = try await steps.step(ImportStep(), (site, inventory))
+        var report = BuildReport(imported: imported.imported, removed: imported.removed)
+
+        if !steps.hasErrors, let stamp = try BuildStamp.upToDate(site, now: run.now) {
+            log("up to date")
+            report.upToDate = true
+            report.photos = stamp.photos
+            report.pages = stamp.pages
+            return finish(report, steps, run)
         }
-        context.report.issues = context.issues
-        context.report.upToDate = context.upToDate
-        context.report.duration = Date().timeIntervalSince(context.startedAt)
-        let imaging = context.clock.seconds
-        context.report.imagingTimes = ImagingClock.Phase.allCases.map { ($0.rawValue, imaging[$0] ?? 0) }
-        return context.report
+
+        let plan = try await steps.step(PlanStep(), (site, imported))
+        let images = try await steps.step(ImagesStep(), (site, plan))
+        let pages = try await steps.step(PagesStep(), (site, plan, images))
+        let rendered = try await steps.step(RenderStep(), (site, pages))
+        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors))
+
+        report.photos = pages.photos
+        report.pages = pages.pages.count
+        report.renditionsMade = images.made
+        report.renditionsReused = plan.reused
+        report.pagesRendered = rendered.rendered
+        report.pagesWritten = rendered.written
+        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
+        return finish(report, steps, run)
+    }
+
+    private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun) -> BuildReport {
+        var report = report
+        report.issues = steps.issues
+        report.stepTimes = steps.times
+        report.duration = Date().timeIntervalSince(run.startedAt)
+        let imaging = run.clock.seconds
+        report.imagingTimes = ImagingClock.Phase.allCases.map { ($0.rawValue, imaging[$0] ?? 0) }
+        return report
     }
 }

@@ -7,13 +7,12 @@ public struct ContentEntry: Sendable, Equatable {
     public var record: CatalogRecord?
     public var stamp: FileStamp
 
-    /// The model's name for where the photo comes from.
-    public var source: String { "content:\(path)" }
+    /// Where the model says the photo comes from.
+    public var source: PhotoSource { .content(path: path) }
 }
 
 /// Everything found under `content/`, and what was wrong with it.
 public struct ContentInventory: Sendable {
     public var entries: [ContentEntry] = []
     public var issues: [BuildIssue] = []
-    public var catalogCount = 0
 }

@@ -20,7 +20,6 @@ public struct ContentLoader: Sendable {
         // Regular files the walk found are inside content/ by construction; only links, and paths
         // a catalog names that the walk did not find, need their real path checked.
         let inside = Set(listing.filter { !$0.isLink }.map(\.path))
-        inventory.catalogCount = catalogs.count
 
         var listed = Set<String>()
         let reader = CatalogReader(contentRoot: contentRoot, files: files)

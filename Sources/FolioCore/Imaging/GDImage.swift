@@ -112,15 +112,14 @@ final class GDImage {
 
     // MARK: Encoding
 
-    /// The image as a file: how WebP and AVIF renditions are written, and the fixtures' other
-    /// formats. libgd writes no EXIF, so nothing of the original's metadata (GPS above all)
-    /// reaches a published file. AVIF is written at libavif's speed 9 of 10: measured on
+    /// The image as a file: how WebP and AVIF renditions are written (JPEG goes through
+    /// JPEGEncoder), and PNG and GIF for `ImageProcessor.encode`. libgd writes no EXIF, so
+    /// nothing of the original's metadata (GPS above all) reaches a published file. AVIF is written at libavif's speed 9 of 10: measured on
     /// 1-2.5 MP photos, 50-90 ms (WebP: 100-150 ms, JPEG 4-8 ms), and within a tenth of the size at
     /// speed 6, which took 3 to 5 times as long.
-    func encoded(as format: ImageFormat, quality: Int, progressive: Bool = true) throws -> Data {
+    func encoded(as format: ImageFormat, quality: Int) throws -> Data {
         // For WebP, 101 (gdWebpLossless) selects lossless encoding.
         let quality = Int32(min(max(quality, 1), format == .webp ? 101 : 100))
-        gdImageInterlace(pointer, format == .jpeg && progressive ? 1 : 0)
         gdImageSaveAlpha(pointer, 1)
         var size: Int32 = 0
         let bytes: UnsafeMutableRawPointer?
@@ -136,20 +135,5 @@ final class GDImage {
         }
         defer { gdFree(bytes) }
         return Data(bytes: bytes, count: Int(size))
-    }
-
-    // MARK: Pixels (fixtures and checks)
-
-    /// Fills a rectangle, replacing what was there (alpha too: 0 opaque ... 127 transparent).
-    func fill(x: Int, y: Int, width: Int, height: Int, red: Int, green: Int, blue: Int, alpha: Int = 0) {
-        gdImageAlphaBlending(pointer, 0)
-        let colour = folio_gd_true_color_alpha(Int32(red), Int32(green), Int32(blue), Int32(alpha))
-        gdImageFilledRectangle(pointer, Int32(x), Int32(y), Int32(x + width - 1), Int32(y + height - 1), colour)
-        gdImageAlphaBlending(pointer, 1)
-    }
-
-    func colour(x: Int, y: Int) -> (red: Int, green: Int, blue: Int) {
-        let pixel = Int(folio_gd_row(pointer, Int32(y))![x])
-        return ((pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF)
     }
 }

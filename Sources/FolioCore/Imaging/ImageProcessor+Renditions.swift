@@ -13,15 +13,16 @@ extension ImageProcessor {
     }
 
     func makeRenditions(
-        of data: Data, orientation exifOrientation: Int, requests: [RenditionRequest], reuseRenditions: Bool = true,
+        of data: Data, metadata: ImageMetadata, requests: [RenditionRequest], reuseRenditions: Bool = true,
         tiles: TileRequest? = nil, tileSink: (Tile) throws -> Void = { _ in }
     ) throws -> RenditionRun {
         try requests.forEach(ImageProcessor.validate)
-        let header = try ImageHeader.read(data)
+        let orientation = ImageOrientation(exif: metadata.orientation)
+        // The same axes swap undoes the turn: the size as stored.
+        let stored = orientation.uprightSize(width: metadata.width, height: metadata.height)
+        let header = ImageHeader(format: metadata.format, width: stored.width, height: stored.height)
         try header.checkPixelLimit(pixelLimit)
-        let orientation = ImageOrientation(exif: exifOrientation)
-        let uprightSize = orientation.uprightSize(width: header.width, height: header.height)
-        let wantsTiles = tiles?.minLevel(width: uprightSize.width, height: uprightSize.height) != nil
+        let wantsTiles = tiles?.minLevel(width: metadata.width, height: metadata.height) != nil
         if requests.isEmpty && !wantsTiles {
             return RenditionRun(renditions: [], decodeScale: .one, decodedWidth: 0, decodedHeight: 0, sources: [])
         }
@@ -31,16 +32,19 @@ extension ImageProcessor {
         let scale: ScalingFactor
         let plan: RenditionPlan
         if header.format == .jpeg {
-            let full = orientation.uprightSize(width: header.width, height: header.height)
-            plan = RenditionPlan(requests: requests, uprightWidth: full.width, uprightHeight: full.height)
+            plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
             // Tiles go up to the original's resolution, so they need the full decode.
             scale = wantsTiles ? .one : plan.decodeScale(
                 storedWidth: header.width, storedHeight: header.height, orientation: orientation,
                 factors: TurboJPEGDecoder.scalingFactors)
-            decoded = try clock.time(.decode) { try TurboJPEGDecoder().decode(data, scale: scale).oriented(orientation) }
+            decoded = try clock.time(.decode) {
+                try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height)).oriented(orientation)
+            }
         } else {
-            // libgd decodes at full size, and what it decoded is the authority on that size.
             decoded = try clock.time(.decode) { try decodeWithLibgd(data, format: header.format).pixels().oriented(orientation) }
+            guard decoded.width == metadata.width, decoded.height == metadata.height else {
+                throw ImagingError.changed(expected: (metadata.width, metadata.height), found: (decoded.width, decoded.height))
+            }
             scale = .one
             plan = RenditionPlan(requests: requests, uprightWidth: decoded.width, uprightHeight: decoded.height)
         }

@@ -26,11 +26,12 @@ public struct ImageProcessor: Sendable {
             latitude: exif.latitude, longitude: exif.longitude)
     }
 
-    /// Every requested rendition from a single decode, in the order of `requests`. The size
-    /// limit is checked against the file's own header (not `metadata`) before decoding; from
-    /// `metadata` only the orientation is used, so EXIF is not parsed twice.
+    /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
+    /// what `metadata(of:)` read of the same file (a build keeps it in the model): its format,
+    /// size and orientation, so neither the header nor the EXIF is parsed again. A file that is
+    /// no longer what it says (changed since) is refused by the decoder.
     public func renditions(of data: Data, metadata: ImageMetadata, requests: [RenditionRequest]) throws -> [Rendition] {
-        try makeRenditions(of: data, orientation: metadata.orientation, requests: requests).renditions
+        try makeRenditions(of: data, metadata: metadata, requests: requests).renditions
     }
 
     /// The renditions, and from the same decode the deep-zoom tiles `tiles` asks for (none when
@@ -39,7 +40,7 @@ public struct ImageProcessor: Sendable {
         of data: Data, metadata: ImageMetadata, requests: [RenditionRequest],
         tiles: TileRequest?, tileSink: (Tile) throws -> Void
     ) throws -> [Rendition] {
-        try makeRenditions(of: data, orientation: metadata.orientation, requests: requests, tiles: tiles, tileSink: tileSink).renditions
+        try makeRenditions(of: data, metadata: metadata, requests: requests, tiles: tiles, tileSink: tileSink).renditions
     }
 }
 
@@ -51,11 +52,21 @@ extension ImageProcessor {
         return (try? ImageProcessor().encode(pixels, as: format, quality: 50, layout: .baseline)) != nil
     }
 
-    /// Decodes a JPEG at 1/`denominator` scale and throws the pixels away: the floor any
-    /// JPEG pipeline stands on, for benchmarks. Returns the decoded size.
-    public func decodeOnly(_ data: Data, scaleDenominator denominator: Int) throws -> (width: Int, height: Int) {
-        let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == denominator } ?? .one
-        let image = try TurboJPEGDecoder().decode(data, scale: factor)
-        return (image.width, image.height)
+    /// The pixels of an image file as stored (its EXIF orientation not applied); a JPEG at
+    /// 1/`scaleDenominator` of its size (1, 2, 4 or 8), decoded that small by libjpeg-turbo.
+    public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
+        let header = try ImageHeader.read(data)
+        try header.checkPixelLimit(pixelLimit)
+        guard header.format == .jpeg else { return try GDImage.decode(data, format: header.format).pixels() }
+        let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
+        return try TurboJPEGDecoder().decode(data, scale: factor)
+    }
+
+    /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP or AVIF. With no metadata at all.
+    public func encode(_ pixels: PixelBuffer, as format: ImageFormat, quality: Int) throws -> Data {
+        switch format {
+        case .jpeg: return try JPEGEncoder.encode(pixels, quality: quality, layout: .baseline)
+        default: return try GDImage(pixels: pixels).encoded(as: format, quality: quality)
+        }
     }
 }

@@ -22,6 +22,11 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         ImagingError(reason: "\(width)x\(height) pixels is over the limit of \(limit)")
     }
 
+    /// The file is not the one the build read a moment ago (it was replaced while building).
+    static func changed(expected: (Int, Int), found: (Int, Int)) -> ImagingError {
+        ImagingError(reason: "changed while it was being built (\(expected.0)x\(expected.1) pixels before, \(found.0)x\(found.1) now); build again")
+    }
+
     static func invalidRequest(_ request: RenditionRequest, _ problem: String) -> ImagingError {
         ImagingError(reason: "invalid rendition request '\(request.name)' (\(problem))")
     }

@@ -2,10 +2,18 @@
 /// Everything between decoding and encoding works on this form: libjpeg-turbo reads and writes it
 /// directly (BGRX on little-endian machines), and a word per pixel moves in one load and store.
 /// The top byte means nothing (TurboJPEG fills it with 0xFF): every reader masks it off.
-struct PixelBuffer {
-    let width: Int
-    let height: Int
-    var words: [UInt32]
+public struct PixelBuffer: Sendable {
+    public let width: Int
+    public let height: Int
+    public let words: [UInt32]
+
+    /// `words` holds `width * height` pixels, row by row.
+    public init(width: Int, height: Int, words: [UInt32]) {
+        precondition(words.count == width * height, "a \(width)x\(height) buffer holds \(width * height) words")
+        self.width = width
+        self.height = height
+        self.words = words
+    }
 
     /// A buffer whose every word `fill` writes. Not zeroed first: a memset of each decoded and
     /// resampled image cost 3% of a cold build.

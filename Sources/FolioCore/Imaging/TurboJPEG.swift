@@ -39,8 +39,11 @@ final class TurboJPEGDecoder {
     /// Decodes at `scale`. Every warning is an error: libjpeg-turbo "recovers" from a truncated
     /// file by painting the missing rows grey, and Folio would rather report a broken photo
     /// than publish one.
-    func decode(_ data: Data, scale: ScalingFactor) throws -> PixelBuffer {
+    func decode(_ data: Data, scale: ScalingFactor, expecting stored: (width: Int, height: Int)? = nil) throws -> PixelBuffer {
         let header = try readHeader(data)
+        if let stored, stored != (header.width, header.height) {
+            throw ImagingError.changed(expected: stored, found: (header.width, header.height))
+        }
         let factor = tjscalingfactor(num: Int32(scale.num), denom: Int32(scale.denom))
         let width = Int(folio_tj_scaled(Int32(header.width), factor))
         let height = Int(folio_tj_scaled(Int32(header.height), factor))

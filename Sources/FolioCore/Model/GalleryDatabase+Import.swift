@@ -2,19 +2,19 @@ import Foundation
 import GRDB
 
 extension GalleryDatabase {
-    /// What the model holds for every photo whose source starts with `prefix`, by source.
-    public func stamps(sourcePrefix prefix: String) throws -> [String: PhotoStamp] {
+    /// What the model holds for every photo of one kind of source, by source.
+    public func stamps(of kind: PhotoSource.Kind) throws -> [PhotoSource: PhotoStamp] {
         try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, identifier, checksum, fileStamp, fingerprint, width, height, format, orientation
+                SELECT source, identifier, checksum, fileStamp, fingerprint
                 FROM photo WHERE source LIKE ? ESCAPE '\\'
-                """, arguments: [Self.likePrefix(prefix)])
-            var stamps: [String: PhotoStamp] = [:]
+                """, arguments: [Self.likePrefix(kind.rawValue + ":")])
+            var stamps: [PhotoSource: PhotoStamp] = [:]
             while let row = try rows.next() {
-                stamps[row["source"]] = PhotoStamp(
+                guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
+                stamps[source] = PhotoStamp(
                     identifier: row["identifier"], checksum: row["checksum"], fileStamp: row["fileStamp"],
-                    fingerprint: row["fingerprint"], width: row["width"], height: row["height"],
-                    format: row["format"], orientation: row["orientation"])
+                    fingerprint: row["fingerprint"])
             }
             return stamps
         }
@@ -26,7 +26,7 @@ extension GalleryDatabase {
     public func apply(_ batch: ImportBatch) throws {
         guard !batch.isEmpty else { return }
         try writer.write { db in
-            let touchedSources = batch.upserts.map(\.source) + batch.removals
+            let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
             var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
 
             let personIds = try Self.upsertNamed(table: "person", names: Set(batch.upserts.map(\.person)), db)
@@ -40,7 +40,7 @@ extension GalleryDatabase {
             try Self.upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeIds, db)
             for chunk in batch.removals.chunked(500) {
                 try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
-                               arguments: StatementArguments(chunk))
+                               arguments: StatementArguments(chunk.map(\.text)))
             }
 
             touchedPlaces.formUnion(placeIds.values)
@@ -49,6 +49,30 @@ extension GalleryDatabase {
             try Self.refreshFavorites(ofPlaces: touchedPlaces, db)
             try Self.refreshPhotographerCounts(ofRegions: touchedRegions, db)
             try Self.bumpGeneration(db)
+        }
+    }
+
+    /// Records why photos could not be published in this build, and clears the mark of those
+    /// that were: one statement each way. Pages do not show it, so the generation stays.
+    public func recordFailures(_ failures: [PhotoSource: String], published: [PhotoSource]) throws {
+        guard !failures.isEmpty || !published.isEmpty else { return }
+        try writer.write { db in
+            for (source, reason) in failures.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "UPDATE photo SET lastError = ? WHERE source = ?", arguments: [reason, source.text])
+            }
+            for chunk in published.map(\.text).chunked(500) {
+                try db.execute(sql: """
+                    UPDATE photo SET lastError = NULL WHERE lastError IS NOT NULL AND source IN \(Self.placeholders(chunk.count))
+                    """, arguments: StatementArguments(chunk))
+            }
+        }
+    }
+
+    /// The photos the last build could not publish, and why.
+    public func failingPhotos() throws -> [(source: PhotoSource, reason: String)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT source, lastError FROM photo WHERE lastError IS NOT NULL ORDER BY source")
+                .compactMap { row in PhotoSource.fromDatabaseValue(row["source"]).map { ($0, row["lastError"]) } }
         }
     }
 
@@ -122,7 +146,7 @@ extension GalleryDatabase {
     static let photoColumns = [
         "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
         "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
-        "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags",
+        "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags", "lastError",
     ]
 
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
@@ -135,10 +159,10 @@ extension GalleryDatabase {
             for p in chunk {
                 let place = p.place.flatMap { placeIds[PlaceName($0).full] }
                 arguments += [
-                    p.identifier, p.source, p.title, p.description, personIds[p.person]!, place, p.taken, p.uploaded,
+                    p.identifier, p.source.text, p.title, p.description, personIds[p.person]!, place, p.taken, p.uploaded,
                     p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
                     p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
-                    p.tags.joined(separator: "\n"),
+                    p.tags.joined(separator: "\n"), nil,
                 ]
             }
             try db.execute(sql: """
@@ -193,11 +217,5 @@ extension GalleryDatabase {
         prefix.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-    }
-}
-
-extension Array {
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

@@ -21,6 +21,33 @@ public struct GallerySnapshot: Sendable {
     public var photos: [GalleryPhoto]
     public var regions: [Region]
     public var topRegions: [Region]
+    /// How many regions Top Regions shows.
+    public var topRegionLimit = 50
+
+    /// The gallery without the photos `excluded` (those one build could not publish): the
+    /// regions they leave without a photo go, and the photographer counts of the regions they
+    /// were in are counted again from the photos that stay, so no page promises a photo that
+    /// is not there. The model itself keeps them.
+    public func excluding(_ excluded: Set<Int64>) -> GallerySnapshot {
+        let removed = photos.filter { excluded.contains($0.photo.id!) }
+        guard !removed.isEmpty else { return self }
+        var copy = self
+        copy.photos = photos.filter { !excluded.contains($0.photo.id!) }
+        let affected = Set(removed.compactMap { $0.region?.id })
+        var photographers: [Int64: Set<Int64>] = [:]
+        for item in copy.photos {
+            if let region = item.region?.id, affected.contains(region) { photographers[region, default: []].insert(item.photo.personId) }
+        }
+        let lived = Set(copy.photos.compactMap { $0.region?.id })
+        copy.regions = regions.compactMap { region in
+            guard let id = region.id, lived.contains(id) else { return nil }
+            var region = region
+            if affected.contains(id) { region.photographerCount = photographers[id]?.count ?? 0 }
+            return region
+        }
+        copy.topRegions = Array(copy.regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))
+        return copy
+    }
 }
 
 extension GalleryDatabase {
@@ -32,7 +59,7 @@ extension GalleryDatabase {
             let photos = try GalleryPhoto.fetchAll(db, request)
             let regions = try Region.order(Column("name")).fetchAll(db)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
-            return GallerySnapshot(photos: photos, regions: regions, topRegions: top)
+            return GallerySnapshot(photos: photos, regions: regions, topRegions: top, topRegionLimit: topRegionLimit)
         }
     }
 

@@ -83,6 +83,22 @@ extension GalleryDatabase {
             try db.execute(sql: "INSERT INTO modelGeneration (id, generation) VALUES (1, 0)")
         }
 
+        migrator.registerMigration("v3: failures kept on the photo, reserved page names") { db in
+            // A photo that fails is left out of one build, not deleted: the model is the durable
+            // store of what the user set on it.
+            try db.alter(table: "photo") { t in t.add(column: "lastError", .text) }
+            // A slug that names one of a folder's own pages ("index", "all") would overwrite it.
+            for table in ["person", "place", "region"] {
+                var taken = Set(try String.fetchAll(db, sql: "SELECT slug FROM \(table)"))
+                for slug in ["index", "all"] where taken.contains(slug) {
+                    let replacement = Slug.unique(slug, in: &taken)
+                    try db.execute(sql: "UPDATE \(table) SET slug = ? WHERE slug = ?", arguments: [replacement, slug])
+                }
+            }
+            // Pages may have moved: the next build is a real one.
+            try db.execute(sql: "UPDATE modelGeneration SET generation = generation + 1")
+        }
+
         return migrator
     }
 }

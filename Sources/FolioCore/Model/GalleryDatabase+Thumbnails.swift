@@ -1,16 +1,27 @@
 import GRDB
 
 extension GalleryDatabase {
-    /// The stored thumbnails still valid for their photo's current source, keyed by photo id and spec.
-    public func thumbnails(specs: [String]) throws -> [ThumbnailKey: Thumbnail] {
-        guard !specs.isEmpty else { return [:] }
+    /// Which stored thumbnails are still valid for their photo's current source, by photo id and
+    /// spec: what a plan needs to know, without loading any bytes.
+    public func thumbnailKeys(specs: [String]) throws -> Set<ThumbnailKey> {
+        guard !specs.isEmpty else { return [] }
         return try writer.read { db in
-            let thumbnails = try Thumbnail.fetchAll(db, sql: """
-                SELECT thumbnail.* FROM thumbnail JOIN photo ON photo.id = thumbnail.photoId
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT thumbnail.photoId, thumbnail.spec FROM thumbnail JOIN photo ON photo.id = thumbnail.photoId
                 WHERE thumbnail.checksum = photo.checksum AND thumbnail.spec IN \(Self.placeholders(specs.count))
                 """, arguments: StatementArguments(specs))
-            return Dictionary(thumbnails.map { (ThumbnailKey(photoId: $0.photoId, spec: $0.spec), $0) },
-                              uniquingKeysWith: { first, _ in first })
+            var keys = Set<ThumbnailKey>()
+            while let row = try rows.next() { keys.insert(ThumbnailKey(photoId: row[0], spec: row[1])) }
+            return keys
+        }
+    }
+
+    /// The stored thumbnails with these keys.
+    public func thumbnails(_ keys: [ThumbnailKey]) throws -> [Thumbnail] {
+        try writer.read { db in
+            try keys.map { key in
+                try Thumbnail.fetchOne(db, key: ["photoId": key.photoId, "spec": key.spec])
+            }.compactMap { $0 }
         }
     }
 

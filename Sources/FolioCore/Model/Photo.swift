@@ -6,7 +6,7 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public var id: Int64?
     /// Stable across builds; names the photo's page.
     public var identifier: String
-    public var source: String
+    public var source: PhotoSource
     public var title: String?
     public var description: String?
     public var personId: Int64
@@ -28,6 +28,9 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public var longitude: Double?
     /// Tags, one per line.
     public var tags: String
+    /// Why the last build could not publish it (its file would not read or decode); nil when it
+    /// was published. The row stays, with everything set on it, until its source is gone.
+    public var lastError: String?
 
     public static let databaseTableName = "photo"
     public static let person = belongsTo(Person.self)

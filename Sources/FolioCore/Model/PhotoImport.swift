@@ -2,7 +2,7 @@ import Foundation
 
 /// Everything the model needs to know about one photo being imported, whatever its origin.
 public struct PhotoImport: Sendable, Equatable {
-    public var source: String
+    public var source: PhotoSource
     public var identifier: String
     public var title: String?
     public var description: String?
@@ -28,7 +28,7 @@ public struct PhotoImport: Sendable, Equatable {
     public var tags: [String]
 
     public init(
-        source: String, identifier: String, title: String? = nil, description: String? = nil,
+        source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,
         person: String, place: String? = nil, region: String? = nil, taken: Date? = nil,
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
@@ -64,9 +64,9 @@ public struct PhotoImport: Sendable, Equatable {
 public struct ImportBatch: Sendable {
     public var upserts: [PhotoImport]
     /// Sources of photos that no longer exist.
-    public var removals: [String]
+    public var removals: [PhotoSource]
 
-    public init(upserts: [PhotoImport] = [], removals: [String] = []) {
+    public init(upserts: [PhotoImport] = [], removals: [PhotoSource] = []) {
         self.upserts = upserts
         self.removals = removals
     }
@@ -78,10 +78,8 @@ public struct ImportBatch: Sendable {
 public struct PhotoStamp: Sendable, Equatable {
     public var identifier: String
     public var checksum: String
+    /// The file's size and modification time when it was last read.
     public var fileStamp: String
+    /// The catalog record it was last imported with.
     public var fingerprint: String
-    public var width: Int
-    public var height: Int
-    public var format: String
-    public var orientation: Int
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A broad area that places belong to ("California"); ranked by how many people photograph it.
@@ -20,5 +21,11 @@ extension Region {
             .filter(Column("photographerCount") > 0)
             .order(Column("photographerCount").desc, Column("name").collating(.localizedCaseInsensitiveCompare))
             .limit(limit)
+    }
+
+    /// The order of `mostPopular`, for regions already in memory.
+    public static func morePopular(_ a: Region, _ b: Region) -> Bool {
+        if a.photographerCount != b.photographerCount { return a.photographerCount > b.photographerCount }
+        return a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
     }
 }

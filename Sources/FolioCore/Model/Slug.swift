@@ -18,12 +18,17 @@ enum Slug {
         return slug.isEmpty ? "untitled" : String(slug.prefix(60))
     }
 
-    /// A slug for `text` not in `taken`, adding "-2", "-3"… when needed; records it as taken.
+    /// The names of the pages a folder has of its own (`people/index.html`,
+    /// `favorites/all.html`): no person, place or region may take them.
+    static let reserved: Set<String> = ["index", "all"]
+
+    /// A slug for `text` that is neither in `taken` nor reserved, adding "-2", "-3"… when
+    /// needed; records it as taken.
     static func unique(_ text: String, in taken: inout Set<String>) -> String {
         let base = make(text)
         var candidate = base
         var n = 2
-        while taken.contains(candidate) {
+        while taken.contains(candidate) || reserved.contains(candidate) {
             candidate = "\(base)-\(n)"
             n += 1
         }

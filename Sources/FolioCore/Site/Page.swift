@@ -24,6 +24,8 @@ public struct Page: Sendable, Encodable {
     public var emptyMessage: String?
     /// The place a page is about, for the theme's script (a place's favorites add the visitor's own).
     public var placeSlug: String?
+    /// What the page is made from, for messages: "person 'Index'", "photo content/a.jpg".
+    public var origin: String?
 
     public init(path: String, template: String, section: Section, title: String, heading: String? = nil, subheading: String? = nil) {
         self.path = path
@@ -38,4 +40,17 @@ public struct Page: Sendable, Encodable {
     public var root: String {
         String(repeating: "../", count: path.filter { $0 == "/" }.count)
     }
+
+    /// Fails when two pages would be written to one path, naming what both are made from:
+    /// one would silently replace the other.
+    public static func checkPaths(_ pages: [Page]) throws {
+        var seen: [String: Page] = [:]
+        for page in pages {
+            if let first = seen.updateValue(page, forKey: page.path) {
+                throw FolioError(path: page.path, reason: "two pages would be written here: \(first.described) and \(page.described)")
+            }
+        }
+    }
+
+    var described: String { origin ?? "the page '\(title)'" }
 }

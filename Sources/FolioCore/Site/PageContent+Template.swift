@@ -13,7 +13,7 @@ protocol TemplateValue: MustacheParent {
 extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
         "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowSections",
-        "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug",
+        "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "origin",
     ]
 
     public func child(named name: String) -> Any? {
@@ -34,6 +34,7 @@ extension Page: TemplateValue {
         case "stats": return stats
         case "emptyMessage": return emptyMessage
         case "placeSlug": return placeSlug
+        case "origin": return origin
         default: return nil
         }
     }
@@ -79,7 +80,7 @@ extension ImageCandidate: TemplateValue {
     }
 }
 
-extension ZoomInfo: TemplateValue {
+extension TilePyramid: TemplateValue {
     static let templateKeys: Set<String> = ["width", "height", "tileSize", "overlap", "format", "minLevel", "maxLevel", "tilesBase"]
 
     public func child(named name: String) -> Any? {

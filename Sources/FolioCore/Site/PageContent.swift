@@ -20,6 +20,23 @@ public struct ImageRef: Sendable, Equatable, Encodable {
     }
 }
 
+extension ImageRef {
+    /// How a page shows a photo's renditions: every size a `srcset` candidate, smallest first;
+    /// with WebP or AVIF files, the `<img>` is their JPEG twins and they are its `<picture>` source.
+    init?(_ rendition: RenditionFiles) {
+        guard let main = (rendition.twins ?? rendition.files).first else { return nil }
+        func candidates(_ files: [RenditionFiles.File]) -> [ImageCandidate] {
+            files.reversed().enumerated().map { index, file in
+                ImageCandidate(src: file.path, width: file.width, last: index == files.count - 1)
+            }
+        }
+        self.init(src: main.path, width: main.width, height: main.height, candidates: candidates(rendition.twins ?? rendition.files))
+        if rendition.twins != nil {
+            picture = PictureSource(type: rendition.format.mimeType, candidates: candidates(rendition.files))
+        }
+    }
+}
+
 /// The `<source>` of a `<picture>`: candidates in a format the `<img>` falls back from.
 public struct PictureSource: Sendable, Equatable, Encodable {
     /// Its MIME type, e.g. "image/avif".
@@ -37,25 +54,6 @@ public struct ImageCandidate: Sendable, Equatable, Encodable {
     public var src: String
     public var width: Int
     public var last: Bool
-}
-
-/// A deep-zoom tile pyramid of the original, laid out as Deep Zoom (DZI) does: level L is the
-/// image scaled to ceil(size / 2^(maxLevel - L)), cut in `tileSize` tiles with `overlap` pixels
-/// shared at inner edges, at `<tilesBase><level>/<column>_<row>.<format>`.
-public struct ZoomInfo: Sendable, Equatable, Encodable {
-    /// The original's upright size.
-    public var width: Int
-    public var height: Int
-    public var tileSize: Int
-    public var overlap: Int
-    /// The tiles' file extension ("jpg").
-    public var format: String
-    /// The lowest level that has tiles; below it, the screen rendition covers the view.
-    public var minLevel: Int
-    /// The level at which the image has its full size: ceil(log2(max(width, height))).
-    public var maxLevel: Int
-    /// Relative to the public root, ending in "/".
-    public var tilesBase: String
 }
 
 /// A photo in a grid.
@@ -143,7 +141,7 @@ public struct PhotoDetail: Sendable, Encodable {
     /// or the photo's width at the screen's height, whichever is wider.
     public var fillSizes: String
     /// Present when the original is larger than the screen rendition and tiles were made.
-    public var zoom: ZoomInfo?
+    public var zoom: TilePyramid?
     public var facts: [Fact]
     public var tags: [String]
     public var favorite: Bool

@@ -57,7 +57,3 @@ public enum PhotoText {
         "\(n) \(n == 1 ? singular : (plural ?? singular + "s"))"
     }
 }
-
-extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
-}

@@ -53,6 +53,7 @@ extension SiteBuilder {
 
             var page = Page(path: row.href, template: "photos", section: .places, title: place.title,
                             subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+            page.origin = "place '\(place.name)'"
             page.crumbs = [Crumb(title: "Places", href: "places/index.html")]
             if let region = photos.first?.region {
                 page.crumbs.append(Crumb(title: region.name, href: "regions/\(region.slug).html"))
@@ -91,6 +92,7 @@ extension SiteBuilder {
             let photos = byRegion[region.id!] ?? []
             var page = Page(path: "regions/\(region.slug).html", template: "photos", section: .regions, title: region.name,
                             subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
+            page.origin = "region '\(region.name)'"
             page.crumbs = [Crumb(title: "Top Regions", href: "regions/index.html")]
             page.photoSections = grid(photos)
             return page
@@ -109,6 +111,7 @@ extension SiteBuilder {
             let (thumb, alt) = cover(photos)
             var page = Page(path: "people/\(person.slug).html", template: "photos", section: .people, title: person.name,
                             subheading: PhotoText.count(photos.count, "photo"))
+            page.origin = "person '\(person.name)'"
             page.crumbs = [Crumb(title: "People", href: "people/index.html")]
             page.photoSections = grid(photos)
             pages.append(page)
@@ -142,6 +145,7 @@ extension SiteBuilder {
                                         thumb: thumb, alt: alt))
                 var page = Page(path: href, template: "photos", section: .favorites, title: "Favorites in \(place.title)",
                                 subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+                page.origin = "the favorites of place '\(place.name)'"
                 page.crumbs = [Crumb(title: "Favorites", href: "favorites/index.html"), Crumb(title: place.title, href: "places/\(place.slug).html")]
                 page.placeSlug = place.slug
                 page.photoSections = grid(favorites)
@@ -161,6 +165,7 @@ extension SiteBuilder {
         ordered.enumerated().map { index, item in
             let photo = item.photo
             var page = Page(path: photoPath(item), template: "photo", section: .photo, title: PhotoText.title(photo))
+            page.origin = "photo \(photo.source)"
             var facts = [Fact(label: "Photographer", value: item.person.name, href: "people/\(item.person.slug).html")]
             if let place = item.place {
                 facts.append(Fact(label: "Place", value: place.name, href: "places/\(place.slug).html"))

@@ -1,22 +1,27 @@
 import Foundation
 
-/// The published renditions of one photo.
+/// A photo's published media as pages show them.
 public struct PhotoImages: Sendable, Equatable {
     public var thumb: ImageRef?
     public var screen: ImageRef?
-    public var zoom: ZoomInfo?
+    public var zoom: TilePyramid?
 
-    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: ZoomInfo? = nil) {
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: TilePyramid? = nil) {
         self.thumb = thumb
         self.screen = screen
         self.zoom = zoom
+    }
+
+    init(_ media: PhotoMedia) {
+        self.init(thumb: ImageRef(media.thumbnails), screen: ImageRef(media.screens), zoom: media.tiles)
     }
 }
 
 /// Turns the model into the site's pages, as values. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
     public let snapshot: GallerySnapshot
-    public let images: [Int64: PhotoImages]
+    /// By photo id, made once from the media: a photo is shown on many pages.
+    let images: [Int64: PhotoImages]
     public let settings: SiteSettings
     /// The moment "hours ago" is measured from.
     public let now: Date
@@ -24,9 +29,9 @@ public struct SiteBuilder: Sendable {
     /// Every photo, newest first: the order of lists and of previous/next.
     let ordered: [GalleryPhoto]
 
-    public init(snapshot: GallerySnapshot, images: [Int64: PhotoImages], settings: SiteSettings, now: Date) {
+    public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date) {
         self.snapshot = snapshot
-        self.images = images
+        self.images = media.mapValues(PhotoImages.init)
         self.settings = settings
         self.now = now
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)

@@ -12,15 +12,15 @@ public struct Theme: Sendable {
 
     static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
 
-    public static func load(defaultFolder: URL, siteFolder: URL?) throws -> Theme {
+    public static func load(defaultFolder: URL, siteFolder: URL?, files: any FileAccess = LocalFileAccess()) throws -> Theme {
         var library = MustacheLibrary()
         var folders: [URL] = []
         var fingerprintText = ""
         for folder in [defaultFolder] + (siteFolder.map { [$0] } ?? []) {
-            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
-            for name in try LocalFileAccess().files(under: folder) {
+            guard files.isFolder(folder) else { continue }
+            for name in try files.files(under: folder) {
                 let url = folder.appendingPathComponent(name)
-                let data = try Data(contentsOf: url)
+                let data = try files.read(url)
                 fingerprintText += "\(name):\(ContentHash.hex(data))\n"
                 guard name.hasSuffix(".mustache") else { continue }
                 let text = String(decoding: data, as: UTF8.self)

@@ -1,13 +1,14 @@
 import CExif
 import Foundation
 
-/// Writes EXIF blocks with libexif, for sample photos and test fixtures: "Exif\0\0" and a TIFF structure, ready
-/// to splice into a JPEG APP1 segment. Owns its ExifData and releases it in deinit.
-final class ExifWriter {
+/// Writes EXIF blocks with libexif, for sample photos and test fixtures: "Exif\0\0" and a TIFF
+/// structure, ready to splice into a JPEG APP1 segment. Owns its ExifData and releases it in
+/// deinit. Folio itself only reads EXIF (`ExifReader`); writing it is for making test photos.
+public final class ExifWriter {
     private let data: UnsafeMutablePointer<ExifData>
     private let order: ExifByteOrder
 
-    init(bigEndian: Bool = false) {
+    public init(bigEndian: Bool = false) {
         data = exif_data_new()
         order = bigEndian ? EXIF_BYTE_ORDER_MOTOROLA : EXIF_BYTE_ORDER_INTEL
         exif_data_set_byte_order(data, order)
@@ -19,12 +20,12 @@ final class ExifWriter {
     }
 
     @discardableResult
-    func short(_ tag: ExifTag, _ value: Int, ifd: ExifIfd = EXIF_IFD_0) -> Self {
+    public func short(_ tag: ExifTag, _ value: Int, ifd: ExifIfd = EXIF_IFD_0) -> Self {
         add(tag, ifd: ifd, format: EXIF_FORMAT_SHORT, components: 1) { exif_set_short($0, self.order, ExifShort(value)) }
     }
 
     @discardableResult
-    func ascii(_ tag: ExifTag, _ text: String, ifd: ExifIfd = EXIF_IFD_0) -> Self {
+    public func ascii(_ tag: ExifTag, _ text: String, ifd: ExifIfd = EXIF_IFD_0) -> Self {
         let bytes = Array(text.utf8) + [0]
         return add(tag, ifd: ifd, format: EXIF_FORMAT_ASCII, components: bytes.count) { pointer in
             for (index, byte) in bytes.enumerated() { pointer[index] = byte }
@@ -32,7 +33,7 @@ final class ExifWriter {
     }
 
     @discardableResult
-    func rationals(_ tag: ExifTag, _ values: [(UInt32, UInt32)], ifd: ExifIfd = EXIF_IFD_EXIF) -> Self {
+    public func rationals(_ tag: ExifTag, _ values: [(UInt32, UInt32)], ifd: ExifIfd = EXIF_IFD_EXIF) -> Self {
         add(tag, ifd: ifd, format: EXIF_FORMAT_RATIONAL, components: values.count) { pointer in
             for (index, value) in values.enumerated() {
                 exif_set_rational(pointer + index * 8, self.order, ExifRational(numerator: value.0, denominator: value.1))
@@ -41,12 +42,12 @@ final class ExifWriter {
     }
 
     /// GPS tags are plain macros in libexif (their numbers overlap the interoperability tags).
-    static func gps(_ number: some BinaryInteger) -> ExifTag {
+    public static func gps(_ number: some BinaryInteger) -> ExifTag {
         ExifTag(rawValue: UInt32(number))
     }
 
     /// The block as exif_data_save_data writes it.
-    func block() -> Data {
+    public func block() -> Data {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size: UInt32 = 0
         exif_data_save_data(data, &bytes, &size)
@@ -72,7 +73,7 @@ final class ExifWriter {
     }
 
     /// The block a camera writes: orientation, make and model, artist, date taken and GPS.
-    static func cameraBlock(orientation: Int, make: String?, model: String?, artist: String?, taken: Date?,
+    public static func cameraBlock(orientation: Int, make: String?, model: String?, artist: String?, taken: Date?,
                             latitude: Double?, longitude: Double?) -> Data {
         let writer = ExifWriter()
         writer.short(EXIF_TAG_ORIENTATION, orientation)

@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 
 /// A photo-like JPEG made from nothing, for benchmarks and tests: a sky, hills, a sun and a fine
 /// grain, so it compresses about as a real photo does, with the EXIF a camera would write.
@@ -25,11 +26,10 @@ public struct SamplePhoto: Sendable {
     public func jpeg() throws -> Data {
         let turned = orientation == 6 || orientation == 8
         let stored = turned ? (width: height, height: width) : (width: width, height: height)
-        let image = try GDImage(width: stored.width, height: stored.height)
         var words = [UInt32](repeating: 0, count: width * height)
         paint(&words)
-        words.withUnsafeBytes { image.copyPixels(fromXRGB: $0.baseAddress!, bytesPerRow: stored.width * 4) }
-        let jpeg = try image.encoded(as: .jpeg, quality: quality, progressive: false)
+        let pixels = PixelBuffer(width: stored.width, height: stored.height, words: words)
+        let jpeg = try ImageProcessor(pixelLimit: .max).encode(pixels, as: .jpeg, quality: quality)
         let block = ExifWriter.cameraBlock(orientation: orientation, make: make, model: model, artist: artist,
                                            taken: taken, latitude: latitude, longitude: longitude)
         // The APP1 segment goes right after SOI, where cameras put it.

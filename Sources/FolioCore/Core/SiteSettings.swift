@@ -52,12 +52,18 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         format == .avif ? max(1, quality - 20) : quality
     }
 
-    /// Reads `url`, or the defaults when there is no such file.
-    public static func load(from url: URL) throws -> SiteSettings {
-        guard FileManager.default.fileExists(atPath: url.path) else { return SiteSettings() }
+    /// Reads `url`, or the defaults when there is no such file; with the keys it holds that are
+    /// no setting, each with the one it likely meant: they are ignored, and a misspelt setting
+    /// silently keeping its default is worth a word.
+    public static func load(from url: URL, files: any FileAccess = LocalFileAccess()) throws
+        -> (settings: SiteSettings, unknownKeys: [(key: String, suggestion: String?)])
+    {
+        guard files.stamp(of: url) != nil else { return (SiteSettings(), []) }
+        let data: Data
         let settings: SiteSettings
         do {
-            settings = try JSONDecoder().decode(SiteSettings.self, from: Data(contentsOf: url))
+            data = try files.read(url)
+            settings = try JSONDecoder().decode(SiteSettings.self, from: data)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
             let key = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw FolioError(path: url.path, reason: key.isEmpty ? "not valid JSON" : "key '\(key)': \(context.debugDescription)")
@@ -65,14 +71,11 @@ public struct SiteSettings: Codable, Sendable, Equatable {
             throw FolioError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
         try settings.validate(url)
-        return settings
+        return (settings, unknownKeys(in: data))
     }
 
-    /// Keys of `url` that are no setting, each with a likely meant one: they would be ignored,
-    /// and a misspelt setting silently keeping its default is worth a word.
-    public static func unknownKeys(in url: URL) -> [(key: String, suggestion: String?)] {
-        guard let data = try? Data(contentsOf: url),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
+    static func unknownKeys(in data: Data) -> [(key: String, suggestion: String?)] {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return [] }
         let known = Mirror(reflecting: SiteSettings()).children.compactMap(\.label)
         return object.keys.filter { !known.contains($0) }.sorted().map { key in
             let nearest = known.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The renditions a site makes of every photo, from its settings.
 public struct RenditionSet: Sendable {
     /// Square crops for grids and list rows, largest first; their bytes are kept in the model.
@@ -70,17 +68,11 @@ public struct RenditionSet: Sendable {
         "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(spec(tiles)).prefix(6))/"
     }
 
-    /// The pixel size `request` makes of a `width`×`height` (upright) photo.
+    /// The pixel size `request` makes of a `width`×`height` (upright) photo: the same rule the
+    /// imaging code resamples by, so pages announce exactly the sizes the files have.
     public static func outputSize(_ request: RenditionRequest, width: Int, height: Int) -> (width: Int, height: Int) {
-        switch request.fit {
-        case .squareCrop:
-            let side = max(1, min(request.width, width, height))
-            return (side, side)
-        case .inside:
-            guard width > request.width || height > request.height else { return (width, height) }
-            let scale = min(Double(request.width) / Double(width), Double(request.height) / Double(height))
-            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
-        }
+        let geometry = RenditionGeometry(request: request, uprightWidth: width, uprightHeight: height)
+        return (geometry.width, geometry.height)
     }
 
     /// Of `requests` (largest first), those that give a `width`×`height` photo a size of its own:
@@ -97,37 +89,32 @@ public struct RenditionSet: Sendable {
         return kept
     }
 
-    /// The image a page shows for `requests` (distinct, largest first) of a photo, every one of
-    /// them a srcset candidate, smallest first.
-    public static func imageRef(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> ImageRef {
-        var candidates = requests.reversed().map { request in
-            ImageCandidate(src: fileName(request, checksum: checksum), width: outputSize(request, width: width, height: height).width, last: false)
-        }
-        candidates[candidates.count - 1].last = true
-        let main = outputSize(requests[0], width: width, height: height)
-        return ImageRef(src: fileName(requests[0], checksum: checksum), width: main.width, height: main.height,
-                        candidates: candidates)
+    /// What is published of a photo of this checksum and upright size.
+    public func media(checksum: String, width: Int, height: Int) -> PhotoMedia {
+        PhotoMedia(
+            thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum, width: width, height: height),
+            screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum, width: width, height: height),
+            tiles: pyramid(checksum: checksum, width: width, height: height))
     }
 
-    /// `imageRef` for this site: with WebP or AVIF renditions, the `<img>` is their JPEG twins
-    /// and they are its `<picture>` source.
-    public func imageRef(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> ImageRef {
+    /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the
+    /// site makes them.
+    func files(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> RenditionFiles {
+        func file(_ request: RenditionRequest) -> RenditionFiles.File {
+            let size = Self.outputSize(request, width: width, height: height)
+            return RenditionFiles.File(path: Self.fileName(request, checksum: checksum), width: size.width, height: size.height)
+        }
         let twins = requests.compactMap(fallback(of:))
-        guard twins.count == requests.count, !twins.isEmpty else {
-            return Self.imageRef(requests, checksum: checksum, width: width, height: height)
-        }
-        var image = Self.imageRef(twins, checksum: checksum, width: width, height: height)
-        image.picture = PictureSource(type: requests[0].format.mimeType,
-                                      candidates: Self.imageRef(requests, checksum: checksum, width: width, height: height).candidates)
-        return image
+        return RenditionFiles(files: requests.map(file), format: requests.first?.format ?? .jpeg,
+                              twins: twins.isEmpty ? nil : twins.map(file))
     }
 
-    /// The deep-zoom descriptor of a photo, when the site makes tiles and the photo needs them.
-    public func zoom(checksum: String, width: Int, height: Int) -> ZoomInfo? {
+    /// The deep-zoom pyramid of a photo, when the site makes tiles and the photo needs them.
+    public func pyramid(checksum: String, width: Int, height: Int) -> TilePyramid? {
         guard let tiles, let minLevel = tiles.minLevel(width: width, height: height) else { return nil }
-        return ZoomInfo(width: width, height: height, tileSize: tiles.tileSize, overlap: tiles.overlap,
-                        format: tiles.format.fileExtension, minLevel: minLevel,
-                        maxLevel: TileRequest.maxLevel(width: width, height: height),
-                        tilesBase: Self.tilesFolder(tiles, checksum: checksum))
+        return TilePyramid(width: width, height: height, tileSize: tiles.tileSize, overlap: tiles.overlap,
+                           format: tiles.format.fileExtension, minLevel: minLevel,
+                           maxLevel: TileRequest.maxLevel(width: width, height: height),
+                           tilesBase: Self.tilesFolder(tiles, checksum: checksum))
     }
 }

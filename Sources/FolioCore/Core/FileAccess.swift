@@ -1,10 +1,13 @@
 import Foundation
 
-/// The file system as the content loader sees it: a seam so tests can swap it.
+/// The file system as a build reads it: the site's content, settings and theme. Every step that
+/// reads files goes through it, so tests can swap it.
 public protocol FileAccess: Sendable {
     func read(_ url: URL) throws -> Data
     /// Size and modification time, or nil when there is no regular file at `url`.
     func stamp(of url: URL) -> FileStamp?
+    /// Whether `url` is a folder (following links).
+    func isFolder(_ url: URL) -> Bool
     /// Every regular file and symbolic link below `root` (links to folders are not followed),
     /// as paths relative to it, hidden files and folders left out, sorted.
     func entries(under root: URL) throws -> [FileEntry]
@@ -41,6 +44,11 @@ public struct LocalFileAccess: FileAccess {
         try Data(contentsOf: url, options: .alwaysMapped)
     }
 
+    public func isFolder(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     public func stamp(of url: URL) -> FileStamp? {
         var info = stat()
         guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -51,8 +59,7 @@ public struct LocalFileAccess: FileAccess {
     /// A readdir walk: the file type comes with each name, so a site of ten thousand photos is
     /// listed without a stat per file (FileManager's enumerator took a second for that).
     public func entries(under root: URL) throws -> [FileEntry] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard isFolder(root) else {
             throw FolioError(path: root.path, reason: "no such folder")
         }
         var found: [FileEntry] = []

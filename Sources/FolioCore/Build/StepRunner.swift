@@ -1,0 +1,38 @@
+import Foundation
+
+/// Runs the build's steps in order: logs `[i/n] step`, times each, gathers the issues their
+/// outputs carry, and tags an error with the step it came from.
+struct StepRunner {
+    let run: BuildRun
+    let count: Int
+    let log: (String) -> Void
+    private(set) var index = 0
+    private(set) var times: [(String, TimeInterval)] = []
+    private(set) var issues: [BuildIssue] = []
+
+    init(run: BuildRun, count: Int, log: @escaping (String) -> Void) {
+        self.run = run
+        self.count = count
+        self.log = log
+    }
+
+    var hasErrors: Bool { issues.contains { $0.severity == .error } }
+
+    mutating func step<Step: BuildStep>(_ step: Step, _ input: Step.Input) async throws -> Step.Output {
+        index += 1
+        log("[\(index)/\(count)] \(Step.name)")
+        let started = Date()
+        let output: Step.Output
+        do {
+            output = try await step.run(input, in: run)
+        } catch var error as FolioError {
+            error.step = error.step ?? Step.name
+            throw error
+        } catch {
+            throw FolioError(reason: "\(error)", step: Step.name)
+        }
+        times.append((Step.name, Date().timeIntervalSince(started)))
+        issues += output.issues
+        return output
+    }
+}

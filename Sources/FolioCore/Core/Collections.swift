@@ -1,0 +1,11 @@
+extension Array {
+    /// Consecutive slices of at most `size` elements: SQL statements take a bounded number of
+    /// arguments, and parallel work goes in batches.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,59 @@
+/// What is published of one photo: its thumbnails and its screen renditions as files, each set
+/// at the widths a `srcset` offers, and its deep-zoom pyramid when it has one. The plan works it
+/// out from the settings and the photo's size; pages show it.
+public struct PhotoMedia: Sendable, Equatable {
+    public var thumbnails: RenditionFiles
+    public var screens: RenditionFiles
+    public var tiles: TilePyramid?
+
+    public init(thumbnails: RenditionFiles, screens: RenditionFiles, tiles: TilePyramid? = nil) {
+        self.thumbnails = thumbnails
+        self.screens = screens
+        self.tiles = tiles
+    }
+
+    /// Every media file and tile folder this photo's pages refer to.
+    public var paths: [String] {
+        thumbnails.paths + screens.paths + (tiles.map { [$0.tilesBase] } ?? [])
+    }
+}
+
+/// One kind of rendition of a photo (its thumbnails, its screen renditions) at each of its
+/// sizes, as published files.
+public struct RenditionFiles: Sendable, Equatable {
+    public struct File: Sendable, Equatable {
+        /// Relative to the public root ("media/…").
+        public var path: String
+        public var width: Int
+        public var height: Int
+    }
+
+    /// Largest first: the first is the one a page shows without `srcset`.
+    public var files: [File]
+    /// The format of `files`.
+    public var format: EncodedFormat
+    /// When `files` are WebP or AVIF, their JPEG twins, size for size: what browsers without
+    /// the format get, and what scripts use.
+    public var twins: [File]?
+
+    public var paths: [String] { (files + (twins ?? [])).map(\.path) }
+}
+
+/// A deep-zoom tile pyramid of the original, laid out as Deep Zoom (DZI) does: level L is the
+/// image scaled to ceil(size / 2^(maxLevel - L)), cut in `tileSize` tiles with `overlap` pixels
+/// shared at inner edges, at `<tilesBase><level>/<column>_<row>.<format>`.
+public struct TilePyramid: Sendable, Equatable, Encodable {
+    /// The original's upright size.
+    public var width: Int
+    public var height: Int
+    public var tileSize: Int
+    public var overlap: Int
+    /// The tiles' file extension ("jpg").
+    public var format: String
+    /// The lowest level that has tiles; below it, the screen rendition covers the view.
+    public var minLevel: Int
+    /// The level at which the image has its full size: ceil(log2(max(width, height))).
+    public var maxLevel: Int
+    /// Relative to the public root, ending in "/".
+    public var tilesBase: String
+}

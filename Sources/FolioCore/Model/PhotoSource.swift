@@ -1,0 +1,81 @@
+import GRDB
+
+/// Where a photo comes from: a file under `content/`, or a photo on Flickr. Stored as one text
+/// column ("content:<path>", "flickr:<id>"), unique, so importing the same thing twice finds
+/// the same row.
+public enum PhotoSource: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// A file, by its path relative to `content/`.
+    case content(path: String)
+    /// A Flickr photo, by Flickr's id.
+    case flickr(id: String)
+
+    public enum Kind: String, Sendable, CaseIterable {
+        case content, flickr
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .content: return .content
+        case .flickr: return .flickr
+        }
+    }
+
+    /// The column's text.
+    public var text: String {
+        switch self {
+        case .content(let path): return "content:\(path)"
+        case .flickr(let id): return "flickr:\(id)"
+        }
+    }
+
+    /// Reads the column's text; nil for a kind this Folio does not know.
+    public init?(text: String) {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let value = String(text[text.index(after: colon)...])
+        switch Kind(rawValue: String(text[..<colon])) {
+        case .content: self = .content(path: value)
+        case .flickr: self = .flickr(id: value)
+        case nil: return nil
+        }
+    }
+
+    /// The file under `content/`, for a content photo.
+    public var contentPath: String? {
+        if case .content(let path) = self { return path }
+        return nil
+    }
+
+    /// How messages name it: the file as the user sees it, or the Flickr photo.
+    public var description: String {
+        switch self {
+        case .content(let path): return "content/\(path)"
+        case .flickr(let id): return "Flickr photo \(id)"
+        }
+    }
+
+    public static func < (a: PhotoSource, b: PhotoSource) -> Bool { a.text < b.text }
+}
+
+extension PhotoSource: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let source = PhotoSource(text: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "unknown photo source '\(text)'")
+        }
+        self = source
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+extension PhotoSource: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { text.databaseValue }
+
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> PhotoSource? {
+        String.fromDatabaseValue(dbValue).flatMap(PhotoSource.init(text:))
+    }
+}

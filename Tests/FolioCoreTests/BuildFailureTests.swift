@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import FolioCore
+
+/// A failure belongs to one build, never to the model: what fails is left out of that build,
+/// reported, and comes back untouched once its file is good again.
+final class BuildFailureTests: XCTestCase {
+    func row(_ site: TestSite, _ path: String) throws -> Photo {
+        try XCTUnwrap(try site.database.photo(identifier: try site.identifier(path)))
+    }
+
+    func testAFavoriteSetByHandSurvivesAFileThatWouldNotDecode() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let two = try site.identifier("two.jpg")
+        try site.database.setFavorite(true, photo: two)
+        let good = try Data(contentsOf: site.content.appendingPathComponent("two.jpg"))
+
+        // Half copied: the header reads, the pixels do not.
+        try site.write(good.prefix(good.count / 3), to: "content/two.jpg")
+        let broken = try await site.build()
+        XCTAssertFalse(broken.succeeded)
+        XCTAssertEqual(broken.failedPhotos, [.content(path: "two.jpg")])
+        XCTAssertTrue(broken.summary.contains("1 photo failed"), broken.summary)
+        let kept = try row(site, "two.jpg")
+        XCTAssertTrue(kept.favorite, "the model keeps what the user set")
+        XCTAssertNotNil(kept.placeId)
+        XCTAssertTrue(kept.lastError?.contains("corrupt or truncated JPEG") == true, kept.lastError ?? "no error recorded")
+        XCTAssertFalse(site.exists("photos/\(two).html"), "left out of this build")
+        XCTAssertFalse(try site.read("places/index.html").contains("Nairobi"), "its place has no other photo to show")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+
+        try site.write(good, to: "content/two.jpg")
+        let restored = try await site.build()
+        XCTAssertTrue(restored.succeeded, restored.issues.description)
+        XCTAssertEqual(restored.failedPhotos, [])
+        XCTAssertTrue(site.exists("photos/\(two).html"))
+        let back = try row(site, "two.jpg")
+        XCTAssertTrue(back.favorite, "the favorite comes back with the photo")
+        XCTAssertNil(back.lastError)
+        XCTAssertTrue(try site.read("favorites/index.html").contains("Nairobi"))
+    }
+
+    func testAPhotoWhoseFileWillNotReadKeepsItsRowAndComesBack() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let two = try site.identifier("two.jpg")
+        try site.database.setFavorite(true, photo: two)
+        let good = try Data(contentsOf: site.content.appendingPathComponent("two.jpg"))
+        let before = try row(site, "two.jpg")
+
+        try site.write(Data("not a photo any more".utf8), to: "content/two.jpg")
+        let broken = try await site.build()
+        XCTAssertEqual(broken.errors.map(\.description), [
+            "error: content/FakeData.plist, record 1 (two.jpg): not an image (unknown format)",
+        ])
+        XCTAssertEqual(broken.failedPhotos, [.content(path: "two.jpg")])
+        var kept = try row(site, "two.jpg")
+        XCTAssertEqual(kept.lastError, "not an image (unknown format)")
+        kept.lastError = nil
+        XCTAssertEqual(kept, before, "the row is as the last good import left it, favorite and all")
+        XCTAssertFalse(site.exists("photos/\(two).html"))
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+
+        try site.write(good, to: "content/two.jpg")
+        let restored = try await site.build()
+        XCTAssertTrue(restored.succeeded, restored.issues.description)
+        XCTAssertEqual(try row(site, "two.jpg").favorite, true)
+        XCTAssertTrue(site.exists("photos/\(two).html"))
+    }
+
+    func testTwinsOfAPhotoThatFailsAreAllLeftOutAndReported() async throws {
+        let site = try TestSite.threePhotos()
+        let good = try Data(contentsOf: TestSite.seedPhoto)
+        let truncated = good.prefix(good.count / 3)
+        try site.write(truncated, to: "content/twin-a.jpg")
+        try site.write(truncated, to: "content/twin-b.jpg")
+        try site.write(truncated, to: "content/more/twin-c.jpg")
+        let report = try await site.build()
+        XCTAssertEqual(report.failedPhotos, [.content(path: "more/twin-c.jpg"), .content(path: "twin-a.jpg"), .content(path: "twin-b.jpg")])
+        let errors = report.errors.map(\.description)
+        XCTAssertEqual(errors.count, 3, errors.joined(separator: "\n"))
+        for path in ["twin-a.jpg", "twin-b.jpg", "more/twin-c.jpg"] {
+            XCTAssertTrue(errors.contains { $0.contains("content/\(path)") }, "\(path) is reported: \(errors)")
+        }
+        XCTAssertTrue(errors.contains { $0.contains("has the same bytes as content/") }, errors.joined(separator: "\n"))
+        XCTAssertEqual(report.photos, 3, "the three good photos are published")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], "no page points at media never made")
+        XCTAssertEqual(try site.database.failingPhotos().count, 3)
+    }
+
+    func testReservedPageNamesGetAnotherSlug() async throws {
+        let site = try TestSite()
+        try site.photo("a.jpg")
+        try site.photo("b.jpg", from: TestSite.repository.appendingPathComponent("content/photo2.jpg"))
+        try site.catalog("c.plist", [
+            ["path": "a.jpg", "name": "First", "user": "Index", "place": "All", "favorite": true],
+            ["path": "b.jpg", "name": "Second", "user": "All", "place": "Lyon, France", "region": "Index"],
+        ])
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        let people = try site.read("people/index.html")
+        XCTAssertTrue(people.contains("<h1>People</h1>"), "the People page is still the People page")
+        XCTAssertTrue(people.contains(#"href="../people/index-2.html""#), people)
+        XCTAssertTrue(try site.read("people/index-2.html").contains("<h1>Index</h1>"))
+        XCTAssertTrue(try site.read("people/all-2.html").contains("<h1>All</h1>"), "reserved in every folder alike")
+        XCTAssertTrue(try site.read("places/index.html").contains("<h1>Places</h1>"))
+        XCTAssertTrue(try site.read("places/all-2.html").contains("<h1>All</h1>"))
+        XCTAssertTrue(try site.read("favorites/all.html").contains("All places"), "the switch's page is still the switch's")
+        XCTAssertTrue(site.exists("favorites/all-2.html"), "the favorites of the place All")
+        XCTAssertTrue(try site.read("regions/index.html").contains("<h1>Top Regions</h1>"))
+        XCTAssertTrue(try site.read("regions/index-2.html").contains("<h1>Index</h1>"))
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+    }
+
+    func testTwoPagesOnOnePathAreAnErrorNamingBoth() {
+        var person = Page(path: "people/x.html", template: "photos", section: .people, title: "X")
+        person.origin = "person 'X'"
+        var other = Page(path: "people/x.html", template: "photos", section: .people, title: "X")
+        other.origin = "person 'x'"
+        XCTAssertThrowsError(try Page.checkPaths([person, other])) { error in
+            XCTAssertEqual("\(error)", "people/x.html: two pages would be written here: person 'X' and person 'x'")
+        }
+        XCTAssertNoThrow(try Page.checkPaths([person]))
+    }
+
+    func testAnErrorNamesTheStepItHappenedIn() async throws {
+        let site = try TestSite.threePhotos()
+        try site.write(Data("{{#page}}unclosed".utf8), to: "templates/photo.mustache")
+        do {
+            try await site.build()
+            XCTFail("a broken template stops the build")
+        } catch let error as FolioError {
+            XCTAssertEqual(error.step, "configure")
+            XCTAssertTrue(error.description.hasSuffix("(in step 'configure')"), error.description)
+        }
+    }
+}

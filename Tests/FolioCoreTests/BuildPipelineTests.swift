@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+/// The build's steps, each run on its own: what each takes, returns and touches.
+final class BuildPipelineTests: XCTestCase {
+    func files(under folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    func testThePlanWritesNothingAndTheImagesStepRestoresThumbnailsFromTheModel() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let media = site.publicFolder.appendingPathComponent("media")
+        let thumbnails = files(under: media).filter { $0.contains("-thumb") }
+        XCTAssertEqual(thumbnails.count, 6)
+        for name in thumbnails { try FileManager.default.removeItem(at: media.appendingPathComponent(name)) }
+        let before = files(under: site.publicFolder)
+
+        let run = BuildRun(paths: site.paths, options: BuildOptions(themeFolder: TestSite.theme))
+        let configured = try await ConfigureStep().run((), in: run)
+        defer { configured.output.discard() }
+        let inventory = try await LoadContentStep().run(configured, in: run)
+        let imported = try await ImportStep().run((configured, inventory), in: run)
+        XCTAssertEqual(imported.imported, 0)
+        let plan = try await PlanStep().run((configured, imported), in: run)
+        XCTAssertEqual(files(under: site.publicFolder), before, "the plan writes no file")
+        XCTAssertEqual(plan.restores.count, 6)
+        XCTAssertEqual(plan.jobs.count, 0, "the thumbnails are in the model: nothing to decode")
+
+        let images = try await ImagesStep().run((configured, plan), in: run)
+        XCTAssertEqual(images.made, 0)
+        XCTAssertEqual(Set(files(under: media).filter { $0.contains("-thumb") }), Set(thumbnails))
+    }
+
+    func testTheRunnerLogsEveryStepAndStopsEarlyWhenNothingChanged() async throws {
+        let site = try TestSite.threePhotos()
+        let lines = Lines()
+        let options = BuildOptions(themeFolder: TestSite.theme)
+        let first = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take(), [
+            "[1/8] configure", "[2/8] load content", "[3/8] import", "[4/8] plan", "[5/8] images", "[6/8] pages",
+            "[7/8] render", "[8/8] write public/",
+        ])
+        XCTAssertEqual(first.stepTimes.map(\.0), SiteBuild.steps)
+        let again = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take(), ["[1/8] configure", "[2/8] load content", "[3/8] import", "up to date"])
+        XCTAssertTrue(again.upToDate)
+        XCTAssertEqual(again.stepTimes.map(\.0), ["configure", "load content", "import"])
+    }
+
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        func take() -> [String] { lock.withLock { defer { lines = [] }; return lines } }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import FolioCore
+
+/// A newer Folio opens the model an older one wrote, in place. The fixture is a real file, made
+/// by `folio build` as first released (commit 7ca4d0b, schema "v1") on a three-photo site:
+/// people "Index" and "Al", places "Palo Alto, …", "Nairobi, Kenya" and "All", one favorite.
+final class ModelMigrationTests: XCTestCase {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/folio-v1.sqlite")
+
+    func copyOfTheFixture(in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("folio.sqlite")
+        try FileManager.default.copyItem(at: Self.fixture, to: url)
+        return url
+    }
+
+    func testTheFirstReleasesModelOpensInPlaceWithEverythingKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-model-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try copyOfTheFixture(in: folder)
+        let old = try DatabaseQueue(path: url.path)
+        XCTAssertEqual(try old.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") },
+                       ["v1: people, regions, places, photos, thumbnails"], "the fixture is a v1 model")
+        try old.close()
+
+        let database = try GalleryDatabase.open(at: url)
+        XCTAssertEqual(try database.appliedMigrations().count, 3)
+        XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
+        try database.writer.read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
+                           "a slug that would replace people/index.html moves aside")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT slug FROM place WHERE name = 'All'"), "all-2")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT slug FROM region WHERE name = 'All'"), "all-2")
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE favorite"), 1)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE lastError IS NOT NULL"), 0)
+            XCTAssertEqual(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count, 0)
+            XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
+        }
+        XCTAssertGreaterThan(try database.generation(), 0, "the moved pages make the next build a real one")
+    }
+
+    func testASiteWithTheFirstReleasesModelBuilds() async throws {
+        let site = try TestSite()
+        _ = try copyOfTheFixture(in: site.root)
+        for (index, path) in ["p0.jpg", "p1.jpg", "p2.jpg"].enumerated() {
+            try site.photo(path, from: TestSite.repository.appendingPathComponent("content/photo\(index + 1).jpg"))
+        }
+        try site.catalog("catalog.plist", [
+            ["path": "p0.jpg", "name": "Harbour", "user": "Index", "place": "Palo Alto, California, United States", "favorite": true],
+            ["path": "p1.jpg", "name": "Market", "user": "Al", "place": "Nairobi, Kenya"],
+            ["path": "p2.jpg", "user": "Al", "description": "Fields", "place": "All"],
+        ])
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertEqual(report.photos, 3)
+        XCTAssertEqual(try site.database.count("person"), 2, "the same people, not new ones")
+        XCTAssertTrue(try site.read("people/index.html").contains("<h1>People</h1>"))
+        XCTAssertTrue(try site.read("people/index-2.html").contains("Harbour"))
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+    }
+}
