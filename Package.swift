@@ -56,5 +56,5 @@ let package = Package(
         ),
         .testTarget(name: "FolioCLITests", dependencies: ["FolioCore", "FolioTestSupport", "folio"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -161,17 +161,17 @@ enum ImagingFixtures {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("folio-stderr-\(UUID().uuidString)")
         let capture = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { try? FileManager.default.removeItem(at: url) }
-        fflush(stderr)
+        fflush(nil)
         let saved = dup(STDERR_FILENO)
         dup2(capture, STDERR_FILENO)
         close(capture)
         defer {
-            fflush(stderr)
+            fflush(nil)
             dup2(saved, STDERR_FILENO)
             close(saved)
         }
         try body()
-        fflush(stderr)
+        fflush(nil)
         return (try? String(contentsOf: url, encoding: .utf8)) ?? "<unreadable>"
     }
 
