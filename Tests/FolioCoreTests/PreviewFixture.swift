@@ -45,6 +45,14 @@ final class PreviewFixture: @unchecked Sendable {
 
     func stop() async { await session.stop() }
 
+    /// Writes several files that belong together as one change: the watcher does not look
+    /// while `body` runs, so it never builds half of them.
+    func changeAtOnce(_ body: () throws -> Void) rethrows {
+        session.watchPause.pause()
+        defer { session.watchPause.resume() }
+        try body()
+    }
+
     func get(_ target: String, _ method: String = "GET", headers: [String: String] = [:]) async throws -> PreviewTestClient.Response {
         try await PreviewTestClient.request(port: port, target, method: method, headers: headers)
     }

@@ -11,8 +11,10 @@ final class PreviewRebuildTests: PreviewTestCase {
         XCTAssertTrue(hello.data.contains(#""error":null"#), hello.data)
         try await fixture.expect("/people/zoe.html", status: 404)
 
-        try fixture.site.photo("three.jpg", from: TestSite.repository.appendingPathComponent("content/photo3.jpg"))
-        try fixture.site.catalog("more.plist", [["path": "three.jpg", "name": "Lighthouse", "user": "Zoe", "place": "Brest, France"]])
+        try fixture.changeAtOnce {
+            try fixture.site.photo("three.jpg", from: TestSite.repository.appendingPathComponent("content/photo3.jpg"))
+            try fixture.site.catalog("more.plist", [["path": "three.jpg", "name": "Lighthouse", "user": "Zoe", "place": "Brest, France"]])
+        }
 
         let reload = try await tab.next("reload")
         XCTAssertTrue(reload.data.contains(#""error":null"#), reload.data)
@@ -68,8 +70,10 @@ final class PreviewRebuildTests: PreviewTestCase {
     func testABadPhotoIsReportedOnThePageWhileTheRestIsServed() async throws {
         let tab = try await PreviewEventClient(port: fixture.port)
         _ = try await tab.next("hello")
-        try fixture.site.write(Data("not a picture".utf8), to: "content/garbage.jpg")
-        try fixture.site.photo("fine.jpg")
+        try fixture.changeAtOnce {
+            try fixture.site.write(Data("not a picture".utf8), to: "content/garbage.jpg")
+            try fixture.site.photo("fine.jpg")
+        }
 
         let reload = try await tab.next("reload")
         XCTAssertTrue(reload.data.contains("content/garbage.jpg"), "the reloaded page shows the problem: \(reload.data)")
@@ -81,31 +85,50 @@ final class PreviewRebuildTests: PreviewTestCase {
 
     func testBuildsNeverOverlapAndChangesDuringOneGoIntoTheNext() async throws {
         let session = fixture.session
-        var before = await session.builds
-        // Asked for while one runs: gathered into a single build after it.
+        let gate = BuildGate()
+        await session.setBuildStarting { changed in await gate.arrive(changed) }
+        let before = await session.builds
+
         let first = await session.requestBuild(["a"])
+        await gate.waitForArrivals(1)  // the first build is held before it starts
         await session.requestBuild(["b"])
         await session.requestBuild(["c"])
+        await gate.open()
         await first.value
-        var builds = await session.builds - before
-        XCTAssertEqual(builds, 2)
 
-        // A burst of saves settles into one build (or two, should a poll fall mid-burst).
-        before = await session.builds
-        for index in 0..<5 {
-            if index == 0 { try fixture.site.photo("burst.jpg") }
-            try fixture.site.catalog("burst.plist", [["path": "burst.jpg", "name": "Burst \(index)", "user": "Bea"]])
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-        try await Task.sleep(nanoseconds: 400_000_000)
-        await session.idle()
-        builds = await session.builds - before
-        XCTAssertGreaterThanOrEqual(builds, 1)
-        XCTAssertLessThanOrEqual(builds, 2, "a burst of saves is one build")
+        let builds = await session.builds - before
+        XCTAssertEqual(builds, 2, "everything asked for during a build goes into one build after it")
+        let arrivals = await gate.arrivals
+        XCTAssertEqual(arrivals, [["a"], ["b", "c"]])
         let overlapping = await session.overlappingBuilds
         XCTAssertEqual(overlapping, 0)
-        let person = try await fixture.expect("/people/bea.html", status: 200)
-        XCTAssertTrue(person.text.contains("Burst 4"), "the last save is the one built")
+    }
+
+    /// Holds every build at its start until opened, and remembers what each was asked to build.
+    actor BuildGate {
+        private(set) var arrivals: [[String]] = []
+        private var isOpen = false
+        private var held: [CheckedContinuation<Void, Never>] = []
+        private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        func arrive(_ changed: [String]) async {
+            arrivals.append(changed)
+            let ready = watchers.filter { arrivals.count >= $0.count }
+            watchers.removeAll { arrivals.count >= $0.count }
+            ready.forEach { $0.continuation.resume() }
+            if !isOpen { await withCheckedContinuation { held.append($0) } }
+        }
+
+        func waitForArrivals(_ count: Int) async {
+            if arrivals.count >= count { return }
+            await withCheckedContinuation { watchers.append((count, $0)) }
+        }
+
+        func open() {
+            isOpen = true
+            held.forEach { $0.resume() }
+            held = []
+        }
     }
 
     func testRequestsDuringRebuildsAllSucceed() async throws {

@@ -27,6 +27,12 @@ public actor PreviewSession {
     private var running = 0
     /// Builds that started while another ran: always 0, the tests hold us to it.
     public private(set) var overlappingBuilds = 0
+    /// Awaited by every build before it starts, with the changes it builds: lets a test hold a
+    /// build while it asks for more.
+    var buildStarting: (@Sendable ([String]) async -> Void)?
+    /// Held while several files that belong together are written (tests), so the watcher sees
+    /// them as one change.
+    nonisolated let watchPause = WatchPause()
     public private(set) var url: URL?
 
     public init(paths: SitePaths, options: PreviewOptions = PreviewOptions(), log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -73,9 +79,10 @@ public actor PreviewSession {
 
         // The watcher's first look is taken before the first build, so an edit made while it
         // runs is not missed.
-        let watcher = SiteWatcher(roots: watched, excluded: [paths.output, paths.database],
-                                  interval: options.pollInterval, settle: options.settleDelay)
-        let baseline = FolderSnapshot.take(watcher.roots, excluding: watcher.excluded)
+        let excluded = [paths.output, paths.database]
+        let watcher = SiteWatcher(roots: watched, excluded: excluded, interval: options.pollInterval,
+                                  settle: options.settleDelay, pause: watchPause)
+        let baseline = FolderSnapshot.take(watched, excluding: excluded)
         requestBuild([])
         // Held until stop() cancels it.
         watching = Task {
@@ -120,7 +127,12 @@ public actor PreviewSession {
         draining = nil
     }
 
+    func setBuildStarting(_ hook: (@Sendable ([String]) async -> Void)?) {
+        buildStarting = hook
+    }
+
     private func build(_ changed: [String]) async {
+        await buildStarting?(changed)
         channel.buildStarted()
         if builds == 0 { log("Building the site…") }
         if !changed.isEmpty {
