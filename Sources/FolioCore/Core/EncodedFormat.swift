@@ -19,12 +19,4 @@ public enum EncodedFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case .avif: return "image/avif"
         }
     }
-
-    var imageFormat: ImageFormat {
-        switch self {
-        case .jpeg: return .jpeg
-        case .webp: return .webp
-        case .avif: return .avif
-        }
-    }
 }
