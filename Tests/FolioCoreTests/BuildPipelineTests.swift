@@ -49,6 +49,44 @@ final class BuildPipelineTests: XCTestCase {
         XCTAssertEqual(again.stepTimes.map(\.0), ["configure", "load content", "import"])
     }
 
+    func testEveryStepReadsTheSiteThroughItsFileAccess() async throws {
+        let site = try TestSite.threePhotos()
+        try site.write(Data(#"{"title": "Seam"}"#.utf8), to: "folio.json")
+        let files = RecordingFileAccess()
+        let options = BuildOptions(themeFolder: TestSite.theme, files: files)
+        try await SiteBuild(paths: site.paths, options: options).run()
+        let read = Set(files.reads.map { site.paths.shown($0) })
+        for path in ["folio.json", "content/FakeData.plist", "content/one.jpg", "content/loose/harbour-at-dawn.jpg"] {
+            XCTAssertTrue(read.contains(path), "\(path) is read through the seam: \(read.sorted())")
+        }
+        XCTAssertTrue(read.contains { $0.hasSuffix("templates/layout.mustache") }, "the theme too")
+        XCTAssertTrue(read.contains { $0.hasSuffix("assets/style.css") }, "and its assets")
+        XCTAssertEqual(files.reads.filter { $0.pathExtension == "jpg" }.count, 6, "each photo read twice: at import and to decode it")
+
+        files.reset()
+        let again = try await SiteBuild(paths: site.paths, options: options).run()
+        XCTAssertTrue(again.upToDate)
+        XCTAssertEqual(files.reads.filter { $0.pathExtension == "jpg" }, [], "a no-op build reads no photo")
+    }
+
+    /// The local file system, remembering what was read.
+    final class RecordingFileAccess: FileAccess, @unchecked Sendable {
+        private let local = LocalFileAccess()
+        private let lock = NSLock()
+        private var all: [URL] = []
+        var reads: [URL] { lock.withLock { all } }
+        func reset() { lock.withLock { all = [] } }
+
+        func read(_ url: URL) throws -> Data {
+            lock.withLock { all.append(url) }
+            return try local.read(url)
+        }
+        func stamp(of url: URL) -> FileStamp? { local.stamp(of: url) }
+        func isFolder(_ url: URL) -> Bool { local.isFolder(url) }
+        func entries(under root: URL) throws -> [FileEntry] { try local.entries(under: root) }
+        func realPath(_ url: URL) -> String { local.realPath(url) }
+    }
+
     final class Lines: @unchecked Sendable {
         private let lock = NSLock()
         private var lines: [String] = []
