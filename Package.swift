@@ -20,12 +20,13 @@ let package = Package(
         .systemLibrary(name: "CGD", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -40,8 +41,15 @@ let package = Package(
             ]
         ),
         // What tests and the benchmark make photos with: sample photos, drawn pictures, EXIF
-        // blocks (libexif writing, which Folio itself never does).
-        .target(name: "FolioTestSupport", dependencies: ["FolioCore", "CExif"]),
+        // blocks (libexif writing, which Folio itself never does); a web server for network tests.
+        .target(
+            name: "FolioTestSupport",
+            dependencies: [
+                "FolioCore", "CExif",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
+        ),
         .executableTarget(
             name: "folio-bench",
             dependencies: [

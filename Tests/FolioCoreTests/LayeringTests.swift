@@ -10,6 +10,7 @@ final class LayeringTests: XCTestCase {
         "Core": [],
         "Imaging": ["Core"],
         "Model": ["Core"],
+        "Network": ["Core"],
         "Media": ["Core", "Imaging"],
         "Content": ["Core", "Model", "Imaging"],
         "Site": ["Core", "Model", "Media"],
