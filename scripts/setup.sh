@@ -8,6 +8,7 @@ packages=(
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
   chromium chromium-driver
   default-jre-headless
+  strace
 )
 
 missing=()

@@ -1,12 +1,17 @@
 import Foundation
-import XCTest
+import FolioCore
 
-/// Checks over a whole built `public/`: every local link and image (srcset candidates too) resolves, every image has
-/// alt text and its size, no absolute or root-relative links (the site must work from any sub-path).
-struct PublicTreeChecks {
-    let root: URL
+/// Checks over a whole built `public/`: every local link and image (srcset candidates too)
+/// resolves, every image has alt text and its size, no absolute or root-relative links (the site
+/// must work from any sub-path), and every image the pages name decodes.
+public struct PublicTreeChecks {
+    public let root: URL
 
-    var pages: [String] {
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public var pages: [String] {
         let walker = FileManager.default.enumerator(atPath: root.path)
         var found: [String] = []
         while let path = walker?.nextObject() as? String {
@@ -15,11 +20,11 @@ struct PublicTreeChecks {
         return found.sorted()
     }
 
-    func html(_ page: String) throws -> String {
+    public func html(_ page: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
     }
 
-    static func matches(_ pattern: String, in text: String) -> [String] {
+    public static func matches(_ pattern: String, in text: String) -> [String] {
         let regex = try! NSRegularExpression(pattern: pattern)
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
             Range($0.range(at: 1), in: text).map { String(text[$0]) }
@@ -27,8 +32,9 @@ struct PublicTreeChecks {
     }
 
     /// Problems found, one line each; empty when the tree is sound.
-    func problems() throws -> [String] {
+    public func problems() throws -> [String] {
         var problems: [String] = []
+        var images = Set<URL>()
         for page in pages {
             let text = try html(page)
             let folder = (page as NSString).deletingLastPathComponent
@@ -50,6 +56,8 @@ struct PublicTreeChecks {
                     problems.append("\(page): link leaves the site: \(link)")
                 } else if !FileManager.default.fileExists(atPath: target.path) {
                     problems.append("\(page): broken link \(link)")
+                } else if ["jpg", "webp", "avif", "png"].contains(target.pathExtension) {
+                    images.insert(target)
                 }
             }
             for image in Self.matches(#"(<img\b[^>]*>)"#, in: text) {
@@ -57,6 +65,14 @@ struct PublicTreeChecks {
                     problems.append("\(page): <img> without \(attribute): \(image)")
                 }
                 if image.contains(#"alt="""#) { problems.append("\(page): empty alt: \(image)") }
+            }
+        }
+        let decoder = ImageProcessor()
+        for image in images.sorted(by: { $0.path < $1.path }) {
+            do {
+                _ = try decoder.pixels(of: try Data(contentsOf: image))
+            } catch {
+                problems.append("\(image.path.dropFirst(root.path.count + 1)): does not decode: \(error)")
             }
         }
         return problems

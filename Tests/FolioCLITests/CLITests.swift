@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// Runs the built `folio` executable the way a user does and checks its output and exit status.
-final class CLITests: XCTestCase {
+/// Runs the built `folio` executable the way a user does: what the command-line tests share.
+class CLITestCase: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -20,8 +20,13 @@ final class CLITests: XCTestCase {
     }
 
     func folio(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+        try run(executable, arguments, in: folder, environment: environment)
+    }
+
+    /// Runs any program, for instance folio under strace.
+    func run(_ program: URL, _ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -43,6 +48,10 @@ final class CLITests: XCTestCase {
         return url
     }
 
+}
+
+/// The commands as a user runs them: output and exit status.
+final class CLITests: CLITestCase {
     func testHelpListsTheCommands() throws {
         let run = try folio(["--help"])
         XCTAssertEqual(run.status, 0)

@@ -1,4 +1,5 @@
 import Foundation
+import FolioTestSupport
 import GRDB
 import XCTest
 @testable import FolioCore

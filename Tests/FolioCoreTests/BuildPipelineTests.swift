@@ -19,7 +19,6 @@ final class BuildPipelineTests: XCTestCase {
 
         let run = BuildRun(paths: site.paths, options: BuildOptions(themeFolder: TestSite.theme))
         let configured = try await ConfigureStep().run((), in: run)
-        defer { configured.output.discard() }
         let inventory = try await LoadContentStep().run(configured, in: run)
         let imported = try await ImportStep().run((configured, inventory), in: run)
         XCTAssertEqual(imported.imported, 0)
@@ -30,7 +29,8 @@ final class BuildPipelineTests: XCTestCase {
 
         let images = try await ImagesStep().run((configured, plan), in: run)
         XCTAssertEqual(images.made, 0)
-        XCTAssertEqual(Set(files(under: media).filter { $0.contains("-thumb") }), Set(thumbnails))
+        let next = configured.output.next.appendingPathComponent("media")
+        XCTAssertEqual(Set(files(under: next).filter { $0.contains("-thumb") }), Set(thumbnails), "in the site being made")
     }
 
     func testTheRunnerLogsEveryStepAndStopsEarlyWhenNothingChanged() async throws {

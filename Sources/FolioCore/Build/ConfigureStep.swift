@@ -10,6 +10,8 @@ struct ConfiguredSite: StepOutput {
     let renditions: RenditionSet
     let processor: ImageProcessor
     let output: PublicOutput
+    /// Held until the build is done: one build of a site at a time.
+    let lock: BuildLock
     /// Unknown settings, each a warning.
     let issues: [BuildIssue]
 }
@@ -23,6 +25,7 @@ struct ConfigureStep: BuildStep {
         guard run.files.isFolder(paths.content) else {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
+        let lock = try BuildLock(site: paths.root)
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
         let issues = unknownKeys.map { key, suggestion in
             BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
@@ -40,6 +43,6 @@ struct ConfigureStep: BuildStep {
             renditions: RenditionSet(settings),
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, clock: run.clock),
             output: try PublicOutput(destination: paths.output),
-            issues: issues)
+            lock: lock, issues: issues)
     }
 }

@@ -1,12 +1,19 @@
+import CSystem
 import Foundation
 
-/// The build's output. Pages and assets are written beside `public/` and swapped in whole at
-/// the end, so a build that dies half-way leaves the previous site untouched. Media (renditions
-/// and tiles) are named by content, so they are written straight into `public/media/`, never
-/// overwritten, and those no page uses any more are deleted only once the new site is in place.
+/// The build's output, made beside `public/` and swapped in whole.
+///
+/// Two trees take turns: `public/`, which visitors see, and `.public.next` beside it, which a
+/// build brings up to date and which, after a build, holds the site before it. A build first
+/// links into the next tree every media file and tile pyramid it lacks (media are named by
+/// content, so a hard link shares the same bytes, and only what is new since the last build
+/// costs anything), writes or links every page anew, and then swaps the two names in one step
+/// (`renameat2` with `RENAME_EXCHANGE`). Whenever the build is killed, `public/` is one
+/// complete site: the old one before the swap, the new one after it.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
-    public let staging: URL
+    /// The tree being built.
+    public let next: URL
     private let fm = FileManager.default
     private var folders = Set<String>()
     private let lock = NSLock()
@@ -15,18 +22,79 @@ public final class PublicOutput: @unchecked Sendable {
         self.destination = destination
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
-        staging = parent.appendingPathComponent(".\(name).staging-\(ProcessInfo.processInfo.processIdentifier)")
+        next = parent.appendingPathComponent(".\(name).next")
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        // What an earlier build that died left behind.
+        // What older Folios left behind: a staging folder per build, and the site before it.
         for leftover in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? []
         where leftover.hasPrefix(".\(name).staging-") || leftover == ".\(name).previous" {
             try? fm.removeItem(at: parent.appendingPathComponent(leftover))
         }
-        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        do {
+            try fm.createDirectory(at: next, withIntermediateDirectories: true)
+            try clearPages()
+            try linkMissingMedia()
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw FolioError(path: next.path, reason: "cannot prepare the next site: \(error.localizedDescription)")
+        }
     }
 
-    private var previous: URL {
-        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).previous")
+    /// Empties the next tree but for its media: its pages are a build old, and a kill may have
+    /// left half-written files and tile folders.
+    private func clearPages() throws {
+        for entry in try fm.contentsOfDirectory(atPath: next.path) where entry != "media" {
+            try fm.removeItem(at: next.appendingPathComponent(entry))
+        }
+        for folder in [next.appendingPathComponent("media"), next.appendingPathComponent("media/tiles")] {
+            for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+            where entry.hasSuffix(".partial") || entry.contains(".tmp-") {
+                try fm.removeItem(at: folder.appendingPathComponent(entry))
+            }
+        }
+    }
+
+    /// Gives the next tree every media file and complete tile pyramid `public/` has. Tile
+    /// folders are linked under a scratch name first, so a kill mid-way leaves no half pyramid
+    /// under a name that says it is complete.
+    private func linkMissingMedia() throws {
+        let published = destination.appendingPathComponent("media")
+        let media = next.appendingPathComponent("media")
+        guard fm.fileExists(atPath: published.path) else { return }
+        try fm.createDirectory(at: media, withIntermediateDirectories: true)
+        let have = Set((try? fm.contentsOfDirectory(atPath: media.path)) ?? [])
+        for name in try fm.contentsOfDirectory(atPath: published.path) where name != "tiles" && !have.contains(name) {
+            try share(published.appendingPathComponent(name).path, media.appendingPathComponent(name).path)
+        }
+        let publishedTiles = published.appendingPathComponent("tiles")
+        guard fm.fileExists(atPath: publishedTiles.path) else { return }
+        let tiles = media.appendingPathComponent("tiles")
+        try fm.createDirectory(at: tiles, withIntermediateDirectories: true)
+        let haveTiles = Set((try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [])
+        for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !haveTiles.contains(name) && !name.hasSuffix(".partial") {
+            let partial = tiles.appendingPathComponent(name + ".partial")
+            try linkTree(publishedTiles.appendingPathComponent(name).path, partial.path)
+            try fm.moveItem(at: partial, to: tiles.appendingPathComponent(name))
+        }
+    }
+
+    /// A hard link to `source` at `target`; a copy where the file system cannot link.
+    private func share(_ source: String, _ target: String) throws {
+        if link(source, target) == 0 || errno == EEXIST { return }
+        try fm.copyItem(atPath: source, toPath: target)
+    }
+
+    private func linkTree(_ source: String, _ target: String) throws {
+        try fm.createDirectory(atPath: target, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: source) {
+            let from = source + "/" + name, to = target + "/" + name
+            var isFolder: ObjCBool = false
+            if fm.fileExists(atPath: from, isDirectory: &isFolder), isFolder.boolValue {
+                try linkTree(from, to)
+            } else {
+                try share(from, to)
+            }
+        }
     }
 
     private func prepareFolder(_ folder: String) throws {
@@ -76,19 +144,19 @@ public final class PublicOutput: @unchecked Sendable {
 
     // MARK: Pages and assets
 
-    /// Writes a page or an asset of the new site.
+    /// Writes a page or an asset of the new site. The next tree holds no page when the build
+    /// starts, so no file shared with `public/` is ever written into.
     public func write(_ data: Data, to relative: String) throws {
-        try write(data, at: staging.path + "/" + relative, atomically: false)
+        try write(data, at: next.path + "/" + relative, atomically: false)
     }
 
-    /// Takes a page over from the previous build unchanged (a hard link: no copy, same mtime).
+    /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
     public func reuse(_ relative: String) -> Bool {
         let old = destination.path + "/" + relative
-        let new = staging.path + "/" + relative
+        let new = next.path + "/" + relative
         do {
             try prepareFolder((new as NSString).deletingLastPathComponent)
-            if link(old, new) == 0 { return true }
-            try fm.copyItem(atPath: old, toPath: new)
+            try share(old, new)
             return true
         } catch {
             return false
@@ -110,20 +178,20 @@ public final class PublicOutput: @unchecked Sendable {
 
     // MARK: Media
 
-    /// Whether the media file or folder `relative` ("media/…") is already published.
+    /// Whether the media file or folder `relative` ("media/…") is already made.
     public func hasMedia(_ relative: String) -> Bool {
-        access(destination.path + "/" + relative, F_OK) == 0
+        access(next.path + "/" + relative, F_OK) == 0
     }
 
-    /// Publishes a media file; atomically, so a build that dies never leaves half a file
-    /// under a name that says it is complete.
+    /// Writes a media file; atomically, so a build that dies never leaves half a file under a
+    /// name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
-        try write(data, at: destination.path + "/" + relative, atomically: true)
+        try write(data, at: next.path + "/" + relative, atomically: true)
     }
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
     public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
-        let final = destination.appendingPathComponent(folder)
+        let final = next.appendingPathComponent(folder)
         let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
         try? fm.removeItem(at: partial)
         try body { path, data in try self.write(data, at: partial.path + "/" + path, atomically: false) }
@@ -137,30 +205,52 @@ public final class PublicOutput: @unchecked Sendable {
 
     // MARK: Commit
 
-    /// Puts the new site in place of the old one, then deletes the media nothing refers to.
-    /// `media` holds every media file ("media/….jpg") and tile folder ("media/tiles/…/") in use.
-    public func commit(keepingMedia media: Set<String>) throws {
-        let mediaNow = destination.appendingPathComponent("media")
-        let mediaNext = staging.appendingPathComponent("media")
-        do {
-            if fm.fileExists(atPath: mediaNow.path) { try fm.moveItem(at: mediaNow, to: mediaNext) }
-            if fm.fileExists(atPath: destination.path) { try fm.moveItem(at: destination, to: previous) }
-            try fm.moveItem(at: staging, to: destination)
-            try? fm.removeItem(at: previous)
-        } catch {
-            if !fm.fileExists(atPath: destination.path), fm.fileExists(atPath: previous.path) {
-                try? fm.moveItem(at: previous, to: destination)
-            }
-            if fm.fileExists(atPath: mediaNext.path), !fm.fileExists(atPath: mediaNow.path) {
-                try? fm.moveItem(at: mediaNext, to: mediaNow)
-            }
-            throw FolioError(path: destination.path, reason: "cannot put the new site in place: \(error.localizedDescription)")
-        }
+    /// How the new site was put in place.
+    public enum Swap: Sendable, Equatable {
+        /// In one step: no moment without a complete `public/`.
+        case atomic
+        /// This file system cannot swap two folders in one step: for a moment there was none.
+        case inTwoSteps
+    }
+
+    /// Deletes the media no page of the new site refers to, then puts the new site in place of
+    /// the old one. `media` holds every media file ("media/….jpg") and tile folder
+    /// ("media/tiles/…/") in use.
+    @discardableResult
+    public func commit(keepingMedia media: Set<String>) throws -> Swap {
         removeUnused(media)
+        let swap: Swap
+        if !fm.fileExists(atPath: destination.path) {
+            try move(next, to: destination)
+            swap = .atomic
+        } else if folio_exchange(next.path, destination.path) == 0 {
+            swap = .atomic
+        } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
+            let aside = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).swap")
+            try? fm.removeItem(at: aside)
+            try move(destination, to: aside)
+            do {
+                try move(next, to: destination)
+            } catch {
+                try? fm.moveItem(at: aside, to: destination)
+                throw error
+            }
+            try move(aside, to: next)
+            swap = .inTwoSteps
+        } else {
+            throw FolioError(path: destination.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
+        }
+        return swap
+    }
+
+    private func move(_ from: URL, to: URL) throws {
+        guard rename(from.path, to.path) == 0 else {
+            throw FolioError(path: to.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
+        }
     }
 
     private func removeUnused(_ media: Set<String>) {
-        let root = destination.appendingPathComponent("media")
+        let root = next.appendingPathComponent("media")
         for name in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where name != "tiles" {
             if !media.contains("media/\(name)") { try? fm.removeItem(at: root.appendingPathComponent(name)) }
         }
@@ -168,9 +258,5 @@ public final class PublicOutput: @unchecked Sendable {
         for name in (try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [] {
             if !media.contains("media/tiles/\(name)/") { try? fm.removeItem(at: tiles.appendingPathComponent(name)) }
         }
-    }
-
-    public func discard() {
-        try? fm.removeItem(at: staging)
     }
 }

@@ -26,7 +26,6 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
-        defer { site.output.discard() }
         let inventory = try await steps.step(LoadContentStep(), site)
         let imported = try await steps.step(ImportStep(), (site, inventory))
         var report = BuildReport(imported: imported.imported, removed: imported.removed)

@@ -27,10 +27,16 @@ struct WriteStep: BuildStep {
                                    pages: input.pages.pages.count)
             try output.write(stamp.encoded(), to: BuildStamp.fileName)
         }
-        try output.commit(keepingMedia: input.pages.media)
-        return Written()
+        let swap = try output.commit(keepingMedia: input.pages.media)
+        guard swap == .atomic else {
+            return Written(issues: [.warning(site.paths.shown(output.destination),
+                                             "this file system cannot swap two folders in one step: for a moment there was no site")])
+        }
+        return Written(issues: [])
     }
 }
 
 /// The new site is in place.
-struct Written: StepOutput {}
+struct Written: StepOutput {
+    var issues: [BuildIssue]
+}

@@ -98,11 +98,19 @@ private struct RecordFields {
         issues.append(.warning(place, "key '\(key)' should be \(expected), found \(CatalogReader.typeName(dictionary[key]!)); ignored"))
     }
 
-    /// A non-empty trimmed string.
+    /// A non-empty trimmed string, without control characters (a binary plist can hold a NUL).
     mutating func string(_ key: String) -> String? {
         guard let value = dictionary[key] else { return nil }
         guard let text = value as? String else { wrongType(key, "a string"); return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return cleaned(text, key: key, paragraph: key == "description")
+    }
+
+    private mutating func cleaned(_ text: String, key: String, paragraph: Bool = false) -> String? {
+        let clean = paragraph ? CleanText.paragraph(text) : CleanText.line(text)
+        if text.unicodeScalars.contains(where: { CleanText.isControl($0) && !["\n", "\r", "\t"].contains($0) }) {
+            issues.append(.warning(place, "key '\(key)' holds control characters; they are left out"))
+        }
+        let trimmed = clean.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 
@@ -142,7 +150,7 @@ private struct RecordFields {
             wrongType(key, "an array of strings")
             return []
         }
-        return array.compactMap { ($0 as? String)?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return array.compactMap { ($0 as? String).flatMap { cleaned($0, key: key) } }
     }
 
     static func parseDate(_ text: String) -> Date? {

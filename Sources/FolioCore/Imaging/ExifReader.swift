@@ -58,7 +58,7 @@ final class ExifReader {
         let bytes = UnsafeBufferPointer(start: entry.pointee.data, count: Int(entry.pointee.size))
         let text = Array(bytes.prefix { $0 != 0 })
         let decoded = String(validating: text, as: UTF8.self) ?? String(decoding: text.map { UInt16($0) }, as: UTF16.self)
-        let trimmed = decoded.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = CleanText.line(decoded).trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }
 

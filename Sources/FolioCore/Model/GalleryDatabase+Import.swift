@@ -25,17 +25,20 @@ extension GalleryDatabase {
     /// derived values refreshed for just the places and regions the batch touched.
     public func apply(_ batch: ImportBatch) throws {
         guard !batch.isEmpty else { return }
+        // No control character is ever stored: SQLite would hand a name with a NUL back cut short.
+        var batch = batch
+        batch.upserts = batch.upserts.map { $0.cleaned() }
         try writer.write { db in
             let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
             var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
 
             let personIds = try Self.upsertNamed(table: "person", names: Set(batch.upserts.map(\.person)), db)
-            let placeNames = Dictionary(batch.upserts.compactMap { p in p.place.map { (PlaceName($0).full, p) } },
+            let placeNames = Dictionary(batch.upserts.compactMap { p in p.place.map { PlaceName($0) }.map { ($0.full, ($0, p.region)) } },
                                         uniquingKeysWith: { first, _ in first })
-            let regionOfPlace = placeNames.mapValues { p in p.region ?? PlaceName(p.place!).defaultRegion }
+            let regionOfPlace = placeNames.mapValues { place, region in region ?? place.defaultRegion }
             let regionIds = try Self.upsertNamed(table: "region", names: Set(regionOfPlace.values), db)
             var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
-            let placeIds = try Self.upsertPlaces(regionOfPlace.mapValues { regionIds[$0]! }, db)
+            let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
 
             try Self.upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeIds, db)
             for chunk in batch.removals.chunked(500) {
@@ -133,7 +136,7 @@ extension GalleryDatabase {
             for name in chunk {
                 let split = PlaceName(name)
                 let slug = existing[name] == nil ? Slug.unique(split.full, in: &slugs) : ""
-                arguments += [name, split.title, split.subtitle, slug, regionByPlace[name]!]
+                arguments += [name, split.title, split.subtitle, slug, try id(of: name, in: regionByPlace, "place")]
             }
             try db.execute(sql: """
                 INSERT INTO place (name, title, subtitle, slug, regionId) VALUES \(rows(chunk.count, columns: 5))
@@ -159,7 +162,7 @@ extension GalleryDatabase {
             for p in chunk {
                 let place = p.place.flatMap { placeIds[PlaceName($0).full] }
                 arguments += [
-                    p.identifier, p.source.text, p.title, p.description, personIds[p.person]!, place, p.taken, p.uploaded,
+                    p.identifier, p.source.text, p.title, p.description, try id(of: p.person, in: personIds, "person"), place, p.taken, p.uploaded,
                     p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
                     p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
                     p.tags.joined(separator: "\n"), nil,
@@ -201,6 +204,14 @@ extension GalleryDatabase {
                 WHERE id IN \(placeholders(chunk.count))
                 """, arguments: StatementArguments(chunk))
         }
+    }
+
+    /// The id stored for `name`; an error, never a crash, should a name not come back as it went in.
+    static func id(of name: String, in ids: [String: Int64], _ kind: String) throws -> Int64 {
+        guard let id = ids[name] else {
+            throw FolioError(reason: "the model could not store the \(kind) '\(CleanText.line(name))'")
+        }
+        return id
     }
 
     // MARK: - SQL text

@@ -97,6 +97,8 @@ extension GalleryDatabase {
             }
             // Pages may have moved: the next build is a real one.
             try db.execute(sql: "UPDATE modelGeneration SET generation = generation + 1")
+            // The file says what it is, to Folio and to tools like `file`.
+            try db.execute(sql: "PRAGMA application_id = \(GalleryDatabase.applicationID)")
         }
 
         return migrator

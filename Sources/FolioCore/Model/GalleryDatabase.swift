@@ -15,7 +15,7 @@ public struct GalleryDatabase: Sendable {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            return try GalleryDatabase(queue)
+            return try GalleryDatabase(queue, path: url.path)
         } catch let error as DatabaseError {
             throw FolioError(path: url.path, reason: "cannot open the gallery database: \(error.message ?? "\(error)")")
         }
@@ -26,9 +26,35 @@ public struct GalleryDatabase: Sendable {
         try GalleryDatabase(DatabaseQueue(configuration: configuration))
     }
 
-    init(_ writer: any DatabaseWriter) throws {
+    init(_ writer: any DatabaseWriter, path: String = ":memory:") throws {
         self.writer = writer
+        try writer.read { db in try Self.checkIsFolioModel(db, path: path) }
         try Self.migrator.migrate(writer)
+    }
+
+    /// What `PRAGMA application_id` says of a Folio model: "FOLI".
+    static let applicationID: Int32 = 0x464F_4C49
+
+    /// Refuses, before writing anything, a file that is not a Folio model (another program's
+    /// database) or is one from a newer Folio: its tables are not ours to change.
+    static func checkIsFolioModel(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+            """)
+        guard !tables.isEmpty else { return }  // a new file
+        let known = Set(migrator.migrations)
+        if tables.contains("grdb_migrations") {
+            let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            if let first = migrator.migrations.first, applied.contains(first) {
+                let unknown = applied.filter { !known.contains($0) }
+                guard unknown.isEmpty else {
+                    throw FolioError(path: path, reason: "made by a newer Folio (it has '\(unknown[0])'); this one leaves it as it is")
+                }
+                return
+            }
+        }
+        let shown = tables.prefix(4).map { "'\($0)'" }.joined(separator: ", ") + (tables.count > 4 ? " and \(tables.count - 4) more" : "")
+        throw FolioError(path: path, reason: "not a Folio model (it holds the tables \(shown)); Folio leaves it as it is")
     }
 
     private static var configuration: Configuration {

@@ -60,6 +60,22 @@ public struct PhotoImport: Sendable, Equatable {
     }
 }
 
+extension PhotoImport {
+    /// Every text without control characters.
+    func cleaned() -> PhotoImport {
+        var copy = self
+        copy.title = title.map(CleanText.line)
+        copy.description = description.map(CleanText.paragraph)
+        copy.person = CleanText.line(person)
+        copy.place = place.map(CleanText.line)
+        copy.region = region.map(CleanText.line)
+        copy.camera = camera.map(CleanText.line)
+        copy.exposure = exposure.map(CleanText.line)
+        copy.tags = tags.map(CleanText.line)
+        return copy
+    }
+}
+
 /// A set of changes applied to the model in one transaction: all of it or none of it.
 public struct ImportBatch: Sendable {
     public var upserts: [PhotoImport]

@@ -1,0 +1,9 @@
+#ifndef FOLIO_SYSTEM_H
+#define FOLIO_SYSTEM_H
+
+/* Swaps two paths (files or folders) in one step: each takes the other's name, with no moment
+   at which either name is missing. Linux renameat2(RENAME_EXCHANGE); macOS renamex_np(RENAME_SWAP).
+   Returns 0, or -1 with errno set (EINVAL where the file system cannot do it). */
+int folio_exchange(const char *first, const char *second);
+
+#endif
