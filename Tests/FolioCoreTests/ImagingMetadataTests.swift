@@ -208,9 +208,9 @@ final class ImagingMetadataTests: XCTestCase {
     }
 
     func testExifDateParsing() {
-        XCTAssertEqual(ExifFields.date(from: "1970:01:01 00:00:00"), Date(timeIntervalSince1970: 0))
-        XCTAssertEqual(ExifFields.date(from: "2024-02-29 23:59:59"), Date(timeIntervalSince1970: 1_709_251_199))
-        XCTAssertNil(ExifFields.date(from: "2023:02:29 12:00:00"), "not a leap year")
-        XCTAssertNil(ExifFields.date(from: "    :  :     :  :  "))
+        XCTAssertEqual(LocalDateTime.date(from: "1970:01:01 00:00:00"), Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(LocalDateTime.date(from: "2024-02-29 23:59:59"), Date(timeIntervalSince1970: 1_709_251_199))
+        XCTAssertNil(LocalDateTime.date(from: "2023:02:29 12:00:00"), "not a leap year")
+        XCTAssertNil(LocalDateTime.date(from: "    :  :     :  :  "))
     }
 }

@@ -11,10 +11,11 @@ final class LayeringTests: XCTestCase {
         "Imaging": ["Core"],
         "Model": ["Core"],
         "Network": ["Core"],
-        "Media": ["Core", "Imaging"],
+        "Media": ["Core", "Imaging", "Model"],
+        "Flickr": ["Core", "Network", "Model"],
         "Content": ["Core", "Model", "Imaging"],
         "Site": ["Core", "Model", "Media"],
-        "Build": ["Core", "Imaging", "Model", "Media", "Content", "Site"],
+        "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site"],
         "Preview": ["Core", "Build"],
     ]
 

@@ -28,11 +28,13 @@ final class ModelMigrationTests: XCTestCase {
         try old.close()
 
         let database = try GalleryDatabase.open(at: url)
-        XCTAssertEqual(try database.appliedMigrations().count, 3)
+        XCTAssertEqual(try database.appliedMigrations().count, 4)
         XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
         try database.writer.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
                            "a slug that would replace people/index.html moves aside")
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT key FROM person ORDER BY name"), ["name:Al", "name:Index"],
+                           "people known by name are keyed by it")
             XCTAssertEqual(try String.fetchOne(db, sql: "SELECT slug FROM place WHERE name = 'All'"), "all-2")
             XCTAssertEqual(try String.fetchOne(db, sql: "SELECT slug FROM region WHERE name = 'All'"), "all-2")
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE favorite"), 1)

@@ -20,7 +20,7 @@ final class ModelTests: XCTestCase {
     func testSchemaIsVersionedAndForeignKeysAreOn() throws {
         XCTAssertEqual(try database.appliedMigrations(), [
             "v1: people, regions, places, photos, thumbnails", "v2: model generation",
-            "v3: failures kept on the photo, reserved page names",
+            "v3: failures kept on the photo, reserved page names", "v4: people by key, remote photos, Flickr places",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)

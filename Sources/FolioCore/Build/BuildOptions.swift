@@ -12,13 +12,20 @@ public struct BuildOptions: Sendable {
     public var concurrency: Int?
     /// How every step reads the site's files.
     public var files: any FileAccess
+    /// How images of photos from elsewhere (Flickr) are downloaded.
+    public var web: any WebClient
+    /// How a failed download is tried again.
+    public var retry: RetryPolicy
 
     public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
-                files: any FileAccess = LocalFileAccess()) {
+                files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
+                retry: RetryPolicy = RetryPolicy(attempts: 3)) {
         self.themeFolder = themeFolder
         self.now = now
         self.progress = progress
         self.concurrency = concurrency
         self.files = files
+        self.web = web
+        self.retry = retry
     }
 }

@@ -27,23 +27,29 @@ struct ImagesStep: BuildStep {
         try restoreThumbnails(plan.restores, site: site)
         // Largest first: the last job to finish is then a small one, and no core waits long
         // for the other at the end.
-        let jobs = plan.jobs.sorted { ($0.tiles == nil ? 0 : 1, $0.pixels) > ($1.tiles == nil ? 0 : 1, $1.pixels) }
-        guard !jobs.isEmpty else { return MadeImages() }
-        let processor = site.processor
-        let output = site.output
-        let files = run.files
-        let thumbnailSpecs = Set(site.renditions.thumbnailSpecs)
-        let progress = run.progress("images", total: jobs.count)
-
-        let made = await boundedMap(jobs, width: run.concurrency, onEach: { progress.update($0) }) { job -> Made in
-            do {
-                return try Self.make(job, processor: processor, output: output, files: files, thumbnailSpecs: thumbnailSpecs)
-            } catch let error as ImagingError {
-                return Made(failure: error.reason)
-            } catch {
-                return Made(failure: "\(error)")
+        // Downloads wait on the network, not the cores: more of them at once.
+        let local = plan.jobs.filter { !$0.isDownload }.sorted { ($0.tiles == nil ? 0 : 1, $0.pixels) > ($1.tiles == nil ? 0 : 1, $1.pixels) }
+        let downloads = plan.jobs.filter(\.isDownload)
+        guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
+        let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
+        let context = Context(processor: site.processor, output: site.output, sources: sources,
+                              thumbnailSpecs: Set(site.renditions.thumbnailSpecs))
+        let progress = run.progress("images", total: local.count + downloads.count)
+        let counted = Counted()
+        func work(_ jobs: [ImageJob], width: Int) async -> [Made] {
+            await boundedMap(jobs, width: width, onEach: { _ in progress.update(counted.increment()) }) { job -> Made in
+                do {
+                    return try await Self.make(job, context)
+                } catch let error as ImagingError {
+                    return Made(failure: error.reason)
+                } catch {
+                    return Made(failure: "\(error)")
+                }
             }
         }
+        async let fetched = work(downloads, width: Self.downloadsInFlight)
+        let made = await work(local, width: run.concurrency) + fetched
+        let jobs = local + downloads
 
         var result = MadeImages()
         var thumbnails: [Thumbnail] = []
@@ -91,20 +97,83 @@ struct ImagesStep: BuildStep {
         }
     }
 
-    static func make(_ job: ImageJob, processor: ImageProcessor, output: PublicOutput, files: any FileAccess,
-                     thumbnailSpecs: Set<String>) throws -> Made {
-        let data = try files.read(job.file)
+    /// Downloads in flight at once.
+    static let downloadsInFlight = 6
+
+    /// What a job needs besides itself.
+    struct Context: Sendable {
+        var processor: ImageProcessor
+        var output: PublicOutput
+        var sources: Sources
+        var thumbnailSpecs: Set<String>
+    }
+
+    /// Where a job's bytes come from: the site's files, or the web.
+    struct Sources: Sendable {
+        var files: any FileAccess
+        var web: any WebClient
+        var retry: RetryPolicy
+
+        /// The bytes of the job's image, and what they are.
+        func load(_ origin: ImageJob.Origin, processor: ImageProcessor) async throws -> (Data, ImageMetadata) {
+            switch origin {
+            case .file(let url, let metadata):
+                return (try files.read(url), metadata)
+            case .download(let url, let cache):
+                if let cache, files.stamp(of: cache) != nil {
+                    let data = try files.read(cache)
+                    return (data, try processor.metadata(of: data))
+                }
+                let request = WebRequest(.get, url, timeout: 60, maximumResponseSize: 50 << 20)
+                let response = try await retry.run({ _ in
+                    let response = try await web.send(request)
+                    guard response.status == 200 else {
+                        throw DownloadError(url: request.shownURL, status: response.status, retryAfter: response.retryAfter())
+                    }
+                    return response
+                }, decide: { error in
+                    if let error = error as? DownloadError { return error.status == 429 || error.status >= 500 ? .retry(after: error.retryAfter) : .fail }
+                    if let error = error as? WebError { return error.isTransient || error.kind == .hostNotFound ? .retry(after: nil) : .fail }
+                    return .fail
+                })
+                let metadata = try processor.metadata(of: response.body)
+                if let cache {
+                    try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try response.body.write(to: cache, options: .atomic)
+                }
+                return (response.body, metadata)
+            }
+        }
+    }
+
+    struct DownloadError: Error, CustomStringConvertible {
+        var url: String
+        var status: Int
+        var retryAfter: TimeInterval?
+        var description: String { "cannot download \(url): HTTP \(status)" }
+    }
+
+    /// Counts finished jobs from both pools.
+    final class Counted: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() -> Int { lock.withLock { count += 1; return count } }
+    }
+
+    static func make(_ job: ImageJob, _ context: Context) async throws -> Made {
+        let processor = context.processor, output = context.output, thumbnailSpecs = context.thumbnailSpecs
+        let (data, metadata) = try await context.sources.load(job.origin, processor: processor)
         var made = Made()
         var renditions: [Rendition] = []
         if case let (tiles, folder)? = job.tiles {
             try output.writeTiles(to: folder) { write in
-                renditions = try processor.renditions(of: data, metadata: job.metadata, requests: job.requests, tiles: tiles) { tile in
+                renditions = try processor.renditions(of: data, metadata: metadata, requests: job.requests, tiles: tiles) { tile in
                     try write("\(tile.path).\(tiles.format.fileExtension)", tile.bytes)
                 }
             }
             made.count += 1
         } else {
-            renditions = try processor.renditions(of: data, metadata: job.metadata, requests: job.requests)
+            renditions = try processor.renditions(of: data, metadata: metadata, requests: job.requests)
         }
         for rendition in renditions {
             try output.writeMedia(rendition.bytes, to: RenditionSet.fileName(rendition.request, checksum: job.checksum))

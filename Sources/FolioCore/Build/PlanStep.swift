@@ -1,19 +1,34 @@
 import Foundation
 
-/// What one photo's bytes still need made, and what the import learned of its file, so the job
-/// decodes it without reading its header or EXIF again.
+/// What one photo's bytes still need made, and where they come from.
 struct ImageJob: Sendable {
+    enum Origin: Sendable {
+        /// A file under content/, with what the import learned of it, so the job decodes it
+        /// without reading its header or EXIF again.
+        case file(URL, ImageMetadata)
+        /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
+        /// (read from there when it is already) when the photo is a favorite.
+        case download(URL, cache: URL?)
+    }
+
     /// Every photo with these bytes: one job makes their media for all of them.
     var photos: [(id: Int64, source: PhotoSource)]
-    var file: URL
-    var metadata: ImageMetadata
+    var origin: Origin
+    /// The upright size the renditions are made from.
+    var width: Int
+    var height: Int
     var checksum: String
     var requests: [RenditionRequest]
     /// The pyramid to cut, and the folder it goes to.
     var tiles: (request: TileRequest, folder: String)?
 
     /// The photo's pixel count: what its decode costs, roughly.
-    var pixels: Int { metadata.width * metadata.height }
+    var pixels: Int { width * height }
+
+    var isDownload: Bool {
+        if case .download = origin { return true }
+        return false
+    }
 }
 
 /// A thumbnail the model holds whose file is missing from `public/media/` (someone deleted
@@ -54,9 +69,10 @@ struct PlanStep: BuildStep {
         for item in snapshot.photos {
             let photo = item.photo
             let id = photo.id!
+            guard let source = Self.source(of: photo, site: site) else { continue }
             var missing: [RenditionRequest] = []
-            let thumbnails = RenditionSet.distinct(set.thumbnails, width: photo.width, height: photo.height)
-            let screens = RenditionSet.distinct(set.screens, width: photo.width, height: photo.height)
+            let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
+            let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
             for request in set.withFallbacks(thumbnails) {
                 let file = RenditionSet.fileName(request, checksum: photo.checksum)
                 let key = ThumbnailKey(photoId: id, spec: RenditionSet.spec(request))
@@ -74,7 +90,12 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            let media = set.media(checksum: photo.checksum, width: photo.width, height: photo.height)
+            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height)
+            if let remote = photo.remote, !source.screens {
+                // The page shows the photo's own sizes, from where it lives.
+                media.screens = RenditionFiles(remote: remote.sizes)
+                media.tiles = nil
+            }
             plan.media[id] = media
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
 
@@ -85,17 +106,36 @@ struct PlanStep: BuildStep {
                 }
                 continue
             }
-            guard let path = photo.source.contentPath else { continue }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
-                photos: [(id, photo.source)], file: site.paths.content.appendingPathComponent(path),
-                metadata: ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
-                                        height: photo.height, orientation: photo.orientation),
+                photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
                 checksum: photo.checksum, requests: missing,
                 tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }))
         }
         // A checksum none of whose photos misses anything needs no job.
         plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil }
         return plan
+    }
+
+    /// Where a photo's renditions are made from, at what size, and whether it gets screen
+    /// renditions of its own. A Flickr photo's page shows Flickr's own sizes; only its
+    /// thumbnails are made here, from the smallest size that covers them, except for a
+    /// favorite, whose screen-sized image is kept in the cache and published.
+    static func source(of photo: Photo, site: ConfiguredSite) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
+        switch photo.source {
+        case .content(let path):
+            let metadata = ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
+                                         height: photo.height, orientation: photo.orientation)
+            return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
+        case .flickr(let id):
+            guard let remote = photo.remote else { return nil }
+            let size = photo.favorite
+                ? remote.size(fittingLongerSide: site.settings.screenSizes.max() ?? 1600)
+                : remote.size(coveringShorterSide: site.settings.thumbnailSizes.max() ?? 400)
+            guard let size, let url = URL(string: size.url) else { return nil }
+            let cache = photo.favorite
+                ? site.paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
+            return (.download(url, cache: cache), size.width, size.height, photo.favorite)
+        }
     }
 }

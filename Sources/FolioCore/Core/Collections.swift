@@ -1,3 +1,5 @@
+import Foundation
+
 extension Array {
     /// Consecutive slices of at most `size` elements: SQL statements take a bounded number of
     /// arguments, and parallel work goes in batches.
@@ -8,4 +10,10 @@ extension Array {
 
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
+
+    /// Trimmed, or nil when nothing is left.
+    public var nilIfBlank: String? {
+        let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
 }

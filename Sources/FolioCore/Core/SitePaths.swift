@@ -16,6 +16,9 @@ public struct SitePaths: Sendable, Equatable {
     public var settings: URL { root.appendingPathComponent("folio.json") }
     /// The model lives with the site, never in `public/`.
     public var database: URL { root.appendingPathComponent("folio.sqlite") }
+    /// Downloaded images kept beside the model: a Flickr favorite's screen-sized image, so it
+    /// survives its removal from Flickr.
+    public var cache: URL { root.appendingPathComponent("folio-cache") }
 
     /// `path` relative to the site root when it is inside it, for messages.
     public func shown(_ url: URL) -> String {

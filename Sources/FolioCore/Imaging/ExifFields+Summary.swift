@@ -3,7 +3,7 @@ import Foundation
 extension ExifFields {
     /// When the photo was taken: DateTimeOriginal, else DateTime (the file's last edit).
     var taken: Date? {
-        dateTimeOriginal.flatMap(ExifFields.date(from:)) ?? dateTime.flatMap(ExifFields.date(from:))
+        dateTimeOriginal.flatMap(LocalDateTime.date(from:)) ?? dateTime.flatMap(LocalDateTime.date(from:))
     }
 
     /// "Canon EOS R5" rather than "Canon Canon EOS R5": many makers repeat the make in the model.
@@ -58,36 +58,5 @@ extension ExifFields {
     private static func decimal(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    /// "YYYY:MM:DD HH:MM:SS" read as UTC. Cameras without a set clock write zeros or blanks,
-    /// and some editors use dashes; anything that is not a real date and time is nil.
-    static func date(from text: String) -> Date? {
-        let numbers = text.split { !$0.isNumber }.compactMap { Int($0) }
-        guard numbers.count >= 6 else { return nil }
-        let (year, month, day, hour, minute, second) = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
-        guard (1...9999).contains(year), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Howard Hinnant's days_from_civil: exact for the proleptic Gregorian calendar, and free of
-    /// Calendar and DateFormatter, which are slow and locale-dependent for this one fixed format.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -12,9 +12,9 @@ public struct PhotoMedia: Sendable, Equatable {
         self.tiles = tiles
     }
 
-    /// Every media file and tile folder this photo's pages refer to.
+    /// Every media file and tile folder of this site that this photo's pages refer to.
     public var paths: [String] {
-        thumbnails.paths + screens.paths + (tiles.map { [$0.tilesBase] } ?? [])
+        thumbnails.paths + (screens.isExternal ? [] : screens.paths) + (tiles.map { [$0.tilesBase] } ?? [])
     }
 }
 
@@ -37,6 +37,22 @@ public struct RenditionFiles: Sendable, Equatable {
     public var twins: [File]?
 
     public var paths: [String] { (files + (twins ?? [])).map(\.path) }
+
+    /// Another site's images (a Flickr photo's own sizes): their paths are absolute URLs.
+    public var isExternal: Bool { files.first?.path.contains("://") == true }
+
+    /// A remote photo's own sizes, largest first, as pages show them.
+    public init(remote sizes: [RemotePhoto.Size]) {
+        files = sizes.reversed().map { File(path: $0.url, width: $0.width, height: $0.height) }
+        format = .jpeg
+        twins = nil
+    }
+
+    init(files: [File], format: EncodedFormat, twins: [File]? = nil) {
+        self.files = files
+        self.format = format
+        self.twins = twins
+    }
 }
 
 /// A deep-zoom tile pyramid of the original, laid out as Deep Zoom (DZI) does: level L is the

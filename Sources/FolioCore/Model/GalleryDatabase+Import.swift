@@ -32,10 +32,16 @@ extension GalleryDatabase {
             let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
             var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
 
-            let personIds = try Self.upsertNamed(table: "person", names: Set(batch.upserts.map(\.person)), db)
-            let placeNames = Dictionary(batch.upserts.compactMap { p in p.place.map { PlaceName($0) }.map { ($0.full, ($0, p.region)) } },
-                                        uniquingKeysWith: { first, _ in first })
-            let regionOfPlace = placeNames.mapValues { place, region in region ?? place.defaultRegion }
+            let personIds = try Self.upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
+            // Places by full name, with the region each photo (or Flickr) gives it.
+            var regionOfPlace: [String: String] = [:]
+            for p in batch.upserts {
+                guard let place = p.place.map(PlaceName.init) else { continue }
+                if regionOfPlace[place.full] == nil { regionOfPlace[place.full] = p.region ?? place.defaultRegion }
+            }
+            for place in batch.flickrPlaces where regionOfPlace[PlaceName(place.name).full] == nil {
+                regionOfPlace[PlaceName(place.name).full] = place.region
+            }
             let regionIds = try Self.upsertNamed(table: "region", names: Set(regionOfPlace.values), db)
             var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
             let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
@@ -45,6 +51,7 @@ extension GalleryDatabase {
                 try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
                                arguments: StatementArguments(chunk.map(\.text)))
             }
+            try Self.learnFlickrPlaces(batch.flickrPlaces, placeIds: placeIds, db)
 
             touchedPlaces.formUnion(placeIds.values)
             touchedRegions.formUnion(regionIds.values)
@@ -97,7 +104,42 @@ extension GalleryDatabase {
                                       arguments: StatementArguments(Array(places))))
     }
 
-    /// Inserts the names a table lacks (person, region) and returns every name's id.
+    /// Inserts the people the model lacks, renames those whose name changed (a Flickr user's
+    /// display name), and returns every key's id.
+    static func upsertPeople(_ names: [String: String], _ db: Database) throws -> [String: Int64] {
+        guard !names.isEmpty else { return [:] }
+        var known: [String: (id: Int64, name: String)] = [:]
+        for chunk in Array(names.keys).chunked(500) {
+            for row in try Row.fetchAll(db, sql: "SELECT id, key, name FROM person WHERE key IN \(placeholders(chunk.count))",
+                                        arguments: StatementArguments(chunk)) {
+                known[row["key"]] = (row["id"], row["name"])
+            }
+        }
+        for (key, name) in names.sorted(by: { $0.key < $1.key }) where known[key].map({ $0.name != name }) == true {
+            try db.execute(sql: "UPDATE person SET name = ? WHERE key = ?", arguments: [name, key])
+        }
+        let missing = names.keys.filter { known[$0] == nil }.sorted()
+        var ids = known.mapValues(\.id)
+        guard !missing.isEmpty else { return ids }
+        var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM person"))
+        for chunk in missing.chunked(300) {
+            var arguments = StatementArguments()
+            for key in chunk {
+                let name = names[key] ?? key
+                arguments += [key, name, Slug.unique(name, in: &slugs)]
+            }
+            try db.execute(sql: "INSERT INTO person (key, name, slug) VALUES \(rows(chunk.count, columns: 3))", arguments: arguments)
+        }
+        for chunk in missing.chunked(500) {
+            for row in try Row.fetchAll(db, sql: "SELECT id, key FROM person WHERE key IN \(placeholders(chunk.count))",
+                                        arguments: StatementArguments(chunk)) {
+                ids[row["key"]] = row["id"]
+            }
+        }
+        return ids
+    }
+
+    /// Inserts the names a table lacks (region) and returns every name's id.
     static func upsertNamed(table: String, names: Set<String>, _ db: Database) throws -> [String: Int64] {
         guard !names.isEmpty else { return [:] }
         var ids = try fetchIds(table: table, names: Array(names), db)
@@ -146,10 +188,33 @@ extension GalleryDatabase {
         return try fetchIds(table: "place", names: names, db)
     }
 
+    /// Keeps what Flickr said of its place ids, and gives the photos that waited on one its
+    /// place: two statements per 300 places.
+    static func learnFlickrPlaces(_ places: [FlickrPlace], placeIds: [String: Int64], _ db: Database) throws {
+        for chunk in places.chunked(300) {
+            var rows = StatementArguments()
+            var cases = StatementArguments()
+            for place in chunk {
+                rows += [place.placeId, place.name, place.region]
+                cases += [place.placeId, try id(of: PlaceName(place.name).full, in: placeIds, "place")]
+            }
+            try db.execute(sql: """
+                INSERT INTO flickrPlace (placeId, name, region) VALUES \(Self.rows(chunk.count, columns: 3))
+                ON CONFLICT(placeId) DO UPDATE SET name = excluded.name, region = excluded.region
+                """, arguments: rows)
+            let whens = Array(repeating: "WHEN ? THEN ?", count: chunk.count).joined(separator: " ")
+            try db.execute(sql: """
+                UPDATE photo SET placeId = CASE flickrPlaceId \(whens) END, flickrPlaceId = NULL
+                WHERE flickrPlaceId IN \(placeholders(chunk.count))
+                """, arguments: cases + StatementArguments(chunk.map(\.placeId)))
+        }
+    }
+
     static let photoColumns = [
         "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
         "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
         "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags", "lastError",
+        "remote", "flickrPlaceId",
     ]
 
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
@@ -162,10 +227,11 @@ extension GalleryDatabase {
             for p in chunk {
                 let place = p.place.flatMap { placeIds[PlaceName($0).full] }
                 arguments += [
-                    p.identifier, p.source.text, p.title, p.description, try id(of: p.person, in: personIds, "person"), place, p.taken, p.uploaded,
+                    p.identifier, p.source.text, p.title, p.description, try id(of: p.personKey, in: personIds, "person"), place, p.taken, p.uploaded,
                     p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
                     p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
                     p.tags.joined(separator: "\n"), nil,
+                    try p.remote.map(Self.json), place == nil ? p.remote?.placeID : nil,
                 ]
             }
             try db.execute(sql: """
@@ -204,6 +270,12 @@ extension GalleryDatabase {
                 WHERE id IN \(placeholders(chunk.count))
                 """, arguments: StatementArguments(chunk))
         }
+    }
+
+    static func json(_ remote: RemotePhoto) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(remote), as: UTF8.self)
     }
 
     /// The id stored for `name`; an error, never a crash, should a name not come back as it went in.

@@ -101,6 +101,36 @@ extension GalleryDatabase {
             try db.execute(sql: "PRAGMA application_id = \(GalleryDatabase.applicationID)")
         }
 
+        migrator.registerMigration("v4: people by key, remote photos, Flickr places") { db in
+            // A person was their name. A Flickr user is their account, and two accounts may
+            // share a display name: people are keyed ("name:Josh", "flickr:12037949754@N01"),
+            // their names no longer unique. SQLite cannot drop a UNIQUE: the table is made anew
+            // (foreign keys are off while migrations run).
+            try db.create(table: "newPerson") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("key", .text).notNull().unique()
+                t.column("name", .text).notNull()
+                t.column("slug", .text).notNull().unique()
+            }
+            try db.execute(sql: "INSERT INTO newPerson (id, key, name, slug) SELECT id, 'name:' || name, name, slug FROM person")
+            try db.drop(table: "person")
+            try db.rename(table: "newPerson", to: "person")
+            try db.create(index: "person_on_name", on: "person", columns: ["name"])
+            try db.alter(table: "photo") { t in
+                // A RemotePhoto as JSON: the photo's page, licence and sized image URLs.
+                t.add(column: "remote", .text)
+                // Flickr's place id, while the place it names is not known yet.
+                t.add(column: "flickrPlaceId", .text)
+            }
+            try db.create(index: "photo_on_flickrPlaceId", on: "photo", columns: ["flickrPlaceId"])
+            // What flickr.places.getInfo said of each place id: looked up once.
+            try db.create(table: "flickrPlace") { t in
+                t.primaryKey("placeId", .text)
+                t.column("name", .text).notNull()
+                t.column("region", .text).notNull()
+            }
+        }
+
         return migrator
     }
 }

@@ -3,6 +3,9 @@ import GRDB
 /// Someone who took photos.
 public struct Person: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
     public var id: Int64?
+    /// Who they are where their photos come from: "name:Josh" (a catalog or EXIF names them),
+    /// "flickr:12037949754@N01" (a Flickr account).
+    public var key: String
     public var name: String
     public var slug: String
 

@@ -31,6 +31,10 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     /// Why the last build could not publish it (its file would not read or decode); nil when it
     /// was published. The row stays, with everything set on it, until its source is gone.
     public var lastError: String?
+    /// What a photo from Flickr brings: its page, licence and sized image URLs.
+    public var remote: RemotePhoto?
+    /// Flickr's place id while the place it names is not known yet.
+    public var flickrPlaceId: String?
 
     public static let databaseTableName = "photo"
     public static let person = belongsTo(Person.self)

@@ -7,6 +7,9 @@ public struct PhotoImport: Sendable, Equatable {
     public var title: String?
     public var description: String?
     public var person: String
+    /// Who took it, as the source tells them apart: "name:<person>" unless given (a Flickr
+    /// account is "flickr:<owner id>", so two accounts of one name stay two people).
+    public var personKey: String
     /// The full place name; nil for a photo taken nowhere in particular.
     public var place: String?
     /// The place's region; derived from the place name when nil.
@@ -26,6 +29,7 @@ public struct PhotoImport: Sendable, Equatable {
     public var latitude: Double?
     public var longitude: Double?
     public var tags: [String]
+    public var remote: RemotePhoto?
 
     public init(
         source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,
@@ -33,7 +37,7 @@ public struct PhotoImport: Sendable, Equatable {
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = []
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil
     ) {
         self.source = source
         self.identifier = identifier
@@ -57,7 +61,12 @@ public struct PhotoImport: Sendable, Equatable {
         self.latitude = latitude
         self.longitude = longitude
         self.tags = tags
+        self.personKey = personKey ?? PhotoImport.key(forName: person)
+        self.remote = remote
     }
+
+    /// The key of a person known only by name.
+    public static func key(forName name: String) -> String { "name:\(name)" }
 }
 
 extension PhotoImport {
@@ -67,6 +76,7 @@ extension PhotoImport {
         copy.title = title.map(CleanText.line)
         copy.description = description.map(CleanText.paragraph)
         copy.person = CleanText.line(person)
+        copy.personKey = CleanText.line(personKey)
         copy.place = place.map(CleanText.line)
         copy.region = region.map(CleanText.line)
         copy.camera = camera.map(CleanText.line)
@@ -81,13 +91,16 @@ public struct ImportBatch: Sendable {
     public var upserts: [PhotoImport]
     /// Sources of photos that no longer exist.
     public var removals: [PhotoSource]
+    /// Flickr place ids newly learned; photos that waited on one get its place.
+    public var flickrPlaces: [FlickrPlace]
 
-    public init(upserts: [PhotoImport] = [], removals: [PhotoSource] = []) {
+    public init(upserts: [PhotoImport] = [], removals: [PhotoSource] = [], flickrPlaces: [FlickrPlace] = []) {
         self.upserts = upserts
         self.removals = removals
+        self.flickrPlaces = flickrPlaces
     }
 
-    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty }
+    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && flickrPlaces.isEmpty }
 }
 
 /// What the model already holds about an imported photo, to tell what changed.

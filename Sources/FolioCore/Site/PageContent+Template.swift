@@ -41,7 +41,7 @@ extension Page: TemplateValue {
 }
 
 extension ImageRef: TemplateValue {
-    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "picture"]
+    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "picture", "external"]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -50,6 +50,7 @@ extension ImageRef: TemplateValue {
         case "height": return height
         case "candidates": return candidates
         case "picture": return picture
+        case "external": return external
         default: return nil
         }
     }
@@ -68,13 +69,14 @@ extension PictureSource: TemplateValue {
 }
 
 extension ImageCandidate: TemplateValue {
-    static let templateKeys: Set<String> = ["src", "width", "last"]
+    static let templateKeys: Set<String> = ["src", "width", "last", "external"]
 
     public func child(named name: String) -> Any? {
         switch name {
         case "src": return src
         case "width": return width
         case "last": return last
+        case "external": return external
         default: return nil
         }
     }
@@ -207,13 +209,14 @@ extension StatLink: TemplateValue {
 }
 
 extension Fact: TemplateValue {
-    static let templateKeys: Set<String> = ["label", "value", "href"]
+    static let templateKeys: Set<String> = ["label", "value", "href", "external"]
 
     public func child(named name: String) -> Any? {
         switch name {
         case "label": return label
         case "value": return value
         case "href": return href
+        case "external": return external
         default: return nil
         }
     }

@@ -10,13 +10,17 @@ public struct ImageRef: Sendable, Equatable, Encodable {
     /// The same widths in WebP or AVIF, for a `<picture>` source, when the site publishes
     /// them; `src` and `candidates` are then JPEG, for other browsers and for scripts.
     public var picture: PictureSource?
+    /// The images are another site's (a Flickr photo's own sizes): `src` is an absolute URL.
+    public var external: Bool
 
-    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, picture: PictureSource? = nil) {
+    public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, picture: PictureSource? = nil,
+                external: Bool = false) {
         self.src = src
         self.width = width
         self.height = height
-        self.candidates = candidates ?? [ImageCandidate(src: src, width: width, last: true)]
+        self.candidates = candidates ?? [ImageCandidate(src: src, width: width, last: true, external: external)]
         self.picture = picture
+        self.external = external
     }
 }
 
@@ -25,12 +29,14 @@ extension ImageRef {
     /// with WebP or AVIF files, the `<img>` is their JPEG twins and they are its `<picture>` source.
     init?(_ rendition: RenditionFiles) {
         guard let main = (rendition.twins ?? rendition.files).first else { return nil }
+        let external = rendition.isExternal
         func candidates(_ files: [RenditionFiles.File]) -> [ImageCandidate] {
             files.reversed().enumerated().map { index, file in
-                ImageCandidate(src: file.path, width: file.width, last: index == files.count - 1)
+                ImageCandidate(src: file.path, width: file.width, last: index == files.count - 1, external: external)
             }
         }
-        self.init(src: main.path, width: main.width, height: main.height, candidates: candidates(rendition.twins ?? rendition.files))
+        self.init(src: main.path, width: main.width, height: main.height, candidates: candidates(rendition.twins ?? rendition.files),
+                  external: external)
         if rendition.twins != nil {
             picture = PictureSource(type: rendition.format.mimeType, candidates: candidates(rendition.files))
         }
@@ -54,6 +60,8 @@ public struct ImageCandidate: Sendable, Equatable, Encodable {
     public var src: String
     public var width: Int
     public var last: Bool
+    /// `src` is an absolute URL (see `ImageRef.external`).
+    public var external: Bool = false
 }
 
 /// A photo in a grid.
@@ -124,6 +132,15 @@ public struct Fact: Sendable, Encodable {
     public var label: String
     public var value: String
     public var href: String?
+    /// `href` is another site's address, not a page of this one.
+    public var external: Bool
+
+    public init(label: String, value: String, href: String? = nil, external: Bool = false) {
+        self.label = label
+        self.value = value
+        self.href = href
+        self.external = external
+    }
 }
 
 /// Everything a photo's own page shows.

@@ -54,6 +54,6 @@ public enum PhotoText {
     }
 
     public static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(n) \(n == 1 ? singular : (plural ?? singular + "s"))"
+        Wording.count(n, singular, plural)
     }
 }

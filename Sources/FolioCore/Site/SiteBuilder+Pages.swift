@@ -178,6 +178,7 @@ extension SiteBuilder {
             if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
             if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
             facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
+            if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
 
             let previous = index > 0 ? ordered[index - 1] : nil
             let next = index + 1 < ordered.count ? ordered[index + 1] : nil
