@@ -172,3 +172,27 @@ final class FlickrCLITests: CLITestCase {
         await stub.stop()
     }
 }
+
+/// Peak memory, measured on the process: large photos decoded whole take their turns inside
+/// the memory limit instead of all at once.
+final class MemoryCLITests: CLITestCase {
+    func testLargePNGsStayInsideTheMemoryLimit() throws {
+        let site = try temporaryFolder()
+        let content = site.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        // Four photos of 20 megapixels, decoded whole: some 170 MB each while being made.
+        for n in 0..<4 {
+            var canvas = Canvas(width: 5000, height: 4000, background: (40 * n, 90, 160))
+            canvas.fill(x: 1000, y: 1000, width: 2000, height: 1500, Canvas.red)
+            try canvas.encoded(as: .png, quality: 100).write(to: content.appendingPathComponent("p\(n).png"))
+        }
+        try Data(#"{"memoryLimit": 256, "deepZoom": false}"#.utf8).write(to: site.appendingPathComponent("folio.json"))
+        let run = try folio(["build", "--site", site.path, "--timings"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        let peak = try XCTUnwrap(run.output.split(separator: " ").first { $0.hasPrefix("peak-rss-mb=") }
+            .flatMap { Int($0.dropFirst("peak-rss-mb=".count).trimmingCharacters(in: .whitespacesAndNewlines)) })
+        // One photo at a time (some 170 MB) and what the process holds besides (some 40 MB):
+        // measured 204 MB. Two at once, as two cores would run them without the limit, 333 MB.
+        XCTAssertLessThan(peak, 280, "peak memory \(peak) MB")
+    }
+}

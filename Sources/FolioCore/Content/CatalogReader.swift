@@ -78,7 +78,11 @@ private struct RecordFields {
             issues.append(.warning(place, "unknown key '\(key)' ignored"))
         }
         guard let rawPath = string("path") else {
-            if dictionary["path"] == nil { issues.append(.error(place, "no 'path' to an image")) }
+            switch dictionary["path"] {
+            case nil: issues.append(.error(place, "no 'path' to an image"))
+            case is String: issues.append(.error(place, "key 'path' is empty"))
+            default: issues.append(.error(place, "no 'path' to an image: key 'path' is not a string"))
+            }
             return nil
         }
         guard let path = ContentPath.resolve(rawPath, in: folder) else {

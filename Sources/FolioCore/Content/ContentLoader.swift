@@ -23,7 +23,12 @@ public struct ContentLoader: Sendable {
 
         var listed = Set<String>()
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
+        let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
+            if links.contains(catalog), !files.realPath(contentRoot.appendingPathComponent(catalog)).hasPrefix(realRoot) {
+                inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
+                continue
+            }
             let result = reader.read(catalog: catalog)
             inventory.issues += result.issues
             for record in result.records {
@@ -42,7 +47,27 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
+        // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
+        // said so, never passed over in silence.
+        for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
+            inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
+        }
         return inventory
+    }
+
+    private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
+        let url = contentRoot.appendingPathComponent(path)
+        let shown = "content/\(path)"
+        guard files.realPath(url).hasPrefix(realRoot) else {
+            return .error(shown, "is a link that leads outside content/")
+        }
+        if files.isFolder(url) {
+            return .warning(shown, "is a link to a folder inside content/: not followed (its photos are found where they are)")
+        }
+        if files.stamp(of: url) == nil {
+            return .warning(shown, "is a link that leads nowhere")
+        }
+        return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
     private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, catalog: String?,

@@ -100,6 +100,16 @@ public struct LocalFileAccess: FileAccess {
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     public func realPath(_ url: URL) -> String {
-        url.resolvingSymlinksInPath().path
+        if let resolved = realpath(url.path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        // A link that leads nowhere: where it would lead, so one pointing outside is seen to.
+        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            let target = destination.hasPrefix("/") ? URL(fileURLWithPath: destination)
+                : url.deletingLastPathComponent().appendingPathComponent(destination)
+            return target.standardizedFileURL.path
+        }
+        return url.standardizedFileURL.path
     }
 }

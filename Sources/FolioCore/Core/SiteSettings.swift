@@ -26,6 +26,12 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var latestCount = 12
     /// Images over this many pixels are refused (decompression bombs).
     public var pixelLimit = 100_000_000
+    /// The same for images decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as large
+    /// as its renditions need, those at full size.
+    public var fullDecodePixelLimit = 40_000_000
+    /// Megabytes image work may hold at once: photos are worked on side by side only as far as
+    /// their decoded pixels fit, and one that cannot fit alone is refused.
+    public var memoryLimit = 1024
 
     public init() {}
 
@@ -43,6 +49,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         quality = try c.decodeIfPresent(Int.self, forKey: .quality) ?? d.quality
         latestCount = try c.decodeIfPresent(Int.self, forKey: .latestCount) ?? d.latestCount
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
+        fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
+        memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
@@ -108,5 +116,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check((1...100).contains(quality), "quality must be from 1 to 100")
         try check(latestCount >= 0, "latestCount cannot be negative")
         try check(pixelLimit > 0, "pixelLimit must be positive")
+        try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit must be positive")
+        try check((64...1_048_576).contains(memoryLimit), "memoryLimit must be from 64 to 1048576 (megabytes)")
     }
 }
