@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "folio", targets: ["folio"]),
         .executable(name: "folio-bench", targets: ["folio-bench"]),
         .library(name: "FolioCore", targets: ["FolioCore"]),
+        // For the fuzzing package in Fuzz/, which replays inputs through it.
+        .library(name: "FolioTestSupport", targets: ["FolioTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -2,19 +2,19 @@ import Foundation
 
 /// A request's head as the preview reads it: the request line and the headers. The preview
 /// answers GET and HEAD, so a body is never read; a request that has one ends its connection.
-struct RequestHead: Sendable, Equatable {
-    var method: String
+public struct RequestHead: Sendable, Equatable {
+    public var method: String
     /// The target's path, still percent-encoded, starting with "/".
-    var path: String
+    public var path: String
     /// The target's query, still percent-encoded, without the "?".
-    var query: String
-    var version: String
+    public var query: String
+    public var version: String
     /// Names lowercased, in the order sent.
-    var headers: [Header]
+    public var headers: [Header]
 
-    struct Header: Sendable, Equatable {
-        var name: String
-        var value: String
+    public struct Header: Sendable, Equatable {
+        public var name: String
+        public var value: String
     }
 
     /// The first value of a header.
@@ -39,12 +39,12 @@ struct RequestHead: Sendable, Equatable {
 /// whatever the head's length, and the head may not grow past the limits (a request line of
 /// 8 KiB, a head of 32 KiB, 100 headers), which are answered 414 and 431. An HTTP version other
 /// than 1.0 and 1.1 is answered 505; anything else malformed, 400.
-struct RequestHeadReader {
+public struct RequestHeadReader {
     static let maximumRequestLine = 8 * 1024
     static let maximumHead = 32 * 1024
     static let maximumHeaders = 100
 
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable {
         /// More bytes are needed.
         case incomplete
         /// A head, and how many bytes of the buffer it took.
@@ -59,7 +59,9 @@ struct RequestHeadReader {
     private var lineEnd: Int?
 
     /// Looks at `buffer`, which holds the bytes received so far (its start is the head's start).
-    mutating func read(_ buffer: [UInt8]) -> Outcome {
+    public init() {}
+
+    public mutating func read(_ buffer: [UInt8]) -> Outcome {
         while scanned < buffer.count {
             if buffer[scanned] == 0x0A {  // LF: a line ends (CRLF, or a bare LF)
                 if lineEnd == nil { lineEnd = scanned }
