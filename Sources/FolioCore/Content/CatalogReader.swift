@@ -77,12 +77,12 @@ private struct RecordFields {
         for key in dictionary.keys.sorted() where !CatalogRecord.knownKeys.contains(key) {
             issues.append(.warning(place, "unknown key '\(key)' ignored"))
         }
+        guard dictionary["path"] == nil || dictionary["path"] is String else {
+            issues.append(.error(place, "no 'path' to an image: key 'path' is not a string"))
+            return nil
+        }
         guard let rawPath = string("path") else {
-            switch dictionary["path"] {
-            case nil: issues.append(.error(place, "no 'path' to an image"))
-            case is String: issues.append(.error(place, "key 'path' is empty"))
-            default: issues.append(.error(place, "no 'path' to an image: key 'path' is not a string"))
-            }
+            issues.append(.error(place, dictionary["path"] == nil ? "no 'path' to an image" : "key 'path' is empty"))
             return nil
         }
         guard let path = ContentPath.resolve(rawPath, in: folder) else {

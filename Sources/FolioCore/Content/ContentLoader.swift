@@ -21,7 +21,12 @@ public struct ContentLoader: Sendable {
         // a catalog names that the walk did not find, need their real path checked.
         let inside = Set(listing.filter { !$0.isLink }.map(\.path))
 
-        var listed = Set<String>()
+        // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
+        var listed = Set<PhotoSource>()
+        // A catalog typed in one normal form finds a file named in the other (macOS writes names
+        // decomposed; keyboards type them composed).
+        var byComposedName: [String: String] = [:]
+        for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
@@ -31,18 +36,22 @@ public struct ContentLoader: Sendable {
             }
             let result = reader.read(catalog: catalog)
             inventory.issues += result.issues
-            for record in result.records {
-                guard !listed.contains(record.path) else {
+            for var record in result.records {
+                if files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
+                   let onDisk = byComposedName[record.path.precomposedStringWithCanonicalMapping] {
+                    record.path = onDisk
+                }
+                guard !listed.contains(.content(path: record.path)) else {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue
                 }
                 guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside,
                                         catalog: record.location, issues: &inventory.issues) else { continue }
-                listed.insert(record.path)
+                listed.insert(.content(path: record.path))
                 inventory.entries.append(entry)
             }
         }
-        for image in images where !listed.contains(image) {
+        for image in images where !listed.contains(.content(path: image)) {
             if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, catalog: nil, issues: &inventory.issues) {
                 inventory.entries.append(entry)
             }
