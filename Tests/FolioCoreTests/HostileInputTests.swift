@@ -62,6 +62,25 @@ final class HostileInputTests: XCTestCase {
 
     static func exifJPEG(_ exif: Data) -> Data { ImagingFixtures.insertingExif(exif, into: photo) }
 
+    /// `[{"path": "a.jpg", "tags": <a set of "a.jpg">}]` as a binary plist written byte by byte (no
+    /// writer makes sets): objects array, dictionary, set, "path", "tags", "a.jpg".
+    static let binaryCatalogWithASet: Data = {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        func object(_ body: [UInt8]) { offsets.append(UInt8(bytes.count)); bytes += body }
+        object([0xA1, 1])                      // 0: [1]
+        object([0xD2, 3, 4, 5, 2])             // 1: {3: 5, 4: 2}
+        object([0xC1, 5])                      // 2: set {5}
+        object([0x54] + Array("path".utf8))    // 3
+        object([0x54] + Array("tags".utf8))    // 4
+        object([0x55] + Array("a.jpg".utf8))   // 5
+        let table = UInt64(bytes.count)
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        for value in [UInt64(offsets.count), 0, table] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        return Data(bytes)
+    }()
+
     static let settingsPath = "folio.json"
 
     // MARK: - The corpus
@@ -75,6 +94,9 @@ final class HostileInputTests: XCTestCase {
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
         Case(name: "truncated binary catalog", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg"]], binary: true).dropLast(12)],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
+        // Foundation crashes the process bridging a binary plist's set: refused before it reads one.
+        Case(name: "a binary catalog holding a set", files: ["content/a.jpg": photo, "content/c.plist": binaryCatalogWithASet],
+             messages: ["error: content/c.plist: not a catalog: object 2 is a set, which a catalog cannot hold"], photos: 1),
         Case(name: "garbage catalog", files: ["content/a.jpg": photo, "content/c.plist": Data((0..<300).map { UInt8($0 * 7 % 256) })],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
         Case(name: "a dictionary, not an array", files: ["content/a.jpg": photo, "content/c.plist": plist(["path": "a.jpg"])],

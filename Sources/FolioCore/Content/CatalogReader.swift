@@ -18,6 +18,10 @@ struct CatalogReader {
         let plist: Any
         do {
             let data = try files.read(url)
+            if let refusal = BinaryPlistCheck.refusal(data) {
+                result.issues.append(.error(shown, "not a catalog: \(refusal)"))
+                return result
+            }
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
