@@ -11,11 +11,12 @@ final class LayeringTests: XCTestCase {
         "Imaging": ["Core"],
         "Model": ["Core"],
         "Network": ["Core"],
+        "Places": ["Core", "Imaging"],
         "Media": ["Core", "Imaging", "Model"],
         "Flickr": ["Core", "Network", "Model"],
         "Content": ["Core", "Model", "Imaging"],
         "Site": ["Core", "Model", "Media"],
-        "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site"],
+        "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site", "Places"],
         "Preview": ["Core", "Build"],
     ]
 

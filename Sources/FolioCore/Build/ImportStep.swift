@@ -48,6 +48,7 @@ struct ImportStep: BuildStep {
                 result.failed[entry.source] = issue.reason
             }
         }
+        Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
         let listed = Set(inventory.entries.map(\.source))
         batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
@@ -55,6 +56,20 @@ struct ImportStep: BuildStep {
         result.imported = batch.upserts.count
         result.removed = batch.removals.count
         return result
+    }
+
+    /// Photos with coordinates and no place from anyone get the place the gazetteer finds there;
+    /// its index is loaded only when some photo needs it.
+    static func placeByPosition(_ photos: inout [PhotoImport], gazetteer: URL) {
+        let waiting = photos.indices.filter { photos[$0].place == nil && photos[$0].latitude != nil && photos[$0].longitude != nil }
+        guard !waiting.isEmpty else { return }
+        let finder = PlaceFinder.load(cache: gazetteer)
+        for index in waiting {
+            guard let latitude = photos[index].latitude, let longitude = photos[index].longitude,
+                  let found = finder.place(latitude: latitude, longitude: longitude) else { continue }
+            photos[index].place = found.place
+            photos[index].region = found.region
+        }
     }
 
     static func fingerprint(_ entry: ContentEntry) -> String {
