@@ -27,6 +27,9 @@ public struct ContentLoader: Sendable {
         // decomposed; keyboards type them composed).
         var byComposedName: [String: String] = [:]
         for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
+        // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
+        var sidecars: [String: String] = [:]
+        for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
@@ -60,6 +63,13 @@ public struct ContentLoader: Sendable {
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
             inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
+        }
+        for index in inventory.entries.indices {
+            let path = inventory.entries[index].path
+            let candidates = [path + ".xmp", (path as NSString).deletingPathExtension + ".xmp"].map { $0.lowercased() }
+            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
+                  let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         return inventory
     }
