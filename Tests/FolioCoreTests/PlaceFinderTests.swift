@@ -31,6 +31,8 @@ final class PlaceFinderTests: XCTestCase {
         XCTAssertEqual(Self.finder.place(latitude: 37.7459, longitude: -119.5332),
                        LocatedPlace(place: "California, United States", region: "California"))
         XCTAssertNil(Self.finder.place(latitude: 0, longitude: -30), "the middle of the Atlantic")
+        // Death Valley: the nearest town is Pahrump, Nevada, Ridgecrest (California) nearly as near.
+        XCTAssertNil(Self.finder.place(latitude: 36.6062, longitude: -117.1150), "between two states, no guess")
         XCTAssertNil(Self.finder.place(latitude: .nan, longitude: 10))
         XCTAssertNil(Self.finder.place(latitude: 95, longitude: 10))
     }

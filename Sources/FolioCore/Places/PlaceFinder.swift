@@ -7,7 +7,9 @@ import Foundation
 /// Eiffel Tower is nearer the centre of Neuilly-sur-Seine than that of Paris. Each town gets a
 /// reach that grows with the square root of its population (1.5 km for a small town, 9 km for
 /// Paris, 18 km for New York), and the town whose reach the point is deepest in wins, among those
-/// within 25 km. Beyond that, the photo gets the state of the nearest town within 150 km.
+/// within 25 km. Beyond that, the photo gets the state around it when every town within 150 km
+/// is in that one state: a gazetteer of points knows no borders, and in Death Valley the nearest
+/// town is in Nevada; no place is better than a wrong one.
 public struct PlaceFinder: Sendable {
     static let localityKilometres = 25.0
     static let regionKilometres = 150.0
@@ -42,10 +44,11 @@ public struct PlaceFinder: Sendable {
             let parts = [town.name, state, country].filter { !$0.isEmpty }
             return LocatedPlace(place: parts.joined(separator: ", "), region: town.state.isEmpty ? country : town.state)
         }
-        guard let nearest = near.min(by: { $0.distance < $1.distance })?.city else { return nil }
-        let country = Self.shortCountry(nearest.country)
-        guard !nearest.state.isEmpty else { return LocatedPlace(place: country, region: country) }
-        return LocatedPlace(place: "\(nearest.state), \(country)", region: nearest.state)
+        let states = Set(near.map { [$0.city.state, $0.city.country] })
+        guard states.count == 1, let around = near.first?.city else { return nil }
+        let country = Self.shortCountry(around.country)
+        guard !around.state.isEmpty else { return LocatedPlace(place: country, region: country) }
+        return LocatedPlace(place: "\(around.state), \(country)", region: around.state)
     }
 
     /// How far into a town's reach a point is: 0 at its centre, 1 at the edge of its reach.
