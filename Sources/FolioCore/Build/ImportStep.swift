@@ -52,6 +52,7 @@ struct ImportStep: BuildStep {
         let listed = Set(inventory.entries.map(\.source))
         batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
+        try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
         result.imported = batch.upserts.count
         result.removed = batch.removals.count

@@ -24,5 +24,7 @@ public struct Sidecar: Sendable, Equatable {
 /// Everything found under `content/`, and what was wrong with it.
 public struct ContentInventory: Sendable {
     public var entries: [ContentEntry] = []
+    /// The settings of the albums whose folder has an `album.plist`.
+    public var albums: [AlbumInfo] = []
     public var issues: [BuildIssue] = []
 }

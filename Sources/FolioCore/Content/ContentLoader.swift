@@ -14,7 +14,7 @@ public struct ContentLoader: Sendable {
         var inventory = ContentInventory()
         let listing = try files.entries(under: contentRoot)
         let all = listing.map(\.path)
-        let catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
+        var catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
@@ -30,6 +30,16 @@ public struct ContentLoader: Sendable {
         // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
         var sidecars: [String: String] = [:]
         for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
+        // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
+        let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
+        let photos = Set(images)
+        for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
+            let (album, issues) = albumReader.read(settings, photos: photos)
+            guard let album else { continue }
+            inventory.albums.append(album)
+            inventory.issues += issues
+            catalogs.removeAll { $0 == settings }
+        }
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
