@@ -206,7 +206,9 @@ final class HostileInputTests: XCTestCase {
     static let metadata: [Case] = [
         loose("an XMP sidecar cut short", ["content/a.jpg": photo, "content/a.xmp": xmpPacket("<dc:title>T</dc:title>").prefix(90)],
               messages: ["warning: content/a.xmp: not readable XMP (line 1: it ends before its elements close); ignored"], present: [">a<"]),
-        loose("an XMP sidecar that is not XML", ["content/a.jpg": photo, "content/a.xmp": Data((0..<200).map { UInt8($0) })],
+        loose("an XMP sidecar of binary bytes", ["content/a.jpg": photo, "content/a.xmp": Data((0..<200).map { UInt8($0) })],
+              messages: ["warning: content/a.xmp: XMP that is not UTF-8 text; ignored"]),
+        loose("an XMP sidecar that is not XML", ["content/a.jpg": photo, "content/a.xmp": Data("just some words".utf8)],
               messages: ["warning: content/a.xmp: not readable XMP (…"]),
         loose("an empty XMP sidecar", ["content/a.jpg": photo, "content/a.jpg.xmp": Data()],
               messages: ["warning: content/a.jpg.xmp: not readable XMP (…"]),
