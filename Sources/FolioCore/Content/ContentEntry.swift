@@ -15,4 +15,6 @@ public struct ContentEntry: Sendable, Equatable {
 public struct ContentInventory: Sendable {
     public var entries: [ContentEntry] = []
     public var issues: [BuildIssue] = []
+    /// Files that are not photos Folio reads, and the companions of photos.
+    public var skipped: [SkippedFile] = []
 }

@@ -56,12 +56,30 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
+        inventory.skipped = skippedFiles(listing.filter { !$0.isLink }.map(\.path), photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
             inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
         }
         return inventory
+    }
+
+    /// Every file that is neither a photo nor a catalog. A video, RAW or sidecar named as a photo
+    /// in its folder is (`IMG_1.MOV` or `IMG_1.xmp` beside `IMG_1.HEIC`, `IMG_1.HEIC.xmp`) is
+    /// that photo's companion.
+    private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
+        var photoByStem: [String: String] = [:]
+        for photo in photos {
+            photoByStem[(photo as NSString).deletingPathExtension.lowercased()] = photo
+            photoByStem[photo.lowercased()] = photo
+        }
+        return paths.compactMap { path in
+            let kind = ContentFileKind(path: path)
+            guard kind != .photo, kind != .catalog else { return nil }
+            let photo = kind.accompaniesPhotos ? photoByStem[(path as NSString).deletingPathExtension.lowercased()] : nil
+            return SkippedFile(path: path, kind: kind, companionOf: photo)
+        }.sorted { $0.path < $1.path }
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
@@ -93,7 +111,7 @@ public struct ContentLoader: Sendable {
             return nil
         }
         guard ContentPath.isImage(path) else {
-            issues.append(.error(blame, "not an image file (expected .jpg, .png, .gif, .webp or .avif)"))
+            issues.append(.error(blame, "not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)"))
             return nil
         }
         return ContentEntry(path: path, record: record, stamp: stamp)
