@@ -7,7 +7,7 @@ import FolioCore
 /// its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
 /// what each returns is whatever Folio says of the input.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr
+    case catalog, exif, image, request, flickr, metadata
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -26,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .image: Self.image(data)
         case .request: Self.request(data)
         case .flickr: Self.flickr(data)
+        case .metadata: Self.metadata(data)
         }
     }
 
@@ -72,6 +73,17 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             semaphore.signal()
         }
         semaphore.wait()
+    }
+
+    /// The input as an XMP packet (a sidecar), and as the IPTC-IIM of a JPEG's APP13 segment.
+    static func metadata(_ data: Data) {
+        _ = XMPReader.read(data)
+        let iim = data.prefix(60_000)
+        var resource = Data("Photoshop 3.0\0".utf8) + Data("8BIM".utf8) + Data([0x04, 0x04, 0, 0])
+        resource += Data([UInt8(iim.count >> 24 & 0xFF), UInt8(iim.count >> 16 & 0xFF), UInt8(iim.count >> 8 & 0xFF), UInt8(iim.count & 0xFF)]) + iim
+        let length = resource.count + 2
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xED, UInt8(length >> 8), UInt8(length & 0xFF)]) + resource + tinyJPEG.dropFirst(2)
+        _ = EmbeddedDescription.read(jpeg, format: .jpeg)
     }
 
     /// Every request answered with the same body.

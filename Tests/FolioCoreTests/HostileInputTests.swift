@@ -85,7 +85,7 @@ final class HostileInputTests: XCTestCase {
 
     // MARK: - The corpus
 
-    static let cases: [Case] = catalogs + keys + paths + images + text + settings
+    static let cases: [Case] = catalogs + keys + paths + images + text + settings + metadata
 
     static let catalogs: [Case] = [
         Case(name: "empty catalog", files: ["content/a.jpg": photo, "content/c.plist": Data()],
@@ -172,6 +172,66 @@ final class HostileInputTests: XCTestCase {
              messages: [], photos: 1, present: ["Near"]),
         Case(name: "hidden files are not content", files: ["content/a.jpg": photo, "content/.DS_Store": Data("junk".utf8), "content/.hidden/b.jpg": photo],
              messages: [], photos: 1),
+    ]
+
+    /// The photo with a segment put right after its SOI: APP1 for XMP, APP13 for IPTC.
+    static func jpeg(segment marker: UInt8, _ payload: Data) -> Data {
+        let length = payload.count + 2
+        return Data([0xFF, 0xD8, 0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)]) + payload + photo.dropFirst(2)
+    }
+
+    static func xmpPacket(_ body: String) -> Data {
+        Data("""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/">\(body)</rdf:Description></rdf:RDF></x:xmpmeta>
+            """.utf8)
+    }
+
+    static func embeddedXMP(_ packet: Data) -> Data { jpeg(segment: 0xE1, Data(XMPReader.embeddedPrefix) + packet) }
+
+    /// IIM datasets (record 2) in Photoshop's resource 0x0404, as APP13.
+    static func embeddedIPTC(_ datasets: [(Int, Data)], raw: Data = Data()) -> Data {
+        var iim = Data()
+        for (dataset, value) in datasets { iim += Data([0x1C, 0x02, UInt8(dataset), UInt8(value.count >> 8), UInt8(value.count & 0xFF)]) + value }
+        iim += raw
+        let size = ImagingFixtures.bigEndian32(iim.count)
+        return jpeg(segment: 0xED, Data("Photoshop 3.0\0".utf8) + Data("8BIM".utf8) + Data([0x04, 0x04, 0, 0]) + size + iim)
+    }
+
+    static func loose(_ name: String, _ files: [String: Data], messages: [String], photos: Int = 1,
+                      absent: [String] = [], present: [String] = []) -> Case {
+        Case(name: name, files: files, messages: messages, photos: photos, absent: absent, present: present)
+    }
+
+    static let metadata: [Case] = [
+        loose("an XMP sidecar cut short", ["content/a.jpg": photo, "content/a.xmp": xmpPacket("<dc:title>T</dc:title>").prefix(90)],
+              messages: ["warning: content/a.xmp: not readable XMP (line 1: it ends before its elements close); ignored"], present: [">a<"]),
+        loose("an XMP sidecar that is not XML", ["content/a.jpg": photo, "content/a.xmp": Data((0..<200).map { UInt8($0) })],
+              messages: ["warning: content/a.xmp: not readable XMP (…"]),
+        loose("an empty XMP sidecar", ["content/a.jpg": photo, "content/a.jpg.xmp": Data()],
+              messages: ["warning: content/a.jpg.xmp: not readable XMP (…"]),
+        loose("an XMP sidecar with an entity bomb", ["content/a.jpg": photo, "content/a.xmp": Data(#"<!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>"#.utf8)],
+              messages: ["warning: content/a.xmp: XMP with a document type declaration (XMP has none; entities could expand without end); ignored"]),
+        loose("an XMP sidecar of 5 MB", ["content/a.jpg": photo, "content/a.xmp": xmpPacket(String(repeating: " ", count: 5 << 20))],
+              messages: ["warning: content/a.xmp: XMP of 5243124 bytes is larger than the 4 MB Folio reads; ignored"]),
+        loose("an external entity in embedded XMP", ["content/a.jpg": embeddedXMP(Data(#"<!DOCTYPE x SYSTEM "file:///etc/passwd"><x/>"#.utf8))],
+              messages: ["warning: content/a.jpg: embedded XMP with a document type declaration (XMP has none; entities could expand without end); ignored"],
+              absent: ["root:x:"]),
+        loose("markup in embedded XMP", ["content/a.jpg": embeddedXMP(xmpPacket("<dc:title>&lt;script&gt;alert(1)&lt;/script&gt;</dc:title><dc:creator>&lt;img src=x onerror=alert(2)&gt;</dc:creator>"))],
+              messages: [], absent: ["<script>alert", "<img src=x"], present: ["&lt;script&gt;alert(1)&lt;/script&gt;"]),
+        loose("a rating of nan and one of 99 stars", [
+            "content/a.jpg": embeddedXMP(xmpPacket(#"<xmp:Rating>nan</xmp:Rating>"#)),
+            "content/b.jpg": embeddedXMP(xmpPacket(#"<xmp:Rating>99</xmp:Rating><dc:title>Ninety-nine</dc:title>"#)),
+        ], messages: [], photos: 2, present: ["Ninety-nine"]),
+        loose("a NUL and a bell in IPTC", ["content/a.jpg": embeddedIPTC([(5, Data("Ti\0t\u{7}le".utf8)), (80, Data("Ann\0".utf8))])],
+              messages: [], present: [">Title<"]),
+        loose("an IPTC dataset longer than its segment", ["content/a.jpg": embeddedIPTC([(5, Data("Fine".utf8))], raw: Data([0x1C, 0x02, 0x78, 0xFF, 0xFF, 0x41]))],
+              messages: [], present: [">Fine<"]),
+        loose("an IPTC extended length of 2 GB", ["content/a.jpg": embeddedIPTC([], raw: Data([0x1C, 0x02, 0x05, 0x80, 0x04, 0x7F, 0xFF, 0xFF, 0xFF, 0x41]))],
+              messages: [], present: [">a<"]),
+        loose("IPTC in Latin-1, right to left and combining", ["content/a.jpg": embeddedIPTC([
+            (5, Data([0x43, 0x61, 0x66, 0xE9])), (120, Data("שלום Cafe\u{301}".utf8))])],
+              messages: [], present: [">Café<", "שלום Cafe\u{301}"]),
     ]
 
     static let images: [Case] = [

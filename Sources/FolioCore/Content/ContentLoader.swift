@@ -14,7 +14,7 @@ public struct ContentLoader: Sendable {
         var inventory = ContentInventory()
         let listing = try files.entries(under: contentRoot)
         let all = listing.map(\.path)
-        let catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
+        var catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
@@ -27,6 +27,19 @@ public struct ContentLoader: Sendable {
         // decomposed; keyboards type them composed).
         var byComposedName: [String: String] = [:]
         for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
+        // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
+        var sidecars: [String: String] = [:]
+        for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
+        // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
+        let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
+        let photos = Set(images)
+        for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
+            let (album, issues) = albumReader.read(settings, photos: photos)
+            guard let album else { continue }
+            inventory.albums.append(album)
+            inventory.issues += issues
+            catalogs.removeAll { $0 == settings }
+        }
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
@@ -61,6 +74,13 @@ public struct ContentLoader: Sendable {
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
             inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
+        }
+        for index in inventory.entries.indices {
+            let path = inventory.entries[index].path
+            let candidates = [path + ".xmp", (path as NSString).deletingPathExtension + ".xmp"].map { $0.lowercased() }
+            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
+                  let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         return inventory
     }

@@ -24,6 +24,10 @@ enum ContentPath {
         "jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "hif", "tif", "tiff",
     ]
 
+    static func isSidecar(_ path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "xmp"
+    }
+
     static func isImage(_ path: String) -> Bool {
         imageExtensions.contains((path as NSString).pathExtension.lowercased())
     }

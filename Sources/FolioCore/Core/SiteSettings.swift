@@ -32,6 +32,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Megabytes image work may hold at once: photos are worked on side by side only as far as
     /// their decoded pixels fit, and one that cannot fit alone is refused.
     public var memoryLimit = 1024
+    /// The XMP rating (stars, 1 to 5) from which a photo is a favorite; 0 never makes one.
+    public var favoriteRating = 5
 
     public init() {}
 
@@ -51,6 +53,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
+        favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
@@ -118,5 +121,6 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check(pixelLimit > 0, "pixelLimit must be positive")
         try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit must be positive")
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit must be from 64 to 1048576 (megabytes)")
+        try check((0...5).contains(favoriteRating), "favoriteRating must be from 0 (never) to 5 stars")
     }
 }
