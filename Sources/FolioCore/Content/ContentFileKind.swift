@@ -3,7 +3,8 @@ import Foundation
 /// What a file under `content/` is, by its extension: what Folio imports, and, of the rest,
 /// what a gallery owner would call it when told it was skipped.
 public enum ContentFileKind: String, Sendable, Equatable {
-    case photo, catalog, video, raw = "RAW", sidecar, document
+    /// A sidecar is only ever skipped when no photo has its name: otherwise it is the photo's.
+    case photo, catalog, video, raw = "RAW", sidecar = "sidecar of no photo", document
     case other = "not a photo"
 
     public init(path: String) {

@@ -85,9 +85,9 @@ public struct ContentLoader: Sendable {
         return inventory
     }
 
-    /// Every file that is neither a photo nor a catalog. A video, RAW or sidecar named as a photo
-    /// in its folder is (`IMG_1.MOV` or `IMG_1.xmp` beside `IMG_1.HEIC`, `IMG_1.HEIC.xmp`) is
-    /// that photo's companion.
+    /// Every file that is neither a photo nor a catalog. A video or RAW named as a photo in its
+    /// folder is (`IMG_1.MOV` beside `IMG_1.HEIC`) is that photo's companion; a sidecar named so
+    /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
     private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
         var photoByStem: [String: String] = [:]
         for photo in photos {
@@ -98,6 +98,7 @@ public struct ContentLoader: Sendable {
             let kind = ContentFileKind(path: path)
             guard kind != .photo, kind != .catalog else { return nil }
             let photo = kind.accompaniesPhotos ? photoByStem[(path as NSString).deletingPathExtension.lowercased()] : nil
+            if kind == .sidecar, photo != nil { return nil }
             return SkippedFile(path: path, kind: kind, companionOf: photo)
         }.sorted { $0.path < $1.path }
     }
