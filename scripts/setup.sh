@@ -5,9 +5,9 @@ set -euo pipefail
 
 packages=(
   pkg-config
-  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
+  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
-  libimage-exiftool-perl
+  libheif-examples libimage-exiftool-perl
   chromium chromium-driver
   default-jre-headless
   strace

@@ -13,18 +13,19 @@ extension ImageHeader {
         for ispe in boxes("ispe", in: ipco, of: bytes) {
             guard let width = bytes.uint32BE(at: ispe.lowerBound + 4),
                   let height = bytes.uint32BE(at: ispe.lowerBound + 8) else { continue }
-            if width * height > (best.map { $0.width * $0.height } ?? -1) { best = (width, height) }
+            // In floating point: two 32-bit sides can multiply past Int's range.
+            if Double(width) * Double(height) > (best.map { Double($0.width) * Double($0.height) } ?? -1) { best = (width, height) }
         }
         guard let best else { return nil }
         return ImageHeader(format: .avif, width: best.width, height: best.height, exif: nil)
     }
 
-    private static func box(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> Range<Int>? {
+    static func box(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> Range<Int>? {
         boxes(type, in: range, of: bytes).first
     }
 
     /// The payload ranges of the child boxes of `type` directly inside `range`.
-    private static func boxes(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> [Range<Int>] {
+    static func boxes(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> [Range<Int>] {
         var found: [Range<Int>] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound, let size32 = bytes.uint32BE(at: offset) {

@@ -102,8 +102,8 @@ extension ImageProcessor {
         return pixels * bytesPerPixel + 8 << 20
     }
 
-    /// PNG, GIF, WebP and AVIF, after the checks libgd does not make for itself.
-    private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, after the checks libgd does not make for itself.
+    func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
@@ -117,7 +117,9 @@ extension ImageProcessor {
                 throw ImagingError(reason: "animated WebP is not supported")
             }
             return try GDImage.decode(data, format: .webp)
-        case .jpeg, .avif:
+        case .tiff:
+            return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
+        case .jpeg, .avif, .heic:
             return try GDImage.decode(data, format: format)
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 public struct ImageProcessor: Sendable {
     /// Width x height above which a photo is refused before any pixel is decoded.
     public var pixelLimit: Int
-    /// The same for formats decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as
+    /// The same for formats decoded whole (PNG, GIF, WebP, AVIF, HEIC, TIFF): a JPEG is decoded only as
     /// large as its largest rendition needs, those always at full size, so fewer pixels cost as
     /// much memory.
     public var fullDecodePixelLimit: Int
@@ -28,7 +28,7 @@ public struct ImageProcessor: Sendable {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
         let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
-        let orientation = ImageOrientation(exif: exif.orientation ?? 1)
+        let orientation = ImageOrientation(exif: header.orientation ?? exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
         return ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
@@ -67,12 +67,12 @@ extension ImageProcessor {
     public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
-        guard header.format == .jpeg else { return try GDImage.decode(data, format: header.format).pixels() }
+        guard header.format == .jpeg else { return try decodeWithLibgd(data, format: header.format).pixels() }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)
     }
 
-    /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP or AVIF. With no metadata at all.
+    /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.
     public func encode(_ pixels: PixelBuffer, as format: ImageFormat, quality: Int) throws -> Data {
         switch format {
         case .jpeg: return try JPEGEncoder.encode(pixels, quality: quality, layout: .baseline)
