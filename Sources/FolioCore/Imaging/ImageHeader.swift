@@ -9,6 +9,8 @@ struct ImageHeader: Equatable {
     var height: Int
     /// The EXIF block as libexif reads it: "Exif\0\0" and then the TIFF structure.
     var exif: Data?
+    /// Colour channels as stored: 1 grey, 3 RGB (or YCbCr), 4 CMYK. What a profile must describe.
+    var channels = 3
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }
