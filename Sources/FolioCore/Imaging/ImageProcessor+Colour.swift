@@ -42,7 +42,7 @@ extension ImageProcessor {
     /// Profiles up to this size are embedded as they are in `keep` renditions; larger ones
     /// (LUT-based, tens of kilobytes) would weigh on every thumbnail and tile, so those photos
     /// are converted to the compact Display P3 instead.
-    static let embeddedProfileLimit = 16 << 10
+    static let embeddedProfileLimit = 8 << 10
 
     /// How a photo's decoded pixels become published ones: the transform to run on them (none
     /// for sRGB, which costs nothing) and the profile every rendition then embeds (none: sRGB).
