@@ -275,6 +275,33 @@ final class ColourManagementTests: XCTestCase {
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: colours), ["content:adobe.jpg": "rgb-icc", "content:broken.jpg": "srgb"])
     }
 
+    /// A site switching `colour` remakes the renditions of its wide-gamut photo only, and the
+    /// pages then point at the new ones; the old ones go.
+    func testSwitchingColourRemakesOnlyThePhotosItChanges() async throws {
+        let site = try TestSite()
+        try site.write(try chart(), to: "content/plain.jpg")
+        try site.write(ICCProfileEmbedding.jpeg(try chart(), profile: try Data(contentsOf: Self.adobeRGB)), to: "content/adobe.jpg")
+        let first = try await site.build()
+        XCTAssertEqual(first.renditionsMade, 4, "a thumbnail and a screen rendition each (the chart is small)")
+        func media() throws -> Set<String> {
+            Set(try FileManager.default.contentsOfDirectory(atPath: site.publicFolder.appendingPathComponent("media").path))
+        }
+        let before = try media()
+        try site.write(Data(#"{"colour": "keep"}"#.utf8), to: "folio.json")
+        let second = try await site.build()
+        XCTAssertEqual(second.errors, [])
+        XCTAssertEqual(second.renditionsMade, 2, "the Adobe RGB photo's two")
+        let after = try media()
+        let checksum = { (path: String) in ContentHash.hex(try Data(contentsOf: site.content.appendingPathComponent(path))).prefix(16) }
+        let plain = try checksum("plain.jpg"), adobe = try checksum("adobe.jpg")
+        XCTAssertEqual(before.filter { $0.hasPrefix(plain) }, after.filter { $0.hasPrefix(plain) })
+        XCTAssertTrue(before.filter { $0.hasPrefix(adobe) }.isDisjoint(with: after.filter { $0.hasPrefix(adobe) }))
+        let page = try site.read("photos/\(try site.identifier("adobe.jpg")).html")
+        for file in after.filter({ $0.hasPrefix(adobe) }) where file.contains("-screen-") {
+            XCTAssertTrue(page.contains(file), "the page shows \(file)")
+        }
+    }
+
     // MARK: Keeping wide gamut
 
     func testKeepEmbedsTheSourceProfileInEveryRenditionAndTile() throws {
