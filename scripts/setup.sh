@@ -2,7 +2,8 @@
 # Installs everything Folio needs on a fresh Debian machine: the C libraries it links,
 # the browser its tests drive, and the Python test tools. Safe to run again.
 # The colour tests use real ICC profiles (colord-data, libgs-common) and lcms's own tools
-# (liblcms2-utils: jpgicc, transicc) for the reference conversions.
+# (liblcms2-utils: jpgicc, transicc) for the reference conversions; heif-enc (libheif-examples)
+# writes them an AVIF with a profile.
 set -euo pipefail
 
 packages=(
@@ -10,7 +11,7 @@ packages=(
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
   libgeonames-dev
   liblcms2-dev zlib1g-dev
-  liblcms2-utils colord-data libgs-common
+  liblcms2-utils colord-data libgs-common libheif-examples
   libimage-exiftool-perl
   chromium chromium-driver
   default-jre-headless

@@ -129,6 +129,22 @@ final class ColourManagementTests: XCTestCase {
         try assertConverted(png, profile: Self.adobeRGB)
     }
 
+    /// AVIF carries a profile in a `colr` box; libheif's heif-enc writes the PNG's there.
+    func testAVIFProfileIsRead() throws {
+        let png = folder.appendingPathComponent("chart.png"), avif = folder.appendingPathComponent("chart.avif")
+        try chartCanvas().encoded(as: .png, quality: 100).write(to: png)
+        try ExifTool.run(["-overwrite_original", "-q", "-ICC_Profile<=\(Self.adobeRGB.path)", png.path])
+        try run("/usr/bin/heif-enc", ["-A", "-q", "95", png.path, "-o", avif.path])
+        let data = try Data(contentsOf: avif)
+        XCTAssertEqual(ICCProfileReader.read(data, format: .avif), .profile(try Data(contentsOf: Self.adobeRGB)))
+        XCTAssertEqual(try processor.metadata(of: data).colour, .rgbProfile)
+        // Converted: the red patch comes out redder than its Adobe RGB numbers say.
+        let made = patchMeans(try render(data, metadata: processor.metadata(of: data)))
+        let numbers = patchMeans(try processor.pixels(of: data))
+        XCTAssertGreaterThan(made[0].0, numbers[0].0 + 20)
+        assertClose(made, try transicc(numbers, from: Self.adobeRGB), within: 2)
+    }
+
     // MARK: sRGB untouched
 
     func testSRGBTaggedFileComesOutBitForBitAsAnUntaggedOne() throws {
@@ -325,6 +341,8 @@ final class ColourManagementTests: XCTestCase {
         assertClose(kept, patchMeans(try processor.pixels(of: jpeg)), within: 1.5)
         // And both decode, with the profile read back as what they are.
         XCTAssertEqual(try keep.metadata(of: renditions[1].bytes).colour, .rgbProfile)
+        let webp = try processor.pixels(of: renditions[1].bytes)
+        XCTAssertEqual([webp.width, webp.height], [200, 100])
     }
 
     func testKeepConvertsLargeProfilesAndCMYKToCompactDisplayP3() throws {

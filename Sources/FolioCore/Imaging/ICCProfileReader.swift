@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds the ICC colour profile a photo file embeds: JPEG's APP2 `ICC_PROFILE` chunks, put back
-/// together in their numbered order; PNG's `iCCP` chunk, inflated; WebP's `ICCP` chunk. Reads
+/// together in their numbered order; PNG's `iCCP` chunk, inflated; WebP's `ICCP` chunk; AVIF's
+/// `colr` property. Reads
 /// untrusted bytes, so every length is checked and the profile is bounded; a profile that cannot
 /// be put together is said, in words for the report, and the photo is then taken as sRGB.
 enum ICCProfileReader {
@@ -22,7 +23,8 @@ enum ICCProfileReader {
         case .jpeg: found = jpeg(data)
         case .png: found = png(data)
         case .webp: found = webp(data)
-        case .gif, .avif: found = .none
+        case .avif: found = avif(data)
+        case .gif: found = .none
         }
         guard case .profile(let profile) = found else { return found }
         // A profile starts with its own size: one cut short is missing its tags.
@@ -99,6 +101,11 @@ enum ICCProfileReader {
             offset += 12 + length
         }
         return .none
+    }
+
+    static func avif(_ data: Data) -> Found {
+        guard let profile = ImageHeader.avifICCProfile(ByteReader(data)) else { return .none }
+        return profile.count <= limit ? .profile(profile) : .broken("the colour profile is larger than \(limit >> 20) MB")
     }
 
     /// An `ICCP` chunk of the extended (VP8X) format.
