@@ -292,8 +292,8 @@ final class HostileInputTests: XCTestCase {
     ]
 
     static let settings: [Case] = [
-        Case(name: "an unknown setting", files: ["content/a.jpg": photo, "folio.json": Data(#"{"colour": "red"}"#.utf8)],
-             messages: ["warning: folio.json: unknown setting 'colour' is ignored"], photos: 1),
+        Case(name: "an unknown setting", files: ["content/a.jpg": photo, "folio.json": Data(#"{"shade": "red"}"#.utf8)],
+             messages: ["warning: folio.json: unknown setting 'shade' is ignored"], photos: 1),
     ]
 
     // MARK: - Running it

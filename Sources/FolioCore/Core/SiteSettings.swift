@@ -34,6 +34,10 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var memoryLimit = 1024
     /// The XMP rating (stars, 1 to 5) from which a photo is a favorite; 0 never makes one.
     public var favoriteRating = 5
+    /// Photos in wider colour spaces than sRGB (Adobe RGB, Display P3) and CMYK: "convert" to
+    /// sRGB, as every screen shows right; or "keep" their colours, the profile embedded in each
+    /// rendition, for galleries aimed at wide-gamut screens.
+    public var colour = ColourSetting.convert
 
     public init() {}
 
@@ -54,6 +58,14 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
+        if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
+            guard let colour = ColourSetting(rawValue: text) else {
+                let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: [CodingKeys.colour], debugDescription: "must be \(choices), not \"\(text)\""))
+            }
+            self.colour = colour
+        }
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
@@ -122,5 +134,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit must be positive")
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit must be from 64 to 1048576 (megabytes)")
         try check((0...5).contains(favoriteRating), "favoriteRating must be from 0 (never) to 5 stars")
+        try check(!(colour == .keep && format == .avif),
+                  "colour \"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF")
     }
 }

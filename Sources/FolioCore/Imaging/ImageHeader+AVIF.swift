@@ -20,6 +20,23 @@ extension ImageHeader {
         return ImageHeader(format: .avif, width: best.width, height: best.height, exif: nil)
     }
 
+    /// The ICC profile of a `colr` property of type `prof` or `rICC` (meta > iprp > ipco), as
+    /// encoders write a source's profile; nil when there is none (an `nclx` colour is named by
+    /// code points, and libgd's decoder ignores those as it does profiles). The first one is
+    /// taken: the primary image's, as encoders order them.
+    static func avifICCProfile(_ bytes: ByteReader) -> Data? {
+        guard let meta = box("meta", in: 0..<bytes.count, of: bytes),
+              let iprp = box("iprp", in: (meta.lowerBound + 4)..<meta.upperBound, of: bytes),
+              let ipco = box("ipco", in: iprp, of: bytes)
+        else { return nil }
+        for colr in boxes("colr", in: ipco, of: bytes) where colr.count > 4 {
+            if bytes.matches(ascii: "prof", at: colr.lowerBound) || bytes.matches(ascii: "rICC", at: colr.lowerBound) {
+                return bytes.slice(at: colr.lowerBound + 4, length: colr.count - 4)
+            }
+        }
+        return nil
+    }
+
     static func box(_ type: String, in range: Range<Int>, of bytes: ByteReader) -> Range<Int>? {
         boxes(type, in: range, of: bytes).first
     }

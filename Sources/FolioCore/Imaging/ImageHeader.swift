@@ -12,6 +12,8 @@ struct ImageHeader: Equatable {
     /// How the file itself says to turn the stored pixels, as an EXIF orientation, when it says
     /// so outside EXIF (a HEIC's `irot` and `imir`); it wins over the EXIF Orientation.
     var orientation: Int?
+    /// Colour channels as stored: 1 grey, 3 RGB (or YCbCr), 4 CMYK. What a profile must describe.
+    var channels = 3
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }

@@ -11,11 +11,17 @@ public struct ImageProcessor: Sendable {
     public var fullDecodePixelLimit: Int
     /// Where the time goes, when someone wants to know.
     public var clock: ImagingClock?
+    /// What renditions of photos that are not sRGB get: converted to sRGB, or kept with a profile.
+    public var colour: ColourSetting
 
-    public init(pixelLimit: Int = 100_000_000, fullDecodePixelLimit: Int = 40_000_000, clock: ImagingClock? = nil) {
+    public init(
+        pixelLimit: Int = 100_000_000, fullDecodePixelLimit: Int = 40_000_000, clock: ImagingClock? = nil,
+        colour: ColourSetting = .convert
+    ) {
         self.pixelLimit = pixelLimit
         self.fullDecodePixelLimit = fullDecodePixelLimit
         self.clock = clock
+        self.colour = colour
     }
 
     /// The pixel limit of a format.
@@ -30,10 +36,11 @@ public struct ImageProcessor: Sendable {
         let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
         let orientation = ImageOrientation(exif: header.orientation ?? exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
+        let colour = Self.sourceColour(of: data, header: header, exif: exif)
         return ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
-            latitude: exif.latitude, longitude: exif.longitude)
+            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem)
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
