@@ -17,6 +17,7 @@ final class LayeringTests: XCTestCase {
         "Site": ["Core", "Model", "Media"],
         "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site"],
         "Preview": ["Core", "Build"],
+        "Publish": ["Core", "Network"],
     ]
 
     static let library = URL(fileURLWithPath: #filePath)
