@@ -3,7 +3,8 @@ import FolioCore
 
 /// A real S3-compatible server on 127.0.0.1 for the publish tests: moto's server mode (from
 /// PyPI, `moto[server]` in scripts/requirements-test.txt), started as a process of the test and
-/// stopped with it.
+/// stopped with it. It runs as `python3 -m moto.server`, the interpreter scripts/setup.sh
+/// installed it into, so it does not matter whether pip's script folder is on PATH.
 ///
 /// `authenticated` turns on moto's IAM checks: every request must then be signed by a key moto
 /// knows, with a signature moto (through botocore) computes the same, so each test is also a
@@ -24,9 +25,12 @@ public final class MotoServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// SIGKILL, not SIGTERM: a process started from a test thread inherits that thread's blocked
+    /// signals, and moto, never seeing SIGTERM, would keep the test waiting for ever. It holds
+    /// nothing that needs a clean exit.
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
@@ -35,7 +39,7 @@ public final class MotoServer: @unchecked Sendable {
         let port = try freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["moto_server", "-H", "127.0.0.1", "-p", String(port)]
+        process.arguments = ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", String(port)]
         var environment = ProcessInfo.processInfo.environment
         if authenticated { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "3" }
         process.environment = environment
@@ -54,7 +58,7 @@ public final class MotoServer: @unchecked Sendable {
             try await Task.sleep(nanoseconds: 100_000_000)
         }
         guard ready else {
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw FolioError(reason: "moto_server did not start on port \(port): install it with scripts/setup.sh (moto[server])")
         }
         guard authenticated else {
