@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "folio", targets: ["folio"]),
         .executable(name: "folio-bench", targets: ["folio-bench"]),
         .library(name: "FolioCore", targets: ["FolioCore"]),
+        // For the fuzzing package in Fuzz/, which replays inputs through it.
+        .library(name: "FolioTestSupport", targets: ["FolioTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CGeonames", providers: [.apt(["libgeonames-dev"])]),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
@@ -28,7 +31,7 @@ let package = Package(
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CSystem",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   pkg-config
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
+  libgeonames-dev
+  libimage-exiftool-perl
   chromium chromium-driver
   default-jre-headless
   strace

@@ -1,4 +1,5 @@
 import Foundation
+import FolioTestSupport
 import XCTest
 
 /// Runs the built `folio` executable the way a user does: what the command-line tests share.
@@ -126,5 +127,72 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(run.errors, "", "no progress lines when standard error is not a terminal")
         XCTAssertEqual(run.output.split(separator: "\n").count, 1, "one summary line")
+    }
+}
+
+/// `folio import flickr`, `folio build` and `folio prune` as a user runs them, against a Flickr
+/// on 127.0.0.1.
+final class FlickrCLITests: CLITestCase {
+    func testImportThenBuildThenPrune() async throws {
+        let stub = try await FlickrStub.start()
+        let site = try temporaryFolder().appendingPathComponent("gallery")
+        XCTAssertEqual(try folio(["new", site.path]).status, 0)
+        let endpoint = stub.endpoint.absoluteString
+
+        let missingKey = try folio(["import", "flickr", "--site", site.path, "--endpoint", endpoint], environment: ["FLICKR_API_KEY": ""])
+        XCTAssertNotEqual(missingKey.status, 0)
+        XCTAssertTrue(missingKey.errors.contains("no Flickr API key: pass --api-key or set FLICKR_API_KEY"), missingKey.errors)
+
+        let wrong = try folio(["import", "flickr", "--site", site.path, "--endpoint", endpoint, "--api-key", "not-my-key"])
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertTrue(wrong.errors.contains("Flickr refused the API key"), wrong.errors)
+        XCTAssertFalse(wrong.errors.contains("not-my-key"))
+
+        let imported = try folio(["import", "flickr", "--site", site.path, "--endpoint", endpoint, "--user", "ansel_test",
+                                  "--pages", "2", "--per-page", "3"], environment: ["FLICKR_API_KEY": FlickrStub.apiKey])
+        XCTAssertEqual(imported.status, 1, "a place could not be learned: that is a failure to report")
+        XCTAssertTrue(imported.output.contains("Flickr: 6 photos on 2 pages (5 new, 0 updated, 1 unchanged)"), imported.output)
+        XCTAssertTrue(imported.errors.contains("warning: place ZZbrokenPlace: Flickr flickr.places.getInfo: Place not found (code 2)"),
+                      imported.errors)
+
+        let built = try folio(["build", "--site", site.path])
+        XCTAssertEqual(built.status, 0, built.errors)
+        XCTAssertTrue(built.output.hasPrefix("5 photos"), built.output)
+        let places = try String(contentsOf: site.appendingPathComponent("public/places/index.html"), encoding: .utf8)
+        XCTAssertTrue(places.contains("San Francisco"))
+        XCTAssertEqual(try PublicTreeChecks(root: site.appendingPathComponent("public")).problems(), [])
+
+        XCTAssertEqual(try folio(["favorite", "--site", site.path, "f53124000001"]).status, 0)
+        let pruned = try folio(["prune", "--site", site.path, "--older-than", "1d"])
+        XCTAssertEqual(pruned.status, 0, pruned.errors)
+        XCTAssertTrue(pruned.output.hasPrefix("4 Flickr photos older than 1 day removed"), pruned.output)
+        let rebuilt = try folio(["build", "--site", site.path])
+        XCTAssertTrue(rebuilt.output.hasPrefix("1 photo"), "the favorite stays: \(rebuilt.output)")
+        XCTAssertEqual(try folio(["prune", "--site", site.path, "--older-than", "soon"]).status, 64, "a usage error")
+        await stub.stop()
+    }
+}
+
+/// Peak memory, measured on the process: large photos decoded whole take their turns inside
+/// the memory limit instead of all at once.
+final class MemoryCLITests: CLITestCase {
+    func testLargePNGsStayInsideTheMemoryLimit() throws {
+        let site = try temporaryFolder()
+        let content = site.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        // Four photos of 20 megapixels, decoded whole: some 170 MB each while being made.
+        for n in 0..<4 {
+            var canvas = Canvas(width: 5000, height: 4000, background: (40 * n, 90, 160))
+            canvas.fill(x: 1000, y: 1000, width: 2000, height: 1500, Canvas.red)
+            try canvas.encoded(as: .png, quality: 100).write(to: content.appendingPathComponent("p\(n).png"))
+        }
+        try Data(#"{"memoryLimit": 256, "deepZoom": false}"#.utf8).write(to: site.appendingPathComponent("folio.json"))
+        let run = try folio(["build", "--site", site.path, "--timings"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        let peak = try XCTUnwrap(run.output.split(separator: " ").first { $0.hasPrefix("peak-rss-mb=") }
+            .flatMap { Int($0.dropFirst("peak-rss-mb=".count).trimmingCharacters(in: .whitespacesAndNewlines)) })
+        // One photo at a time (some 170 MB) and what the process holds besides (some 40 MB):
+        // measured 204 MB. Two at once, as two cores would run them without the limit, 333 MB.
+        XCTAssertLessThan(peak, 280, "peak memory \(peak) MB")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 import FolioTestSupport
 import XCTest
 
@@ -91,6 +92,35 @@ final class KillTests: CLITestCase {
             }
         }
         XCTAssertGreaterThan(killed, count / 2, "the kills happened")
+    }
+
+    func testAKillWhileTheModelIsWrittenLosesNothingThatWasThere() throws {
+        let site = try makeSite()
+        XCTAssertEqual(try folio(["build", "--site", site.path]).status, 0)
+        let old = try pages(site)
+        try edit(site)
+        let expected = try copy(site)
+        XCTAssertEqual(try folio(["build", "--site", expected.path]).status, 0)
+        let new = try pages(expected)
+        // SQLite writes its pages and its journal with pwrite64: each is a moment to die at.
+        let log = try temporaryFolder().appendingPathComponent("strace.log")
+        XCTAssertEqual(try run(Self.strace, ["-f", "-qq", "-o", log.path, "-e", "trace=pwrite64", executable.path, "build", "--site", try copy(site).path]).status, 0)
+        let writes = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("pwrite64") }.count
+        XCTAssertGreaterThan(writes, 4)
+        for when in stride(from: 1, through: writes, by: max(1, writes / 12)) {
+            let victim = try copy(site)
+            _ = try run(Self.strace, ["-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=pwrite64:signal=KILL:when=\(when)",
+                                      executable.path, "build", "--site", victim.path])
+            let label = "killed at write \(when) of \(writes)"
+            let model = try GalleryDatabase.open(at: victim.appendingPathComponent("folio.sqlite"))
+            XCTAssertEqual(try model.integrityProblems(), [], label)
+            let found = try pages(victim)
+            XCTAssertTrue(found == old || found == new, "public/ is the old site or the new one, \(label)")
+            let again = try folio(["build", "--site", victim.path])
+            XCTAssertEqual(again.status, 0, "\(label): \(again.errors)")
+            XCTAssertEqual(try PublicTreeChecks(root: victim.appendingPathComponent("public")).problems(), [], label)
+            XCTAssertTrue(try pages(victim) == new, "the next build makes the new site, \(label)")
+        }
     }
 
     func testASecondBuildOfTheSameSiteIsRefusedWithAClearMessage() throws {

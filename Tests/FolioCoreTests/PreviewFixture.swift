@@ -31,12 +31,13 @@ final class PreviewFixture: @unchecked Sendable {
         return site
     }
 
-    init(site: TestSite? = nil, port: UInt16 = 0) async throws {
+    init(site: TestSite? = nil, port: UInt16 = 0, idleTimeout: TimeInterval = 30) async throws {
         self.site = try site ?? Self.makeSite()
         let lines = lines
         session = PreviewSession(
             paths: self.site.paths,
-            options: PreviewOptions(port: port, build: BuildOptions(themeFolder: TestSite.theme), pollInterval: 0.05, settleDelay: 0.05),
+            options: PreviewOptions(port: port, build: BuildOptions(themeFolder: TestSite.theme), pollInterval: 0.05, settleDelay: 0.05,
+                                    idleTimeout: idleTimeout),
             log: { lines.append($0) })
         let url = try await session.start()
         self.port = UInt16(url.port!)

@@ -53,4 +53,52 @@ final class PreviewRequestTests: XCTestCase {
         XCTAssertEqual(ContentType.of("feed.atom"), "application/atom+xml; charset=utf-8")
         XCTAssertEqual(ContentType.of("README"), "application/octet-stream")
     }
+
+    func read(_ text: String) -> RequestHeadReader.Outcome {
+        var reader = RequestHeadReader()
+        return reader.read(Array(text.utf8))
+    }
+
+    func testRequestHeadsAreReadWithinLimits() {
+        guard case .head(let head, let length) = read("GET /places/?a=1 HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"abc\"\r\n\r\nrest") else {
+            return XCTFail("a head")
+        }
+        XCTAssertEqual(head, RequestHead(method: "GET", path: "/places/", query: "a=1", version: "HTTP/1.1", headers: [
+            .init(name: "host", value: "x"), .init(name: "if-none-match", value: "\"abc\""),
+        ]))
+        XCTAssertEqual(length, 60, "the bytes after the head are the next request's")
+        guard case .head(let bare, _) = read("HEAD http://127.0.0.1:8000/a b HTTP/1.0\n\n") else { return }
+        XCTFail("a space in the target is no request: \(bare)")
+    }
+
+    func testWhatIsNotARequestIsAnsweredWithItsStatus() {
+        XCTAssertEqual(read("GET / HTTP/1.1\r\nHost: x"), .incomplete)
+        for (text, status) in [
+            ("GET / HTTP/9.9\r\n\r\n", 505), ("GET / HTTP/2.0\r\n\r\n", 505), ("GET / FOO\r\n\r\n", 400),
+            ("GET /\r\n\r\n", 400), ("GET  / HTTP/1.1\r\n\r\n", 400), ("G(T / HTTP/1.1\r\n\r\n", 400),
+            ("GET x HTTP/1.1\r\n\r\n", 400), ("GET / HTTP/1.1\r\nNo colon here\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\nHost: x\r\n folded: value\r\n\r\n", 400),
+            ("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n", 414),
+            ("GET / HTTP/1.1\r\nX: " + String(repeating: "b", count: 40000) + "\r\n\r\n", 431),
+            ("GET / HTTP/1.1\r\n" + (0..<101).map { "H\($0): v\r\n" }.joined() + "\r\n", 431),
+        ] {
+            guard case .reject(let got, _) = read(text) else { XCTFail("\(text.prefix(40)) is refused"); continue }
+            XCTAssertEqual(got, status, String(text.prefix(40)))
+        }
+    }
+
+    func testAHeadArrivingAByteAtATimeIsReadOnce() {
+        // Each byte looked at once: a 30 KB head sent byte by byte is 30,000 steps, not 450 million.
+        let text = Array(("GET / HTTP/1.1\r\nX: " + String(repeating: "c", count: 30000) + "\r\n\r\n").utf8)
+        var reader = RequestHeadReader()
+        var buffer: [UInt8] = []
+        let started = Date()
+        var outcome = RequestHeadReader.Outcome.incomplete
+        for byte in text {
+            buffer.append(byte)
+            outcome = reader.read(buffer)
+        }
+        guard case .head = outcome else { return XCTFail("a head") }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+    }
 }

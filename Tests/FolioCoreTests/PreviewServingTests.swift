@@ -211,4 +211,25 @@ final class PreviewServingTests: PreviewTestCase {
         try await second.expect("/", status: 200)
         await second.stop()
     }
+
+    func testHugeOrAlienRequestsAreAnsweredAtOnce() async throws {
+        let started = Date()
+        let long = try await fixture.get("/" + String(repeating: "a", count: 100_000))
+        XCTAssertEqual(long.status, 414)
+        let header = try await fixture.get("/", headers: ["X-Big": String(repeating: "b", count: 100_000)])
+        XCTAssertEqual(header.status, 431)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "a 100 KB request line once cost 5.5 s of CPU")
+        let alien = try await PreviewTestClient.raw(port: fixture.port, "GET / HTTP/9.9\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(alien.hasPrefix("HTTP/1.1 505 "), alien)
+        try await fixture.expect("/", status: 200, "and the server goes on")
+    }
+
+    func testAQuietClientIsLetGo() async throws {
+        await fixture.stop()
+        fixture = try await PreviewFixture(idleTimeout: 0.5)
+        let started = Date()
+        let silence = try await PreviewTestClient.raw(port: fixture.port, "", timeout: 10)
+        XCTAssertEqual(silence, "", "closed without a word")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    }
 }

@@ -35,6 +35,24 @@ enum PreviewTestClient {
         }
     }
 
+    /// Sends `text` as it is and returns all the server sends back until it closes.
+    static func raw(port: UInt16, _ text: String, timeout: TimeInterval = 10) async throws -> String {
+        try await offThePool {
+            let socket = try connect(port: port, timeout: timeout)
+            defer { close(socket) }
+            if !text.isEmpty { try send(socket, Data(text.utf8)) }
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                received.append(contentsOf: buffer[..<count])
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+
     static func parse(_ data: Data, method: String) throws -> Response {
         guard let end = data.range(of: Data("\r\n\r\n".utf8)) else {
             throw FolioTestError("no complete response head in \(data.count) bytes")

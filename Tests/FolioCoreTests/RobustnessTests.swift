@@ -105,4 +105,97 @@ final class RobustnessTests: XCTestCase {
             XCTAssertEqual(published[.systemFileNumber] as? Int, kept[.systemFileNumber] as? Int, "\(name) is one file in two trees")
         }
     }
+
+    func testABlankPathIsReportedNotPassedOver() async throws {
+        let site = try TestSite()
+        try site.photo("a.jpg")
+        try site.catalog("c.plist", [["path": "  ", "name": "Nowhere"], ["path": 42], ["path": "a.jpg"]])
+        let report = try await site.build()
+        XCTAssertEqual(report.errors.map(\.description), [
+            "error: content/c.plist, record 0: key 'path' is empty",
+            "error: content/c.plist, record 1: no 'path' to an image: key 'path' is not a string",
+        ])
+        XCTAssertEqual(report.photos, 1)
+    }
+
+    func testLinksThatAreNotPhotosAreSaidSo() async throws {
+        let site = try TestSite()
+        try site.photo("sub/a.jpg")
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("folio-outside-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data(contentsOf: TestSite.seedPhoto).write(to: outside.appendingPathComponent("secret.jpg"))
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: site.content.appendingPathComponent("elsewhere").path, withDestinationPath: outside.path)
+        try fm.createSymbolicLink(atPath: site.content.appendingPathComponent("again").path, withDestinationPath: "sub")
+        try fm.createSymbolicLink(atPath: site.content.appendingPathComponent("gone").path, withDestinationPath: "nothing-here")
+        try fm.createSymbolicLink(atPath: site.content.appendingPathComponent("out.plist").path,
+                                  withDestinationPath: outside.appendingPathComponent("catalog.plist").path)
+        let report = try await site.build()
+        let issues = Set(report.issues.map(\.description))
+        XCTAssertTrue(issues.contains("error: content/elsewhere: is a link that leads outside content/"), "\(issues)")
+        XCTAssertTrue(issues.contains("error: content/out.plist: is a link that leads outside content/"), "\(issues)")
+        XCTAssertTrue(issues.contains("warning: content/again: is a link to a folder inside content/: not followed (its photos are found where they are)"), "\(issues)")
+        XCTAssertTrue(issues.contains("warning: content/gone: is a link that leads nowhere"), "\(issues)")
+        XCTAssertEqual(report.photos, 1, "the photo is found once, where it is")
+        XCTAssertFalse(try PublicTreeChecks(root: site.publicFolder).pages.contains { try site.read($0).contains("secret") })
+    }
+
+    /// A GIF whose header claims `width`x`height` and whose one frame holds a few bytes of data.
+    static func gifBomb(width: Int, height: Int) -> Data {
+        var gif = Data("GIF89a".utf8)
+        gif += [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0x80, 0, 0]
+        gif += [0, 0, 0, 255, 255, 255]  // a two-colour palette
+        gif += [0x2C, 0, 0, 0, 0, UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0]
+        gif += [2, 2, 0x4C, 0x01, 0, 0x3B]  // code size 2, one sub-block (clear, end), trailer
+        return gif
+    }
+
+    func testGIFBombsAreRefusedBeforeAnyPixelIsDecoded() async throws {
+        let site = try TestSite()
+        try site.write(Self.gifBomb(width: 10000, height: 10000), to: "content/huge.gif")
+        try site.write(Self.gifBomb(width: 6000, height: 6000), to: "content/large.gif")
+        XCTAssertLessThan(Self.gifBomb(width: 10000, height: 10000).count, 50)
+        let report = try await site.build()
+        XCTAssertEqual(report.errors.map(\.description).sorted(), [
+            "error: content/huge.gif: 10000x10000 pixels is over the limit of 40000000 for images decoded whole (fullDecodePixelLimit)",
+            "error: content/large.gif: corrupt or truncated GIF data (the first frame's data is cut short, or too little for its size)",
+        ])
+    }
+
+    func testAPhotoThatCannotFitInTheMemoryLimitIsRefused() async throws {
+        let site = try TestSite()
+        try site.write(try SamplePhoto(width: 6000, height: 4000, seed: 3).jpeg(), to: "content/big.jpg")
+        try site.photo("small.jpg")
+        try site.write(Data(#"{"memoryLimit": 64}"#.utf8), to: "folio.json")
+        let report = try await site.build()
+        XCTAssertEqual(report.errors.count, 1)
+        XCTAssertTrue(report.errors[0].description.hasPrefix("error: content/big.jpg: needs about 122 MB to decode, more than memoryLimit (64 MB) allows"),
+                      report.errors[0].description)
+        XCTAssertEqual(report.photos, 1, "the small one is published")
+    }
+
+    func testTheMemoryBudgetHoldsJobsUntilTheyFit() async throws {
+        let budget = MemoryBudget(bytes: 100)
+        XCTAssertTrue(budget.affords(100))
+        XCTAssertFalse(budget.affords(101))
+        await budget.acquire(60)
+        let order = Order()
+        let big = Task { await budget.acquire(50); order.add("big") }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        let small = Task { await budget.acquire(10); order.add("small") }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        XCTAssertEqual(order.all, [], "50 does not fit beside 60, and the small one waits its turn behind it")
+        await budget.release(60)
+        await big.value
+        await small.value
+        XCTAssertEqual(order.all, ["big", "small"])
+    }
+
+    final class Order: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [String] = []
+        func add(_ value: String) { lock.withLock { values.append(value) } }
+        var all: [String] { lock.withLock { values } }
+    }
 }

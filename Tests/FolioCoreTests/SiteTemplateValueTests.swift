@@ -29,6 +29,7 @@ final class SiteTemplateValueTests: XCTestCase {
         var page = Page(path: "places/index.html", template: "places", section: .places, title: "Places", subheading: "s")
         page.crumbs = [crumb]
         page.rows = [row]
+        page.rowsTitle = "r"
         page.rowSections = [RowSection(id: "i", title: "t", rows: [row])]
         page.letters = [IndexLetter(letter: "A", id: "i", present: true)]
         page.photoSections = [PhotoSection(title: "t", photos: [card])]

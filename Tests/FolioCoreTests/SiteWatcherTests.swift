@@ -10,18 +10,20 @@ final class SiteWatcherTests: XCTestCase {
         private let lock = NSLock()
         private var snapshots: [FolderSnapshot]
         private var clock = Date(timeIntervalSince1970: 0)
-        private(set) var looks = 0
+        private var lookCount = 0
 
         init(_ snapshots: [FolderSnapshot]) { self.snapshots = snapshots }
 
         func look() -> FolderSnapshot {
             lock.withLock {
-                looks += 1
+                lookCount += 1
                 return snapshots.count > 1 ? snapshots.removeFirst() : snapshots[0]
             }
         }
 
         var exhausted: Bool { lock.withLock { snapshots.count == 1 } }
+        /// Read under the lock: the watcher looks from another thread (ThreadSanitizer caught it).
+        var looks: Int { lock.withLock { lookCount } }
         func wait(_ seconds: TimeInterval) { lock.withLock { clock += seconds } }
         var now: Date { lock.withLock { clock } }
     }

@@ -41,7 +41,8 @@ struct ConfigureStep: BuildStep {
             paths: paths, settings: settings, theme: theme,
             database: try GalleryDatabase.open(at: paths.database),
             renditions: RenditionSet(settings),
-            processor: ImageProcessor(pixelLimit: settings.pixelLimit, clock: run.clock),
+            processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
+                                      clock: run.clock),
             output: try PublicOutput(destination: paths.output),
             lock: lock, issues: issues)
     }

@@ -33,7 +33,8 @@ struct ImagesStep: BuildStep {
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
         let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
         let context = Context(processor: site.processor, output: site.output, sources: sources,
-                              thumbnailSpecs: Set(site.renditions.thumbnailSpecs))
+                              thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
+                              budget: MemoryBudget(bytes: site.settings.memoryLimit << 20))
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
         func work(_ jobs: [ImageJob], width: Int) async -> [Made] {
@@ -106,6 +107,7 @@ struct ImagesStep: BuildStep {
         var output: PublicOutput
         var sources: Sources
         var thumbnailSpecs: Set<String>
+        var budget: MemoryBudget
     }
 
     /// Where a job's bytes come from: the site's files, or the web.
@@ -163,6 +165,12 @@ struct ImagesStep: BuildStep {
     static func make(_ job: ImageJob, _ context: Context) async throws -> Made {
         let processor = context.processor, output = context.output, thumbnailSpecs = context.thumbnailSpecs
         let (data, metadata) = try await context.sources.load(job.origin, processor: processor)
+        let cost = processor.memoryCost(metadata: metadata, requests: job.requests, tiles: job.tiles?.request)
+        guard context.budget.affords(cost) else {
+            throw ImagingError(reason: "needs about \(cost >> 20) MB to decode, more than memoryLimit (\(context.budget.capacity >> 20) MB) allows")
+        }
+        await context.budget.acquire(cost)
+        defer { Task { await context.budget.release(cost) } }
         var made = Made()
         var renditions: [Rendition] = []
         if case let (tiles, folder)? = job.tiles {

@@ -16,9 +16,6 @@ struct ImportResult: StepOutput {
 struct ImportStep: BuildStep {
     static let name = "import"
 
-    /// The fingerprint of a photo no catalog lists: only its file says anything about it.
-    static let uncataloguedFingerprint = "uncatalogued"
-
     func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
         let (site, inventory) = input
         let database = site.database
@@ -26,44 +23,74 @@ struct ImportStep: BuildStep {
         var changed: [(ContentEntry, PhotoStamp?)] = []
         for entry in inventory.entries {
             let old = stamps[entry.source]
-            if let old, old.fileStamp == entry.stamp.text, old.fingerprint == Self.fingerprint(entry) { continue }
+            if let old, old.fileStamp == entry.stamp.text, old.fingerprint == Self.fingerprint(entry, favoriteRating: site.settings.favoriteRating) { continue }
             changed.append((entry, old))
         }
 
         let contentRoot = site.paths.content
         let processor = site.processor
         let files = run.files
+        let favoriteRating = site.settings.favoriteRating
         let progress = run.progress("reading", total: changed.count)
         let results = await boundedMap(changed, width: run.concurrency, onEach: { progress.update($0) }) { entry, old in
-            Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files)
+            Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: favoriteRating)
         }
 
         var result = ImportResult()
         var batch = ImportBatch()
         for ((entry, _), read) in zip(changed, results) {
             switch read {
-            case .success(let photo): batch.upserts.append(photo)
+            case .success(let read):
+                batch.upserts.append(read.photo)
+                result.issues += read.issues
             case .failure(let issue):
                 result.issues.append(issue)
                 result.failed[entry.source] = issue.reason
             }
         }
+        Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
         let listed = Set(inventory.entries.map(\.source))
         batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
+        try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
         result.imported = batch.upserts.count
         result.removed = batch.removals.count
         return result
     }
 
-    static func fingerprint(_ entry: ContentEntry) -> String {
-        entry.record.map { ContentHash.hex($0.fingerprintText) } ?? uncataloguedFingerprint
+    /// Photos with coordinates and no place from anyone get the place the gazetteer finds there;
+    /// its index is loaded only when some photo needs it.
+    static func placeByPosition(_ photos: inout [PhotoImport], gazetteer: URL) {
+        let waiting = photos.indices.filter { photos[$0].place == nil && photos[$0].latitude != nil && photos[$0].longitude != nil }
+        guard !waiting.isEmpty else { return }
+        let finder = PlaceFinder.load(cache: gazetteer)
+        for index in waiting {
+            guard let latitude = photos[index].latitude, let longitude = photos[index].longitude,
+                  let found = finder.place(latitude: latitude, longitude: longitude) else { continue }
+            photos[index].place = found.place
+            photos[index].region = found.region
+        }
     }
 
-    /// Reads one photo's file; the checksum is reused when the file itself is untouched.
+    /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
+    /// from GPS), so that photos imported by an older Folio are read once more.
+    static let readerVersion = "2"
+
+    /// What besides the file itself decides what the import makes of a photo: its catalog
+    /// record, its sidecar and the rating that makes a favorite.
+    static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
+        let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
+        let record = entry.record?.fingerprintText ?? "uncatalogued"
+        return ContentHash.hex([readerVersion, record, sidecar, "\(favoriteRating)"].joined(separator: "\u{1e}"))
+    }
+
+    /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
+    /// untouched. What describes it comes, first found first taken, from the catalog record, the
+    /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
+    /// whole batch: `placeByPosition`), and its file name.
     static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
-                     files: any FileAccess) -> Result<PhotoImport, BuildIssue> {
+                     files: any FileAccess, favoriteRating: Int) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let data: Data
         let metadata: ImageMetadata
@@ -75,26 +102,48 @@ struct ImportStep: BuildStep {
         } catch {
             return .failure(.error(shown, "cannot be read: \(error.localizedDescription)"))
         }
+        var issues: [BuildIssue] = []
+        var (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
+        if let problem { issues.append(.warning("content/\(entry.path)", problem)) }
+        if let sidecar = entry.sidecar {
+            let read = Result { try files.read(contentRoot.appendingPathComponent(sidecar.path)) }
+                .mapError { XMPReader.Failure.malformed($0.localizedDescription) }
+                .flatMap(XMPReader.read)
+            switch read {
+            case .success(let found): described = found.filling(from: described)
+            case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
+            }
+        }
         let sameFile = old?.fileStamp == entry.stamp.text
         let checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
         let record = entry.record
-        let stem = ((entry.path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return .success(PhotoImport(
+        let place = record?.place ?? record?.region ?? described.place
+        let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
+        return .success((PhotoImport(
             source: entry.source,
             identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
-            title: record == nil ? stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ") : record?.name,
-            description: record?.description,
-            person: record?.user ?? metadata.artist ?? "Unknown",
-            place: record?.place ?? record?.region,
-            region: record?.region,
+            title: record?.name ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
+            description: record?.description ?? described.description,
+            person: record?.user ?? described.creator ?? metadata.artist ?? "Unknown",
+            place: place,
+            region: record?.place != nil || record?.region != nil ? record?.region : described.region,
             taken: record?.taken ?? metadata.taken,
             uploaded: record?.uploaded ?? entry.stamp.modified,
             width: metadata.width, height: metadata.height,
-            favorite: record?.favorite ?? false,
-            checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry),
+            favorite: (record?.favorite ?? false) || rated,
+            checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry, favoriteRating: favoriteRating),
             format: metadata.format.rawValue, orientation: metadata.orientation,
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
-            tags: record?.tags ?? []))
+            tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords), issues))
+    }
+
+    /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no
+    /// underscores or dashes, no spaces at either end or twice in a row.
+    static func title(fromFileName path: String) -> String? {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let words = stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+            .split(whereSeparator: \.isWhitespace)
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

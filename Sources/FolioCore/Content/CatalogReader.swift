@@ -18,6 +18,10 @@ struct CatalogReader {
         let plist: Any
         do {
             let data = try files.read(url)
+            if let refusal = BinaryPlistCheck.refusal(data) {
+                result.issues.append(.error(shown, "not a catalog: \(refusal)"))
+                return result
+            }
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
@@ -77,8 +81,12 @@ private struct RecordFields {
         for key in dictionary.keys.sorted() where !CatalogRecord.knownKeys.contains(key) {
             issues.append(.warning(place, "unknown key '\(key)' ignored"))
         }
+        guard dictionary["path"] == nil || dictionary["path"] is String else {
+            issues.append(.error(place, "no 'path' to an image: key 'path' is not a string"))
+            return nil
+        }
         guard let rawPath = string("path") else {
-            if dictionary["path"] == nil { issues.append(.error(place, "no 'path' to an image")) }
+            issues.append(.error(place, dictionary["path"] == nil ? "no 'path' to an image" : "key 'path' is empty"))
             return nil
         }
         guard let path = ContentPath.resolve(rawPath, in: folder) else {

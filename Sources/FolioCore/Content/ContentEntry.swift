@@ -6,13 +6,25 @@ public struct ContentEntry: Sendable, Equatable {
     public var path: String
     public var record: CatalogRecord?
     public var stamp: FileStamp
+    /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
+    /// darktable write them.
+    public var sidecar: Sidecar?
 
     /// Where the model says the photo comes from.
     public var source: PhotoSource { .content(path: path) }
 }
 
+/// An XMP file that describes the image of the same name.
+public struct Sidecar: Sendable, Equatable {
+    /// Relative to content/.
+    public var path: String
+    public var stamp: FileStamp
+}
+
 /// Everything found under `content/`, and what was wrong with it.
 public struct ContentInventory: Sendable {
     public var entries: [ContentEntry] = []
+    /// The settings of the albums whose folder has an `album.plist`.
+    public var albums: [AlbumInfo] = []
     public var issues: [BuildIssue] = []
 }

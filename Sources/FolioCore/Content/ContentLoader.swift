@@ -14,35 +14,89 @@ public struct ContentLoader: Sendable {
         var inventory = ContentInventory()
         let listing = try files.entries(under: contentRoot)
         let all = listing.map(\.path)
-        let catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
+        var catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
         // a catalog names that the walk did not find, need their real path checked.
         let inside = Set(listing.filter { !$0.isLink }.map(\.path))
 
-        var listed = Set<String>()
+        // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
+        var listed = Set<PhotoSource>()
+        // A catalog typed in one normal form finds a file named in the other (macOS writes names
+        // decomposed; keyboards type them composed).
+        var byComposedName: [String: String] = [:]
+        for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
+        // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
+        var sidecars: [String: String] = [:]
+        for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
+        // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
+        let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
+        let photos = Set(images)
+        for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
+            let (album, issues) = albumReader.read(settings, photos: photos)
+            guard let album else { continue }
+            inventory.albums.append(album)
+            inventory.issues += issues
+            catalogs.removeAll { $0 == settings }
+        }
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
+        let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
+            if links.contains(catalog), !files.realPath(contentRoot.appendingPathComponent(catalog)).hasPrefix(realRoot) {
+                inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
+                continue
+            }
             let result = reader.read(catalog: catalog)
             inventory.issues += result.issues
-            for record in result.records {
-                guard !listed.contains(record.path) else {
+            for var record in result.records {
+                if files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
+                   let onDisk = byComposedName[record.path.precomposedStringWithCanonicalMapping] {
+                    record.path = onDisk
+                }
+                guard !listed.contains(.content(path: record.path)) else {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue
                 }
                 guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside,
                                         catalog: record.location, issues: &inventory.issues) else { continue }
-                listed.insert(record.path)
+                listed.insert(.content(path: record.path))
                 inventory.entries.append(entry)
             }
         }
-        for image in images where !listed.contains(image) {
+        for image in images where !listed.contains(.content(path: image)) {
             if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, catalog: nil, issues: &inventory.issues) {
                 inventory.entries.append(entry)
             }
         }
+        // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
+        // said so, never passed over in silence.
+        for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
+            inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
+        }
+        for index in inventory.entries.indices {
+            let path = inventory.entries[index].path
+            let candidates = [path + ".xmp", (path as NSString).deletingPathExtension + ".xmp"].map { $0.lowercased() }
+            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
+                  let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
+        }
         return inventory
+    }
+
+    private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
+        let url = contentRoot.appendingPathComponent(path)
+        let shown = "content/\(path)"
+        guard files.realPath(url).hasPrefix(realRoot) else {
+            return .error(shown, "is a link that leads outside content/")
+        }
+        if files.isFolder(url) {
+            return .warning(shown, "is a link to a folder inside content/: not followed (its photos are found where they are)")
+        }
+        if files.stamp(of: url) == nil {
+            return .warning(shown, "is a link that leads nowhere")
+        }
+        return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
     private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, catalog: String?,

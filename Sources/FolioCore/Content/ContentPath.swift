@@ -21,6 +21,10 @@ enum ContentPath {
 
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "avif"]
 
+    static func isSidecar(_ path: String) -> Bool {
+        (path as NSString).pathExtension.lowercased() == "xmp"
+    }
+
     static func isImage(_ path: String) -> Bool {
         imageExtensions.contains((path as NSString).pathExtension.lowercased())
     }

@@ -19,6 +19,11 @@ public struct FileEntry: Sendable, Equatable {
     public var path: String
     /// A link may lead anywhere; a regular file found by the walk is inside the root.
     public var isLink: Bool
+
+    public init(path: String, isLink: Bool) {
+        self.path = path
+        self.isLink = isLink
+    }
 }
 
 extension FileAccess {
@@ -31,6 +36,11 @@ extension FileAccess {
 public struct FileStamp: Sendable, Equatable {
     public var size: Int
     public var modified: Date
+
+    public init(size: Int, modified: Date) {
+        self.size = size
+        self.modified = modified
+    }
 
     /// Compact text stored in the model to tell a touched file from an unchanged one.
     public var text: String { "\(size):\(Int64((modified.timeIntervalSince1970 * 1000).rounded()))" }
@@ -100,6 +110,16 @@ public struct LocalFileAccess: FileAccess {
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     public func realPath(_ url: URL) -> String {
-        url.resolvingSymlinksInPath().path
+        if let resolved = realpath(url.path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        // A link that leads nowhere: where it would lead, so one pointing outside is seen to.
+        if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            let target = destination.hasPrefix("/") ? URL(fileURLWithPath: destination)
+                : url.deletingLastPathComponent().appendingPathComponent(destination)
+            return target.standardizedFileURL.path
+        }
+        return url.standardizedFileURL.path
     }
 }

@@ -19,6 +19,8 @@ public struct SitePaths: Sendable, Equatable {
     /// Downloaded images kept beside the model: a Flickr favorite's screen-sized image, so it
     /// survives its removal from Flickr.
     public var cache: URL { root.appendingPathComponent("folio-cache") }
+    /// The offline gazetteer's towns, indexed for lookups by position (`PlaceFinder`).
+    public var gazetteer: URL { cache.appendingPathComponent("gazetteer.index") }
 
     /// `path` relative to the site root when it is inside it, for messages.
     public func shown(_ url: URL) -> String {

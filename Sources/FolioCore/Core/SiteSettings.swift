@@ -28,6 +28,14 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var feedCount = 20
     /// Images over this many pixels are refused (decompression bombs).
     public var pixelLimit = 100_000_000
+    /// The same for images decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as large
+    /// as its renditions need, those at full size.
+    public var fullDecodePixelLimit = 40_000_000
+    /// Megabytes image work may hold at once: photos are worked on side by side only as far as
+    /// their decoded pixels fit, and one that cannot fit alone is refused.
+    public var memoryLimit = 1024
+    /// The XMP rating (stars, 1 to 5) from which a photo is a favorite; 0 never makes one.
+    public var favoriteRating = 5
 
     public init() {}
 
@@ -46,6 +54,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         latestCount = try c.decodeIfPresent(Int.self, forKey: .latestCount) ?? d.latestCount
         feedCount = try c.decodeIfPresent(Int.self, forKey: .feedCount) ?? d.feedCount
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
+        fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
+        memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
+        favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
@@ -86,6 +97,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "thumbnailSizes": "a list of whole numbers", "screenSizes": "a list of whole numbers",
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
         "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
+        "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -138,6 +150,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check(latestCount >= 0, "latestCount", "cannot be negative", latestCount)
         try check(feedCount >= 0, "feedCount", "cannot be negative", feedCount)
         try check(pixelLimit > 0, "pixelLimit", "must be positive", pixelLimit)
+        try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit", "must be positive", fullDecodePixelLimit)
+        try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
+        try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
         try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")
         if let baseURL {
             let parts = URLComponents(string: baseURL)

@@ -8,7 +8,10 @@ extension ImageHeader {
     }
 
     /// Whether the first frame's compressed data is all there. libgd returns a partly blank
-    /// image for a truncated GIF instead of failing, so Folio checks the block structure first.
+    /// image for a truncated GIF instead of failing, so Folio checks the block structure first,
+    /// and that there is enough of it: LZW with 12-bit codes cannot pack more than about 2,600
+    /// pixels into a byte (a run's string grows by one pixel a code, up to some 3,800), so a
+    /// 44-byte file claiming 10000x10000 pixels is a bomb, not a picture.
     static func gifFirstFrameIsComplete(_ bytes: ByteReader) -> Bool {
         guard let flags = bytes.uint8(at: 10) else { return false }
         var offset = 13
@@ -19,10 +22,13 @@ extension ImageHeader {
                 guard let end = endOfSubBlocks(bytes, from: offset + 2) else { return false }
                 offset = end
             case 0x2C:  // image descriptor, optional local colour table, LZW code size, data
-                guard let frameFlags = bytes.uint8(at: offset + 9) else { return false }
+                guard let frameWidth = bytes.uint16LE(at: offset + 5), let frameHeight = bytes.uint16LE(at: offset + 7),
+                      let frameFlags = bytes.uint8(at: offset + 9) else { return false }
                 var data = offset + 10
                 if frameFlags & 0x80 != 0 { data += 3 << ((frameFlags & 0x07) + 1) }
-                return endOfSubBlocks(bytes, from: data + 1) != nil
+                guard let end = endOfSubBlocks(bytes, from: data + 1) else { return false }
+                let payload = end - (data + 1)
+                return payload >= frameWidth * frameHeight / 3000
             default:  // the trailer before any frame, or garbage
                 return false
             }

@@ -32,7 +32,7 @@ struct ImageHeader: Equatable {
     func checkPixelLimit(_ limit: Int) throws {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || product > limit {
-            throw ImagingError.overLimit(width: width, height: height, limit: limit)
+            throw ImagingError.overLimit(width: width, height: height, limit: limit, wholeDecode: format != .jpeg)
         }
     }
 

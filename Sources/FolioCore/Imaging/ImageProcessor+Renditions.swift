@@ -21,7 +21,7 @@ extension ImageProcessor {
         // The same axes swap undoes the turn: the size as stored.
         let stored = orientation.uprightSize(width: metadata.width, height: metadata.height)
         let header = ImageHeader(format: metadata.format, width: stored.width, height: stored.height)
-        try header.checkPixelLimit(pixelLimit)
+        try header.checkPixelLimit(limit(for: header.format))
         let wantsTiles = tiles?.minLevel(width: metadata.width, height: metadata.height) != nil
         if requests.isEmpty && !wantsTiles {
             return RenditionRun(renditions: [], decodeScale: .one, decodedWidth: 0, decodedHeight: 0, sources: [])
@@ -81,12 +81,33 @@ extension ImageProcessor {
             decodedWidth: decoded.width, decodedHeight: decoded.height, sources: sources)
     }
 
+    /// About how many bytes making `requests` (and `tiles`) of a photo takes at its peak: the
+    /// decoded pixels, at the scale a JPEG is decoded at, and the copies made of them (libgd's
+    /// own image beside Folio's pixels, a turned copy, the first halving of a pyramid). What the
+    /// images step schedules against its memory limit.
+    public func memoryCost(metadata: ImageMetadata, requests: [RenditionRequest], tiles: TileRequest?) -> Int {
+        let orientation = ImageOrientation(exif: metadata.orientation)
+        let stored = orientation.uprightSize(width: metadata.width, height: metadata.height)
+        let wantsTiles = tiles?.minLevel(width: metadata.width, height: metadata.height) != nil
+        var pixels = stored.width * stored.height
+        if metadata.format == .jpeg, !wantsTiles {
+            let plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
+            let scale = plan.decodeScale(storedWidth: stored.width, storedHeight: stored.height, orientation: orientation,
+                                         factors: TurboJPEGDecoder.scalingFactors)
+            pixels = scale.scaled(stored.width) * scale.scaled(stored.height)
+        }
+        var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
+        if orientation != .up { bytesPerPixel += 4 }
+        if wantsTiles { bytesPerPixel += 1 }
+        return pixels * bytesPerPixel + 8 << 20
+    }
+
     /// PNG, GIF, WebP and AVIF, after the checks libgd does not make for itself.
     private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
-                throw ImagingError.corrupt(.gif, detail: "the first frame's data is cut short")
+                throw ImagingError.corrupt(.gif, detail: "the first frame's data is cut short, or too little for its size")
             }
             return try GDImage.decode(data, format: .gif)
         case .png:

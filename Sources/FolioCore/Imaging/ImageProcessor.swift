@@ -5,18 +5,28 @@ import Foundation
 public struct ImageProcessor: Sendable {
     /// Width x height above which a photo is refused before any pixel is decoded.
     public var pixelLimit: Int
+    /// The same for formats decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as
+    /// large as its largest rendition needs, those always at full size, so fewer pixels cost as
+    /// much memory.
+    public var fullDecodePixelLimit: Int
     /// Where the time goes, when someone wants to know.
     public var clock: ImagingClock?
 
-    public init(pixelLimit: Int = 100_000_000, clock: ImagingClock? = nil) {
+    public init(pixelLimit: Int = 100_000_000, fullDecodePixelLimit: Int = 40_000_000, clock: ImagingClock? = nil) {
         self.pixelLimit = pixelLimit
+        self.fullDecodePixelLimit = fullDecodePixelLimit
         self.clock = clock
+    }
+
+    /// The pixel limit of a format.
+    func limit(for format: ImageFormat) -> Int {
+        format == .jpeg ? pixelLimit : min(pixelLimit, fullDecodePixelLimit)
     }
 
     /// What a photo file is, from its header and EXIF: no pixel is decoded.
     public func metadata(of data: Data) throws -> ImageMetadata {
         let header = try ImageHeader.read(data)
-        try header.checkPixelLimit(pixelLimit)
+        try header.checkPixelLimit(limit(for: header.format))
         let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
         let orientation = ImageOrientation(exif: exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
@@ -56,7 +66,7 @@ extension ImageProcessor {
     /// 1/`scaleDenominator` of its size (1, 2, 4 or 8), decoded that small by libjpeg-turbo.
     public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
         let header = try ImageHeader.read(data)
-        try header.checkPixelLimit(pixelLimit)
+        try header.checkPixelLimit(limit(for: header.format))
         guard header.format == .jpeg else { return try GDImage.decode(data, format: header.format).pixels() }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)

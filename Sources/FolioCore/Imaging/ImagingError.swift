@@ -18,8 +18,9 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         return ImagingError(reason: "corrupt or truncated \(name) data (\(detail))")
     }
 
-    static func overLimit(width: Int, height: Int, limit: Int) -> ImagingError {
-        ImagingError(reason: "\(width)x\(height) pixels is over the limit of \(limit)")
+    static func overLimit(width: Int, height: Int, limit: Int, wholeDecode: Bool = false) -> ImagingError {
+        ImagingError(reason: "\(width)x\(height) pixels is over the limit of \(limit)"
+            + (wholeDecode ? " for images decoded whole (fullDecodePixelLimit)" : ""))
     }
 
     /// The file is not the one the build read a moment ago (it was replaced while building).

@@ -21,6 +21,8 @@ public struct GallerySnapshot: Sendable {
     public var photos: [GalleryPhoto]
     public var regions: [Region]
     public var topRegions: [Region]
+    /// What `album.plist` files say, by folder.
+    public var albums: [String: AlbumInfo] = [:]
     /// How many regions Top Regions shows.
     public var topRegionLimit = 50
 
@@ -59,7 +61,8 @@ extension GalleryDatabase {
             let photos = try GalleryPhoto.fetchAll(db, request)
             let regions = try Region.order(Column("name")).fetchAll(db)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
-            return GallerySnapshot(photos: photos, regions: regions, topRegions: top, topRegionLimit: topRegionLimit)
+            let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+            return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
         }
     }
 

@@ -131,6 +131,16 @@ extension GalleryDatabase {
             }
         }
 
+        migrator.registerMigration("v5: album settings") { db in
+            // What each folder's album.plist says; the albums themselves are the photos' folders.
+            try db.create(table: "album") { t in
+                t.primaryKey("path", .text)
+                t.column("title", .text)
+                t.column("description", .text)
+                t.column("cover", .text)
+            }
+        }
+
         return migrator
     }
 }

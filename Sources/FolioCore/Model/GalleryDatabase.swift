@@ -64,6 +64,16 @@ public struct GalleryDatabase: Sendable {
         return config
     }
 
+    /// What SQLite finds wrong with the file (`integrity_check`) and with its references
+    /// (`foreign_key_check`); empty when the model is sound.
+    public func integrityProblems() throws -> [String] {
+        try writer.read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            let references = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { "a broken reference in \($0[0] as String? ?? "?")" }
+            return integrity + references
+        }
+    }
+
     /// The names of the migrations applied so far, oldest first.
     public func appliedMigrations() throws -> [String] {
         try writer.read { db in try Self.migrator.appliedMigrations(db) }

@@ -54,6 +54,17 @@ public enum PhotoSource: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     public static func < (a: PhotoSource, b: PhotoSource) -> Bool { a.text < b.text }
+
+    // Compared by bytes, as SQLite and the file system compare them: to Swift's String,
+    // "Montréal" written composed and decomposed is one text, but on Linux they are two files,
+    // and the model's unique source column holds each as it is.
+    public static func == (a: PhotoSource, b: PhotoSource) -> Bool {
+        a.kind == b.kind && a.text.utf8.elementsEqual(b.text.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for byte in text.utf8 { hasher.combine(byte) }
+    }
 }
 
 extension PhotoSource: Codable {

@@ -1,25 +1,33 @@
-import FlyingFox
 import Foundation
 
 /// Answers every request of the preview: the live-reload event stream, and the files of
 /// `public/` with the HTTP a browser expects of a real server (types, folders' index pages,
 /// a 404 page, HEAD, ranges, validators and cache headers), so what the preview shows is what
 /// static hosting will show. Nothing outside `public/` is ever read.
-struct PreviewHandler: HTTPHandler {
+struct PreviewHandler: Sendable {
     let folder: PublicFolder
     let channel: LiveReloadChannel
     /// Files up to this size are read whole; larger ones are streamed from their descriptor.
     static let streamingThreshold = 512 * 1024
     static let immutable = "public, max-age=31536000, immutable"
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let isHead = request.method == .HEAD
-        guard request.method == .GET || isHead else {
-            var response = Self.plain(.methodNotAllowed, "Only GET and HEAD are served here.\n", head: false)
-            response.headers[HTTPHeader("Allow")] = "GET, HEAD"
+    /// The answer to one request; a failure reading a file is a 500, never a dropped connection.
+    func respond(to request: RequestHead) async -> PreviewResponse {
+        do {
+            return try await handle(request)
+        } catch {
+            return Self.plain(500, "The preview could not read that file: \(error)\n", head: request.method == "HEAD")
+        }
+    }
+
+    private func handle(_ request: RequestHead) async throws -> PreviewResponse {
+        let isHead = request.method == "HEAD"
+        guard request.method == "GET" || isHead else {
+            var response = Self.plain(405, "Only GET and HEAD are served here.\n", head: false)
+            response["Allow"] = "GET, HEAD"
             return response
         }
-        let raw = request.target.path(percentEncoded: true)
+        let raw = request.path
         if raw == LiveReloadScript.eventsPath {
             return events(head: isHead)
         }
@@ -27,7 +35,7 @@ struct PreviewHandler: HTTPHandler {
         do {
             path = try RequestPath(raw: raw)
         } catch {
-            return Self.plain(.badRequest, "Bad request: \(error)\n", head: isHead)
+            return Self.plain(400, "Bad request: \(error)\n", head: isHead)
         }
         if path.segments.first == "__folio" {
             return await notFound(path, head: isHead)
@@ -36,16 +44,15 @@ struct PreviewHandler: HTTPHandler {
         case .file(let file):
             return try serve(file, request: request, head: isHead)
         case .folderWithoutSlash:
-            var location = Self.origin(host: request.headers[.host]) + path.folderURLPath
-            let query = request.target.query(percentEncoded: true)
-            if !query.isEmpty { location += "?" + query }
-            var response = Self.plain(.movedPermanently, "Moved to \(location)\n", head: isHead)
-            response.headers[.location] = location
+            var location = Self.origin(host: request.header("host")) + path.folderURLPath
+            if !request.query.isEmpty { location += "?" + request.query }
+            var response = Self.plain(301, "Moved to \(location)\n", head: isHead)
+            response["Location"] = location
             // A preview's folders may become files: do not let the browser keep the redirect.
-            response.headers[.cacheControl] = "no-cache"
+            response["Cache-Control"] = "no-cache"
             return response
         case .outside:
-            return Self.plain(.forbidden, "Forbidden: that path leads outside public/.\n", head: isHead)
+            return Self.plain(403, "Forbidden: that path leads outside public/.\n", head: isHead)
         case .notFound:
             return await notFound(path, head: isHead)
         }
@@ -64,74 +71,78 @@ struct PreviewHandler: HTTPHandler {
         return resolution
     }
 
-    private func events(head: Bool) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers[.contentType] = "text/event-stream; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        if head { return HTTPResponse(statusCode: .ok, headers: headers) }
-        return HTTPResponse(statusCode: .ok, headers: headers, body: HTTPBodySequence(from: channel.subscribe()))
+    private func events(head: Bool) -> PreviewResponse {
+        var response = PreviewResponse(status: 200, body: head ? .data(Data()) : .events(channel.subscribe()))
+        response["Content-Type"] = "text/event-stream; charset=utf-8"
+        response["Cache-Control"] = "no-store"
+        if !head { response["Transfer-Encoding"] = "chunked" }
+        return response
     }
 
-    private func serve(_ file: PublicFile, request: HTTPRequest, head: Bool) throws -> HTTPResponse {
+    private func serve(_ file: PublicFile, request: RequestHead, head: Bool) throws -> PreviewResponse {
         let type = ContentType.of(file.path)
         let isPage = ContentType.isHTML(type)
         let tag = EntityTag(inode: file.inode, size: file.size, modifiedNanoseconds: file.modifiedNanoseconds,
                             variant: isPage ? "lr" + LiveReloadScript.version : "")
-        var headers = HTTPHeaders()
-        headers[.date] = HTTPDate.now()
-        headers[.contentType] = type
-        headers[.eTag] = tag.value
-        headers[.lastModified] = HTTPDate.format(file.modifiedSeconds)
+        var response = PreviewResponse(status: 200)
+        response["Date"] = HTTPDate.now()
+        response["Content-Type"] = type
+        response["ETag"] = tag.value
+        response["Last-Modified"] = HTTPDate.format(file.modifiedSeconds)
         // Media are named by their content: a name never changes meaning. Everything else
         // (pages, CSS, the feed) keeps its name across builds, so it is checked every time.
-        headers[.cacheControl] = file.relative.hasPrefix("media/") ? Self.immutable : "no-cache"
-        headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+        response["Cache-Control"] = file.relative.hasPrefix("media/") ? Self.immutable : "no-cache"
+        response["X-Content-Type-Options"] = "nosniff"
 
         if notModified(request, tag: tag, modified: file.modifiedSeconds) {
             // What a 200 would say (RFC 9110 §8.6), the script included for pages.
-            headers[.contentLength] = String(file.size + (isPage ? LiveReloadScript.tag.count : 0))
-            return HTTPResponse(statusCode: .notModified, headers: headers)
+            response.status = 304
+            response["Content-Length"] = String(file.size + (isPage ? LiveReloadScript.tag.count : 0))
+            return response
         }
 
         if isPage {
             // Pages get the live-reload script, so they are never served in parts.
-            if head { return Self.response(.ok, headers, body: Data(), head: true, length: file.size + LiveReloadScript.tag.count) }
-            return Self.response(.ok, headers, body: LiveReloadScript.inject(into: try file.read(0..<file.size)), head: false)
+            if head { return Self.response(response, body: Data(), head: true, length: file.size + LiveReloadScript.tag.count) }
+            return Self.response(response, body: LiveReloadScript.inject(into: try file.read(0..<file.size)), head: false)
         }
 
-        headers[.acceptRanges] = "bytes"
-        var range = head ? ByteRange.whole : ByteRange(header: request.headers[.range], size: file.size)
-        if range != .whole, let ifRange = request.headers[HTTPHeader("If-Range")], !rangeStillValid(ifRange, tag: tag, file: file) {
+        response["Accept-Ranges"] = "bytes"
+        var range = head ? ByteRange.whole : ByteRange(header: request.header("range"), size: file.size)
+        if range != .whole, let ifRange = request.header("if-range"), !rangeStillValid(ifRange, tag: tag, file: file) {
             range = .whole
         }
         switch range {
         case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(file.size)"
-            headers[.contentType] = nil
-            return Self.response(.rangeNotSatisfiable, headers, body: Data(), head: head)
+            response.status = 416
+            response["Content-Range"] = "bytes */\(file.size)"
+            response["Content-Type"] = nil
+            return Self.response(response, body: Data(), head: head)
         case .part(let part):
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(file.size)"
-            return try body(of: file, part, status: .partialContent, headers: headers, head: head)
+            response.status = 206
+            response["Content-Range"] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(file.size)"
+            return try body(of: file, part, response, head: head)
         case .whole:
-            return try body(of: file, 0..<file.size, status: .ok, headers: headers, head: head)
+            return try body(of: file, 0..<file.size, response, head: head)
         }
     }
 
-    private func body(of file: PublicFile, _ range: Range<Int>, status: HTTPStatusCode, headers: HTTPHeaders, head: Bool) throws -> HTTPResponse {
+    private func body(of file: PublicFile, _ range: Range<Int>, _ response: PreviewResponse, head: Bool) throws -> PreviewResponse {
         if head || range.count <= Self.streamingThreshold {
-            return Self.response(status, headers, body: head ? Data() : try file.read(range), head: head, length: range.count)
+            return Self.response(response, body: head ? Data() : try file.read(range), head: head, length: range.count)
         }
-        return HTTPResponse(statusCode: status, headers: headers,
-                            body: HTTPBodySequence(from: FileBodySequence(file: file, range: range), count: range.count,
-                                                   suggestedBufferSize: FileBodySequence.chunk))
+        var streamed = response
+        streamed["Content-Length"] = String(range.count)
+        streamed.body = .file(file, range)
+        return streamed
     }
 
     /// RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since when both are sent.
-    private func notModified(_ request: HTTPRequest, tag: EntityTag, modified: Int) -> Bool {
-        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+    private func notModified(_ request: RequestHead, tag: EntityTag, modified: Int) -> Bool {
+        if let ifNoneMatch = request.header("if-none-match") {
             return tag.matches(ifNoneMatch: ifNoneMatch)
         }
-        if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse) {
+        if let since = request.header("if-modified-since").flatMap(HTTPDate.parse) {
             return modified <= since
         }
         return false
@@ -145,11 +156,11 @@ struct PreviewHandler: HTTPHandler {
 
     /// The site's own `404.html` when it has one, else a small page of ours; with the
     /// live-reload script, so a page that does not exist yet appears once a build makes it.
-    private func notFound(_ path: RequestPath, head: Bool) async -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers[.date] = HTTPDate.now()
-        headers[.contentType] = ContentType.html
-        headers[.cacheControl] = "no-store"
+    private func notFound(_ path: RequestPath, head: Bool) async -> PreviewResponse {
+        var response = PreviewResponse(status: 404)
+        response["Date"] = HTTPDate.now()
+        response["Content-Type"] = ContentType.html
+        response["Cache-Control"] = "no-store"
         let page: Data
         if let custom = folder.topLevelFile("404.html"), let bytes = try? custom.read(0..<custom.size) {
             page = bytes
@@ -163,7 +174,7 @@ struct PreviewHandler: HTTPHandler {
 
                 """.utf8)
         }
-        return Self.response(.notFound, headers, body: LiveReloadScript.inject(into: page), head: head)
+        return Self.response(response, body: LiveReloadScript.inject(into: page), head: head)
     }
 
     /// `http://host:port` when the request came by a loopback name, for an absolute redirect:
@@ -189,20 +200,21 @@ struct PreviewHandler: HTTPHandler {
         return "http://\(name)\(port)"
     }
 
-    static func plain(_ status: HTTPStatusCode, _ text: String, head: Bool) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers[.date] = HTTPDate.now()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
-        headers[.cacheControl] = "no-store"
-        return response(status, headers, body: Data(text.utf8), head: head)
+    static func plain(_ status: Int, _ text: String, head: Bool) -> PreviewResponse {
+        var response = PreviewResponse(status: status)
+        response["Date"] = HTTPDate.now()
+        response["Content-Type"] = "text/plain; charset=utf-8"
+        response["X-Content-Type-Options"] = "nosniff"
+        response["Cache-Control"] = "no-store"
+        return self.response(response, body: Data(text.utf8), head: head)
     }
 
     /// A response whose length is said even to HEAD, which gets no body.
-    static func response(_ status: HTTPStatusCode, _ headers: HTTPHeaders, body: Data, head: Bool, length: Int? = nil) -> HTTPResponse {
-        var headers = headers
-        headers[.contentLength] = String(length ?? body.count)
-        return HTTPResponse(statusCode: status, headers: headers, body: head ? Data() : body)
+    static func response(_ response: PreviewResponse, body: Data, head: Bool, length: Int? = nil) -> PreviewResponse {
+        var response = response
+        response["Content-Length"] = String(length ?? body.count)
+        response.body = .data(head ? Data() : body)
+        return response
     }
 
     static func escape(_ text: String) -> String {

@@ -12,13 +12,16 @@ public struct PreviewOptions: Sendable {
     public var settleDelay: TimeInterval
     /// How often open tabs get a keep-alive comment, in seconds.
     public var pingInterval: TimeInterval
+    /// How long a client may take to send a request, or stay quiet between two, in seconds.
+    public var idleTimeout: TimeInterval
 
     public init(port: UInt16 = 8000, build: BuildOptions = BuildOptions(), pollInterval: TimeInterval = 0.25,
-                settleDelay: TimeInterval = 0.15, pingInterval: TimeInterval = 15) {
+                settleDelay: TimeInterval = 0.15, pingInterval: TimeInterval = 15, idleTimeout: TimeInterval = 30) {
         self.port = port
         self.build = build
         self.pollInterval = pollInterval
         self.settleDelay = settleDelay
         self.pingInterval = pingInterval
+        self.idleTimeout = idleTimeout
     }
 }

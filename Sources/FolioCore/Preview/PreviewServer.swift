@@ -2,66 +2,76 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 
-/// The HTTP server of `folio serve`, in this process (FlyingFox), bound to the loopback
-/// interface only: a preview is for the person editing, not for the network.
+/// The HTTP server of `folio serve`, in this process: FlyingSocks' asynchronous sockets, bound
+/// to the loopback interface only (a preview is for the person editing, not for the network),
+/// with Folio's own reading of requests (`RequestHeadReader`: every byte looked at once, heads
+/// kept within limits) and writing of responses (`PreviewConnection`).
 final class PreviewServer: Sendable {
-    private let http: HTTPServer
     private let task: Task<Void, Never>
+    private let listener: Socket
     /// The port it listens on: the one asked for, or the free one taken instead.
     let port: UInt16
 
-    private init(http: HTTPServer, task: Task<Void, Never>, port: UInt16) {
-        self.http = http
+    private init(task: Task<Void, Never>, listener: Socket, port: UInt16) {
         self.task = task
+        self.listener = listener
         self.port = port
     }
 
     /// Listens on `port` of 127.0.0.1, or on a free port when that one is taken (or 0).
-    static func start(port: UInt16, handler: some HTTPHandler) async throws -> PreviewServer {
+    static func start(port: UInt16, handler: PreviewHandler, idleTimeout: TimeInterval) async throws -> PreviewServer {
         do {
-            return try await listen(on: port, handler: handler)
+            return try await listen(on: port, handler: handler, idleTimeout: idleTimeout)
         } catch where port != 0 {
-            return try await listen(on: 0, handler: handler)
+            return try await listen(on: 0, handler: handler, idleTimeout: idleTimeout)
         }
     }
 
-    private final class Failure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var error: (any Error)?
-        var value: (any Error)? {
-            get { lock.withLock { error } }
-            set { lock.withLock { error = newValue } }
+    private static func listen(on port: UInt16, handler: PreviewHandler, idleTimeout: TimeInterval) async throws -> PreviewServer {
+        let socket: Socket
+        let bound: UInt16
+        do {
+            socket = try Socket(domain: AF_INET)
+            try socket.setValue(true, for: .localAddressReuse)
+            try socket.bind(to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port))
+            try socket.listen()
+            guard case .ip4(_, let actual) = try socket.sockname() else {
+                throw FolioError(reason: "no port for the listening socket")
+            }
+            bound = actual
+        } catch let error as FolioError {
+            throw error
+        } catch {
+            throw FolioError(path: "127.0.0.1:\(port)", reason: "cannot listen: \(error)")
         }
-    }
-
-    private static func listen(on port: UInt16, handler: some HTTPHandler) async throws -> PreviewServer {
-        let address = try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-        // No handler timeout worth the name: the event streams are long-lived responses, and a
-        // file is answered in microseconds anyway.
-        let http = HTTPServer(address: address, timeout: 60, pool: NoDelaySocketPool(), logger: .disabled, handler: handler)
-        let failure = Failure()
+        let pool = HTTPServer.defaultPool()
+        try await pool.prepare()
+        let listening = try AsyncSocket(socket: socket, pool: pool)
         let task = Task {
-            do { try await http.run() } catch { failure.value = error }
-        }
-        // run() either binds and listens, or fails (most often: the port is taken).
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if await http.isListening, case .ip4(_, let bound)? = await http.listeningAddress {
-                return PreviewServer(http: http, task: task, port: bound)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { try? await pool.run() }
+                group.addTask {
+                    await withDiscardingTaskGroup { connections in
+                        do {
+                            for try await client in listening.sockets {
+                                connections.addTask { await PreviewConnection(socket: client, handler: handler, idleTimeout: idleTimeout).run() }
+                            }
+                        } catch {
+                            // The listening socket closed: the server stops.
+                        }
+                    }
+                }
+                _ = await group.next()
+                group.cancelAll()
             }
-            if let error = failure.value {
-                throw FolioError(path: "127.0.0.1:\(port)", reason: "cannot listen: \(error.localizedDescription)")
-            }
-            try? await Task.sleep(nanoseconds: 2_000_000)
         }
-        task.cancel()
-        throw FolioError(path: "127.0.0.1:\(port)", reason: "the server did not start listening")
+        return PreviewServer(task: task, listener: socket, port: bound)
     }
 
-    /// Stops listening, lets responses under way finish for a moment, then closes everything.
+    /// Stops listening and ends every connection, event streams included.
     func stop() async {
-        await http.stop(timeout: 1)
         task.cancel()
+        try? listener.close()
         await task.value
     }
 }

@@ -2,7 +2,7 @@
 /// Only the fields a kind of page uses are set; templates test for the others' absence.
 public struct Page: Sendable, Encodable {
     public enum Section: String, Sendable, CaseIterable, Encodable {
-        case home, places, regions, people, favorites, recents, search, photo
+        case home, albums, places, regions, people, favorites, recents, search, photo
     }
 
     /// Relative to the public root, e.g. "places/index.html".
@@ -15,6 +15,8 @@ public struct Page: Sendable, Encodable {
     public var crumbs: [Crumb] = []
 
     public var rows: [ListRow]?
+    /// The heading over `rows` when the page shows photos below them (an album's sub-albums).
+    public var rowsTitle: String?
     public var rowSections: [RowSection]?
     public var letters: [IndexLetter]?
     public var photoSections: [PhotoSection]?

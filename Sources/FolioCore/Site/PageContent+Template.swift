@@ -12,7 +12,7 @@ protocol TemplateValue: MustacheParent {
 
 extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
-        "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowSections",
+        "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowsTitle", "rowSections",
         "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "social", "origin",
     ]
 
@@ -26,6 +26,7 @@ extension Page: TemplateValue {
         case "subheading": return subheading
         case "crumbs": return crumbs
         case "rows": return rows
+        case "rowsTitle": return rowsTitle
         case "rowSections": return rowSections
         case "letters": return letters
         case "photoSections": return photoSections

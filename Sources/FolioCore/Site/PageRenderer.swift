@@ -21,6 +21,7 @@ public struct PageRenderer: Sendable {
     }
 
     static let navigation: [(String, String, Page.Section)] = [
+        ("Albums", "albums/index.html", .albums),
         ("Places", "places/index.html", .places),
         ("Top Regions", "regions/index.html", .regions),
         ("People", "people/index.html", .people),

@@ -54,6 +54,10 @@ extension SiteBuilder {
             for field in [photo.description, item.person.name, item.place?.name, item.region?.name] {
                 if let field { words.formUnion(SearchText.words(field)) }
             }
+            // A photo is found by the titles of its album and the albums above it.
+            if let folder = AlbumTree.folder(of: photo) {
+                for album in albumTree.lineage(folder) { words.formUnion(SearchText.words(album.title)) }
+            }
             for tag in photo.tags.split(separator: "\n") { words.formUnion(SearchText.words(String(tag))) }
             for word in words {
                 postings[word, default: []].append(number * 2 + (titleWords.contains(word) ? 1 : 0))

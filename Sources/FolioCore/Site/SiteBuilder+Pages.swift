@@ -7,6 +7,7 @@ extension SiteBuilder {
         let people = Set(snapshot.photos.map(\.person.id))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
         page.stats = [
+            StatLink(label: "Albums", count: albumTree.albums.count, href: "albums/index.html"),
             StatLink(label: "Places", count: places.count, href: "places/index.html"),
             StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: "regions/index.html"),
             StatLink(label: "People", count: people.count, href: "people/index.html"),
@@ -171,6 +172,9 @@ extension SiteBuilder {
             var page = Page(path: photoPath(item), template: "photo", section: .photo, title: PhotoText.title(photo))
             page.origin = "photo \(photo.source)"
             var facts = [Fact(label: "Photographer", value: item.person.name, href: "people/\(item.person.slug).html")]
+            if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
+                facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
+            }
             if let place = item.place {
                 facts.append(Fact(label: "Place", value: place.name, href: "places/\(place.slug).html"))
             }

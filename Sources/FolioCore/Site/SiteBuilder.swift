@@ -30,6 +30,8 @@ public struct SiteBuilder: Sendable {
 
     /// Every photo, newest first: the order of lists and of previous/next.
     let ordered: [GalleryPhoto]
+    /// The folders of content/ that hold photos.
+    let albumTree: AlbumTree
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date) {
         self.snapshot = snapshot
@@ -38,10 +40,12 @@ public struct SiteBuilder: Sendable {
         self.now = now
         self.address = SiteAddress(settings.baseURL)
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
+        self.albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
     }
 
     public func pages() -> [Page] {
         var pages = [home(), recents(), search()]
+        pages += albumPages()
         pages += placePages()
         pages += regionPages()
         pages += peoplePages()

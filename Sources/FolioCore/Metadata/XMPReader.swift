@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the photographer's fields from an XMP packet (embedded in a file, or a sidecar such as
+/// Lightroom and darktable write), through Foundation's XML parser (libxml2). Properties are found
+/// by namespace, whatever prefix the file gives them, written as elements or as attributes.
+public enum XMPReader {
+    /// Larger than any sidecar a photo tool writes (Lightroom's, with develop settings, are ~100 KB).
+    static let sizeLimit = 4 << 20
+    static let embeddedPrefix = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    public enum Failure: Error, Equatable {
+        case tooLarge(Int)
+        case declaresEntities
+        case malformed(String)
+
+        public var reason: String {
+            switch self {
+            case .tooLarge(let size): return "XMP of \(size) bytes is larger than the \(XMPReader.sizeLimit >> 20) MB Folio reads"
+            case .declaresEntities: return "XMP with a document type declaration (XMP has none; entities could expand without end)"
+            case .malformed(let detail): return "not readable XMP (\(detail))"
+            }
+        }
+    }
+
+    public static func read(_ data: Data) -> Result<PhotoDescription, Failure> {
+        guard data.count <= sizeLimit else { return .failure(.tooLarge(data.count)) }
+        // No DTD, no entities to expand (a "billion laughs" packet is refused before parsing).
+        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
+            return .failure(.declaresEntities)
+        }
+        let collector = XMPCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        // Foundation's parser on Linux can answer true for a document cut short (setting only
+        // parserError) or even without any error when elements are left open: both are checked here.
+        let parsed = parser.parse()
+        if !parsed || parser.parserError != nil || collector.open != 0 || !collector.sawRoot {
+            let code = (parser.parserError as NSError?)?.code
+            let detail = collector.open != 0 || code == 5 ? "it ends before its elements close"
+                : !collector.sawRoot ? "no XML element in it" : "XML error \(code ?? 0)"
+            return .failure(.malformed("line \(max(1, parser.lineNumber)): \(detail)"))
+        }
+        return .success(collector.found)
+    }
+}
+
+/// The parser's delegate: follows the namespace prefixes in scope and gathers the values of the
+/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq).
+private final class XMPCollector: NSObject, XMLParserDelegate {
+    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let dc = "http://purl.org/dc/elements/1.1/"
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
+    static let xmp = "http://ns.adobe.com/xap/1.0/"
+
+    var found = PhotoDescription()
+    /// Elements started and not yet ended, and whether there was any: what a complete document
+    /// must end with.
+    var open = 0
+    var sawRoot = false
+    private var prefixes: [String: [String]] = [:]
+    private var property: (namespace: String, name: String)?
+    private var depth = 0
+    private var items: [(language: String?, text: String)] = []
+    private var language: String?
+    private var text = ""
+
+    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+        prefixes[prefix, default: []].append(namespaceURI)
+    }
+
+    func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
+        _ = prefixes[prefix]?.popLast()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        open += 1
+        sawRoot = true
+        let namespace = namespaceURI ?? ""
+        if property != nil {
+            depth += 1
+            if namespace == Self.rdf, name == "li" {
+                language = attributes["xml:lang"]
+                text = ""
+            }
+            return
+        }
+        if namespace == Self.rdf, name == "Description" {
+            for (key, value) in attributes {
+                let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let uri = prefixes[parts[0]]?.last else { continue }
+                store(namespace: uri, name: parts[1], items: [(nil, value)])
+            }
+        } else if Self.isRead(namespace, name) {
+            property = (namespace, name)
+            depth = 0
+            items = []
+            text = ""
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if property != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open -= 1
+        guard let current = property else { return }
+        if depth > 0 {
+            if namespaceURI == Self.rdf, name == "li" { items.append((language, text)) }
+            depth -= 1
+            return
+        }
+        store(namespace: current.namespace, name: current.name, items: items.isEmpty ? [(nil, text)] : items)
+        property = nil
+    }
+
+    static func isRead(_ namespace: String, _ name: String) -> Bool {
+        switch (namespace, name) {
+        case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
+             (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
+             (iptcCore, "Location"), (xmp, "Rating"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func store(namespace: String, name: String, items: [(language: String?, text: String)]) {
+        let values = items.map { (language: $0.language, text: $0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .filter { !$0.text.isEmpty }
+        // An Alt's default language first, as XMP says readers should.
+        let first = (values.first { $0.language == "x-default" } ?? values.first)?.text
+        switch (namespace, name) {
+        case (Self.dc, "title"): found.title = first
+        case (Self.dc, "description"): found.description = first
+        case (Self.dc, "subject"): found.keywords = values.map(\.text)
+        case (Self.dc, "creator"): found.creator = first
+        case (Self.photoshop, "City"): found.city = first
+        case (Self.photoshop, "State"): found.state = first
+        case (Self.photoshop, "Country"): found.country = first
+        case (Self.photoshop, "Headline"): found.headline = first
+        case (Self.iptcCore, "Location"): found.sublocation = first
+        case (Self.xmp, "Rating"):
+            found.rating = first.flatMap(Double.init).flatMap { $0.isFinite ? Int(min(5, max(-1, $0.rounded()))) : nil }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import FolioCore
+
+/// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
+/// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
+/// Flickr answer imported into a model. The libFuzzer binary (`Fuzz/`) and the tests replaying
+/// its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
+/// what each returns is whatever Folio says of the input.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case catalog, exif, image, request, flickr, metadata
+
+    /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
+    /// exist before the fuzzer starts counting allocations: made during the first input, they
+    /// would look like that input's leak.
+    public static func warmUp() {
+        _ = tinyJPEG
+        for target in allCases { target.run(Data("warm up".utf8)) }
+        image(tinyJPEG)
+        exif(Data("MM\0*\0\0\0\u{8}\0\0".utf8))
+    }
+
+    public func run(_ data: Data) {
+        switch self {
+        case .catalog: Self.catalog(data)
+        case .exif: Self.exif(data)
+        case .image: Self.image(data)
+        case .request: Self.request(data)
+        case .flickr: Self.flickr(data)
+        case .metadata: Self.metadata(data)
+        }
+    }
+
+    /// The input as `content/c.plist`, beside one photo it may name.
+    static func catalog(_ data: Data) {
+        let files = MemoryFiles(["c.plist": data, "a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
+        _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
+    }
+
+    /// The input as the EXIF block of a small JPEG's APP1 segment.
+    static func exif(_ data: Data) {
+        let block = Data("Exif\0\0".utf8) + data.prefix(65_000)
+        let length = block.count + 2
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]) + block + tinyJPEG.dropFirst(2)
+        _ = try? ImageProcessor(pixelLimit: 1_000_000).metadata(of: jpeg)
+    }
+
+    /// The input as an image file: its header read, then renditions made when it is small.
+    static func image(_ data: Data) {
+        let processor = ImageProcessor(pixelLimit: 250_000, fullDecodePixelLimit: 250_000)
+        guard let metadata = try? processor.metadata(of: data) else { return }
+        let thumb = RenditionRequest(name: "t", width: 32, height: 32, fit: .squareCrop, format: .jpeg, quality: 70)
+        _ = try? processor.renditions(of: data, metadata: metadata, requests: [thumb])
+    }
+
+    /// The input as the bytes a preview connection receives, in pieces.
+    static func request(_ data: Data) {
+        var reader = RequestHeadReader()
+        var buffer: [UInt8] = []
+        for piece in Array(data).chunked(into: 7) {
+            buffer += piece
+            if case .head(_, let length) = reader.read(buffer) { buffer.removeFirst(length) }
+        }
+    }
+
+    /// The input as Flickr's answer to a search (and to every place lookup), imported into a model.
+    static func flickr(_ data: Data) {
+        guard let database = try? GalleryDatabase.inMemory() else { return }
+        let client = FlickrClient(endpoint: URL(string: "http://127.0.0.1:9/")!, apiKey: "k", web: Canned(body: data),
+                                  retry: RetryPolicy(attempts: 1, sleep: { _ in }))
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            _ = try? await FlickrImport(client: client, database: database).run(.init(pages: 2, perPage: 10))
+            semaphore.signal()
+        }
+        semaphore.wait()
+    }
+
+    /// The input as an XMP packet (a sidecar), and as the IPTC-IIM of a JPEG's APP13 segment.
+    static func metadata(_ data: Data) {
+        _ = XMPReader.read(data)
+        let iim = data.prefix(60_000)
+        var resource = Data("Photoshop 3.0\0".utf8) + Data("8BIM".utf8) + Data([0x04, 0x04, 0, 0])
+        resource += Data([UInt8(iim.count >> 24 & 0xFF), UInt8(iim.count >> 16 & 0xFF), UInt8(iim.count >> 8 & 0xFF), UInt8(iim.count & 0xFF)]) + iim
+        let length = resource.count + 2
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xED, UInt8(length >> 8), UInt8(length & 0xFF)]) + resource + tinyJPEG.dropFirst(2)
+        _ = EmbeddedDescription.read(jpeg, format: .jpeg)
+    }
+
+    /// Every request answered with the same body.
+    struct Canned: WebClient {
+        var body: Data
+        func send(_ request: WebRequest) async throws -> WebResponse { WebResponse(status: 200, body: body) }
+    }
+
+    /// A 1x1 JPEG to carry an EXIF block. Made anew each time: a global's bytes, held in a way
+    /// LeakSanitizer cannot see, would be reported as a leak.
+    static var tinyJPEG: Data {
+        (try? ImageProcessor().encode(PixelBuffer(width: 1, height: 1, words: [0x808080]), as: .jpeg, quality: 80)) ?? Data()
+    }
+}
+
+/// A content folder in memory.
+struct MemoryFiles: FileAccess {
+    static let root = URL(fileURLWithPath: "/fuzz/content")
+    let files: [String: Data]
+
+    init(_ files: [String: Data]) { self.files = files }
+
+    func read(_ url: URL) throws -> Data {
+        guard let data = files[relative(url)] else { throw CocoaError(.fileNoSuchFile) }
+        return data
+    }
+
+    func stamp(of url: URL) -> FileStamp? {
+        files[relative(url)].map { FileStamp(size: $0.count, modified: Date(timeIntervalSince1970: 0)) }
+    }
+
+    func isFolder(_ url: URL) -> Bool { url.standardizedFileURL == Self.root }
+
+    func entries(under root: URL) throws -> [FileEntry] {
+        files.keys.sorted().map { FileEntry(path: $0, isLink: false) }
+    }
+
+    func realPath(_ url: URL) -> String { url.standardizedFileURL.path }
+
+    private func relative(_ url: URL) -> String {
+        String(url.standardizedFileURL.path.dropFirst(Self.root.path.count + 1))
+    }
+}
+
+extension Array {
+    func chunked(into size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import FolioTestSupport
+import XCTest
+@testable import FolioCore
+
+/// Folders are albums: nested, titled by their folder or their album.plist, with breadcrumbs,
+/// covers, counts and dates, linked from their photos and found by search.
+final class AlbumTests: XCTestCase {
+    func photo(_ site: TestSite, _ path: String, seed: UInt64, taken: String) throws {
+        var sample = SamplePhoto(width: 240, height: 180, seed: seed)
+        sample.taken = ISO8601DateFormatter().date(from: taken)
+        try site.write(try sample.jpeg(), to: "content/\(path)")
+    }
+
+    func testFoldersNestedThreeDeepAreAlbumsWithCrumbsCountsAndDates() async throws {
+        let site = try TestSite()
+        try photo(site, "top.jpg", seed: 1, taken: "2024-01-01T10:00:00Z")
+        try photo(site, "2024_travel/overview.jpg", seed: 2, taken: "2024-03-01T10:00:00Z")
+        try photo(site, "2024_travel/japan/tokyo.jpg", seed: 3, taken: "2024-04-02T10:00:00Z")
+        try photo(site, "2024_travel/japan/kyoto/gates.jpg", seed: 4, taken: "2024-04-05T10:00:00Z")
+        try photo(site, "2024_travel/japan/kyoto/temple.jpg", seed: 5, taken: "2024-04-04T10:00:00Z")
+        // A catalog elsewhere describes a photo: it belongs to the album of the photo's folder.
+        try photo(site, "only-folders/deeper/cat.jpg", seed: 6, taken: "2025-06-01T10:00:00Z")
+        try site.catalog("catalog.plist", [["path": "only-folders/deeper/cat.jpg", "name": "A cat"]])
+        try site.write(plist(["title": "Kyoto, April", "description": "Gates & temples", "cover": "temple.jpg"]),
+                       to: "content/2024_travel/japan/kyoto/album.plist")
+
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertEqual(report.issues, [])
+        let checks = PublicTreeChecks(root: site.publicFolder)
+        XCTAssertEqual(try checks.problems(), [])
+
+        let index = try site.read("albums/index.html")
+        let rows = PublicTreeChecks.matches(#"<span class="row-title">([^<]*)</span>"#, in: index)
+        XCTAssertEqual(rows, ["2024 travel", "2024 travel › japan", "2024 travel › japan › Kyoto, April", "only folders", "only folders › deeper"],
+                       "each album above its sub-albums; folder names cleaned; album.plist's title")
+        XCTAssertTrue(index.contains("4 photos · 1 March 2024 – 5 April 2024"), "counts include sub-albums")
+        XCTAssertFalse(site.exists("albums/top.html"), "the top of content/ is no album")
+
+        let kyoto = try site.read("albums/2024-travel-japan-kyoto.html")
+        XCTAssertEqual(PublicTreeChecks.matches(#"<li><a href="[^"]*">([^<]*)</a></li>"#, in: kyoto.components(separatedBy: "<nav class=\"crumbs\"")[1]).prefix(3),
+                       ["Albums", "2024 travel", "japan"])
+        XCTAssertTrue(kyoto.contains("Gates &amp; temples · 2 photos · 4 April 2024 – 5 April 2024"))
+        let order = PublicTreeChecks.matches(#"<span class="caption-title">([^<]*)</span>"#, in: kyoto)
+        XCTAssertEqual(order, ["temple", "gates"], "photos in the order they were taken")
+
+        let japan = try site.read("albums/2024-travel-japan.html")
+        XCTAssertTrue(japan.contains(#"<h2 class="section-title">Albums</h2>"#))
+        XCTAssertTrue(japan.contains(#"href="../albums/2024-travel-japan-kyoto.html""#))
+        XCTAssertTrue(japan.contains(#"<h2 class="section-title">Photos</h2>"#))
+        // The cover album.plist names, not the newest photo.
+        let temple = try site.identifier("2024_travel/japan/kyoto/temple.jpg")
+        let japanRow = japan.components(separatedBy: "albums/2024-travel-japan-kyoto.html")[1].prefix(600)
+        let templeThumb = try site.read("photos/\(temple).html")
+        XCTAssertTrue(templeThumb.contains(#"href="../albums/2024-travel-japan-kyoto.html">2024 travel › japan › Kyoto, April</a>"#),
+                      "the photo's page names its album")
+        let thumb = try XCTUnwrap(PublicTreeChecks.matches(#"<img src="\.\./(media/[^"]*)""#, in: String(japanRow)).first)
+        let search = try site.database.snapshot()
+        let templeId = try XCTUnwrap(search.photos.first { $0.photo.source == .content(path: "2024_travel/japan/kyoto/temple.jpg") }?.photo.checksum)
+        XCTAssertTrue(thumb.contains(String(templeId.prefix(8))), "\(thumb) is the temple's thumbnail")
+
+        let cat = try site.read("photos/\(try site.identifier("only-folders/deeper/cat.jpg")).html")
+        XCTAssertTrue(cat.contains(#"href="../albums/only-folders-deeper.html""#))
+        let home = try site.read("index.html")
+        XCTAssertTrue(home.contains(#"href="albums/index.html""#))
+
+        // Album titles find their photos.
+        let words = try String(contentsOf: site.publicFolder.appendingPathComponent("search/data/meta.js"), encoding: .utf8)
+        XCTAssertTrue(words.contains("\"photos\":6"))
+        let shards = try FileManager.default.contentsOfDirectory(atPath: site.publicFolder.appendingPathComponent("search/data").path)
+        let text = try shards.filter { $0.hasPrefix("t-") }.map {
+            try String(contentsOf: site.publicFolder.appendingPathComponent("search/data/\($0)"), encoding: .utf8)
+        }.joined()
+        XCTAssertTrue(text.contains("\"kyoto\":"), "the album's title is searchable")
+    }
+
+    func testEditingAlbumPlistRebuildsAndMistakesAreSaid() async throws {
+        let site = try TestSite()
+        try photo(site, "trip/a.jpg", seed: 1, taken: "2024-01-01T10:00:00Z")
+        let first = try await site.build()
+        XCTAssertTrue(first.succeeded)
+        XCTAssertTrue(try site.read("albums/trip.html").contains("<h1>trip</h1>"))
+
+        try site.write(plist(["title": "The trip", "cover": "missing.jpg", "colour": "red", "description": 3]), to: "content/trip/album.plist")
+        let report = try await site.build()
+        XCTAssertTrue(report.succeeded)
+        XCTAssertEqual(report.issues.map(\.description), [
+            "warning: content/trip/album.plist: unknown key 'colour' ignored (an album.plist may hold title, description and cover)",
+            "warning: content/trip/album.plist: key 'description' should be a string; ignored",
+            "warning: content/trip/album.plist: cover 'missing.jpg' is not a photo of this folder; the newest photo is the cover",
+        ])
+        XCTAssertTrue(try site.read("albums/trip.html").contains("<h1>The trip</h1>"))
+        XCTAssertTrue(try site.read("albums/index.html").contains("The trip"))
+
+        // An album.plist holding an array is a catalog, as before.
+        try site.write(plist([["path": "a.jpg", "name": "Catalogued"]]), to: "content/trip/album.plist")
+        let third = try await site.build()
+        XCTAssertTrue(third.succeeded)
+        XCTAssertTrue(try site.read("albums/trip.html").contains("<h1>trip</h1>"))
+        XCTAssertTrue(try site.read("albums/trip.html").contains("Catalogued"))
+    }
+
+    func plist(_ value: Any) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: value, format: .xml, options: 0)
+    }
+}
