@@ -219,6 +219,27 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertNil(meta(try site.read("search/index.html"))["og:title"], "a page about no photo has no card")
     }
 
+    func testAnAlbumsCardShowsItsChosenCover() async throws {
+        let site = try site(baseURL: Self.base)
+        for (name, seed) in [("harbour.jpg", 7), ("hills.jpg", 8)] {
+            var sample = SamplePhoto(width: 240, height: 180, seed: UInt64(seed))
+            sample.taken = Date(timeIntervalSince1970: 1_600_000_000 + Double(seed) * 86_400)
+            try site.write(try sample.jpeg(), to: "content/coast/\(name)")
+        }
+        let album = try PropertyListSerialization.data(fromPropertyList: ["title": "The coast", "description": "Salt & wind", "cover": "harbour.jpg"],
+                                                       format: .xml, options: 0)
+        try site.write(album, to: "content/coast/album.plist")
+        try await site.build(now: Self.now)
+        let card = meta(try site.read("albums/coast.html"))
+        XCTAssertEqual(card["og:type"], "website")
+        XCTAssertEqual(card["og:title"], "The coast")
+        XCTAssertTrue(card["og:description"]?.hasPrefix("Salt &amp; wind · 2 photos") ?? false, "\(card)")
+        XCTAssertEqual(card["og:url"], Self.base + "albums/coast.html")
+        let harbour = try XCTUnwrap(try site.database.snapshot().photos.first { $0.photo.source == .content(path: "coast/harbour.jpg") }?.photo.checksum)
+        XCTAssertTrue(card["og:image"]?.hasPrefix(Self.base + "media/\(harbour.prefix(16))") ?? false,
+                      "the cover album.plist names, not the newest photo (hills): \(card)")
+    }
+
     func testWithoutABaseCardsHaveNoAddressThatWouldNeedOne() async throws {
         let site = try site(baseURL: nil)
         try await site.build(now: Self.now)

@@ -1,8 +1,9 @@
 extension SiteBuilder {
-    /// The card of a page that lists photos (a place, a region, a person, later an album): its
-    /// title, what its subheading says, and its newest photo.
-    func socialCard(listing page: Page, photos: [GalleryPhoto]) -> SocialCard {
-        let cover = photos.min(by: Self.newestFirst)
+    /// The card of a page that lists photos (a place, a region, a person, an album): its title,
+    /// what its subheading says, and its cover: the one given (an album's chosen cover), else its
+    /// newest photo.
+    func socialCard(listing page: Page, photos: [GalleryPhoto], cover chosen: GalleryPhoto? = nil) -> SocialCard {
+        let cover = chosen ?? photos.min(by: Self.newestFirst)
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
                           url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id!]?.screen },
                           imageAlt: cover.map(PhotoText.alt), address: address)
