@@ -62,7 +62,7 @@ final class SiteTemplateValueTests: XCTestCase {
         check(page.favoritesSwitch!)
         check(page.social!)
         check(PageRenderer.View(page: page, site: settings, root: "", nav: [], generator: "Folio", documentTitle: "d",
-                                hasCrumbs: true, hasLetters: true, hasTags: true))
+                                hasCrumbs: true, hasLetters: true, hasTags: true, hasFeed: true))
 
         let siteKeys = Set(Mirror(reflecting: settings).children.compactMap(\.label))
         XCTAssertTrue(SiteSettings.templateKeys.isSubset(of: siteKeys))

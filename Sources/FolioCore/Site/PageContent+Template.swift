@@ -303,7 +303,7 @@ extension SiteSettings: TemplateValue {
 
 extension PageRenderer.View: TemplateValue {
     static let templateKeys: Set<String> = [
-        "page", "site", "root", "nav", "generator", "documentTitle", "hasCrumbs", "hasLetters", "hasTags",
+        "page", "site", "root", "nav", "generator", "documentTitle", "hasCrumbs", "hasLetters", "hasTags", "hasFeed",
     ]
 
     func child(named name: String) -> Any? {
@@ -317,6 +317,7 @@ extension PageRenderer.View: TemplateValue {
         case "hasCrumbs": return hasCrumbs
         case "hasLetters": return hasLetters
         case "hasTags": return hasTags
+        case "hasFeed": return hasFeed
         default: return nil
         }
     }
