@@ -5,6 +5,7 @@ struct Folio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "folio",
         abstract: "Builds static photo galleries: places, top regions, people, favorites and recents.",
-        subcommands: [BuildCommand.self, ServeCommand.self, NewCommand.self, ImportCommand.self, FavoriteCommand.self, PruneCommand.self]
+        subcommands: [BuildCommand.self, ServeCommand.self, NewCommand.self, ImportCommand.self, FavoriteCommand.self, PruneCommand.self,
+                      PublishCommand.self]
     )
 }

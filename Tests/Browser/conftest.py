@@ -4,7 +4,9 @@ One fixture gallery per session: the demo's content/ copied to a temporary folde
 made here with Pillow (a large chart for deep zoom, small ones with accents and places for
 search, favorites and a Recents list longer than 50), built with the `folio` the README's test
 command builds (`.build/debug/folio`; FOLIO_BINARY overrides it). It is served on 127.0.0.1 by
-Python's http.server in a thread, and opened from file:// too. One headless Chromium (Debian's,
+Python's http.server in a thread, at the root of one server and under a sub-path of another (which
+answers nothing outside it, so a link that climbs out of the site is a 404), and opened from file://
+too. One headless Chromium (Debian's,
 driven by /usr/bin/chromedriver) serves the whole session; each test starts on a clean slate.
 """
 
@@ -18,6 +20,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +46,9 @@ EXTRA = [
     for n in range(1, 21)
 ]
 ZOOM_TITLE = "Deep zoom test chart"
+# Where the second server hosts the site: a folder of a folder, with a space in its name.
+SUB_PATH = "/sites/our photos/"
+SCHEMES = ["http", "subpath", "file"]
 
 
 @dataclass
@@ -50,9 +56,11 @@ class Gallery:
     root: Path
     public: Path
     url: str  # http://127.0.0.1:port/
+    subpath_url: str  # http://127.0.0.1:another port/sites/our%20photos/
 
     def base(self, scheme: str) -> str:
-        return self.url if scheme == "http" else self.public.as_uri() + "/"
+        """The site's address: at a server's root ("http"), under a sub-path ("subpath"), on disk ("file")."""
+        return {"http": self.url, "subpath": self.subpath_url, "file": self.public.as_uri() + "/"}[scheme]
 
     def photo_page(self, title: str) -> str:
         """The page (relative to the root) of the photo with this title."""
@@ -141,12 +149,22 @@ def serve(root: Path):
             self.send_header("Cache-Control", "no-store")
             super().end_headers()
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(public)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield Gallery(root=root, public=public, url=f"http://127.0.0.1:{server.server_address[1]}/")
-    server.shutdown()
-    server.server_close()
+    class SubPathHandler(Handler):
+        def translate_path(self, path):
+            decoded = urllib.parse.unquote(path.split("?", 1)[0].split("#", 1)[0])
+            if not decoded.startswith(SUB_PATH):
+                return str(public / "nothing outside the sub-path")
+            return super().translate_path(urllib.parse.quote(decoded[len(SUB_PATH) - 1:]))
+
+    servers = [http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(public)))
+               for handler in (Handler, SubPathHandler)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield Gallery(root=root, public=public, url=f"http://127.0.0.1:{servers[0].server_address[1]}/",
+                  subpath_url=f"http://127.0.0.1:{servers[1].server_address[1]}{urllib.parse.quote(SUB_PATH)}")
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
 class Browser:
@@ -215,7 +233,7 @@ def browser(chromium, gallery):
     b.viewport(1280, 900)
     b.media()
     chromium.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
-    for scheme in ("http", "file"):
+    for scheme in SCHEMES:
         chromium.get(gallery.base(scheme) + "assets/style.css")
         chromium.execute_script("localStorage.clear(); sessionStorage.clear();")
     yield b

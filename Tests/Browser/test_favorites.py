@@ -44,7 +44,7 @@ def test_the_star_is_kept_across_reloads(browser, gallery, scheme):
     assert browser.js("return " + PRESSED) == "false"
 
 
-@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
 def test_the_favorites_page_shows_the_visitors_by_place_beside_the_publishers(browser, gallery, scheme):
     for title in ["Harbor lights", "Fjord morning", "The cameraman", "Café crème on the terrace"]:
         star(browser, gallery, title, scheme)

@@ -26,7 +26,7 @@ def listed(browser, gallery, at, scheme="http"):
         return [li.querySelector('.row-title').textContent, li.querySelector('.row-subtitle').textContent]; })""")
 
 
-@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
 def test_most_recent_first_each_photo_once(browser, gallery, scheme):
     view(browser, gallery, "Fjord morning", T0, scheme)
     view(browser, gallery, "Harbor lights", T0 + 1 * HOUR, scheme)

@@ -29,7 +29,7 @@ def shown(browser):
     return browser.js(RESULTS)
 
 
-@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
 def test_results_come_as_you_type(browser, gallery, scheme):
     browser.open(gallery.base(scheme) + "search/index.html")
     browser.wait_for("/Search \\d+ photos/.test(document.querySelector('.search-status').textContent)")
@@ -121,7 +121,7 @@ def test_the_header_box_shows_results_as_you_type(browser, gallery, scheme):
     browser.wait_for("location.pathname.endsWith(%r)" % gallery.photo_page("Fjord morning"))
 
 
-@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
 def test_the_header_box_leads_to_the_search_page(browser, gallery, scheme):
     browser.open(gallery.base(scheme) + "index.html")
     box = browser.find_element(By.ID, "site-search-q")

@@ -5,6 +5,7 @@ import re
 import subprocess
 
 import pytest
+from conftest import ZOOM_TITLE
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -20,7 +21,7 @@ def test_every_page_is_valid_html(gallery):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("scheme", ["http", "file"])
+@pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
 def test_no_link_is_broken(gallery, tmp_path, scheme):
     config = tmp_path / "linkcheckerrc"
     # The test server answers with a LinkChecker header, which lets linkchecker go at full speed.
@@ -83,3 +84,36 @@ def test_light_and_dark_schemes(browser, gallery, scheme, dark):
             assert background < 60 and text > 190, (page, colours)
         else:
             assert background > 200 and text < 60, (page, colours)
+
+
+# What the browser fetched for the page: every resource, with its status (0 when it did not say).
+FETCHED = """return performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
+    .map(function (e) { return [e.name, e.responseStatus || 0]; })"""
+
+
+def test_under_a_sub_path_everything_comes_from_under_it(browser, gallery):
+    """The second server answers only under /sites/our photos/: a link or a script that climbs out
+    of the site, or starts from the server's root, would fetch nothing."""
+    base = gallery.subpath_url
+    browser.media(prefers_reduced_motion="reduce")
+    fetched = []
+    for page, ready in [("index.html", "document.querySelectorAll('img').length > 0"),
+                        ("albums/index.html", "true"),
+                        ("search/index.html?q=lyon", "/match/.test(document.querySelector('.search-status').textContent)"),
+                        (gallery.photo_page(ZOOM_TITLE), "document.querySelector('.zoom-layer')")]:
+        browser.open(base + page)
+        browser.wait_for(ready)
+        browser.wait_for("Array.prototype.every.call(document.images, function (i) { return i.loading === 'lazy' || i.complete; })")
+        if page.startswith("photos/"):
+            # To the original's resolution: the deep-zoom tiles come from under the sub-path too.
+            browser.js("for (var i = 0; i < 4; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', {key: '+', bubbles: true}));")
+            browser.wait_for("document.querySelectorAll('.tile.is-loaded').length > 0", timeout=10)
+        assert browser.js("return getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)", f"{page}: no stylesheet"
+        broken = browser.js("return Array.prototype.filter.call(document.images, function (i) { "
+                            "return i.complete && i.naturalWidth === 0; }).map(function (i) { return i.currentSrc; })")
+        assert broken == [], f"{page}: images that did not load"
+        fetched += browser.js(FETCHED)
+    outside = [name for name, _ in fetched if not name.startswith(base)]
+    failed = [(name, status) for name, status in fetched if status not in (0, 200, 304)]
+    assert outside == [] and failed == [], (outside, failed)
+    assert any("/media/tiles/" in name for name, _ in fetched), "tiles were fetched"

@@ -55,6 +55,11 @@ final class FlickrBuildTests: XCTestCase {
         XCTAssertTrue(page.contains(#"<a href="../people/ansel-test-2.html">Ansel Test</a>"#) ||
                       page.contains(#"<a href="../people/ansel-test.html">Ansel Test</a>"#), "its owner")
         XCTAssertTrue(page.contains("Fog rolling in &amp; out"), "the description as text")
+        XCTAssertTrue(page.contains(#"<meta property="og:image" content="\#(server)img/53124000001_o.jpg">"#),
+                      "Flickr's image is absolute, so the card has it even without a baseURL")
+        XCTAssertFalse(page.contains("og:url"), "but the page's own address needs a baseURL")
+        XCTAssertTrue(try site.read("feed.xml").contains("&lt;img src=&quot;\(server)img/53124000001_o.jpg&quot;"),
+                      "the feed shows Flickr's image from Flickr")
         XCTAssertFalse(try site.read("photos/f53124000004.html").contains("<script>alert"))
         XCTAssertTrue(try site.read("people/index.html").contains("Ansel Test"))
         let regions = try site.read("regions/index.html")

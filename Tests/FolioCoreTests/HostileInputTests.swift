@@ -328,15 +328,18 @@ final class HostileInputTests: XCTestCase {
 
     /// Settings that stop the build before anything is written, each naming the key.
     static let refusedSettings: [(String, String)] = [
-        (#"{"quality": "high"}"#, "key 'quality'"),
-        (#"{"quality": 101}"#, "quality must be from 1 to 100"),
-        (#"{"thumbnailSizes": [-5]}"#, "thumbnailSizes must hold sizes from 16 to 2048"),
-        (#"{"screenSizes": []}"#, "screenSizes must hold sizes from 200 to 8192"),
-        (#"{"format": "bmp"}"#, "key 'format'"),
-        (#"{"latestCount": -1}"#, "latestCount cannot be negative"),
-        (#"{"memoryLimit": 1}"#, "memoryLimit must be from 64 to 1048576"),
-        (#"{"title": 3}"#, "key 'title'"),
-        (#"{"pixelLimit": 0}"#, "pixelLimit must be positive"),
+        (#"{"quality": "high"}"#, "'quality' must be a whole number"),
+        (#"{"quality": 101}"#, "'quality' must be from 1 to 100 (it is 101)"),
+        (#"{"thumbnailSizes": [-5]}"#, "'thumbnailSizes' must hold sizes from 16 to 2048 (it is [-5])"),
+        (#"{"screenSizes": []}"#, "'screenSizes' must hold sizes from 200 to 8192 (it is [])"),
+        (#"{"format": "bmp"}"#, "'format' must be \"jpeg\", \"webp\" or \"avif\""),
+        (#"{"latestCount": -1}"#, "'latestCount' cannot be negative (it is -1)"),
+        (#"{"memoryLimit": 1}"#, "'memoryLimit' must be from 64 to 1048576 (megabytes) (it is 1)"),
+        (#"{"memoryLimit": "lots"}"#, "'memoryLimit' must be a whole number (megabytes)"),
+        (#"{"fullDecodePixelLimit": -1}"#, "'fullDecodePixelLimit' must be positive (it is -1)"),
+        (#"{"favoriteRating": 6}"#, "'favoriteRating' must be from 0 (never) to 5 stars (it is 6)"),
+        (#"{"title": 3}"#, "'title' must be text"),
+        (#"{"pixelLimit": 0}"#, "'pixelLimit' must be positive (it is 0)"),
         ("{not json", "not valid JSON"),
         (#"[1, 2]"#, "…"),
     ]

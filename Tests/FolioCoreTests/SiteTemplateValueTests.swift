@@ -39,6 +39,8 @@ final class SiteTemplateValueTests: XCTestCase {
         page.emptyMessage = "e"
         page.placeSlug = "p"
         page.origin = "o"
+        page.social = SocialCard(type: "article", title: "t", description: "d", url: "https://example.com/p.html", image: image,
+                                 imageAlt: "a", address: SiteAddress("https://example.com/"))
         var settings = SiteSettings()
         settings.baseURL = "https://example.com/"
 
@@ -58,8 +60,9 @@ final class SiteTemplateValueTests: XCTestCase {
         check(detail.facts[0])
         check(detail)
         check(page.favoritesSwitch!)
+        check(page.social!)
         check(PageRenderer.View(page: page, site: settings, root: "", nav: [], generator: "Folio", documentTitle: "d",
-                                hasCrumbs: true, hasLetters: true, hasTags: true))
+                                hasCrumbs: true, hasLetters: true, hasTags: true, hasFeed: true))
 
         let siteKeys = Set(Mirror(reflecting: settings).children.compactMap(\.label))
         XCTAssertTrue(SiteSettings.templateKeys.isSubset(of: siteKeys))

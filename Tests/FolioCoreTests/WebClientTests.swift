@@ -38,6 +38,18 @@ final class WebClientTests: XCTestCase {
         XCTAssertEqual(server.requests.map(\.method), ["PUT", "DELETE", "HEAD", "GET"])
         XCTAssertEqual(server.requests[0].body, payload)
         XCTAssertEqual(server.requests[1].body, Data())
+        // curl would call the body a form: a server then parses a photo's bytes as form fields.
+        XCTAssertNil(server.requests[0].headers["content-type"], "no content type but the caller's")
+    }
+
+    func testAnEmptyBodyIsSentEmptyWithTheCallersType() async throws {
+        let server = try await TestWebServer.start { _ in TestWebServer.response(200, "ok") }
+        defer { Task { await server.stop() } }
+        _ = try await client.send(WebRequest(.post, server.url, headers: [("Content-Type", "application/xml")], body: Data()))
+        _ = try await client.send(WebRequest(.put, server.url))
+        XCTAssertEqual(server.requests.map(\.body), [Data(), Data()])
+        XCTAssertEqual(server.requests[0].headers["content-type"], "application/xml")
+        XCTAssertEqual(server.requests[1].headers["content-length"], "0")
     }
 
     func testASlowServerIsATimeout() async throws {

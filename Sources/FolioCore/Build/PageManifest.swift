@@ -3,6 +3,10 @@ import Foundation
 /// What every page of the last build was made from and came out as, kept in
 /// `public/.folio-pages`: a page whose values are as they were is not even rendered again, and
 /// one that renders the same is left untouched (same file, same mtime) instead of written.
+///
+/// It also keeps when each page's HTML last changed, which is what the sitemap's `lastmod`
+/// says: not the build's time (a rebuild that changes nothing would claim every page changed)
+/// and not the photos' dates (a page changes with its theme and its neighbours too).
 struct PageManifest {
     static let fileName = ".folio-pages"
 
@@ -11,6 +15,8 @@ struct PageManifest {
         var checksum: String
         /// ContentHash of the page's values and of how they are drawn (theme and settings).
         var input: String
+        /// When the HTML last came out different; nil in a manifest an older Folio wrote.
+        var changed: Date?
     }
 
     var entries: [String: Entry] = [:]
@@ -19,15 +25,26 @@ struct PageManifest {
         var manifest = PageManifest()
         guard let text = try? String(contentsOf: output.appendingPathComponent(fileName), encoding: .utf8) else { return manifest }
         for line in text.split(separator: "\n") {
-            // "checksum input path"; the path may hold spaces.
-            let parts = line.split(separator: " ", maxSplits: 2)
-            if parts.count == 3 { manifest.entries[String(parts[2])] = Entry(checksum: String(parts[0]), input: String(parts[1])) }
+            // "checksum input @seconds path", or an older Folio's "checksum input path"; the
+            // path may hold spaces, and Folio's own paths never start with "@".
+            let parts = line.split(separator: " ", maxSplits: 3)
+            guard parts.count >= 3 else { continue }
+            if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
+                manifest.entries[String(parts[3])] = Entry(checksum: String(parts[0]), input: String(parts[1]),
+                                                           changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            } else {
+                let path = parts.dropFirst(2).joined(separator: " ")
+                manifest.entries[path] = Entry(checksum: String(parts[0]), input: String(parts[1]), changed: nil)
+            }
         }
         return manifest
     }
 
     func encoded() -> Data {
-        Data(entries.sorted { $0.key < $1.key }.map { "\($0.value.checksum) \($0.value.input) \($0.key)\n" }.joined().utf8)
+        Data(entries.sorted { $0.key < $1.key }.map { path, entry in
+            let seconds = Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))
+            return "\(entry.checksum) \(entry.input) @\(seconds) \(path)\n"
+        }.joined().utf8)
     }
 
     /// The input fingerprint of `page`, drawn as `drawing` says: its values, encoded with sorted

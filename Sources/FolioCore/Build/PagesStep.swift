@@ -4,6 +4,8 @@ import Foundation
 struct SitePages: StepOutput {
     var pages: [Page]
     var search: SearchIndex
+    /// The feed, and whatever else is written beside the pages whole.
+    var files: [SiteFile]
     var photos: Int
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
     var media: Set<String>
@@ -21,7 +23,8 @@ struct PagesStep: BuildStep {
         let builder = SiteBuilder(snapshot: snapshot, media: media, settings: site.settings, now: run.now)
         let pages = builder.pages()
         try Page.checkPaths(pages)
-        return SitePages(pages: pages, search: builder.searchIndex(), photos: snapshot.photos.count,
+        return SitePages(pages: pages, search: builder.searchIndex(), files: builder.feed().map { [$0] } ?? [],
+                         photos: snapshot.photos.count,
                          media: Set(media.values.flatMap(\.paths)))
     }
 }

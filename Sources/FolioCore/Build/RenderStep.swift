@@ -9,7 +9,8 @@ struct RenderedSite: StepOutput {
     var written = 0
 }
 
-/// Draws every page through the theme into the new site, and writes the search index. A page
+/// Draws every page through the theme into the new site, and writes the search index, the feed,
+/// robots.txt and the sitemap (whose `lastmod` is when each page's HTML last changed). A page
 /// whose values and drawing are as last time is taken over without rendering; one that renders
 /// the same as last time is taken over unwritten (same file, same modification time).
 struct RenderStep: BuildStep {
@@ -30,6 +31,7 @@ struct RenderStep: BuildStep {
         let previous = PageManifest.read(from: site.paths.output)
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings)
         let progress = run.progress("pages", total: pages.count)
+        let now = run.now
         let chunkSize = 64
         let chunks = pages.chunked(chunkSize).map(Array.init)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
@@ -42,13 +44,15 @@ struct RenderStep: BuildStep {
                 for page in chunk {
                     let input = try PageManifest.input(of: page, drawing: drawing, encoder: encoder)
                     let last = previous.entries[page.path]
-                    if let last, last.input == input, output.reuse(page.path) {
+                    if var last, last.input == input, output.reuse(page.path) {
+                        last.changed = last.changed ?? now
                         drawn.append(Drawn(path: page.path, entry: last, rendered: false, written: false))
                         continue
                     }
                     let html = Data(try renderer.render(page).utf8)
-                    let entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input)
+                    var entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input, changed: now)
                     let same = last?.checksum == entry.checksum && output.reuse(page.path)
+                    if same { entry.changed = last?.changed ?? now }
                     if !same { try output.write(html, to: page.path) }
                     drawn.append(Drawn(path: page.path, entry: entry, rendered: true, written: !same))
                 }
@@ -68,6 +72,11 @@ struct RenderStep: BuildStep {
             }
         }
         for file in values.search.files {
+            try output.write(file.data, to: file.path)
+        }
+        let address = SiteAddress(site.settings.baseURL)
+        let sitemap = Sitemap.file(pages: rendered.manifest.entries.map { ($0.key, $0.value.changed ?? now) }, address: address)
+        for file in values.files + [Sitemap.robots(address: address)] + (sitemap.map { [$0] } ?? []) {
             try output.write(file.data, to: file.path)
         }
         return rendered

@@ -24,6 +24,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var quality = 82
     /// How many of the latest photos the home page shows.
     public var latestCount = 12
+    /// How many of the latest photos the Atom feed (`feed.xml`) holds; 0 for no feed.
+    public var feedCount = 20
     /// Images over this many pixels are refused (decompression bombs).
     public var pixelLimit = 100_000_000
     /// The same for images decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as large
@@ -54,6 +56,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         format = try c.decodeIfPresent(EncodedFormat.self, forKey: .format) ?? d.format
         quality = try c.decodeIfPresent(Int.self, forKey: .quality) ?? d.quality
         latestCount = try c.decodeIfPresent(Int.self, forKey: .latestCount) ?? d.latestCount
+        feedCount = try c.decodeIfPresent(Int.self, forKey: .feedCount) ?? d.feedCount
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
@@ -83,18 +86,45 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     {
         guard files.stamp(of: url) != nil else { return (SiteSettings(), []) }
         let data: Data
-        let settings: SiteSettings
         do {
             data = try files.read(url)
+        } catch {
+            throw FolioError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        let settings: SiteSettings
+        do {
             settings = try JSONDecoder().decode(SiteSettings.self, from: data)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
-            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw FolioError(path: url.path, reason: key.isEmpty ? "not valid JSON" : "key '\(key)': \(context.debugDescription)")
+        } catch is DecodingError {
+            throw FolioError(path: url.path, reason: wrongKind(in: data))
         } catch {
             throw FolioError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }
         try settings.validate(url)
         return (settings, unknownKeys(in: data))
+    }
+
+    /// What each key holds, in words, for the message about a value of the wrong kind.
+    static let expected: [String: String] = [
+        "title": "text", "description": "text", "baseURL": "text (an http or https address)", "language": "text",
+        "thumbnailSizes": "a list of whole numbers", "screenSizes": "a list of whole numbers",
+        "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
+        "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
+        "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
+    ]
+
+    /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
+    /// (a fraction where a whole number belongs comes back as "not valid JSON", path and all
+    /// lost): each key is decoded alone until one fails.
+    static func wrongKind(in data: Data) -> String {
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return "not valid JSON, or not an object of settings"
+        }
+        for key in object.keys.sorted() {
+            guard let alone = try? JSONSerialization.data(withJSONObject: [key: object[key]!]),
+                  (try? JSONDecoder().decode(SiteSettings.self, from: alone)) == nil else { continue }
+            return "'\(key)' must be \(expected[key] ?? "another kind of value")"
+        }
+        return "not an object of settings"
     }
 
     static func unknownKeys(in data: Data) -> [(key: String, suggestion: String?)] {
@@ -121,20 +151,28 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     }
 
     func validate(_ url: URL) throws {
-        func check(_ ok: Bool, _ reason: String) throws {
-            if !ok { throw FolioError(path: url.path, reason: reason) }
+        func check(_ ok: Bool, _ key: String, _ rule: String, _ value: Any) throws {
+            if !ok { throw FolioError(path: url.path, reason: "'\(key)' \(rule) (it is \(value))") }
         }
         try check(!thumbnailSizes.isEmpty && thumbnailSizes.allSatisfy { (16...2048).contains($0) },
-                  "thumbnailSizes must hold sizes from 16 to 2048")
+                  "thumbnailSizes", "must hold sizes from 16 to 2048", thumbnailSizes)
         try check(!screenSizes.isEmpty && screenSizes.allSatisfy { (200...8192).contains($0) },
-                  "screenSizes must hold sizes from 200 to 8192")
-        try check((1...100).contains(quality), "quality must be from 1 to 100")
-        try check(latestCount >= 0, "latestCount cannot be negative")
-        try check(pixelLimit > 0, "pixelLimit must be positive")
-        try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit must be positive")
-        try check((64...1_048_576).contains(memoryLimit), "memoryLimit must be from 64 to 1048576 (megabytes)")
-        try check((0...5).contains(favoriteRating), "favoriteRating must be from 0 (never) to 5 stars")
-        try check(!(colour == .keep && format == .avif),
-                  "colour \"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF")
+                  "screenSizes", "must hold sizes from 200 to 8192", screenSizes)
+        try check((1...100).contains(quality), "quality", "must be from 1 to 100", quality)
+        try check(latestCount >= 0, "latestCount", "cannot be negative", latestCount)
+        try check(feedCount >= 0, "feedCount", "cannot be negative", feedCount)
+        try check(pixelLimit > 0, "pixelLimit", "must be positive", pixelLimit)
+        try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit", "must be positive", fullDecodePixelLimit)
+        try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
+        try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
+        try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")
+        if let baseURL {
+            let parts = URLComponents(string: baseURL)
+            try check(["http", "https"].contains(parts?.scheme?.lowercased() ?? "") && !(parts?.host ?? "").isEmpty
+                        && parts?.query == nil && parts?.fragment == nil,
+                      "baseURL", "must be an absolute http or https address, like \"https://example.com/photos/\"", "\"\(baseURL)\"")
+        }
+        try check(!(colour == .keep && format == .avif), "colour",
+                  "\"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF", "\"keep\"")
     }
 }

@@ -38,8 +38,15 @@ public struct CurlWebClient: WebClient {
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
-        // An empty Expect stops curl from waiting for "100 Continue" before larger bodies.
-        for (name, value) in request.headers + [("Expect", "")] {
+        // An empty Expect stops curl from waiting for "100 Continue" before larger bodies. An empty
+        // Content-Type, unless the caller names one, stops curl from calling every body a form
+        // (its default for POSTFIELDS): a server would parse the bytes of a photo as form fields.
+        var extra = [("Expect", "")]
+        let sendsBody = request.body != nil || request.method == .put || request.method == .post
+        if sendsBody && !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            extra.append(("Content-Type", ""))
+        }
+        for (name, value) in request.headers + extra {
             headers = curl_slist_append(headers, value.isEmpty ? "\(name):" : "\(name): \(value)")
         }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -47,7 +54,10 @@ public struct CurlWebClient: WebClient {
         let code: CURLcode = request.url.absoluteString.withCString { url in
             userAgent.withCString { agent in
                 errorBuffer.withUnsafeMutableBufferPointer { errors in
-                    (request.body ?? Data()).withUnsafeBytes { body in
+                    // An empty Data has no address, and a null POSTFIELDS would make curl read the body
+                    // from standard input: an empty body points at a byte that is never sent.
+                    let body = request.body.flatMap { $0.isEmpty ? nil : $0 } ?? Data([0])
+                    return body.withUnsafeBytes { body in
                         _ = folio_curl_set_string(handle, CURLOPT_URL, url)
                         _ = folio_curl_set_string(handle, CURLOPT_USERAGENT, agent)
                         _ = folio_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
@@ -74,10 +84,10 @@ public struct CurlWebClient: WebClient {
                         case .head:
                             _ = folio_curl_set_long(handle, CURLOPT_NOBODY, 1)
                         case .put, .post, .delete:
-                            if request.body != nil || request.method != .delete {
+                            if sendsBody {
                                 _ = folio_curl_set_long(handle, CURLOPT_POST, 1)
                                 _ = folio_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: body.baseAddress))
-                                _ = folio_curl_set_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                                _ = folio_curl_set_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body?.count ?? 0))
                             }
                             _ = folio_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
                         }

@@ -26,6 +26,8 @@ public struct Page: Sendable, Encodable {
     public var emptyMessage: String?
     /// The place a page is about, for the theme's script (a place's favorites add the visitor's own).
     public var placeSlug: String?
+    /// How the page looks when shared (Open Graph, Twitter): pages about photos have one.
+    public var social: SocialCard?
     /// What the page is made from, for messages: "person 'Index'", "photo content/a.jpg".
     public var origin: String?
 

@@ -13,7 +13,7 @@ protocol TemplateValue: MustacheParent {
 extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
         "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowsTitle", "rowSections",
-        "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "origin",
+        "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "social", "origin",
     ]
 
     public func child(named name: String) -> Any? {
@@ -35,7 +35,29 @@ extension Page: TemplateValue {
         case "stats": return stats
         case "emptyMessage": return emptyMessage
         case "placeSlug": return placeSlug
+        case "social": return social
         case "origin": return origin
+        default: return nil
+        }
+    }
+}
+
+extension SocialCard: TemplateValue {
+    static let templateKeys: Set<String> = [
+        "type", "title", "description", "url", "image", "imageAlt", "imageWidth", "imageHeight", "twitterCard",
+    ]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "type": return type
+        case "title": return title
+        case "description": return description
+        case "url": return url
+        case "image": return image
+        case "imageAlt": return imageAlt
+        case "imageWidth": return imageWidth
+        case "imageHeight": return imageHeight
+        case "twitterCard": return twitterCard
         default: return nil
         }
     }
@@ -281,7 +303,7 @@ extension SiteSettings: TemplateValue {
 
 extension PageRenderer.View: TemplateValue {
     static let templateKeys: Set<String> = [
-        "page", "site", "root", "nav", "generator", "documentTitle", "hasCrumbs", "hasLetters", "hasTags",
+        "page", "site", "root", "nav", "generator", "documentTitle", "hasCrumbs", "hasLetters", "hasTags", "hasFeed",
     ]
 
     func child(named name: String) -> Any? {
@@ -295,6 +317,7 @@ extension PageRenderer.View: TemplateValue {
         case "hasCrumbs": return hasCrumbs
         case "hasLetters": return hasLetters
         case "hasTags": return hasTags
+        case "hasFeed": return hasFeed
         default: return nil
         }
     }

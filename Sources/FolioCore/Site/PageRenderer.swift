@@ -18,6 +18,8 @@ public struct PageRenderer: Sendable {
         var hasCrumbs: Bool
         var hasLetters: Bool
         var hasTags: Bool
+        /// A `feedCount` of 0 writes no feed, and pages must not point at one.
+        var hasFeed: Bool
     }
 
     static let navigation: [(String, String, Page.Section)] = [
@@ -41,7 +43,7 @@ public struct PageRenderer: Sendable {
             page: page, site: settings, root: page.root, nav: nav, generator: "Folio",
             documentTitle: page.section == .home ? settings.title : "\(page.title) · \(settings.title)",
             hasCrumbs: !page.crumbs.isEmpty, hasLetters: !(page.letters ?? []).isEmpty,
-            hasTags: !(page.photo?.tags ?? []).isEmpty)
+            hasTags: !(page.photo?.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
         guard let html = theme.library.render(view, withTemplate: page.template) else {
             throw FolioError(path: "templates/\(page.template).mustache", reason: "no such template (for \(page.path))")
         }

@@ -17,6 +17,7 @@ extension SiteBuilder {
             var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
                             subheading: [album.description, summary(all)].compactMap { $0 }.joined(separator: " · "))
             page.origin = "album content/\(album.path)"
+            page.social = socialCard(listing: page, photos: all, cover: chosenCover(album))
             page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
                 + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
             if !album.children.isEmpty {
@@ -39,11 +40,13 @@ extension SiteBuilder {
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
         let all = albumTree.allPhotos(album.path)
-        let named = album.coverFile.flatMap { file in
-            album.photos.first { $0.photo.source == .content(path: "\(album.path)/\(file)") }
-        }
-        let (thumb, alt) = named.map { (images[$0.photo.id!]?.thumb, PhotoText.alt($0)) } ?? cover(all)
+        let (thumb, alt) = chosenCover(album).map { (images[$0.photo.id!]?.thumb, PhotoText.alt($0)) } ?? cover(all)
         return ListRow(href: album.href, title: title, subtitle: summary(all), thumb: thumb, alt: alt)
+    }
+
+    /// The photo `album.plist` names as the album's cover, if it is one of the album's own.
+    private func chosenCover(_ album: AlbumTree.Album) -> GalleryPhoto? {
+        album.coverFile.flatMap { file in album.photos.first { $0.photo.source == .content(path: "\(album.path)/\(file)") } }
     }
 
     /// "12 photos · 3 March 2025 – 20 November 2026"

@@ -19,6 +19,7 @@ extension SiteBuilder {
         }
         page.photoSections = [PhotoSection(title: "Latest photos", photos: latest.prefix(settings.latestCount).map(card))]
         page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        page.social = socialCard(listing: page, photos: snapshot.photos)
         return page
     }
 
@@ -60,6 +61,7 @@ extension SiteBuilder {
                 page.crumbs.append(Crumb(title: region.name, href: "regions/\(region.slug).html"))
             }
             page.photoSections = timeline(photos)
+            page.social = socialCard(listing: page, photos: photos)
             pages.append(page)
         }
         index.rowSections = sections
@@ -96,6 +98,7 @@ extension SiteBuilder {
             page.origin = "region '\(region.name)'"
             page.crumbs = [Crumb(title: "Top Regions", href: "regions/index.html")]
             page.photoSections = grid(photos)
+            page.social = socialCard(listing: page, photos: photos)
             return page
         }
         return [index] + pages
@@ -115,6 +118,7 @@ extension SiteBuilder {
             page.origin = "person '\(person.name)'"
             page.crumbs = [Crumb(title: "People", href: "people/index.html")]
             page.photoSections = grid(photos)
+            page.social = socialCard(listing: page, photos: photos)
             pages.append(page)
             return ListRow(href: page.path, title: person.name, subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
         }
@@ -197,6 +201,7 @@ extension SiteBuilder {
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) })
             page.crumbs = [Crumb(title: item.person.name, href: "people/\(item.person.slug).html")]
+            page.social = socialCard(photo: page, item)
             return page
         }
     }

@@ -25,6 +25,8 @@ public struct SiteBuilder: Sendable {
     public let settings: SiteSettings
     /// The moment "hours ago" is measured from.
     public let now: Date
+    /// Where the site is published, when the settings say: absolute links for cards and feeds.
+    let address: SiteAddress?
 
     /// Every photo, newest first: the order of lists and of previous/next.
     let ordered: [GalleryPhoto]
@@ -36,6 +38,7 @@ public struct SiteBuilder: Sendable {
         self.images = media.mapValues(PhotoImages.init)
         self.settings = settings
         self.now = now
+        self.address = SiteAddress(settings.baseURL)
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
         self.albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
     }
