@@ -374,7 +374,7 @@ final class ColourManagementTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("key 'colour': must be \"convert\" or \"keep\", not \"vivid\""), "\(error)")
         }
         XCTAssertThrowsError(try load(#"{"colour": "keep", "format": "avif"}"#)) { error in
-            XCTAssertTrue("\(error)".contains("colour \"keep\" needs format"), "\(error)")
+            XCTAssertTrue("\(error)".contains("'colour' \"keep\" needs format"), "\(error)")
         }
     }
 
