@@ -110,6 +110,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
         "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
+        "colour": "\"convert\" or \"keep\"",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
