@@ -24,6 +24,10 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CGeonames", providers: [.apt(["libgeonames-dev"])]),
+        // libgd decodes TIFF through libtiff; Folio calls libtiff only to keep it off stderr.
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
@@ -31,7 +35,7 @@ let package = Package(
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs everything Folio needs on a fresh Debian machine: the C libraries it links,
 # the browser its tests drive, and the Python test tools. Safe to run again.
+# The colour tests use real ICC profiles (colord-data, libgs-common) and lcms's own tools
+# (liblcms2-utils: jpgicc, transicc) for the reference conversions; heif-enc (libheif-examples)
+# writes them an AVIF with a profile.
 set -euo pipefail
 
 packages=(
   pkg-config
-  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev
+  libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
-  libimage-exiftool-perl
+  libheif-examples libimage-exiftool-perl
+  liblcms2-dev zlib1g-dev
+  liblcms2-utils colord-data libgs-common
   chromium chromium-driver
   default-jre-headless
   strace

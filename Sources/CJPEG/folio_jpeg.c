@@ -86,7 +86,7 @@ struct folio_encode {
 };
 
 static int folio_encode_run(struct folio_encode *encode, const unsigned char *pixels, int width, int height,
-                            int quality, folio_jpeg_layout layout) {
+                            int quality, folio_jpeg_layout layout, const unsigned char *icc, unsigned int icc_size) {
     struct jpeg_compress_struct *info = &encode->info;
     struct folio_destination *destination = &encode->destination;
 
@@ -130,6 +130,9 @@ static int folio_encode_run(struct folio_encode *encode, const unsigned char *pi
     }
 
     jpeg_start_compress(info, TRUE);
+    if (icc != NULL && icc_size > 0) {
+        jpeg_write_icc_profile(info, icc, icc_size);
+    }
     const size_t stride = (size_t)width * 4;
     JSAMPROW rows[16];
     while (info->next_scanline < info->image_height) {
@@ -146,15 +149,15 @@ static int folio_encode_run(struct folio_encode *encode, const unsigned char *pi
 }
 
 int folio_jpeg_encode(const unsigned char *pixels, int width, int height, int quality,
-                      folio_jpeg_layout layout, unsigned char **output, unsigned long *size,
-                      char *message, size_t message_size) {
+                      folio_jpeg_layout layout, const unsigned char *icc, unsigned int icc_size,
+                      unsigned char **output, unsigned long *size, char *message, size_t message_size) {
     struct folio_encode encode;
     memset(&encode, 0, sizeof encode);
     encode.errors.message = message;
     encode.errors.message_size = message_size;
     *output = NULL;
     *size = 0;
-    if (folio_encode_run(&encode, pixels, width, height, quality, layout) != 0) {
+    if (folio_encode_run(&encode, pixels, width, height, quality, layout, icc, icc_size) != 0) {
         free(encode.destination.buffer);
         return -1;
     }

@@ -11,7 +11,9 @@ struct Bench: ParsableCommand {
         discussion: """
             The default corpus is 300 JPEGs at quality 90 with EXIF (200 at 4000x3000, 100 at 6000x4000; \
             some turned, some with GPS). With --small, photos are 800x600, for page-rendering and no-op \
-            figures on large sites (e.g. --small --photos 10000). Figures are whole-process wall times, \
+            figures on large sites (e.g. --small --photos 10000). With --wide-gamut, that share of the photos \
+            carries an Adobe RGB or Display P3 profile, and the cost of converting them is measured against \
+            colour "keep" (the same build, no conversion). Figures are whole-process wall times, \
             median of --runs runs; peak memory is the process's maximum resident set.
             """
     )
@@ -34,8 +36,17 @@ struct Bench: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Time sigal too, when it is on the PATH.")
     var sigal = true
 
+    @Option(help: ArgumentHelp(
+        "The share of photos tagged with a wide-gamut profile, half Adobe RGB, half Display P3 (e.g. 20%).",
+        valueName: "percent"))
+    var wideGamut = "0%"
+
+    /// --wide-gamut as a number from 0 to 100.
+    var wideGamutShare: Int { Int(wideGamut.trimmingCharacters(in: CharacterSet(charactersIn: "% "))) ?? -1 }
+
     func validate() throws {
         guard photos >= 10 else { throw ValidationError("--photos must be at least 10") }
+        guard (0...100).contains(wideGamutShare) else { throw ValidationError("--wide-gamut must be a share from 0% to 100%") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
     }
 
@@ -43,8 +54,9 @@ struct Bench: ParsableCommand {
         let root = URL(fileURLWithPath: work).standardizedFileURL
         let executable = folio.map { URL(fileURLWithPath: $0) }
             ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("folio")
-        let corpus = Corpus(root: root.appendingPathComponent("corpus-\(small ? "small" : "large")-\(photos)"),
-                            photos: photos, small: small)
+        let wide = wideGamutShare
+        let corpus = Corpus(root: root.appendingPathComponent("corpus-\(small ? "small" : "large")-\(photos)\(wide > 0 ? "-wide\(wide)" : "")"),
+                            photos: photos, small: small, wideGamut: wide)
         let made = try measure { try corpus.make() }
         print("corpus: \(photos) photos, \(corpus.describe()) (\(made.seconds > 0.5 ? String(format: "made in %.1f s", made.seconds) : "reused"))")
         let scenarios = Scenarios(corpus: corpus, folio: executable, runs: runs)

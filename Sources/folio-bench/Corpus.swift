@@ -7,6 +7,8 @@ struct Corpus {
     let root: URL
     let photos: Int
     let small: Bool
+    /// The percentage of photos tagged with a wide-gamut profile.
+    var wideGamut = 0
 
     var content: URL { root.appendingPathComponent("site/content") }
     var site: URL { root.appendingPathComponent("site") }
@@ -24,8 +26,18 @@ struct Corpus {
     static let people = ["Josh", "Al", "Maya", "Kenji", "Sofia", "Ingrid", "Omar", "Lena"]
 
     func describe() -> String {
-        small ? "800x600" : "2/3 at 4000x3000, 1/3 at 6000x4000, quality 90, with EXIF"
+        (small ? "800x600" : "2/3 at 4000x3000, 1/3 at 6000x4000, quality 90, with EXIF")
+            + (wideGamut > 0 ? ", \(wideGamutCount) tagged Adobe RGB or Display P3" : "")
     }
+
+    /// The profile photo `index` carries, if any: spread over the corpus (37 is prime to 100),
+    /// Adobe RGB and Display P3 taking turns.
+    func profile(_ index: Int) -> Data? {
+        guard (index * 37) % 100 < wideGamut else { return nil }
+        return index % 2 == 0 ? ImageProcessor.adobeRGBProfile : ImageProcessor.displayP3Profile
+    }
+
+    var wideGamutCount: Int { (0..<photos).filter { profile($0) != nil }.count }
 
     /// The size and EXIF of photo `index`.
     func sample(_ index: Int, seed: UInt64? = nil) -> SamplePhoto {
@@ -74,7 +86,8 @@ struct Corpus {
     func write(_ index: Int, seed: UInt64? = nil, into folder: URL? = nil) throws {
         let url = (folder ?? content).appendingPathComponent(path(index))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try sample(index, seed: seed).jpeg().write(to: url)
+        let jpeg = try sample(index, seed: seed).jpeg()
+        try (profile(index).map { ICCProfileEmbedding.jpeg(jpeg, profile: $0) } ?? jpeg).write(to: url)
     }
 
     /// Rewrites `count` photos of the site's `content` with new pixels, as an editor would.

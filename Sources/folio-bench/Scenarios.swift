@@ -47,6 +47,16 @@ struct Scenarios {
         report.row("folio cold build, default outputs", coldSeconds, peak: cold.map(\.peak).max(),
                    note: String(format: "%.1f photos/s", Double(corpus.photos) / coldSeconds))
         report.breakdown(cold.last!.timings)
+        if corpus.wideGamut > 0 {
+            // "keep" makes the same renditions without converting a pixel (the profiles are
+            // compact, so they are embedded as they are): the difference is the conversion.
+            let keep = try coldBuilds(try site("keep", settings: #"{"colour": "keep"}"#))
+            let keepSeconds = median(keep.map(\.seconds))
+            report.row("folio cold build, colour \"keep\" (no conversion)", keepSeconds, peak: keep.map(\.peak).max(),
+                       note: String(format: "converting %d wide-gamut photos to sRGB cost %+.2f s (%+.1f%%)",
+                                    corpus.wideGamutCount, coldSeconds - keepSeconds, (coldSeconds / keepSeconds - 1) * 100))
+            report.breakdown(keep.last!.timings)
+        }
         let noop = try (0..<runs).map { _ in try build(full) }
         report.row("folio no-op rebuild", median(noop.map(\.seconds)), peak: noop.map(\.peak).max())
 

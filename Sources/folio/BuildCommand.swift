@@ -50,6 +50,7 @@ struct BuildCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(issue)\n".utf8))
         }
         print(report.summary)
+        for line in report.skippedLines { print(line) }
         if timings { print("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
         if !report.succeeded {
             let failed = report.errors.count

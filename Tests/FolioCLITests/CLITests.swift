@@ -128,6 +128,24 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(run.errors, "", "no progress lines when standard error is not a terminal")
         XCTAssertEqual(run.output.split(separator: "\n").count, 1, "one summary line")
     }
+
+    func testSkippedFilesAreOneLineAfterTheSummaryAndNoFailure() throws {
+        let folder = try temporaryFolder()
+        let content = folder.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo2.jpg"),
+                                         to: content.appendingPathComponent("IMG_1.jpg"))
+        for name in ["IMG_1.mov", "trip.mov", "trip2.MOV", "DSC_9.cr2"] {
+            try Data("not a photo".utf8).write(to: content.appendingPathComponent(name))
+        }
+        let run = try folio(["build", "--site", folder.path])
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertEqual(run.errors, "")
+        XCTAssertEqual(run.output.split(separator: "\n").dropFirst(), [
+            "skipped 3 files: 2 .mov (video), 1 .cr2 (RAW)",
+            "1 companion file beside its photo, not imported: 1 .mov (video)",
+        ])
+    }
 }
 
 /// `folio import flickr`, `folio build` and `folio prune` as a user runs them, against a Flickr

@@ -121,11 +121,12 @@ final class BuildTests: XCTestCase {
 
     func testAMisspeltSettingIsAWarningThatNamesTheMeantOne() async throws {
         let site = try fixture()
-        try site.write(Data(#"{"thumbnailSize": 300, "quality": 70, "colour": "red"}"#.utf8), to: "folio.json")
+        try site.write(Data(#"{"thumbnailSize": 300, "quality": 70, "color": "keep", "shade": "red"}"#.utf8), to: "folio.json")
         let report = try await site.build()
         XCTAssertTrue(report.succeeded, "unknown keys do not stop a build")
         XCTAssertEqual(report.issues.filter { $0.severity == .warning }.map(\.description), [
-            "warning: folio.json: unknown setting 'colour' is ignored",
+            "warning: folio.json: unknown setting 'color' is ignored (did you mean 'colour'?)",
+            "warning: folio.json: unknown setting 'shade' is ignored",
             "warning: folio.json: unknown setting 'thumbnailSize' is ignored (did you mean 'thumbnailSizes'?)",
         ])
     }

@@ -163,7 +163,7 @@ final class HostileInputTests: XCTestCase {
         record("an empty path", ["path": ""], messages: ["error: content/c.plist, record 0: key 'path' is empty"], photos: 1),
         record("a path to no file", ["path": "nowhere.jpg"], messages: ["error: content/c.plist, record 0 (nowhere.jpg): image file not found"], photos: 1),
         Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": plist([["path": "notes.txt"]])],
-             messages: ["error: content/c.plist, record 0 (notes.txt): not an image file (expected .jpg, .png, .gif, .webp or .avif)"], photos: 0),
+             messages: ["error: content/c.plist, record 0 (notes.txt): not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)"], photos: 0),
         Case(name: "a path to a folder", files: ["content/sub/a.jpg": photo, "content/c.plist": plist([["path": "sub"]])],
              messages: ["error: content/c.plist, record 0 (sub): image file not found"], photos: 1),
         Case(name: "a path that differs in case", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "A.JPG"]])],
@@ -206,7 +206,9 @@ final class HostileInputTests: XCTestCase {
     static let metadata: [Case] = [
         loose("an XMP sidecar cut short", ["content/a.jpg": photo, "content/a.xmp": xmpPacket("<dc:title>T</dc:title>").prefix(90)],
               messages: ["warning: content/a.xmp: not readable XMP (line 1: it ends before its elements close); ignored"], present: [">a<"]),
-        loose("an XMP sidecar that is not XML", ["content/a.jpg": photo, "content/a.xmp": Data((0..<200).map { UInt8($0) })],
+        loose("an XMP sidecar of binary bytes", ["content/a.jpg": photo, "content/a.xmp": Data((0..<200).map { UInt8($0) })],
+              messages: ["warning: content/a.xmp: XMP that is not UTF-8 text; ignored"]),
+        loose("an XMP sidecar that is not XML", ["content/a.jpg": photo, "content/a.xmp": Data("just some words".utf8)],
               messages: ["warning: content/a.xmp: not readable XMP (…"]),
         loose("an empty XMP sidecar", ["content/a.jpg": photo, "content/a.jpg.xmp": Data()],
               messages: ["warning: content/a.jpg.xmp: not readable XMP (…"]),
@@ -290,8 +292,8 @@ final class HostileInputTests: XCTestCase {
     ]
 
     static let settings: [Case] = [
-        Case(name: "an unknown setting", files: ["content/a.jpg": photo, "folio.json": Data(#"{"colour": "red"}"#.utf8)],
-             messages: ["warning: folio.json: unknown setting 'colour' is ignored"], photos: 1),
+        Case(name: "an unknown setting", files: ["content/a.jpg": photo, "folio.json": Data(#"{"shade": "red"}"#.utf8)],
+             messages: ["warning: folio.json: unknown setting 'shade' is ignored"], photos: 1),
     ]
 
     // MARK: - Running it

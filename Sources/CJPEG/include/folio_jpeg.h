@@ -14,11 +14,12 @@ typedef enum {
 } folio_jpeg_layout;
 
 /* Encodes 4:2:0 JPEG from packed 32-bit pixels 0x??RRGGBB in native byte order (the X byte is
-   ignored). On success returns 0 and sets *output (free it with folio_jpeg_free) and *size.
-   On failure returns -1 and writes libjpeg's message into `message`. Never exits the process. */
+   ignored), with the ICC profile `icc` in APP2 markers when icc_size is not 0. On success returns
+   0 and sets *output (free it with folio_jpeg_free) and *size. On failure returns -1 and writes
+   libjpeg's message into `message`. Never exits the process. */
 int folio_jpeg_encode(const unsigned char *pixels, int width, int height, int quality,
-                      folio_jpeg_layout layout, unsigned char **output, unsigned long *size,
-                      char *message, size_t message_size);
+                      folio_jpeg_layout layout, const unsigned char *icc, unsigned int icc_size,
+                      unsigned char **output, unsigned long *size, char *message, size_t message_size);
 
 void folio_jpeg_free(unsigned char *output);
 

@@ -17,6 +17,8 @@ public struct BuildReport: Sendable {
     /// records them (and new files that never made it into the model).
     public var failedPhotos: [PhotoSource] = []
     public var issues: [BuildIssue] = []
+    /// Files under content/ that are not photos Folio reads, companions of photos included.
+    public var skipped: [SkippedFile] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
     /// CPU seconds in each phase of image work, summed over all cores.
@@ -32,6 +34,12 @@ public struct BuildReport: Sendable {
     public var errors: [BuildIssue] { issues.filter { $0.severity == .error } }
     public var warnings: [BuildIssue] { issues.filter { $0.severity == .warning } }
     public var succeeded: Bool { errors.isEmpty }
+
+    /// The lines that follow the summary: what was skipped ("skipped 3 files: 2 .mov (video),
+    /// 1 .cr2 (RAW)"), and the companions beside their photos.
+    public var skippedLines: [String] {
+        [SkippedFile.skippedLine(skipped), SkippedFile.companionLine(skipped)].compactMap { $0 }
+    }
 
     public var summary: String {
         var line = "\(PhotoText.count(photos, "photo")), \(PhotoText.count(pages, "page"))"

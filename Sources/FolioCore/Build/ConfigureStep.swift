@@ -42,7 +42,7 @@ struct ConfigureStep: BuildStep {
             database: try GalleryDatabase.open(at: paths.database),
             renditions: RenditionSet(settings),
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
-                                      clock: run.clock),
+                                      clock: run.clock, colour: settings.colour),
             output: try PublicOutput(destination: paths.output),
             lock: lock, issues: issues)
     }

@@ -33,7 +33,7 @@ struct ImagesStep: BuildStep {
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
         let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
         let context = Context(processor: site.processor, output: site.output, sources: sources,
-                              thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
+                              renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
                               budget: MemoryBudget(bytes: site.settings.memoryLimit << 20))
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
@@ -106,6 +106,7 @@ struct ImagesStep: BuildStep {
         var processor: ImageProcessor
         var output: PublicOutput
         var sources: Sources
+        var renditions: RenditionSet
         var thumbnailSpecs: Set<String>
         var budget: MemoryBudget
     }
@@ -165,6 +166,7 @@ struct ImagesStep: BuildStep {
     static func make(_ job: ImageJob, _ context: Context) async throws -> Made {
         let processor = context.processor, output = context.output, thumbnailSpecs = context.thumbnailSpecs
         let (data, metadata) = try await context.sources.load(job.origin, processor: processor)
+        let set = context.renditions
         let cost = processor.memoryCost(metadata: metadata, requests: job.requests, tiles: job.tiles?.request)
         guard context.budget.affords(cost) else {
             throw ImagingError(reason: "needs about \(cost >> 20) MB to decode, more than memoryLimit (\(context.budget.capacity >> 20) MB) allows")
@@ -184,8 +186,8 @@ struct ImagesStep: BuildStep {
             renditions = try processor.renditions(of: data, metadata: metadata, requests: job.requests)
         }
         for rendition in renditions {
-            try output.writeMedia(rendition.bytes, to: RenditionSet.fileName(rendition.request, checksum: job.checksum))
-            let spec = RenditionSet.spec(rendition.request)
+            try output.writeMedia(rendition.bytes, to: set.fileName(rendition.request, checksum: job.checksum, colour: job.colour))
+            let spec = set.spec(rendition.request, colour: job.colour)
             if thumbnailSpecs.contains(spec) {
                 made.thumbnails.append(Thumbnail(photoId: job.photos[0].id, spec: spec, checksum: job.checksum,
                                                  width: rendition.width, height: rendition.height, bytes: rendition.bytes))

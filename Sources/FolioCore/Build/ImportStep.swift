@@ -74,8 +74,8 @@ struct ImportStep: BuildStep {
     }
 
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS), so that photos imported by an older Folio are read once more.
-    static let readerVersion = "2"
+    /// from GPS; 3: its colour profile), so that photos imported by an older Folio are read once more.
+    static let readerVersion = "3"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
     /// record, its sidecar and the rating that makes a favorite.
@@ -103,6 +103,7 @@ struct ImportStep: BuildStep {
             return .failure(.error(shown, "cannot be read: \(error.localizedDescription)"))
         }
         var issues: [BuildIssue] = []
+        if let problem = metadata.colourProblem { issues.append(.warning("content/\(entry.path)", problem)) }
         var (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
         if let problem { issues.append(.warning("content/\(entry.path)", problem)) }
         if let sidecar = entry.sidecar {
@@ -135,7 +136,8 @@ struct ImportStep: BuildStep {
             format: metadata.format.rawValue, orientation: metadata.orientation,
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
-            tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords), issues))
+            tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
+            colour: metadata.colour.rawValue), issues))
     }
 
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no

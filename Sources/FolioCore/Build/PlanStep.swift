@@ -18,6 +18,8 @@ struct ImageJob: Sendable {
     var width: Int
     var height: Int
     var checksum: String
+    /// What the model says of the photo's colours: what the renditions are named by.
+    var colour: SourceColour
     var requests: [RenditionRequest]
     /// The pyramid to cut, and the folder it goes to.
     var tiles: (request: TileRequest, folder: String)?
@@ -70,12 +72,13 @@ struct PlanStep: BuildStep {
             let photo = item.photo
             let id = photo.id!
             guard let source = Self.source(of: photo, site: site) else { continue }
+            let colour = SourceColour(modelText: photo.colour)
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
             let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
             for request in set.withFallbacks(thumbnails) {
-                let file = RenditionSet.fileName(request, checksum: photo.checksum)
-                let key = ThumbnailKey(photoId: id, spec: RenditionSet.spec(request))
+                let file = set.fileName(request, checksum: photo.checksum, colour: colour)
+                let key = ThumbnailKey(photoId: id, spec: set.spec(request, colour: colour))
                 if stored.contains(key) {
                     if !output.hasMedia(file) { plan.restores.append(ThumbnailRestore(key: key, file: file)) }
                     plan.reused += 1
@@ -84,13 +87,13 @@ struct PlanStep: BuildStep {
                 }
             }
             for request in set.withFallbacks(screens) {
-                if output.hasMedia(RenditionSet.fileName(request, checksum: photo.checksum)) {
+                if output.hasMedia(set.fileName(request, checksum: photo.checksum, colour: colour)) {
                     plan.reused += 1
                 } else {
                     missing.append(request)
                 }
             }
-            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height)
+            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
@@ -109,7 +112,7 @@ struct PlanStep: BuildStep {
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
                 photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
-                checksum: photo.checksum, requests: missing,
+                checksum: photo.checksum, colour: colour, requests: missing,
                 tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }))
         }
         // A checksum none of whose photos misses anything needs no job.
@@ -125,7 +128,8 @@ struct PlanStep: BuildStep {
         switch photo.source {
         case .content(let path):
             let metadata = ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
-                                         height: photo.height, orientation: photo.orientation)
+                                         height: photo.height, orientation: photo.orientation,
+                                         colour: SourceColour(modelText: photo.colour))
             return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
         case .flickr(let id):
             guard let remote = photo.remote else { return nil }

@@ -29,6 +29,7 @@ public struct SiteBuild: Sendable {
         let inventory = try await steps.step(LoadContentStep(), site)
         let imported = try await steps.step(ImportStep(), (site, inventory))
         var report = BuildReport(imported: imported.imported, removed: imported.removed)
+        report.skipped = inventory.skipped
 
         if !steps.hasErrors, let stamp = try BuildStamp.upToDate(site, now: run.now) {
             log("up to date")

@@ -27,4 +27,6 @@ public struct ContentInventory: Sendable {
     /// The settings of the albums whose folder has an `album.plist`.
     public var albums: [AlbumInfo] = []
     public var issues: [BuildIssue] = []
+    /// Files that are not photos Folio reads, and the companions of photos.
+    public var skipped: [SkippedFile] = []
 }

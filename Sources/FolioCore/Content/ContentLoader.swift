@@ -69,6 +69,7 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
+        inventory.skipped = skippedFiles(listing.filter { !$0.isLink }.map(\.path), photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
@@ -82,6 +83,24 @@ public struct ContentLoader: Sendable {
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         return inventory
+    }
+
+    /// Every file that is neither a photo nor a catalog. A video or RAW named as a photo in its
+    /// folder is (`IMG_1.MOV` beside `IMG_1.HEIC`) is that photo's companion; a sidecar named so
+    /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
+    private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
+        var photoByStem: [String: String] = [:]
+        for photo in photos {
+            photoByStem[(photo as NSString).deletingPathExtension.lowercased()] = photo
+            photoByStem[photo.lowercased()] = photo
+        }
+        return paths.compactMap { path in
+            let kind = ContentFileKind(path: path)
+            guard kind != .photo, kind != .catalog else { return nil }
+            let photo = kind.accompaniesPhotos ? photoByStem[(path as NSString).deletingPathExtension.lowercased()] : nil
+            if kind == .sidecar, photo != nil { return nil }
+            return SkippedFile(path: path, kind: kind, companionOf: photo)
+        }.sorted { $0.path < $1.path }
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
@@ -113,7 +132,7 @@ public struct ContentLoader: Sendable {
             return nil
         }
         guard ContentPath.isImage(path) else {
-            issues.append(.error(blame, "not an image file (expected .jpg, .png, .gif, .webp or .avif)"))
+            issues.append(.error(blame, "not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)"))
             return nil
         }
         return ContentEntry(path: path, record: record, stamp: stamp)

@@ -19,7 +19,10 @@ enum ContentPath {
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "avif"]
+    /// `hif` is what some cameras (Fujifilm, Canon) name their HEIF files.
+    static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "hif", "tif", "tiff",
+    ]
 
     static func isSidecar(_ path: String) -> Bool {
         (path as NSString).pathExtension.lowercased() == "xmp"

@@ -36,6 +36,10 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var memoryLimit = 1024
     /// The XMP rating (stars, 1 to 5) from which a photo is a favorite; 0 never makes one.
     public var favoriteRating = 5
+    /// Photos in wider colour spaces than sRGB (Adobe RGB, Display P3) and CMYK: "convert" to
+    /// sRGB, as every screen shows right; or "keep" their colours, the profile embedded in each
+    /// rendition, for galleries aimed at wide-gamut screens.
+    public var colour = ColourSetting.convert
 
     public init() {}
 
@@ -57,6 +61,14 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
+        if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
+            guard let colour = ColourSetting(rawValue: text) else {
+                let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: [CodingKeys.colour], debugDescription: "must be \(choices), not \"\(text)\""))
+            }
+            self.colour = colour
+        }
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
@@ -98,6 +110,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
         "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
+        "colour": "\"convert\" or \"keep\"",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -159,6 +172,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
             try check(["http", "https"].contains(parts?.scheme?.lowercased() ?? "") && !(parts?.host ?? "").isEmpty
                         && parts?.query == nil && parts?.fragment == nil,
                       "baseURL", "must be an absolute http or https address, like \"https://example.com/photos/\"", "\"\(baseURL)\"")
+        }
+        if colour == .keep && format == .avif {
+            throw FolioError(path: url.path, reason: "colour \"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF")
         }
     }
 }

@@ -39,7 +39,9 @@ final class ExifReader {
             gpsLatitudeRef: string(gpsTag(EXIF_TAG_GPS_LATITUDE_REF), in: EXIF_IFD_GPS),
             gpsLongitude: rationals(gpsTag(EXIF_TAG_GPS_LONGITUDE), in: EXIF_IFD_GPS),
             gpsLongitudeRef: string(gpsTag(EXIF_TAG_GPS_LONGITUDE_REF), in: EXIF_IFD_GPS),
-            gpsStatus: string(gpsTag(EXIF_TAG_GPS_STATUS), in: EXIF_IFD_GPS))
+            gpsStatus: string(gpsTag(EXIF_TAG_GPS_STATUS), in: EXIF_IFD_GPS),
+            colorSpace: integers(EXIF_TAG_COLOR_SPACE, in: EXIF_IFD_EXIF).first,
+            interoperabilityIndex: string(EXIF_TAG_INTEROPERABILITY_INDEX, in: EXIF_IFD_INTEROPERABILITY))
     }
 
     /// GPS tag numbers overlap the interoperability ones, so libexif defines them as plain

@@ -37,6 +37,7 @@ final class GDImage {
     static func decode(_ data: Data, format: ImageFormat) throws -> GDImage {
         _ = GDImage.silenced
         guard !data.isEmpty, data.count <= Int(Int32.max) else { throw ImagingError.corrupt(format) }
+        if format == .tiff { _ = TIFFMessages.silenced }
         let decoded: gdImagePtr? = data.withUnsafeBytes { raw in
             // libgd takes a mutable pointer but only reads from it.
             let bytes = UnsafeMutableRawPointer(mutating: raw.baseAddress!)
@@ -47,6 +48,8 @@ final class GDImage {
             case .gif: return gdImageCreateFromGifPtr(size, bytes)
             case .webp: return gdImageCreateFromWebpPtr(size, bytes)
             case .avif: return gdImageCreateFromAvifPtr(size, bytes)
+            case .heic: return gdImageCreateFromHeifPtr(size, bytes)
+            case .tiff: return gdImageCreateFromTiffPtr(size, bytes)
             }
         }
         guard let decoded else { throw ImagingError.corrupt(format) }
@@ -129,6 +132,10 @@ final class GDImage {
         case .gif: bytes = gdImageGifPtr(pointer, &size)
         case .webp: bytes = gdImageWebpPtrEx(pointer, &size, quality)
         case .avif: bytes = gdImageAvifPtrEx(pointer, &size, quality, 9)
+        // For tests and tools that need a TIFF; Folio never publishes one.
+        case .tiff: bytes = gdImageTiffPtr(pointer, &size)
+        // Folio publishes no HEIC: browsers other than Safari do not show it.
+        case .heic: bytes = nil
         }
         guard let bytes, size > 0 else {
             throw ImagingError(reason: "could not encode \(width)x\(height) pixels as \(format.rawValue.uppercased())")

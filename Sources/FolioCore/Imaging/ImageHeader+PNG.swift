@@ -16,7 +16,9 @@ extension ImageHeader {
             }
             offset += 12 + length
         }
-        return ImageHeader(format: .png, width: width, height: height, exif: exif)
+        // Colour types 0 and 4 are grey (with alpha); the rest RGB or a palette of RGB.
+        let grey = [0, 4].contains(bytes.uint8(at: 25) ?? 2)
+        return ImageHeader(format: .png, width: width, height: height, exif: exif, channels: grey ? 1 : 3)
     }
 }
 

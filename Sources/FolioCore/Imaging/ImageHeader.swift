@@ -9,6 +9,11 @@ struct ImageHeader: Equatable {
     var height: Int
     /// The EXIF block as libexif reads it: "Exif\0\0" and then the TIFF structure.
     var exif: Data?
+    /// How the file itself says to turn the stored pixels, as an EXIF orientation, when it says
+    /// so outside EXIF (a HEIC's `irot` and `imir`); it wins over the EXIF Orientation.
+    var orientation: Int?
+    /// Colour channels as stored: 1 grey, 3 RGB (or YCbCr), 4 CMYK. What a profile must describe.
+    var channels = 3
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }
@@ -21,6 +26,8 @@ struct ImageHeader: Equatable {
         case .gif: header = readGIF(bytes)
         case .webp: header = readWebP(bytes)
         case .avif: header = readAVIF(bytes)
+        case .heic: header = readHEIC(bytes)
+        case .tiff: header = readTIFF(bytes)
         }
         guard let header, header.width > 0, header.height > 0 else {
             throw ImagingError.corrupt(format, detail: "no image size in the header")

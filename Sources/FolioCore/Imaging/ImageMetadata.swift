@@ -19,11 +19,16 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Signed decimal degrees: south and west are negative.
     public var latitude: Double?
     public var longitude: Double?
+    /// What the pixel values mean: sRGB unless the file says otherwise.
+    public var colour: SourceColour
+    /// Why the file's own statement of its colour was not taken (a broken profile), when so: a
+    /// warning for the report; the photo is published with `colour`.
+    public var colourProblem: String?
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Int = 1,
         taken: Date? = nil, camera: String? = nil, artist: String? = nil, exposure: String? = nil,
-        latitude: Double? = nil, longitude: Double? = nil
+        latitude: Double? = nil, longitude: Double? = nil, colour: SourceColour = .sRGB, colourProblem: String? = nil
     ) {
         self.format = format
         self.width = width
@@ -35,5 +40,7 @@ public struct ImageMetadata: Sendable, Equatable {
         self.exposure = exposure
         self.latitude = latitude
         self.longitude = longitude
+        self.colour = colour
+        self.colourProblem = colourProblem
     }
 }

@@ -27,6 +27,10 @@ extension ImageProcessor {
             return RenditionRun(renditions: [], decodeScale: .one, decodedWidth: 0, decodedHeight: 0, sources: [])
         }
 
+        // sRGB photos, most of them, take no colour work at all: not even a look at the profile.
+        let colour: (transform: ColourTransform?, profile: Data?) =
+            metadata.colour == .sRGB ? (nil, nil) : colourWork(for: data, metadata: metadata)
+
         // Sizes come from the full upright size, so they do not depend on the decode scale.
         let decoded: PixelBuffer
         let scale: ScalingFactor
@@ -38,10 +42,14 @@ extension ImageProcessor {
                 storedWidth: header.width, storedHeight: header.height, orientation: orientation,
                 factors: TurboJPEGDecoder.scalingFactors)
             decoded = try clock.time(.decode) {
-                try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height)).oriented(orientation)
+                try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height), colour: colour.transform)
+                    .oriented(orientation)
             }
         } else {
-            decoded = try clock.time(.decode) { try decodeWithLibgd(data, format: header.format).pixels().oriented(orientation) }
+            decoded = try clock.time(.decode) {
+                let pixels = try decodeWithLibgd(data, format: header.format).pixels()
+                return (colour.transform.map(pixels.converted(by:)) ?? pixels).oriented(orientation)
+            }
             guard decoded.width == metadata.width, decoded.height == metadata.height else {
                 throw ImagingError.changed(expected: (metadata.width, metadata.height), found: (decoded.width, decoded.height))
             }
@@ -50,7 +58,7 @@ extension ImageProcessor {
         }
 
         // With tiles, the pyramid's lowest level is the source: already within 2x of the renditions.
-        let base = wantsTiles ? try makeTiles(from: decoded, request: tiles!, sink: tileSink) : decoded
+        let base = wantsTiles ? try makeTiles(from: decoded, request: tiles!, profile: colour.profile, sink: tileSink) : decoded
 
         var renditions = [Rendition?](repeating: nil, count: requests.count)
         var sources = [Int?](repeating: nil, count: requests.count)
@@ -71,7 +79,9 @@ extension ImageProcessor {
                 pixelsByGeometry[geometry] = (sourceIndex, image)
             }
             let request = requests[index]
-            let bytes = try clock.time(.encode) { try encode(image, as: request.format, quality: request.quality, layout: .dcFirst) }
+            let bytes = try clock.time(.encode) {
+                try encode(image, as: request.format, quality: request.quality, layout: .dcFirst, profile: colour.profile)
+            }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex
             if !geometry.cropsToSquare { fullFrames.append((index, image)) }
@@ -102,8 +112,8 @@ extension ImageProcessor {
         return pixels * bytesPerPixel + 8 << 20
     }
 
-    /// PNG, GIF, WebP and AVIF, after the checks libgd does not make for itself.
-    private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, after the checks libgd does not make for itself.
+    func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
@@ -117,7 +127,9 @@ extension ImageProcessor {
                 throw ImagingError(reason: "animated WebP is not supported")
             }
             return try GDImage.decode(data, format: .webp)
-        case .jpeg, .avif:
+        case .tiff:
+            return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
+        case .jpeg, .avif, .heic:
             return try GDImage.decode(data, format: format)
         }
     }
@@ -127,11 +139,22 @@ extension ImageProcessor {
         return framed.resampled(toWidth: geometry.width, height: geometry.height)
     }
 
-    /// JPEG through libjpeg, straight from the pixels; WebP and AVIF through libgd.
-    func encode(_ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout) throws -> Data {
+    /// JPEG through libjpeg, straight from the pixels; WebP and AVIF through libgd. `profile`
+    /// (a `keep` rendition's ICC profile) goes into JPEG's APP2 and WebP's ICCP; libgd cannot put
+    /// one in AVIF, so the settings refuse `keep` with AVIF and this refuses it too.
+    func encode(
+        _ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout, profile: Data? = nil
+    ) throws -> Data {
         switch format {
-        case .jpeg: return try JPEGEncoder.encode(image, quality: quality, layout: layout)
-        case .webp, .avif: return try GDImage(pixels: image).encoded(as: format.imageFormat, quality: quality)
+        case .jpeg:
+            return try JPEGEncoder.encode(image, quality: quality, layout: layout, profile: profile)
+        case .webp:
+            let bytes = try GDImage(pixels: image).encoded(as: .webp, quality: quality)
+            guard let profile else { return bytes }
+            return try WebPContainer.embedding(profile, in: bytes, width: image.width, height: image.height)
+        case .avif:
+            guard profile == nil else { throw ImagingError(reason: "AVIF renditions cannot carry a colour profile (colour \"keep\")") }
+            return try GDImage(pixels: image).encoded(as: .avif, quality: quality)
         }
     }
 

@@ -5,12 +5,15 @@ extension ImageProcessor {
     /// first, each level halved from the one above, handing every tile to `sink` as it is
     /// encoded so a pyramid is never held in memory whole. Returns the lowest level made: at most
     /// twice the size of what the screen rendition needs, the cheap source for the renditions.
-    func makeTiles(from full: PixelBuffer, request: TileRequest, sink: (Tile) throws -> Void) throws -> PixelBuffer {
+    /// `profile` is the ICC profile every tile embeds (`colour: "keep"`), as the renditions do.
+    func makeTiles(
+        from full: PixelBuffer, request: TileRequest, profile: Data? = nil, sink: (Tile) throws -> Void
+    ) throws -> PixelBuffer {
         guard let lowest = request.minLevel(width: full.width, height: full.height) else { return full }
         var level = TileRequest.maxLevel(width: full.width, height: full.height)
         var image = full
         while level >= lowest {
-            try cutTiles(of: image, level: level, request: request, sink: sink)
+            try cutTiles(of: image, level: level, request: request, profile: profile, sink: sink)
             guard level > lowest else { break }
             let above = image
             image = clock.time(.resample) { above.halved() }
@@ -19,7 +22,9 @@ extension ImageProcessor {
         return image
     }
 
-    private func cutTiles(of image: PixelBuffer, level: Int, request: TileRequest, sink: (Tile) throws -> Void) throws {
+    private func cutTiles(
+        of image: PixelBuffer, level: Int, request: TileRequest, profile: Data?, sink: (Tile) throws -> Void
+    ) throws {
         let size = request.tileSize, overlap = request.overlap
         let columns = (image.width + size - 1) / size
         let rows = (image.height + size - 1) / size
@@ -31,7 +36,7 @@ extension ImageProcessor {
                 let bottom = min(image.height, (row + 1) * size + overlap)
                 let bytes = try clock.time(.encode) {
                     try encode(image.cropped(x: x, y: y, width: right - x, height: bottom - y),
-                               as: request.format, quality: request.quality, layout: .baseline)
+                               as: request.format, quality: request.quality, layout: .baseline, profile: profile)
                 }
                 try sink(Tile(level: level, column: column, row: row, bytes: bytes))
             }

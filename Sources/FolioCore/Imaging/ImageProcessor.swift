@@ -5,17 +5,23 @@ import Foundation
 public struct ImageProcessor: Sendable {
     /// Width x height above which a photo is refused before any pixel is decoded.
     public var pixelLimit: Int
-    /// The same for formats decoded whole (PNG, GIF, WebP, AVIF): a JPEG is decoded only as
+    /// The same for formats decoded whole (PNG, GIF, WebP, AVIF, HEIC, TIFF): a JPEG is decoded only as
     /// large as its largest rendition needs, those always at full size, so fewer pixels cost as
     /// much memory.
     public var fullDecodePixelLimit: Int
     /// Where the time goes, when someone wants to know.
     public var clock: ImagingClock?
+    /// What renditions of photos that are not sRGB get: converted to sRGB, or kept with a profile.
+    public var colour: ColourSetting
 
-    public init(pixelLimit: Int = 100_000_000, fullDecodePixelLimit: Int = 40_000_000, clock: ImagingClock? = nil) {
+    public init(
+        pixelLimit: Int = 100_000_000, fullDecodePixelLimit: Int = 40_000_000, clock: ImagingClock? = nil,
+        colour: ColourSetting = .convert
+    ) {
         self.pixelLimit = pixelLimit
         self.fullDecodePixelLimit = fullDecodePixelLimit
         self.clock = clock
+        self.colour = colour
     }
 
     /// The pixel limit of a format.
@@ -28,12 +34,13 @@ public struct ImageProcessor: Sendable {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
         let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
-        let orientation = ImageOrientation(exif: exif.orientation ?? 1)
+        let orientation = ImageOrientation(exif: header.orientation ?? exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
+        let colour = Self.sourceColour(of: data, header: header, exif: exif)
         return ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
-            latitude: exif.latitude, longitude: exif.longitude)
+            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem)
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
@@ -67,12 +74,12 @@ extension ImageProcessor {
     public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
-        guard header.format == .jpeg else { return try GDImage.decode(data, format: header.format).pixels() }
+        guard header.format == .jpeg else { return try decodeWithLibgd(data, format: header.format).pixels() }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)
     }
 
-    /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP or AVIF. With no metadata at all.
+    /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.
     public func encode(_ pixels: PixelBuffer, as format: ImageFormat, quality: Int) throws -> Data {
         switch format {
         case .jpeg: return try JPEGEncoder.encode(pixels, quality: quality, layout: .baseline)

@@ -17,16 +17,21 @@ enum JPEGEncoder {
         case dcFirst
     }
 
-    /// 4:2:0 like every camera; the X byte of each word is ignored.
-    static func encode(_ image: PixelBuffer, quality: Int, layout: Layout) throws -> Data {
+    /// 4:2:0 like every camera; the X byte of each word is ignored. `profile`, an ICC profile,
+    /// is written in APP2 chunks, as libjpeg splits it.
+    static func encode(_ image: PixelBuffer, quality: Int, layout: Layout, profile: Data? = nil) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         var message = [CChar](repeating: 0, count: 200)
+        let profile = profile ?? Data()
         let status = image.words.withUnsafeBytes { pixels in
-            folio_jpeg_encode(
-                pixels.bindMemory(to: UInt8.self).baseAddress, Int32(image.width), Int32(image.height),
-                Int32(min(max(quality, 1), 100)), layout == .dcFirst ? FOLIO_JPEG_DC_FIRST : FOLIO_JPEG_BASELINE,
-                &output, &size, &message, message.count)
+            profile.withUnsafeBytes { icc in
+                folio_jpeg_encode(
+                    pixels.bindMemory(to: UInt8.self).baseAddress, Int32(image.width), Int32(image.height),
+                    Int32(min(max(quality, 1), 100)), layout == .dcFirst ? FOLIO_JPEG_DC_FIRST : FOLIO_JPEG_BASELINE,
+                    icc.bindMemory(to: UInt8.self).baseAddress, UInt32(icc.count),
+                    &output, &size, &message, message.count)
+            }
         }
         defer { folio_jpeg_free(output) }
         guard status == 0, let output, size > 0 else {

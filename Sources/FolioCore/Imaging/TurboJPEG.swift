@@ -30,16 +30,26 @@ final class TurboJPEGDecoder {
         return offered.filter { $0.num == 1 && [1, 2, 4, 8].contains($0.denom) }
     }()
 
-    /// The stored size, from the frame header alone: no pixel is decoded.
-    func header(of data: Data) throws -> (width: Int, height: Int) {
+    /// The stored size and colour channels (1 grey, 3 YCbCr or RGB, 4 CMYK or YCCK), from the
+    /// frame header alone: no pixel is decoded.
+    func header(of data: Data) throws -> (width: Int, height: Int, channels: Int) {
         let header = try readHeader(data)
-        return (header.width, header.height)
+        let channels = Self.isCMYK(header.colorspace) ? 4 : header.colorspace == Int32(TJCS_GRAY.rawValue) ? 1 : 3
+        return (header.width, header.height, channels)
+    }
+
+    private static func isCMYK(_ colorspace: Int32) -> Bool {
+        colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
     }
 
     /// Decodes at `scale`. Every warning is an error: libjpeg-turbo "recovers" from a truncated
     /// file by painting the missing rows grey, and Folio would rather report a broken photo
-    /// than publish one.
-    func decode(_ data: Data, scale: ScalingFactor, expecting stored: (width: Int, height: Int)? = nil) throws -> PixelBuffer {
+    /// than publish one. `colour` converts the pixels as they come out of the decoder, in the
+    /// same buffer, so colour management costs no copy; a CMYK photo's transform must take
+    /// inverted CMYK, and without one its inks are converted by themselves.
+    func decode(
+        _ data: Data, scale: ScalingFactor, expecting stored: (width: Int, height: Int)? = nil, colour: ColourTransform? = nil
+    ) throws -> PixelBuffer {
         let header = try readHeader(data)
         if let stored, stored != (header.width, header.height) {
             throw ImagingError.changed(expected: stored, found: (header.width, header.height))
@@ -47,7 +57,9 @@ final class TurboJPEGDecoder {
         let factor = tjscalingfactor(num: Int32(scale.num), denom: Int32(scale.denom))
         let width = Int(folio_tj_scaled(Int32(header.width), factor))
         let height = Int(folio_tj_scaled(Int32(header.height), factor))
-        let isCMYK = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+        let isCMYK = Self.isCMYK(header.colorspace)
+        // A file changed since the import read it may no longer be what the transform expects.
+        let colour = colour.flatMap { ($0.layout == .invertedCMYK) == isCMYK ? $0 : nil }
         let pixelFormat = isCMYK ? TJPF_CMYK : TurboJPEGDecoder.nativeXRGB
         let flags = TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS  // LIMITSCANS: no progressive-scan DoS
         return try PixelBuffer(width: width, height: height) { target in
@@ -60,7 +72,9 @@ final class TurboJPEGDecoder {
             if status != 0 {
                 throw ImagingError.corrupt(.jpeg, detail: String(cString: tjGetErrorStr2(handle)))
             }
-            if isCMYK {
+            if let colour {
+                colour.apply(UnsafeMutableRawPointer(target), count: width * height)
+            } else if isCMYK {
                 TurboJPEGDecoder.convertInvertedCMYK(UnsafeMutableRawPointer(target), pixels: width * height)
             }
         }
@@ -83,7 +97,8 @@ final class TurboJPEGDecoder {
     }
 
     /// CMYK JPEGs come from Photoshop, which stores the inks inverted (Adobe convention), so
-    /// 255 means no ink. Converted in place, four bytes in, one 0x00RRGGBB word out.
+    /// 255 means no ink. Converted in place, four bytes in, one 0x00RRGGBB word out. For CMYK
+    /// without a profile: ideal inks, which is what browsers show such a file as.
     private static func convertInvertedCMYK(_ buffer: UnsafeMutableRawPointer, pixels: Int) {
         for offset in stride(from: 0, to: pixels * 4, by: 4) {
             func ink(_ index: Int) -> UInt32 { UInt32(buffer.load(fromByteOffset: offset + index, as: UInt8.self)) }

@@ -13,6 +13,8 @@ public struct RenditionSet: Sendable {
     public let fallbackFormat: EncodedFormat?
     /// The JPEG quality, for twins.
     private let jpegQuality: Int
+    /// What photos that are not sRGB get; part of the spec of their renditions only.
+    public let colour: ColourSetting
 
     public init(_ settings: SiteSettings) {
         let quality = settings.quality(for: settings.format)
@@ -29,6 +31,7 @@ public struct RenditionSet: Sendable {
             : nil
         fallbackFormat = settings.format == .jpeg ? nil : .jpeg
         jpegQuality = settings.quality(for: .jpeg)
+        colour = settings.colour
     }
 
     /// The JPEG twin of a WebP or AVIF rendition, when the site makes them.
@@ -45,9 +48,19 @@ public struct RenditionSet: Sendable {
         requests.flatMap { request in [request] + (fallback(of: request).map { [$0] } ?? []) }
     }
 
-    public var thumbnailSpecs: [String] { withFallbacks(thumbnails).map(Self.spec) }
+    /// The specs of every thumbnail this set makes, for photos of any colour.
+    public var thumbnailSpecs: [String] {
+        let tags = Set(SourceColour.allCases.map { $0.renditionTag(colour) })
+        return withFallbacks(thumbnails).flatMap { request in tags.sorted().map { Self.spec(request) + $0 } }
+    }
 
-    /// Everything that changes the bytes, so a changed setting is a different rendition.
+    /// Everything that changes the bytes, so a changed setting is a different rendition: the
+    /// request, and for a photo whose colours are managed, how (`SourceColour.renditionTag`).
+    public func spec(_ request: RenditionRequest, colour source: SourceColour) -> String {
+        Self.spec(request) + source.renditionTag(colour)
+    }
+
+    /// The request's part of the spec: all of it for an sRGB photo.
     public static func spec(_ request: RenditionRequest) -> String {
         "\(request.name) \(request.width)x\(request.height) \(request.fit.rawValue) \(request.format.rawValue) q\(request.quality)"
     }
@@ -58,14 +71,14 @@ public struct RenditionSet: Sendable {
 
     /// Named by the source's checksum and the spec: unchanged photos keep their names, so
     /// rebuilds cost nothing and caches can keep them forever.
-    public static func fileName(_ request: RenditionRequest, checksum: String) -> String {
-        let spec = ContentHash.hex(spec(request)).prefix(6)
+    public func fileName(_ request: RenditionRequest, checksum: String, colour source: SourceColour) -> String {
+        let spec = ContentHash.hex(spec(request, colour: source)).prefix(6)
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
     }
 
     /// The folder of a photo's tile pyramid, ending in "/".
-    public static func tilesFolder(_ tiles: TileRequest, checksum: String) -> String {
-        "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(spec(tiles)).prefix(6))/"
+    public func tilesFolder(_ tiles: TileRequest, checksum: String, colour source: SourceColour) -> String {
+        "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(Self.spec(tiles) + source.renditionTag(colour)).prefix(6))/"
     }
 
     /// The pixel size `request` makes of a `width`×`height` (upright) photo: the same rule the
@@ -89,20 +102,22 @@ public struct RenditionSet: Sendable {
         return kept
     }
 
-    /// What is published of a photo of this checksum and upright size.
-    public func media(checksum: String, width: Int, height: Int) -> PhotoMedia {
+    /// What is published of a photo of this checksum, upright size and colour.
+    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour) -> PhotoMedia {
         PhotoMedia(
-            thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum, width: width, height: height),
-            screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum, width: width, height: height),
-            tiles: pyramid(checksum: checksum, width: width, height: height))
+            thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
+                              width: width, height: height, colour: source),
+            screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
+                           width: width, height: height, colour: source),
+            tiles: pyramid(checksum: checksum, width: width, height: height, colour: source))
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the
     /// site makes them.
-    func files(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int) -> RenditionFiles {
+    func files(_ requests: [RenditionRequest], checksum: String, width: Int, height: Int, colour source: SourceColour) -> RenditionFiles {
         func file(_ request: RenditionRequest) -> RenditionFiles.File {
             let size = Self.outputSize(request, width: width, height: height)
-            return RenditionFiles.File(path: Self.fileName(request, checksum: checksum), width: size.width, height: size.height)
+            return RenditionFiles.File(path: fileName(request, checksum: checksum, colour: source), width: size.width, height: size.height)
         }
         let twins = requests.compactMap(fallback(of:))
         return RenditionFiles(files: requests.map(file), format: requests.first?.format ?? .jpeg,
@@ -110,11 +125,11 @@ public struct RenditionSet: Sendable {
     }
 
     /// The deep-zoom pyramid of a photo, when the site makes tiles and the photo needs them.
-    public func pyramid(checksum: String, width: Int, height: Int) -> TilePyramid? {
+    public func pyramid(checksum: String, width: Int, height: Int, colour source: SourceColour) -> TilePyramid? {
         guard let tiles, let minLevel = tiles.minLevel(width: width, height: height) else { return nil }
         return TilePyramid(width: width, height: height, tileSize: tiles.tileSize, overlap: tiles.overlap,
                            format: tiles.format.fileExtension, minLevel: minLevel,
                            maxLevel: TileRequest.maxLevel(width: width, height: height),
-                           tilesBase: Self.tilesFolder(tiles, checksum: checksum))
+                           tilesBase: tilesFolder(tiles, checksum: checksum, colour: source))
     }
 }

@@ -141,6 +141,13 @@ extension GalleryDatabase {
             }
         }
 
+        migrator.registerMigration("v6: the colour of each photo's pixels") { db in
+            // What the import read of a photo's colour (sRGB, an ICC profile, Adobe RGB by EXIF,
+            // CMYK), so a build names and plans its renditions without opening the file. Photos
+            // imported before are read again by the next build (the import's reader version).
+            try db.alter(table: "photo") { t in t.add(column: "colour", .text).notNull().defaults(to: "srgb") }
+        }
+
         return migrator
     }
 }

@@ -22,6 +22,8 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public var fingerprint: String
     public var format: String
     public var orientation: Int
+    /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
+    public var colour = "srgb"
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?

@@ -24,6 +24,8 @@ public struct PhotoImport: Sendable, Equatable {
     public var fingerprint: String
     public var format: String
     public var orientation: Int
+    /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
+    public var colour: String
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?
@@ -37,7 +39,7 @@ public struct PhotoImport: Sendable, Equatable {
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb"
     ) {
         self.source = source
         self.identifier = identifier
@@ -56,6 +58,7 @@ public struct PhotoImport: Sendable, Equatable {
         self.fingerprint = fingerprint
         self.format = format
         self.orientation = orientation
+        self.colour = colour
         self.camera = camera
         self.exposure = exposure
         self.latitude = latitude

@@ -157,6 +157,7 @@ public actor PreviewSession {
                 log("Built with problems: \(report.summary); the rest of the site is served.")
                 channel.siteReplaced(error: shown(report.errors.map(\.description).joined(separator: "\n")))
             }
+            for line in report.skippedLines { log(line) }
         case .failure(let error):
             let message = shown("\(error)")
             log("error: \(message)\nThe build failed; still serving the last good site.")
