@@ -24,8 +24,10 @@ public struct PublicTreeChecks {
         try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
     }
 
+    /// The first group of every match of `pattern`; a pattern that does not compile matches
+    /// nothing, which fails the caller's assertions rather than the whole test run.
     public static func matches(_ pattern: String, in text: String) -> [String] {
-        let regex = try! NSRegularExpression(pattern: pattern)
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
             Range($0.range(at: 1), in: text).map { String(text[$0]) }
         }
