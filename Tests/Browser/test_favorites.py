@@ -1,5 +1,6 @@
-"""The visitor's favorites: the star on a photo's page, kept in localStorage, shown on the
-Favorites page grouped by place beside the publisher's, and removed everywhere at once."""
+"""The visitor's favorites: the heart on a photo's page, kept in localStorage, shown on the
+Favorites page grouped by place beside the publisher's picks (the star), each photo once, and
+removed everywhere at once."""
 
 import json
 
@@ -29,7 +30,7 @@ def favorites_block(browser):
 @pytest.mark.parametrize("scheme", ["http", "file"])
 def test_the_star_is_kept_across_reloads(browser, gallery, scheme):
     star(browser, gallery, "Fjord morning", scheme)
-    assert browser.js("return document.querySelector('.favorite-toggle .star').textContent") == "★"
+    assert browser.js("return document.querySelector('.favorite-toggle .heart').textContent") == "♥"
     browser.refresh()
     browser.wait_for("!document.querySelector('.favorite-toggle').hidden")
     assert browser.js("return " + PRESSED) == "true"
@@ -61,7 +62,7 @@ def test_the_favorites_page_shows_the_visitors_by_place_beside_the_publishers(br
     # The publisher's favorites (the model's) are still listed, by place, under their own heading.
     publisher = browser.js("return Array.from(document.querySelectorAll('.rows .row-title')).map(function (e) { return e.textContent; })")
     assert publisher and "Èze" not in publisher
-    assert browser.js("return document.querySelector('.visitor-favorites + h2').textContent") == "The photographer's favorites"
+    assert browser.js("return document.querySelector('.visitor-favorites + h2').textContent") == "Places with the photographer's picks ★"
     # The switch: all places, then back.
     browser.find_element(By.LINK_TEXT, "All places").click()
     browser.wait_for("location.pathname.endsWith('favorites/all.html')")
@@ -130,5 +131,37 @@ def test_removing_the_last_one_leaves_a_hint(browser, gallery):
     favorites_block(browser)
     browser.find_element(By.CSS_SELECTOR, ".visitor-favorites .remove-button").click()
     browser.wait_for("!document.querySelector('.visitor-favorites .place-group')")
-    assert "☆" in browser.js("return document.querySelector('.visitor-favorites .hint').textContent")
+    assert "♡" in browser.js("return document.querySelector('.visitor-favorites .hint').textContent")
     assert browser.js("return document.activeElement.classList.contains('visitor-favorites')"), "focus stays on the list"
+
+
+def test_a_photo_that_is_both_a_pick_and_the_visitors_favorite_is_listed_once(browser, gallery):
+    place_page = gallery.url + "favorites/lyon-auvergne-rhone-alpes-france.html"
+    star(browser, gallery, "Street corner 01")  # the publisher's pick there too
+    browser.open(place_page)
+    time_to_draw = "document.querySelector('.photo-card[data-photo=\"%s\"] .visitor-badge')" % gallery.identifier("Street corner 01")
+    browser.wait_for(time_to_draw)
+    assert browser.js("return document.querySelector('.visitor-favorites').hidden"), "nothing of the visitor's that is not listed already"
+    assert browser.js("return document.querySelector('.visitor-favorites + h2').hidden"), "one list, no heading needed"
+    star(browser, gallery, "Street corner 07")
+    browser.open(place_page)
+    browser.wait_for("!document.querySelector('.visitor-favorites').hidden")
+    listed = browser.js("return Array.from(document.querySelectorAll('.photo-card')).map(function (a) { return a.dataset.photo; })")
+    assert sorted(listed) == sorted([gallery.identifier("Street corner 01"), gallery.identifier("Street corner 07")]), "each photo once"
+    headings = browser.js("return Array.from(document.querySelectorAll('main h2')).filter(function (h) { return !h.hidden; }).map(function (h) { return h.textContent; })")
+    assert headings == ["Your favorites here ♥", "The photographer's picks ★"]
+    # One mark each, the same everywhere: ★ the photographer's pick, ♥ the visitor's.
+    marks = browser.js("""var a = document.querySelector('.photo-section .photo-card');
+        return [a.querySelector('.pick-badge').textContent, a.querySelector('.visitor-badge').textContent]""")
+    assert marks == ["★the photographer's pick", "♥ your favorite"]
+
+
+def test_the_photo_page_marks_the_pick_with_a_star_and_the_visitors_with_a_heart(browser, gallery):
+    browser.open(gallery.url + gallery.photo_page("Street corner 01"))
+    browser.wait_for("!document.querySelector('.favorite-toggle').hidden")
+    assert browser.js("return document.querySelector('h1 .pick-badge').title") == "The photographer's pick"
+    assert browser.js("return document.querySelector('.favorite-toggle .heart').textContent") == "♡"
+    browser.find_element(By.CSS_SELECTOR, ".favorite-toggle").click()
+    browser.wait_for(PRESSED + " === 'true'")
+    assert browser.js("return document.querySelector('.favorite-toggle .heart').textContent") == "♥"
+    assert "★" not in browser.js("return document.querySelector('.favorite-toggle').textContent")

@@ -1,4 +1,5 @@
-"""The photo viewer: aspect-fill on first display, zoom, pan, navigation, details, deep-zoom tiles."""
+"""The photo viewer: the photo first (a stage nothing covers, filled or fitted as the photo and the
+screen call for), zoom, pan, navigation, details, deep-zoom tiles."""
 
 import math
 import re
@@ -26,7 +27,10 @@ var r = i.getBoundingClientRect(), s = f.getBoundingClientRect();
 return {left: r.left - s.left, top: r.top - s.top, width: r.width, height: r.height,
         stageLeft: s.left, stageTop: s.top, stageW: s.width, stageH: s.height, vw: innerWidth, vh: innerHeight,
         W: +f.dataset.width, H: +f.dataset.height, layer: !!l, transform: l ? l.style.transform : '',
-        hidden: document.body.classList.contains('chrome-hidden')};
+        details: document.body.classList.contains('details-open'), dpr: devicePixelRatio,
+        covered: Array.from(document.querySelectorAll('.masthead, .photo-info')).some(function (e) {
+            var b = e.getBoundingClientRect();
+            return b.width > 0 && b.height > 0 && b.left < s.right - 0.5 && b.right > s.left + 0.5 && b.top < s.bottom - 0.5 && b.bottom > s.top + 0.5; })};
 """
 
 
@@ -62,10 +66,17 @@ def press(browser, keys):
     ActionChains(browser.driver).send_keys(keys).perform()
 
 
+def assert_stage(g):
+    """The stage: the window's width (less the details beside it) below the masthead, and nothing on it."""
+    assert g["stageLeft"] == 0 and g["stageTop"] > 0
+    assert g["stageW"] == g["vw"] or (g["details"] and g["stageW"] < g["vw"]), "beside the details, or the whole width"
+    assert g["stageH"] > 0.75 * g["vh"], "most of the window's height"
+    assert not g["covered"], "neither the masthead nor the details sit on the photo"
+
+
 def assert_fills(g):
     tolerance = 0.75
-    assert g["stageLeft"] == 0 and g["stageTop"] == 0
-    assert (g["stageW"], g["stageH"]) == (g["vw"], g["vh"]), "the stage is the whole window"
+    assert_stage(g)
     assert g["left"] <= tolerance and g["top"] <= tolerance, "no gap at the top or left"
     assert g["left"] + g["width"] >= g["stageW"] - tolerance, "no gap at the right"
     assert g["top"] + g["height"] >= g["stageH"] - tolerance, "no gap at the bottom"
@@ -75,13 +86,35 @@ def assert_fills(g):
     assert abs(g["width"] / g["height"] - g["W"] / g["H"]) < 0.01, "not distorted"
 
 
+def assert_fits(g):
+    tolerance = 0.75
+    assert_stage(g)
+    assert g["scale"] == pytest.approx(g["fit"], rel=1e-3), "the whole photo"
+    assert abs(g["left"] + g["width"] / 2 - g["stageW"] / 2) <= tolerance, "centred across"
+    assert abs(g["top"] + g["height"] / 2 - g["stageH"] / 2) <= tolerance, "centred down"
+
+
+# How each photo opens: filled where that hides at most a third of it, else fitted.
+OPENING = [
+    ((1280, 900, 1), LANDSCAPE, "fill"),   # a 3:2 photo beside the details: 71% of it shows when filled
+    ((1280, 900, 1), PORTRAIT, "fit"),     # a 2:3 photo on a landscape stage would lose 37%
+    ((390, 844, 3), LANDSCAPE, "fit"),     # a landscape photo on a portrait phone would lose 65%
+    ((390, 844, 3), PORTRAIT, "fill"),     # 80% shows, at 1.2 device pixels per pixel
+]
+
+
 @pytest.mark.parametrize("scheme", ["http", "file"])
-@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
-@pytest.mark.parametrize("title", [LANDSCAPE, PORTRAIT])
-def test_the_photo_first_fills_the_window(browser, gallery, scheme, size, title):
-    browser.viewport(*size, mobile=size[0] < 600)
+@pytest.mark.parametrize("size,title,view", OPENING, ids=["desktop-landscape", "desktop-portrait", "phone-landscape", "phone-portrait"])
+def test_the_photo_opens_unobstructed_filled_or_fitted(browser, gallery, scheme, size, title, view):
+    browser.viewport(size[0], size[1], mobile=size[0] < 600, scale=size[2])
     g = open_photo(browser, gallery, title, scheme)
-    assert_fills(g)
+    assert g["details"] == (size[0] >= 900), "details beside the photo on a wide screen, a title line on a phone"
+    if view == "fill":
+        assert_fills(g)
+    else:
+        assert_fits(g)
+    pressed = browser.js("return document.querySelector('[data-zoom=fill]').getAttribute('aria-pressed')")
+    assert pressed == ("true" if view == "fill" else "false"), "⤢ says whether the photo fills the stage"
     # The rendition the browser chose (srcset and sizes) is sharp at that size.
     chosen = browser.js("""
         var i = document.querySelector('.photo-image'), c = i.currentSrc;
@@ -93,29 +126,58 @@ def test_the_photo_first_fills_the_window(browser, gallery, scheme, size, title)
     assert chosen[1] >= min(g["width"], chosen[2]) - 1, f"a rendition of {chosen[1]} px for {g['width']:.0f} px on screen"
 
 
-def test_the_window_changing_size_keeps_it_filled(browser, gallery):
-    open_photo(browser, gallery, LANDSCAPE)
+def test_the_window_changing_size_chooses_again(browser, gallery):
+    assert_fills(open_photo(browser, gallery, LANDSCAPE))
     browser.viewport(700, 1000)
-    time.sleep(0.1)
+    browser.wait_for("Math.abs(document.querySelector('.photo-figure').clientWidth - innerWidth) < 1")
+    assert_fits(geometry(browser))
+    browser.viewport(1280, 900)
+    browser.wait_for("document.querySelector('.photo-figure').clientWidth < innerWidth")
     assert_fills(geometry(browser))
+
+
+def test_the_fill_button_and_0_toggle_fill_and_fit(browser, gallery):
+    assert_fills(open_photo(browser, gallery, LANDSCAPE))
+    browser.find_element(By.CSS_SELECTOR, "[data-zoom=fill]").click()
+    assert_fits(geometry(browser))
+    assert browser.js("return document.querySelector('[data-zoom=fill]').getAttribute('aria-pressed')") == "false"
+    press(browser, "0")
+    assert_fills(geometry(browser))
+    assert browser.js("return document.querySelector('[data-zoom=fill]').getAttribute('aria-pressed')") == "true"
+
+
+def test_a_small_original_is_not_enlarged_until_soft(browser, gallery):
+    """Filling the desktop stage with a 480 × 320 photo would take it to 2.6 times its pixels:
+    it opens at 1.5 times, centred, the ⤢ button still filling the stage for a visitor who wants it."""
+    g = open_photo(browser, gallery, "Street corner 03")
+    assert (g["W"], g["H"]) == (480, 320)
+    assert g["scale"] == pytest.approx(1.5, rel=1e-3)
+    assert abs(g["left"] + g["width"] / 2 - g["stageW"] / 2) <= 0.75 and abs(g["top"] + g["height"] / 2 - g["stageH"] / 2) <= 0.75
+    browser.find_element(By.CSS_SELECTOR, "[data-zoom=fill]").click()
+    assert_fills(geometry(browser))
+    # On a 3x phone its own size in CSS pixels is already 3 device pixels a pixel: fitted, no larger.
+    browser.viewport(390, 844, mobile=True, scale=3)
+    g = open_photo(browser, gallery, "Street corner 03")
+    assert_fits(g)
 
 
 def test_wheel_zooms_about_the_pointer_and_back(browser, gallery):
     g0 = open_photo(browser, gallery, LANDSCAPE)
     x, y = 300, 200
     before = image_point(g0, x, y)
-    ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, -240).perform()
+    origin = ScrollOrigin.from_viewport(int(x + g0["stageLeft"]), int(y + g0["stageTop"]))
+    ActionChains(browser.driver).scroll_from_origin(origin, 0, -240).perform()
     g1 = geometry(browser)
     assert g1["scale"] > g0["scale"] * 1.2
     after = image_point(g1, x, y)
     assert math.dist(before, after) < 1, "the point under the pointer stays under it"
-    ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, 240).perform()
+    ActionChains(browser.driver).scroll_from_origin(origin, 0, 240).perform()
     g2 = geometry(browser)
     assert g2["scale"] == pytest.approx(g0["scale"], rel=1e-3)
     assert_fills(g2)
     # Far out: the whole photo, centred (the only time there is space around it).
     for _ in range(4):
-        ActionChains(browser.driver).scroll_from_origin(ScrollOrigin.from_viewport(x, y), 0, 600).perform()
+        ActionChains(browser.driver).scroll_from_origin(origin, 0, 600).perform()
     g3 = geometry(browser)
     assert g3["scale"] == pytest.approx(g3["fit"], rel=1e-3)
     assert abs(g3["left"] + g3["width"] / 2 - g3["stageW"] / 2) < 1
@@ -139,7 +201,7 @@ def test_keyboard_zooms_pans_and_resets(browser, gallery):
     assert geometry(browser)["scale"] == pytest.approx(g0["scale"] * 2.0, rel=1e-3), "as far as twice the fill here"
     press(browser, "-")
     assert geometry(browser)["scale"] == pytest.approx(g0["scale"] * 2.0 / 1.5, rel=1e-3)
-    press(browser, "0")
+    press(browser, "0")  # zoomed in: back to filling the stage
     g4 = geometry(browser)
     assert g4["scale"] == pytest.approx(g0["scale"], rel=1e-6)
     assert_fills(g4)
@@ -159,7 +221,7 @@ def test_double_click_zooms_in_there_and_back_out(browser, gallery):
     g2 = geometry(browser)
     assert g2["scale"] == pytest.approx(g0["scale"], rel=1e-6)
     time.sleep(0.4)
-    assert not geometry(browser)["hidden"], "a double-click does not toggle the details"
+    assert geometry(browser)["details"], "a double-click does not toggle the details"
 
 
 def test_dragging_pans_within_the_photo(browser, gallery):
@@ -172,27 +234,56 @@ def test_dragging_pans_within_the_photo(browser, gallery):
     g2 = geometry(browser)
     assert (g2["left"], g2["top"]) == (pytest.approx(g1["left"] - 120, abs=1), pytest.approx(g1["top"] - 80, abs=1))
     # Far beyond the edge: it stops at the edge, never showing space beside the photo.
-    ActionChains(browser.driver).move_to_element(figure).click_and_hold().move_by_offset(300, 200).move_by_offset(300, 200).release().perform()
+    ActionChains(browser.driver).move_to_element(figure).click_and_hold().move_by_offset(330, 160).move_by_offset(330, 160).release().perform()
     g3 = geometry(browser)
     assert (g3["left"], g3["top"]) == (pytest.approx(0, abs=0.5), pytest.approx(0, abs=0.5))
     time.sleep(0.4)
-    assert not geometry(browser)["hidden"], "a drag is not a click"
+    assert geometry(browser)["details"], "a drag is not a click"
+
+
+DETAILS_SHOWN = "getComputedStyle(document.querySelector('.photo-details')).display !== 'none'"
+EXPANDED = "document.querySelector('[data-info]').getAttribute('aria-expanded')"
 
 
 def test_a_click_shows_and_hides_the_details(browser, gallery):
-    open_photo(browser, gallery, LANDSCAPE)
-    info_visible = "getComputedStyle(document.querySelector('.photo-info')).visibility === 'visible'"
-    assert browser.js("return " + info_visible)
+    g0 = open_photo(browser, gallery, LANDSCAPE)
+    assert browser.js("return " + DETAILS_SHOWN), "beside the photo on arrival, on a wide screen"
     figure = browser.find_element(By.CSS_SELECTOR, ".photo-figure")
     ActionChains(browser.driver).move_to_element_with_offset(figure, -200, 0).click().perform()
-    browser.wait_for("document.body.classList.contains('chrome-hidden')")
-    assert not browser.js("return " + info_visible)
-    assert browser.js("return document.querySelector('[data-info]').getAttribute('aria-expanded')") == "false"
+    browser.wait_for("!document.body.classList.contains('details-open')")
+    assert not browser.js("return " + DETAILS_SHOWN)
+    assert browser.js("return " + EXPANDED) == "false"
+    g1 = geometry(browser)
+    assert g1["stageW"] > g0["stageW"], "the photo takes the room the details leave"
+    assert_fills(g1)
+    assert browser.js("return document.querySelector('.photo-info h1').getBoundingClientRect().height") > 0, "the title line stays"
     ActionChains(browser.driver).move_to_element_with_offset(figure, -200, 0).click().perform()
-    browser.wait_for("!document.body.classList.contains('chrome-hidden')")
-    assert browser.js("return " + info_visible)
+    browser.wait_for("document.body.classList.contains('details-open')")
+    assert browser.js("return " + DETAILS_SHOWN)
     press(browser, "i")
-    browser.wait_for("document.body.classList.contains('chrome-hidden')")
+    browser.wait_for("!document.body.classList.contains('details-open')")
+    # Closed, they stay closed on the next photo (this visit), until opened again.
+    press(browser, Keys.ARROW_RIGHT)
+    browser.wait_for("document.querySelector('.zoom-layer') && !document.body.classList.contains('details-open')")
+    press(browser, "i")
+    browser.wait_for("document.body.classList.contains('details-open')")
+
+
+def test_on_a_phone_the_details_are_a_title_line_a_tap_opens(browser, gallery):
+    browser.viewport(390, 844, mobile=True, scale=3)
+    g0 = open_photo(browser, gallery, PORTRAIT)
+    assert not browser.js("return " + DETAILS_SHOWN)
+    bar = browser.js("return document.querySelector('.photo-info').getBoundingClientRect().toJSON()")
+    assert bar["height"] <= 64 and bar["top"] >= g0["stageTop"] + g0["stageH"] - 0.5, "a title line below the photo"
+    assert browser.js("return getComputedStyle(document.querySelector('.photo-info h1')).textOverflow") == "ellipsis"
+    actions = touch(browser, duration=0)
+    actions.pointer_action.move_to_location(195, 400).pointer_down().pointer_up()
+    actions.perform()
+    browser.wait_for("document.body.classList.contains('details-open')")
+    assert browser.js("return " + DETAILS_SHOWN) and browser.js("return " + EXPANDED) == "true"
+    assert geometry(browser)["stageH"] == g0["stageH"], "the photo does not jump: the sheet goes over it while asked for"
+    browser.find_element(By.CSS_SELECTOR, "[data-info]").click()
+    browser.wait_for("!document.body.classList.contains('details-open')")
 
 
 def test_arrow_keys_go_to_the_previous_and_next_photo_when_not_zoomed(browser, gallery):
@@ -224,19 +315,19 @@ def test_a_swipe_goes_to_the_next_photo(browser, gallery):
 def test_a_double_tap_zooms_in_there(browser, gallery):
     browser.viewport(390, 844, mobile=True)
     g0 = open_photo(browser, gallery, PORTRAIT)
-    before = image_point(g0, 200, 500)
+    before = image_point(g0, 200, 500 - g0["stageTop"])
     actions = touch(browser, duration=0)
     actions.pointer_action.move_to_location(200, 500).pointer_down().pointer_up().pause(0.08).pointer_down().pointer_up()
     actions.perform()
     g1 = geometry(browser)
     assert g1["scale"] == pytest.approx(1.0), "2.5 × the fill, but no further than the original's resolution (it has tiles)"
-    assert math.dist(before, image_point(g1, 200, 500)) < 1
+    assert math.dist(before, image_point(g1, 200, 500 - g1["stageTop"])) < 1
 
 
 def test_pinch_zooms_about_the_fingers(browser, gallery):
     browser.viewport(390, 844, mobile=True)
-    g0 = open_photo(browser, gallery, LANDSCAPE)
-    mid = (195, 420)
+    g0 = open_photo(browser, gallery, PORTRAIT)  # filled: larger than the stage both ways once pinched
+    mid = (195, 420 - g0["stageTop"])
     before = image_point(g0, *mid)
     builder = ActionBuilder(browser.driver)
     one = builder.add_pointer_input(interaction.POINTER_TOUCH, "one")
@@ -340,8 +431,8 @@ def test_deep_zoom_loads_only_the_tiles_on_screen(browser, gallery):
     # The tiles sit where the Deep Zoom layout puts them.
     c, r = sorted(t for t in expected if t[1] > 0 and t[2] > 0)[0][1:]
     box = browser.js(f"return document.querySelector('.tile[src$=\"12/{c}_{r}.jpg\"]').getBoundingClientRect().toJSON()")
-    assert box["left"] == pytest.approx(g1["left"] + (c * 256 - 1) * g1["scale"], abs=0.5)
-    assert box["top"] == pytest.approx(g1["top"] + (r * 256 - 1) * g1["scale"], abs=0.5)
+    assert box["left"] == pytest.approx(g1["stageLeft"] + g1["left"] + (c * 256 - 1) * g1["scale"], abs=0.5)
+    assert box["top"] == pytest.approx(g1["stageTop"] + g1["top"] + (r * 256 - 1) * g1["scale"], abs=0.5)
 
     # Panning fetches the tiles that come into view, and only those. The arrow keys move the view
     # in one go, as the zoom above: a drag's pointer moves, on a busy machine, can leave the view

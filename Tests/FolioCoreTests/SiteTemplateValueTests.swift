@@ -35,7 +35,7 @@ final class SiteTemplateValueTests: XCTestCase {
         page.photoSections = [PhotoSection(title: "t", photos: [card])]
         page.photo = detail
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: true, onlyHref: "o", allHref: "a")
-        page.stats = [StatLink(label: "l", count: 1, href: "h")]
+        page.stats = [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")]
         page.emptyMessage = "e"
         page.placeSlug = "p"
         page.origin = "o"

@@ -291,11 +291,11 @@
     recents.record(id);
     var button = article.querySelector(".favorite-toggle");
     if (!button) return;
-    var star = button.querySelector(".star");
+    var heart = button.querySelector(".heart");
     function draw() {
       var on = favorites.has(id);
       button.setAttribute("aria-pressed", on ? "true" : "false");
-      star.textContent = on ? "★" : "☆";
+      heart.textContent = on ? "♥" : "♡";
       button.title = on ? "In your favorites: click to remove" : "Keep this photo in your favorites";
     }
     button.hidden = false;
@@ -342,12 +342,14 @@
 
     var block = el("section", { className: "visitor-block visitor-favorites", "aria-labelledby": "your-favorites", tabindex: "-1" });
     anchor.after(block);
-    var others = null;
-    if (!place) {
-      // The publisher's list, under a heading of its own now that it is not alone.
-      others = el("h2", { className: "section-title", text: "The photographer's favorites" });
-      block.after(others);
-    }
+    // The publisher's list, under a heading of its own now that it is not alone.
+    var others = el("h2", { className: "section-title" }, [
+      document.createTextNode(place ? "The photographer's picks " : "Places with the photographer's picks "),
+      el("span", { className: "pick-badge", "aria-hidden": "true", text: "★" })
+    ]);
+    block.after(others);
+    var picks = {};
+    main.querySelectorAll(".photo-section .photo-card[data-photo]").forEach(function (a) { picks[a.getAttribute("data-photo")] = true; });
 
     var drawn = 0;
     function draw() {
@@ -356,12 +358,16 @@
       photosById(entries.map(function (e) { return e.id; })).then(function (photos) {
         if (ticket !== drawn) return;
         photos = photos.filter(Boolean);
-        if (place) photos = photos.filter(function (p) { return p.placeSlug === place; });
+        if (place) photos = photos.filter(function (p) { return p.placeSlug === place && !picks[p.id]; });
         block.textContent = "";
-        block.appendChild(el("h2", { className: "section-title", id: "your-favorites", text: place ? "Your favorites here" : "Your favorites" }));
+        block.appendChild(el("h2", { className: "section-title", id: "your-favorites" }, [
+          document.createTextNode(place ? "Your favorites here " : "Your favorites "),
+          el("span", { className: "visitor-mark", "aria-hidden": "true", text: "♥" })
+        ]));
+        others.hidden = !!place && !photos.length;
         if (!photos.length) {
           block.hidden = !!place;
-          block.appendChild(el("p", { className: "hint", text: "Photos you mark with ☆ on their page are kept here, in this browser." }));
+          block.appendChild(el("p", { className: "hint", text: "Photos you mark with ♡ on their page are kept here, in this browser." }));
           return;
         }
         block.hidden = false;
@@ -626,19 +632,75 @@
 
   // ---------------------------------------------------------------------------------------
 
-  // On a phone the sections scroll sideways: show the current one.
-  function revealCurrentSection() {
-    var nav = document.querySelector(".site-nav");
-    var current = nav && nav.querySelector("[aria-current]");
-    if (!current || nav.scrollWidth <= nav.clientWidth) return;
-    var offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
-    nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
+  // On narrow screens the sections are a menu behind a button in the masthead.
+  function sectionsMenu() {
+    var masthead = document.querySelector(".masthead");
+    var button = masthead && masthead.querySelector(".menu-button");
+    var nav = masthead && masthead.querySelector(".site-nav");
+    if (!button || !nav) return;
+    button.hidden = false;
+    function toggle(open) {
+      masthead.classList.toggle("menu-open", open);
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    }
+    button.addEventListener("click", function () { toggle(!masthead.classList.contains("menu-open")); });
+    masthead.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && masthead.classList.contains("menu-open")) {
+        toggle(false);
+        button.focus();
+        event.stopPropagation();
+      }
+    });
+    document.addEventListener("pointerdown", function (event) { if (!masthead.contains(event.target)) toggle(false); });
+    nav.addEventListener("focusout", function (event) {
+      if (!masthead.contains(event.relatedTarget)) toggle(false);
+    });
+  }
+
+  // What sticks to the top (the masthead, the A–Z bar) is measured, so that anchors land below it
+  // (--sticky) and the A–Z bar and the photo's stage start where the masthead ends (--masthead).
+  function stickyOffsets() {
+    var masthead = document.querySelector(".masthead");
+    if (!masthead) return;
+    var letters = document.querySelector(".letter-index");
+    var style = document.documentElement.style;
+    function update() {
+      var top = Math.ceil(masthead.getBoundingClientRect().height);
+      style.setProperty("--masthead", top + "px");
+      style.setProperty("--sticky", top + (letters ? Math.ceil(letters.getBoundingClientRect().height) : 0) + "px");
+    }
+    update();
+    if (window.ResizeObserver) {
+      var observer = new ResizeObserver(update);
+      observer.observe(masthead);
+      if (letters) observer.observe(letters);
+    } else {
+      window.addEventListener("resize", update);
+    }
+  }
+
+  // The home page's Recents: this visitor's recently viewed photos, when there are any.
+  function recentsStat() {
+    var stat = document.querySelector(".stat[data-stat='recents']");
+    if (!stat) return;
+    var count = stat.querySelector(".stat-count"), label = stat.querySelector(".stat-label");
+    var original = { count: count.textContent, label: label.textContent, empty: count.classList.contains("stat-word") };
+    function draw() {
+      var n = recents.list().length;
+      count.textContent = n ? String(n) : original.count;
+      count.classList.toggle("stat-word", n ? false : original.empty);
+      label.textContent = n ? "Viewed recently" : original.label;
+    }
+    onChange(function (name) { if (name === "recents") draw(); });
+    draw();
   }
 
   window.Folio = { favorites: favorites, recents: recents, search: search, photoById: photoById, photoAt: photoAt };
 
-  revealCurrentSection();
+  stickyOffsets();
+  sectionsMenu();
   photoPage();
+  recentsStat();
   markCards();
   favoritesPage();
   recentsPage();

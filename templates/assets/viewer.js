@@ -1,7 +1,12 @@
-/* Folio's photo viewer: the photo fills the window (aspect-fill, centred); wheel, pinch,
-   double-click or double-tap and + - 0 zoom; dragging and the arrow keys pan; the arrow keys
-   and a swipe go to the previous or next photo when not zoomed in; a tap or click shows and
-   hides the details. Deep-zoom tiles, when the build made them, are loaded only for what is
+/* Folio's photo viewer: the photo first, on a stage between the masthead and its title line.
+   It opens filling the stage (aspect-fill, centred) where that crops moderately and stays sharp;
+   where filling would crop hard (a landscape photo on a portrait phone) or enlarge the sharpest
+   pixels there are by more than 1.5 times, it opens fitted (and a small photo no larger than
+   1.5 times its own pixels). ⤢ or 0 toggle fill and fit; wheel, pinch, double-click or double-tap
+   and + - zoom; dragging and the arrow keys pan; the arrow keys and a swipe go to the previous or
+   next photo when not zoomed in; a tap or click, i or the details button show and hide the
+   details (beside the photo on wide screens, over its lower part on narrow ones; open on arrival
+   only on wide screens). Deep-zoom tiles, when the build made them, are loaded only for what is
    on screen, at the level the zoom needs. One transform on one layer: the GPU moves it, and
    nothing is measured while it moves. Without this script the page is a plain image page. */
 (function () {
@@ -50,20 +55,41 @@
 
   var view = { s: 1, x: 0, y: 0 };
   var stage = { w: 1, h: 1, left: 0, top: 0 };
-  var fit = 1, fill = 1, minScale = 1, maxScale = 1;
+  var fit = 1, fill = 1, home = 1, minScale = 1, maxScale = 1;
+  // Filling may hide up to a third of the photo; and no more than 1.5 device pixels per pixel of
+  // the sharpest image there is (the original when it has tiles, else the largest rendition).
+  var MIN_SHOWN = 2 / 3, MAX_ENLARGEMENT = 1.5;
+
+  function largestRendition() {
+    return Math.max.apply(null, candidates().map(function (c) { return c.width; }).concat([+img.getAttribute("width") || 0]));
+  }
+
+  // How the photo opens on this stage: its scale (screen pixels per original pixel).
+  function openingScale(dpr) {
+    var sharpest = pyramid ? W : Math.min(W, largestRendition() || W);
+    var enlargement = function (s) { return s * dpr * W / sharpest; };
+    if (fit / fill >= MIN_SHOWN && enlargement(fill) <= MAX_ENLARGEMENT) return fill;
+    // Fitted; a photo smaller than the stage no larger than 1.5 device pixels per pixel, though
+    // never below its own size in CSS pixels (on a 3x phone that would be a stamp).
+    return Math.min(fit, Math.max(MAX_ENLARGEMENT / dpr * sharpest / W, 1));
+  }
 
   function measure() {
     var rect = figure.getBoundingClientRect();
     stage = { w: figure.clientWidth || 1, h: figure.clientHeight || 1, left: rect.left, top: rect.top };
     fit = Math.min(stage.w / W, stage.h / H);
     fill = Math.max(stage.w / W, stage.h / H);
-    minScale = fit;
+    home = openingScale(window.devicePixelRatio || 1);
+    minScale = Math.min(fit, home);
     // Up to the original's resolution (tiles), or the largest rendition's; at least twice the fill.
     var detail = pyramid ? 1 : (+img.getAttribute("width") || W) / W;
     maxScale = Math.max(detail, fill * 2);
   }
 
-  function zoomed() { return view.s > fill * 1.001; }
+  // Zoomed in from the opening view: the arrow keys and swipes move the photo, not to another one.
+  function zoomed() { return view.s > home * 1.001; }
+  function filled() { return Math.abs(view.s - fill) <= fill * 0.001; }
+  function larger() { return W * view.s > stage.w + 0.5 || H * view.s > stage.h + 0.5; }
 
   function clampScale(s) { return Math.min(maxScale, Math.max(minScale, s)); }
 
@@ -84,7 +110,8 @@
     frame = 0;
     layer.classList.toggle("is-animated", animated);
     layer.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.s + ")";
-    figure.classList.toggle("is-zoomed", zoomed());
+    figure.classList.toggle("is-zoomed", larger());
+    if (fillButton) fillButton.setAttribute("aria-pressed", filled() ? "true" : "false");
     settle();
   }
 
@@ -111,12 +138,16 @@
     render(animate);
   }
 
-  function fillScreen(animate) {
-    view.s = fill;
-    view.x = (stage.w - W * fill) / 2;
-    view.y = (stage.h - H * fill) / 2;
+  // The whole photo at scale `s`, centred.
+  function centreAt(s, animate) {
+    view.s = s;
+    view.x = (stage.w - W * s) / 2;
+    view.y = (stage.h - H * s) / 2;
     render(animate);
   }
+  function openingView(animate) { centreAt(home, animate); }
+  // ⤢ and 0: fill the stage, or from there show the whole photo.
+  function toggleFill(animate) { centreAt(filled() ? fit : fill, animate); }
 
   function panBy(dx, dy, animate) {
     var x = view.x, y = view.y;
@@ -226,13 +257,26 @@
   // --- Details overlay ----------------------------------------------------------------------
 
   var infoButton = page.querySelector(".viewer-button[data-info]");
-  var info = page.querySelector(".photo-info");
+  var fillButton = page.querySelector(".viewer-button[data-zoom='fill']");
+  var details = page.querySelector(".photo-details");
+  var wide = window.matchMedia("(min-width: 900px)");
+  var DETAILS_KEY = "folio:details-closed";
   function toggleDetails(show) {
-    var hidden = show === undefined ? !body.classList.contains("chrome-hidden") : !show;
-    body.classList.toggle("chrome-hidden", hidden);
-    if (infoButton) infoButton.setAttribute("aria-expanded", hidden ? "false" : "true");
-    if (hidden && info && info.contains(document.activeElement)) figure.focus();
+    var open = show === undefined ? !body.classList.contains("details-open") : !!show;
+    body.classList.toggle("details-open", open);
+    if (infoButton) infoButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (!open && details && details.contains(document.activeElement)) figure.focus();
+    // A visitor who closes them on a wide screen keeps them closed from photo to photo.
+    if (show === undefined && wide.matches) {
+      try { if (open) sessionStorage.removeItem(DETAILS_KEY); else sessionStorage.setItem(DETAILS_KEY, "1"); } catch (e) { /* private mode */ }
+    }
   }
+  function detailsOnArrival() {
+    try { if (sessionStorage.getItem(DETAILS_KEY)) return false; } catch (e) { /* private mode */ }
+    return wide.matches;
+  }
+  // From a wide window to a narrow one (or back) the details go as they would have come.
+  wide.addEventListener("change", function () { toggleDetails(detailsOnArrival()); });
 
   function go(rel) {
     var link = page.querySelector("a[rel='" + rel + "']");
@@ -327,8 +371,8 @@
     if (lastTap && now - lastTap.time < 320 && Math.hypot(x - lastTap.x, y - lastTap.y) < 40) {
       clearTimeout(tapTimer);
       lastTap = null;
-      if (zoomed()) fillScreen(true);
-      else zoomTo(Math.min(maxScale, fill * 2.5), x, y, true);
+      if (zoomed()) openingView(true);
+      else zoomTo(Math.min(maxScale, Math.max(fill, home * 2.5)), x, y, true);
       return;
     }
     lastTap = { time: now, x: x, y: y };
@@ -355,7 +399,7 @@
     switch (event.key) {
       case "+": case "=": zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true); break;
       case "-": case "_": zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true); break;
-      case "0": fillScreen(true); break;
+      case "0": toggleFill(true); break;
       case "ArrowLeft":
         done = zoomed() ? panBy(stage.w * step, 0, true) || true : go("prev");
         break;
@@ -365,7 +409,7 @@
       case "ArrowUp": done = panBy(0, stage.h * step, true); break;
       case "ArrowDown": done = panBy(0, -stage.h * step, true); break;
       case "Escape":
-        if (zoomed()) fillScreen(true); else done = false;
+        if (zoomed()) openingView(true); else done = false;
         break;
       case "i": toggleDetails(); break;
       case "Enter": case " ":
@@ -387,7 +431,7 @@
       var action = button.getAttribute("data-zoom");
       if (action === "in") zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true);
       else if (action === "out") zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true);
-      else if (action === "fill") fillScreen(true);
+      else if (action === "fill") toggleFill(true);
       else if (button.hasAttribute("data-info")) toggleDetails();
     });
   }
@@ -395,18 +439,26 @@
 
   // --- Start ----------------------------------------------------------------------------------
 
-  window.addEventListener("resize", function () {
-    var wasFilled = !zoomed();
+  // The stage changes size with the window, and when the details open beside the photo.
+  var lastSize = "";
+  function restage() {
+    var size = figure.clientWidth + "x" + figure.clientHeight;
+    if (size === lastSize) return;
+    lastSize = size;
+    var wasHome = !zoomed(), wasFilled = filled();
     measure();
-    if (wasFilled) fillScreen(false);
+    if (wasHome) openingView(false);
+    else if (wasFilled) centreAt(fill, false);
     else { view.s = clampScale(view.s); clampPosition(); render(false); }
-  });
+  }
+  if (window.ResizeObserver) new ResizeObserver(restage).observe(figure);
+  else window.addEventListener("resize", restage);
   img.addEventListener("load", function () { updateTiles(); });
 
+  toggleDetails(detailsOnArrival());
   measure();
-  view.s = fill;
-  view.x = (stage.w - W * fill) / 2;
-  view.y = (stage.h - H * fill) / 2;
+  lastSize = figure.clientWidth + "x" + figure.clientHeight;
+  centreAt(home, false);
   draw();
   useSharperRendition();
 })();

@@ -219,13 +219,15 @@ extension Crumb: TemplateValue {
 }
 
 extension StatLink: TemplateValue {
-    static let templateKeys: Set<String> = ["label", "count", "href"]
+    static let templateKeys: Set<String> = ["label", "count", "href", "name", "note"]
 
-    public func child(named name: String) -> Any? {
-        switch name {
+    public func child(named key: String) -> Any? {
+        switch key {
         case "label": return label
         case "count": return count
         case "href": return href
+        case "name": return name
+        case "note": return note
         default: return nil
         }
     }

@@ -122,10 +122,22 @@ public struct Crumb: Sendable, Encodable {
     public var href: String
 }
 
+/// One of the home page's ways in: a count and what it counts; or, for what only the visitor's
+/// browser knows (their recents), no count but a note, and a name the theme's script finds it by.
 public struct StatLink: Sendable, Encodable {
     public var label: String
-    public var count: Int
+    public var count: Int?
     public var href: String
+    public var name: String
+    public var note: String?
+
+    public init(label: String, count: Int?, href: String, name: String, note: String? = nil) {
+        self.label = label
+        self.count = count
+        self.href = href
+        self.name = name
+        self.note = note
+    }
 }
 
 public struct Fact: Sendable, Encodable {

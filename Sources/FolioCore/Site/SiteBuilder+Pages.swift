@@ -7,12 +7,13 @@ extension SiteBuilder {
         let people = Set(snapshot.photos.map(\.person.id))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
         page.stats = [
-            StatLink(label: "Albums", count: albumTree.albums.count, href: "albums/index.html"),
-            StatLink(label: "Places", count: places.count, href: "places/index.html"),
-            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: "regions/index.html"),
-            StatLink(label: "People", count: people.count, href: "people/index.html"),
-            StatLink(label: "Favorites", count: favorites, href: "favorites/index.html"),
-            StatLink(label: "Recents", count: min(50, snapshot.photos.count), href: "recents/index.html"),
+            StatLink(label: "Albums", count: albumTree.albums.count, href: "albums/index.html", name: "albums"),
+            StatLink(label: "Places", count: places.count, href: "places/index.html", name: "places"),
+            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: "regions/index.html", name: "regions"),
+            StatLink(label: "People", count: people.count, href: "people/index.html", name: "people"),
+            StatLink(label: "Favorites", count: favorites, href: "favorites/index.html", name: "favorites"),
+            // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
+            StatLink(label: "Recents", count: nil, href: "recents/index.html", name: "recents", note: "You viewed"),
         ]
         let latest = snapshot.photos.sorted { a, b in
             a.photo.uploaded != b.photo.uploaded ? a.photo.uploaded > b.photo.uploaded : a.photo.identifier < b.photo.identifier
