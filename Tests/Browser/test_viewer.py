@@ -454,3 +454,13 @@ def test_deep_zoom_loads_only_the_tiles_on_screen(browser, gallery):
     assert newest and {t[0] for t in newest} == {11}
     assert set(newest) <= visible_tiles(g3, pyramid, 11)
     assert g0["scale"] < g3["scale"] < 0.5
+
+
+def test_the_view_is_announced_once_it_settles(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE)
+    status = "document.querySelector('.viewer-status[role=status]').textContent"
+    browser.wait_for(status + " === 'Filling the screen'")
+    press(browser, "0")
+    browser.wait_for(status + " === 'The whole photo'")
+    press(browser, "+")
+    browser.wait_for(status + " === 'Zoomed in, 1.5 times the whole photo'")

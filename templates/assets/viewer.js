@@ -52,6 +52,11 @@
     "or go to the previous or next photo when not; press i or Enter to show or hide the details.";
   figure.appendChild(help);
   figure.setAttribute("aria-describedby", "viewer-help");
+  // What the view is now, for screen readers, once it settles.
+  var status = document.createElement("p");
+  status.className = "visually-hidden viewer-status";
+  status.setAttribute("role", "status");
+  figure.appendChild(status);
 
   var view = { s: 1, x: 0, y: 0 };
   var stage = { w: 1, h: 1, left: 0, top: 0 };
@@ -125,7 +130,15 @@
       layer.classList.remove("is-moving");
       useSharperRendition();
       updateTiles();
+      announce();
     }, animated ? 320 : 120);
+  }
+
+  var said = "";
+  function announce() {
+    var text = filled() ? "Filling the screen" : view.s <= fit * 1.001 ? "The whole photo"
+      : "Zoomed in, " + Math.round(view.s / fit * 10) / 10 + " times the whole photo";
+    if (text !== said) status.textContent = said = text;
   }
 
   function zoomTo(scale, cx, cy, animate) {
