@@ -167,3 +167,29 @@ def test_a_letter_of_the_a_to_z_bar_lands_below_the_sticky_bars(browser, gallery
                 scrollY + innerHeight >= document.documentElement.scrollHeight - 1]""")
             assert heading >= bars, f"{href}: its heading at {heading:.0f} px, under the bars that end at {bars:.0f} px"
             assert heading < bars + 40 or at_end, f"{href}: and right below them (unless the page ends first)"
+
+
+@pytest.mark.parametrize("width,mobile", [(390, True), (1280, False)], ids=["phone", "desktop"])
+def test_an_albums_page_shows_each_photo_in_its_own_shape(browser, gallery, width, mobile):
+    """Rows of whole photos (no square crops), each row's photos the same height, rows filling the width."""
+    browser.viewport(width, 844 if mobile else 900, mobile=mobile, scale=3 if mobile else 1)
+    browser.open(gallery.url + "albums/cc0.html")
+    browser.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    browser.wait_for("Array.from(document.querySelectorAll('.keeps-shapes img')).every(function (i) { return i.complete && i.naturalWidth > 0; })")
+    boxes = browser.js("""return Array.from(document.querySelectorAll('.keeps-shapes img')).map(function (i) {
+        var r = i.getBoundingClientRect(), li = i.closest('li').style;
+        return [r.left, r.top, r.width, r.height, i.naturalWidth / i.naturalHeight, +li.getPropertyValue('--w') / +li.getPropertyValue('--h')]; })""")
+    assert len(boxes) >= 4
+    grid = browser.js("return document.querySelector('.keeps-shapes').getBoundingClientRect().toJSON()")
+    rows = {}
+    for left, top, w, h, natural, declared in boxes:
+        assert w / h == pytest.approx(natural, rel=0.03), "the photo's own shape, not a crop"
+        assert declared == pytest.approx(natural, rel=0.01)
+        rows.setdefault(round(top), []).append((left, w, h))
+    assert len(rows) > 1
+    for top, row in list(rows.items())[:-1]:  # the last row may be short
+        heights = [h for _, _, h in row]
+        assert max(heights) - min(heights) < 1.5, f"one height per row: {heights}"
+        right = max(left + w for left, w, _ in row)
+        assert right == pytest.approx(grid["right"], abs=2), "the row fills the width"
+    assert browser.js("return document.documentElement.scrollWidth") <= width

@@ -20,7 +20,8 @@ final class SiteTemplateValueTests: XCTestCase {
                              picture: PictureSource(type: "image/webp", candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
         let crumb = Crumb(title: "t", href: "h")
         let zoom = TilePyramid(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
-        let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1")
+        let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",
+                             shape: image, shapeSizes: "300px")
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom,

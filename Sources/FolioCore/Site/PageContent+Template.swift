@@ -124,7 +124,7 @@ extension TilePyramid: TemplateValue {
 }
 
 extension PhotoCard: TemplateValue {
-    static let templateKeys: Set<String> = ["href", "title", "subtitle", "alt", "thumb", "favorite", "identifier"]
+    static let templateKeys: Set<String> = ["href", "title", "subtitle", "alt", "thumb", "favorite", "identifier", "shape", "shapeSizes"]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -135,6 +135,8 @@ extension PhotoCard: TemplateValue {
         case "thumb": return thumb
         case "favorite": return favorite
         case "identifier": return identifier
+        case "shape": return shape
+        case "shapeSizes": return shapeSizes
         default: return nil
         }
     }
@@ -169,12 +171,13 @@ extension RowSection: TemplateValue {
 }
 
 extension PhotoSection: TemplateValue {
-    static let templateKeys: Set<String> = ["title", "photos"]
+    static let templateKeys: Set<String> = ["title", "photos", "keepsShapes"]
 
     public func child(named name: String) -> Any? {
         switch name {
         case "title": return title
         case "photos": return photos
+        case "keepsShapes": return keepsShapes
         default: return nil
         }
     }

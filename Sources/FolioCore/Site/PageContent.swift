@@ -74,6 +74,11 @@ public struct PhotoCard: Sendable, Encodable {
     public var thumb: ImageRef?
     public var favorite: Bool
     public var identifier: String
+    /// The photo uncropped (its page's renditions), in grids that keep each photo's shape; nil in
+    /// grids of square thumbnails.
+    public var shape: ImageRef?
+    /// The `sizes` of `shape`: about how wide a photo of its shape is in a row of such photos.
+    public var shapeSizes: String?
 }
 
 /// A row of a list: a place, a region, a person.
@@ -103,6 +108,9 @@ public struct PhotoSection: Sendable, Encodable {
     /// Nil for a section with no heading.
     public var title: String?
     public var photos: [PhotoCard]
+    /// Rows of photos in their own shapes (a place's, a person's, an album's photos), rather than
+    /// square crops (overviews: the latest photos, recents).
+    public var keepsShapes: Bool = false
 }
 
 public struct IndexLetter: Sendable, Encodable {

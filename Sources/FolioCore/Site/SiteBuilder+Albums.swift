@@ -29,7 +29,7 @@ extension SiteBuilder {
                 return da != db ? da < db : a.photo.identifier < b.photo.identifier
             }
             if !taken.isEmpty {
-                page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(card))]
+                page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(shapedCard), keepsShapes: true)]
             }
             pages.append(page)
         }

@@ -82,8 +82,25 @@ public struct SiteBuilder: Sendable {
         return (images[first.photo.id!]?.thumb, PhotoText.alt(first))
     }
 
+    /// A card showing the whole photo, for rows that keep each photo's shape.
+    func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
+        var card = card(item)
+        if let screen = images[item.photo.id!]?.screen, screen.width > 0, screen.height > 0 {
+            card.shape = screen
+            card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
+        }
+        return card
+    }
+
+    /// About how wide a photo is in rows of photos in their own shapes: rows about 170 px high on
+    /// a phone, 260 px elsewhere (style.css's `.keeps-shapes`), never wider than a phone's screen.
+    static func shapeSizes(width: Int, height: Int) -> String {
+        let aspect = Double(width) / Double(height)
+        return "(max-width: 560px) \(Int(min(400, (aspect * 170).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
+    }
+
     func grid(_ photos: [GalleryPhoto]) -> [PhotoSection] {
-        [PhotoSection(title: nil, photos: photos.sorted(by: Self.newestFirst).map(card))]
+        [PhotoSection(title: nil, photos: photos.sorted(by: Self.newestFirst).map(shapedCard), keepsShapes: true)]
     }
 
     /// Newest first, in sections by when they were taken: hours ago for the last day, then by date.
@@ -92,9 +109,9 @@ public struct SiteBuilder: Sendable {
         for item in photos.sorted(by: Self.newestFirst) {
             let title = PhotoText.whenSection(Self.when(item), now: now)
             if sections.last?.title == title {
-                sections[sections.count - 1].photos.append(card(item))
+                sections[sections.count - 1].photos.append(shapedCard(item))
             } else {
-                sections.append(PhotoSection(title: title, photos: [card(item)]))
+                sections.append(PhotoSection(title: title, photos: [shapedCard(item)], keepsShapes: true))
             }
         }
         return sections
