@@ -153,6 +153,23 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(found["laughs.jpg"]?.title, "laughs")
     }
 
+    func testAProcessingInstructionWithNothingInItIsRefusedBeforeParsing() {
+        // Found by the metadata fuzzer: `<?xpacket?>` crashed Foundation's parser (a null C string).
+        let packet = "<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?>\n<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n<?xpacket?>\n</x:xmpmeta>"
+        XCTAssertEqual(XMPReader.read(Data(packet.utf8)), .failure(.malformed("line 3: a processing instruction with nothing in it")))
+        XCTAssertEqual(XMPReader.emptyProcessingInstruction(in: Data("<a><?pi \n\t ?></a>".utf8)), 1, "blanks are nothing")
+        XCTAssertEqual(XMPReader.emptyProcessingInstruction(in: Data("<a>\n<?pi".utf8)), 2, "nor is an end")
+        XCTAssertNil(XMPReader.emptyProcessingInstruction(in: Data("<?xpacket begin='' id='x'?><a/><?xpacket end='w'?>".utf8)))
+        XCTAssertNil(XMPReader.emptyProcessingInstruction(in: Data("<a>?&gt; <!-- ? --></a>".utf8)))
+        // Linear however it is made: a packet of nothing but openings is looked at once.
+        XCTAssertNil(XMPReader.emptyProcessingInstruction(in: Data(String(repeating: "<?x a", count: 200_000).utf8)))
+        // XMP as photo tools write it still reads.
+        let good = "<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+            + "<rdf:Description xmlns:dc='http://purl.org/dc/elements/1.1/'><dc:title><rdf:Alt><rdf:li xml:lang='x-default'>Pier</rdf:li></rdf:Alt></dc:title>"
+            + "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>"
+        XCTAssertEqual(try? XMPReader.read(Data(good.utf8)).get().title, "Pier")
+    }
+
     func testIIMReaderIsBoundedOnDamagedData() {
         // Every prefix of a real IIM block: read as far as it goes, never past its end.
         var iim = Data([0x1C, 0x01, 0x5A, 0x00, 0x03, 0x1B, 0x25, 0x47])

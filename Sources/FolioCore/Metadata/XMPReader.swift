@@ -37,6 +37,9 @@ public enum XMPReader {
         // valid UTF-8, whatever libxml2 made of them: such a packet never reaches it. Found by the
         // metadata fuzzer; XMP written by photo tools is UTF-8.
         guard String(data: data, encoding: .utf8) != nil else { return .failure(.notUTF8) }
+        if let line = emptyProcessingInstruction(in: data) {
+            return .failure(.malformed("line \(line): a processing instruction with nothing in it"))
+        }
         let collector = XMPCollector()
         let parser = XMLParser(data: data)
         parser.delegate = collector
@@ -53,6 +56,39 @@ public enum XMPReader {
             return .failure(.malformed("line \(max(1, parser.lineNumber)): \(detail)"))
         }
         return .success(collector.found)
+    }
+
+    /// The line of the first processing instruction with no data (`<?xpacket?>`), if any: libxml2
+    /// hands such a one to Foundation's parser as a null pointer, which it reads as a C string and
+    /// crashes (found by the metadata fuzzer). XMP's own (`<?xpacket begin=…?>`) always have data.
+    /// Whitespace alone counts as none. A `<?` inside a comment is looked at too: such XMP is refused
+    /// rather than parsed, which loses nothing real.
+    static func emptyProcessingInstruction(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        let question = UInt8(ascii: "?"), close = UInt8(ascii: ">")
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var line = 1
+        var index = 0
+        // One pass: an instruction runs to the first `?>`, where the search for the next one resumes.
+        while index < bytes.count {
+            if bytes[index] == 0x0A { line += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == question else {
+                index += 1
+                continue
+            }
+            let start = line
+            var cursor = index + 2
+            while cursor < bytes.count, !isBlank(bytes[cursor]), bytes[cursor] != question { cursor += 1 }  // the target
+            var empty = true
+            while cursor < bytes.count, !(bytes[cursor] == question && cursor + 1 < bytes.count && bytes[cursor + 1] == close) {
+                if bytes[cursor] == 0x0A { line += 1 }
+                if !isBlank(bytes[cursor]) { empty = false }
+                cursor += 1
+            }
+            if empty { return start }
+            index = cursor + 2
+        }
+        return nil
     }
 }
 
