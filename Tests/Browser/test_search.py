@@ -108,17 +108,41 @@ def test_the_header_box_shows_results_as_you_type(browser, gallery, scheme):
     assert browser.js("return Array.from(document.querySelectorAll('.search-popup .popup-title')).map(function (e) { return e.textContent; })") \
         == ["Fjord morning"]
     assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("role") == "combobox" and box.get_attribute("aria-controls") == "search-popup-list"
+    assert browser.js("return document.querySelector('.site-search [role=status]').textContent") == "1 photo matches “fjord”"
+    # Keyboard only: the focus stays in the box, the arrows move the active option.
     box.send_keys(Keys.ARROW_DOWN)
-    assert browser.js("return document.activeElement.closest('.search-popup') !== null")
-    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    active = box.get_attribute("aria-activedescendant")
+    assert browser.js("return document.activeElement.id") == "site-search-q"
+    assert browser.js("var o = document.getElementById(arguments[0]); return [o.getAttribute('role'), o.getAttribute('aria-selected'), o.textContent]", active) \
+        == ["option", "true", "Fjord morning" + browser.js("return document.querySelector('.search-popup .popup-subtitle').textContent")]
+    box.send_keys(Keys.ARROW_DOWN)
+    assert browser.js("return document.getElementById(arguments[0]).textContent", box.get_attribute("aria-activedescendant")) == "All 1 result ›"
+    box.send_keys(Keys.ARROW_UP)
+    assert box.get_attribute("aria-activedescendant") == active
+    box.send_keys(Keys.ESCAPE)
     browser.wait_for("document.querySelector('.search-popup').hidden")
     assert browser.js("return document.activeElement.id") == "site-search-q"
+    assert box.get_attribute("aria-expanded") == "false" and box.get_attribute("aria-activedescendant") is None
     box.send_keys(Keys.ARROW_DOWN)  # the popup opens again on typing only
+    assert browser.js("return document.querySelector('.search-popup').hidden")
     box.send_keys(" ")
     browser.wait_for("!document.querySelector('.search-popup').hidden")
     box.send_keys(Keys.ARROW_DOWN)
-    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    box.send_keys(Keys.ENTER)
     browser.wait_for("location.pathname.endsWith(%r)" % gallery.photo_page("Fjord morning"))
+
+
+def test_the_header_box_says_when_nothing_matches(browser, gallery):
+    browser.open(gallery.url + "index.html")
+    box = browser.find_element(By.ID, "site-search-q")
+    box.send_keys("zzyzx")
+    browser.wait_for("!document.querySelector('.search-popup').hidden")
+    assert browser.js("return document.querySelector('.site-search [role=status]').textContent") == "No photo matches “zzyzx”"
+    assert browser.js("return document.querySelector('.popup-note').textContent") == "No photo matches “zzyzx”"
+    assert browser.js("return document.querySelectorAll('[role=option]').length") == 0
+    box.send_keys(Keys.ENTER)  # no option active: the Search page
+    browser.wait_for("location.pathname.endsWith('search/index.html')")
 
 
 @pytest.mark.parametrize("scheme", ["http", "subpath", "file"])
