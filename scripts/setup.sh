@@ -32,3 +32,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python3 -m pip install -q --disable-pip-version-check -r "$(dirname "$0")/requirements-test.txt"
+# A current axe-core 4 for the accessibility tests: axe-playwright-python ships one (axe.min.js);
+# its Playwright is not needed, the tests drive Chromium through Selenium.
+python3 -m pip install -q --disable-pip-version-check --no-deps axe-playwright-python

@@ -245,3 +245,46 @@ def browser(chromium, gallery):
 
 def pause(seconds: float):
     time.sleep(seconds)
+
+
+def page_kinds(gallery: Gallery) -> dict[str, str]:
+    """One page of every kind a visitor meets, by name (relative to the site's root)."""
+    def first(folder: str, *skip: str) -> str:
+        names = sorted(p.name for p in (gallery.public / folder).glob("*.html") if p.name not in ("index.html",) + skip)
+        return f"{folder}/{names[0]}"
+
+    return {
+        "home": "index.html", "places": "places/index.html", "place": "places/lyon-auvergne-rhone-alpes-france.html",
+        "regions": "regions/index.html", "region": first("regions"), "people": "people/index.html", "person": "people/walker.html",
+        "albums": "albums/index.html", "album": "albums/cc0.html", "favorites": "favorites/index.html",
+        "favorites-all": "favorites/all.html", "favorites-place": "favorites/lyon-auvergne-rhone-alpes-france.html",
+        "recents": "recents/index.html", "search": "search/index.html?q=lyon", "photo": gallery.photo_page("Harbor lights"),
+    }
+
+
+def visit_as_a_returning_visitor(browser, gallery: Gallery):
+    """Some favorites and recents in this browser, so the pages' scripts draw what they add."""
+    browser.open(gallery.url + "index.html")
+    browser.js("""var ids = arguments[0];
+        ids.forEach(function (id) { Folio.favorites.add(id); Folio.recents.record(id); });""",
+               [gallery.identifier(t) for t in ("Street corner 01", "Street corner 07", "Fjord morning", "Harbor lights")])
+
+
+AXE_CORE = None
+
+
+def axe_core_script() -> str:
+    """A current axe-core 4, as the PyPI package axe-playwright-python ships it (installed without its
+    Playwright by scripts/setup.sh). axe-selenium-python's own copy is axe-core 3.1 (2018), which
+    misreads modern CSS, and is never used."""
+    global AXE_CORE
+    if AXE_CORE is None:
+        import importlib.util
+        spec = importlib.util.find_spec("axe_playwright_python")
+        path = Path(spec.origin).parent / "axe.min.js" if spec and spec.origin else None
+        if not path or not path.exists():
+            pytest.fail("axe-core 4 is missing: run scripts/setup.sh (pip install --no-deps axe-playwright-python)")
+        version = re.search(r"axe v(\d+)\.", path.read_text()[:200])
+        assert version and int(version.group(1)) >= 4, f"{path} is not axe-core 4"
+        AXE_CORE = str(path)
+    return AXE_CORE
