@@ -253,10 +253,11 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(tiles.allSatisfy { $0.contains("/12/") })
         let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
         XCTAssertEqual(media.filter { $0.contains("-screen-") }.count, 1)
-        XCTAssertEqual(media.filter { $0.contains("-w800-") }.count, 1)
+        XCTAssertEqual(media.filter { $0.contains("-w1000-") }.count, 1)
+        XCTAssertEqual(media.filter { $0.contains("-w500-") }.count, 1)
         XCTAssertEqual(media.filter { $0.contains("-thumb") }.count, 2)
         let page = try site.read("photos/\(big).html")
-        XCTAssertTrue(page.contains("-w800-"), "the 800 wide rendition is a srcset candidate")
+        XCTAssertTrue(page.contains("-w1000-") && page.contains("-w500-"), "the 1000 and 500 wide renditions are srcset candidates")
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 
@@ -277,7 +278,7 @@ final class BuildTests: XCTestCase {
         let ext = format.fileExtension
         let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
         let modern = media.filter { $0.hasSuffix(".\(ext)") }, jpeg = media.filter { $0.hasSuffix(".jpg") }
-        XCTAssertEqual(modern.count, 4, "thumb, thumb200, screen, w800", file: file, line: line)
+        XCTAssertEqual(modern.count, 5, "thumb, thumb300, screen, w1000, w500", file: file, line: line)
         func named(_ file: String) -> String { file.replacingOccurrences(of: "-[0-9a-f]{6}\\.[a-z]+$", with: "", options: .regularExpression) }
         XCTAssertEqual(Set(jpeg.map(named)), Set(modern.map(named)), "a JPEG twin of every rendition", file: file, line: line)
         for name in modern.union(jpeg) {
@@ -291,7 +292,7 @@ final class BuildTests: XCTestCase {
         let page = try site.read("photos/\(try identifier(site, "big.jpg")).html")
         let picture = try XCTUnwrap(PublicTreeChecks.matches(#"(<picture>.*?</picture>)"#, in: page).first, file: file, line: line)
         XCTAssertTrue(picture.contains(#"<source type="\#(format.mimeType)" srcset=""#), picture, file: file, line: line)
-        XCTAssertTrue(picture.contains("-w800-") && picture.contains(".\(ext) 800w"), picture, file: file, line: line)
+        XCTAssertTrue(picture.contains("-w1000-") && picture.contains(".\(ext) 1000w"), picture, file: file, line: line)
         let img = try XCTUnwrap(PublicTreeChecks.matches(#"(<img class="photo-image"[^>]*>)"#, in: picture).first, file: file, line: line)
         XCTAssertTrue(img.contains(".jpg\"") && !img.contains(".\(ext)"), "the img itself is the JPEG fallback: \(img)", file: file, line: line)
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], file: file, line: line)
@@ -308,7 +309,7 @@ final class BuildTests: XCTestCase {
         settings.format = .avif
         settings.quality = 80
         let set = RenditionSet(settings)
-        XCTAssertEqual(set.screens.map(\.quality), [60, 60])
+        XCTAssertEqual(set.screens.map(\.quality), [60, 60, 60])
         XCTAssertEqual(set.fallback(of: set.screens[0])?.quality, 80)
         XCTAssertEqual(set.fallback(of: set.screens[0])?.format, .jpeg)
         XCTAssertEqual(set.tiles?.format, .jpeg)

@@ -205,7 +205,9 @@
     var dpr = window.devicePixelRatio || 1;
     var need = view.s * dpr; // device pixels per original pixel
     var level = -1;
-    if (need * W > shownWidth() * 1.01) {
+    // Never on arrival, whatever the screen's density: only once the visitor zooms in, and only
+    // when the view needs clearly more pixels than the largest rendition has (a quarter more).
+    if (zoomed() && need * W > Math.max(shownWidth(), largestRendition()) * 1.25) {
       var k = Math.max(0, Math.floor(Math.log2(1 / need) + 1e-9));
       level = Math.max(pyramid.minLevel, pyramid.maxLevel - k);
     }

@@ -9,11 +9,13 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var baseURL: String?
     public var language = "en"
     /// Sides of the square thumbnails in grids and lists, in pixels, for `srcset`; their bytes
-    /// are kept in the model.
-    public var thumbnailSizes = [400, 200]
-    /// Longest sides of the renditions of a photo's page, for `srcset`; the first is the one
-    /// shown without `srcset`.
-    public var screenSizes = [1600, 800]
+    /// are kept in the model. 600 is a grid's half-width card on a 3× phone or a 2× desktop.
+    public var thumbnailSizes = [600, 300]
+    /// Longest sides of the renditions of a photo's page (and of rows of photos in their own
+    /// shapes), for `srcset`; the first is the one shown without `srcset`. 2000 covers a 3× phone
+    /// and a 2× laptop and is what libjpeg-turbo's half-scale decode of a 12-megapixel photo gives;
+    /// 500 is a row's photo on a desktop.
+    public var screenSizes = [2000, 1000, 500]
     /// Deep-zoom tiles for photos larger than the first screen size, so visitors can zoom to
     /// the original's resolution downloading only what is on screen.
     public var deepZoom = true

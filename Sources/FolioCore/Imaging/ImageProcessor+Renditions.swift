@@ -93,13 +93,16 @@ extension ImageProcessor {
 
     /// About how many bytes making `requests` (and `tiles`) of a photo takes at its peak: the
     /// decoded pixels, at the scale a JPEG is decoded at, and the copies made of them (libgd's
-    /// own image beside Folio's pixels, a turned copy, the first halving of a pyramid). What the
+    /// own image beside Folio's pixels, a turned copy, the first halving of a pyramid), and the
+    /// renditions themselves, full frames being kept as the sources of smaller ones. What the
     /// images step schedules against its memory limit.
     public func memoryCost(metadata: ImageMetadata, requests: [RenditionRequest], tiles: TileRequest?) -> Int {
         let orientation = ImageOrientation(exif: metadata.orientation)
         let stored = orientation.uprightSize(width: metadata.width, height: metadata.height)
         let wantsTiles = tiles?.minLevel(width: metadata.width, height: metadata.height) != nil
         var pixels = stored.width * stored.height
+        let renditionBytes = RenditionPlan(requests: requests, uprightWidth: stored.width, uprightHeight: stored.height)
+            .geometries.reduce(0) { $0 + $1.width * $1.height * 4 }
         if metadata.format == .jpeg, !wantsTiles {
             let plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
             let scale = plan.decodeScale(storedWidth: stored.width, storedHeight: stored.height, orientation: orientation,
@@ -109,7 +112,7 @@ extension ImageProcessor {
         var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
         if orientation != .up { bytesPerPixel += 4 }
         if wantsTiles { bytesPerPixel += 1 }
-        return pixels * bytesPerPixel + 8 << 20
+        return pixels * bytesPerPixel + renditionBytes + 8 << 20
     }
 
     /// PNG, GIF, WebP, AVIF, HEIC and TIFF, after the checks libgd does not make for itself.
