@@ -1,6 +1,7 @@
 """The photo viewer: the photo first (a stage nothing covers, filled or fitted as the photo and the
 screen call for), zoom, pan, navigation, details, deep-zoom tiles."""
 
+import json
 import math
 import re
 import time
@@ -477,3 +478,16 @@ def test_no_tile_is_fetched_before_the_visitor_zooms_in(browser, gallery, size):
     browser.js("for (var i = 0; i < 3; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', {key: '+', bubbles: true}));")
     wait_for_tiles(browser)
     assert tile_requests(browser, base), "zoomed in past the rendition: tiles"
+
+
+def test_the_next_photos_rendition_is_fetched_once_this_one_is_shown(browser, gallery):
+    open_photo(browser, gallery, LANDSCAPE)
+    wanted = browser.js("return document.querySelector('.stage-next').dataset.srcset.split(', ').map(function (c) { return new URL(c.split(' ')[0], location.href).href; })")
+    next_page = browser.js("return new URL(document.querySelector('a[rel=next]').getAttribute('href'), location.href).href")
+    assert wanted and all("/media/" in url for url in wanted)
+    browser.wait_for("%s.some(function (u) { return performance.getEntriesByType('resource').some(function (e) { return e.name === u; }); })"
+                     % json.dumps(wanted))
+    # One of them, the size this screen takes, and at low priority: nothing else of the next page.
+    fetched = browser.js("return performance.getEntriesByType('resource').map(function (e) { return e.name; })")
+    assert len([url for url in fetched if url in wanted]) == 1
+    assert next_page not in fetched

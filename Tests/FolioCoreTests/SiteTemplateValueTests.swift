@@ -21,12 +21,12 @@ final class SiteTemplateValueTests: XCTestCase {
         let crumb = Crumb(title: "t", href: "h")
         let zoom = TilePyramid(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
         let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",
-                             shape: image, shapeSizes: "300px")
+                             shape: image, shapeSizes: "300px", eager: true, leading: true)
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
-                                 previous: crumb, next: crumb)
+                                 previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw")
         var page = Page(path: "places/index.html", template: "places", section: .places, title: "Places", subheading: "s")
         page.crumbs = [crumb]
         page.rows = [row]

@@ -124,7 +124,9 @@ extension TilePyramid: TemplateValue {
 }
 
 extension PhotoCard: TemplateValue {
-    static let templateKeys: Set<String> = ["href", "title", "subtitle", "alt", "thumb", "favorite", "identifier", "shape", "shapeSizes"]
+    static let templateKeys: Set<String> = [
+        "href", "title", "subtitle", "alt", "thumb", "favorite", "identifier", "shape", "shapeSizes", "eager", "leading",
+    ]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -137,6 +139,8 @@ extension PhotoCard: TemplateValue {
         case "identifier": return identifier
         case "shape": return shape
         case "shapeSizes": return shapeSizes
+        case "eager": return eager
+        case "leading": return leading
         default: return nil
         }
     }
@@ -253,7 +257,7 @@ extension Fact: TemplateValue {
 extension PhotoDetail: TemplateValue {
     static let templateKeys: Set<String> = [
         "identifier", "title", "description", "alt", "image", "thumb", "originalWidth", "originalHeight",
-        "fillSizes", "zoom", "facts", "tags", "favorite", "previous", "next",
+        "fillSizes", "zoom", "facts", "tags", "favorite", "previous", "next", "nextImage", "nextSizes",
     ]
 
     public func child(named name: String) -> Any? {
@@ -273,6 +277,8 @@ extension PhotoDetail: TemplateValue {
         case "favorite": return favorite
         case "previous": return previous
         case "next": return next
+        case "nextImage": return nextImage
+        case "nextSizes": return nextSizes
         default: return nil
         }
     }

@@ -79,6 +79,10 @@ public struct PhotoCard: Sendable, Encodable {
     public var shape: ImageRef?
     /// The `sizes` of `shape`: about how wide a photo of its shape is in a row of such photos.
     public var shapeSizes: String?
+    /// On the page's first screen: loaded at once rather than lazily.
+    public var eager = false
+    /// The page's first photo: fetched first (`fetchpriority`), its paint timed (`elementtiming`).
+    public var leading = false
 }
 
 /// A row of a list: a place, a region, a person.
@@ -184,6 +188,10 @@ public struct PhotoDetail: Sendable, Encodable {
     public var favorite: Bool
     public var previous: Crumb?
     public var next: Crumb?
+    /// The next photo's page renditions and their `sizes`, for the viewer to fetch ahead once this
+    /// photo is shown.
+    public var nextImage: ImageRef?
+    public var nextSizes: String?
 }
 
 /// The switch on the Favorites page between "Only favorites" and "All places".

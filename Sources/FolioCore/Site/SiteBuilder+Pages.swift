@@ -200,7 +200,9 @@ extension SiteBuilder {
                 fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
                 tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-                next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) })
+                next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
+                nextImage: next.flatMap { self.images[$0.photo.id!]?.screen },
+                nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
             page.crumbs = [Crumb(title: item.person.name, href: "people/\(item.person.slug).html")]
             page.social = socialCard(photo: page, item)
             return page

@@ -51,7 +51,27 @@ public struct SiteBuilder: Sendable {
         pages += peoplePages()
         pages += favoritesPages()
         pages += photoPages()
-        return pages
+        return pages.map(Self.withFirstScreenEager)
+    }
+
+    /// How many of a page's first photos load at once: a phone's first screen holds two to four,
+    /// a desktop's one or two rows. The rest load as the visitor scrolls to them.
+    static let eagerCount = 6
+
+    /// `page` with its first photos loaded at once, the very first fetched first.
+    static func withFirstScreenEager(_ page: Page) -> Page {
+        guard var sections = page.photoSections else { return page }
+        var left = eagerCount
+        for s in sections.indices {
+            for c in sections[s].photos.indices where left > 0 {
+                sections[s].photos[c].eager = true
+                sections[s].photos[c].leading = left == eagerCount
+                left -= 1
+            }
+        }
+        var page = page
+        page.photoSections = sections
+        return page
     }
 
     // MARK: - Shared pieces
