@@ -112,11 +112,11 @@ public struct SiteBuilder: Sendable {
         return card
     }
 
-    /// About how wide a photo is in rows of photos in their own shapes: rows about 170 px high on
+    /// About how wide a photo is in rows of photos in their own shapes: rows about 220 px high on
     /// a phone, 260 px elsewhere (style.css's `.keeps-shapes`), never wider than a phone's screen.
     static func shapeSizes(width: Int, height: Int) -> String {
         let aspect = Double(width) / Double(height)
-        return "(max-width: 560px) \(Int(min(400, (aspect * 170).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
+        return "(max-width: 560px) \(Int(min(400, (aspect * 220).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
     }
 
     func grid(_ photos: [GalleryPhoto]) -> [PhotoSection] {
