@@ -48,7 +48,7 @@
   var help = document.createElement("p");
   help.id = "viewer-help";
   help.className = "visually-hidden";
-  help.textContent = "Zoom with + and −, or 0 to fill the screen; move with the arrow keys when zoomed in, " +
+  help.textContent = "Zoom with + and −; 0 switches between filling the screen and the whole photo; move with the arrow keys when zoomed in, " +
     "or go to the previous or next photo when not; press i or Enter to show or hide the details.";
   figure.appendChild(help);
   figure.setAttribute("aria-describedby", "viewer-help");
