@@ -285,7 +285,7 @@ final class BuildTests: XCTestCase {
             let bytes = try Data(contentsOf: site.publicFolder.appendingPathComponent("media/\(name)"))
             XCTAssertTrue(name.hasSuffix(".jpg") ? bytes.starts(with: [0xFF, 0xD8, 0xFF]) : signature(bytes), name, file: file, line: line)
         }
-        let tiles = files(site, under: "media/tiles").filter { !($0 as NSString).pathExtension.isEmpty }
+        let tiles = files(site, under: "media/tiles").filter { !RelativePath($0).pathExtension.isEmpty }
         XCTAssertFalse(tiles.isEmpty, file: file, line: line)
         XCTAssertTrue(tiles.allSatisfy { $0.hasSuffix(".jpg") }, "tiles stay JPEG: the viewer has no fallback for them", file: file, line: line)
 

@@ -159,7 +159,7 @@ final class HostileInputTests: XCTestCase {
         record("a home path", ["path": "~/a.jpg"], messages: ["error: content/c.plist, record 0: path '~/a.jpg' leads outside content/"], photos: 1),
         record("in and out again", ["path": "sub/../../a.jpg"], messages: ["error: content/c.plist, record 0: path 'sub/../../a.jpg' leads outside content/"], photos: 1),
         record("a percent-encoded climb is a name", ["path": "%2e%2e/a.jpg"], messages: ["error: content/c.plist, record 0 (%2e%2e/a.jpg): image file not found"], photos: 1),
-        record("a path with a NUL", ["path": "a\u{0}.jpg"], messages: ["warning: content/c.plist, record 0: key 'path' holds control characters; they are left out"], photos: 1),
+        record("a path with a NUL", ["path": "a\u{0}.jpg"], messages: ["warning: content/c.plist, record 0: key 'path' holds a NUL, which no file name can; it is left out"], photos: 1),
         record("an empty path", ["path": ""], messages: ["error: content/c.plist, record 0: key 'path' is empty"], photos: 1),
         record("a path to no file", ["path": "nowhere.jpg"], messages: ["error: content/c.plist, record 0 (nowhere.jpg): image file not found"], photos: 1),
         Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": plist([["path": "notes.txt"]])],
@@ -172,6 +172,18 @@ final class HostileInputTests: XCTestCase {
              messages: [], photos: 1, present: ["Near"]),
         Case(name: "hidden files are not content", files: ["content/a.jpg": photo, "content/.DS_Store": Data("junk".utf8), "content/.hidden/b.jpg": photo],
              messages: [], photos: 1),
+        // NSString's deletingLastPathComponent trapped on any one-character name: every build and
+        // `folio serve` died on a folder called A.
+        Case(name: "albums in one-letter folders", files: [
+            "content/A/a.jpg": photo, "content/B/B.jpg": otherPhoto, "content/1/2/c.jpg": photo, "content/\u{E9}/d.jpg": photo,
+            "content/e\u{301}/e.jpg": otherPhoto, "content/\u{301}/f.jpg": photo, "content/_/g.jpg": photo,
+        ], messages: [], photos: 7, present: ["albums/a.html", ">B<"]),
+        Case(name: "a catalog and album settings in a one-letter folder", files: [
+            "content/A/B.jpg": photo, "content/A/c.plist": plist([["path": "B.jpg", "name": "Bee"]]),
+            "content/A/album.plist": plist(["title": "Ay", "cover": "B.jpg"]), "content/C/album.plist": plist(["title": "Sea"]),
+        ], messages: [], photos: 1, present: ["Bee", "Ay"]),
+        record("a catalog path through one-letter folders", ["path": "./A/../B/./a.jpg"],
+               messages: ["error: content/c.plist, record 0 (B/a.jpg): image file not found"], photos: 1),
     ]
 
     /// The photo with a segment put right after its SOI: APP1 for XMP, APP13 for IPTC.

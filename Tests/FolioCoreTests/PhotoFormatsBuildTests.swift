@@ -56,9 +56,9 @@ final class PhotoFormatsBuildTests: XCTestCase {
         let checks = PublicTreeChecks(root: site.publicFolder)
         XCTAssertEqual(try checks.problems(), [])
         let images = try FileManager.default.subpathsOfDirectory(atPath: site.publicFolder.path)
-            .filter { ["jpg", "heic", "heif", "tif", "tiff", "mov", "nef"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .filter { ["jpg", "heic", "heif", "tif", "tiff", "mov", "nef"].contains(RelativePath($0).lowercasedExtension) }
         XCTAssertFalse(images.isEmpty)
-        XCTAssertEqual(Set(images.map { ($0 as NSString).pathExtension.lowercased() }), ["jpg"], "only JPEG renditions are published")
+        XCTAssertEqual(Set(images.map { RelativePath($0).lowercasedExtension }), ["jpg"], "only JPEG renditions are published")
 
         // Unchanged, the next build says the same of the same files.
         let again = try await site.build()

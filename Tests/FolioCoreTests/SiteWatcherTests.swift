@@ -101,6 +101,6 @@ final class SiteWatcherTests: XCTestCase {
         try site.photo("b.jpg")
         pause.resume()
         let snapshot = await looked.value
-        XCTAssertEqual(Set(snapshot.files.keys.map { ($0 as NSString).lastPathComponent }), ["a.jpg", "b.jpg"])
+        XCTAssertEqual(Set(snapshot.files.keys.map { RelativePath($0).name }), ["a.jpg", "b.jpg"])
     }
 }

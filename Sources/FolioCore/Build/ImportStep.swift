@@ -143,7 +143,7 @@ struct ImportStep: BuildStep {
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no
     /// underscores or dashes, no spaces at either end or twice in a row.
     static func title(fromFileName path: String) -> String? {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = RelativePath(path).stem
         let words = stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
             .split(whereSeparator: \.isWhitespace)
         return words.isEmpty ? nil : words.joined(separator: " ")

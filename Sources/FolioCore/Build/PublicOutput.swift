@@ -97,6 +97,12 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
+    /// The folder a file of the site goes in: `base` itself for a file at the top.
+    private static func folder(of relative: String, in base: String) -> String {
+        let folder = RelativePath(relative).folder
+        return folder.isEmpty ? base : base + "/" + folder
+    }
+
     private func prepareFolder(_ folder: String) throws {
         lock.lock()
         let known = folders.contains(folder)
@@ -112,9 +118,10 @@ public final class PublicOutput: @unchecked Sendable {
     /// Writes with plain POSIX calls on string paths: Foundation's Data.write fsyncs every file
     /// and URL path building is slow, together a third of writing ten thousand pages. Atomic
     /// writes go to a temporary name first and are renamed into place.
-    private func write(_ data: Data, at path: String, atomically: Bool) throws {
+    private func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
+        let path = base + "/" + relative
         do {
-            try prepareFolder((path as NSString).deletingLastPathComponent)
+            try prepareFolder(Self.folder(of: relative, in: base))
         } catch {
             throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
         }
@@ -147,7 +154,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// Writes a page or an asset of the new site. The next tree holds no page when the build
     /// starts, so no file shared with `public/` is ever written into.
     public func write(_ data: Data, to relative: String) throws {
-        try write(data, at: next.path + "/" + relative, atomically: false)
+        try write(data, to: relative, in: next.path, atomically: false)
     }
 
     /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
@@ -155,7 +162,7 @@ public final class PublicOutput: @unchecked Sendable {
         let old = destination.path + "/" + relative
         let new = next.path + "/" + relative
         do {
-            try prepareFolder((new as NSString).deletingLastPathComponent)
+            try prepareFolder(Self.folder(of: relative, in: next.path))
             try share(old, new)
             return true
         } catch {
@@ -186,7 +193,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// Writes a media file; atomically, so a build that dies never leaves half a file under a
     /// name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
-        try write(data, at: next.path + "/" + relative, atomically: true)
+        try write(data, to: relative, in: next.path, atomically: true)
     }
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
@@ -194,7 +201,7 @@ public final class PublicOutput: @unchecked Sendable {
         let final = next.appendingPathComponent(folder)
         let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
         try? fm.removeItem(at: partial)
-        try body { path, data in try self.write(data, at: partial.path + "/" + path, atomically: false) }
+        try body { path, data in try self.write(data, to: path, in: partial.path, atomically: false) }
         do {
             try? fm.removeItem(at: final)
             try fm.moveItem(at: partial, to: final)

@@ -10,7 +10,7 @@ struct AlbumSettingsReader {
     let files: FileAccess
 
     static func isAlbumSettings(_ path: String) -> Bool {
-        (path as NSString).lastPathComponent.lowercased() == fileName
+        RelativePath(path).name.lowercased() == fileName
     }
 
     /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
@@ -33,11 +33,11 @@ struct AlbumSettingsReader {
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
             return trimmed.isEmpty ? nil : trimmed
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = RelativePath(path).folder
         var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"))
         if let cover = album.cover {
             let full = ContentPath.resolve(cover, in: folder)
-            if full == nil || !photos.contains(full!) || (full! as NSString).deletingLastPathComponent != folder {
+            if full == nil || !photos.contains(full!) || RelativePath(full!).folder != folder {
                 issues.append(.warning(shown, "cover '\(cover)' is not a photo of this folder; the newest photo is the cover"))
                 album.cover = nil
             }

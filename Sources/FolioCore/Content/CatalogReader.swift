@@ -31,7 +31,7 @@ struct CatalogReader {
             result.issues.append(.error(shown, "a catalog must be an array of dictionaries, found \(Self.typeName(plist))"))
             return result
         }
-        let folder = (relativePath as NSString).deletingLastPathComponent
+        let folder = RelativePath(relativePath).folder
         for (index, element) in array.enumerated() {
             let place = "\(shown), record \(index)"
             guard let dictionary = element as? [String: Any] else {
@@ -39,7 +39,10 @@ struct CatalogReader {
                 continue
             }
             var fields = RecordFields(dictionary: dictionary, place: place)
-            if let record = fields.record(folder: folder) {
+            if var record = fields.record(folder: folder) {
+                if let trimmed = fields.trimmedPath, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil {
+                    record.path = trimmed
+                }
                 result.records.append(record)
             }
             result.issues += fields.issues
@@ -71,6 +74,9 @@ private struct RecordFields {
     let dictionary: [String: Any]
     let place: String
     var issues: [BuildIssue] = []
+    /// The path without spaces at either end, for a catalog typed by hand, where no file has the
+    /// name as written.
+    var trimmedPath: String?
 
     init(dictionary: [String: Any], place: String) {
         self.dictionary = dictionary
@@ -85,7 +91,7 @@ private struct RecordFields {
             issues.append(.error(place, "no 'path' to an image: key 'path' is not a string"))
             return nil
         }
-        guard let rawPath = string("path") else {
+        guard let rawPath = pathText() else {
             issues.append(.error(place, dictionary["path"] == nil ? "no 'path' to an image" : "key 'path' is empty"))
             return nil
         }
@@ -93,6 +99,8 @@ private struct RecordFields {
             issues.append(.error(place, "path '\(rawPath)' leads outside content/"))
             return nil
         }
+        let trimmed = rawPath.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmed.utf8.elementsEqual(rawPath.utf8) { trimmedPath = ContentPath.resolve(trimmed, in: folder) }
         return CatalogRecord(
             location: place, path: path,
             name: string("name"), user: string("user"), description: string("description"),
@@ -107,6 +115,18 @@ private struct RecordFields {
     }
 
     /// A non-empty trimmed string, without control characters (a binary plist can hold a NUL).
+    /// The path as written: a file's name on Linux may hold any byte but "/" and NUL, controls and
+    /// spaces at either end among them.
+    mutating func pathText() -> String? {
+        guard let text = dictionary["path"] as? String else { return nil }
+        var path = text
+        if text.unicodeScalars.contains("\0") {
+            issues.append(.warning(place, "key 'path' holds a NUL, which no file name can; it is left out"))
+            path = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\0" }))
+        }
+        return path.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : path
+    }
+
     mutating func string(_ key: String) -> String? {
         guard let value = dictionary[key] else { return nil }
         guard let text = value as? String else { wrongType(key, "a string"); return nil }

@@ -8,7 +8,7 @@ public enum ContentFileKind: String, Sendable, Equatable {
     case other = "not a photo"
 
     public init(path: String) {
-        let fileExtension = (path as NSString).pathExtension.lowercased()
+        let fileExtension = RelativePath(path).lowercasedExtension
         if ContentPath.imageExtensions.contains(fileExtension) {
             self = .photo
         } else if fileExtension == "plist" {

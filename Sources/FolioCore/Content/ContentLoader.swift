@@ -14,7 +14,7 @@ public struct ContentLoader: Sendable {
         var inventory = ContentInventory()
         let listing = try files.entries(under: contentRoot)
         let all = listing.map(\.path)
-        var catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
+        var catalogs = all.filter { RelativePath($0).lowercasedExtension == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
@@ -77,7 +77,7 @@ public struct ContentLoader: Sendable {
         }
         for index in inventory.entries.indices {
             let path = inventory.entries[index].path
-            let candidates = [path + ".xmp", (path as NSString).deletingPathExtension + ".xmp"].map { $0.lowercased() }
+            let candidates = [path + ".xmp", RelativePath(path).deletingExtension.text + ".xmp"].map { $0.lowercased() }
             guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
                   let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
@@ -91,13 +91,13 @@ public struct ContentLoader: Sendable {
     private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
         var photoByStem: [String: String] = [:]
         for photo in photos {
-            photoByStem[(photo as NSString).deletingPathExtension.lowercased()] = photo
+            photoByStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
             photoByStem[photo.lowercased()] = photo
         }
         return paths.compactMap { path in
             let kind = ContentFileKind(path: path)
             guard kind != .photo, kind != .catalog else { return nil }
-            let photo = kind.accompaniesPhotos ? photoByStem[(path as NSString).deletingPathExtension.lowercased()] : nil
+            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(path).deletingExtension.text.lowercased()] : nil
             if kind == .sidecar, photo != nil { return nil }
             return SkippedFile(path: path, kind: kind, companionOf: photo)
         }.sorted { $0.path < $1.path }

@@ -5,18 +5,7 @@ enum ContentPath {
     /// `path` as written in a catalog in `folder` (both relative to content/), normalised;
     /// nil when it is absolute or `..` leads above content/.
     static func resolve(_ path: String, in folder: String) -> String? {
-        guard !path.hasPrefix("/"), !path.hasPrefix("~") else { return nil }
-        var parts: [Substring] = folder.split(separator: "/")
-        for part in path.split(separator: "/") {
-            switch part {
-            case ".", "": continue
-            case "..":
-                guard !parts.isEmpty else { return nil }
-                parts.removeLast()
-            default: parts.append(part)
-            }
-        }
-        return parts.isEmpty ? nil : parts.joined(separator: "/")
+        RelativePath(folder).resolving(path)?.text
     }
 
     /// `hif` is what some cameras (Fujifilm, Canon) name their HEIF files.
@@ -25,10 +14,10 @@ enum ContentPath {
     ]
 
     static func isSidecar(_ path: String) -> Bool {
-        (path as NSString).pathExtension.lowercased() == "xmp"
+        RelativePath(path).lowercasedExtension == "xmp"
     }
 
     static func isImage(_ path: String) -> Bool {
-        imageExtensions.contains((path as NSString).pathExtension.lowercased())
+        imageExtensions.contains(RelativePath(path).lowercasedExtension)
     }
 }

@@ -35,7 +35,7 @@ public struct SkippedFile: Sendable, Equatable {
     private static func counts(_ files: [SkippedFile]) -> String {
         var byExtension: [String: (count: Int, kind: ContentFileKind)] = [:]
         for file in files {
-            let fileExtension = (file.path as NSString).pathExtension.lowercased()
+            let fileExtension = RelativePath(file.path).lowercasedExtension
             byExtension[fileExtension, default: (0, file.kind)].count += 1
         }
         func order(_ name: String) -> String { name.isEmpty ? "\u{10FFFF}" : name }

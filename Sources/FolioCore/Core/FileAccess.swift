@@ -50,8 +50,10 @@ public struct FileStamp: Sendable, Equatable {
 public struct LocalFileAccess: FileAccess {
     public init() {}
 
+    /// Read into memory, never mapped: a mapped file that an editor truncates while a build
+    /// reads it (as `folio serve` watches the folder being edited) is a SIGBUS, not an error.
     public func read(_ url: URL) throws -> Data {
-        try Data(contentsOf: url, options: .alwaysMapped)
+        try Data(contentsOf: url)
     }
 
     public func isFolder(_ url: URL) -> Bool {

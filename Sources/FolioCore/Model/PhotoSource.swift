@@ -30,9 +30,11 @@ public enum PhotoSource: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// Reads the column's text; nil for a kind this Folio does not know.
     public init?(text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let value = String(text[text.index(after: colon)...])
-        switch Kind(rawValue: String(text[..<colon])) {
+        // Split at the byte: as Characters, a path that begins with a combining mark fuses with
+        // the colon before it ("content:\u{301}/a.jpg" has no ":" Character).
+        guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let value = String(decoding: text.utf8[text.utf8.index(after: colon)...], as: UTF8.self)
+        switch Kind(rawValue: String(decoding: text.utf8[..<colon], as: UTF8.self)) {
         case .content: self = .content(path: value)
         case .flickr: self = .flickr(id: value)
         case nil: return nil

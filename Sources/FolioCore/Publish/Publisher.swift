@@ -91,7 +91,7 @@ public struct Publisher: Sendable {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            data = try Data(contentsOf: url)
         } catch {
             throw FolioError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
         }

@@ -54,18 +54,18 @@ struct AlbumTree: Sendable {
     /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere.
     static func folder(of photo: Photo) -> String? {
         guard case .content(let path) = photo.source else { return nil }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = RelativePath(path).folder
         return folder.isEmpty ? nil : folder
     }
 
     static func parent(of path: String) -> String? {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = RelativePath(path).folder
         return parent.isEmpty ? nil : parent
     }
 
     /// "2024_summer-trip" → "2024 summer trip": the folder's own name, without underscores or dashes.
     static func title(fromFolder path: String) -> String {
-        let name = (path as NSString).lastPathComponent
+        let name = RelativePath(path).name
         let words = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ").split(whereSeparator: \.isWhitespace)
         return words.isEmpty ? name : words.joined(separator: " ")
     }

@@ -1,0 +1,133 @@
+/// A path inside a folder Folio owns (`content/`, `public/`, the cache): names joined by "/".
+///
+/// Folio's own, rather than NSString's path functions: on Linux those trap on ordinary input
+/// (`deletingLastPathComponent` of any one-character string, so a folder named `A` took the
+/// whole build down), and they read a path as Characters, where a name that begins with a
+/// combining mark glues itself to the "/" before it. Here a path is what the file system says
+/// it is: UTF-8 bytes, split at the byte "/", compared byte for byte ("Montréal" composed and
+/// decomposed are two names on Linux, as they are two rows in SQLite).
+public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The names, none empty and none ".".
+    public let components: [String]
+
+    /// `text` split at "/", empty and "." names dropped: "a//b/./c/" is "a/b/c". ".." is kept as
+    /// written (`resolving` is what climbs); a leading "/" is dropped with the empty name before it.
+    public init(_ text: String) {
+        components = text.utf8.split(separator: Self.slash, omittingEmptySubsequences: true)
+            .map { String(decoding: $0, as: UTF8.self) }
+            .filter { $0 != "." }
+    }
+
+    public init<Names: Sequence>(components: Names) where Names.Element == String {
+        self.components = components.filter { !$0.isEmpty && $0 != "." }
+    }
+
+    /// The top of the folder itself.
+    public static let root = RelativePath(components: [])
+
+    public var isRoot: Bool { components.isEmpty }
+
+    /// The names joined by "/"; "" for the root.
+    public var text: String { components.joined(separator: "/") }
+
+    public var description: String { text }
+
+    /// The last name: "b.jpg" of "a/b.jpg"; "" for the root.
+    public var name: String { components.last ?? "" }
+
+    /// The folder the path is in; nil at the top (a path of one name, or the root).
+    public var parent: RelativePath? {
+        components.count > 1 ? RelativePath(components: components.dropLast()) : nil
+    }
+
+    /// The folder the path is in as text, "" at the top.
+    public var folder: String { parent?.text ?? "" }
+
+    /// The name's extension, as written: "JPG" of "IMG_1.JPG". A name whose only dot starts it
+    /// (".nomedia") or ends it ("notes.") has none.
+    public var pathExtension: String {
+        guard let dot = Self.extensionDot(name) else { return "" }
+        return String(decoding: name.utf8[name.utf8.index(after: dot)...], as: UTF8.self)
+    }
+
+    /// The extension in lower case, as Folio compares it: "jpg" of "IMG_1.JPG".
+    public var lowercasedExtension: String { pathExtension.lowercased() }
+
+    /// The name without its extension: "IMG_1" of "a/IMG_1.JPG".
+    public var stem: String {
+        guard let dot = Self.extensionDot(name) else { return name }
+        return String(decoding: name.utf8[..<dot], as: UTF8.self)
+    }
+
+    /// The whole path without the last name's extension: "a/IMG_1" of "a/IMG_1.JPG".
+    public var deletingExtension: RelativePath {
+        guard !components.isEmpty else { return self }
+        return RelativePath(components: components.dropLast() + [stem])
+    }
+
+    /// The path with one name, or a relative path, added under it (".." kept as a name, as `init`
+    /// keeps it: `resolving` is what climbs).
+    public func appending(_ other: String) -> RelativePath {
+        RelativePath(components: components + RelativePath(other).components)
+    }
+
+    /// `other`, as written in a file in this folder, with ".." climbing: nil when it is absolute
+    /// ("/", "~"), empty, or leads above the top.
+    public func resolving(_ other: String) -> RelativePath? {
+        guard !other.utf8.starts(with: [Self.slash]), !other.utf8.starts(with: "~".utf8) else { return nil }
+        var names = components
+        for name in RelativePath(other).components {
+            if name == ".." {
+                guard !names.isEmpty else { return nil }
+                names.removeLast()
+            } else {
+                names.append(name)
+            }
+        }
+        return names.isEmpty ? nil : RelativePath(components: names)
+    }
+
+    /// Whether `self` is `folder` or lies under it.
+    public func isInside(_ folder: RelativePath) -> Bool {
+        components.count >= folder.components.count
+            && zip(components, folder.components).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    /// Whether any name is hidden (begins with "."), as the content walk leaves such out.
+    public var isHidden: Bool { components.contains { $0.utf8.first == Self.dot } }
+
+    public static func == (a: RelativePath, b: RelativePath) -> Bool {
+        a.components.count == b.components.count && zip(a.components, b.components).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for name in components {
+            for byte in name.utf8 { hasher.combine(byte) }
+            hasher.combine(Self.slash)
+        }
+    }
+
+    /// By bytes, name by name, as SQLite orders text and a folder comes before its own contents.
+    public static func < (a: RelativePath, b: RelativePath) -> Bool {
+        for (x, y) in zip(a.components, b.components) where !x.utf8.elementsEqual(y.utf8) {
+            return x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
+        return a.components.count < b.components.count
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let dot = UInt8(ascii: ".")
+
+    /// The index of the dot that starts `name`'s extension: the last dot, when it is neither
+    /// the first byte nor the last.
+    private static func extensionDot(_ name: String) -> String.UTF8View.Index? {
+        let bytes = name.utf8
+        guard let dot = bytes.lastIndex(of: Self.dot), dot != bytes.startIndex, bytes.index(after: dot) != bytes.endIndex else { return nil }
+        return dot
+    }
+}
+
+extension String {
+    /// This text as a `RelativePath`, for one question about it: `path.relativePath.parent`.
+    public var relativePath: RelativePath { RelativePath(self) }
+}
