@@ -182,6 +182,19 @@ final class HostileInputTests: XCTestCase {
             "content/A/B.jpg": photo, "content/A/c.plist": plist([["path": "B.jpg", "name": "Bee"]]),
             "content/A/album.plist": plist(["title": "Ay", "cover": "B.jpg"]), "content/C/album.plist": plist(["title": "Sea"]),
         ], messages: [], photos: 1, present: ["Bee", "Ay"]),
+        // Linux file names may hold controls and spaces at either end; messages show them escaped.
+        Case(name: "a name with an escape sequence and a newline, and a catalog naming it", files: [
+            "content/a\u{1B}[31m\nb.jpg": photo, "content/c.plist": plist([["path": "a\u{1B}[31m\nb.jpg", "name": "Escaped"]], binary: true),
+        ], messages: [], photos: 1, present: ["Escaped"]),
+        Case(name: "a missing name with controls is told on one line", files: [
+            "content/c.plist": plist([["path": "x\u{1B}[2J\n\u{202E}.jpg"]], binary: true),
+        ], messages: [#"error: content/c.plist, record 0 (x\u{1B}[2J\u{A}\u{202E}.jpg): image file not found"#], photos: 0),
+        Case(name: "a catalog path with spaces around it, typed by hand", files: [
+            "content/a.jpg": photo, "content/c.plist": plist([["path": "  a.jpg ", "name": "Trimmed"]]),
+        ], messages: [], photos: 1, present: ["Trimmed"]),
+        Case(name: "a file whose name begins with a space", files: [
+            "content/ a.jpg": photo, "content/a.jpg": otherPhoto, "content/c.plist": plist([["path": " a.jpg", "name": "Spaced"]]),
+        ], messages: [], photos: 2, present: ["Spaced"]),
         record("a catalog path through one-letter folders", ["path": "./A/../B/./a.jpg"],
                messages: ["error: content/c.plist, record 0 (B/a.jpg): image file not found"], photos: 1),
     ]

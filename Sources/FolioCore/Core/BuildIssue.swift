@@ -15,5 +15,8 @@ public struct BuildIssue: Error, Sendable, Equatable, CustomStringConvertible {
         BuildIssue(severity: .warning, path: path, reason: reason)
     }
 
-    public var description: String { "\(severity.rawValue): \(path): \(reason)" }
+    /// One line, whatever the names in it hold: a file name may carry a newline (which would split
+    /// the message a deploy log greps for), an escape sequence (which a terminal would obey) or a
+    /// right-to-left override (which would show the name backwards); each is written as `\u{1B}`.
+    public var description: String { CleanText.shown("\(severity.rawValue): \(path): \(reason)") }
 }

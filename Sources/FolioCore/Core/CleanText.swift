@@ -25,6 +25,25 @@ public enum CleanText {
         return String(scalars)
     }
 
+    /// `text` for a terminal or a log: controls and the bidirectional overrides and isolates
+    /// written out as `\u{…}`, everything else as it is.
+    public static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnshowable) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isUnshowable(scalar) {
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func isUnshowable(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
     /// C0 and C1 controls and DEL.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
