@@ -143,6 +143,18 @@ final class HostileInputTests: XCTestCase {
         record("latitude not a number", ["latitude": Double.nan], messages: ["warning: content/c.plist, record 0: key 'latitude' should be a number from -90 to 90, found a number; ignored"]),
         record("taken a number", ["taken": 12], messages: ["warning: content/c.plist, record 0: key 'taken' should be a date (a plist <date> or ISO 8601 text), found a number; ignored"]),
         record("taken a word", ["taken": "yesterday"], messages: ["warning: content/c.plist, record 0: key 'taken' should be a date (a plist <date> or ISO 8601 text), found a string; ignored"]),
+        // Read back from the model, the year 3,170,843 failed the whole build.
+        record("taken in the year 3 million", ["taken": Date(timeIntervalSince1970: 1e14)],
+               messages: ["warning: content/c.plist, record 0: key 'taken' is a date outside the years 1 to 9999; ignored"]),
+        record("taken before the common era", ["taken": Date(timeIntervalSince1970: -1e11)],
+               messages: ["warning: content/c.plist, record 0: key 'taken' is a date outside the years 1 to 9999; ignored"]),
+        record("taken in the year 9999", ["taken": "9999-12-31T12:00:00Z"], messages: [], present: ["9999"]),
+        Case(name: "dates of infinity and NaN in a binary catalog", files: [
+            "content/a.jpg": photo,
+            "content/c.plist": plist([["path": "a.jpg", "taken": Date(timeIntervalSinceReferenceDate: .infinity),
+                                       "uploaded": Date(timeIntervalSinceReferenceDate: .nan)]], binary: true),
+        ], messages: ["warning: content/c.plist, record 0: key 'taken' is a date outside the years 1 to 9999; ignored",
+                      "warning: content/c.plist, record 0: key 'uploaded' is a date outside the years 1 to 9999; ignored"], photos: 1),
         record("uploaded a boolean", ["uploaded": false], messages: ["warning: content/c.plist, record 0: key 'uploaded' should be a date (a plist <date> or ISO 8601 text), found a number; ignored"]),
         record("favorite a word", ["favorite": "yes"], messages: ["warning: content/c.plist, record 0: key 'favorite' should be a boolean, found a string; ignored"]),
         record("tags a string", ["tags": "a, b"], messages: ["warning: content/c.plist, record 0: key 'tags' should be an array of strings, found a string; ignored"]),

@@ -159,8 +159,13 @@ private struct RecordFields {
 
     mutating func date(_ key: String) -> Date? {
         guard let value = dictionary[key] else { return nil }
-        if let date = value as? Date { return date }
-        if let text = value as? String, let date = Self.parseDate(text) { return date }
+        if let date = (value as? Date) ?? (value as? String).flatMap(Self.parseDate) {
+            guard let storable = date.storable else {
+                issues.append(.warning(place, "key '\(key)' is a date outside the years 1 to 9999; ignored"))
+                return nil
+            }
+            return storable
+        }
         wrongType(key, "a date (a plist <date> or ISO 8601 text)")
         return nil
     }

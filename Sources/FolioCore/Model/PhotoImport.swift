@@ -48,8 +48,9 @@ public struct PhotoImport: Sendable, Equatable {
         self.person = person
         self.place = place
         self.region = region
-        self.taken = taken
-        self.uploaded = uploaded
+        // The last guard, whatever the reader: a date the model cannot read back is no date.
+        self.taken = taken?.storable
+        self.uploaded = uploaded.storable ?? Date(timeIntervalSince1970: 0)
         self.width = width
         self.height = height
         self.favorite = favorite
