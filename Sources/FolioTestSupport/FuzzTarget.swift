@@ -3,11 +3,11 @@ import FolioCore
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
 /// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
-/// Flickr answer imported into a model. The libFuzzer binary (`Fuzz/`) and the tests replaying
+/// Flickr answer imported into a model, the names of a whole content folder. The libFuzzer binary (`Fuzz/`) and the tests replaying
 /// its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
 /// what each returns is whatever Folio says of the input.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata
+    case catalog, exif, image, request, flickr, metadata, paths
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -27,6 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .request: Self.request(data)
         case .flickr: Self.flickr(data)
         case .metadata: Self.metadata(data)
+        case .paths: Self.paths(data)
         }
     }
 
@@ -86,6 +87,33 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         _ = EmbeddedDescription.read(jpeg, format: .jpeg)
     }
 
+    /// The input as the names of a content folder (paths split at NUL bytes, at most 24), each a
+    /// photo, with a catalog at the top naming each as written; the site built whole, content in
+    /// memory and theme and output on disk. A folder called "A" took the whole build down once.
+    static func paths(_ data: Data) {
+        let written = data.split(separator: 0, omittingEmptySubsequences: true).prefix(24).map { String(decoding: $0, as: UTF8.self) }
+        var files: [String: Data] = [:]
+        let photo = tinyJPEG
+        for raw in written {
+            guard let path = RelativePath.root.resolving(raw), !path.isHidden else { continue }
+            files[path.text] = photo
+        }
+        let records = written.enumerated().map { ["path": $1, "name": "Photo \($0)"] }
+        files["c.plist"] = try? PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-paths-\(getpid())")
+        try? FileManager.default.removeItem(at: site)
+        try? FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: site) }
+        let content = OverlaidContent(root: site.appendingPathComponent("content"), files: files)
+        let build = SiteBuild(paths: SitePaths(root: site), options: BuildOptions(concurrency: 1, files: content))
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            _ = try? await build.run()
+            semaphore.signal()
+        }
+        semaphore.wait()
+    }
+
     /// Every request answered with the same body.
     struct Canned: WebClient {
         var body: Data
@@ -124,7 +152,49 @@ struct MemoryFiles: FileAccess {
     func realPath(_ url: URL) -> String { url.standardizedFileURL.path }
 
     private func relative(_ url: URL) -> String {
-        String(url.standardizedFileURL.path.dropFirst(Self.root.path.count + 1))
+        url.standardizedFileURL.path.pathRelative(to: Self.root.path) ?? ""
+    }
+}
+
+/// A site whose `content/` is in memory, under any names at all (none is too long or too odd
+/// for it); everything else (the theme, the output) on disk.
+struct OverlaidContent: FileAccess {
+    let root: URL
+    let files: [String: Data]
+    let disk = LocalFileAccess()
+
+    init(root: URL, files: [String: Data]) {
+        self.root = root.standardizedFileURL
+        self.files = files
+    }
+
+    func read(_ url: URL) throws -> Data {
+        guard let relative = relative(url) else { return try disk.read(url) }
+        guard let data = files[relative] else { throw CocoaError(.fileNoSuchFile) }
+        return data
+    }
+
+    func stamp(of url: URL) -> FileStamp? {
+        guard let relative = relative(url) else { return disk.stamp(of: url) }
+        return files[relative].map { FileStamp(size: $0.count, modified: Date(timeIntervalSince1970: 0)) }
+    }
+
+    func isFolder(_ url: URL) -> Bool {
+        guard let relative = relative(url) else { return url.standardizedFileURL == root || disk.isFolder(url) }
+        return files.keys.contains { $0.hasPrefix(relative + "/") }
+    }
+
+    func entries(under folder: URL) throws -> [FileEntry] {
+        guard folder.standardizedFileURL == root else { return try disk.entries(under: folder) }
+        return files.keys.sorted().map { FileEntry(path: $0, isLink: false) }
+    }
+
+    func realPath(_ url: URL) -> String { relative(url) == nil ? disk.realPath(url) : url.standardizedFileURL.path }
+
+    /// The path under content/, or nil for a file elsewhere.
+    private func relative(_ url: URL) -> String? {
+        guard let relative = url.standardizedFileURL.path.pathRelative(to: root.path), !relative.isEmpty else { return nil }
+        return relative
     }
 }
 

@@ -62,7 +62,7 @@ public struct PublicTreeChecks {
                 }
                 let target = URL(fileURLWithPath: root.appendingPathComponent(folder).path)
                     .appendingPathComponent(parts[0].removingPercentEncoding ?? parts[0]).standardizedFileURL
-                if !target.path.hasPrefix(root.standardizedFileURL.path) {
+                if target.path.pathRelative(to: root.standardizedFileURL.path) == nil {
                     problems.append("\(page): link leaves the site: \(link)")
                 } else if !FileManager.default.fileExists(atPath: target.path) {
                     problems.append("\(page): broken link \(link)")

@@ -136,6 +136,19 @@ final class RelativePathTests: XCTestCase {
         XCTAssertFalse(RelativePath("a/b.c/x").isHidden)
     }
 
+    func testPathsUnderAFolderByBytes() {
+        XCTAssertEqual("/x/a/b".pathRelative(to: "/x"), "a/b")
+        XCTAssertEqual("/x/a/b".pathRelative(to: "/x/"), "a/b")
+        XCTAssertEqual("/x".pathRelative(to: "/x"), "")
+        XCTAssertEqual("/x/".pathRelative(to: "/x"), "")
+        XCTAssertNil("/xy/a".pathRelative(to: "/x"))
+        XCTAssertNil("/x".pathRelative(to: "/x/a"))
+        XCTAssertEqual("/a".pathRelative(to: "/"), "a")
+        XCTAssertEqual("/x/\u{301}a".pathRelative(to: "/x"), "\u{301}a", "a name that starts with a combining mark")
+        XCTAssertNil("/x/cafe\u{301}/a".pathRelative(to: "/x/caf\u{E9}"), "the other normal form is another folder")
+        XCTAssertNil("/x/caf\u{E9}".pathRelative(to: "/x/cafe\u{301}"))
+    }
+
     /// What the build asked NSString for, now asked here: the album of a photo, its parent album,
     /// a catalog's folder, a photo's stem beside its companions.
     func testTheBuildsOwnQuestions() {

@@ -43,7 +43,7 @@ public struct ContentLoader: Sendable {
         let reader = CatalogReader(contentRoot: contentRoot, files: files)
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
-            if links.contains(catalog), !files.realPath(contentRoot.appendingPathComponent(catalog)).hasPrefix(realRoot) {
+            if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                 inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                 continue
             }
@@ -106,7 +106,7 @@ public struct ContentLoader: Sendable {
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
         let url = contentRoot.appendingPathComponent(path)
         let shown = "content/\(path)"
-        guard files.realPath(url).hasPrefix(realRoot) else {
+        guard files.realPath(url).pathRelative(to: realRoot) != nil else {
             return .error(shown, "is a link that leads outside content/")
         }
         if files.isFolder(url) {
@@ -127,7 +127,7 @@ public struct ContentLoader: Sendable {
             issues.append(.error(blame, "image file not found"))
             return nil
         }
-        guard inside.contains(path) || files.realPath(url).hasPrefix(realRoot) else {
+        guard inside.contains(path) || files.realPath(url).pathRelative(to: realRoot) != nil else {
             issues.append(.error(blame, "is a link that leads outside content/"))
             return nil
         }

@@ -128,6 +128,19 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
 }
 
 extension String {
-    /// This text as a `RelativePath`, for one question about it: `path.relativePath.parent`.
-    public var relativePath: RelativePath { RelativePath(self) }
+    /// This path (absolute or not) under `folder`, compared byte for byte: "a/b" of "/x/a/b" under
+    /// "/x", "" for `folder` itself, nil outside it (a trailing "/" on `folder` is allowed). As
+    /// Characters, "/x/\u{301}a" is not under "/x" (the slash and the mark are one Character), and
+    /// "/x/café" written composed is under "/x/café" written decomposed, another folder on Linux.
+    public func pathRelative(to folder: String) -> String? {
+        var base = Array(folder.utf8)
+        while base.count > 1, base.last == UInt8(ascii: "/") { base.removeLast() }
+        let bytes = Array(utf8)
+        guard bytes.starts(with: base) else { return nil }
+        if bytes.count == base.count { return "" }
+        let rest = bytes[base.count...]
+        if base == [UInt8(ascii: "/")] { return String(decoding: rest, as: UTF8.self) }
+        guard rest.first == UInt8(ascii: "/") else { return nil }
+        return String(decoding: rest.dropFirst(), as: UTF8.self)
+    }
 }

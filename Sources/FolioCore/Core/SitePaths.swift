@@ -25,7 +25,7 @@ public struct SitePaths: Sendable, Equatable {
     /// `path` relative to the site root when it is inside it, for messages.
     public func shown(_ url: URL) -> String {
         let full = url.standardizedFileURL.path
-        let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : full
+        guard let relative = full.pathRelative(to: root.path), !relative.isEmpty else { return full }
+        return relative
     }
 }

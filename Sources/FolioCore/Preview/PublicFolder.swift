@@ -52,7 +52,7 @@ struct PublicFolder: Sendable {
 
     private func openReal(_ candidate: String, rootReal: String) -> Opened {
         guard let real = Self.realPath(candidate) else { return .missing }
-        guard real == rootReal || real.hasPrefix(rootReal + "/") else { return .outside }
+        guard let relative = real.pathRelative(to: rootReal) else { return .outside }
         // O_NOFOLLOW: had the last component become a link since realpath looked, this fails
         // instead of following it. O_NONBLOCK: a FIFO someone left in public/ cannot hang us.
         let descriptor = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -64,7 +64,6 @@ struct PublicFolder: Sendable {
             close(descriptor)
             return .folder
         case S_IFREG:
-            let relative = real == rootReal ? "" : String(real.dropFirst(rootReal.count + 1))
             return .file(PublicFile(descriptor: descriptor, path: real, relative: relative, info: info))
         default:
             close(descriptor)
