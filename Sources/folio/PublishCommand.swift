@@ -62,7 +62,7 @@ struct PublishCommand: AsyncParsableCommand {
         }
         do {
             let credentials = try S3Credentials.find(environment: environment)
-            let store = S3Bucket(name: bucket, endpoint: endpoint.flatMap(URL.init(string:)), region: region,
+            let store = try S3Bucket(name: bucket, endpoint: endpoint.flatMap(URL.init(string:)), region: region,
                                  credentials: credentials, onRetry: say)
             let options = PublishOptions(bucket: bucket, endpoint: store.endpoint, region: region, prefix: prefix, dryRun: dryRun,
                                          delete: delete, concurrency: concurrency)

@@ -206,3 +206,17 @@ def test_an_albums_page_shows_each_photo_in_its_own_shape(browser, gallery, widt
         right = max(left + w for left, w, _ in row)
         assert right == pytest.approx(grid["right"], abs=2), "the row fills the width"
     assert browser.js("return document.documentElement.scrollWidth") <= width
+
+
+def test_a_places_dates_of_a_few_photos_sit_side_by_side(browser, gallery):
+    """One photo a day is a row of days, not a column: each date's section as wide as its photos."""
+    browser.open(gallery.url + "places/lyon-auvergne-rhone-alpes-france.html")
+    sections = browser.js("""return Array.from(document.querySelectorAll('.photo-section')).slice(0, 3).map(function (s) {
+        var r = s.getBoundingClientRect(), photos = Array.from(s.querySelectorAll('.photo-card'));
+        var right = Math.max.apply(null, photos.map(function (p) { return p.getBoundingClientRect().right; }));
+        return [r.top, r.width, right - r.left, photos.length]; })""")
+    assert len(sections) == 3 and all(s[3] == 1 for s in sections), sections
+    assert sections[0][0] == sections[1][0] == sections[2][0], "on one row"
+    for top, width, photos_width, _ in sections:
+        assert width <= max(photos_width, 180) + 1, f"a section {width:.0f} px wide for {photos_width:.0f} px of photos"
+    assert browser.js("return document.documentElement.scrollWidth") <= 1280

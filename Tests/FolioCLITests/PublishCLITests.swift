@@ -18,13 +18,13 @@ final class PublishCLITests: CLITestCase {
         moto?.stop()
     }
 
-    func bucket(_ name: String) -> S3Bucket {
-        S3Bucket(name: name, endpoint: moto.endpoint, region: "us-east-1", credentials: moto.credentials,
+    func bucket(_ name: String) throws -> S3Bucket {
+        try S3Bucket(name: name, endpoint: moto.endpoint, region: "us-east-1", credentials: moto.credentials,
                  retry: RetryPolicy(attempts: 2, sleep: { _ in }))
     }
 
     func makeBucket(_ name: String) async throws -> S3Bucket {
-        let bucket = bucket(name)
+        let bucket = try bucket(name)
         _ = try await bucket.send(.put, "")
         return bucket
     }
@@ -182,6 +182,21 @@ final class PublishCLITests: CLITestCase {
         XCTAssertEqual(profile.status, 0, profile.errors)
         XCTAssertEqual(profile.output, "uploaded \(try files(site).count) files (\(PublishReport.size(try files(site).reduce(0) { $0 + $1.size }))), 0 unchanged\n")
         try await assertBucketMatches(site, store)
+    }
+
+    /// Every URL of a bucket is made from its name and region: one that cannot be part of an
+    /// address is one clear line, not a crash (it was a force-unwrapped nil).
+    func testABucketOrRegionThatCannotBeAnAddressIsOneLine() throws {
+        let site = try makeSite()
+        for (more, expected) in [
+            (["--bucket", "my photos"], "error: bucket 'my photos': a bucket's name holds only letters, digits, '.', '-' and '_'\n"),
+            (["--bucket", "photos", "--region", "us east"], "error: region 'us east': a region is letters, digits and '-' (eu-west-1, auto)\n"),
+            (["--bucket", "photos/x"], "error: bucket 'photos/x': a bucket's name holds only letters, digits, '.', '-' and '_'\n"),
+        ] {
+            let run = try folio(["publish", "--site", site.path, "--dry-run"] + more, environment: credentials)
+            XCTAssertEqual(run.status, 1, "\(more)")
+            XCTAssertEqual(run.errors, expected, "\(more)")
+        }
     }
 
     /// Killed when the bucket holds a tenth, a half and three quarters of the site: strace slows

@@ -54,8 +54,8 @@ final class PublishTests: XCTestCase {
         }
     }
 
-    func bucket(_ name: String = "gallery", credentials: S3Credentials? = nil, web: any WebClient = CurlWebClient()) -> S3Bucket {
-        S3Bucket(name: name, endpoint: moto.endpoint, region: "us-east-1", credentials: credentials ?? moto.credentials, web: web,
+    func bucket(_ name: String = "gallery", credentials: S3Credentials? = nil, web: any WebClient = CurlWebClient()) throws -> S3Bucket {
+        try S3Bucket(name: name, endpoint: moto.endpoint, region: "us-east-1", credentials: credentials ?? moto.credentials, web: web,
                  retry: RetryPolicy(attempts: 2, sleep: { _ in }))
     }
 

@@ -130,15 +130,15 @@ final class SigV4Tests: XCTestCase {
                        + "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
     }
 
-    func testKeysAreEncodedAsS3SignsThem() {
+    func testKeysAreEncodedAsS3SignsThem() throws {
         XCTAssertEqual(SigV4Signer.encode("photos/a b+c$é.html", keepingSlashes: true), "photos/a%20b%2Bc%24%C3%A9.html")
         XCTAssertEqual(SigV4Signer.encode("a/b"), "a%2Fb")
-        let bucket = S3Bucket(name: "site", endpoint: URL(string: "http://127.0.0.1:9000/")!, region: "auto",
+        let bucket = try S3Bucket(name: "site", endpoint: URL(string: "http://127.0.0.1:9000/")!, region: "auto",
                               credentials: S3Credentials(accessKey: "a", secretKey: "b"))
         XCTAssertEqual(bucket.url("photos/a b.html").absoluteString, "http://127.0.0.1:9000/site/photos/a%20b.html")
         XCTAssertEqual(bucket.url("", query: [("list-type", "2"), ("prefix", "a/")]).absoluteString,
                        "http://127.0.0.1:9000/site/?list-type=2&prefix=a%2F")
-        let aws = S3Bucket(name: "site", endpoint: nil, region: "eu-west-1", credentials: S3Credentials(accessKey: "a", secretKey: "b"))
+        let aws = try S3Bucket(name: "site", endpoint: nil, region: "eu-west-1", credentials: S3Credentials(accessKey: "a", secretKey: "b"))
         XCTAssertEqual(aws.url("index.html").absoluteString, "https://site.s3.eu-west-1.amazonaws.com/index.html")
     }
 

@@ -22,8 +22,12 @@ public struct S3Bucket: Sendable {
     /// Told of each retry, with the reason, for the terminal.
     let onRetry: @Sendable (String) -> Void
 
+    /// Refuses a name or region that cannot be part of an address (a space, a slash, a colon):
+    /// the bucket's every URL is made from them.
     public init(name: String, endpoint: URL?, region: String, credentials: S3Credentials, web: any WebClient = CurlWebClient(),
-                retry: RetryPolicy = RetryPolicy(attempts: 5), onRetry: @escaping @Sendable (String) -> Void = { _ in }) {
+                retry: RetryPolicy = RetryPolicy(attempts: 5), onRetry: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        if let problem = Self.nameProblem(name) { throw FolioError(path: "bucket '\(CleanText.shown(name))'", reason: problem) }
+        if let problem = Self.regionProblem(region) { throw FolioError(path: "region '\(CleanText.shown(region))'", reason: problem) }
         self.name = name
         self.endpoint = endpoint
         self.signer = SigV4Signer(credentials: credentials, region: region)
@@ -33,6 +37,25 @@ public struct S3Bucket: Sendable {
     }
 
     static let emptyHash = SHA256.hex(Data())
+
+    /// S3's rules, as loose as the S3-compatible stores are (MinIO and older AWS buckets allow
+    /// capitals and underscores): 1 to 255 of letters, digits, ".", "-" and "_".
+    static func nameProblem(_ name: String) -> String? {
+        guard (1...255).contains(name.utf8.count) else { return "a bucket's name is 1 to 255 characters" }
+        guard name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }) else {
+            return "a bucket's name holds only letters, digits, '.', '-' and '_'"
+        }
+        return nil
+    }
+
+    /// "eu-west-1", "auto": letters, digits and "-".
+    static func regionProblem(_ region: String) -> String? {
+        guard (1...64).contains(region.utf8.count),
+              region.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }) else {
+            return "a region is letters, digits and '-' (eu-west-1, auto)"
+        }
+        return nil
+    }
 
     /// The address of `key` (or of the bucket, for ""), with `query` encoded as S3 signs it.
     func url(_ key: String, query: [(String, String)] = []) -> URL {
