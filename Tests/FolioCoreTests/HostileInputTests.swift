@@ -380,6 +380,10 @@ final class HostileInputTests: XCTestCase {
         (#"{"favoriteRating": 6}"#, "'favoriteRating' must be from 0 (never) to 5 stars (it is 6)"),
         (#"{"title": 3}"#, "'title' must be text"),
         (#"{"pixelLimit": 0}"#, "'pixelLimit' must be positive (it is 0)"),
+        (#"{"exclude": ["ok/**", "[abc.jpg"]}"#, "'exclude' pattern '[abc.jpg': a '[' is never closed with ']'"),
+        (#"{"exclude": ["[z-a]*"]}"#, "'exclude' pattern '[z-a]*': the range z-a in '[…]' runs backwards"),
+        (#"{"exclude": [""]}"#, "'exclude' pattern '': an empty pattern matches nothing"),
+        (#"{"exclude": "*.jpg"}"#, "'exclude' must be a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]"),
         ("{not json", "not valid JSON"),
         (#"[1, 2]"#, "…"),
     ]

@@ -29,6 +29,19 @@ final class PreviewRebuildTests: PreviewTestCase {
         XCTAssertTrue(fixture.lines.text.contains("three.jpg"), fixture.lines.text)
     }
 
+    /// `.nomedia` is hidden, and the watcher looks at it all the same: dropped in while serving,
+    /// it takes what it names out of the site at once.
+    func testANomediaDroppedInWhileServingTakesItsPhotosOut() async throws {
+        let tab = try await PreviewEventClient(port: fixture.port)
+        _ = try await tab.next("hello")
+        try await fixture.expect("/people/al.html", status: 200)
+        try fixture.site.write(Data("two.jpg\n".utf8), to: "content/.nomedia")
+        _ = try await tab.next("reload")
+        try await fixture.expect("/people/al.html", status: 404, fixture.lines.text)
+        try await fixture.expect("/people/josh.html", status: 200)
+        XCTAssertTrue(fixture.lines.text.contains("left out 1 file: 1 by content/.nomedia"), fixture.lines.text)
+    }
+
     func testATemplateEditRerendersPagesAndDecodesNoPhoto() async throws {
         let tab = try await PreviewEventClient(port: fixture.port)
         _ = try await tab.next("hello")

@@ -19,6 +19,8 @@ public struct BuildReport: Sendable {
     public var issues: [BuildIssue] = []
     /// Files under content/ that are not photos Folio reads, companions of photos included.
     public var skipped: [SkippedFile] = []
+    /// Files the owner left out (`.nomedia`, `exclude`).
+    public var leftOut: [LeftOutFile] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
     /// CPU seconds in each phase of image work, summed over all cores.
@@ -38,7 +40,7 @@ public struct BuildReport: Sendable {
     /// The lines that follow the summary: what was skipped ("skipped 3 files: 2 .mov (video),
     /// 1 .cr2 (RAW)"), and the companions beside their photos.
     public var skippedLines: [String] {
-        [SkippedFile.skippedLine(skipped), SkippedFile.companionLine(skipped)].compactMap { $0 }
+        [SkippedFile.skippedLine(skipped), SkippedFile.companionLine(skipped), LeftOutFile.line(leftOut)].compactMap { $0 }
     }
 
     public var summary: String {

@@ -3,7 +3,8 @@ struct LoadContentStep: BuildStep {
     static let name = "load content"
 
     func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentInventory {
-        try ContentLoader(contentRoot: site.paths.content, files: run.files).load()
+        try ContentLoader(contentRoot: site.paths.content, files: run.files,
+                          exclusions: ContentExclusions(patterns: site.settings.excludePatterns)).load()
     }
 }
 

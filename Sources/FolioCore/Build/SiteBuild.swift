@@ -30,6 +30,7 @@ public struct SiteBuild: Sendable {
         let imported = try await steps.step(ImportStep(), (site, inventory))
         var report = BuildReport(imported: imported.imported, removed: imported.removed)
         report.skipped = inventory.skipped
+        report.leftOut = inventory.leftOut
 
         if !steps.hasErrors, let stamp = try BuildStamp.upToDate(site, now: run.now) {
             log("up to date")

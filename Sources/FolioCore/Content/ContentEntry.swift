@@ -29,4 +29,6 @@ public struct ContentInventory: Sendable {
     public var issues: [BuildIssue] = []
     /// Files that are not photos Folio reads, and the companions of photos.
     public var skipped: [SkippedFile] = []
+    /// Files the owner left out, by `.nomedia` or `exclude`: never read.
+    public var leftOut: [LeftOutFile] = []
 }

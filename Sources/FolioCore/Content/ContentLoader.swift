@@ -4,15 +4,30 @@ import Foundation
 public struct ContentLoader: Sendable {
     public let contentRoot: URL
     public let files: any FileAccess
+    /// The site's `exclude` patterns; the `.nomedia` files are found by the walk.
+    public let exclusions: ContentExclusions
 
-    public init(contentRoot: URL, files: any FileAccess = LocalFileAccess()) {
+    public init(contentRoot: URL, files: any FileAccess = LocalFileAccess(), exclusions: ContentExclusions = ContentExclusions()) {
         self.contentRoot = contentRoot.standardizedFileURL
         self.files = files
+        self.exclusions = exclusions
     }
 
     public func load() throws -> ContentInventory {
         var inventory = ContentInventory()
-        let listing = try files.entries(under: contentRoot)
+        // What the owner left out is gone before anything is read: no catalog, album setting or
+        // photo under it is looked at, and a record naming one of its files is passed over.
+        var exclusions = exclusions
+        let walked = try files.entries(under: contentRoot)
+        exclusions.readMarkers(walked.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
+        var listing: [FileEntry] = []
+        for entry in walked where RelativePath(entry.path).name != ContentExclusions.markerName {
+            if let reason = exclusions.reason(for: RelativePath(entry.path)) {
+                inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
+            } else {
+                listing.append(entry)
+            }
+        }
         let all = listing.map(\.path)
         var catalogs = all.filter { RelativePath($0).lowercasedExtension == "plist" }
         let images = all.filter(ContentPath.isImage)
@@ -54,6 +69,7 @@ public struct ContentLoader: Sendable {
                    let onDisk = byComposedName[record.path.precomposedStringWithCanonicalMapping] {
                     record.path = onDisk
                 }
+                if exclusions.reason(for: RelativePath(record.path)) != nil { continue }
                 guard !listed.contains(.content(path: record.path)) else {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue

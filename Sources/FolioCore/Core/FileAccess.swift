@@ -9,7 +9,8 @@ public protocol FileAccess: Sendable {
     /// Whether `url` is a folder (following links).
     func isFolder(_ url: URL) -> Bool
     /// Every regular file and symbolic link below `root` (links to folders are not followed),
-    /// as paths relative to it, hidden files and folders left out, sorted.
+    /// as paths relative to it, hidden files and folders left out (but `.nomedia`, which says
+    /// what else to leave out), sorted.
     func entries(under root: URL) throws -> [FileEntry]
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
@@ -84,7 +85,7 @@ public struct LocalFileAccess: FileAccess {
             while let entry = readdir(directory) {
                 // Records are as long as their name, not sizeof(dirent): read the name in place.
                 let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
-                guard !name.hasPrefix(".") else { continue }
+                guard name.utf8.first != UInt8(ascii: ".") || name == ContentExclusions.markerName else { continue }
                 let path = folder.isEmpty ? name : folder + "/" + name
                 var type = Int32(entry.pointee.d_type)
                 if type == Int32(DT_UNKNOWN) {

@@ -42,8 +42,16 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// sRGB, as every screen shows right; or "keep" their colours, the profile embedded in each
     /// rendition, for galleries aimed at wide-gamut screens.
     public var colour = ColourSetting.convert
+    /// Paths under `content/` never to publish, as globs (`"**/Private/**"`, `"*.tmp.jpg"`): see
+    /// `ExcludePattern`. `.nomedia` files say the same from inside the folders.
+    public var exclude: [String] = []
 
     public init() {}
+
+    /// `exclude` as patterns; `validate` has refused any that is none.
+    public var excludePatterns: [ExcludePattern] {
+        exclude.compactMap { try? ExcludePattern.parse($0).get() }
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -63,6 +71,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
+        exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? d.exclude
         if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
             guard let colour = ColourSetting(rawValue: text) else {
                 let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
@@ -112,7 +121,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
         "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
-        "colour": "\"convert\" or \"keep\"",
+        "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -174,6 +183,11 @@ public struct SiteSettings: Codable, Sendable, Equatable {
             try check(["http", "https"].contains(parts?.scheme?.lowercased() ?? "") && !(parts?.host ?? "").isEmpty
                         && parts?.query == nil && parts?.fragment == nil,
                       "baseURL", "must be an absolute http or https address, like \"https://example.com/photos/\"", "\"\(baseURL)\"")
+        }
+        for pattern in exclude {
+            if case .failure(let error) = ExcludePattern.parse(pattern) {
+                throw FolioError(path: url.path, reason: "'exclude' \(error)")
+            }
         }
         try check(!(colour == .keep && format == .avif), "colour",
                   "\"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF", "\"keep\"")

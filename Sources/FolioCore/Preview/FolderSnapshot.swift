@@ -29,7 +29,8 @@ struct FolderSnapshot: Equatable, Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
-            for name in Self.names(in: path) where !name.hasPrefix(".") && !name.hasSuffix("~") {
+            // Hidden names are no content, but `.nomedia`, which says what else is none.
+            for name in Self.names(in: path) where (name.utf8.first != UInt8(ascii: ".") || name == ContentExclusions.markerName) && !name.hasSuffix("~") {
                 add(path + "/" + name, skipping: skipped)
             }
             return

@@ -1,0 +1,120 @@
+import Foundation
+import FolioTestSupport
+import XCTest
+@testable import FolioCore
+
+/// What must not be published: `.nomedia` as sigal and Android read it, and the site's `exclude`
+/// patterns. Nothing left out may reach any page, index, feed, sitemap, card, count or media file.
+final class ExclusionTests: XCTestCase {
+    func pattern(_ text: String) throws -> ExcludePattern { try ExcludePattern.parse(text).get() }
+
+    func testEachKindOfPattern() throws {
+        let cases: [(String, [String], [String])] = [
+            // pattern, left out, kept
+            ("*.tmp.jpg", ["a.tmp.jpg", "x/y/b.tmp.jpg"], ["a.jpg", "tmp.jpg.x", "a.tmp.jpg.keep/c.jpg2"]),
+            ("Private", ["Private/a.jpg", "x/Private/y/b.jpg", "Private"], ["private/a.jpg", "Privateer/a.jpg", "x/aPrivate.jpg"]),
+            ("**/Private/**", ["Private/a.jpg", "x/Private/y/b.jpg"], ["x/PrivateEye/a.jpg", "private/a.jpg"]),
+            ("trips/2019", ["trips/2019/a.jpg", "trips/2019/x/b.jpg"], ["trips/2020/a.jpg", "x/trips/2019/a.jpg", "trips/20190/a.jpg"]),
+            ("/trips/2019/", ["trips/2019/a.jpg"], ["x/trips/2019/a.jpg"]),
+            ("trips/*/raw/**", ["trips/2019/raw/a.jpg", "trips/x/raw/y/z.jpg"], ["trips/raw/a.jpg", "trips/2019/edited/a.jpg"]),
+            ("IMG_00??.JPG", ["IMG_0012.JPG", "x/IMG_00ab.JPG"], ["IMG_012.JPG", "IMG_00123.JPG", "img_0012.jpg"]),
+            ("[!a-m]*.jpg", ["x.jpg", "Z.jpg", "sub/zed.jpg"], ["a.jpg", "mid.jpg"]),
+            ("[ab]?.png", ["a1.png", "bz.png"], ["c1.png", "a.png"]),
+            ("**", ["a.jpg", "x/y.jpg"], []),
+            ("**/*.nef.jpg", ["a.nef.jpg", "x/y/b.nef.jpg"], ["a.jpg"]),
+            ("caf\u{E9}", ["caf\u{E9}/a.jpg"], ["cafe\u{301}/a.jpg"]),
+            (#"\*literal"#, ["*literal"], ["xliteral"]),
+            ("*a*a*a*a*a*a*a*a*b", [], [String(repeating: "a", count: 200)]),
+        ]
+        for (text, out, kept) in cases {
+            let glob = try pattern(text)
+            for path in out { XCTAssertTrue(glob.matches(RelativePath(path)), "\(text) leaves out \(path)") }
+            for path in kept { XCTAssertFalse(glob.matches(RelativePath(path)), "\(text) keeps \(path)") }
+        }
+    }
+
+    /// sigal's own sample: `nomedia/ignored/.nomedia` is empty, `nomedia/created/.nomedia` names
+    /// a photo and a folder.
+    static func sigalLayout(_ site: TestSite) throws {
+        for (index, path) in ["pictures/nomedia/created/should_be_created.jpg", "pictures/nomedia/created/should_be_ignored3.jpg",
+                              "pictures/nomedia/created/ignored/should_be_ignored2.jpg",
+                              "pictures/nomedia/ignored/should_be_ignored_1.jpg",
+                              "pictures/nomedia/ignored/recursively_ignored/should_be_ignored.jpg",
+                              "pictures/kept/harbour.jpg"].enumerated() {
+            try site.write(try ContentTreeNamesTests.photo(index), to: "content/\(path)")
+        }
+        try site.write(Data("should_be_ignored3.jpg\nignored\n".utf8), to: "content/pictures/nomedia/created/.nomedia")
+        try site.write(Data(), to: "content/pictures/nomedia/ignored/.nomedia")
+    }
+
+    func testNomediaLeavesOutWhatSigalAndAndroidLeaveOut() async throws {
+        let site = try TestSite()
+        try Self.sigalLayout(site)
+        // A catalog naming a left-out photo follows the stricter rule, without a word.
+        try site.catalog("c.plist", [["path": "pictures/nomedia/ignored/should_be_ignored_1.jpg", "name": "Catalogued secret"],
+                                     ["path": "pictures/kept/harbour.jpg", "name": "Harbour"]])
+        // A catalog inside a left-out folder is not read at all.
+        try site.catalog("pictures/nomedia/ignored/inner.plist", [["path": "../../kept/harbour.jpg", "name": "Hijacked"]])
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        XCTAssertEqual(report.photos, 2)
+        XCTAssertEqual(report.skippedLines, ["left out 5 files: 3 by content/pictures/nomedia/ignored/.nomedia, "
+                                             + "2 by content/pictures/nomedia/created/.nomedia"])
+        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        XCTAssertEqual(sources, ["pictures/nomedia/created/should_be_created.jpg", "pictures/kept/harbour.jpg"])
+        try assertNothingLeaks(site, ["should_be_ignored", "should be ignored", "Catalogued secret", "Hijacked", "recursively"])
+        XCTAssertTrue(try pagesText(site).contains("Harbour"))
+    }
+
+    func testExcludePatternsFromSettings() async throws {
+        let site = try TestSite()
+        try site.write(Data(#"{"exclude": ["**/Private/**", "*.tmp.jpg", "trips/2019"]}"#.utf8), to: "folio.json")
+        for (index, path) in ["a/Private/secret.jpg", "Private/b.jpg", "a/draft.tmp.jpg", "trips/2019/oldtripphoto.jpg",
+                              "trips/2020/new.jpg", "a/public.jpg"].enumerated() {
+            try site.write(try ContentTreeNamesTests.photo(index), to: "content/\(path)")
+        }
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        XCTAssertEqual(report.photos, 2)
+        XCTAssertEqual(report.skippedLines, ["left out 4 files: 2 by exclude '**/Private/**', 1 by exclude '*.tmp.jpg', 1 by exclude 'trips/2019'"])
+        try assertNothingLeaks(site, ["secret", "draft", "oldtripphoto", "Private", "2019"])
+    }
+
+    /// A `.nomedia` put in after a build takes its photos out of the model and the site.
+    func testANomediaAddedLaterTakesThePhotosOut() async throws {
+        let site = try TestSite()
+        try Self.sigalLayout(site)
+        try site.write(try ContentTreeNamesTests.photo(9), to: "content/pictures/later/secret-later.jpg")
+        var report = try await site.build()
+        XCTAssertEqual(report.photos, 3)
+        try site.write(Data("\n".utf8), to: "content/pictures/later/.nomedia")
+        report = try await site.build()
+        XCTAssertEqual(report.photos, 2)
+        XCTAssertEqual(report.removed, 1)
+        try assertNothingLeaks(site, ["secret-later", "secret later"])
+    }
+
+    func pagesText(_ site: TestSite) throws -> String {
+        var text = ""
+        let walker = FileManager.default.enumerator(atPath: site.publicFolder.path)
+        while let path = walker?.nextObject() as? String {
+            let url = site.publicFolder.appendingPathComponent(path)
+            if ["html", "xml", "json", "js", "txt"].contains(url.pathExtension) { text += try String(contentsOf: url, encoding: .utf8) }
+        }
+        return text
+    }
+
+    /// No page, index, feed or sitemap names any of `words`; no published file holds a left-out
+    /// photo's bytes; the model has no row for one.
+    func assertNothingLeaks(_ site: TestSite, _ words: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let text = try pagesText(site)
+        for word in words { XCTAssertFalse(text.contains(word), "'\(word)' is published", file: file, line: line) }
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], file: file, line: line)
+        let published = Set(try LocalFileAccess().files(under: site.publicFolder).map { try Data(contentsOf: site.publicFolder.appendingPathComponent($0)) })
+        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        for path in try LocalFileAccess().files(under: site.content) where ContentPath.isImage(path) && !sources.contains(path) {
+            let original = try Data(contentsOf: site.content.appendingPathComponent(path))
+            XCTAssertFalse(published.contains(original), "\(path) is published as it is", file: file, line: line)
+        }
+    }
+}
