@@ -118,3 +118,64 @@ final class ExclusionTests: XCTestCase {
         }
     }
 }
+
+/// Unlisted albums: built and reachable by their own link, and nowhere else.
+final class UnlistedAlbumTests: XCTestCase {
+    func testAnUnlistedAlbumIsOnlyAtItsOwnLink() async throws {
+        let site = try TestSite()
+        try site.write(try ContentTreeNamesTests.photo(1), to: "content/trips/harbour.jpg")
+        try site.write(try ContentTreeNamesTests.photo(2), to: "content/trips/family/secretparty.jpg")
+        try site.write(try ContentTreeNamesTests.photo(3), to: "content/trips/family/cousins/secretcousin.jpg")
+        try site.write(HostileInputTests.plist(["title": "Hushfamily", "unlisted": true]), to: "content/trips/family/album.plist")
+        // A catalog elsewhere describing an unlisted photo: the stricter rule, its folder's, wins.
+        try site.catalog("c.plist", [["path": "trips/family/secretparty.jpg", "name": "Secretparty title", "user": "Hushperson",
+                                      "place": "Hushville, Nowhere", "favorite": true, "tags": ["hushtag"]]])
+        var report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        XCTAssertEqual(report.photos, 3)
+        let link = try XCTUnwrap(report.unlisted.first?.link)
+        XCTAssertEqual(report.unlisted.map(\.folder), ["trips/family"])
+        XCTAssertTrue(link.hasPrefix("unlisted/") && link.count > "unlisted/".count + 20, link)
+        XCTAssertTrue(report.skippedLines.contains("unlisted album content/trips/family: public/\(link)"), "\(report.skippedLines)")
+
+        // Its pages: the album, its sub-album, both photos, all asking not to be indexed.
+        let album = try site.read(link)
+        XCTAssertTrue(album.contains("Hushfamily"))
+        XCTAssertTrue(album.contains(#"<meta name="robots" content="noindex">"#))
+        XCTAssertFalse(album.contains("og:title"), "no sharing card")
+        let unlistedPages = try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("unlisted/") }
+        XCTAssertEqual(unlistedPages.count, 4, "\(unlistedPages)")
+        for page in unlistedPages { XCTAssertTrue(try site.read(page).contains("noindex"), page) }
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+
+        // Nothing outside it names it, links to it, or counts it.
+        let token = String(link.split(separator: "/")[1])
+        let checks = PublicTreeChecks(root: site.publicFolder)
+        for page in checks.pages where !page.hasPrefix("unlisted/") {
+            let text = try checks.html(page)
+            for word in ["Hushfamily", "Secretparty", "secretcousin", "Hushperson", "Hushville", "hushtag", token, "unlisted/"] {
+                XCTAssertFalse(text.contains(word), "\(page) names \(word)")
+            }
+        }
+        for file in ["search.json", "feed.xml", "sitemap.xml", "robots.txt"] where site.exists(file) {
+            let text = try site.read(file)
+            for word in ["Secretparty", "Hushperson", "Hushville", token] { XCTAssertFalse(text.contains(word), "\(file) names \(word)") }
+        }
+        let home = try site.read("index.html")
+        XCTAssertTrue(home.contains("harbour") || home.contains("Harbour"))
+        let people = try site.read("people/index.html")
+        XCTAssertFalse(people.contains("Hushperson"))
+        XCTAssertFalse(site.exists("people/hushperson.html"))
+        XCTAssertFalse(site.exists("places/hushville-nowhere.html"))
+
+        // Its address is the same on the next build, and gone when it is listed again.
+        try site.write(try ContentTreeNamesTests.photo(4), to: "content/trips/lighthouse.jpg")
+        report = try await site.build()
+        XCTAssertEqual(report.unlisted.first?.link, link)
+        try site.write(HostileInputTests.plist(["title": "Hushfamily"]), to: "content/trips/family/album.plist")
+        report = try await site.build()
+        XCTAssertEqual(report.unlisted.count, 0)
+        XCTAssertFalse(site.exists(link))
+        XCTAssertTrue(try site.read("albums/index.html").contains("Hushfamily"))
+    }
+}

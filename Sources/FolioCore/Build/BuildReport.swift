@@ -21,6 +21,8 @@ public struct BuildReport: Sendable {
     public var skipped: [SkippedFile] = []
     /// Files the owner left out (`.nomedia`, `exclude`).
     public var leftOut: [LeftOutFile] = []
+    /// Unlisted albums published, each with its folder and its page: the owner's to share.
+    public var unlisted: [(folder: String, link: String)] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
     /// CPU seconds in each phase of image work, summed over all cores.
@@ -41,6 +43,7 @@ public struct BuildReport: Sendable {
     /// 1 .cr2 (RAW)"), and the companions beside their photos.
     public var skippedLines: [String] {
         [SkippedFile.skippedLine(skipped), SkippedFile.companionLine(skipped), LeftOutFile.line(leftOut)].compactMap { $0 }
+            + unlisted.map { "unlisted album content/\($0.folder): public/\($0.link)" }
     }
 
     public var summary: String {

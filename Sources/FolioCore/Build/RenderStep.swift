@@ -75,7 +75,8 @@ struct RenderStep: BuildStep {
             try output.write(file.data, to: file.path)
         }
         let address = SiteAddress(site.settings.baseURL)
-        let sitemap = Sitemap.file(pages: rendered.manifest.entries.map { ($0.key, $0.value.changed ?? now) }, address: address)
+        let listed = rendered.manifest.entries.filter { !$0.key.hasPrefix(UnlistedAlbum.top) }
+        let sitemap = Sitemap.file(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
         for file in values.files + [Sitemap.robots(address: address)] + (sitemap.map { [$0] } ?? []) {
             try output.write(file.data, to: file.path)
         }

@@ -48,6 +48,7 @@ public struct SiteBuild: Sendable {
 
         report.photos = pages.photos
         report.pages = pages.pages.count
+        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
         report.pagesRendered = rendered.rendered

@@ -4,7 +4,7 @@ import Foundation
 /// the folder). A file of that name holding an array is a catalog like any other.
 struct AlbumSettingsReader {
     static let fileName = "album.plist"
-    static let knownKeys: Set<String> = ["title", "description", "cover"]
+    static let knownKeys: Set<String> = ["title", "description", "cover", "unlisted"]
 
     let contentRoot: URL
     let files: FileAccess
@@ -22,7 +22,7 @@ struct AlbumSettingsReader {
         }
         var issues: [BuildIssue] = []
         for key in dictionary.keys.sorted() where !Self.knownKeys.contains(key) {
-            issues.append(.warning(shown, "unknown key '\(key)' ignored (an album.plist may hold title, description and cover)"))
+            issues.append(.warning(shown, "unknown key '\(key)' ignored (an album.plist may hold title, description, cover and unlisted)"))
         }
         func text(_ key: String) -> String? {
             guard let value = dictionary[key] else { return nil }
@@ -34,7 +34,11 @@ struct AlbumSettingsReader {
             return trimmed.isEmpty ? nil : trimmed
         }
         let folder = RelativePath(path).folder
-        var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"))
+        var unlisted = false
+        if let value = dictionary["unlisted"] {
+            if let flag = value as? Bool { unlisted = flag } else { issues.append(.warning(shown, "key 'unlisted' should be true or false; ignored")) }
+        }
+        var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"), unlisted: unlisted)
         if let cover = album.cover {
             let full = ContentPath.resolve(cover, in: folder)
             if full == nil || !photos.contains(full!) || RelativePath(full!).folder != folder {

@@ -1,7 +1,7 @@
 import GRDB
 
-/// What a folder's `album.plist` says of the album the folder is: its title, description and
-/// cover. Albums themselves are the folders photos are in; only these settings are stored.
+/// What a folder's `album.plist` says of the album the folder is: its title, description,
+/// cover, and whether it is unlisted. Albums themselves are the folders photos are in; only these settings are stored.
 public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     /// The folder, relative to content/: "travel/japan".
     public var path: String
@@ -9,13 +9,16 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public var description: String?
     /// The cover photo's file, relative to the folder.
     public var cover: String?
+    /// Published only at an address its link alone knows, in no listing, index, feed or count.
+    public var unlisted: Bool
 
     public static let databaseTableName = "album"
 
-    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil) {
+    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, unlisted: Bool = false) {
         self.path = path
         self.title = title
         self.description = description
         self.cover = cover
+        self.unlisted = unlisted
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension GalleryDatabase {
@@ -22,6 +23,32 @@ extension GalleryDatabase {
 extension AlbumInfo {
     /// Without control characters, as every text the model keeps.
     func cleaned() -> AlbumInfo {
-        AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover)
+        AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover,
+                  unlisted: unlisted)
+    }
+}
+
+extension GalleryDatabase {
+    /// The site's own secret, made once and kept in the model (never in `public/`): what the
+    /// addresses of unlisted albums are derived from, so they stay the same from build to build
+    /// and cannot be guessed from the album's name.
+    public func siteSecret() throws -> [UInt8] {
+        try writer.write { db in
+            if let hex = try String.fetchOne(db, sql: "SELECT value FROM siteSecret WHERE id = 1") { return Self.bytes(hex: hex) }
+            var generator = SystemRandomNumberGenerator()
+            let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try db.execute(sql: "INSERT INTO siteSecret (id, value) VALUES (1, ?)", arguments: [secret.map { String(format: "%02x", $0) }.joined()])
+            return secret
+        }
+    }
+
+    private static func bytes(hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return bytes
     }
 }

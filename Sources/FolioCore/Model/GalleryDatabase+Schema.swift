@@ -148,6 +148,15 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "colour", .text).notNull().defaults(to: "srgb") }
         }
 
+        migrator.registerMigration("v7: unlisted albums and the site's secret") { db in
+            try db.alter(table: "album") { t in t.add(column: "unlisted", .boolean).notNull().defaults(to: false) }
+            // One row: the key the addresses of unlisted albums are derived from.
+            try db.create(table: "siteSecret") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("value", .text).notNull()
+            }
+        }
+
         return migrator
     }
 }

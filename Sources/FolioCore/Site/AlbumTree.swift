@@ -17,8 +17,8 @@ struct AlbumTree: Sendable {
         var photos: [GalleryPhoto] = []
         /// The photo `album.plist` names as cover, if any.
         var coverFile: String?
-
-        var href: String { "albums/\(slug).html" }
+        /// Its page: "albums/<slug>.html", or where an unlisted album's link leads.
+        var href = ""
     }
 
     private(set) var albums: [String: Album] = [:]
@@ -41,6 +41,7 @@ struct AlbumTree: Sendable {
         var taken = Set<String>()
         for path in albums.keys.sorted() {
             albums[path]!.slug = Slug.unique(path.replacingOccurrences(of: "/", with: " "), in: &taken)
+            albums[path]!.href = "albums/\(albums[path]!.slug).html"
             if let parent = albums[path]!.parent { albums[parent]!.children.append(path) } else { roots.append(path) }
         }
         let byTitle: (String, String) -> Bool = { [albums] a, b in
@@ -68,6 +69,11 @@ struct AlbumTree: Sendable {
         let name = RelativePath(path).name
         let words = name.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ").split(whereSeparator: \.isWhitespace)
         return words.isEmpty ? name : words.joined(separator: " ")
+    }
+
+    /// The albums' pages moved to where `href` says (an unlisted album's secret address).
+    mutating func relocate(_ href: (Album) -> String) {
+        for path in albums.keys { albums[path]!.href = href(albums[path]!) }
     }
 
     /// Every photo of an album and of its sub-albums.

@@ -30,6 +30,8 @@ public struct Page: Sendable, Encodable {
     public var social: SocialCard?
     /// What the page is made from, for messages: "person 'Index'", "photo content/a.jpg".
     public var origin: String?
+    /// Search engines are asked to leave the page out (an unlisted album's).
+    public var noindex = false
 
     public init(path: String, template: String, section: Section, title: String, heading: String? = nil, subheading: String? = nil) {
         self.path = path

@@ -14,6 +14,7 @@ extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
         "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowsTitle", "rowSections",
         "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "social", "origin",
+        "noindex",
     ]
 
     public func child(named name: String) -> Any? {
@@ -37,6 +38,7 @@ extension Page: TemplateValue {
         case "placeSlug": return placeSlug
         case "social": return social
         case "origin": return origin
+        case "noindex": return noindex
         default: return nil
         }
     }

@@ -6,34 +6,36 @@ extension SiteBuilder {
     func albumPages() -> [Page] {
         var index = Page(path: "albums/index.html", template: "list", section: .albums, title: "Albums",
                          subheading: PhotoText.count(albumTree.albums.count, "album"))
-        var pages: [Page] = []
         index.rows = albumTree.depthFirst.map { album in
             let lineage = albumTree.lineage(album.path).map(\.title)
             return row(album, title: lineage.joined(separator: " › "))
         }
         index.emptyMessage = albumTree.albums.isEmpty ? "No albums yet: photos in folders under content/ make them." : nil
-        for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) {
-            let all = albumTree.allPhotos(album.path)
-            var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
-                            subheading: [album.description, summary(all)].compactMap { $0 }.joined(separator: " · "))
-            page.origin = "album content/\(album.path)"
-            page.social = socialCard(listing: page, photos: all, cover: chosenCover(album))
-            page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
-                + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
-            if !album.children.isEmpty {
-                page.rowsTitle = "Albums"
-                page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
-            }
-            let taken = album.photos.sorted { a, b in
-                let (da, db) = (Self.when(a), Self.when(b))
-                return da != db ? da < db : a.photo.identifier < b.photo.identifier
-            }
-            if !taken.isEmpty {
-                page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(shapedCard), keepsShapes: true)]
-            }
-            pages.append(page)
-        }
+        let pages = albumTree.albums.values.sorted(by: { $0.path < $1.path }).map(albumPage)
         return [index] + pages
+    }
+
+    /// An album's page: its sub-albums, then its own photos in the order they were taken.
+    func albumPage(_ album: AlbumTree.Album) -> Page {
+        let all = albumTree.allPhotos(album.path)
+        var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
+                        subheading: [album.description, summary(all)].compactMap { $0 }.joined(separator: " · "))
+        page.origin = "album content/\(album.path)"
+        page.social = socialCard(listing: page, photos: all, cover: chosenCover(album))
+        page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
+            + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
+        if !album.children.isEmpty {
+            page.rowsTitle = "Albums"
+            page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
+        }
+        let taken = album.photos.sorted { a, b in
+            let (da, db) = (Self.when(a), Self.when(b))
+            return da != db ? da < db : a.photo.identifier < b.photo.identifier
+        }
+        if !taken.isEmpty {
+            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(shapedCard), keepsShapes: true)]
+        }
+        return page
     }
 
     /// An album as a row: its cover (the photo `album.plist` names, else the newest), its title,

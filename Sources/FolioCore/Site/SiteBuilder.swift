@@ -32,18 +32,27 @@ public struct SiteBuilder: Sendable {
     let ordered: [GalleryPhoto]
     /// The folders of content/ that hold photos.
     let albumTree: AlbumTree
+    /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
+    let unlisted: UnlistedAlbum?
 
-    public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date) {
+    public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
+                unlisted: UnlistedAlbum? = nil) {
         self.snapshot = snapshot
         self.images = media.mapValues(PhotoImages.init)
         self.settings = settings
         self.now = now
         self.address = SiteAddress(settings.baseURL)
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
-        self.albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
+        var albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
+        if let unlisted {
+            albumTree.relocate { unlisted.contains($0.path) ? unlisted.href(of: $0) : $0.href }
+        }
+        self.albumTree = albumTree
+        self.unlisted = unlisted
     }
 
     public func pages() -> [Page] {
+        if let unlisted { return unlistedPages(unlisted) }
         var pages = [home(), recents(), search()]
         pages += albumPages()
         pages += placePages()
@@ -88,7 +97,9 @@ public struct SiteBuilder: Sendable {
         a.localizedCaseInsensitiveCompare(b) == .orderedAscending
     }
 
-    func photoPath(_ item: GalleryPhoto) -> String { "photos/\(item.photo.identifier).html" }
+    func photoPath(_ item: GalleryPhoto) -> String {
+        "\(unlisted?.folder ?? "photos/")\(item.photo.identifier).html"
+    }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
         PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
