@@ -105,19 +105,6 @@ final class CLITests: CLITestCase {
         XCTAssertTrue(unknown.errors.contains("nope"), unknown.errors)
     }
 
-    func testABadPhotoMeansExitStatusOneAndAMessageNamingIt() throws {
-        let folder = try temporaryFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo2.jpg"),
-                                         to: folder.appendingPathComponent("content/good.jpg"))
-        try Data("not a jpeg".utf8).write(to: folder.appendingPathComponent("content/bad.jpg"))
-        let run = try folio(["build", "--site", folder.path])
-        XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.errors.contains("content/bad.jpg"), run.errors)
-        XCTAssertTrue(run.output.contains("1 photo"), run.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("public/index.html").path))
-    }
-
     func testQuietWhenNotATerminal() throws {
         let folder = try temporaryFolder()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)

@@ -9,6 +9,9 @@ struct ImportResult: StepOutput {
     /// again.
     var failed: [PhotoSource: String] = [:]
     var issues: [BuildIssue] = []
+    /// The issues that belong to a photo (found reading it, this build or an earlier one), kept
+    /// in the model apart from the build's own.
+    var photoIssues: Set<BuildIssue> = []
 }
 
 /// Brings the model in line with `content/`: new and edited photos are read (checksum, size,
@@ -38,22 +41,31 @@ struct ImportStep: BuildStep {
 
         var result = ImportResult()
         var batch = ImportBatch()
+        var found: [PhotoSource: [BuildIssue]] = [:]
         for ((entry, _), read) in zip(changed, results) {
             switch read {
             case .success(let read):
                 batch.upserts.append(read.photo)
-                result.issues += read.issues
+                found[entry.source] = read.issues
             case .failure(let issue):
-                result.issues.append(issue)
+                found[entry.source] = [issue]
                 result.failed[entry.source] = issue.reason
             }
+            result.issues += found[entry.source] ?? []
         }
         Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
-        let listed = Set(inventory.entries.map(\.source))
+        // Photos in a folder that would not open are kept, and left out of this build (only: no
+        // failure is recorded on them, as the next build may see them again unchanged).
+        let unseen = stamps.keys.filter { $0.contentPath.map(inventory.isUnseen) ?? false }
+        let listed = Set(inventory.entries.map(\.source)).union(unseen)
         batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
+        for source in unseen { result.failed[source] = "its folder cannot be read" }
+        // Unchanged photos are not read again, but what was wrong with them still is.
+        result.issues += try database.replacePhotoProblems(read: found, listed: listed)
+        result.photoIssues = Set(result.issues)
         result.imported = batch.upserts.count
         result.removed = batch.removals.count
         return result

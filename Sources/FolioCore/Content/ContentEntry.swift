@@ -29,4 +29,12 @@ public struct ContentInventory: Sendable {
     public var issues: [BuildIssue] = []
     /// Files that are not photos Folio reads, and the companions of photos.
     public var skipped: [SkippedFile] = []
+    /// Folders (relative to content/) that could not be opened: what they hold is not known to
+    /// be gone, only unseen.
+    public var unreadableFolders: [String] = []
+
+    /// Whether `path` is inside a folder that could not be opened.
+    public func isUnseen(_ path: String) -> Bool {
+        unreadableFolders.contains { path.hasPrefix($0 + "/") }
+    }
 }

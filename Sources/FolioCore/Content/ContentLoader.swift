@@ -12,7 +12,14 @@ public struct ContentLoader: Sendable {
 
     public func load() throws -> ContentInventory {
         var inventory = ContentInventory()
-        let listing = try files.entries(under: contentRoot)
+        let walk = try files.listing(under: contentRoot)
+        let listing = walk.entries
+        // A folder that will not open is left out, as an unreadable file is; the model keeps
+        // the photos it held (see ImportStep).
+        for folder in walk.unreadable {
+            inventory.unreadableFolders.append(folder.path)
+            inventory.issues.append(.error("content/\(folder.path)/", "\(folder.reason); the photos in it are left out"))
+        }
         let all = listing.map(\.path)
         var catalogs = all.filter { ($0 as NSString).pathExtension.lowercased() == "plist" }
         let images = all.filter(ContentPath.isImage)
