@@ -155,7 +155,8 @@ public actor PreviewSession {
                 channel.siteReplaced(error: nil)
             } else {
                 log("Built with problems: \(report.summary); the rest of the site is served.")
-                channel.siteReplaced(error: shown(report.errors.map(\.description).joined(separator: "\n")))
+                channel.siteReplaced(error: shown(report.errors.map { "\($0.path): \($0.reason)" }.joined(separator: "\n")),
+                                     headline: report.problemHeadline)
             }
             for line in report.skippedLines { log(line) }
         case .failure(let error):
