@@ -94,7 +94,9 @@ struct ImportStep: BuildStep {
     static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
         let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
         let record = entry.record?.fingerprintText ?? "uncatalogued"
-        return ContentHash.hex([readerVersion, record, sidecar, "\(favoriteRating)"].joined(separator: "\u{1e}"))
+        // Only when there is one, so photos without are not all read again.
+        let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
+        return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown).joined(separator: "\u{1e}"))
     }
 
     /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
@@ -127,16 +129,31 @@ struct ImportStep: BuildStep {
             case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
             }
         }
+        var sigal: SigalMarkdown?
+        if let markdown = entry.markdown {
+            switch Result(catching: { try files.read(contentRoot.appendingPathComponent(markdown.path)) }) {
+            case .success(let bytes):
+                if let text = String(data: bytes, encoding: .utf8) {
+                    sigal = SigalMarkdown(text)
+                } else {
+                    issues.append(.warning("content/\(markdown.path)", "is not UTF-8 text; ignored"))
+                }
+            case .failure(let error):
+                issues.append(.warning("content/\(markdown.path)", "cannot be read: \(error.localizedDescription); ignored"))
+            }
+        }
         let sameFile = old?.fileStamp == entry.stamp.text
         let checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place
         let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
-        return .success((PhotoImport(
+        // sigal's .md is the gallery's own words, as a catalog's are: over any XMP, under the catalog.
+        let markdownBody = record?.description == nil ? sigal?.body : nil
+        var photo = PhotoImport(
             source: entry.source,
             identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
-            title: record?.name ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
-            description: record?.description ?? described.description,
+            title: record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
+            description: record?.description ?? markdownBody?.text ?? described.description,
             person: record?.user ?? described.creator ?? metadata.artist ?? "Unknown",
             place: place,
             region: record?.place != nil || record?.region != nil ? record?.region : described.region,
@@ -149,7 +166,9 @@ struct ImportStep: BuildStep {
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour.rawValue), issues))
+            colour: metadata.colour.rawValue)
+        photo.descriptionHTML = markdownBody?.html
+        return .success((photo, issues))
     }
 
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no

@@ -9,12 +9,14 @@ public struct ContentEntry: Sendable, Equatable {
     /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
     /// darktable write them.
     public var sidecar: Sidecar?
+    /// sigal's description of the photo (`11.md` beside `11.jpg`): a title and Markdown.
+    public var markdown: Sidecar?
 
     /// Where the model says the photo comes from.
     public var source: PhotoSource { .content(path: path) }
 }
 
-/// An XMP file that describes the image of the same name.
+/// A file that describes the image of the same name: XMP, or sigal's Markdown.
 public struct Sidecar: Sendable, Equatable {
     /// Relative to content/.
     public var path: String

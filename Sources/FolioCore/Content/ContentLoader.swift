@@ -89,6 +89,7 @@ public struct ContentLoader: Sendable {
                   let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
+        readSigalDescriptions(into: &inventory, listing: listing, photos: Set(images))
         return inventory
     }
 

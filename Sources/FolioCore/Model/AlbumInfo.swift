@@ -7,15 +7,18 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public var path: String
     public var title: String?
     public var description: String?
+    /// The description as HTML, when it was written in Markdown (a sigal `index.md`).
+    public var descriptionHTML: String?
     /// The cover photo's file, relative to the folder.
     public var cover: String?
 
     public static let databaseTableName = "album"
 
-    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil) {
+    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil) {
         self.path = path
         self.title = title
         self.description = description
         self.cover = cover
+        self.descriptionHTML = descriptionHTML
     }
 }

@@ -22,6 +22,7 @@ extension GalleryDatabase {
 extension AlbumInfo {
     /// Without control characters, as every text the model keeps.
     func cleaned() -> AlbumInfo {
-        AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover)
+        AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover,
+                  descriptionHTML: descriptionHTML)
     }
 }

@@ -163,6 +163,13 @@ extension GalleryDatabase {
             }
         }
 
+        migrator.registerMigration("v8: descriptions written in Markdown") { db in
+            // A description from a sigal .md file, rendered by cmark (raw HTML left out), beside
+            // its plain text in `description` (search, the feed, meta descriptions).
+            try db.alter(table: "photo") { t in t.add(column: "descriptionHTML", .text) }
+            try db.alter(table: "album") { t in t.add(column: "descriptionHTML", .text) }
+        }
+
         return migrator
     }
 }

@@ -14,8 +14,12 @@ extension SiteBuilder {
         index.emptyMessage = albumTree.albums.isEmpty ? "No albums yet: photos in folders under content/ make them." : nil
         for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) {
             let all = albumTree.allPhotos(album.path)
+            // A description in Markdown is shown as such, under the heading; its text stays the
+            // page's meta description.
+            let described = album.descriptionHTML == nil ? album.description : nil
             var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
-                            subheading: [album.description, summary(all)].compactMap { $0 }.joined(separator: " · "))
+                            subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
+            page.descriptionHTML = album.descriptionHTML
             page.origin = "album content/\(album.path)"
             page.social = socialCard(listing: page, photos: all, cover: chosenCover(album))
             page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
