@@ -105,6 +105,28 @@ final class CLITests: CLITestCase {
         XCTAssertTrue(unknown.errors.contains("nope"), unknown.errors)
     }
 
+    func testServeOnATakenPortGivenByNameIsAnError() throws {
+        let site = try temporaryFolder()
+        try FileManager.default.createDirectory(at: site.appendingPathComponent("content"), withIntermediateDirectories: true)
+        // Another program holds a port of 127.0.0.1.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0
+                && getsockname(holder, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let run = try folio(["serve", "--site", site.path, "--port", "\(port)"])
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(run.errors.contains("error: 127.0.0.1:\(port): cannot listen: "), run.errors)
+        XCTAssertTrue(run.errors.contains("choose another with --port, or --port 0 for any free one"), run.errors)
+    }
+
     func testQuietWhenNotATerminal() throws {
         let folder = try temporaryFolder()
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)

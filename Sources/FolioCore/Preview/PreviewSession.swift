@@ -60,7 +60,7 @@ public actor PreviewSession {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
         let handler = PreviewHandler(folder: PublicFolder(root: paths.output), channel: channel)
-        let server = try await PreviewServer.start(port: options.port, handler: handler, idleTimeout: options.idleTimeout)
+        let server = try await PreviewServer.start(port: options.port, movingOn: !options.exactPort, handler: handler, idleTimeout: options.idleTimeout)
         self.server = server
         var address = URLComponents()
         address.scheme = "http"
