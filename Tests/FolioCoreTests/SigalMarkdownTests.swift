@@ -35,6 +35,11 @@ final class SigalMarkdownTests: XCTestCase {
 
             Credits: [CC-BY 3.0](https://creativecommons.org/licenses/by/3.0/deed.en) <script>alert(1)</script>
             and [a trap](javascript:alert(1)).
+
+            - *KeckObservatory20071020.jpg* : By SiOwl [CC BY 3.0] <a
+              href="https://commons.wikimedia.org/wiki/File:KeckObservatory20071020.jpg">
+              from Wikimedia Commons</a>
+            - <a href="javascript:alert(2)">not a link</a>, <a href="https://example.com/" onclick="alert(3)">nor this</a>
             """)
         // The .md is the gallery's own words: over an XMP sidecar, under a catalog.
         try photo(site, "dir2/exo20101028-b-full.xmp.jpg", seed: 4, taken: "2010-10-29T10:00:00Z")
@@ -78,7 +83,13 @@ final class SigalMarkdownTests: XCTestCase {
         XCTAssertTrue(album.contains("<h1>Another example gallery with a very long name</h1>"))
         XCTAssertTrue(album.contains("<p>This is a sample gallery with images from Wikipedia.</p>"))
         XCTAssertTrue(album.contains(#"Credits: <a href="https://creativecommons.org/licenses/by/3.0/deed.en">CC-BY 3.0</a>"#), album)
-        XCTAssertFalse(album.contains("<script>alert"), "raw HTML is left out")
+        XCTAssertTrue(album.contains(#"By SiOwl [CC BY 3.0] <a href="https://commons.wikimedia.org/wiki/File:KeckObservatory20071020.jpg">"#
+                                     + "\nfrom Wikimedia Commons</a>"), "sigal's credits, links written as HTML: \(album)")
+        XCTAssertTrue(album.contains("<li><!-- raw HTML omitted -->not a link<!-- raw HTML omitted -->, <!-- raw HTML omitted -->nor this"),
+                      "any other tag is left out")
+        for markup in ["<script>alert", "onclick", "alert(2)", "alert(3)"] {
+            XCTAssertFalse(album.contains(markup), "raw HTML is left out: \(markup)")
+        }
         XCTAssertFalse(album.contains("javascript:"), "unsafe links lose their destination")
         XCTAssertFalse(album.contains("Bill Smith"), "meta lines are not the description")
         // The Thumbnail names the older photo, which the newest would otherwise be passed over for.
@@ -107,6 +118,13 @@ final class SigalMarkdownTests: XCTestCase {
         XCTAssertEqual(multi.title, "One", "sigal takes the first value")
         XCTAssertEqual(multi.meta["summary"], ["first", "second"])
         XCTAssertNil(multi.body)
+        XCTAssertEqual(RenderedMarkdown.plainLinkURL(#"<A HREF="https://a.example/?x=1&amp;y=2">"#), "https://a.example/?x=1&y=2")
+        XCTAssertNil(RenderedMarkdown.plainLinkURL(#"<a href="https://a.example/" title="t">"#))
+        XCTAssertNil(RenderedMarkdown.plainLinkURL(#"<a href='https://a.example/'>"#))
+        XCTAssertEqual(RenderedMarkdown("<a href=\"https://a.example/\">one</a> <b>two</b>")?.html,
+                       #"<p><a href="https://a.example/">one</a> <!-- raw HTML omitted -->two<!-- raw HTML omitted --></p>"#)
+        XCTAssertEqual(RenderedMarkdown("<a href=\"https://a.example/\">never closed")?.html,
+                       "<p><!-- raw HTML omitted -->never closed</p>")
         XCTAssertEqual(RenderedMarkdown("<div onclick=x>raw</div>\n\n<b>inline</b> text")?.html,
                        "<!-- raw HTML omitted -->\n<p><!-- raw HTML omitted -->inline<!-- raw HTML omitted --> text</p>")
     }

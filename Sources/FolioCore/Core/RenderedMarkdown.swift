@@ -17,11 +17,51 @@ public struct RenderedMarkdown: Sendable, Equatable {
         let parsed = source.withCString { cmark_parse_document($0, source.utf8.count, options) }
         guard let document = parsed else { return nil }
         defer { cmark_node_free(document) }
+        Self.keepPlainLinks(document)
         let text = Self.plainText(document)
         guard !text.isEmpty, let rendered = cmark_render_html(document, options) else { return nil }
         defer { free(rendered) }
         self.html = String(cString: rendered).trimmingCharacters(in: .whitespacesAndNewlines)
         self.text = text
+    }
+
+    /// sigal's own sample credits its photos with `<a href="https://…">from Wikimedia Commons</a>`
+    /// written as HTML, which the safe mode would leave out, link and all. An `<a>` with an http or
+    /// https `href` and nothing else, closed in the same paragraph, becomes a Markdown link; every
+    /// other tag is still left out.
+    private static func keepPlainLinks(_ document: OpaquePointer) {
+        var openers: [(node: OpaquePointer, url: String)] = []
+        guard let iterator = cmark_iter_new(document) else { return }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                  cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE, let literal = cmark_node_get_literal(node),
+                  let url = plainLinkURL(String(cString: literal)) else { continue }
+            openers.append((node, url))
+        }
+        cmark_iter_free(iterator)
+        for (opener, url) in openers {
+            // The closing tag among the following siblings, before any other tag.
+            var closer = cmark_node_next(opener)
+            while let node = closer, cmark_node_get_type(node) != CMARK_NODE_HTML_INLINE { closer = cmark_node_next(node) }
+            guard let closer, let literal = cmark_node_get_literal(closer),
+                  String(cString: literal).lowercased() == "</a>", let link = cmark_node_new(CMARK_NODE_LINK) else { continue }
+            cmark_node_set_url(link, url)
+            cmark_node_insert_before(opener, link)
+            while let inside = cmark_node_next(opener), inside != closer {
+                cmark_node_append_child(link, inside)
+            }
+            cmark_node_free(opener)
+            cmark_node_free(closer)
+        }
+    }
+
+    /// The address of `<a href="http(s)://…">` with no other attribute, else nil.
+    static func plainLinkURL(_ tag: String) -> String? {
+        let pattern = #"^<a\s+href\s*=\s*"(https?://[^"<>\s]+)"\s*>$"#
+        guard let match = tag.range(of: pattern, options: [.regularExpression, .caseInsensitive]) else { return nil }
+        let quoted = tag[match].split(separator: "\"", omittingEmptySubsequences: false)
+        guard quoted.count == 3 else { return nil }
+        return quoted[1].replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// The words of the document, a line per paragraph, heading or list item; no markup, and
