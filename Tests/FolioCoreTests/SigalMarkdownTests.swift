@@ -92,6 +92,8 @@ final class SigalMarkdownTests: XCTestCase {
         }
         XCTAssertFalse(album.contains("javascript:"), "unsafe links lose their destination")
         XCTAssertFalse(album.contains("Bill Smith"), "meta lines are not the description")
+        XCTAssertTrue(album.contains(#"<meta property="og:description" content="This is a sample gallery with images from Wikipedia."#),
+                      "link previews have the words, without the markup")
         // The Thumbnail names the older photo, which the newest would otherwise be passed over for.
         let covers = try database.albums().map { "\($0.path): \($0.cover ?? "-")" }
         XCTAssertEqual(covers, ["dir2: m57_the_ring_nebula-587px.jpg"])

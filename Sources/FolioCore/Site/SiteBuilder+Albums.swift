@@ -22,6 +22,10 @@ extension SiteBuilder {
             page.descriptionHTML = album.descriptionHTML
             page.origin = "album content/\(album.path)"
             page.social = socialCard(listing: page, photos: all, cover: chosenCover(album) ?? Self.albumCover(all))
+            if described == nil, let text = album.description {
+                // A link preview has no room for HTML: the Markdown's words.
+                page.social?.description = [text, summary(all)].joined(separator: " · ")
+            }
             page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
                 + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
             if !album.children.isEmpty {
