@@ -12,6 +12,7 @@ packages=(
   libgeonames-dev
   libheif-examples libimage-exiftool-perl
   liblcms2-dev zlib1g-dev
+  libcmark-dev
   liblcms2-utils colord-data libgs-common
   chromium chromium-driver
   default-jre-headless

@@ -9,7 +9,12 @@ struct BuildCommand: AsyncParsableCommand {
         discussion: """
             Imports content/ into the site's model (folio.sqlite), makes the renditions that are \
             missing and writes every page. The previous public/ stays in place until the new one \
-            is complete. Exits with status 1 when a photo or a catalog record could not be used.
+            is complete.
+
+            Exit status: 0 when the new site was put in place, even if some photos or records were \
+            left out (each is named, as a compiler names warnings); 1 when no new site could be put \
+            in place (the previous one stays); 2 with --strict when the site was put in place but \
+            something was left out or warned about.
             """
     )
 
@@ -23,6 +28,9 @@ struct BuildCommand: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print only errors and the summary.")
     var quiet = false
+
+    @Flag(help: "Exit with status 2 when any photo, record or folder was left out or warned about (for CI).")
+    var strict = false
 
     @Flag(help: "Print how long each step took, and the CPU time of image decoding, resampling and encoding.")
     var timings = false
@@ -52,11 +60,23 @@ struct BuildCommand: AsyncParsableCommand {
         print(report.summary)
         for line in report.skippedLines { print(line) }
         if timings { print("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
-        if !report.succeeded {
-            let failed = report.errors.count
-            FileHandle.standardError.write(Data("\(failed) \(failed == 1 ? "problem" : "problems") above; the rest of the site was built.\n".utf8))
-            throw ExitCode.failure
-        }
+        guard !report.issues.isEmpty else { return }
+        FileHandle.standardError.write(Data("\(Self.problemLine(report, quiet: quiet))\n".utf8))
+        if strict { throw Self.problemsStatus }
+    }
+
+    /// What --strict exits with when the site was built with problems: not 1, which says that
+    /// no site was put in place.
+    static let problemsStatus = ExitCode(2)
+
+    /// The line after the summary when something was wrong: how much, and that the site is
+    /// there without it.
+    static func problemLine(_ report: BuildReport, quiet: Bool) -> String {
+        let counts = [(report.errors.count, "error"), (report.warnings.count, "warning")].filter { $0.0 > 0 }
+            .map { Wording.count($0.0, $0.1) }.joined(separator: " and ")
+        let hidden = quiet && !report.warnings.isEmpty ? " ('folio problems' lists them all)" : " above"
+        let built = report.errors.isEmpty ? "the site was built" : "the site was built without what they name"
+        return "\(counts)\(hidden); \(built)."
     }
 
     /// This process's own high-water mark of resident memory (VmHWM). Not getrusage: its

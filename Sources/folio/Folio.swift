@@ -6,6 +6,6 @@ struct Folio: AsyncParsableCommand {
         commandName: "folio",
         abstract: "Builds static photo galleries: places, top regions, people, favorites and recents.",
         subcommands: [BuildCommand.self, ServeCommand.self, NewCommand.self, ImportCommand.self, FavoriteCommand.self, PruneCommand.self,
-                      PublishCommand.self]
+                      PublishCommand.self, ProblemsCommand.self]
     )
 }

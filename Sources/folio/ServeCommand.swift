@@ -16,8 +16,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var siteOptions: SiteOptions
 
-    @Option(name: [.short, .long], help: "The port to listen on; a free one is used when it is taken (0: any free port).")
-    var port: Int = 8000
+    @Option(name: [.short, .long], help: """
+        The port to listen on; taken, it is an error (0: any free port). Without --port, 8000, or a \
+        free one when 8000 is taken.
+        """)
+    var port: Int?
 
     @Option(name: [.short, .long], help: "Where to write the site (default: <site>/public).", completion: .directory)
     var output: String?
@@ -26,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     var theme: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535") }
         if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--output needs a folder")
         }
@@ -37,8 +40,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
-        let options = PreviewOptions(port: UInt16(port), build: BuildOptions(
+        var options = PreviewOptions(port: UInt16(port ?? 8000), build: BuildOptions(
             themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: isatty(STDERR_FILENO) == 1))
+        options.exactPort = port != nil
         let interrupt = InterruptSignal()
         let session = PreviewSession(paths: paths, options: options) { line in
             // Unbuffered, so the address shows at once even when output goes to a pipe.

@@ -152,3 +152,23 @@ def test_a_failed_build_shows_on_the_page_and_keeps_the_site(site, serve, browse
     WebDriverWait(browser, 60).until(lambda d: not still_marked(d))
     WebDriverWait(browser, 10).until(lambda d: not d.find_elements(By.ID, "folio-build-error")
                                      or not d.find_element(By.ID, "folio-build-error").is_displayed())
+
+
+def test_a_skipped_photo_is_named_on_the_page_as_built_not_failed(site, serve, browser):
+    open_and_mark(browser, serve.url)
+    (site / "content" / "corrupted.jpg").write_bytes((REPOSITORY / "content" / "photo1.jpg").read_bytes()[:30000])
+
+    WebDriverWait(browser, 60).until(lambda d: not still_marked(d))
+    overlay = WebDriverWait(browser, 30).until(
+        lambda d: d.find_element(By.ID, "folio-build-error") if d.find_elements(By.ID, "folio-build-error") else False)
+    WebDriverWait(browser, 10).until(lambda d: "corrupted.jpg" in overlay.text)
+    assert "folio: built, 1 photo skipped:" in overlay.text
+    assert "content/corrupted.jpg: corrupt or truncated JPEG data" in overlay.text
+    assert "the build failed" not in overlay.text
+    assert "Harbour at dawn" in browser.page_source
+
+    open_and_mark(browser, serve.url)
+    (site / "content" / "corrupted.jpg").unlink()
+    WebDriverWait(browser, 60).until(lambda d: not still_marked(d))
+    WebDriverWait(browser, 10).until(lambda d: not d.find_elements(By.ID, "folio-build-error")
+                                     or not d.find_element(By.ID, "folio-build-error").is_displayed())

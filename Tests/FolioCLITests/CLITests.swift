@@ -105,17 +105,26 @@ final class CLITests: CLITestCase {
         XCTAssertTrue(unknown.errors.contains("nope"), unknown.errors)
     }
 
-    func testABadPhotoMeansExitStatusOneAndAMessageNamingIt() throws {
-        let folder = try temporaryFolder()
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("content"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo2.jpg"),
-                                         to: folder.appendingPathComponent("content/good.jpg"))
-        try Data("not a jpeg".utf8).write(to: folder.appendingPathComponent("content/bad.jpg"))
-        let run = try folio(["build", "--site", folder.path])
-        XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.errors.contains("content/bad.jpg"), run.errors)
-        XCTAssertTrue(run.output.contains("1 photo"), run.output)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("public/index.html").path))
+    func testServeOnATakenPortGivenByNameIsAnError() throws {
+        let site = try temporaryFolder()
+        try FileManager.default.createDirectory(at: site.appendingPathComponent("content"), withIntermediateDirectories: true)
+        // Another program holds a port of 127.0.0.1.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0
+                && getsockname(holder, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let run = try folio(["serve", "--site", site.path, "--port", "\(port)"])
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(run.errors.contains("error: 127.0.0.1:\(port): cannot listen: "), run.errors)
+        XCTAssertTrue(run.errors.contains("choose another with --port, or --port 0 for any free one"), run.errors)
     }
 
     func testQuietWhenNotATerminal() throws {

@@ -101,6 +101,41 @@ final class AlbumTests: XCTestCase {
         XCTAssertTrue(try site.read("albums/trip.html").contains("Catalogued"))
     }
 
+    /// A photo that does not say when it was taken has no date: the file's (when it was copied,
+    /// today) is no date of the photo's.
+    func testUndatedPhotosHaveNoDateSortByNameAndAreNotCovers() async throws {
+        let site = try TestSite()
+        try photo(site, "mixed/b-dated.jpg", seed: 1, taken: "2021-06-01T10:00:00Z")
+        try photo(site, "mixed/a-dated.jpg", seed: 2, taken: "2020-01-01T10:00:00Z")
+        for (path, seed) in [("mixed/z-undated.jpg", 3), ("mixed/c-undated.jpg", 4), ("undated/y.jpg", 5), ("undated/x.jpg", 6)] {
+            try site.write(try SamplePhoto(width: 240, height: 180, seed: UInt64(seed)).jpeg(), to: "content/\(path)")
+        }
+        let report = try await site.build()
+        XCTAssertEqual(report.issues, [])
+        let snapshot = try site.database.snapshot()
+        func checksum(_ path: String) throws -> String {
+            try XCTUnwrap(snapshot.photos.first { $0.photo.source == .content(path: path) }?.photo.checksum)
+        }
+        XCTAssertNil(snapshot.photos.first { $0.photo.source == .content(path: "mixed/z-undated.jpg") }?.photo.taken)
+
+        let mixed = try site.read("albums/mixed.html")
+        XCTAssertTrue(mixed.contains("4 photos · 1 January 2020 – 1 June 2021"), "the undated add no date")
+        XCTAssertEqual(PublicTreeChecks.matches(#"<span class="caption-title">([^<]*)</span>"#, in: mixed),
+                       ["a dated", "b dated", "c undated", "z undated"], "as taken, then the undated by name")
+        let undated = try site.read("albums/undated.html")
+        XCTAssertTrue(undated.contains(#"<p class="subheading">2 photos</p>"#), "no dates at all: none shown")
+        XCTAssertEqual(PublicTreeChecks.matches(#"<span class="caption-title">([^<]*)</span>"#, in: undated), ["x", "y"])
+
+        let index = try site.read("albums/index.html")
+        func coverThumb(_ album: String) throws -> String {
+            let row = try XCTUnwrap(index.components(separatedBy: "albums/\(album).html").dropFirst().first).prefix(600)
+            return try XCTUnwrap(PublicTreeChecks.matches(#"<img src="\.\./(media/[^"]*)""#, in: String(row)).first)
+        }
+        XCTAssertTrue(try coverThumb("mixed").contains(String(try checksum("mixed/b-dated.jpg").prefix(8))),
+                      "the newest dated photo is the cover, not an undated one")
+        XCTAssertTrue(try coverThumb("undated").contains(String(try checksum("undated/x.jpg").prefix(8))), "none dated: the first by name")
+    }
+
     func plist(_ value: Any) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: value, format: .xml, options: 0)
     }

@@ -137,4 +137,47 @@ final class BuildFailureTests: XCTestCase {
             XCTAssertTrue(error.description.hasSuffix("(in step 'configure')"), error.description)
         }
     }
+
+    /// The file system as it is, but for one folder that will not open (as for a user without
+    /// permission on it; tests run as root, for whom mode 000 stops nothing).
+    struct LockedFolder: FileAccess {
+        let locked: String
+        let files = LocalFileAccess()
+
+        func read(_ url: URL) throws -> Data { try files.read(url) }
+        func stamp(of url: URL) -> FileStamp? { files.stamp(of: url) }
+        func isFolder(_ url: URL) -> Bool { files.isFolder(url) }
+        func realPath(_ url: URL) -> String { files.realPath(url) }
+        func entries(under root: URL) throws -> [FileEntry] { try files.entries(under: root) }
+        func listing(under root: URL) throws -> FolderListing {
+            let all = try files.listing(under: root)
+            return FolderListing(entries: all.entries.filter { !$0.path.hasPrefix(locked + "/") },
+                                 unreadable: [(locked, "cannot be read: Permission denied")])
+        }
+    }
+
+    func testAFolderThatWillNotOpenIsLeftOutAndItsPhotosKeptUntilItOpens() async throws {
+        let site = try TestSite.threePhotos()
+        try site.photo("private/cat.jpg", from: TestSite.repository.appendingPathComponent("content/photo2.jpg"))
+        try await site.build()
+        let cat = try site.identifier("private/cat.jpg")
+        XCTAssertTrue(try site.database.setFavorite(true, photo: cat))
+
+        var options = BuildOptions(themeFolder: TestSite.theme)
+        options.files = LockedFolder(locked: "private")
+        let locked = try await SiteBuild(paths: site.paths, options: options).run()
+        XCTAssertEqual(locked.issues, [.error("content/private/", "cannot be read: Permission denied; the photos in it are left out")])
+        XCTAssertEqual(locked.removed, 0, "not gone, only unseen")
+        XCTAssertEqual(locked.failedPhotos, [.content(path: "private/cat.jpg")])
+        XCTAssertEqual(locked.photos, 3, "the rest is built")
+        XCTAssertFalse(site.exists("photos/\(cat).html"))
+        XCTAssertNil(try row(site, "private/cat.jpg").lastError, "nothing is wrong with the photo itself")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
+
+        let open = try await site.build()
+        XCTAssertEqual(open.issues, [])
+        XCTAssertEqual(open.imported, 0, "unchanged, not read again")
+        XCTAssertTrue(site.exists("photos/\(cat).html"))
+        XCTAssertTrue(try row(site, "private/cat.jpg").favorite, "what the user set on it is kept")
+    }
 }

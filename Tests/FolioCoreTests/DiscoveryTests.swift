@@ -311,8 +311,13 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(try loadError(#"{"title": 3}"#), "'title' must be text")
         XCTAssertTrue(try loadError(#"{"baseURL": "example.com/photos"}"#).hasPrefix("'baseURL' must be an absolute http or https address"))
         XCTAssertTrue(try loadError(#"{"baseURL": "ftp://example.com/"}"#).hasPrefix("'baseURL' must be"))
-        XCTAssertEqual(try loadError(#"[1, 2]"#), "not valid JSON, or not an object of settings")
-        XCTAssertEqual(try loadError(#"{"title": "#), "not valid JSON, or not an object of settings")
+        XCTAssertEqual(try loadError(#"[1, 2]"#), "not an object of settings: it must start with {")
+        XCTAssertEqual(try loadError(#"{"title": "#), "not valid JSON: it ends before it is complete, at line 1, column 11")
+        // Where an editor shows it: lines from 1, columns in characters (the é is one), from 1.
+        XCTAssertEqual(try loadError("{\n  \"title\": \"Café\",\n  \"quality\": 80,,\n}\n"),
+                       "not valid JSON: unexpected ',' at line 3, column 17")
+        XCTAssertEqual(try loadError("{\n  \"title\": \"é\" \"quality\": 80}"), "not valid JSON: unexpected '\"' at line 2, column 16")
+        XCTAssertEqual(try loadError("{\n  // a comment\n}"), "not valid JSON: unexpected '/' at line 2, column 3")
     }
 
     func testEverySettingIsInTheReadmeTableWithItsDefault() throws {

@@ -153,6 +153,38 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(found["laughs.jpg"]?.title, "laughs")
     }
 
+    /// Apple Photos ends the XMP packet it embeds with a NUL (sigal's `iptcTest/1.jpg`, written by
+    /// Photos 3.0): exiftool's packet, with that NUL put after it in the JPEG's APP1.
+    func testAnXMPPacketEndingInANULAsApplePhotosWritesItIsRead() async throws {
+        let site = try TestSite()
+        let url = try photo(site, "photos.jpg")
+        try ExifTool.write([("XMP-dc:Title", "Written by Photos"), ("XMP-dc:Description", "A packet that ends in a NUL")], to: url)
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let prefix = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+        // The APP1 segment holding XMP: FF E1, a big-endian length (itself included), the prefix.
+        func isXMPSegment(at index: Int) -> Bool {
+            guard bytes[index] == 0xFF, bytes[index + 1] == 0xE1 else { return false }
+            return Array(bytes[(index + 4)..<(index + 4 + prefix.count)]) == prefix
+        }
+        let start = try XCTUnwrap((2..<(bytes.count - 4 - prefix.count)).first(where: isXMPSegment))
+        let length = (Int(bytes[start + 2]) << 8) | Int(bytes[start + 3])
+        XCTAssertNotEqual(bytes[start + 2 + length - 1], 0, "exiftool's own packet has no NUL")
+        bytes.insert(0, at: start + 2 + length)
+        bytes[start + 2] = UInt8((length + 1) >> 8)
+        bytes[start + 3] = UInt8((length + 1) & 0xFF)
+        try Data(bytes).write(to: url)
+
+        let report = try await site.build()
+        XCTAssertEqual(report.issues, [], "read, not refused")
+        let found = try await described(site)
+        XCTAssertEqual(found["photos.jpg"]?.title, "Written by Photos")
+        XCTAssertEqual(found["photos.jpg"]?.description, "A packet that ends in a NUL")
+        // Padding of NULs and blanks after the packet, as some writers leave in a fixed-size segment.
+        let packet = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" dc:format="image/jpeg"/></rdf:RDF></x:xmpmeta>"#
+        XCTAssertNoThrow(try XMPReader.read(Data(packet.utf8) + Data([0, 0x20, 0x0A, 0, 0])).get())
+        XCTAssertThrowsError(try XMPReader.read(Data(packet.utf8) + Data([0]) + Data("<more/>".utf8)).get(), "only padding at the end is passed over")
+    }
+
     func testAProcessingInstructionWithNothingInItIsRefusedBeforeParsing() {
         // Found by the metadata fuzzer: `<?xpacket?>` crashed Foundation's parser (a null C string).
         let packet = "<?xpacket begin='\u{FEFF}' id='W5M0MpCehiHzreSzNTczkc9d'?>\n<x:xmpmeta xmlns:x='adobe:ns:meta/'>\n<?xpacket?>\n</x:xmpmeta>"

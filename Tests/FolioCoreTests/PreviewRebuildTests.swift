@@ -89,11 +89,19 @@ final class PreviewRebuildTests: PreviewTestCase {
         }
 
         let reload = try await tab.next("reload")
-        XCTAssertTrue(reload.data.contains("content/garbage.jpg"), "the reloaded page shows the problem: \(reload.data)")
+        XCTAssertTrue(reload.data.contains(#""error":"content/garbage.jpg: not an image (unknown format)""#),
+                      "the reloaded page shows the problem: \(reload.data)")
+        XCTAssertTrue(reload.data.contains(#""headline":"built, 1 photo skipped""#),
+                      "a site in place without one photo is not a failed build: \(reload.data)")
         XCTAssertFalse(reload.data.contains(fixture.site.root.path), "paths are shown relative to the site")
         let unknown = try await fixture.expect("/people/unknown.html", status: 200)
         XCTAssertTrue(unknown.text.contains("fine"), "the good photo is published")
         XCTAssertTrue(fixture.lines.text.contains("garbage.jpg"), fixture.lines.text)
+
+        try FileManager.default.removeItem(at: fixture.site.content.appendingPathComponent("garbage.jpg"))
+        let fixed = try await tab.next("reload")
+        XCTAssertTrue(fixed.data.contains(#""error":null"#), "gone once fixed: \(fixed.data)")
+        XCTAssertTrue(fixed.data.contains(#""headline":null"#), fixed.data)
     }
 
     func testBuildsNeverOverlapAndChangesDuringOneGoIntoTheNext() async throws {

@@ -212,6 +212,23 @@ final class PreviewServingTests: PreviewTestCase {
         await second.stop()
     }
 
+    func testAPortAskedForByNameThatIsTakenIsAnError() async throws {
+        var options = PreviewOptions(port: fixture.port, build: BuildOptions(themeFolder: TestSite.theme))
+        options.exactPort = true
+        let second = PreviewSession(paths: fixture.site.paths, options: options, log: { _ in })
+        do {
+            let url = try await second.start()
+            XCTFail("served at \(url) instead")
+        } catch let error as FolioError {
+            XCTAssertEqual(error.path, "127.0.0.1:\(fixture.port)")
+            XCTAssertTrue(error.reason.hasPrefix("cannot listen: "), error.reason)
+            XCTAssertTrue(error.reason.hasSuffix("(another program is using it? choose another with --port, or --port 0 for any free one)"),
+                          error.reason)
+        }
+        await second.stop()
+        try await fixture.expect("/", status: 200, "the first one goes on")
+    }
+
     func testHugeOrAlienRequestsAreAnsweredAtOnce() async throws {
         let started = Date()
         let long = try await fixture.get("/" + String(repeating: "a", count: 100_000))

@@ -23,12 +23,13 @@ final class SiteTemplateValueTests: XCTestCase {
         let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",
                              shape: image, shapeSizes: "300px", eager: true, leading: true)
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
-        let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", alt: "a", image: image, thumb: image,
+        let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw")
         var page = Page(path: "places/index.html", template: "places", section: .places, title: "Places", subheading: "s")
         page.crumbs = [crumb]
+        page.descriptionHTML = "<p>d</p>"
         page.rows = [row]
         page.rowsTitle = "r"
         page.rowSections = [RowSection(id: "i", title: "t", rows: [row])]

@@ -46,6 +46,15 @@ public struct BuildReport: Sendable {
             + unlisted.map { "unlisted album content/\($0.folder): public/\($0.link)" }
     }
 
+    /// What a site put in place with errors is, in a few words: "built, 1 photo skipped",
+    /// "built, 2 photos skipped, 1 other problem" (a catalog record, a folder).
+    public var problemHeadline: String {
+        let others = max(0, errors.count - failedPhotos.count)
+        let parts = [failedPhotos.isEmpty ? nil : "\(PhotoText.count(failedPhotos.count, "photo")) skipped",
+                     others == 0 ? nil : PhotoText.count(others, failedPhotos.isEmpty ? "problem" : "other problem")]
+        return (["built"] + parts.compactMap { $0 }).joined(separator: ", ")
+    }
+
     public var summary: String {
         var line = "\(PhotoText.count(photos, "photo")), \(PhotoText.count(pages, "page"))"
         if upToDate {

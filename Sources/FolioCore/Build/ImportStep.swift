@@ -9,6 +9,9 @@ struct ImportResult: StepOutput {
     /// again.
     var failed: [PhotoSource: String] = [:]
     var issues: [BuildIssue] = []
+    /// The issues that belong to a photo (found reading it, this build or an earlier one), kept
+    /// in the model apart from the build's own.
+    var photoIssues: Set<BuildIssue> = []
 }
 
 /// Brings the model in line with `content/`: new and edited photos are read (checksum, size,
@@ -38,22 +41,31 @@ struct ImportStep: BuildStep {
 
         var result = ImportResult()
         var batch = ImportBatch()
+        var found: [PhotoSource: [BuildIssue]] = [:]
         for ((entry, _), read) in zip(changed, results) {
             switch read {
             case .success(let read):
                 batch.upserts.append(read.photo)
-                result.issues += read.issues
+                found[entry.source] = read.issues
             case .failure(let issue):
-                result.issues.append(issue)
+                found[entry.source] = [issue]
                 result.failed[entry.source] = issue.reason
             }
+            result.issues += found[entry.source] ?? []
         }
         Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
-        let listed = Set(inventory.entries.map(\.source))
+        // Photos in a folder that would not open are kept, and left out of this build (only: no
+        // failure is recorded on them, as the next build may see them again unchanged).
+        let unseen = stamps.keys.filter { $0.contentPath.map(inventory.isUnseen) ?? false }
+        let listed = Set(inventory.entries.map(\.source)).union(unseen)
         batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
         try database.apply(batch)
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
+        for source in unseen { result.failed[source] = "its folder cannot be read" }
+        // Unchanged photos are not read again, but what was wrong with them still is.
+        result.issues += try database.replacePhotoProblems(read: found, listed: listed)
+        result.photoIssues = Set(result.issues)
         result.imported = batch.upserts.count
         result.removed = batch.removals.count
         return result
@@ -82,7 +94,9 @@ struct ImportStep: BuildStep {
     static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
         let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
         let record = entry.record?.fingerprintText ?? "uncatalogued"
-        return ContentHash.hex([readerVersion, record, sidecar, "\(favoriteRating)"].joined(separator: "\u{1e}"))
+        // Only when there is one, so photos without are not all read again.
+        let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
+        return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown).joined(separator: "\u{1e}"))
     }
 
     /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
@@ -115,16 +129,31 @@ struct ImportStep: BuildStep {
             case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
             }
         }
+        var sigal: SigalMarkdown?
+        if let markdown = entry.markdown {
+            switch Result(catching: { try files.read(contentRoot.appendingPathComponent(markdown.path)) }) {
+            case .success(let bytes):
+                if let text = String(data: bytes, encoding: .utf8) {
+                    sigal = SigalMarkdown(text)
+                } else {
+                    issues.append(.warning("content/\(markdown.path)", "is not UTF-8 text; ignored"))
+                }
+            case .failure(let error):
+                issues.append(.warning("content/\(markdown.path)", "cannot be read: \(error.localizedDescription); ignored"))
+            }
+        }
         let sameFile = old?.fileStamp == entry.stamp.text
         let checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place
         let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
-        return .success((PhotoImport(
+        // sigal's .md is the gallery's own words, as a catalog's are: over any XMP, under the catalog.
+        let markdownBody = record?.description == nil ? sigal?.body : nil
+        var photo = PhotoImport(
             source: entry.source,
             identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
-            title: record?.name ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
-            description: record?.description ?? described.description,
+            title: record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
+            description: record?.description ?? markdownBody?.text ?? described.description,
             person: record?.user ?? described.creator ?? metadata.artist ?? "Unknown",
             place: place,
             region: record?.place != nil || record?.region != nil ? record?.region : described.region,
@@ -137,7 +166,9 @@ struct ImportStep: BuildStep {
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour.rawValue), issues))
+            colour: metadata.colour.rawValue)
+        photo.descriptionHTML = markdownBody?.html
+        return .success((photo, issues))
     }
 
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no

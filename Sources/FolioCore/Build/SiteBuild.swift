@@ -37,7 +37,7 @@ public struct SiteBuild: Sendable {
             report.upToDate = true
             report.photos = stamp.photos
             report.pages = stamp.pages
-            return finish(report, steps, run)
+            return try finish(report, steps, run, site: site, imported: imported)
         }
 
         let plan = try await steps.step(PlanStep(), (site, imported))
@@ -54,10 +54,14 @@ public struct SiteBuild: Sendable {
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
-        return finish(report, steps, run)
+        return try finish(report, steps, run, site: site, imported: imported)
     }
 
-    private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun) -> BuildReport {
+    /// Completes the report, and keeps the build's own problems in the model (its photos' are
+    /// kept by the import) for the next builds and `folio problems`.
+    private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun, site: ConfiguredSite,
+                        imported: ImportResult) throws -> BuildReport {
+        try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) })
         var report = report
         report.issues = steps.issues
         report.stepTimes = steps.times

@@ -9,12 +9,14 @@ public struct ContentEntry: Sendable, Equatable {
     /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
     /// darktable write them.
     public var sidecar: Sidecar?
+    /// sigal's description of the photo (`11.md` beside `11.jpg`): a title and Markdown.
+    public var markdown: Sidecar?
 
     /// Where the model says the photo comes from.
     public var source: PhotoSource { .content(path: path) }
 }
 
-/// An XMP file that describes the image of the same name.
+/// A file that describes the image of the same name: XMP, or sigal's Markdown.
 public struct Sidecar: Sendable, Equatable {
     /// Relative to content/.
     public var path: String
@@ -31,4 +33,13 @@ public struct ContentInventory: Sendable {
     public var skipped: [SkippedFile] = []
     /// Files the owner left out, by `.nomedia` or `exclude`: never read.
     public var leftOut: [LeftOutFile] = []
+
+    /// Folders (relative to content/) that could not be opened: what they hold is not known to
+    /// be gone, only unseen.
+    public var unreadableFolders: [String] = []
+
+    /// Whether `path` is inside a folder that could not be opened.
+    public func isUnseen(_ path: String) -> Bool {
+        unreadableFolders.contains { RelativePath(path).isInside(RelativePath($0)) }
+    }
 }

@@ -15,13 +15,19 @@ public struct ContentLoader: Sendable {
 
     public func load() throws -> ContentInventory {
         var inventory = ContentInventory()
+        // A folder that will not open is left out, as an unreadable file is; the model keeps
+        // the photos it held (see ImportStep).
+        let walk = try files.listing(under: contentRoot)
+        for folder in walk.unreadable {
+            inventory.unreadableFolders.append(folder.path)
+            inventory.issues.append(.error("content/\(folder.path)/", "\(folder.reason); the photos in it are left out"))
+        }
         // What the owner left out is gone before anything is read: no catalog, album setting or
         // photo under it is looked at, and a record naming one of its files is passed over.
         var exclusions = exclusions
-        let walked = try files.entries(under: contentRoot)
-        exclusions.readMarkers(walked.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
+        exclusions.readMarkers(walk.entries.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
         var listing: [FileEntry] = []
-        for entry in walked where RelativePath(entry.path).name != ContentExclusions.markerName {
+        for entry in walk.entries where RelativePath(entry.path).name != ContentExclusions.markerName {
             if let reason = exclusions.reason(for: RelativePath(entry.path)) {
                 inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
             } else {
@@ -98,6 +104,7 @@ public struct ContentLoader: Sendable {
                   let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
+        readSigalDescriptions(into: &inventory, listing: listing, photos: Set(images))
         return inventory
     }
 

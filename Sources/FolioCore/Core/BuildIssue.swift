@@ -1,5 +1,5 @@
 /// Something wrong with one input, collected while the build goes on with the rest.
-public struct BuildIssue: Error, Sendable, Equatable, CustomStringConvertible {
+public struct BuildIssue: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable { case warning, error }
 
     public var severity: Severity

@@ -12,6 +12,9 @@ public protocol FileAccess: Sendable {
     /// as paths relative to it, hidden files and folders left out (but `.nomedia`, which says
     /// what else to leave out), sorted.
     func entries(under root: URL) throws -> [FileEntry]
+    /// The same walk, going on past the folders below `root` that cannot be opened (content/'s
+    /// walk: one unreadable folder must not stop a build); `root` itself must open.
+    func listing(under root: URL) throws -> FolderListing
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
 }
@@ -28,6 +31,11 @@ public struct FileEntry: Sendable, Equatable {
 }
 
 extension FileAccess {
+    /// For file systems where every folder opens.
+    public func listing(under root: URL) throws -> FolderListing {
+        FolderListing(entries: try entries(under: root))
+    }
+
     /// The paths of `entries(under:)`.
     public func files(under root: URL) throws -> [String] {
         try entries(under: root).map(\.path)
@@ -72,14 +80,26 @@ public struct LocalFileAccess: FileAccess {
     /// A readdir walk: the file type comes with each name, so a site of ten thousand photos is
     /// listed without a stat per file (FileManager's enumerator took a second for that).
     public func entries(under root: URL) throws -> [FileEntry] {
+        let listing = try listing(under: root)
+        if let folder = listing.unreadable.first {
+            throw FolioError(path: root.path + "/" + folder.path, reason: folder.reason)
+        }
+        return listing.entries
+    }
+
+    public func listing(under root: URL) throws -> FolderListing {
         guard isFolder(root) else {
             throw FolioError(path: root.path, reason: "no such folder")
         }
         var found: [FileEntry] = []
+        var unreadable: [(path: String, reason: String)] = []
         var pending = [""]
         while let folder = pending.popLast() {
             guard let directory = opendir(folder.isEmpty ? root.path : root.path + "/" + folder) else {
-                throw FolioError(path: root.path + "/" + folder, reason: "cannot be read: \(String(cString: strerror(errno)))")
+                let reason = "cannot be read: \(String(cString: strerror(errno)))"
+                if folder.isEmpty { throw FolioError(path: root.path, reason: reason) }
+                unreadable.append((folder, reason))
+                continue
             }
             defer { closedir(directory) }
             while let entry = readdir(directory) {
@@ -107,7 +127,7 @@ public struct LocalFileAccess: FileAccess {
                 }
             }
         }
-        return found.sorted { $0.path < $1.path }
+        return FolderListing(entries: found.sorted { $0.path < $1.path }, unreadable: unreadable.sorted { $0.path < $1.path })
     }
 
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!

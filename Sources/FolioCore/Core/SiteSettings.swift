@@ -128,8 +128,14 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// (a fraction where a whole number belongs comes back as "not valid JSON", path and all
     /// lost): each key is decoded alone until one fails.
     static func wrongKind(in data: Data) -> String {
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            return "not valid JSON, or not an object of settings"
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            return "not valid JSON: \(syntaxError(error, in: data))"
+        }
+        guard let object = parsed as? [String: Any] else {
+            return "not an object of settings: it must start with {"
         }
         for key in object.keys.sorted() {
             guard let alone = try? JSONSerialization.data(withJSONObject: [key: object[key]!]),
@@ -137,6 +143,37 @@ public struct SiteSettings: Codable, Sendable, Equatable {
             return "'\(key)' must be \(expected[key] ?? "another kind of value")"
         }
         return "not an object of settings"
+    }
+
+    /// What the JSON parser found wrong, and where as an editor shows it: "line 3, column 17".
+    /// Foundation's parser gives a byte offset ("around character 34"), or nothing at the end.
+    static func syntaxError(_ error: Error, in data: Data) -> String {
+        let described = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        let bytes = [UInt8](data)
+        let offset: Int
+        let what: String
+        if let range = described.range(of: #"character \d+"#, options: .regularExpression),
+           let at = Int(described[range].dropFirst("character ".count)), at <= bytes.count {
+            offset = at
+            what = at < bytes.count ? "unexpected \(Self.shown(bytes, at: at))" : "it ends too soon,"
+        } else if described.localizedCaseInsensitiveContains("end of file") {
+            offset = bytes.count
+            what = "it ends before it is complete,"
+        } else {
+            return described
+        }
+        let before = bytes[..<offset]
+        let line = before.filter { $0 == 0x0A }.count + 1
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+        let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+        return "\(what) at line \(line), column \(column)"
+    }
+
+    /// The character at `offset`, quoted, as far as it is one.
+    private static func shown(_ bytes: [UInt8], at offset: Int) -> String {
+        let rest = String(decoding: bytes[offset..<min(bytes.count, offset + 4)], as: UTF8.self)
+        guard let first = rest.first, first != "\u{FFFD}" else { return "byte" }
+        return first.isWhitespace ? "space" : "'\(first)'"
     }
 
     static func unknownKeys(in data: Data) -> [(key: String, suggestion: String?)] {

@@ -29,6 +29,7 @@ public enum XMPReader {
 
     public static func read(_ data: Data) -> Result<PhotoDescription, Failure> {
         guard data.count <= sizeLimit else { return .failure(.tooLarge(data.count)) }
+        let data = withoutTrailingPadding(data)
         // No DTD, no entities to expand (a "billion laughs" packet is refused before parsing).
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
             return .failure(.declaresEntities)
@@ -56,6 +57,15 @@ public enum XMPReader {
             return .failure(.malformed("line \(max(1, parser.lineNumber)): \(detail)"))
         }
         return .success(collector.found)
+    }
+
+    /// The packet without the NULs and blanks after it: Apple Photos ends the packet it embeds
+    /// with a NUL, which XML forbids and libxml2 stops at ("it ends before its elements close");
+    /// exiftool and other readers take the packet as it is.
+    static func withoutTrailingPadding(_ data: Data) -> Data {
+        var end = data.endIndex
+        while end > data.startIndex, [0x00, 0x20, 0x09, 0x0A, 0x0D].contains(data[end - 1]) { end -= 1 }
+        return end == data.endIndex ? data : Data(data[data.startIndex..<end])
     }
 
     /// The line of the first processing instruction with no data (`<?xpacket?>`), if any: libxml2

@@ -1,12 +1,15 @@
 import GRDB
 
 /// What a folder's `album.plist` says of the album the folder is: its title, description,
-/// cover, and whether it is unlisted. Albums themselves are the folders photos are in; only these settings are stored.
+/// cover, and whether it is unlisted. Albums themselves are the folders photos are in; only
+/// these settings are stored.
 public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     /// The folder, relative to content/: "travel/japan".
     public var path: String
     public var title: String?
     public var description: String?
+    /// The description as HTML, when it was written in Markdown (a sigal `index.md`).
+    public var descriptionHTML: String?
     /// The cover photo's file, relative to the folder.
     public var cover: String?
     /// Published only at an address its link alone knows, in no listing, index, feed or count.
@@ -14,11 +17,13 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
 
     public static let databaseTableName = "album"
 
-    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, unlisted: Bool = false) {
+    public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil,
+                unlisted: Bool = false) {
         self.path = path
         self.title = title
         self.description = description
         self.cover = cover
+        self.descriptionHTML = descriptionHTML
         self.unlisted = unlisted
     }
 }

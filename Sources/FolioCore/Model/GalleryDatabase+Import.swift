@@ -214,7 +214,7 @@ extension GalleryDatabase {
         "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
         "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
         "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags", "lastError",
-        "remote", "flickrPlaceId", "colour",
+        "remote", "flickrPlaceId", "colour", "descriptionHTML",
     ]
 
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
@@ -231,7 +231,7 @@ extension GalleryDatabase {
                     p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
                     p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
                     p.tags.joined(separator: "\n"), nil,
-                    try p.remote.map(Self.json), place == nil ? p.remote?.placeID : nil, p.colour,
+                    try p.remote.map(Self.json), place == nil ? p.remote?.placeID : nil, p.colour, p.descriptionHTML,
                 ]
             }
             try db.execute(sql: """

@@ -148,7 +148,29 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "colour", .text).notNull().defaults(to: "srgb") }
         }
 
-        migrator.registerMigration("v7: unlisted albums and the site's secret") { db in
+        migrator.registerMigration("v7: problems kept until fixed") { db in
+            // What the last builds found wrong. A photo's problems are found only when its file
+            // is read, which an unchanged photo's is not: they are kept until it is read again
+            // (or leaves content/), so every build can still name them. The build's own
+            // (catalogs, folders, images) are replaced by every build that puts a site in place.
+            try db.create(table: "problem") { t in
+                t.autoIncrementedPrimaryKey("id")
+                // The photo ("content:<path>") whose reading found it; NULL for the build's own.
+                t.column("photoSource", .text).indexed()
+                t.column("severity", .text).notNull()
+                t.column("path", .text).notNull()
+                t.column("reason", .text).notNull()
+            }
+        }
+
+        migrator.registerMigration("v8: descriptions written in Markdown") { db in
+            // A description from a sigal .md file, rendered by cmark (raw HTML left out), beside
+            // its plain text in `description` (search, the feed, meta descriptions).
+            try db.alter(table: "photo") { t in t.add(column: "descriptionHTML", .text) }
+            try db.alter(table: "album") { t in t.add(column: "descriptionHTML", .text) }
+        }
+
+        migrator.registerMigration("v9: unlisted albums and the site's secret") { db in
             try db.alter(table: "album") { t in t.add(column: "unlisted", .boolean).notNull().defaults(to: false) }
             // One row: the key the addresses of unlisted albums are derived from.
             try db.create(table: "siteSecret") { t in

@@ -9,6 +9,8 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public var source: PhotoSource
     public var title: String?
     public var description: String?
+    /// The description as HTML, when it was written in Markdown; `description` is its text.
+    public var descriptionHTML: String?
     public var personId: Int64
     public var placeId: Int64?
     public var taken: Date?

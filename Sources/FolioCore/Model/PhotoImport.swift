@@ -32,6 +32,8 @@ public struct PhotoImport: Sendable, Equatable {
     public var longitude: Double?
     public var tags: [String]
     public var remote: RemotePhoto?
+    /// The description as HTML, when it was written in Markdown (a sigal `.md` beside the photo).
+    public var descriptionHTML: String?
 
     public init(
         source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,

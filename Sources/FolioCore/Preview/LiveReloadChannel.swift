@@ -13,6 +13,9 @@ public final class LiveReloadChannel: @unchecked Sendable {
         public var building: Bool
         /// The last build's errors, for the page's overlay; nil when it went well.
         public var error: String?
+        /// What the overlay's title says of them when the build put a site in place anyway
+        /// ("built, 1 photo skipped"); nil when the build failed and the last good site is served.
+        public var headline: String? = nil
     }
 
     /// One tab's stream; dropping it (the connection ended) unsubscribes.
@@ -69,11 +72,11 @@ public final class LiveReloadChannel: @unchecked Sendable {
     }
 
     /// A new site is in place: every tab reloads. `error` is set when the build put a site in
-    /// place but some photos or records failed; the reloaded page shows it.
-    public func siteReplaced(error: String?) {
+    /// place but some photos or records failed, `headline` says so; the reloaded page shows both.
+    public func siteReplaced(error: String?, headline: String? = nil) {
         send("reload") { state in
             self.builds += 1
-            state = State(build: "\(self.session)-\(self.builds)", building: false, error: error)
+            state = State(build: "\(self.session)-\(self.builds)", building: false, error: error, headline: error == nil ? nil : headline)
         }
     }
 
@@ -82,6 +85,7 @@ public final class LiveReloadChannel: @unchecked Sendable {
         send("build-failed") { state in
             state.building = false
             state.error = error
+            state.headline = nil
         }
     }
 
@@ -124,6 +128,7 @@ public final class LiveReloadChannel: @unchecked Sendable {
     static func json(_ state: State) -> String {
         var object: [String: Any] = ["build": state.build, "building": state.building]
         object["error"] = state.error ?? NSNull()
+        object["headline"] = state.headline ?? NSNull()
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -14,23 +14,27 @@ enum LiveReloadScript {
       window.__folioPreview = true;
       var build = null, overlay = null, note = null;
       function element(tag, css) { var e = document.createElement(tag); e.style.cssText = css; return e; }
-      function showError(message) {
+      // A build that failed leaves the last good site; one that put a site in place without some
+      // photos says so, in amber rather than red: the page is the latest, only incomplete.
+      function showError(message, headline) {
         if (!overlay) {
           overlay = element("div", "position:fixed;left:0;right:0;bottom:0;max-height:60vh;overflow:auto;z-index:2147483647;" +
-            "background:#2b0b0e;color:#ffdede;border-top:4px solid #e5484d;font:13px/1.5 ui-monospace,monospace;padding:12px 16px;");
+            "font:13px/1.5 ui-monospace,monospace;padding:12px 16px;border-top:4px solid;");
           overlay.id = "folio-build-error";
           overlay.setAttribute("role", "alert");
           var close = element("button", "float:right;font:inherit;background:none;color:inherit;border:1px solid;cursor:pointer;");
           close.textContent = "×";
           close.setAttribute("aria-label", "Hide");
           close.onclick = function () { overlay.style.display = "none"; };
-          var title = element("strong", "display:block;margin-bottom:6px;");
-          title.textContent = "folio: the build failed; this is the last good site.";
           overlay.appendChild(close);
-          overlay.appendChild(title);
+          overlay.appendChild(element("strong", "display:block;margin-bottom:6px;"));
           overlay.appendChild(element("pre", "margin:0;white-space:pre-wrap;"));
           document.body.appendChild(overlay);
         }
+        overlay.style.background = headline ? "#2b200b" : "#2b0b0e";
+        overlay.style.color = headline ? "#fff0d0" : "#ffdede";
+        overlay.style.borderTopColor = headline ? "#e5a00d" : "#e5484d";
+        overlay.children[1].textContent = headline ? "folio: " + headline + ":" : "folio: the build failed; this is the last good site.";
         overlay.lastChild.textContent = message;
         overlay.style.display = "block";
       }
@@ -50,7 +54,7 @@ enum LiveReloadScript {
         if (build !== null && s.build !== build) { location.reload(); return; }
         build = s.build;
         building(s.building);
-        if (s.error) { showError(s.error); } else { hideError(); }
+        if (s.error) { showError(s.error, s.headline); } else { hideError(); }
       }
       var source = null;
       function connect() {
@@ -58,7 +62,7 @@ enum LiveReloadScript {
         source.addEventListener("hello", state);
         source.addEventListener("building", function () { building(true); });
         source.addEventListener("reload", function () { location.reload(); });
-        source.addEventListener("build-failed", function (event) { building(false); showError(JSON.parse(event.data).error); });
+        source.addEventListener("build-failed", function (event) { building(false); showError(JSON.parse(event.data).error, null); });
       }
       // A browser opens at most six connections to a server; a stream per background tab would
       // soon leave none for pages. Hidden tabs let go of theirs, and on coming back the first

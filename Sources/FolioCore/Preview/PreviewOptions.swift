@@ -2,8 +2,12 @@ import Foundation
 
 /// How `folio serve` runs.
 public struct PreviewOptions: Sendable {
-    /// The port to listen on (127.0.0.1 only); when taken, a free one is used instead. 0: any free port.
+    /// The port to listen on (127.0.0.1 only); when taken, a free one is used instead, unless
+    /// `exactPort`. 0: any free port.
     public var port: UInt16
+    /// The port was asked for (`--port 8000`): another one would not be where the user looks, so
+    /// a taken port is an error. The default port moves on.
+    public var exactPort = false
     /// How the site is built, the first time and on every change.
     public var build: BuildOptions
     /// How often the watched files are looked at, in seconds.

@@ -19,11 +19,15 @@ final class PreviewServer: Sendable {
     }
 
     /// Listens on `port` of 127.0.0.1, or on a free port when that one is taken (or 0).
-    static func start(port: UInt16, handler: PreviewHandler, idleTimeout: TimeInterval) async throws -> PreviewServer {
+    /// Listens on `port`, or, when it is taken and `movingOn`, on any free one.
+    static func start(port: UInt16, movingOn: Bool = true, handler: PreviewHandler, idleTimeout: TimeInterval) async throws -> PreviewServer {
         do {
             return try await listen(on: port, handler: handler, idleTimeout: idleTimeout)
-        } catch where port != 0 {
+        } catch where port != 0 && movingOn {
             return try await listen(on: 0, handler: handler, idleTimeout: idleTimeout)
+        } catch var error as FolioError where port != 0 {
+            error.reason += " (another program is using it? choose another with --port, or --port 0 for any free one)"
+            throw error
         }
     }
 

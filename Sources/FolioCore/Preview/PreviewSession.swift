@@ -60,7 +60,7 @@ public actor PreviewSession {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
         let handler = PreviewHandler(folder: PublicFolder(root: paths.output), channel: channel)
-        let server = try await PreviewServer.start(port: options.port, handler: handler, idleTimeout: options.idleTimeout)
+        let server = try await PreviewServer.start(port: options.port, movingOn: !options.exactPort, handler: handler, idleTimeout: options.idleTimeout)
         self.server = server
         var address = URLComponents()
         address.scheme = "http"
@@ -155,7 +155,8 @@ public actor PreviewSession {
                 channel.siteReplaced(error: nil)
             } else {
                 log("Built with problems: \(report.summary); the rest of the site is served.")
-                channel.siteReplaced(error: shown(report.errors.map(\.description).joined(separator: "\n")))
+                channel.siteReplaced(error: shown(report.errors.map { "\($0.path): \($0.reason)" }.joined(separator: "\n")),
+                                     headline: report.problemHeadline)
             }
             for line in report.skippedLines { log(line) }
         case .failure(let error):

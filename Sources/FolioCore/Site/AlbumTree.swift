@@ -9,6 +9,7 @@ struct AlbumTree: Sendable {
         var path: String
         var title: String
         var description: String?
+        var descriptionHTML: String?
         var slug: String
         var parent: String?
         /// Sub-albums' paths, by title.
@@ -32,7 +33,8 @@ struct AlbumTree: Sendable {
             while let current = path, albums[current] == nil {
                 let parent = Self.parent(of: current)
                 albums[current] = Album(path: current, title: settings[current]?.title ?? Self.title(fromFolder: current),
-                                        description: settings[current]?.description, slug: "", parent: parent,
+                                        description: settings[current]?.description,
+                                        descriptionHTML: settings[current]?.descriptionHTML, slug: "", parent: parent,
                                         coverFile: settings[current]?.cover)
                 path = parent
             }

@@ -12,6 +12,9 @@ public struct Page: Sendable, Encodable {
     public var title: String
     public var heading: String
     public var subheading: String?
+    /// A description written in Markdown (an album's sigal `index.md`), as HTML from cmark with
+    /// raw HTML left out: shown unescaped under the heading.
+    public var descriptionHTML: String?
     public var crumbs: [Crumb] = []
 
     public var rows: [ListRow]?

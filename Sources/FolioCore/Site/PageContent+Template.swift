@@ -12,7 +12,7 @@ protocol TemplateValue: MustacheParent {
 
 extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
-        "path", "template", "section", "title", "heading", "subheading", "crumbs", "rows", "rowsTitle", "rowSections",
+        "path", "template", "section", "title", "heading", "subheading", "descriptionHTML", "crumbs", "rows", "rowsTitle", "rowSections",
         "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "social", "origin",
         "noindex",
     ]
@@ -25,6 +25,7 @@ extension Page: TemplateValue {
         case "title": return title
         case "heading": return heading
         case "subheading": return subheading
+        case "descriptionHTML": return descriptionHTML
         case "crumbs": return crumbs
         case "rows": return rows
         case "rowsTitle": return rowsTitle
@@ -258,7 +259,7 @@ extension Fact: TemplateValue {
 
 extension PhotoDetail: TemplateValue {
     static let templateKeys: Set<String> = [
-        "identifier", "title", "description", "alt", "image", "thumb", "originalWidth", "originalHeight",
+        "identifier", "title", "description", "descriptionHTML", "alt", "image", "thumb", "originalWidth", "originalHeight",
         "fillSizes", "zoom", "facts", "tags", "favorite", "previous", "next", "nextImage", "nextSizes",
     ]
 
@@ -267,6 +268,7 @@ extension PhotoDetail: TemplateValue {
         case "identifier": return identifier
         case "title": return title
         case "description": return description
+        case "descriptionHTML": return descriptionHTML
         case "alt": return alt
         case "image": return image
         case "thumb": return thumb

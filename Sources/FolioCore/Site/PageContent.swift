@@ -172,6 +172,9 @@ public struct PhotoDetail: Sendable, Encodable {
     public var identifier: String
     public var title: String
     public var description: String?
+    /// The description as HTML written by cmark from Markdown (raw HTML left out): templates
+    /// show it unescaped, in place of `description`.
+    public var descriptionHTML: String?
     public var alt: String
     public var image: ImageRef?
     public var thumb: ImageRef?

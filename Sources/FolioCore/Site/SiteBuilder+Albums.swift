@@ -18,20 +18,25 @@ extension SiteBuilder {
     /// An album's page: its sub-albums, then its own photos in the order they were taken.
     func albumPage(_ album: AlbumTree.Album) -> Page {
         let all = albumTree.allPhotos(album.path)
+        // A description in Markdown is shown as such, under the heading; its text stays the
+        // page's meta description.
+        let described = album.descriptionHTML == nil ? album.description : nil
         var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
-                        subheading: [album.description, summary(all)].compactMap { $0 }.joined(separator: " · "))
+                        subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
+        page.descriptionHTML = album.descriptionHTML
         page.origin = "album content/\(album.path)"
-        page.social = socialCard(listing: page, photos: all, cover: chosenCover(album))
+        page.social = socialCard(listing: page, photos: all, cover: chosenCover(album) ?? Self.albumCover(all))
+        if described == nil, let text = album.description {
+            // A link preview has no room for HTML: the Markdown's words.
+            page.social?.description = [text, summary(all)].joined(separator: " · ")
+        }
         page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
             + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
         if !album.children.isEmpty {
             page.rowsTitle = "Albums"
             page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
         }
-        let taken = album.photos.sorted { a, b in
-            let (da, db) = (Self.when(a), Self.when(b))
-            return da != db ? da < db : a.photo.identifier < b.photo.identifier
-        }
+        let taken = album.photos.sorted(by: Self.inAlbumOrder)
         if !taken.isEmpty {
             page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(shapedCard), keepsShapes: true)]
         }
@@ -42,7 +47,7 @@ extension SiteBuilder {
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
         let all = albumTree.allPhotos(album.path)
-        let (thumb, alt) = chosenCover(album).map { (images[$0.photo.id!]?.thumb, PhotoText.alt($0)) } ?? cover(all)
+        let (thumb, alt) = (chosenCover(album) ?? Self.albumCover(all)).map { (images[$0.photo.id!]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
         return ListRow(href: album.href, title: title, subtitle: summary(all), thumb: thumb, alt: alt)
     }
 
@@ -51,10 +56,29 @@ extension SiteBuilder {
         album.coverFile.flatMap { file in album.photos.first { $0.photo.source == .content(path: "\(album.path)/\(file)") } }
     }
 
-    /// "12 photos · 3 March 2025 – 20 November 2026"
+    /// An album's order: as its photos were taken, then those that do not say when, by name. A
+    /// file's own date is when it was copied, not when the photo was taken: it does not count.
+    static func inAlbumOrder(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
+        switch (a.photo.taken, b.photo.taken) {
+        case let (da?, db?) where da != db: return da < db
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default:
+            let (na, nb) = (a.photo.source.contentPath ?? a.photo.identifier, b.photo.source.contentPath ?? b.photo.identifier)
+            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.photo.identifier < b.photo.identifier
+        }
+    }
+
+    /// The cover when none is chosen: the photo taken last; one that does not say when only if
+    /// none does.
+    static func albumCover(_ photos: [GalleryPhoto]) -> GalleryPhoto? {
+        photos.filter { $0.photo.taken != nil }.max(by: inAlbumOrder) ?? photos.min(by: inAlbumOrder)
+    }
+
+    /// "12 photos · 3 March 2025 – 20 November 2026", from the photos that say when they were taken.
     private func summary(_ photos: [GalleryPhoto]) -> String {
-        let dates = photos.map(Self.when)
-        guard let first = dates.min(), let last = dates.max() else { return PhotoText.count(0, "photo") }
+        let dates = photos.compactMap(\.photo.taken)
+        guard let first = dates.min(), let last = dates.max() else { return PhotoText.count(photos.count, "photo") }
         let (from, to) = (PhotoText.day(first), PhotoText.day(last))
         return PhotoText.count(photos.count, "photo") + " · " + (from == to ? from : "\(from) – \(to)")
     }

@@ -195,6 +195,7 @@ extension SiteBuilder {
             page.photo = PhotoDetail(
                 identifier: photo.identifier, title: PhotoText.title(photo),
                 description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
+                descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
                 alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
                 originalWidth: photo.width, originalHeight: photo.height,
                 fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
