@@ -15,6 +15,13 @@ public struct ContentExclusions: Sendable {
         self.patterns = patterns
     }
 
+    /// Whether `path` is a `.nomedia` file, by its last name (bytes, and cheap: asked of every file).
+    static func isMarker(_ path: String) -> Bool {
+        let name = Array(markerName.utf8), bytes = path.utf8
+        guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
+        return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")
+    }
+
     /// Reads the `.nomedia` files among `paths` (relative to `contentRoot`).
     mutating func readMarkers(_ paths: [String], contentRoot: URL, files: any FileAccess) {
         for path in paths.map(RelativePath.init) where path.name == Self.markerName {

@@ -25,10 +25,11 @@ public struct ContentLoader: Sendable {
         // What the owner left out is gone before anything is read: no catalog, album setting or
         // photo under it is looked at, and a record naming one of its files is passed over.
         var exclusions = exclusions
-        exclusions.readMarkers(walk.entries.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
+        let markers = walk.entries.filter { ContentExclusions.isMarker($0.path) }
+        exclusions.readMarkers(markers.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
         var listing: [FileEntry] = []
-        for entry in walk.entries where RelativePath(entry.path).name != ContentExclusions.markerName {
-            if let reason = exclusions.reason(for: RelativePath(entry.path)) {
+        for entry in walk.entries where markers.isEmpty || !ContentExclusions.isMarker(entry.path) {
+            if !exclusions.isEmpty, let reason = exclusions.reason(for: RelativePath(entry.path)) {
                 inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
             } else {
                 listing.append(entry)
