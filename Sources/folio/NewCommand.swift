@@ -14,6 +14,10 @@ struct NewCommand: ParsableCommand {
     @Option(help: "The gallery's title.")
     var title: String = "My photos"
 
+    func validate() throws {
+        guard !folder.isEmpty else { throw ValidationError("name the folder to create, such as ~/photos/site") }
+    }
+
     func run() throws {
         do {
             try SiteScaffold.create(at: URL(fileURLWithPath: folder), title: title)

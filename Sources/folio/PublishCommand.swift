@@ -56,7 +56,8 @@ struct PublishCommand: AsyncParsableCommand {
         let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
         let terminal = isatty(STDERR_FILENO) == 1
         let environment = ProcessInfo.processInfo.environment
-        let region = region ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
+        // A variable set but empty is no region (as the AWS command line reads it).
+        let region = [region, environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"
         let say: @Sendable (String) -> Void = { line in
             if terminal { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
         }

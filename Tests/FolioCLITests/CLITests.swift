@@ -76,6 +76,37 @@ final class CLITests: CLITestCase {
         XCTAssertTrue(run.errors.contains("no content/ folder"), run.errors)
     }
 
+    /// A build replaces its whole output folder: pointed at the site itself (`--output .`), at a
+    /// folder above it, inside content/, or at a folder of someone else's files, it once swapped
+    /// the site's content/ away and emptied it on the next build. Now it refuses, touching nothing.
+    func testAnOutputThatWouldTakeTheSiteOrOtherFilesIsRefused() throws {
+        let site = try temporaryFolder().appendingPathComponent("A")
+        XCTAssertEqual(try folio(["new", site.path]).status, 0)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo1.jpg"),
+                                         to: site.appendingPathComponent("content/photo1.jpg"))
+        let documents = try temporaryFolder()
+        try Data("my thesis".utf8).write(to: documents.appendingPathComponent("thesis.txt"))
+        let refusals = [
+            (site.path, "is the site's own folder or holds it"),
+            (".", "is the site's own folder or holds it"),
+            (site.deletingLastPathComponent().path, "is the site's own folder or holds it"),
+            (site.appendingPathComponent("content/public").path, "is inside content/"),
+            (site.appendingPathComponent("templates/out").path, "is inside templates/"),
+            (documents.path, "holds files Folio did not make"),
+        ]
+        for (output, reason) in refusals {
+            let run = try folio(["build", "--output", output], in: site)
+            XCTAssertEqual(run.status, 1, output)
+            XCTAssertTrue(run.errors.contains(reason), "\(output): \(run.errors)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: site.appendingPathComponent("content/photo1.jpg").path))
+        XCTAssertEqual(try String(contentsOf: documents.appendingPathComponent("thesis.txt"), encoding: .utf8), "my thesis")
+        // Its own output, again and again, and a new folder elsewhere, are fine.
+        for _ in 0..<2 { XCTAssertEqual(try folio(["build"], in: site).status, 0) }
+        XCTAssertEqual(try folio(["build", "--output", documents.appendingPathComponent("gallery").path], in: site).status, 0)
+        XCTAssertEqual(try folio(["build", "--output", documents.appendingPathComponent("gallery").path], in: site).status, 0)
+    }
+
     func testNewThenBuildThenFavorite() throws {
         let folder = try temporaryFolder().appendingPathComponent("gallery")
         XCTAssertEqual(try folio(["new", folder.path, "--title", "Holidays"]).status, 0)

@@ -25,6 +25,7 @@ struct ConfigureStep: BuildStep {
         guard run.files.isFolder(paths.content) else {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
+        if let refusal = paths.outputRefusal() { throw FolioError(path: paths.output.path, reason: refusal) }
         let lock = try BuildLock(site: paths.root)
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
         let issues = unknownKeys.map { key, suggestion in
