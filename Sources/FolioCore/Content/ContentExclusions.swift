@@ -5,7 +5,7 @@ import Foundation
 /// one a line, leaves out those files and folders beside it), and the site's `exclude` patterns.
 /// A file left out is not read, not in the model, and in no page, index, feed or count.
 public struct ContentExclusions: Sendable {
-    public static let markerName = ".nomedia"
+    public static let markerName = FileEntry.nomedia
 
     public var patterns: [ExcludePattern]
     /// Each `.nomedia`'s folder, with the names it lists (nil: the whole folder).

@@ -20,6 +20,10 @@ public protocol FileAccess: Sendable {
 }
 
 public struct FileEntry: Sendable, Equatable {
+    /// The one hidden name a walk of content/ lists all the same: it says what else to leave out
+    /// (see ContentExclusions).
+    public static let nomedia = ".nomedia"
+
     public var path: String
     /// A link may lead anywhere; a regular file found by the walk is inside the root.
     public var isLink: Bool
@@ -105,7 +109,7 @@ public struct LocalFileAccess: FileAccess {
             while let entry = readdir(directory) {
                 // Records are as long as their name, not sizeof(dirent): read the name in place.
                 let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
-                guard name.utf8.first != UInt8(ascii: ".") || name == ContentExclusions.markerName else { continue }
+                guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
                 let path = folder.isEmpty ? name : folder + "/" + name
                 var type = Int32(entry.pointee.d_type)
                 if type == Int32(DT_UNKNOWN) {

@@ -30,7 +30,7 @@ struct FolderSnapshot: Equatable, Sendable {
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
             // Hidden names are no content, but `.nomedia`, which says what else is none.
-            for name in Self.names(in: path) where (name.utf8.first != UInt8(ascii: ".") || name == ContentExclusions.markerName) && !name.hasSuffix("~") {
+            for name in Self.names(in: path) where (name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia) && !name.hasSuffix("~") {
                 add(path + "/" + name, skipping: skipped)
             }
             return
