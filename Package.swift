@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CCmark", "CBuildIdentity",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CCmark",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "folio",
             dependencies: [
-                "FolioCore",
+                "FolioCore", "CBuildIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
