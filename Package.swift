@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Which build this is, for `folio --version`: scripts/package-deb.sh sets FOLIO_BUILD_IDENTITY
+// ("git abc1234, built 2026-11-23"); a plain `swift build` says "development build".
+let buildIdentity: [CSetting] = Context.environment["FOLIO_BUILD_IDENTITY"].map { identity in
+    let literal = identity.map { $0 == "\\" || $0 == "\"" ? "\\\($0)" : String($0) }.joined()
+    return [.define("FOLIO_BUILD_IDENTITY", to: "\"\(literal)\"")]
+} ?? []
+
 let package = Package(
     name: "Folio",
     platforms: [.macOS(.v13)],
@@ -34,6 +41,7 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
         .target(name: "CSystem"),
+        .target(name: "CBuildIdentity", cSettings: buildIdentity),
         .target(
             name: "FolioCore",
             dependencies: [
@@ -47,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "folio",
             dependencies: [
-                "FolioCore",
+                "FolioCore", "CBuildIdentity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -4,6 +4,8 @@
 # The colour tests use real ICC profiles (colord-data, libgs-common) and lcms's own tools
 # (liblcms2-utils: jpgicc, transicc) for the reference conversions; heif-enc (libheif-examples)
 # writes them an AVIF with a profile.
+# scripts/package-deb.sh (and its test) needs dpkg-dev for dpkg-shlibdeps, binutils for readelf and
+# strip, and libxml2-dev: FoundationXML, linked in with the Swift runtime, links libxml2.
 set -euo pipefail
 
 packages=(
@@ -17,6 +19,7 @@ packages=(
   chromium chromium-driver
   default-jre-headless
   strace
+  dpkg-dev binutils libxml2-dev
 )
 
 missing=()

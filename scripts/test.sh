@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up this machine and runs every test: unit, integration and CLI (swift test), then the
-# browser tests (pytest over Tests/Browser, driving headless Chromium against the built folio).
+# browser tests (pytest over Tests/Browser, driving headless Chromium against the built folio) and
+# the Debian package's (Tests/Package: made, unpacked and run where the toolchain is hidden).
 # The last line adds both up: "total: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,9 +36,11 @@ elif [ "$swift_status" -ne 0 ]; then
 fi
 
 # The browser tests use the folio just built (.build/debug/folio) unless FOLIO_BINARY says otherwise.
+# The package tests make the Debian package (a release build in .build-release, reused by the next
+# run) and run it with the toolchain hidden; FOLIO_SKIP_PACKAGE_TEST=1 skips them, and pytest says so.
 browser=$(mktemp)
 set +e
-PYTHONDONTWRITEBYTECODE=1 python3 -m pytest Tests/Browser -q -p no:cacheprovider 2>&1 | tee "$browser"
+PYTHONDONTWRITEBYTECODE=1 python3 -m pytest Tests/Browser Tests/Package -q -p no:cacheprovider 2>&1 | tee "$browser"
 pytest_status=${PIPESTATUS[0]}
 set -e
 summary=$(grep -E "^=*\s*[0-9]+ (passed|failed|errors?|skipped)" "$browser" | tail -n 1 || true)
@@ -46,7 +49,7 @@ browser_failed=$(( $(grep -oE "[0-9]+ failed" <<<"$summary" | grep -oE "[0-9]+" 
 if [ "$pytest_status" -ne 0 ] && [ "$browser_failed" -eq 0 ]; then
   browser_failed=1  # no test ran, or pytest itself failed
 fi
-echo "browser tests: $browser_passed passed, $browser_failed failed"
+echo "browser and package tests: $browser_passed passed, $browser_failed failed"
 passed=$((passed + browser_passed))
 failed=$((failed + browser_failed))
 

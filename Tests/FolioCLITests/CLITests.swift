@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 import FolioTestSupport
 import XCTest
 
@@ -67,6 +68,16 @@ final class CLITests: CLITestCase {
         let run = try folio(["build", "--no-such-option"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.errors.contains("no-such-option"), run.errors)
+    }
+
+    func testVersionSaysWhichFolioAndWhichBuild() throws {
+        let run = try folio(["--version"])
+        XCTAssertEqual(run.status, 0, run.errors)
+        XCTAssertEqual(run.errors, "")
+        XCTAssertTrue(run.output.hasPrefix("folio \(FolioVersion.number) ("), run.output)
+        // A plain build says so; a packaged one names its commit and day (scripts/build-release.sh).
+        let shape = #/folio [0-9]+\.[0-9]+\.[0-9]+ \((development build|git [0-9a-f]{7,}(-modified)?, built [0-9]{4}-[0-9]{2}-[0-9]{2})\)\n/#
+        XCTAssertNotNil(run.output.wholeMatch(of: shape), run.output)
     }
 
     func testBuildingAFolderThatIsNotASiteFails() throws {
