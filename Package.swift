@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // HEIC through libheif itself: libgd 2.3.3's reader ignores the stride of libheif's rows.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
@@ -35,7 +37,7 @@ let package = Package(
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CHeif",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

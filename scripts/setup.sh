@@ -10,7 +10,7 @@ packages=(
   pkg-config
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
-  libheif-examples libimage-exiftool-perl
+  libheif-dev libheif-examples libimage-exiftool-perl
   liblcms2-dev zlib1g-dev
   liblcms2-utils colord-data libgs-common
   chromium chromium-driver

@@ -32,10 +32,12 @@ final class GDImage {
 
     // MARK: Decoding
 
-    /// Decodes any format libgd reads. Folio decodes JPEG with TurboJPEG (scaled); the JPEG path
-    /// here treats warnings as errors, so it can check published files independently.
+    /// Decodes any format libgd reads, except HEIC. Folio decodes JPEG with TurboJPEG (scaled); the
+    /// JPEG path here treats warnings as errors, so it can check published files independently.
     static func decode(_ data: Data, format: ImageFormat) throws -> GDImage {
         _ = GDImage.silenced
+        // libgd 2.3.3 reads libheif's rows without their stride (libgd #788): HEIFDecoder decodes HEIC.
+        guard format != .heic else { throw ImagingError(reason: "HEIC is decoded by libheif, not libgd") }
         guard !data.isEmpty, data.count <= Int(Int32.max) else { throw ImagingError.corrupt(format) }
         if format == .tiff { _ = TIFFMessages.silenced }
         let decoded: gdImagePtr? = data.withUnsafeBytes { raw in
@@ -48,7 +50,7 @@ final class GDImage {
             case .gif: return gdImageCreateFromGifPtr(size, bytes)
             case .webp: return gdImageCreateFromWebpPtr(size, bytes)
             case .avif: return gdImageCreateFromAvifPtr(size, bytes)
-            case .heic: return gdImageCreateFromHeifPtr(size, bytes)
+            case .heic: return nil
             case .tiff: return gdImageCreateFromTiffPtr(size, bytes)
             }
         }

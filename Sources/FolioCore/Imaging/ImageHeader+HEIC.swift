@@ -2,7 +2,7 @@ import Foundation
 
 extension ImageHeader {
     /// HEIC: the primary item's `ispe` is its stored size, and its `irot` and `imir` properties
-    /// say how to turn it. libgd decodes the pixels as stored (it asks libheif not to turn them:
+    /// say how to turn it. HEIFDecoder decodes the pixels as stored (it asks libheif not to turn them:
     /// checked by ImagingHEICAndTIFFTests), so Folio turns them as it does a JPEG's. A phone writes
     /// the turn twice, as `irot` and as EXIF Orientation; the HEIF standard makes `irot` the one
     /// that counts, so the EXIF is used only when the file has neither property (heif-enc before

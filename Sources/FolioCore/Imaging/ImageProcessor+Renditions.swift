@@ -47,7 +47,7 @@ extension ImageProcessor {
             }
         } else {
             decoded = try clock.time(.decode) {
-                let pixels = try decodeWithLibgd(data, format: header.format).pixels()
+                let pixels = try decodeWhole(data, format: header.format)
                 return (colour.transform.map(pixels.converted(by:)) ?? pixels).oriented(orientation)
             }
             guard decoded.width == metadata.width, decoded.height == metadata.height else {
@@ -115,8 +115,15 @@ extension ImageProcessor {
         return pixels * bytesPerPixel + renditionBytes + 8 << 20
     }
 
-    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, after the checks libgd does not make for itself.
-    func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
+    /// libheif, the rest through libgd.
+    func decodeWhole(_ data: Data, format: ImageFormat) throws -> PixelBuffer {
+        guard format == .heic else { return try decodeWithLibgd(data, format: format).pixels() }
+        return try HEIFDecoder(data).pixels(limit: limit(for: .heic))
+    }
+
+    /// PNG, GIF, WebP, AVIF and TIFF, after the checks libgd does not make for itself.
+    private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {

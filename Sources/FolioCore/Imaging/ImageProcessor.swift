@@ -74,7 +74,7 @@ extension ImageProcessor {
     public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
-        guard header.format == .jpeg else { return try decodeWithLibgd(data, format: header.format).pixels() }
+        guard header.format == .jpeg else { return try decodeWhole(data, format: header.format) }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)
     }
