@@ -45,6 +45,34 @@ extension PhotoTools {
         }
     }
 
+    /// The file decoded by Pillow as straight RGBA (opaque formats get alpha 255): what a browser
+    /// composes onto the page. Each word is 0xAARRGGBB.
+    public static func pillowRGBA(of data: Data) throws -> (width: Int, height: Int, words: [UInt32]) {
+        try inTemporaryFolder { folder in
+            let input = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("pixels.rgba")
+            let size = folder.appendingPathComponent("size.txt")
+            try data.write(to: input)
+            try python("""
+                import sys
+                from PIL import Image
+                source, output, size = sys.argv[1:4]
+                image = Image.open(source).convert("RGBA")
+                open(output, "wb").write(image.tobytes())
+                open(size, "w").write("%d %d" % image.size)
+                """, [input.path, output.path, size.path])
+            let sides = try String(contentsOf: size, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+            let bytes = [UInt8](try Data(contentsOf: output))
+            guard sides.count == 2, bytes.count == sides[0] * sides[1] * 4 else {
+                throw ToolError(description: "Pillow wrote \(bytes.count) bytes for a \(sides) image")
+            }
+            let words = (0..<(sides[0] * sides[1])).map { (i: Int) -> UInt32 in
+                let red = UInt32(bytes[4 * i]), green = UInt32(bytes[4 * i + 1]), blue = UInt32(bytes[4 * i + 2])
+                return UInt32(bytes[4 * i + 3]) << 24 | red << 16 | green << 8 | blue
+            }
+            return (sides[0], sides[1], words)
+        }
+    }
+
     /// The HEIC decoded by libheif's own `heif-convert` (which applies the file's turn, mirror
     /// and crop), as Pillow reads the PNG it writes; with `toSRGB`, converted from the profile
     /// heif-convert carries over to sRGB by Pillow's Little CMS, as a published rendition is.

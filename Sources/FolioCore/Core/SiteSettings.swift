@@ -175,6 +175,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
                         && parts?.query == nil && parts?.fragment == nil,
                       "baseURL", "must be an absolute http or https address, like \"https://example.com/photos/\"", "\"\(baseURL)\"")
         }
+        // PNG only stands in for JPEG in transparent photos' renditions: a whole site of PNG
+        // photos would weigh several times as much.
+        try check(format != .png, "format", "must be \"jpeg\", \"webp\" or \"avif\"", "\"png\"")
         try check(!(colour == .keep && format == .avif), "colour",
                   "\"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF", "\"keep\"")
     }

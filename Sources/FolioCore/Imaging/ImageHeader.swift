@@ -14,6 +14,9 @@ struct ImageHeader: Equatable {
     var orientation: Int?
     /// Colour channels as stored: 1 grey, 3 RGB (or YCbCr), 4 CMYK. What a profile must describe.
     var channels = 3
+    /// Whether the file says it has transparency (an alpha channel, or a transparent colour):
+    /// its renditions must then be in formats that keep it.
+    var hasAlpha = false
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }

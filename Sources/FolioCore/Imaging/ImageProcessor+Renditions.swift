@@ -47,7 +47,7 @@ extension ImageProcessor {
             }
         } else {
             decoded = try clock.time(.decode) {
-                let pixels = try decodeWhole(data, format: header.format)
+                let pixels = try decodeWhole(data, format: header.format, keepingAlpha: metadata.transparent)
                 return (colour.transform.map(pixels.converted(by:)) ?? pixels).oriented(orientation)
             }
             guard decoded.width == metadata.width, decoded.height == metadata.height else {
@@ -116,14 +116,17 @@ extension ImageProcessor {
     }
 
     /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
-    /// libheif, the rest through libgd.
-    func decodeWhole(_ data: Data, format: ImageFormat) throws -> PixelBuffer {
-        guard format == .heic else { return try decodeWithLibgd(data, format: format).pixels() }
+    /// libheif, the rest through libgd. PNG and WebP keep their alpha if `keepingAlpha`.
+    func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
+        guard format == .heic else {
+            let alpha = keepingAlpha && (format == .png || format == .webp)
+            return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
+        }
         return try HEIFDecoder(data).pixels(limit: limit(for: .heic))
     }
 
     /// PNG, GIF, WebP, AVIF and TIFF, after the checks libgd does not make for itself.
-    private func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+    private func decodeWithLibgd(_ data: Data, format: ImageFormat, keepingAlpha: Bool) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
@@ -131,12 +134,12 @@ extension ImageProcessor {
             }
             return try GDImage.decode(data, format: .gif)
         case .png:
-            return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png)
+            return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png, keepingAlpha: keepingAlpha)
         case .webp:
             guard !ImageHeader.isAnimatedWebP(ByteReader(data)) else {
                 throw ImagingError(reason: "animated WebP is not supported")
             }
-            return try GDImage.decode(data, format: .webp)
+            return try GDImage.decode(data, format: .webp, keepingAlpha: keepingAlpha)
         case .tiff:
             return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
         case .jpeg, .avif, .heic:
@@ -149,22 +152,26 @@ extension ImageProcessor {
         return framed.resampled(toWidth: geometry.width, height: geometry.height)
     }
 
-    /// JPEG through libjpeg, straight from the pixels; WebP and AVIF through libgd. `profile`
+    /// JPEG through libjpeg, straight from the pixels; WebP, AVIF and PNG through libgd. `profile`
     /// (a `keep` rendition's ICC profile) goes into JPEG's APP2 and WebP's ICCP; libgd cannot put
-    /// one in AVIF, so the settings refuse `keep` with AVIF and this refuses it too.
+    /// one in AVIF, so the settings refuse `keep` with AVIF and this refuses it too. WebP and PNG
+    /// keep the pixels' alpha; JPEG and AVIF get them composed onto white.
     func encode(
         _ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout, profile: Data? = nil
     ) throws -> Data {
         switch format {
         case .jpeg:
-            return try JPEGEncoder.encode(image, quality: quality, layout: layout, profile: profile)
+            return try JPEGEncoder.encode(image.flattenedOntoWhite(), quality: quality, layout: layout, profile: profile)
+        case .png:
+            // Transparent photos only; libgd writes no profile into a PNG, so `keep` converts them.
+            return try GDImage(pixels: image).encoded(as: .png, quality: quality)
         case .webp:
             let bytes = try GDImage(pixels: image).encoded(as: .webp, quality: quality)
             guard let profile else { return bytes }
             return try WebPContainer.embedding(profile, in: bytes, width: image.width, height: image.height)
         case .avif:
             guard profile == nil else { throw ImagingError(reason: "AVIF renditions cannot carry a colour profile (colour \"keep\")") }
-            return try GDImage(pixels: image).encoded(as: .avif, quality: quality)
+            return try GDImage(pixels: image.flattenedOntoWhite()).encoded(as: .avif, quality: quality)
         }
     }
 

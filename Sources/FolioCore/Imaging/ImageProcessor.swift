@@ -40,7 +40,8 @@ public struct ImageProcessor: Sendable {
         return ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
-            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem)
+            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
+            transparent: header.hasAlpha && (header.format != .png || Self.pngIsTransparent(data)))
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
@@ -62,6 +63,16 @@ public struct ImageProcessor: Sendable {
 }
 
 extension ImageProcessor {
+    /// Whether a PNG that has an alpha channel uses it: exports and screenshots often carry one
+    /// that is opaque everywhere, and those are published as photos (JPEG), not as PNG, which
+    /// would weigh several times as much. Only such PNGs are decoded here, at import. A PNG that
+    /// cannot be decoded is not transparent: rendering it reports the damage.
+    static func pngIsTransparent(_ data: Data) -> Bool {
+        guard let chunks = try? ImageHeader.pngPixelChunks(data),
+              let image = try? GDImage.decode(chunks, format: .png, keepingAlpha: true) else { return false }
+        return image.isTransparent
+    }
+
     /// Whether this machine's libraries can write `format` (libgd is built with or without
     /// libwebp and libavif): a site asking for a format they cannot write stops at once.
     public static func canEncode(_ format: EncodedFormat) -> Bool {
@@ -82,7 +93,7 @@ extension ImageProcessor {
     /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.
     public func encode(_ pixels: PixelBuffer, as format: ImageFormat, quality: Int) throws -> Data {
         switch format {
-        case .jpeg: return try JPEGEncoder.encode(pixels, quality: quality, layout: .baseline)
+        case .jpeg: return try JPEGEncoder.encode(pixels.flattenedOntoWhite(), quality: quality, layout: .baseline)
         default: return try GDImage(pixels: pixels).encoded(as: format, quality: quality)
         }
     }
