@@ -45,6 +45,25 @@ extension PhotoTools {
         }
     }
 
+    /// A cut-out, as a designer exports one: the photo cropped to `width` x `height`, its left
+    /// third fully transparent, the rest opaque, written by Pillow as PNG or WebP (lossless).
+    public static func cutOut(from source: URL, width: Int, height: Int, format: PillowFormat) throws -> Data {
+        try inTemporaryFolder { folder in
+            let output = folder.appendingPathComponent("cut-out.\(format.rawValue.lowercased())")
+            try python("""
+                import sys
+                from PIL import Image, ImageOps
+                source, output, width, height, kind = sys.argv[1:6]
+                image = ImageOps.fit(Image.open(source).convert("RGB"), (int(width), int(height)), Image.LANCZOS)
+                alpha = Image.new("L", image.size, 255)
+                alpha.paste(0, (0, 0, int(width) // 3, int(height)))
+                image.putalpha(alpha)
+                image.save(output, kind, **({"lossless": True} if kind == "WEBP" else {}))
+                """, [source.path, output.path, "\(width)", "\(height)", format.rawValue])
+            return try Data(contentsOf: output)
+        }
+    }
+
     /// The file decoded by Pillow as straight RGBA (opaque formats get alpha 255): what a browser
     /// composes onto the page. Each word is 0xAARRGGBB.
     public static func pillowRGBA(of data: Data) throws -> (width: Int, height: Int, words: [UInt32]) {

@@ -61,8 +61,8 @@ struct PlanStep: BuildStep {
         let database = site.database
         let full = try database.snapshot()
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id! }))
-        let set = site.renditions
-        let stored = try database.thumbnailKeys(specs: set.thumbnailSpecs)
+        let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
+        let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
         let output = site.output
 
         var plan = BuildPlan(snapshot: snapshot, media: [:], jobs: [], restores: [], reused: 0)
@@ -73,6 +73,7 @@ struct PlanStep: BuildStep {
             let id = photo.id!
             guard let source = Self.source(of: photo, site: site) else { continue }
             let colour = SourceColour(modelText: photo.colour)
+            let set = photo.transparent ? transparentSet : opaqueSet
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
             let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
@@ -129,7 +130,7 @@ struct PlanStep: BuildStep {
         case .content(let path):
             let metadata = ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
-                                         colour: SourceColour(modelText: photo.colour))
+                                         colour: SourceColour(modelText: photo.colour), transparent: photo.transparent)
             return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
         case .flickr(let id):
             guard let remote = photo.remote else { return nil }

@@ -148,6 +148,12 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "colour", .text).notNull().defaults(to: "srgb") }
         }
 
+        migrator.registerMigration("v7: whether each photo is transparent") { db in
+            // A PNG or WebP with alpha gets renditions that keep it (PNG, WebP), under other
+            // names: the build plans them from this. Photos imported before are read again.
+            try db.alter(table: "photo") { t in t.add(column: "transparent", .boolean).notNull().defaults(to: false) }
+        }
+
         return migrator
     }
 }

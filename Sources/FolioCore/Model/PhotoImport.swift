@@ -26,6 +26,7 @@ public struct PhotoImport: Sendable, Equatable {
     public var orientation: Int
     /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
     public var colour: String
+    public var transparent: Bool
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?
@@ -39,7 +40,8 @@ public struct PhotoImport: Sendable, Equatable {
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb"
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb",
+        transparent: Bool = false
     ) {
         self.source = source
         self.identifier = identifier
@@ -59,6 +61,7 @@ public struct PhotoImport: Sendable, Equatable {
         self.format = format
         self.orientation = orientation
         self.colour = colour
+        self.transparent = transparent
         self.camera = camera
         self.exposure = exposure
         self.latitude = latitude
