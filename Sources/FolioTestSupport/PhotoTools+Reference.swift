@@ -64,6 +64,50 @@ extension PhotoTools {
         }
     }
 
+    /// An animated GIF of the photo, as a phone's or a web tool's export: `frames` frames of
+    /// it, cropped to `width` x `height`, each lit differently, 100 ms apiece, looping, with a
+    /// comment (the kind of text a published file should not carry).
+    public static func animatedGIF(from source: URL, width: Int, height: Int, frames: Int, comment: String) throws -> Data {
+        try inTemporaryFolder { folder in
+            let output = folder.appendingPathComponent("animation.gif")
+            try python("""
+                import sys
+                from PIL import Image, ImageEnhance, ImageOps
+                source, output, width, height, count, comment = sys.argv[1:7]
+                image = ImageOps.fit(Image.open(source).convert("RGB"), (int(width), int(height)), Image.LANCZOS)
+                frames = [ImageEnhance.Brightness(image).enhance(0.6 + 0.3 * i) for i in range(int(count))]
+                frames[0].save(output, save_all=True, append_images=frames[1:], duration=100, loop=0,
+                               comment=comment.encode())
+                """, [source.path, output.path, "\(width)", "\(height)", "\(frames)", comment])
+            return try Data(contentsOf: output)
+        }
+    }
+
+    /// What Pillow finds in an image file: its frames (1 for a still), and a GIF's comment
+    /// and loop count.
+    public static func frames(of data: Data) throws -> (count: Int, comment: String?, loop: Int?) {
+        try inTemporaryFolder { folder in
+            let input = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("frames.txt")
+            try data.write(to: input)
+            try python("""
+                import sys
+                from PIL import Image
+                source, output = sys.argv[1:3]
+                image = Image.open(source)
+                count = getattr(image, "n_frames", 1)
+                comment = image.info.get("comment")
+                loop = image.info.get("loop")
+                for index in range(count):
+                    image.seek(index)
+                    image.load()
+                open(output, "w").write("%d\\n%s\\n%s" % (count, comment.decode() if comment else "", "" if loop is None else loop))
+                """, [input.path, output.path])
+            let lines = try String(contentsOf: output, encoding: .utf8).components(separatedBy: "\n")
+            guard lines.count == 3, let count = Int(lines[0]) else { throw ToolError(description: "Pillow said \(lines)") }
+            return (count, lines[1].isEmpty ? nil : lines[1], Int(lines[2]))
+        }
+    }
+
     /// The file decoded by Pillow as straight RGBA (opaque formats get alpha 255): what a browser
     /// composes onto the page. Each word is 0xAARRGGBB.
     public static func pillowRGBA(of data: Data) throws -> (width: Int, height: Int, words: [UInt32]) {

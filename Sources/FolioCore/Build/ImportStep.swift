@@ -74,7 +74,7 @@ struct ImportStep: BuildStep {
     }
 
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS; 3: its colour profile; 4: its transparency), so that photos imported by an older
+    /// from GPS; 3: its colour profile; 4: its transparency and animation), so that photos imported by an older
     /// Folio are read once more.
     static let readerVersion = "4"
 
@@ -138,7 +138,8 @@ struct ImportStep: BuildStep {
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour.rawValue, transparent: metadata.transparent), issues))
+            colour: metadata.colour.rawValue, transparent: metadata.transparent,
+            animated: metadata.animated), issues))
     }
 
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no

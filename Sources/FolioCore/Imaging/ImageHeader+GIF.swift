@@ -4,7 +4,8 @@ extension ImageHeader {
     /// GIF: the logical screen size. libgd decodes the first frame, which must fit inside it.
     static func readGIF(_ bytes: ByteReader) -> ImageHeader? {
         guard let width = bytes.uint16LE(at: 6), let height = bytes.uint16LE(at: 8) else { return nil }
-        return ImageHeader(format: .gif, width: width, height: height, exif: nil)
+        return ImageHeader(format: .gif, width: width, height: height, exif: nil,
+                           animated: AnimatedGIF.blocks(of: bytes).filter(\.isFrame).count > 1)
     }
 
     /// Whether the first frame's compressed data is all there. libgd returns a partly blank

@@ -17,6 +17,8 @@ struct ImageHeader: Equatable {
     /// Whether the file says it has transparency (an alpha channel, or a transparent colour):
     /// its renditions must then be in formats that keep it.
     var hasAlpha = false
+    /// Whether it is an animation (a GIF of several frames): published as such beside its stills.
+    var animated = false
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }

@@ -27,12 +27,15 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Whether the picture has transparency (PNG and WebP alpha): its renditions are then PNG
     /// or WebP, which keep it, instead of JPEG or AVIF.
     public var transparent: Bool
+    /// Whether it moves (a GIF of several frames): its page shows the animation, its thumbnails
+    /// and visitors who prefer reduced motion a still of the first frame.
+    public var animated: Bool
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Int = 1,
         taken: Date? = nil, camera: String? = nil, artist: String? = nil, exposure: String? = nil,
         latitude: Double? = nil, longitude: Double? = nil, colour: SourceColour = .sRGB, colourProblem: String? = nil,
-        transparent: Bool = false
+        transparent: Bool = false, animated: Bool = false
     ) {
         self.format = format
         self.width = width
@@ -47,5 +50,6 @@ public struct ImageMetadata: Sendable, Equatable {
         self.colour = colour
         self.colourProblem = colourProblem
         self.transparent = transparent
+        self.animated = animated
     }
 }

@@ -41,7 +41,8 @@ public struct ImageProcessor: Sendable {
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
             latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
-            transparent: header.hasAlpha && (header.format != .png || Self.pngIsTransparent(data)))
+            transparent: header.hasAlpha && (header.format != .png || Self.pngIsTransparent(data)),
+            animated: header.animated)
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
@@ -88,6 +89,14 @@ extension ImageProcessor {
         guard header.format == .jpeg else { return try decodeWhole(data, format: header.format) }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)
+    }
+
+    /// The animation itself as published: the GIF with nothing but its frames, their timing and
+    /// its loop count (no comments, no XMP or other application data); nil for a photo that
+    /// does not move.
+    public func animation(of data: Data, metadata: ImageMetadata) throws -> Data? {
+        guard metadata.animated, metadata.format == .gif else { return nil }
+        return try AnimatedGIF.publishable(data)
     }
 
     /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.

@@ -102,6 +102,12 @@ public struct RenditionSet: Sendable {
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
     }
 
+    /// An animated photo's animation: the GIF itself, so named by the source's checksum alone
+    /// (and how it is cleaned, which a change to would rename it).
+    public func animationFile(checksum: String) -> String {
+        "media/\(checksum.prefix(16))-animation-\(ContentHash.hex("gif: frames, timing, loop").prefix(6)).gif"
+    }
+
     /// The folder of a photo's tile pyramid, ending in "/".
     public func tilesFolder(_ tiles: TileRequest, checksum: String, colour source: SourceColour) -> String {
         "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(Self.spec(tiles) + source.renditionTag(colour)).prefix(6))/"
@@ -128,14 +134,16 @@ public struct RenditionSet: Sendable {
         return kept
     }
 
-    /// What is published of a photo of this checksum, upright size and colour.
-    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour) -> PhotoMedia {
+    /// What is published of a photo of this checksum, upright size and colour. An animated one
+    /// gets its animation and no tiles: zooming would show a still.
+    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: Bool = false) -> PhotoMedia {
         PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
                               width: width, height: height, colour: source),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
                            width: width, height: height, colour: source),
-            tiles: pyramid(checksum: checksum, width: width, height: height, colour: source))
+            tiles: animated ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
+            animation: animated ? animationFile(checksum: checksum) : nil)
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the

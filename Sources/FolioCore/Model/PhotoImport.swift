@@ -27,6 +27,7 @@ public struct PhotoImport: Sendable, Equatable {
     /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
     public var colour: String
     public var transparent: Bool
+    public var animated: Bool
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?
@@ -41,7 +42,7 @@ public struct PhotoImport: Sendable, Equatable {
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
         tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb",
-        transparent: Bool = false
+        transparent: Bool = false, animated: Bool = false
     ) {
         self.source = source
         self.identifier = identifier
@@ -62,6 +63,7 @@ public struct PhotoImport: Sendable, Equatable {
         self.orientation = orientation
         self.colour = colour
         self.transparent = transparent
+        self.animated = animated
         self.camera = camera
         self.exposure = exposure
         self.latitude = latitude
