@@ -68,23 +68,37 @@ extension PhotoTools {
     /// it, cropped to `width` x `height`, each lit differently, 100 ms apiece, looping, with a
     /// comment (the kind of text a published file should not carry).
     public static func animatedGIF(from source: URL, width: Int, height: Int, frames: Int, comment: String) throws -> Data {
+        try animation(from: source, width: width, height: height, frames: frames, format: "GIF", comment: comment)
+    }
+
+    /// The same as an animated WebP (lossy), carrying EXIF (a camera make, `comment`) instead.
+    public static func animatedWebP(from source: URL, width: Int, height: Int, frames: Int, comment: String) throws -> Data {
+        try animation(from: source, width: width, height: height, frames: frames, format: "WEBP", comment: comment)
+    }
+
+    private static func animation(from source: URL, width: Int, height: Int, frames: Int, format: String, comment: String) throws -> Data {
         try inTemporaryFolder { folder in
-            let output = folder.appendingPathComponent("animation.gif")
+            let output = folder.appendingPathComponent("animation.\(format.lowercased())")
             try python("""
                 import sys
                 from PIL import Image, ImageEnhance, ImageOps
-                source, output, width, height, count, comment = sys.argv[1:7]
+                source, output, width, height, count, kind, comment = sys.argv[1:8]
                 image = ImageOps.fit(Image.open(source).convert("RGB"), (int(width), int(height)), Image.LANCZOS)
                 frames = [ImageEnhance.Brightness(image).enhance(0.6 + 0.3 * i) for i in range(int(count))]
-                frames[0].save(output, save_all=True, append_images=frames[1:], duration=100, loop=0,
-                               comment=comment.encode())
-                """, [source.path, output.path, "\(width)", "\(height)", "\(frames)", comment])
+                if kind == "GIF":
+                    extra = {"comment": comment.encode()}
+                else:
+                    exif = Image.Exif()
+                    exif[0x010F] = comment
+                    extra = {"exif": exif, "quality": 90}
+                frames[0].save(output, kind, save_all=True, append_images=frames[1:], duration=100, loop=0, **extra)
+                """, [source.path, output.path, "\(width)", "\(height)", "\(frames)", format, comment])
             return try Data(contentsOf: output)
         }
     }
 
-    /// What Pillow finds in an image file: its frames (1 for a still), and a GIF's comment
-    /// and loop count.
+    /// What Pillow finds in an image file: its frames (1 for a still), a GIF's comment or the
+    /// camera make in its EXIF, and its loop count.
     public static func frames(of data: Data) throws -> (count: Int, comment: String?, loop: Int?) {
         try inTemporaryFolder { folder in
             let input = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("frames.txt")
@@ -95,7 +109,7 @@ extension PhotoTools {
                 source, output = sys.argv[1:3]
                 image = Image.open(source)
                 count = getattr(image, "n_frames", 1)
-                comment = image.info.get("comment")
+                comment = image.info.get("comment") or image.getexif().get(0x010F, "").encode()
                 loop = image.info.get("loop")
                 for index in range(count):
                     image.seek(index)

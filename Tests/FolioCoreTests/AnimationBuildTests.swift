@@ -60,8 +60,28 @@ final class AnimationBuildTests: XCTestCase {
         }
         XCTAssertFalse(site.exists("media/tiles"), "no deep zoom for an animation, nor for the small still")
 
+        // An animated WebP too, its EXIF left out.
+        let webp = try PhotoTools.animatedWebP(from: photo, width: 360, height: 240, frames: 3, comment: "Acme")
+        XCTAssertEqual(try PhotoTools.frames(of: webp).comment, "Acme", "the source carries EXIF")
+        try site.write(webp, to: "content/launch.webp")
+        let withWebP = try await site.build()
+        XCTAssertTrue(withWebP.succeeded, withWebP.issues.description)
+        let webpRecord = try XCTUnwrap(site.database.photo(identifier: try site.identifier("launch.webp")))
+        XCTAssertTrue(webpRecord.animated)
+        let webpPage = try site.read("photos/\(webpRecord.identifier).html")
+        let webpImage = try XCTUnwrap(webpPage.firstMatch(of: #/<picture><source media=".prefers-reduced-motion: reduce." srcset="([^"]+)"[^>]*><img class="photo-image" src="([^"]+)"/#))
+        let webpAnimation = String(webpImage.output.2).replacingOccurrences(of: "../", with: "")
+        XCTAssertTrue(webpAnimation.hasSuffix(".webp"), webpAnimation)
+        let publishedWebP = try PhotoTools.frames(of: Data(contentsOf: site.publicFolder.appendingPathComponent(webpAnimation)))
+        XCTAssertEqual(publishedWebP.count, 3)
+        XCTAssertNil(publishedWebP.comment, "no EXIF")
+        for still in webpImage.output.1.split(separator: ",").compactMap({ $0.split(separator: " ").first }) {
+            let path = String(still).replacingOccurrences(of: "../", with: "")
+            XCTAssertEqual(try PhotoTools.frames(of: Data(contentsOf: site.publicFolder.appendingPathComponent(path))).count, 1, path)
+        }
+
         let again = try await site.build()
-        XCTAssertTrue(again.upToDate, "the animation is made once")
+        XCTAssertTrue(again.upToDate, "the animations are made once")
         XCTAssertTrue(FileManager.default.fileExists(atPath: site.publicFolder.appendingPathComponent(animation).path))
     }
 }

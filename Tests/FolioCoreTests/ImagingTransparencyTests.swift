@@ -1,3 +1,4 @@
+import CGD
 import Foundation
 import FolioTestSupport
 import XCTest
@@ -27,6 +28,30 @@ final class ImagingTransparencyTests: XCTestCase {
         XCTAssertTrue(try processor.metadata(of: transparent.bytes).transparent, "a WebP with alpha says so in VP8X")
         let opaque = try processor.encode(Canvas(width: 40, height: 30).pixels, as: .webp, quality: 90)
         XCTAssertFalse(try processor.metadata(of: opaque).transparent, "opaque WebP")
+    }
+
+    func testAGIFWithATransparentColourKeepsIt() throws {
+        // A palette picture as GIF tools write one: its left half in the colour named transparent.
+        let image = try XCTUnwrap(gdImageCreate(60, 40))
+        defer { gdImageDestroy(image) }
+        let clear = gdImageColorAllocate(image, 0, 0, 0), red = gdImageColorAllocate(image, 255, 0, 0)
+        gdImageColorTransparent(image, clear)
+        gdImageFilledRectangle(image, 0, 0, 59, 39, clear)
+        gdImageFilledRectangle(image, 30, 0, 59, 39, red)
+        var size: Int32 = 0
+        let bytes = try XCTUnwrap(gdImageGifPtr(image, &size))
+        let gif = Data(bytes: bytes, count: Int(size))
+        gdFree(bytes)
+
+        let metadata = try processor.metadata(of: gif)
+        XCTAssertTrue(metadata.transparent)
+        XCTAssertFalse(try processor.metadata(of: Canvas(width: 40, height: 30).encoded(as: .gif, quality: 100)).transparent,
+                       "a GIF without a transparent colour")
+        let request = RenditionRequest(name: "t", width: 60, height: 60, fit: .inside, format: .png, quality: 85)
+        let rendition = try XCTUnwrap(processor.renditions(of: gif, metadata: metadata, requests: [request]).first)
+        let decoded = try PhotoTools.pillowRGBA(of: rendition.bytes)
+        XCTAssertEqual(decoded.words[20 * 60 + 5] >> 24, 0, "the transparent colour stays transparent")
+        XCTAssertEqual(decoded.words[20 * 60 + 50], 0xFFFF_0000, "the red half stays opaque red")
     }
 
     func testPNGAndWebPRenditionsKeepTransparencyAndJPEGIsOnWhite() throws {

@@ -97,7 +97,7 @@ struct PlanStep: BuildStep {
                 }
             }
             var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
-                                  animated: photo.animated && photo.remote == nil)
+                                  animated: photo.animated && photo.remote == nil ? ImageFormat(rawValue: photo.format) : nil)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)

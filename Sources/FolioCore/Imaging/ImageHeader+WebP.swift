@@ -22,13 +22,13 @@ extension ImageHeader {
             // Its flags' 0x10 says the picture has alpha.
             guard let width = bytes.uint24LE(at: 24), let height = bytes.uint24LE(at: 27) else { return nil }
             return ImageHeader(format: .webp, width: width + 1, height: height + 1, exif: webpExif(bytes),
-                               hasAlpha: (bytes.uint8(at: 20) ?? 0) & 0x10 != 0)
+                               hasAlpha: (bytes.uint8(at: 20) ?? 0) & 0x10 != 0, animated: isAnimatedWebP(bytes))
         }
         return nil
     }
 
-    /// libwebp's simple decoder, which libgd uses, refuses animations; saying so beats
-    /// calling the file corrupt.
+    /// The VP8X flag of an animation: libwebp's simple decoder, which libgd uses, refuses
+    /// those, so WebPAnimation decodes their first frame.
     static func isAnimatedWebP(_ bytes: ByteReader) -> Bool {
         bytes.matches(ascii: "VP8X", at: 12) && (bytes.uint8(at: 20) ?? 0) & 0x02 != 0
     }

@@ -24,7 +24,8 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Why the file's own statement of its colour was not taken (a broken profile), when so: a
     /// warning for the report; the photo is published with `colour`.
     public var colourProblem: String?
-    /// Whether the picture has transparency (PNG and WebP alpha): its renditions are then PNG
+    /// Whether the picture has transparency (PNG and WebP alpha, a GIF's transparent colour):
+    /// its renditions are then PNG
     /// or WebP, which keep it, instead of JPEG or AVIF.
     public var transparent: Bool
     /// Whether it moves (a GIF of several frames): its page shows the animation, its thumbnails

@@ -116,10 +116,13 @@ extension ImageProcessor {
     }
 
     /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
-    /// libheif, the rest through libgd. PNG and WebP keep their alpha if `keepingAlpha`.
+    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG, WebP and GIF keep their alpha if `keepingAlpha`.
     func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
+        if format == .webp, ImageHeader.isAnimatedWebP(ByteReader(data)) {
+            return try WebPAnimation(data).firstFrame(alpha: keepingAlpha, limit: limit(for: .webp))
+        }
         guard format == .heic else {
-            let alpha = keepingAlpha && (format == .png || format == .webp)
+            let alpha = keepingAlpha && [.png, .webp, .gif].contains(format)
             return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
         }
         return try HEIFDecoder(data).pixels(limit: limit(for: .heic))
@@ -132,13 +135,10 @@ extension ImageProcessor {
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
                 throw ImagingError.corrupt(.gif, detail: "the first frame's data is cut short, or too little for its size")
             }
-            return try GDImage.decode(data, format: .gif)
+            return try GDImage.decode(data, format: .gif, keepingAlpha: keepingAlpha)
         case .png:
             return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png, keepingAlpha: keepingAlpha)
         case .webp:
-            guard !ImageHeader.isAnimatedWebP(ByteReader(data)) else {
-                throw ImagingError(reason: "animated WebP is not supported")
-            }
             return try GDImage.decode(data, format: .webp, keepingAlpha: keepingAlpha)
         case .tiff:
             return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)

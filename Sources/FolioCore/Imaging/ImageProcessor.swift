@@ -41,7 +41,7 @@ public struct ImageProcessor: Sendable {
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
             latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
-            transparent: header.hasAlpha && (header.format != .png || Self.pngIsTransparent(data)),
+            transparent: header.hasAlpha && (header.format == .webp || Self.usesAlpha(data, format: header.format)),
             animated: header.animated)
     }
 
@@ -64,14 +64,22 @@ public struct ImageProcessor: Sendable {
 }
 
 extension ImageProcessor {
-    /// Whether a PNG that has an alpha channel uses it: exports and screenshots often carry one
-    /// that is opaque everywhere, and those are published as photos (JPEG), not as PNG, which
-    /// would weigh several times as much. Only such PNGs are decoded here, at import. A PNG that
-    /// cannot be decoded is not transparent: rendering it reports the damage.
-    static func pngIsTransparent(_ data: Data) -> Bool {
-        guard let chunks = try? ImageHeader.pngPixelChunks(data),
-              let image = try? GDImage.decode(chunks, format: .png, keepingAlpha: true) else { return false }
-        return image.isTransparent
+    /// Whether a PNG that has an alpha channel, or a GIF that names a transparent colour, uses
+    /// it: exports and screenshots often carry one that is opaque everywhere, and those are
+    /// published as photos (JPEG), not as PNG, which would weigh several times as much. Only
+    /// such files are decoded here, at import. One that cannot be decoded is not transparent:
+    /// rendering it reports the damage.
+    static func usesAlpha(_ data: Data, format: ImageFormat) -> Bool {
+        let image: GDImage?
+        switch format {
+        case .png:
+            image = (try? ImageHeader.pngPixelChunks(data)).flatMap { try? GDImage.decode($0, format: .png, keepingAlpha: true) }
+        case .gif:
+            image = ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) ? try? GDImage.decode(data, format: .gif, keepingAlpha: true) : nil
+        default:
+            image = nil
+        }
+        return image?.isTransparent ?? false
     }
 
     /// Whether this machine's libraries can write `format` (libgd is built with or without
@@ -91,12 +99,16 @@ extension ImageProcessor {
         return try TurboJPEGDecoder().decode(data, scale: factor)
     }
 
-    /// The animation itself as published: the GIF with nothing but its frames, their timing and
-    /// its loop count (no comments, no XMP or other application data); nil for a photo that
-    /// does not move.
+    /// The animation itself as published: the GIF or WebP with nothing but its frames, their
+    /// timing and its loop count (no comments, EXIF, XMP or other application data); nil for a
+    /// photo that does not move.
     public func animation(of data: Data, metadata: ImageMetadata) throws -> Data? {
-        guard metadata.animated, metadata.format == .gif else { return nil }
-        return try AnimatedGIF.publishable(data)
+        guard metadata.animated else { return nil }
+        switch metadata.format {
+        case .gif: return try AnimatedGIF.publishable(data)
+        case .webp: return try WebPAnimation.publishable(data)
+        default: return nil
+        }
     }
 
     /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.

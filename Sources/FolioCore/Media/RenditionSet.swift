@@ -102,10 +102,11 @@ public struct RenditionSet: Sendable {
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
     }
 
-    /// An animated photo's animation: the GIF itself, so named by the source's checksum alone
-    /// (and how it is cleaned, which a change to would rename it).
-    public func animationFile(checksum: String) -> String {
-        "media/\(checksum.prefix(16))-animation-\(ContentHash.hex("gif: frames, timing, loop").prefix(6)).gif"
+    /// An animated photo's animation: the GIF or WebP itself, so named by the source's checksum
+    /// alone (and how it is cleaned, which a change to would rename it).
+    public func animationFile(checksum: String, format: ImageFormat) -> String {
+        let fileExtension = format == .webp ? "webp" : "gif"
+        return "media/\(checksum.prefix(16))-animation-\(ContentHash.hex("\(fileExtension): frames, timing, loop").prefix(6)).\(fileExtension)"
     }
 
     /// The folder of a photo's tile pyramid, ending in "/".
@@ -135,15 +136,16 @@ public struct RenditionSet: Sendable {
     }
 
     /// What is published of a photo of this checksum, upright size and colour. An animated one
-    /// gets its animation and no tiles: zooming would show a still.
-    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: Bool = false) -> PhotoMedia {
+    /// (`animated`: its format, GIF or WebP) gets its animation and no tiles: zooming would show
+    /// a still.
+    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil) -> PhotoMedia {
         PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
                               width: width, height: height, colour: source),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
                            width: width, height: height, colour: source),
-            tiles: animated ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
-            animation: animated ? animationFile(checksum: checksum) : nil)
+            tiles: animated != nil ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
+            animation: animated.map { animationFile(checksum: checksum, format: $0) })
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the
