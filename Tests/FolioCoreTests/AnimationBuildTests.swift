@@ -20,6 +20,15 @@ final class AnimationBuildTests: XCTestCase {
         XCTAssertFalse(try processor.metadata(of: animation.prefix(animation.count * 2 / 3)).animated)
     }
 
+    func testAnAnimatedWebPsDecodeIsCountedWithLibwebpsTwoCanvases() {
+        let processor = ImageProcessor()
+        let still = ImageMetadata(format: .webp, width: 1000, height: 1000)
+        var moving = still
+        moving.animated = true
+        XCTAssertEqual(processor.memoryCost(metadata: moving, requests: [], tiles: nil)
+                       - processor.memoryCost(metadata: still, requests: [], tiles: nil), 8 * 1000 * 1000)
+    }
+
     func testAnAnimatedGIFMovesOnItsPageAndIsStillEverywhereElse() async throws {
         let site = try TestSite()
         try site.write(Data(#"{"screenSizes": [800, 400], "thumbnailSizes": [200]}"#.utf8), to: "folio.json")

@@ -110,6 +110,9 @@ extension ImageProcessor {
             pixels = scale.scaled(stored.width) * scale.scaled(stored.height)
         }
         var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
+        // libwebp's animation decoder keeps two canvases of its own; an opaque one's still is
+        // composed onto white in a copy.
+        if metadata.format == .webp, metadata.animated { bytesPerPixel += 8 }
         if orientation != .up { bytesPerPixel += 4 }
         if wantsTiles { bytesPerPixel += 1 }
         return pixels * bytesPerPixel + renditionBytes + 8 << 20
