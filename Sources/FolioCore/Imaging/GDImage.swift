@@ -136,12 +136,13 @@ final class GDImage {
         return PixelBuffer(width: width, height: height, alpha: alpha) { target in
             for y in 0..<height {
                 let row = folio_gd_row(pointer, Int32(y))!
+                // Opaque pictures, nearly all, take the plain copy: no test per pixel.
+                guard alpha else {
+                    for x in 0..<width { target[y * width + x] = UInt32(bitPattern: row[x]) & 0x00FF_FFFF }
+                    continue
+                }
                 for x in 0..<width {
                     let word = UInt32(bitPattern: row[x])
-                    guard alpha else {
-                        target[y * width + x] = word & 0x00FF_FFFF
-                        continue
-                    }
                     let opacity = ((127 - min(word >> 24 & 0x7F, 127)) * 255 + 63) / 127
                     target[y * width + x] = PixelBuffer.premultipliedWord(
                         red: word >> 16 & 0xFF, green: word >> 8 & 0xFF, blue: word & 0xFF, alpha: opacity)
