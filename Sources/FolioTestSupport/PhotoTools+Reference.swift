@@ -36,7 +36,8 @@ extension PhotoTools {
 
     /// The file (PNG, WebP, TIFF, AVIF, JPEG...) decoded by Pillow, whose decoders are the
     /// formats' own libraries in other builds than the ones Folio links: the reference Folio's
-    /// decode is compared with. Alpha, if any, is dropped, as Folio's pixels have none.
+    /// decode is compared with. Transparency, if any, is composed onto white, as Folio's
+    /// decode does for what it does not publish with alpha.
     public static func pillowPixels(of data: Data) throws -> PixelBuffer {
         try inTemporaryFolder { folder in
             let input = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("pixels.rgb")
@@ -165,8 +166,13 @@ extension PhotoTools {
     /// A PNG made with Pillow from the photo, turned into a HEIC by heif-enc: no EXIF, no turn;
     /// the photo's colour profile only if `keepProfile` (heif-enc copies it into `colr`).
     public static func heic(from source: URL, width: Int, height: Int, quality: Int = 90, keepProfile: Bool = false) throws -> Data {
-        let png = try photo(from: source, width: width, height: height, format: .png, keepProfile: keepProfile)
-        return try inTemporaryFolder { folder in
+        try heic(fromPNG: try photo(from: source, width: width, height: height, format: .png, keepProfile: keepProfile),
+                 quality: quality)
+    }
+
+    /// The PNG as a HEIC by heif-enc; its alpha, if any, as the HEIC's alpha image.
+    public static func heic(fromPNG png: Data, quality: Int = 90) throws -> Data {
+        try inTemporaryFolder { folder in
             let input = folder.appendingPathComponent("photo.png"), output = folder.appendingPathComponent("photo.heic")
             try png.write(to: input)
             try run("heif-enc", ["-q", "\(quality)", "-o", output.path, input.path])
@@ -194,7 +200,9 @@ extension PhotoTools {
             from PIL import Image, ImageCms
             source, output, size, convert = sys.argv[1:5]
             original = Image.open(source)
-            image = original.convert("RGB")
+            white = Image.new("RGBA", original.size, (255, 255, 255, 255))
+            white.alpha_composite(original.convert("RGBA"))
+            image = white.convert("RGB")
             profile = original.info.get("icc_profile")
             if convert == "srgb" and profile:
                 image = ImageCms.profileToProfile(image, ImageCms.ImageCmsProfile(io.BytesIO(profile)),

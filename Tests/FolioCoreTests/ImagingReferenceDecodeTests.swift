@@ -38,6 +38,15 @@ final class ImagingReferenceDecodeTests: XCTestCase {
         }
     }
 
+    func testHEICWithAlphaOfAnOddSizeIsDecodedOntoWhiteAsLibheifDecodesIt() throws {
+        // Four bytes a pixel: another stride, and libheif's alpha image beside the colour.
+        let png = try PhotoTools.cutOut(from: photo, width: 451, height: 301, format: .png)
+        let heic = try PhotoTools.heic(fromPNG: png)
+        assertClose(try processor.pixels(of: heic), try PhotoTools.heifConvertPixels(of: heic), "HEIC with alpha 451x301")
+        let left = try processor.pixels(of: heic).colour(x: 10, y: 150)
+        XCTAssertTrue(left.red > 245 && left.green > 245 && left.blue > 245, "the transparent third is white: \(left)")
+    }
+
     func testPublishedHEICOfAnOddSizeMatchesLibheifsDecodeInSRGB() throws {
         // Through the whole rendition path, as a build publishes it, with the photo's own
         // Adobe RGB profile: against libheif's pixels converted to sRGB by Pillow's Little CMS,
