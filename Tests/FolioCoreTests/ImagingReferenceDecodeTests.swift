@@ -47,6 +47,23 @@ final class ImagingReferenceDecodeTests: XCTestCase {
         XCTAssertTrue(left.red > 245 && left.green > 245 && left.blue > 245, "the transparent third is white: \(left)")
     }
 
+    func testHEICWithACleanApertureIsCutAsLibheifCutsIt() throws {
+        // 401x251 of a 451x301 picture, 10 pixels right of centre and 6 up; then turned by irot,
+        // which applies after the cut.
+        let heic = try PhotoTools.croppingHEIC(try PhotoTools.heic(from: photo, width: 451, height: 301),
+                                               width: 401, height: 251, offsetX: 10, offsetY: -6)
+        let metadata = try processor.metadata(of: heic)
+        XCTAssertEqual([metadata.width, metadata.height], [401, 251])
+        assertClose(try processor.pixels(of: heic), try PhotoTools.heifConvertPixels(of: heic), "clap 401x251")
+        let turned = try PhotoTools.turningHEIC(heic, quarterTurns: 1)
+        let turnedMetadata = try processor.metadata(of: turned)
+        XCTAssertEqual([turnedMetadata.width, turnedMetadata.height], [251, 401])
+        let request = RenditionRequest(name: "screen", width: 401, height: 401, fit: .inside, format: .jpeg, quality: 100)
+        let rendition = try XCTUnwrap(processor.renditions(of: turned, metadata: turnedMetadata, requests: [request]).first)
+        assertClose(try PhotoTools.pillowPixels(of: rendition.bytes), try publishedAsJPEG(PhotoTools.heifConvertPixels(of: turned)),
+                    "clap, then irot")
+    }
+
     func testPublishedHEICOfAnOddSizeMatchesLibheifsDecodeInSRGB() throws {
         // Through the whole rendition path, as a build publishes it, with the photo's own
         // Adobe RGB profile: against libheif's pixels converted to sRGB by Pillow's Little CMS,

@@ -36,7 +36,8 @@ final class HEIFDecoder {
     /// The primary image as stored: libheif is asked not to turn, mirror or crop it (no `irot`,
     /// `imir` or `clap`), because Folio turns every format's pixels itself, by the orientation
     /// the header read (`irot` and `imir`, else EXIF): turned here too, a phone's photo would be
-    /// turned twice. Alpha is composed onto white, as libgd's decode does for the other formats.
+    /// turned twice. The `clap` crop, which the header also reads (its size is the photo's), is
+    /// cut by the caller. Alpha is composed onto white, as libgd's decode does for the others.
     /// A primary image over `limit` pixels is refused before any of it is decoded: the header's
     /// check read the `ispe` Folio found, this one the image libheif is about to decode.
     func pixels(limit: Int) throws -> PixelBuffer {

@@ -17,6 +17,9 @@ struct ImageHeader: Equatable {
     /// Whether the file says it has transparency (an alpha channel, or a transparent colour):
     /// its renditions must then be in formats that keep it.
     var hasAlpha = false
+    /// The part of the stored pixels that is the picture, when the file says (a HEIC's `clap`,
+    /// clean aperture); `width` and `height` are then its size.
+    var crop: Crop?
     /// Whether it is an animation (a GIF of several frames): published as such beside its stills.
     var animated = false
 
@@ -46,6 +49,11 @@ struct ImageHeader: Equatable {
         if overflow || product > limit {
             throw ImagingError.overLimit(width: width, height: height, limit: limit, wholeDecode: format != .jpeg)
         }
+    }
+
+    /// A rectangle of the stored pixels.
+    struct Crop: Equatable {
+        var x: Int, y: Int, width: Int, height: Int
     }
 
     static let exifPrefix = Data("Exif".utf8) + Data([0, 0])

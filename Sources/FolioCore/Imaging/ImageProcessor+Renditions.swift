@@ -128,7 +128,11 @@ extension ImageProcessor {
             let alpha = keepingAlpha && [.png, .webp, .gif].contains(format)
             return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
         }
-        return try HEIFDecoder(data).pixels(limit: limit(for: .heic))
+        // As stored, then cut to its clean aperture if it has one (before it is turned).
+        let pixels = try HEIFDecoder(data).pixels(limit: limit(for: .heic))
+        guard let crop = ImageHeader.readHEIC(ByteReader(data))?.crop,
+              crop.x + crop.width <= pixels.width, crop.y + crop.height <= pixels.height else { return pixels }
+        return pixels.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
     }
 
     /// PNG, GIF, WebP, AVIF and TIFF, after the checks libgd does not make for itself.
