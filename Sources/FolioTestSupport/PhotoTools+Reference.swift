@@ -38,29 +38,36 @@ extension PhotoTools {
     /// formats' own libraries in other builds than the ones Folio links: the reference Folio's
     /// decode is compared with. Transparency, if any, is composed onto white, as Folio's
     /// decode does for what it does not publish with alpha.
-    public static func pillowPixels(of data: Data) throws -> PixelBuffer {
+    /// With `toSRGB`, converted from its embedded profile to sRGB by Pillow's Little CMS.
+    public static func pillowPixels(of data: Data, toSRGB: Bool = false) throws -> PixelBuffer {
         try inTemporaryFolder { folder in
             let input = folder.appendingPathComponent("input"), output = folder.appendingPathComponent("pixels.rgb")
             try data.write(to: input)
-            return try rawRGB(input, output, folder, toSRGB: false)
+            return try rawRGB(input, output, folder, toSRGB: toSRGB)
         }
     }
 
     /// A cut-out, as a designer exports one: the photo cropped to `width` x `height`, its left
-    /// third fully transparent, the rest opaque, written by Pillow as PNG or WebP (lossless).
-    public static func cutOut(from source: URL, width: Int, height: Int, format: PillowFormat) throws -> Data {
+    /// third fully transparent, the rest opaque, written by Pillow as PNG or WebP (lossless);
+    /// with the photo's colour profile if `keepProfile`.
+    public static func cutOut(from source: URL, width: Int, height: Int, format: PillowFormat, keepProfile: Bool = false) throws -> Data {
         try inTemporaryFolder { folder in
             let output = folder.appendingPathComponent("cut-out.\(format.rawValue.lowercased())")
             try python("""
                 import sys
                 from PIL import Image, ImageOps
-                source, output, width, height, kind = sys.argv[1:6]
-                image = ImageOps.fit(Image.open(source).convert("RGB"), (int(width), int(height)), Image.LANCZOS)
+                source, output, width, height, kind, keep = sys.argv[1:7]
+                original = Image.open(source)
+                image = ImageOps.fit(original.convert("RGB"), (int(width), int(height)), Image.LANCZOS)
+                image.info.pop("icc_profile", None)
                 alpha = Image.new("L", image.size, 255)
                 alpha.paste(0, (0, 0, int(width) // 3, int(height)))
                 image.putalpha(alpha)
-                image.save(output, kind, **({"lossless": True} if kind == "WEBP" else {}))
-                """, [source.path, output.path, "\(width)", "\(height)", format.rawValue])
+                options = {"lossless": True} if kind == "WEBP" else {}
+                if keep == "keep" and original.info.get("icc_profile"):
+                    options["icc_profile"] = original.info["icc_profile"]
+                image.save(output, kind, **options)
+                """, [source.path, output.path, "\(width)", "\(height)", format.rawValue, keepProfile ? "keep" : "strip"])
             return try Data(contentsOf: output)
         }
     }

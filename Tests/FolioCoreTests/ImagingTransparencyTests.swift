@@ -54,6 +54,22 @@ final class ImagingTransparencyTests: XCTestCase {
         XCTAssertEqual(decoded.words[20 * 60 + 50], 0xFFFF_0000, "the red half stays opaque red")
     }
 
+    func testATransparentPhotoWithAProfileIsConvertedToSRGBEvenUnderKeep() throws {
+        // A PNG rendition carries no profile: kept as they are, Adobe RGB colours would be
+        // shown as sRGB, duller. Converted, they match Pillow's Little CMS conversion.
+        let photo = TestSite.repository.appendingPathComponent("content/cc0/rocket.jpg")
+        let png = try PhotoTools.cutOut(from: photo, width: 300, height: 200, format: .png, keepProfile: true)
+        let keeping = ImageProcessor(colour: .keep)
+        let metadata = try keeping.metadata(of: png)
+        XCTAssertEqual(metadata.colour, .rgbProfile)
+        XCTAssertTrue(metadata.transparent)
+        let request = RenditionRequest(name: "screen", width: 300, height: 300, fit: .inside, format: .png, quality: 85)
+        let rendition = try XCTUnwrap(keeping.renditions(of: png, metadata: metadata, requests: [request]).first)
+        let errors = try XCTUnwrap(PhotoTools.meanError(try PhotoTools.pillowPixels(of: rendition.bytes),
+                                                        try PhotoTools.pillowPixels(of: png, toSRGB: true)))
+        XCTAssertTrue(errors.allSatisfy { $0 <= 3 }, "mean error per channel \(errors)")
+    }
+
     func testPNGAndWebPRenditionsKeepTransparencyAndJPEGIsOnWhite() throws {
         let png = try halfTransparentPNG()
         let metadata = try processor.metadata(of: png)

@@ -119,7 +119,8 @@ extension ImageProcessor {
     }
 
     /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
-    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG, WebP and GIF keep their alpha if `keepingAlpha`.
+    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG,
+    /// WebP and GIF keep their alpha if `keepingAlpha`.
     func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
         if format == .webp, ImageHeader.isAnimatedWebP(ByteReader(data)) {
             return try WebPAnimation(data).firstFrame(alpha: keepingAlpha, limit: limit(for: .webp))
@@ -170,7 +171,8 @@ extension ImageProcessor {
         case .jpeg:
             return try JPEGEncoder.encode(image.flattenedOntoWhite(), quality: quality, layout: layout, profile: profile)
         case .png:
-            // Transparent photos only; libgd writes no profile into a PNG, so `keep` converts them.
+            // Transparent photos only, whose colours `colourWork` always converts to sRGB.
+            guard profile == nil else { throw ImagingError(reason: "PNG renditions cannot carry a colour profile") }
             return try GDImage(pixels: image).encoded(as: .png, quality: quality)
         case .webp:
             let bytes = try GDImage(pixels: image).encoded(as: .webp, quality: quality)
