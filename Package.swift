@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // sigal's Markdown descriptions, rendered (and raw HTML left out) by the CommonMark reference library.
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
+        // HEIC through libheif itself: libgd 2.3.3's reader ignores the stride of libheif's rows.
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // An animated WebP's first frame: libgd reads WebP through libwebp's simple decoder, stills only.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
@@ -45,7 +49,7 @@ let package = Package(
         .target(
             name: "FolioCore",
             dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CCmark",
+                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CCmark", "CHeif", "CWebP",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "FlyingFox", package: "FlyingFox"),

@@ -12,8 +12,8 @@ packages=(
   pkg-config
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
-  libheif-examples libimage-exiftool-perl
-  liblcms2-dev zlib1g-dev
+  libheif-dev libheif-examples libimage-exiftool-perl
+  liblcms2-dev zlib1g-dev libwebp-dev
   libcmark-dev
   liblcms2-utils colord-data libgs-common
   chromium chromium-driver

@@ -59,7 +59,12 @@ static void folio_init_destination(j_compress_ptr info) {
 
 static boolean folio_empty_output_buffer(j_compress_ptr info) {
     struct folio_destination *destination = (struct folio_destination *)info->dest;
-    /* libjpeg calls this only when the buffer is full, with free_in_buffer left at 0. */
+    /* libjpeg calls this when the whole buffer is full, and next_output_byte and free_in_buffer
+       may be stale: the Huffman encoder writes through its own copies of them and hands them
+       back only after this returns (libjpeg.txt: "ignore the current state"). Reading them put
+       the rest of a large JPEG at the wrong offset: blocks of wrong colour in quality-100
+       renditions and in detailed photos past a quarter byte per pixel. */
+    destination->base.free_in_buffer = 0;
     if (!folio_destination_grow(destination, destination->capacity * 2)) {
         ERREXIT1(info, JERR_OUT_OF_MEMORY, 10);
     }

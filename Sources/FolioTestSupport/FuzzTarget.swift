@@ -45,12 +45,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         _ = try? ImageProcessor(pixelLimit: 1_000_000).metadata(of: jpeg)
     }
 
-    /// The input as an image file: its header read, then renditions made when it is small.
+    /// The input as an image file: its header read, then renditions made when it is small, and
+    /// the animation published when it moves.
     static func image(_ data: Data) {
         let processor = ImageProcessor(pixelLimit: 250_000, fullDecodePixelLimit: 250_000)
         guard let metadata = try? processor.metadata(of: data) else { return }
         let thumb = RenditionRequest(name: "t", width: 32, height: 32, fit: .squareCrop, format: .jpeg, quality: 70)
         _ = try? processor.renditions(of: data, metadata: metadata, requests: [thumb])
+        _ = try? processor.animation(of: data, metadata: metadata)
     }
 
     /// The input as the bytes a preview connection receives, in pieces.

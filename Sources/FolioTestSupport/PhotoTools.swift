@@ -66,7 +66,7 @@ public enum PhotoTools {
         }
     }
 
-    private static func inTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
+    static func inTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-tools-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

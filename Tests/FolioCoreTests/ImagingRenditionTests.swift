@@ -227,6 +227,22 @@ final class ImagingRenditionTests: XCTestCase {
         XCTAssertLessThan(Double(error) / Double(pixels.words.count), 4, "mean green error under 4 levels")
     }
 
+    func testAJPEGThatOutgrowsItsFirstBufferIsWholeAndRight() throws {
+        // The encoder's buffer starts at a quarter byte per pixel and doubles; at quality 100 a
+        // real photo takes several bytes a pixel. The rest of the file once landed at the wrong
+        // offset, and a quality-100 rendition came out in blocks of wrong colour.
+        let photo = try Data(contentsOf: TestSite.repository.appendingPathComponent("content/cc0/rocket.jpg"))
+        let pixels = try ImageProcessor().pixels(of: photo)
+        for layout in [JPEGEncoder.Layout.baseline, .dcFirst] {
+            let jpeg = try JPEGEncoder.encode(pixels, quality: 100, layout: layout)
+            XCTAssertGreaterThan(jpeg.count, 2 * (pixels.width * pixels.height / 4 + 4096), "\(layout): the buffer grew twice")
+            let decoded = try TurboJPEGDecoder().decode(jpeg, scale: .one)
+            let errors = try XCTUnwrap(PhotoTools.meanError(pixels, decoded))
+            // 4:2:0 alone costs this photo's blues 3 levels; a misplaced tail cost 9 and more.
+            XCTAssertTrue(errors.allSatisfy { $0 < 4 }, "\(layout): mean error per channel \(errors)")
+        }
+    }
+
     func testAnEncoderErrorIsReportedNotFatal() throws {
         let tooWide = PixelBuffer(width: 70_000, height: 1) { $0.initialize(repeating: 0x336699, count: 70_000) }
         XCTAssertThrowsError(try JPEGEncoder.encode(tooWide, quality: 80, layout: .dcFirst)) { error in

@@ -16,8 +16,9 @@ final class SiteTemplateValueTests: XCTestCase {
     }
 
     func testEveryStoredPropertyIsAnswered() {
-        let image = ImageRef(src: "media/a.jpg", width: 4, height: 3,
+        var image = ImageRef(src: "media/a.jpg", width: 4, height: 3,
                              picture: PictureSource(type: "image/webp", candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
+        image.animation = "media/a.gif"
         let crumb = Crumb(title: "t", href: "h")
         let zoom = TilePyramid(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
         let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",

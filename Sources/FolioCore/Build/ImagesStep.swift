@@ -194,6 +194,10 @@ struct ImagesStep: BuildStep {
             }
         }
         made.count += renditions.count
+        if let path = job.animation, let animation = try processor.animation(of: data, metadata: metadata) {
+            try output.writeMedia(animation, to: path)
+            made.count += 1
+        }
         return made
     }
 }

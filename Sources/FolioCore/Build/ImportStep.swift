@@ -86,8 +86,9 @@ struct ImportStep: BuildStep {
     }
 
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS; 3: its colour profile), so that photos imported by an older Folio are read once more.
-    static let readerVersion = "3"
+    /// from GPS; 3: its colour profile; 4: its transparency and animation), so that photos imported by an older
+    /// Folio are read once more.
+    static let readerVersion = "4"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
     /// record, its sidecar and the rating that makes a favorite.
@@ -166,7 +167,7 @@ struct ImportStep: BuildStep {
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour.rawValue)
+            colour: metadata.colour.rawValue, transparent: metadata.transparent, animated: metadata.animated)
         photo.descriptionHTML = markdownBody?.html
         return .success((photo, issues))
     }

@@ -23,6 +23,8 @@ struct ImageJob: Sendable {
     var requests: [RenditionRequest]
     /// The pyramid to cut, and the folder it goes to.
     var tiles: (request: TileRequest, folder: String)?
+    /// Where the animation goes, when the photo moves and `public/` lacks it.
+    var animation: String?
 
     /// The photo's pixel count: what its decode costs, roughly.
     var pixels: Int { width * height }
@@ -61,8 +63,8 @@ struct PlanStep: BuildStep {
         let database = site.database
         let full = try database.snapshot()
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id! }))
-        let set = site.renditions
-        let stored = try database.thumbnailKeys(specs: set.thumbnailSpecs)
+        let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
+        let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
         let output = site.output
 
         var plan = BuildPlan(snapshot: snapshot, media: [:], jobs: [], restores: [], reused: 0)
@@ -73,6 +75,7 @@ struct PlanStep: BuildStep {
             let id = photo.id!
             guard let source = Self.source(of: photo, site: site) else { continue }
             let colour = SourceColour(modelText: photo.colour)
+            let set = photo.transparent ? transparentSet : opaqueSet
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
             let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
@@ -93,7 +96,8 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour)
+            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
+                                  animated: photo.animated && photo.remote == nil ? ImageFormat(rawValue: photo.format) : nil)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
@@ -101,22 +105,24 @@ struct PlanStep: BuildStep {
             }
             plan.media[id] = media
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
+            let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
 
             if let index = jobIndex[photo.checksum] {
                 plan.jobs[index].photos.append((id, photo.source))
                 for request in missing where !plan.jobs[index].requests.contains(request) {
                     plan.jobs[index].requests.append(request)
                 }
+                plan.jobs[index].animation = plan.jobs[index].animation ?? animationMissing
                 continue
             }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
                 photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
                 checksum: photo.checksum, colour: colour, requests: missing,
-                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }))
+                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }, animation: animationMissing))
         }
         // A checksum none of whose photos misses anything needs no job.
-        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil }
+        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil && $0.animation == nil }
         return plan
     }
 
@@ -129,7 +135,8 @@ struct PlanStep: BuildStep {
         case .content(let path):
             let metadata = ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
-                                         colour: SourceColour(modelText: photo.colour))
+                                         colour: SourceColour(modelText: photo.colour), transparent: photo.transparent,
+                                         animated: photo.animated)
             return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
         case .flickr(let id):
             guard let remote = photo.remote else { return nil }

@@ -226,6 +226,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
                 throw FolioError(path: url.path, reason: "'exclude' \(error)")
             }
         }
+        // PNG only stands in for JPEG in transparent photos' renditions: a whole site of PNG
+        // photos would weigh several times as much.
+        try check(format != .png, "format", "must be \"jpeg\", \"webp\" or \"avif\"", "\"png\"")
         try check(!(colour == .keep && format == .avif), "colour",
                   "\"keep\" needs format \"jpeg\" or \"webp\": libgd cannot put a colour profile in AVIF", "\"keep\"")
     }

@@ -5,6 +5,7 @@ extension EncodedFormat {
         case .jpeg: return .jpeg
         case .webp: return .webp
         case .avif: return .avif
+        case .png: return .png
         }
     }
 }

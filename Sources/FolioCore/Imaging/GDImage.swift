@@ -5,6 +5,8 @@ import Foundation
 /// frees it when the last reference goes, so no error path can leak an image.
 final class GDImage {
     private let pointer: gdImagePtr
+    /// Whether its alpha is worth writing: PNG and WebP files of opaque pictures carry none.
+    private var keepsAlpha = false
 
     /// libgd prints decode problems to stderr from any thread; Folio reports them as errors
     /// instead, so the process-wide handler is replaced once, before the first libgd call.
@@ -32,10 +34,13 @@ final class GDImage {
 
     // MARK: Decoding
 
-    /// Decodes any format libgd reads. Folio decodes JPEG with TurboJPEG (scaled); the JPEG path
-    /// here treats warnings as errors, so it can check published files independently.
-    static func decode(_ data: Data, format: ImageFormat) throws -> GDImage {
+    /// Decodes any format libgd reads, except HEIC. Folio decodes JPEG with TurboJPEG (scaled); the
+    /// JPEG path here treats warnings as errors, so it can check published files independently.
+    /// Transparency is composed onto white unless `keepingAlpha` (for renditions that keep it).
+    static func decode(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> GDImage {
         _ = GDImage.silenced
+        // libgd 2.3.3 reads libheif's rows without their stride (libgd #788): HEIFDecoder decodes HEIC.
+        guard format != .heic else { throw ImagingError(reason: "HEIC is decoded by libheif, not libgd") }
         guard !data.isEmpty, data.count <= Int(Int32.max) else { throw ImagingError.corrupt(format) }
         if format == .tiff { _ = TIFFMessages.silenced }
         let decoded: gdImagePtr? = data.withUnsafeBytes { raw in
@@ -48,7 +53,7 @@ final class GDImage {
             case .gif: return gdImageCreateFromGifPtr(size, bytes)
             case .webp: return gdImageCreateFromWebpPtr(size, bytes)
             case .avif: return gdImageCreateFromAvifPtr(size, bytes)
-            case .heic: return gdImageCreateFromHeifPtr(size, bytes)
+            case .heic: return nil
             case .tiff: return gdImageCreateFromTiffPtr(size, bytes)
             }
         }
@@ -57,7 +62,7 @@ final class GDImage {
         if folio_gd_is_true_color(decoded) == 0, gdImagePaletteToTrueColor(decoded) == 0 {
             throw ImagingError(reason: "could not convert the \(format.rawValue.uppercased()) palette to truecolor")
         }
-        image.flattenOntoWhite()
+        if keepingAlpha { image.keepsAlpha = true } else { image.flattenOntoWhite() }
         return image
     }
 
@@ -94,20 +99,53 @@ final class GDImage {
 
     // MARK: Pixels
 
-    /// An image holding `pixels`: how a rendition reaches libgd's encoders.
-    convenience init(pixels: PixelBuffer) throws {
-        try self.init(width: pixels.width, height: pixels.height)
-        pixels.words.withUnsafeBytes { copyPixels(fromXRGB: $0.baseAddress!, bytesPerRow: pixels.width * 4) }
+    /// Whether any pixel is less than opaque.
+    var isTransparent: Bool {
+        for y in 0..<height {
+            let row = folio_gd_row(pointer, Int32(y))!
+            for x in 0..<width where row[x] >> 24 & 0x7F != 0 { return true }
+        }
+        return false
     }
 
-    /// The image's pixels, for the steps between decoding and encoding.
-    func pixels() -> PixelBuffer {
+    /// An image holding `pixels`: how a rendition reaches libgd's encoders; with their alpha,
+    /// which the PNG and WebP writers keep.
+    convenience init(pixels: PixelBuffer) throws {
+        try self.init(width: pixels.width, height: pixels.height)
+        guard pixels.alpha else {
+            pixels.words.withUnsafeBytes { copyPixels(fromXRGB: $0.baseAddress!, bytesPerRow: pixels.width * 4) }
+            return
+        }
+        gdImageAlphaBlending(pointer, 0)
+        keepsAlpha = true
+        for y in 0..<height {
+            let row = folio_gd_row(pointer, Int32(y))!
+            for x in 0..<width {
+                let pixel = PixelBuffer.straight(pixels.words[y * width + x])
+                // libgd's alpha is 7 bits, 0 opaque to 127 transparent.
+                let clear = ((255 - pixel.alpha) * 127 + 127) / 255
+                row[x] = Int32(bitPattern: clear << 24 | pixel.red << 16 | pixel.green << 8 | pixel.blue)
+            }
+        }
+    }
+
+    /// The image's pixels, for the steps between decoding and encoding; with its alpha
+    /// (premultiplied, as PixelBuffer keeps it) when `alpha`.
+    func pixels(alpha: Bool = false) -> PixelBuffer {
         let width = self.width
-        return PixelBuffer(width: width, height: height) { target in
+        return PixelBuffer(width: width, height: height, alpha: alpha) { target in
             for y in 0..<height {
                 let row = folio_gd_row(pointer, Int32(y))!
+                // Opaque pictures, nearly all, take the plain copy: no test per pixel.
+                guard alpha else {
+                    for x in 0..<width { target[y * width + x] = UInt32(bitPattern: row[x]) & 0x00FF_FFFF }
+                    continue
+                }
                 for x in 0..<width {
-                    target[y * width + x] = UInt32(bitPattern: row[x]) & 0x00FF_FFFF
+                    let word = UInt32(bitPattern: row[x])
+                    let opacity = ((127 - min(word >> 24 & 0x7F, 127)) * 255 + 63) / 127
+                    target[y * width + x] = PixelBuffer.premultipliedWord(
+                        red: word >> 16 & 0xFF, green: word >> 8 & 0xFF, blue: word & 0xFF, alpha: opacity)
                 }
             }
         }
@@ -123,7 +161,7 @@ final class GDImage {
     func encoded(as format: ImageFormat, quality: Int) throws -> Data {
         // For WebP, 101 (gdWebpLossless) selects lossless encoding.
         let quality = Int32(min(max(quality, 1), format == .webp ? 101 : 100))
-        gdImageSaveAlpha(pointer, 1)
+        gdImageSaveAlpha(pointer, keepsAlpha ? 1 : 0)
         var size: Int32 = 0
         let bytes: UnsafeMutableRawPointer?
         switch format {

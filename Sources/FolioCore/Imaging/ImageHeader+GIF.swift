@@ -2,9 +2,15 @@ import Foundation
 
 extension ImageHeader {
     /// GIF: the logical screen size. libgd decodes the first frame, which must fit inside it.
+    /// It is transparent when the first frame's graphic control extension names a transparent
+    /// colour (bit 0 of its flags), and animated when more than one frame follows.
     static func readGIF(_ bytes: ByteReader) -> ImageHeader? {
         guard let width = bytes.uint16LE(at: 6), let height = bytes.uint16LE(at: 8) else { return nil }
-        return ImageHeader(format: .gif, width: width, height: height, exif: nil)
+        let blocks = AnimatedGIF.blocks(of: bytes)
+        let control = blocks.prefix { !$0.isFrame }.last { $0.kind == .extension(0xF9) }
+        let transparent = control.flatMap { bytes.uint8(at: $0.range.lowerBound + 3) }.map { $0 & 1 == 1 } ?? false
+        return ImageHeader(format: .gif, width: width, height: height, exif: nil, hasAlpha: transparent,
+                           animated: blocks.filter(\.isFrame).count > 1)
     }
 
     /// Whether the first frame's compressed data is all there. libgd returns a partly blank

@@ -2,7 +2,7 @@ import Foundation
 
 extension ImageHeader {
     /// HEIC: the primary item's `ispe` is its stored size, and its `irot` and `imir` properties
-    /// say how to turn it. libgd decodes the pixels as stored (it asks libheif not to turn them:
+    /// say how to turn it. HEIFDecoder decodes the pixels as stored (it asks libheif not to turn them:
     /// checked by ImagingHEICAndTIFFTests), so Folio turns them as it does a JPEG's. A phone writes
     /// the turn twice, as `irot` and as EXIF Orientation; the HEIF standard makes `irot` the one
     /// that counts, so the EXIF is used only when the file has neither property (heif-enc before
@@ -20,8 +20,30 @@ extension ImageHeader {
 
         // An AVIF file that names only the container's brand is told by its picture's codec.
         let format: ImageFormat = items.primary.flatMap { items.types[$0] } == "av01" ? .avif : .heic
-        return ImageHeader(format: format, width: size.width, height: size.height,
-                           exif: exif(of: items, in: bytes), orientation: orientation(primary, bytes))
+        let crop = primary.first { $0.type == "clap" }.flatMap { cleanAperture($0, in: bytes, width: size.width, height: size.height) }
+        return ImageHeader(format: format, width: crop?.width ?? size.width, height: crop?.height ?? size.height,
+                           exif: exif(of: items, in: bytes), orientation: orientation(primary, bytes), crop: crop)
+    }
+
+    /// A `clap` (clean aperture) property as the rectangle of the stored `width` x `height`
+    /// pixels it keeps: eight 32-bit fields, width, height, and the centre's offset from the
+    /// picture's centre, each a fraction (the offsets signed). Applied before `irot` and `imir`,
+    /// as the HEIF standard orders them. Nil when it is malformed or keeps nothing.
+    private static func cleanAperture(_ clap: HEIFItems.Property, in bytes: ByteReader, width: Int, height: Int) -> Crop? {
+        guard clap.payload.count >= 32 else { return nil }
+        let fields = (0..<8).compactMap { bytes.uint32BE(at: clap.payload.lowerBound + 4 * $0) }
+        guard fields.count == 8, fields[1] > 0, fields[3] > 0, fields[5] > 0, fields[7] > 0 else { return nil }
+        func signed(_ value: Int) -> Double { Double(Int32(truncatingIfNeeded: value)) }
+        let apertureWidth = Double(fields[0]) / Double(fields[1]), apertureHeight = Double(fields[2]) / Double(fields[3])
+        let offsetX = signed(fields[4]) / Double(fields[5]), offsetY = signed(fields[6]) / Double(fields[7])
+        // The aperture's left and top edge: the centre, moved by the offset, less half the aperture.
+        let left = Int((offsetX + Double(width - 1) / 2 - (apertureWidth - 1) / 2).rounded(.down))
+        let top = Int((offsetY + Double(height - 1) / 2 - (apertureHeight - 1) / 2).rounded(.down))
+        let x = max(0, left), y = max(0, top)
+        let cropWidth = min(width, left + Int(apertureWidth.rounded())) - x
+        let cropHeight = min(height, top + Int(apertureHeight.rounded())) - y
+        guard cropWidth > 0, cropHeight > 0 else { return nil }
+        return Crop(x: x, y: y, width: cropWidth, height: cropHeight)
     }
 
     private static func size(of ispe: HEIFItems.Property, in bytes: ByteReader) -> (width: Int, height: Int)? {

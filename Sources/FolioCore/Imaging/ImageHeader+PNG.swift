@@ -7,18 +7,22 @@ extension ImageHeader {
               let width = bytes.uint32BE(at: 16), let height = bytes.uint32BE(at: 20)
         else { return nil }
         var exif: Data?
+        // Colour types 4 and 6 carry alpha; any type may name transparent colours in tRNS,
+        // which comes before the image data, as eXIf does.
+        let colourType = bytes.uint8(at: 25) ?? 2
+        var hasAlpha = [4, 6].contains(colourType)
         var offset = 8
         while let length = bytes.uint32BE(at: offset), bytes.uint32BE(at: offset + 4) != nil {
             if bytes.matches(ascii: "IDAT", at: offset + 4) || bytes.matches(ascii: "IEND", at: offset + 4) { break }
+            if bytes.matches(ascii: "tRNS", at: offset + 4) { hasAlpha = true }
             if bytes.matches(ascii: "eXIf", at: offset + 4), let tiff = bytes.slice(at: offset + 8, length: length) {
                 exif = exifBlock(fromTIFF: tiff)
-                break
             }
             offset += 12 + length
         }
         // Colour types 0 and 4 are grey (with alpha); the rest RGB or a palette of RGB.
-        let grey = [0, 4].contains(bytes.uint8(at: 25) ?? 2)
-        return ImageHeader(format: .png, width: width, height: height, exif: exif, channels: grey ? 1 : 3)
+        let grey = [0, 4].contains(colourType)
+        return ImageHeader(format: .png, width: width, height: height, exif: exif, channels: grey ? 1 : 3, hasAlpha: hasAlpha)
     }
 }
 

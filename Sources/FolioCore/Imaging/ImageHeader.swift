@@ -14,6 +14,14 @@ struct ImageHeader: Equatable {
     var orientation: Int?
     /// Colour channels as stored: 1 grey, 3 RGB (or YCbCr), 4 CMYK. What a profile must describe.
     var channels = 3
+    /// Whether the file says it has transparency (an alpha channel, or a transparent colour):
+    /// its renditions must then be in formats that keep it.
+    var hasAlpha = false
+    /// The part of the stored pixels that is the picture, when the file says (a HEIC's `clap`,
+    /// clean aperture); `width` and `height` are then its size.
+    var crop: Crop?
+    /// Whether it is an animation (a GIF of several frames): published as such beside its stills.
+    var animated = false
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }
@@ -41,6 +49,11 @@ struct ImageHeader: Equatable {
         if overflow || product > limit {
             throw ImagingError.overLimit(width: width, height: height, limit: limit, wholeDecode: format != .jpeg)
         }
+    }
+
+    /// A rectangle of the stored pixels.
+    struct Crop: Equatable {
+        var x: Int, y: Int, width: Int, height: Int
     }
 
     static let exifPrefix = Data("Exif".utf8) + Data([0, 0])

@@ -24,11 +24,19 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Why the file's own statement of its colour was not taken (a broken profile), when so: a
     /// warning for the report; the photo is published with `colour`.
     public var colourProblem: String?
+    /// Whether the picture has transparency (PNG and WebP alpha, a GIF's transparent colour):
+    /// its renditions are then PNG
+    /// or WebP, which keep it, instead of JPEG or AVIF.
+    public var transparent: Bool
+    /// Whether it moves (a GIF of several frames): its page shows the animation, its thumbnails
+    /// and visitors who prefer reduced motion a still of the first frame.
+    public var animated: Bool
 
     public init(
         format: ImageFormat, width: Int, height: Int, orientation: Int = 1,
         taken: Date? = nil, camera: String? = nil, artist: String? = nil, exposure: String? = nil,
-        latitude: Double? = nil, longitude: Double? = nil, colour: SourceColour = .sRGB, colourProblem: String? = nil
+        latitude: Double? = nil, longitude: Double? = nil, colour: SourceColour = .sRGB, colourProblem: String? = nil,
+        transparent: Bool = false, animated: Bool = false
     ) {
         self.format = format
         self.width = width
@@ -42,5 +50,7 @@ public struct ImageMetadata: Sendable, Equatable {
         self.longitude = longitude
         self.colour = colour
         self.colourProblem = colourProblem
+        self.transparent = transparent
+        self.animated = animated
     }
 }

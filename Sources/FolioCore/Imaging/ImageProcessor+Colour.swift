@@ -47,8 +47,10 @@ extension ImageProcessor {
     /// How a photo's decoded pixels become published ones: the transform to run on them (none
     /// for sRGB, which costs nothing) and the profile every rendition then embeds (none: sRGB).
     /// The profile's bytes are read again here, where the file is in hand.
+    /// Transparent photos are converted even under `keep`: their PNG renditions (from libgd)
+    /// cannot carry a profile.
     func colourWork(for data: Data, metadata: ImageMetadata) -> (transform: ColourTransform?, profile: Data?) {
-        let keep = colour == .keep
+        let keep = colour == .keep && !metadata.transparent
         switch metadata.colour {
         case .sRGB, .cmyk:
             return (nil, nil)

@@ -47,7 +47,7 @@ extension ImageProcessor {
             }
         } else {
             decoded = try clock.time(.decode) {
-                let pixels = try decodeWithLibgd(data, format: header.format).pixels()
+                let pixels = try decodeWhole(data, format: header.format, keepingAlpha: metadata.transparent)
                 return (colour.transform.map(pixels.converted(by:)) ?? pixels).oriented(orientation)
             }
             guard decoded.width == metadata.width, decoded.height == metadata.height else {
@@ -110,26 +110,44 @@ extension ImageProcessor {
             pixels = scale.scaled(stored.width) * scale.scaled(stored.height)
         }
         var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
+        // libwebp's animation decoder keeps two canvases of its own; an opaque one's still is
+        // composed onto white in a copy.
+        if metadata.format == .webp, metadata.animated { bytesPerPixel += 8 }
         if orientation != .up { bytesPerPixel += 4 }
         if wantsTiles { bytesPerPixel += 1 }
         return pixels * bytesPerPixel + renditionBytes + 8 << 20
     }
 
-    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, after the checks libgd does not make for itself.
-    func decodeWithLibgd(_ data: Data, format: ImageFormat) throws -> GDImage {
+    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
+    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG,
+    /// WebP and GIF keep their alpha if `keepingAlpha`.
+    func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
+        if format == .webp, ImageHeader.isAnimatedWebP(ByteReader(data)) {
+            return try WebPAnimation(data).firstFrame(alpha: keepingAlpha, limit: limit(for: .webp))
+        }
+        guard format == .heic else {
+            let alpha = keepingAlpha && [.png, .webp, .gif].contains(format)
+            return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
+        }
+        // As stored, then cut to its clean aperture if it has one (before it is turned).
+        let pixels = try HEIFDecoder(data).pixels(limit: limit(for: .heic))
+        guard let crop = ImageHeader.readHEIC(ByteReader(data))?.crop,
+              crop.x + crop.width <= pixels.width, crop.y + crop.height <= pixels.height else { return pixels }
+        return pixels.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+    }
+
+    /// PNG, GIF, WebP, AVIF and TIFF, after the checks libgd does not make for itself.
+    private func decodeWithLibgd(_ data: Data, format: ImageFormat, keepingAlpha: Bool) throws -> GDImage {
         switch format {
         case .gif:
             guard ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) else {
                 throw ImagingError.corrupt(.gif, detail: "the first frame's data is cut short, or too little for its size")
             }
-            return try GDImage.decode(data, format: .gif)
+            return try GDImage.decode(data, format: .gif, keepingAlpha: keepingAlpha)
         case .png:
-            return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png)
+            return try GDImage.decode(try ImageHeader.pngPixelChunks(data), format: .png, keepingAlpha: keepingAlpha)
         case .webp:
-            guard !ImageHeader.isAnimatedWebP(ByteReader(data)) else {
-                throw ImagingError(reason: "animated WebP is not supported")
-            }
-            return try GDImage.decode(data, format: .webp)
+            return try GDImage.decode(data, format: .webp, keepingAlpha: keepingAlpha)
         case .tiff:
             return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
         case .jpeg, .avif, .heic:
@@ -142,22 +160,27 @@ extension ImageProcessor {
         return framed.resampled(toWidth: geometry.width, height: geometry.height)
     }
 
-    /// JPEG through libjpeg, straight from the pixels; WebP and AVIF through libgd. `profile`
+    /// JPEG through libjpeg, straight from the pixels; WebP, AVIF and PNG through libgd. `profile`
     /// (a `keep` rendition's ICC profile) goes into JPEG's APP2 and WebP's ICCP; libgd cannot put
-    /// one in AVIF, so the settings refuse `keep` with AVIF and this refuses it too.
+    /// one in AVIF, so the settings refuse `keep` with AVIF and this refuses it too. WebP and PNG
+    /// keep the pixels' alpha; JPEG and AVIF get them composed onto white.
     func encode(
         _ image: PixelBuffer, as format: EncodedFormat, quality: Int, layout: JPEGEncoder.Layout, profile: Data? = nil
     ) throws -> Data {
         switch format {
         case .jpeg:
-            return try JPEGEncoder.encode(image, quality: quality, layout: layout, profile: profile)
+            return try JPEGEncoder.encode(image.flattenedOntoWhite(), quality: quality, layout: layout, profile: profile)
+        case .png:
+            // Transparent photos only, whose colours `colourWork` always converts to sRGB.
+            guard profile == nil else { throw ImagingError(reason: "PNG renditions cannot carry a colour profile") }
+            return try GDImage(pixels: image).encoded(as: .png, quality: quality)
         case .webp:
             let bytes = try GDImage(pixels: image).encoded(as: .webp, quality: quality)
             guard let profile else { return bytes }
             return try WebPContainer.embedding(profile, in: bytes, width: image.width, height: image.height)
         case .avif:
             guard profile == nil else { throw ImagingError(reason: "AVIF renditions cannot carry a colour profile (colour \"keep\")") }
-            return try GDImage(pixels: image).encoded(as: .avif, quality: quality)
+            return try GDImage(pixels: image.flattenedOntoWhite()).encoded(as: .avif, quality: quality)
         }
     }
 

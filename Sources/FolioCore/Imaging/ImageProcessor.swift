@@ -40,7 +40,9 @@ public struct ImageProcessor: Sendable {
         return ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
-            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem)
+            latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
+            transparent: header.hasAlpha && (header.format == .webp || Self.usesAlpha(data, format: header.format)),
+            animated: header.animated)
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is
@@ -62,6 +64,24 @@ public struct ImageProcessor: Sendable {
 }
 
 extension ImageProcessor {
+    /// Whether a PNG that has an alpha channel, or a GIF that names a transparent colour, uses
+    /// it: exports and screenshots often carry one that is opaque everywhere, and those are
+    /// published as photos (JPEG), not as PNG, which would weigh several times as much. Only
+    /// such files are decoded here, at import. One that cannot be decoded is not transparent:
+    /// rendering it reports the damage.
+    static func usesAlpha(_ data: Data, format: ImageFormat) -> Bool {
+        let image: GDImage?
+        switch format {
+        case .png:
+            image = (try? ImageHeader.pngPixelChunks(data)).flatMap { try? GDImage.decode($0, format: .png, keepingAlpha: true) }
+        case .gif:
+            image = ImageHeader.gifFirstFrameIsComplete(ByteReader(data)) ? try? GDImage.decode(data, format: .gif, keepingAlpha: true) : nil
+        default:
+            image = nil
+        }
+        return image?.isTransparent ?? false
+    }
+
     /// Whether this machine's libraries can write `format` (libgd is built with or without
     /// libwebp and libavif): a site asking for a format they cannot write stops at once.
     public static func canEncode(_ format: EncodedFormat) -> Bool {
@@ -74,15 +94,27 @@ extension ImageProcessor {
     public func pixels(of data: Data, scaleDenominator: Int = 1) throws -> PixelBuffer {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
-        guard header.format == .jpeg else { return try decodeWithLibgd(data, format: header.format).pixels() }
+        guard header.format == .jpeg else { return try decodeWhole(data, format: header.format) }
         let factor = TurboJPEGDecoder.scalingFactors.first { $0.num == 1 && $0.denom == scaleDenominator } ?? .one
         return try TurboJPEGDecoder().decode(data, scale: factor)
+    }
+
+    /// The animation itself as published: the GIF or WebP with nothing but its frames, their
+    /// timing and its loop count (no comments, EXIF, XMP or other application data); nil for a
+    /// photo that does not move.
+    public func animation(of data: Data, metadata: ImageMetadata) throws -> Data? {
+        guard metadata.animated else { return nil }
+        switch metadata.format {
+        case .gif: return try AnimatedGIF.publishable(data)
+        case .webp: return try WebPAnimation.publishable(data)
+        default: return nil
+        }
     }
 
     /// Pixels as an image file: JPEG (baseline), PNG, GIF, WebP, AVIF or TIFF. With no metadata at all.
     public func encode(_ pixels: PixelBuffer, as format: ImageFormat, quality: Int) throws -> Data {
         switch format {
-        case .jpeg: return try JPEGEncoder.encode(pixels, quality: quality, layout: .baseline)
+        case .jpeg: return try JPEGEncoder.encode(pixels.flattenedOntoWhite(), quality: quality, layout: .baseline)
         default: return try GDImage(pixels: pixels).encoded(as: format, quality: quality)
         }
     }

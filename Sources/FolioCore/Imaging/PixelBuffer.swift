@@ -1,25 +1,31 @@
 /// Decoded pixels as 32-bit words 0x??RRGGBB in native byte order, rows packed with no padding.
 /// Everything between decoding and encoding works on this form: libjpeg-turbo reads and writes it
 /// directly (BGRX on little-endian machines), and a word per pixel moves in one load and store.
-/// The top byte means nothing (TurboJPEG fills it with 0xFF): every reader masks it off.
+/// Without `alpha` the top byte means nothing (TurboJPEG fills it with 0xFF): every reader masks
+/// it off. With `alpha` it is the pixel's opacity (255 opaque) and the colour bytes are
+/// premultiplied by it, so averaging all four bytes alike (as resampling does) is right: a
+/// transparent pixel's colour cannot bleed into its opaque neighbours.
 public struct PixelBuffer: Sendable {
     public let width: Int
     public let height: Int
     public let words: [UInt32]
+    public let alpha: Bool
 
     /// `words` holds `width * height` pixels, row by row.
-    public init(width: Int, height: Int, words: [UInt32]) {
+    public init(width: Int, height: Int, words: [UInt32], alpha: Bool = false) {
         precondition(words.count == width * height, "a \(width)x\(height) buffer holds \(width * height) words")
         self.width = width
         self.height = height
         self.words = words
+        self.alpha = alpha
     }
 
     /// A buffer whose every word `fill` writes. Not zeroed first: a memset of each decoded and
     /// resampled image cost 3% of a cold build.
-    init(width: Int, height: Int, fill: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
+    init(width: Int, height: Int, alpha: Bool = false, fill: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
         self.width = width
         self.height = height
+        self.alpha = alpha
         let count = width * height
         words = try [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let start = buffer.baseAddress else { return }  // no pixels, nothing to fill
@@ -41,7 +47,7 @@ public struct PixelBuffer: Sendable {
         let origin = map.cy * width + map.cx, stepX = map.ay * width + map.ax, stepY = map.by * width + map.bx
         let block = 32
         return words.withUnsafeBufferPointer { source in
-            PixelBuffer(width: upright.width, height: upright.height) { target in
+            PixelBuffer(width: upright.width, height: upright.height, alpha: alpha) { target in
                 let source = source.baseAddress!
                 for blockY in stride(from: 0, to: upright.height, by: block) {
                     for blockX in stride(from: 0, to: upright.width, by: block) {
@@ -62,7 +68,7 @@ public struct PixelBuffer: Sendable {
     /// A copy of one rectangle.
     func cropped(x: Int, y: Int, width newWidth: Int, height newHeight: Int) -> PixelBuffer {
         words.withUnsafeBufferPointer { source in
-            PixelBuffer(width: newWidth, height: newHeight) { target in
+            PixelBuffer(width: newWidth, height: newHeight, alpha: alpha) { target in
                 for row in 0..<newHeight {
                     (target + row * newWidth).initialize(from: source.baseAddress! + (y + row) * width + x, count: newWidth)
                 }
@@ -84,17 +90,18 @@ public struct PixelBuffer: Sendable {
     func halved() -> PixelBuffer {
         let (w, h) = ((width + 1) / 2, (height + 1) / 2)
         return words.withUnsafeBufferPointer { source in
-            PixelBuffer(width: w, height: h) { target in
+            PixelBuffer(width: w, height: h, alpha: alpha) { target in
                 let source = source.baseAddress!
                 for y in 0..<h {
                     let top = source + 2 * y * width, bottom = source + min(2 * y + 1, height - 1) * width
                     for x in 0..<w {
                         let x0 = 2 * x, x1 = min(2 * x + 1, width - 1)
                         let a = top[x0], b = top[x1], c = bottom[x0], d = bottom[x1]
-                        // Red and blue in one word, green in another: no lane overflows into the next.
+                        // Red and blue in one word, alpha and green in another: 16-bit lanes, so no
+                        // sum overflows into the next; the top byte (alpha, or nothing) comes along.
                         let redBlue = (a & 0xFF00FF) &+ (b & 0xFF00FF) &+ (c & 0xFF00FF) &+ (d & 0xFF00FF) &+ 0x020002
-                        let green = (a & 0x00FF00) &+ (b & 0x00FF00) &+ (c & 0x00FF00) &+ (d & 0x00FF00) &+ 0x000200
-                        target[y * w + x] = ((redBlue >> 2) & 0xFF00FF) | ((green >> 2) & 0x00FF00)
+                        let alphaGreen = (a >> 8 & 0xFF00FF) &+ (b >> 8 & 0xFF00FF) &+ (c >> 8 & 0xFF00FF) &+ (d >> 8 & 0xFF00FF) &+ 0x020002
+                        target[y * w + x] = ((redBlue >> 2) & 0xFF00FF) | ((alphaGreen >> 2) & 0xFF00FF) << 8
                     }
                 }
             }
@@ -141,7 +148,7 @@ public struct PixelBuffer: Sendable {
             columnIndex.withUnsafeBufferPointer { index in
                 columnWeight.withUnsafeBufferPointer { weight in
                     let source = source.baseAddress!, index = index.baseAddress!, weight = weight.baseAddress!
-                    return PixelBuffer(width: newWidth, height: newHeight) { target in
+                    return PixelBuffer(width: newWidth, height: newHeight, alpha: alpha) { target in
                         for y in 0..<newHeight {
                             let top = source + rows.index[y] * width, rowWeight = rows.weight[y]
                             var row = UnsafePointer(top)
@@ -193,12 +200,13 @@ public struct PixelBuffer: Sendable {
         }
     }
 
-    /// a·(1 − w/256) + b·w/256 for each channel, red and blue in one word, green in another.
+    /// a·(1 − w/256) + b·w/256 for each byte, red and blue in one word, alpha and green in
+    /// another, as `across` does all four in its SIMD lanes.
     @inline(__always)
     private static func blend(_ a: UInt32, _ b: UInt32, _ weight: UInt32) -> UInt32 {
         let inverse = 256 - weight
         let redBlue = ((a & 0xFF00FF) &* inverse &+ (b & 0xFF00FF) &* weight &+ 0x800080) >> 8
-        let green = ((a & 0x00FF00) &* inverse &+ (b & 0x00FF00) &* weight &+ 0x008000) >> 8
-        return (redBlue & 0xFF00FF) | (green & 0x00FF00)
+        let alphaGreen = ((a >> 8 & 0xFF00FF) &* inverse &+ (b >> 8 & 0xFF00FF) &* weight &+ 0x800080) >> 8
+        return (redBlue & 0xFF00FF) | (alphaGreen & 0xFF00FF) << 8
     }
 }

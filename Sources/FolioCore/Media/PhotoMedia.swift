@@ -5,16 +5,21 @@ public struct PhotoMedia: Sendable, Equatable {
     public var thumbnails: RenditionFiles
     public var screens: RenditionFiles
     public var tiles: TilePyramid?
+    /// An animated photo's animation (the GIF, cleaned of its metadata), at its full size; its
+    /// `screens` are then stills, for visitors who prefer reduced motion.
+    public var animation: String?
 
-    public init(thumbnails: RenditionFiles, screens: RenditionFiles, tiles: TilePyramid? = nil) {
+    public init(thumbnails: RenditionFiles, screens: RenditionFiles, tiles: TilePyramid? = nil, animation: String? = nil) {
         self.thumbnails = thumbnails
         self.screens = screens
         self.tiles = tiles
+        self.animation = animation
     }
 
     /// Every media file and tile folder of this site that this photo's pages refer to.
     public var paths: [String] {
         thumbnails.paths + (screens.isExternal ? [] : screens.paths) + (tiles.map { [$0.tilesBase] } ?? [])
+            + (animation.map { [$0] } ?? [])
     }
 }
 

@@ -1,16 +1,17 @@
 /// The renditions a site makes of every photo, from its settings.
 public struct RenditionSet: Sendable {
     /// Square crops for grids and list rows, largest first; their bytes are kept in the model.
-    public let thumbnails: [RenditionRequest]
+    public private(set) var thumbnails: [RenditionRequest]
     /// Fit-inside renditions for a photo's page, largest (the one shown without srcset) first;
     /// only ever files in `public/`.
-    public let screens: [RenditionRequest]
-    /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them. Always
-    /// JPEG: the viewer fetches them itself, with no `<picture>` to fall back through.
-    public let tiles: TileRequest?
+    public private(set) var screens: [RenditionRequest]
+    /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them. JPEG (PNG
+    /// for transparent photos): the viewer fetches them itself, with no `<picture>` to fall
+    /// back through.
+    public private(set) var tiles: TileRequest?
     /// When renditions are WebP or AVIF, each also gets a JPEG twin of the same name and size,
     /// which pages give as `<img>` inside a `<picture>` whose `<source>` is the other format.
-    public let fallbackFormat: EncodedFormat?
+    public private(set) var fallbackFormat: EncodedFormat?
     /// The JPEG quality, for twins.
     private let jpegQuality: Int
     /// What photos that are not sRGB get; part of the spec of their renditions only.
@@ -34,6 +35,29 @@ public struct RenditionSet: Sendable {
         colour = settings.colour
     }
 
+    /// The set for transparent photos (PNG and WebP with alpha): every format that would flatten
+    /// them (JPEG, AVIF) replaced by one that keeps their alpha (PNG, WebP), twins and tiles too.
+    /// A JPEG site gives them PNG; a WebP or AVIF site WebP with PNG twins.
+    public func keepingTransparency() -> RenditionSet {
+        var set = self
+        func keeping(_ request: RenditionRequest) -> RenditionRequest {
+            var kept = request
+            kept.format = request.format.keepingTransparency
+            // AVIF's quality scale runs lower; WebP takes the site's own.
+            if request.format == .avif { kept.quality = jpegQuality }
+            return kept
+        }
+        set.thumbnails = thumbnails.map(keeping)
+        set.screens = screens.map(keeping)
+        set.tiles = tiles.map { tiles in
+            var kept = tiles
+            kept.format = tiles.format.keepingTransparency
+            return kept
+        }
+        set.fallbackFormat = fallbackFormat?.keepingTransparency
+        return set
+    }
+
     /// The JPEG twin of a WebP or AVIF rendition, when the site makes them.
     public func fallback(of request: RenditionRequest) -> RenditionRequest? {
         guard let fallbackFormat, request.format != fallbackFormat else { return nil }
@@ -48,10 +72,12 @@ public struct RenditionSet: Sendable {
         requests.flatMap { request in [request] + (fallback(of: request).map { [$0] } ?? []) }
     }
 
-    /// The specs of every thumbnail this set makes, for photos of any colour.
+    /// The specs of every thumbnail this set makes, for photos of any colour, transparent or not.
     public var thumbnailSpecs: [String] {
         let tags = Set(SourceColour.allCases.map { $0.renditionTag(colour) })
-        return withFallbacks(thumbnails).flatMap { request in tags.sorted().map { Self.spec(request) + $0 } }
+        let requests = withFallbacks(thumbnails) + keepingTransparency().withFallbacks(keepingTransparency().thumbnails)
+        var seen = Set<String>()
+        return requests.flatMap { request in tags.sorted().map { Self.spec(request) + $0 } }.filter { seen.insert($0).inserted }
     }
 
     /// Everything that changes the bytes, so a changed setting is a different rendition: the
@@ -74,6 +100,13 @@ public struct RenditionSet: Sendable {
     public func fileName(_ request: RenditionRequest, checksum: String, colour source: SourceColour) -> String {
         let spec = ContentHash.hex(spec(request, colour: source)).prefix(6)
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
+    }
+
+    /// An animated photo's animation: the GIF or WebP itself, so named by the source's checksum
+    /// alone (and how it is cleaned, which a change to would rename it).
+    public func animationFile(checksum: String, format: ImageFormat) -> String {
+        let fileExtension = format == .webp ? "webp" : "gif"
+        return "media/\(checksum.prefix(16))-animation-\(ContentHash.hex("\(fileExtension): frames, timing, loop").prefix(6)).\(fileExtension)"
     }
 
     /// The folder of a photo's tile pyramid, ending in "/".
@@ -102,14 +135,17 @@ public struct RenditionSet: Sendable {
         return kept
     }
 
-    /// What is published of a photo of this checksum, upright size and colour.
-    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour) -> PhotoMedia {
+    /// What is published of a photo of this checksum, upright size and colour. An animated one
+    /// (`animated`: its format, GIF or WebP) gets its animation and no tiles: zooming would show
+    /// a still.
+    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil) -> PhotoMedia {
         PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
                               width: width, height: height, colour: source),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
                            width: width, height: height, colour: source),
-            tiles: pyramid(checksum: checksum, width: width, height: height, colour: source))
+            tiles: animated != nil ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
+            animation: animated.map { animationFile(checksum: checksum, format: $0) })
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the

@@ -214,7 +214,7 @@ extension GalleryDatabase {
         "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
         "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
         "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags", "lastError",
-        "remote", "flickrPlaceId", "colour", "descriptionHTML",
+        "remote", "flickrPlaceId", "colour", "descriptionHTML", "transparent", "animated",
     ]
 
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
@@ -232,6 +232,7 @@ extension GalleryDatabase {
                     p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
                     p.tags.joined(separator: "\n"), nil,
                     try p.remote.map(Self.json), place == nil ? p.remote?.placeID : nil, p.colour, p.descriptionHTML,
+                    p.transparent, p.animated,
                 ]
             }
             try db.execute(sql: """

@@ -179,6 +179,16 @@ extension GalleryDatabase {
             }
         }
 
+        migrator.registerMigration("v10: whether each photo is transparent or animated") { db in
+            // A PNG or WebP with alpha gets renditions that keep it (PNG, WebP), under other
+            // names; an animated GIF is published as well as its stills: the build plans them
+            // from these. Photos imported before are read again.
+            try db.alter(table: "photo") { t in
+                t.add(column: "transparent", .boolean).notNull().defaults(to: false)
+                t.add(column: "animated", .boolean).notNull().defaults(to: false)
+            }
+        }
+
         return migrator
     }
 }

@@ -26,6 +26,10 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public var orientation: Int
     /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
     public var colour = "srgb"
+    /// Whether it has transparency its renditions must keep (Imaging's ImageMetadata.transparent).
+    public var transparent = false
+    /// Whether it moves (ImageMetadata.animated): its animation is published beside its stills.
+    public var animated = false
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?

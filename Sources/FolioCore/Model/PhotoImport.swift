@@ -26,6 +26,8 @@ public struct PhotoImport: Sendable, Equatable {
     public var orientation: Int
     /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
     public var colour: String
+    public var transparent: Bool
+    public var animated: Bool
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?
@@ -41,7 +43,8 @@ public struct PhotoImport: Sendable, Equatable {
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
         fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb"
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb",
+        transparent: Bool = false, animated: Bool = false
     ) {
         self.source = source
         self.identifier = identifier
@@ -62,6 +65,8 @@ public struct PhotoImport: Sendable, Equatable {
         self.format = format
         self.orientation = orientation
         self.colour = colour
+        self.transparent = transparent
+        self.animated = animated
         self.camera = camera
         self.exposure = exposure
         self.latitude = latitude

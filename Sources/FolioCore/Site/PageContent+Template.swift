@@ -67,10 +67,11 @@ extension SocialCard: TemplateValue {
 }
 
 extension ImageRef: TemplateValue {
-    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "picture", "external"]
+    static let templateKeys: Set<String> = ["src", "width", "height", "candidates", "picture", "external", "animation"]
 
     public func child(named name: String) -> Any? {
         switch name {
+        case "animation": return animation
         case "src": return src
         case "width": return width
         case "height": return height

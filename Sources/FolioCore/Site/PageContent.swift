@@ -12,6 +12,9 @@ public struct ImageRef: Sendable, Equatable, Encodable {
     public var picture: PictureSource?
     /// The images are another site's (a Flickr photo's own sizes): `src` is an absolute URL.
     public var external: Bool
+    /// An animated photo's animation, at its full size: what its page shows, `src` and
+    /// `candidates` (stills) only to visitors who prefer reduced motion.
+    public var animation: String?
 
     public init(src: String, width: Int, height: Int, candidates: [ImageCandidate]? = nil, picture: PictureSource? = nil,
                 external: Bool = false) {

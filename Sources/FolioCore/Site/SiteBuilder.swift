@@ -13,7 +13,9 @@ public struct PhotoImages: Sendable, Equatable {
     }
 
     init(_ media: PhotoMedia) {
-        self.init(thumb: ImageRef(media.thumbnails), screen: ImageRef(media.screens), zoom: media.tiles)
+        var screen = ImageRef(media.screens)
+        screen?.animation = media.animation
+        self.init(thumb: ImageRef(media.thumbnails), screen: screen, zoom: media.tiles)
     }
 }
 
