@@ -13,7 +13,7 @@ packages=(
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
   libheif-dev libheif-examples libimage-exiftool-perl
-  liblcms2-dev zlib1g-dev libwebp-dev
+  liblcms2-dev zlib1g-dev libwebp-dev libssl-dev
   libcmark-dev
   liblcms2-utils colord-data libgs-common
   chromium chromium-driver

@@ -86,7 +86,7 @@ final class AlbumTests: XCTestCase {
         let report = try await site.build()
         XCTAssertTrue(report.succeeded)
         XCTAssertEqual(report.issues.map(\.description), [
-            "warning: content/trip/album.plist: unknown key 'colour' ignored (an album.plist may hold title, description, cover and unlisted)",
+            "warning: content/trip/album.plist: unknown key 'colour' ignored (an album.plist may hold title, description, cover, unlisted, password and passwordVariable)",
             "warning: content/trip/album.plist: key 'description' should be a string; ignored",
             "warning: content/trip/album.plist: cover 'missing.jpg' is not a photo of this folder; the newest photo is the cover",
         ])

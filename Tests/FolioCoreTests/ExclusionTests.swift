@@ -179,3 +179,105 @@ final class UnlistedAlbumTests: XCTestCase {
         XCTAssertTrue(try site.read("albums/index.html").contains("Hushfamily"))
     }
 }
+
+/// Password-protected albums: pages and images published encrypted, opened by the password only.
+final class ProtectedAlbumTests: XCTestCase {
+    /// Decrypts a published protected page as the browser does, with Python's `cryptography`
+    /// (OpenSSL under another API, a reference independent of Folio's code path).
+    static func decrypt(_ page: String, password: String) throws -> String? {
+        let script = """
+            import base64, re, sys
+            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+            from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
+            from cryptography.hazmat.primitives import hashes
+            html = open(sys.argv[1], encoding="utf-8").read()
+            salt = base64.b64decode(re.search(r'data-salt="([^"]+)"', html).group(1))
+            iterations = int(re.search(r'data-iterations="(\\d+)"', html).group(1))
+            sealed = base64.b64decode(re.search(r'<script type="application/octet-stream" id="locked-payload">([^<]+)</script>', html).group(1))
+            key = PBKDF2HMAC(algorithm=hashes.SHA256(), length=32, salt=salt, iterations=iterations).derive(sys.argv[2].encode())
+            try:
+                sys.stdout.write(AESGCM(key).decrypt(sealed[:12], sealed[12:], None).decode())
+            except Exception:
+                sys.exit(3)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, page, password]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    func testAProtectedAlbumIsPublishedEncryptedAndOpensWithItsPassword() async throws {
+        let site = try TestSite()
+        try site.write(try ContentTreeNamesTests.photo(1), to: "content/trips/harbour.jpg")
+        try site.write(try ContentTreeNamesTests.photo(2), to: "content/family/lockedparty.jpg")
+        try site.write(try ContentTreeNamesTests.photo(3), to: "content/family/kids/lockedkid.jpg")
+        try site.write(HostileInputTests.plist(["title": "Lockedfamily", "password": "correct horse"]), to: "content/family/album.plist")
+        try site.catalog("c.plist", [["path": "family/lockedparty.jpg", "name": "Lockedparty title", "user": "Lockedperson"]])
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        let link = try XCTUnwrap(report.unlisted.first?.link)
+        let pages = try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("unlisted/") }
+        XCTAssertEqual(pages.count, 4, "\(pages)")
+
+        // Nothing of it in clear anywhere: not its pages, not any other file, not its images' bytes.
+        let everything = try LocalFileAccess().files(under: site.publicFolder).map { try Data(contentsOf: site.publicFolder.appendingPathComponent($0)) }
+        let text = everything.map { String(decoding: $0, as: UTF8.self) }.joined()
+        for word in ["Lockedfamily", "Lockedparty", "lockedkid", "Lockedperson", "correct horse"] { XCTAssertFalse(text.contains(word), word) }
+        let published = Set(everything)
+        for path in ["family/lockedparty.jpg", "family/kids/lockedkid.jpg"] {
+            XCTAssertFalse(published.contains(try Data(contentsOf: site.content.appendingPathComponent(path))), path)
+        }
+        let mediaCount = try LocalFileAccess().files(under: site.publicFolder.appendingPathComponent("media")).count
+        let db = try site.database
+        XCTAssertFalse(try db.albums().contains { ($0.passwordDigest ?? "").contains("correct") })
+
+        // The password opens every page, with its images inside; a wrong one opens none.
+        let album = site.publicFolder.appendingPathComponent(link).path
+        XCTAssertNil(try Self.decrypt(album, password: "wrong horse"))
+        let opened = try XCTUnwrap(try Self.decrypt(album, password: "correct horse"))
+        XCTAssertTrue(opened.contains("Lockedfamily"))
+        XCTAssertTrue(opened.contains("data:image/jpeg;base64,"))
+        XCTAssertFalse(opened.contains("media/"), "every image is inside the page")
+        for page in pages {
+            let html = try XCTUnwrap(try Self.decrypt(site.publicFolder.appendingPathComponent(page).path, password: "correct horse"), page)
+            XCTAssertTrue(html.contains("noindex"), page)
+        }
+
+        // Unchanged, it seals to the same bytes (not rewritten); a new password redraws it.
+        let before = try Data(contentsOf: URL(fileURLWithPath: album))
+        try site.write(try ContentTreeNamesTests.photo(4), to: "content/trips/lighthouse.jpg")
+        _ = try await site.build()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: album)), before)
+        try site.write(HostileInputTests.plist(["title": "Lockedfamily", "password": "battery staple"]), to: "content/family/album.plist")
+        _ = try await site.build()
+        XCTAssertNil(try Self.decrypt(album, password: "correct horse"))
+        XCTAssertNotNil(try Self.decrypt(album, password: "battery staple"))
+        XCTAssertEqual(try LocalFileAccess().files(under: site.publicFolder.appendingPathComponent("media")).count, 2 * mediaCount,
+                       "two public photos' renditions, none of the protected ones'")
+    }
+
+    /// A password named by an environment variable that is not set: the album is not published,
+    /// never published in clear.
+    func testAMissingPasswordVariablePublishesNothingOfTheAlbum() async throws {
+        let site = try TestSite()
+        try site.write(try ContentTreeNamesTests.photo(1), to: "content/open.jpg")
+        try site.write(try ContentTreeNamesTests.photo(2), to: "content/family/lockedparty.jpg")
+        try site.write(HostileInputTests.plist(["title": "Lockedfamily", "passwordVariable": "FOLIO_TEST_NO_SUCH_PASSWORD"]),
+                       to: "content/family/album.plist")
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [
+            "error: content/family/album.plist: the password variable 'FOLIO_TEST_NO_SUCH_PASSWORD' is not set: the album is not published until it is",
+        ])
+        XCTAssertEqual(report.unlisted.count, 0)
+        XCTAssertFalse(site.exists("unlisted"))
+        let text = try LocalFileAccess().files(under: site.publicFolder).map {
+            String(decoding: try Data(contentsOf: site.publicFolder.appendingPathComponent($0)), as: UTF8.self)
+        }.joined()
+        XCTAssertFalse(text.contains("Lockedfamily") || text.contains("lockedparty"))
+    }
+}

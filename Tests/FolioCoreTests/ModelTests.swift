@@ -22,7 +22,7 @@ final class ModelTests: XCTestCase {
             "v1: people, regions, places, photos, thumbnails", "v2: model generation",
             "v3: failures kept on the photo, reserved page names", "v4: people by key, remote photos, Flickr places",
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
-            "v8: descriptions written in Markdown", "v9: unlisted albums and the site's secret",
+            "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
             "v10: whether each photo is transparent or animated",
         ])
         try database.writer.read { db in

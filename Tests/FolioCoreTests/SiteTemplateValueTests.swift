@@ -42,12 +42,15 @@ final class SiteTemplateValueTests: XCTestCase {
         page.emptyMessage = "e"
         page.placeSlug = "p"
         page.origin = "o"
+        page.lock = "l"
+        page.sealed = SealedPage(payload: "p", salt: "s", iterations: 1)
         page.social = SocialCard(type: "article", title: "t", description: "d", url: "https://example.com/p.html", image: image,
                                  imageAlt: "a", address: SiteAddress("https://example.com/"))
         var settings = SiteSettings()
         settings.baseURL = "https://example.com/"
 
         check(page)
+        check(page.sealed!)
         check(image)
         check(image.candidates[0])
         check(image.picture!)

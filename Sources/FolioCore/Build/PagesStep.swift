@@ -9,8 +9,16 @@ struct SitePages: StepOutput {
     var photos: Int
     /// The unlisted albums drawn, whose links the build tells the owner.
     var unlisted: [UnlistedAlbum]
+    /// How each protected album's pages are encrypted, by the folder they go in.
+    var seals: [String: AlbumSeal]
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
     var media: Set<String>
+}
+
+/// A protected album's key, and the digest of the password it came from.
+struct AlbumSeal: Sendable {
+    var cipher: AlbumCipher
+    var lock: String
 }
 
 /// Turns the model, less the photos this build could not publish, into page values, and checks
@@ -18,14 +26,16 @@ struct SitePages: StepOutput {
 struct PagesStep: BuildStep {
     static let name = "pages"
 
-    func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages), in run: BuildRun) async throws -> SitePages {
-        let (site, plan, images) = input
+    func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages, passwords: [String: String]),
+             in run: BuildRun) async throws -> SitePages {
+        let (site, plan, images, passwords) = input
         let snapshot = plan.snapshot.excluding(images.failed)
         let media = plan.media.filter { !images.failed.contains($0.key) }
+        var kept = media
         // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
         // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.
-        let unlisted = snapshot.albums.values.contains(where: \.unlisted)
-            ? UnlistedAlbum.all(in: snapshot.albums, secret: try site.database.siteSecret()) : []
+        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
+        let unlisted = secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
         for item in snapshot.photos {
             guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
@@ -34,16 +44,26 @@ struct PagesStep: BuildStep {
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now)
         var pages = builder.pages()
+        var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
+            if let lock = album.lock {
+                // A protected album's images are published only inside its encrypted pages; with
+                // no password to encrypt them with (a variable not set), it is not published at all.
+                for id in own { kept[id] = nil }
+                guard let password = passwords[album.path], lock != AlbumInfo.passwordMissing else { continue }
+                let salt = album.salt(secret: secret)
+                seals[album.folder] = AlbumSeal(cipher: try AlbumCipher(password: password, salt: salt), lock: lock)
+            }
             let others = Set(snapshot.photos.map { $0.photo.id! }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
                                            now: run.now, unlisted: album)
             pages += albumBuilder.pages()
         }
         try Page.checkPaths(pages)
+        let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         return SitePages(pages: pages, search: builder.searchIndex(), files: builder.feed().map { [$0] } ?? [],
-                         photos: snapshot.photos.count, unlisted: unlisted.filter { unlistedPhotos[$0] != nil },
-                         media: Set(media.values.flatMap(\.paths)))
+                         photos: snapshot.photos.count, unlisted: published, seals: seals,
+                         media: Set(kept.values.flatMap(\.paths)))
     }
 }

@@ -49,7 +49,10 @@ struct RenderStep: BuildStep {
                         drawn.append(Drawn(path: page.path, entry: last, rendered: false, written: false))
                         continue
                     }
-                    let html = Data(try renderer.render(page).utf8)
+                    var html = Data(try renderer.render(page).utf8)
+                    if let seal = values.seals.first(where: { page.path.hasPrefix($0.key) })?.value {
+                        html = try Self.sealed(page, html: html, with: seal, renderer: renderer, media: output.next)
+                    }
                     var entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input, changed: now)
                     let same = last?.checksum == entry.checksum && output.reuse(page.path)
                     if same { entry.changed = last?.changed ?? now }
@@ -81,5 +84,30 @@ struct RenderStep: BuildStep {
             try output.write(file.data, to: file.path)
         }
         return rendered
+    }
+
+    /// A protected page as published: the page drawn as usual, its images put inside it (one of
+    /// each: `srcset` dropped), then encrypted whole into the theme's "locked" page, which asks
+    /// for the password and opens it in the browser.
+    static func sealed(_ page: Page, html: Data, with seal: AlbumSeal, renderer: PageRenderer, media: URL) throws -> Data {
+        var text = String(decoding: html, as: UTF8.self)
+        text = text.replacingOccurrences(of: #"\s(srcset|sizes)="[^"]*""#, with: "", options: .regularExpression)
+        var inlined = ""
+        var rest = Substring(text)
+        // Every reference to a published image ("../../media/<name>"), as a data: address.
+        while let range = rest.range(of: #"(\.\./)*media/[A-Za-z0-9._-]+"#, options: .regularExpression) {
+            inlined += rest[..<range.lowerBound]
+            let name = String(rest[range].split(separator: "/").last ?? "")
+            let data = try Data(contentsOf: media.appendingPathComponent("media/\(name)"))
+            inlined += "data:\(ContentType.of(name));base64,\(data.base64EncodedString())"
+            rest = rest[range.upperBound...]
+        }
+        inlined += rest
+        var shell = Page(path: page.path, template: "locked", section: page.section, title: "Protected album")
+        shell.noindex = true
+        shell.lock = seal.lock
+        shell.sealed = SealedPage(payload: try seal.cipher.seal(Data(inlined.utf8)).base64EncodedString(),
+                                  salt: Data(seal.cipher.salt).base64EncodedString(), iterations: AlbumCipher.iterations)
+        return Data(try renderer.render(shell).utf8)
     }
 }

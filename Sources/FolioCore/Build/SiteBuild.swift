@@ -42,7 +42,7 @@ public struct SiteBuild: Sendable {
 
         let plan = try await steps.step(PlanStep(), (site, imported))
         let images = try await steps.step(ImagesStep(), (site, plan))
-        let pages = try await steps.step(PagesStep(), (site, plan, images))
+        let pages = try await steps.step(PagesStep(), (site, plan, images, inventory.passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors))
 

@@ -4,7 +4,7 @@ import Foundation
 /// the folder). A file of that name holding an array is a catalog like any other.
 struct AlbumSettingsReader {
     static let fileName = "album.plist"
-    static let knownKeys: Set<String> = ["title", "description", "cover", "unlisted"]
+    static let knownKeys: Set<String> = ["title", "description", "cover", "unlisted", "password", "passwordVariable"]
 
     let contentRoot: URL
     let files: FileAccess
@@ -14,15 +14,22 @@ struct AlbumSettingsReader {
     }
 
     /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
-    func read(_ path: String, photos: Set<String>) -> (album: AlbumInfo?, issues: [BuildIssue]) {
+    ///
+    /// A password comes from `password`, or from the environment variable `passwordVariable` names
+    /// (so it need not sit in content/). It never goes into the model: only a digest of it, which
+    /// tells a build that it changed. A protected album whose password cannot be had is published
+    /// not at all (`passwordMissing`), never in clear.
+    func read(_ path: String, photos: Set<String>, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
+    {
         let shown = "content/\(path)"
         guard let data = try? files.read(contentRoot.appendingPathComponent(path)), BinaryPlistCheck.refusal(data) == nil,
               let dictionary = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else {
-            return (nil, [])
+            return (nil, nil, [])
         }
         var issues: [BuildIssue] = []
         for key in dictionary.keys.sorted() where !Self.knownKeys.contains(key) {
-            issues.append(.warning(shown, "unknown key '\(key)' ignored (an album.plist may hold title, description, cover and unlisted)"))
+            issues.append(.warning(shown, "unknown key '\(key)' ignored (an album.plist may hold title, description, cover, unlisted, password and passwordVariable)"))
         }
         func text(_ key: String) -> String? {
             guard let value = dictionary[key] else { return nil }
@@ -39,6 +46,20 @@ struct AlbumSettingsReader {
             if let flag = value as? Bool { unlisted = flag } else { issues.append(.warning(shown, "key 'unlisted' should be true or false; ignored")) }
         }
         var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"), unlisted: unlisted)
+        var password = dictionary["password"] as? String
+        if dictionary["password"] != nil, password == nil { issues.append(.error(shown, "key 'password' should be a string")) }
+        if let variable = text("passwordVariable") {
+            password = environment[variable]
+            if password?.isEmpty ?? true {
+                issues.append(.error(shown, "the password variable '\(variable)' is not set: the album is not published until it is"))
+            }
+        }
+        if dictionary["password"] != nil || dictionary["passwordVariable"] != nil {
+            // Protected: a digest that changes with the password (and nothing else of it).
+            let secret = password.flatMap { $0.isEmpty ? nil : $0 }
+            album.passwordDigest = secret.map { SHA256.hex(Data("folio album password\u{0}\(folder)\u{0}\($0)".utf8)) } ?? AlbumInfo.passwordMissing
+            password = secret
+        }
         if let cover = album.cover {
             let full = ContentPath.resolve(cover, in: folder)
             if full == nil || !photos.contains(full!) || RelativePath(full!).folder != folder {
@@ -46,6 +67,6 @@ struct AlbumSettingsReader {
                 album.cover = nil
             }
         }
-        return (album, issues)
+        return (album, password, issues)
     }
 }

@@ -33,6 +33,8 @@ public struct ContentInventory: Sendable {
     public var skipped: [SkippedFile] = []
     /// Files the owner left out, by `.nomedia` or `exclude`: never read.
     public var leftOut: [LeftOutFile] = []
+    /// Protected albums' passwords, by folder: for this build only, never stored.
+    public var passwords: [String: String] = [:]
 
     /// Folders (relative to content/) that could not be opened: what they hold is not known to
     /// be gone, only unseen.

@@ -56,9 +56,10 @@ public struct ContentLoader: Sendable {
         let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
         let photos = Set(images)
         for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
-            let (album, issues) = albumReader.read(settings, photos: photos)
+            let (album, password, issues) = albumReader.read(settings, photos: photos)
             guard let album else { continue }
             inventory.albums.append(album)
+            if let password { inventory.passwords[album.path] = password }
             inventory.issues += issues
             catalogs.removeAll { $0 == settings }
         }

@@ -14,16 +14,24 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public var cover: String?
     /// Published only at an address its link alone knows, in no listing, index, feed or count.
     public var unlisted: Bool
+    /// Set for a password-protected album (which is unlisted too): a digest of the password that
+    /// changes with it, never the password; `passwordMissing` when none could be had.
+    public var passwordDigest: String?
+
+    public static let passwordMissing = "missing"
+
+    public var isProtected: Bool { passwordDigest != nil }
 
     public static let databaseTableName = "album"
 
     public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil,
-                unlisted: Bool = false) {
+                unlisted: Bool = false, passwordDigest: String? = nil) {
         self.path = path
         self.title = title
         self.description = description
         self.cover = cover
         self.descriptionHTML = descriptionHTML
         self.unlisted = unlisted
+        self.passwordDigest = passwordDigest
     }
 }

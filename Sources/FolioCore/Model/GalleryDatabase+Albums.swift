@@ -24,7 +24,7 @@ extension AlbumInfo {
     /// Without control characters, as every text the model keeps.
     func cleaned() -> AlbumInfo {
         AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover,
-                  descriptionHTML: descriptionHTML, unlisted: unlisted)
+                  descriptionHTML: descriptionHTML, unlisted: unlisted, passwordDigest: passwordDigest)
     }
 }
 

@@ -170,8 +170,12 @@ extension GalleryDatabase {
             try db.alter(table: "album") { t in t.add(column: "descriptionHTML", .text) }
         }
 
-        migrator.registerMigration("v9: unlisted albums and the site's secret") { db in
-            try db.alter(table: "album") { t in t.add(column: "unlisted", .boolean).notNull().defaults(to: false) }
+        migrator.registerMigration("v9: unlisted and protected albums, and the site's secret") { db in
+            try db.alter(table: "album") { t in
+                t.add(column: "unlisted", .boolean).notNull().defaults(to: false)
+                // A digest of a protected album's password (never the password).
+                t.add(column: "passwordDigest", .text)
+            }
             // One row: the key the addresses of unlisted albums are derived from.
             try db.create(table: "siteSecret") { t in
                 t.primaryKey("id", .integer).check { $0 == 1 }

@@ -35,6 +35,10 @@ public struct Page: Sendable, Encodable {
     public var origin: String?
     /// Search engines are asked to leave the page out (an unlisted album's).
     public var noindex = false
+    /// A protected album's page: the digest of its password, so a new password draws it again.
+    public var lock: String?
+    /// A protected page as published (template "locked"): the real page, encrypted.
+    public var sealed: SealedPage?
 
     public init(path: String, template: String, section: Section, title: String, heading: String? = nil, subheading: String? = nil) {
         self.path = path

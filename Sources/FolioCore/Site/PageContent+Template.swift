@@ -14,7 +14,7 @@ extension Page: TemplateValue {
     static let templateKeys: Set<String> = [
         "path", "template", "section", "title", "heading", "subheading", "descriptionHTML", "crumbs", "rows", "rowsTitle", "rowSections",
         "letters", "photoSections", "photo", "favoritesSwitch", "stats", "emptyMessage", "placeSlug", "social", "origin",
-        "noindex",
+        "noindex", "lock", "sealed",
     ]
 
     public func child(named name: String) -> Any? {
@@ -40,6 +40,21 @@ extension Page: TemplateValue {
         case "social": return social
         case "origin": return origin
         case "noindex": return noindex
+        case "lock": return lock
+        case "sealed": return sealed
+        default: return nil
+        }
+    }
+}
+
+extension SealedPage: TemplateValue {
+    static let templateKeys: Set<String> = ["payload", "salt", "iterations"]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "payload": return payload
+        case "salt": return salt
+        case "iterations": return iterations
         default: return nil
         }
     }

@@ -7,11 +7,14 @@ public struct UnlistedAlbum: Sendable, Hashable {
     public var path: String
     /// "unlisted/<token>/": where all its pages go.
     public var folder: String
+    /// A protected album's password digest (`AlbumInfo.passwordDigest`); nil when only unlisted.
+    public var lock: String?
 
     public static let top = "unlisted/"
 
-    public init(path: String, secret: [UInt8]) {
+    public init(path: String, secret: [UInt8], lock: String? = nil) {
         self.path = path
+        self.lock = lock
         let token = HMAC.sha256(key: secret, "unlisted album:" + path).prefix(12).map { byte in
             String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
         }.joined()
@@ -30,13 +33,28 @@ public struct UnlistedAlbum: Sendable, Hashable {
 
     /// The unlisted albums of `albums`, outermost only: an unlisted album's sub-albums are part of
     /// it, whatever their own setting says.
+    ///
+    /// Protected albums come first, and a photo goes to the first album that holds it: the
+    /// stricter rule wins, so a protected album inside an unlisted one (or the other way round)
+    /// is protected.
     static func all(in albums: [String: AlbumInfo], secret: [UInt8]) -> [UnlistedAlbum] {
-        let marked = albums.values.filter(\.unlisted).map(\.path).sorted()
-        var outermost: [String] = []
-        for path in marked where !outermost.contains(where: { RelativePath(path).isInside(RelativePath($0)) }) {
-            outermost.append(path)
+        func outermost(_ paths: [String]) -> [String] {
+            var found: [String] = []
+            for path in paths.sorted() where !found.contains(where: { RelativePath(path).isInside(RelativePath($0)) }) {
+                found.append(path)
+            }
+            return found
         }
-        return outermost.map { UnlistedAlbum(path: $0, secret: secret) }
+        let locked = outermost(albums.values.filter(\.isProtected).map(\.path))
+        let unlisted = outermost(albums.values.filter(\.unlisted).map(\.path))
+            .filter { path in !locked.contains { RelativePath(path).isInside(RelativePath($0)) } }
+        return locked.map { UnlistedAlbum(path: $0, secret: secret, lock: albums[$0]?.passwordDigest) }
+            + unlisted.map { UnlistedAlbum(path: $0, secret: secret) }
+    }
+
+    /// The salt a protected album's key is stretched with: its own, stable from build to build.
+    func salt(secret: [UInt8]) -> [UInt8] {
+        Array(HMAC.sha256(key: secret, "protected album salt:" + path).prefix(16))
     }
 }
 
@@ -72,6 +90,13 @@ extension SiteBuilder {
             var page = Self.withFirstScreenEager(page)
             page.noindex = true
             page.social = nil
+            if let lock = unlisted.lock {
+                // Its images go inside the encrypted page: one of each, no tiles, nothing ahead.
+                page.lock = lock
+                page.photo?.zoom = nil
+                page.photo?.nextImage = nil
+                page.photo?.nextSizes = nil
+            }
             return page
         }
     }
