@@ -91,6 +91,38 @@ final class PublishTests: XCTestCase {
         }
     }
 
+    /// What the owner kept from the public never reaches the bucket: a .nomedia folder, an
+    /// excluded file, a protected album (sent only as ciphertext). Every object is read back and
+    /// searched for the hidden photos' names, titles and bytes.
+    func testWhatIsHiddenNeverReachesTheBucket() async throws {
+        try await makeBucket()
+        let site = try TestSite()
+        try site.photo("open/harbour.jpg")
+        try site.photo("private/hiddenbynomedia.jpg", from: TestSite.repository.appendingPathComponent("content/photo2.jpg"))
+        try site.write(Data(), to: "content/private/.nomedia")
+        try site.photo("drafts/hiddenbypattern.tmp.jpg", from: TestSite.repository.appendingPathComponent("content/photo3.jpg"))
+        try site.write(Data(#"{"exclude": ["*.tmp.jpg"]}"#.utf8), to: "folio.json")
+        try site.write(try ContentTreeNamesTests.photo(7), to: "content/family/hiddenbypassword.jpg")
+        try site.write(HostileInputTests.plist(["title": "Hiddenfamily", "password": "a long passphrase"]), to: "content/family/album.plist")
+        try site.catalog("c.plist", [["path": "family/hiddenbypassword.jpg", "name": "Hiddentitle"],
+                                     ["path": "private/hiddenbynomedia.jpg", "name": "Hiddentitle two"]])
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        _ = try await publish(site)
+        try await assertBucketMatches(site)
+        var everything = Data()
+        for key in try await bucket().list(prefix: "").keys { everything += try await bucket().get(key) ?? Data() }
+        let text = String(decoding: everything, as: UTF8.self)
+        for word in ["hiddenbynomedia", "hiddenbypattern", "hiddenbypassword", "Hiddenfamily", "Hiddentitle", "a long passphrase"] {
+            XCTAssertFalse(text.contains(word), "\(word) is in the bucket")
+        }
+        for path in ["private/hiddenbynomedia.jpg", "drafts/hiddenbypattern.tmp.jpg", "family/hiddenbypassword.jpg"] {
+            let original = try Data(contentsOf: site.content.appendingPathComponent(path))
+            XCTAssertNil(everything.range(of: original), "\(path)'s bytes are in the bucket")
+        }
+        XCTAssertTrue(text.contains("Protected album"), "the protected album is there, as ciphertext")
+    }
+
     func testAFirstPublishSendsEverythingAndASecondNothing() async throws {
         try await makeBucket()
         let site = try TestSite.threePhotos()
