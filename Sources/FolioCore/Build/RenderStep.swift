@@ -94,12 +94,17 @@ struct RenderStep: BuildStep {
         text = text.replacingOccurrences(of: #"\s(srcset|sizes)="[^"]*""#, with: "", options: .regularExpression)
         var inlined = ""
         var rest = Substring(text)
-        // Every reference to a published image ("../../media/<name>"), as a data: address.
-        while let range = rest.range(of: #"(\.\./)*media/[A-Za-z0-9._-]+"#, options: .regularExpression) {
+        // Every attribute that names a published image (="../../media/<name>"), as a data: address.
+        // Only attribute values: a title that says "media/…" is escaped text, and stays as it is.
+        while let range = rest.range(of: #"="(\.\./)*media/[A-Za-z0-9._-]+""#, options: .regularExpression) {
             inlined += rest[..<range.lowerBound]
-            let name = String(rest[range].split(separator: "/").last ?? "")
-            let data = try Data(contentsOf: media.appendingPathComponent("media/\(name)"))
-            inlined += "data:\(ContentType.of(name));base64,\(data.base64EncodedString())"
+            let reference = rest[range].dropFirst(2).dropLast()
+            let name = String(reference.split(separator: "/").last ?? "")
+            if let data = try? Data(contentsOf: media.appendingPathComponent("media/\(name)")) {
+                inlined += "=\"data:\(ContentType.of(name));base64,\(data.base64EncodedString())\""
+            } else {
+                inlined += rest[range]
+            }
             rest = rest[range.upperBound...]
         }
         inlined += rest
