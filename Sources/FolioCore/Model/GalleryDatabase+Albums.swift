@@ -37,7 +37,7 @@ extension GalleryDatabase {
             if let hex = try String.fetchOne(db, sql: "SELECT value FROM siteSecret WHERE id = 1") { return Self.bytes(hex: hex) }
             var generator = SystemRandomNumberGenerator()
             let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            try db.execute(sql: "INSERT INTO siteSecret (id, value) VALUES (1, ?)", arguments: [secret.map { String(format: "%02x", $0) }.joined()])
+            try db.execute(sql: "INSERT INTO siteSecret (id, value) VALUES (1, ?)", arguments: [secret.hexText])
             return secret
         }
     }

@@ -15,9 +15,7 @@ public struct UnlistedAlbum: Sendable, Hashable {
     public init(path: String, secret: [UInt8], lock: String? = nil) {
         self.path = path
         self.lock = lock
-        let token = HMAC.sha256(key: secret, "unlisted album:" + path).prefix(12).map { byte in
-            String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-        }.joined()
+        let token = Array(HMAC.sha256(key: secret, "unlisted album:" + path).prefix(12)).hexText
         folder = Self.top + token + "/"
     }
 
