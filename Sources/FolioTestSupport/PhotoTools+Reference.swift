@@ -179,12 +179,7 @@ extension PhotoTools {
 
     /// The PNG as a HEIC by heif-enc; its alpha, if any, as the HEIC's alpha image.
     public static func heic(fromPNG png: Data, quality: Int = 90) throws -> Data {
-        try inTemporaryFolder { folder in
-            let input = folder.appendingPathComponent("photo.png"), output = folder.appendingPathComponent("photo.heic")
-            try png.write(to: input)
-            try run("heif-enc", ["-q", "\(quality)", "-o", output.path, input.path])
-            return try Data(contentsOf: output)
-        }
+        try heifEnc(png, named: "photo.png", quality: quality)
     }
 
     /// The mean absolute difference of each channel (red, green, blue) between two images of

@@ -11,9 +11,14 @@ public enum PhotoTools {
 
     /// The JPEG as a HEIC, its EXIF (orientation, date, GPS) carried over by heif-enc.
     public static func heic(fromJPEG jpeg: Data, quality: Int = 70) throws -> Data {
+        try heifEnc(jpeg, named: "photo.jpg", quality: quality)
+    }
+
+    /// `image` (named so heif-enc knows its format) encoded by heif-enc.
+    static func heifEnc(_ image: Data, named name: String, quality: Int) throws -> Data {
         try inTemporaryFolder { folder in
-            let input = folder.appendingPathComponent("photo.jpg"), output = folder.appendingPathComponent("photo.heic")
-            try jpeg.write(to: input)
+            let input = folder.appendingPathComponent(name), output = folder.appendingPathComponent("photo.heic")
+            try image.write(to: input)
             try run("heif-enc", ["-q", "\(quality)", "-o", output.path, input.path])
             return try Data(contentsOf: output)
         }
