@@ -115,15 +115,18 @@ final class BuildFailureTests: XCTestCase {
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 
-    func testTwoPagesOnOnePathAreAnErrorNamingBoth() {
-        var person = Page(path: "people/x.html", template: "photos", section: .people, title: "X")
-        person.origin = "person 'X'"
-        var other = Page(path: "people/x.html", template: "photos", section: .people, title: "X")
-        other.origin = "person 'x'"
-        XCTAssertThrowsError(try Page.checkPaths([person, other])) { error in
-            XCTAssertEqual("\(error)", "people/x.html: two pages would be written here: person 'X' and person 'x'")
+    func testTwoPagesOnOnePathAreAnErrorNamingBoth() throws {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "x.jpg"), identifier: "x", title: "X", person: "X",
+                                                             uploaded: Date(), width: 4, height: 3, checksum: "c1")]))
+        let builder = SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: SiteSettings(), now: Date())
+        // An unlisted album's photo in a folder that happens to be a person's.
+        let person = (route: Route.person(slug: "x"), builder: builder)
+        let photo = (route: Route.unlistedPhoto(folder: "people/", identifier: "x"), builder: builder)
+        XCTAssertThrowsError(try SiteBuilder.checkPaths([person, photo])) { error in
+            XCTAssertEqual("\(error)", "people/x.html: two pages would be written here: person 'X' and photo content/x.jpg")
         }
-        XCTAssertNoThrow(try Page.checkPaths([person]))
+        XCTAssertNoThrow(try SiteBuilder.checkPaths([person]))
     }
 
     func testAnErrorNamesTheStepItHappenedIn() async throws {

@@ -218,14 +218,14 @@ final class BuildTests: XCTestCase {
     func testAPageFingerprintFollowsItsValuesAndItsDrawing() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        var page = Page(path: "photos/p1.html", template: "photo", section: .photo, title: "Harbour")
+        var page = SearchPage(frame: PageFrame(.photo(identifier: "p1"), title: "Harbour"))
         let first = try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder)
         XCTAssertEqual(try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder), first)
         XCTAssertNotEqual(try PageManifest.input(of: page, drawing: "theme-2", encoder: encoder), first)
-        page.crumbs = [Crumb(title: "Places", href: "places/index.html")]
+        page.frame.crumbs = [Crumb(title: "Places", href: "places/index.html")]
         let crumbed = try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder)
         XCTAssertNotEqual(crumbed, first)
-        page.subheading = ""
+        page.frame.subheading = ""
         XCTAssertNotEqual(try PageManifest.input(of: page, drawing: "theme-1", encoder: encoder), crumbed, "empty is not absent")
     }
 

@@ -18,8 +18,13 @@ final class SiteBuilderTests: XCTestCase {
                     favorite: favorite, checksum: "c\(n)")
     }
 
-    func page(_ pages: [Page], _ path: String) throws -> Page {
+    func page(_ pages: [any SitePage], _ path: String) throws -> any SitePage {
         try XCTUnwrap(pages.first { $0.path == path }, "no page \(path)")
+    }
+
+    func page<P: SitePage>(_ pages: [any SitePage], _ path: String, as kind: P.Type) throws -> P {
+        let found = try page(pages, path)
+        return try XCTUnwrap(found as? P, "\(path) is a \(type(of: found)), not a \(P.self)")
     }
 
     func testTitleFallsBackToDescriptionThenUnknown() throws {
@@ -29,7 +34,7 @@ final class SiteBuilderTests: XCTestCase {
             photo(3),
             photo(4, title: "Same", description: "Same"),
         ]).pages()
-        let cards = try page(pages, "recents/index.html").photoSections![0].photos
+        let cards = try page(pages, "recents/index.html", as: PhotosPage.self).photoSections[0].photos
         let byId = Dictionary(uniqueKeysWithValues: cards.map { ($0.identifier, $0) })
         XCTAssertEqual(byId["p1"]?.title, "Sunset")
         XCTAssertEqual(byId["p1"]?.subtitle, "Over the bay")
@@ -38,7 +43,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(byId["p3"]?.title, "Unknown")
         XCTAssertNil(byId["p3"]?.subtitle)
         XCTAssertNil(byId["p4"]?.subtitle)
-        XCTAssertEqual(try page(pages, "photos/p3.html").photo?.title, "Unknown")
+        XCTAssertEqual(try page(pages, "photos/p3.html", as: PhotoPage.self).photo.title, "Unknown")
     }
 
     func testPlacesAreAlphabeticalByTitleInLetterSections() throws {
@@ -46,12 +51,12 @@ final class SiteBuilderTests: XCTestCase {
             photo(1, at: "Zurich, Switzerland"), photo(2, at: "Amsterdam, Netherlands"),
             photo(3, at: "Éze, Provence, France"), photo(4, at: "athens, Greece"), photo(5, at: "10 Downing Street, London, United Kingdom"),
         ]).pages()
-        let places = try page(pages, "places/index.html")
-        XCTAssertEqual(places.rowSections!.map(\.title), ["A", "E", "Z", "#"])
-        XCTAssertEqual(places.rowSections![0].rows.map(\.title), ["Amsterdam", "athens"])
-        XCTAssertEqual(places.rowSections![1].rows[0].subtitle, "Provence, France")
-        XCTAssertEqual(places.letters!.filter(\.present).map(\.letter), ["A", "E", "Z", "#"])
-        XCTAssertEqual(places.letters!.count, 27)
+        let places = try page(pages, "places/index.html", as: PlacesPage.self)
+        XCTAssertEqual(places.rowSections.map(\.title), ["A", "E", "Z", "#"])
+        XCTAssertEqual(places.rowSections[0].rows.map(\.title), ["Amsterdam", "athens"])
+        XCTAssertEqual(places.rowSections[1].rows[0].subtitle, "Provence, France")
+        XCTAssertEqual(places.letters.filter(\.present).map(\.letter), ["A", "E", "Z", "#"])
+        XCTAssertEqual(places.letters.count, 27)
     }
 
     func testAPlaceListsNewestFirstInSectionsHoursAgoThenByDate() throws {
@@ -62,9 +67,9 @@ final class SiteBuilderTests: XCTestCase {
             photo(4, taken: ISO8601DateFormatter().date(from: "2026-11-20T09:00:00Z")),
             photo(5, taken: ISO8601DateFormatter().date(from: "2025-01-02T09:00:00Z")),
         ]).pages()
-        let place = try page(pages, "places/palo-alto-california-united-states.html")
-        XCTAssertEqual(place.photoSections!.map(\.title), ["Within the last hour", "5 hours ago", "20 November 2026", "2 January 2025"])
-        XCTAssertEqual(place.photoSections!.flatMap(\.photos).map(\.identifier), ["p1", "p2", "p3", "p4", "p5"])
+        let place = try page(pages, "places/palo-alto-california-united-states.html", as: PhotosPage.self)
+        XCTAssertEqual(place.photoSections.map(\.title), ["Within the last hour", "5 hours ago", "20 November 2026", "2 January 2025"])
+        XCTAssertEqual(place.photoSections.flatMap(\.photos).map(\.identifier), ["p1", "p2", "p3", "p4", "p5"])
     }
 
     func testTopRegionsSaySoManyPhotographers() throws {
@@ -73,17 +78,17 @@ final class SiteBuilderTests: XCTestCase {
             photo(2, by: "Al", at: "San Jose, California, United States"),
             photo(3, by: "Al", at: "Nairobi, Kenya"),
         ]).pages()
-        let regions = try page(pages, "regions/index.html")
-        XCTAssertEqual(regions.rows!.map(\.title), ["California", "Kenya"])
-        XCTAssertEqual(regions.rows!.map(\.subtitle), ["2 photographers", "1 photographer"])
-        XCTAssertEqual(try page(pages, "regions/california.html").photoSections![0].photos.count, 2)
+        let regions = try page(pages, "regions/index.html", as: ListPage.self)
+        XCTAssertEqual(regions.rows.map(\.title), ["California", "Kenya"])
+        XCTAssertEqual(regions.rows.map(\.subtitle), ["2 photographers", "1 photographer"])
+        XCTAssertEqual(try page(pages, "regions/california.html", as: PhotosPage.self).photoSections[0].photos.count, 2)
     }
 
     func testPeopleAreAlphabeticalWithCounts() throws {
         let pages = try builder([photo(1, by: "josh"), photo(2, by: "Al"), photo(3, by: "Al"), photo(4, by: "Zoë")]).pages()
-        let people = try page(pages, "people/index.html")
-        XCTAssertEqual(people.rows!.map(\.title), ["Al", "josh", "Zoë"])
-        XCTAssertEqual(people.rows!.map(\.subtitle), ["2 photos", "1 photo", "1 photo"])
+        let people = try page(pages, "people/index.html", as: ListPage.self)
+        XCTAssertEqual(people.rows.map(\.title), ["Al", "josh", "Zoë"])
+        XCTAssertEqual(people.rows.map(\.subtitle), ["2 photos", "1 photo", "1 photo"])
     }
 
     func testFavoritesListPlacesWithFavoritesAndTheSwitch() throws {
@@ -92,29 +97,29 @@ final class SiteBuilderTests: XCTestCase {
             photo(2, at: "Palo Alto, California, United States"),
             photo(3, at: "Nairobi, Kenya"),
         ]).pages()
-        let only = try page(pages, "favorites/index.html")
-        XCTAssertEqual(only.rows!.map(\.title), ["Palo Alto"])
+        let only = try page(pages, "favorites/index.html", as: ListPage.self)
+        XCTAssertEqual(only.rows.map(\.title), ["Palo Alto"])
         XCTAssertEqual(only.favoritesSwitch?.onlyFavorites, true)
-        let all = try page(pages, "favorites/all.html")
-        XCTAssertEqual(all.rows!.map(\.title), ["Nairobi", "Palo Alto"])
+        let all = try page(pages, "favorites/all.html", as: ListPage.self)
+        XCTAssertEqual(all.rows.map(\.title), ["Nairobi", "Palo Alto"])
         XCTAssertEqual(all.favoritesSwitch?.onlyFavorites, false)
-        let there = try page(pages, only.rows![0].href)
-        XCTAssertEqual(there.photoSections![0].photos.map(\.identifier), ["p1"])
+        let there = try page(pages, only.rows[0].href, as: PhotosPage.self)
+        XCTAssertEqual(there.photoSections[0].photos.map(\.identifier), ["p1"])
     }
 
     func testPhotoPagesLinkPreviousAndNextInNewestFirstOrder() throws {
         let pages = try builder([photo(1, taken: now.addingTimeInterval(-300)), photo(2, taken: now.addingTimeInterval(-200)),
                                  photo(3, taken: now.addingTimeInterval(-100))]).pages()
-        let middle = try page(pages, "photos/p2.html").photo!
+        let middle = try page(pages, "photos/p2.html", as: PhotoPage.self).photo
         XCTAssertEqual(middle.previous?.href, "photos/p3.html")
         XCTAssertEqual(middle.next?.href, "photos/p1.html")
-        XCTAssertNil(try page(pages, "photos/p3.html").photo!.previous)
+        XCTAssertNil(try page(pages, "photos/p3.html", as: PhotoPage.self).photo.previous)
         XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
     }
 
     // MARK: - What the theme's scripts need
 
-    func render(_ page: Page) throws -> String {
+    func render(_ page: any SitePage) throws -> String {
         let theme = try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil)
         return try PageRenderer(theme: theme, settings: SiteSettings()).render(page)
     }
@@ -122,7 +127,7 @@ final class SiteBuilderTests: XCTestCase {
     func testSearchIsAPageInTheNavigationWithABoxInEveryHeader() throws {
         let pages = try builder([photo(1, title: "Sunset")]).pages()
         let search = try page(pages, "search/index.html")
-        XCTAssertEqual(search.section, .search)
+        XCTAssertEqual(search.frame.section, .search)
         let html = try render(search)
         XCTAssertTrue(html.contains(#"<a href="../search/index.html" aria-current="page">Search</a>"#), html)
         XCTAssertTrue(html.contains(#"id="search-q""#))
@@ -147,7 +152,7 @@ final class SiteBuilderTests: XCTestCase {
         let none = RenditionFiles(files: [], format: .jpeg)
         let media = [snapshot.photos[0].photo.id!: PhotoMedia(thumbnails: none, screens: screens, tiles: zoom)]
         let pages = SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now).pages()
-        let detail = try XCTUnwrap(try page(pages, "photos/p1.html").photo)
+        let detail = try page(pages, "photos/p1.html", as: PhotoPage.self).photo
         XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
         XCTAssertEqual(detail.fillSizes, "(min-aspect-ratio: 6000/4000) 100vw, 150vh")
         let html = try render(try page(pages, "photos/p1.html"))
@@ -163,9 +168,14 @@ final class SiteBuilderTests: XCTestCase {
 
     func testAPlacesFavoritesPageNamesItsPlaceForTheVisitorsOwn() throws {
         let pages = try builder([photo(1, at: "Palo Alto, California, United States", favorite: true)]).pages()
-        let there = try page(pages, "favorites/palo-alto-california-united-states.html")
-        XCTAssertEqual(there.placeSlug, "palo-alto-california-united-states")
+        let there = try page(pages, "favorites/palo-alto-california-united-states.html", as: PhotosPage.self)
+        XCTAssertEqual(there.frame.placeSlug, "palo-alto-california-united-states")
         XCTAssertTrue(try render(there).contains(#"data-place="palo-alto-california-united-states""#))
-        XCTAssertNil(try page(pages, "favorites/index.html").placeSlug)
+        XCTAssertNil(try page(pages, "favorites/index.html").frame.placeSlug)
     }
+}
+
+extension SiteBuilder {
+    /// Every page of the site, made at once: small test sites only (a build makes them a chunk at a time).
+    func pages() -> [any SitePage] { routes().compactMap(page) }
 }

@@ -2,20 +2,12 @@ import Foundation
 import XCTest
 @testable import FolioCore
 
-/// Page values answer templates' names themselves (Mirror was too slow); a stored property they
-/// do not answer would render as nothing, so every one of them is checked here.
+/// Templates read page values by the names of their stored properties (`TemplateEncoder`). A
+/// name a template asks for that no page value has renders as nothing, silently: every name in
+/// the default theme is checked here against what pages of every kind hold.
 final class SiteTemplateValueTests: XCTestCase {
-    func check<T: TemplateValue>(_ value: T, file: StaticString = #filePath, line: UInt = #line) {
-        let labels = Set(Mirror(reflecting: value).children.compactMap(\.label))
-        XCTAssertEqual(labels.subtracting(T.templateKeys), [], "\(T.self) has fields templates cannot see", file: file, line: line)
-        XCTAssertEqual(T.templateKeys.subtracting(labels), [], "\(T.self) answers names it does not have", file: file, line: line)
-        for key in T.templateKeys {
-            XCTAssertNotNil(value.child(named: key), "\(T.self).\(key) is not answered", file: file, line: line)
-        }
-        XCTAssertNil(value.child(named: "noSuchName"), file: file, line: line)
-    }
-
-    func testEveryStoredPropertyIsAnswered() {
+    /// One page of every kind, every optional field set, so every name is met.
+    func everyKindOfPage() -> [any SitePage] {
         var image = ImageRef(src: "media/a.jpg", width: 4, height: 3,
                              picture: PictureSource(type: "image/webp", candidates: [ImageCandidate(src: "media/a.webp", width: 4, last: true)]))
         image.animation = "media/a.gif"
@@ -28,50 +20,91 @@ final class SiteTemplateValueTests: XCTestCase {
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw")
-        var page = Page(path: "places/index.html", template: "places", section: .places, title: "Places", subheading: "s")
-        page.crumbs = [crumb]
-        page.descriptionHTML = "<p>d</p>"
-        page.rows = [row]
-        page.rowsTitle = "r"
-        page.rowSections = [RowSection(id: "i", title: "t", rows: [row])]
-        page.letters = [IndexLetter(letter: "A", id: "i", present: true)]
-        page.photoSections = [PhotoSection(title: "t", photos: [card])]
-        page.photo = detail
-        page.favoritesSwitch = FavoritesSwitch(onlyFavorites: true, onlyHref: "o", allHref: "a")
-        page.stats = [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")]
-        page.emptyMessage = "e"
-        page.placeSlug = "p"
-        page.origin = "o"
-        page.lock = "l"
-        page.sealed = SealedPage(payload: "p", salt: "s", iterations: 1)
-        page.social = SocialCard(type: "article", title: "t", description: "d", url: "https://example.com/p.html", image: image,
-                                 imageAlt: "a", address: SiteAddress("https://example.com/"))
+        var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")
+        frame.descriptionHTML = "<p>d</p>"
+        frame.crumbs = [crumb]
+        frame.paging = Paging(.place(slug: "p"), number: 2, count: 9)
+        frame.placeSlug = "p"
+        frame.social = SocialCard(type: "article", title: "t", description: "d", url: "https://example.com/p.html", image: image,
+                                  imageAlt: "a", address: SiteAddress("https://example.com/"))
+        frame.origin = "o"
+        frame.noindex = true
+        frame.lock = "l"
+        let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true)]
+        return [
+            HomePage(frame: frame, stats: [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")], photoSections: sections,
+                     emptyMessage: "e"),
+            PhotosPage(frame: frame, photoSections: sections, emptyMessage: "e"),
+            AlbumPage(frame: frame, rowsTitle: "r", rows: [row], photoSections: sections, emptyMessage: "e"),
+            ListPage(frame: frame, rows: [row], favoritesSwitch: FavoritesSwitch(onlyFavorites: true, onlyHref: "o", allHref: "a"),
+                     emptyMessage: "e"),
+            PlacesPage(frame: frame, letters: [IndexLetter(letter: "A", id: "i", href: "#i", present: true, current: true)],
+                       rowSections: [RowSection(id: "i", title: "t", rows: [row])], emptyMessage: "e"),
+            SearchPage(frame: frame),
+            PhotoPage(frame: frame, photo: detail),
+            LockedPage(frame: frame, sealed: SealedPage(payload: "p", salt: "s", iterations: 1)),
+        ]
+    }
+
+    /// The names page values hold, at any depth.
+    func knownNames() throws -> Set<String> {
+        let encoder = TemplateEncoder(recordingKeys: true)
         var settings = SiteSettings()
         settings.baseURL = "https://example.com/"
+        let renderer = PageRenderer(theme: try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil), settings: settings)
+        for page in everyKindOfPage() { _ = try renderer.values(page, encoder: encoder) }
+        return try XCTUnwrap(encoder.keys).union(["page"])
+    }
 
-        check(page)
-        check(page.sealed!)
-        check(image)
-        check(image.candidates[0])
-        check(image.picture!)
-        check(zoom)
-        check(card)
-        check(row)
-        check(page.rowSections![0])
-        check(page.photoSections![0])
-        check(page.letters![0])
-        check(NavItem(title: "t", href: "h", current: true))
-        check(crumb)
-        check(page.stats![0])
-        check(detail.facts[0])
-        check(detail)
-        check(page.favoritesSwitch!)
-        check(page.social!)
-        check(PageRenderer.View(page: page, site: settings, root: "", nav: [], generator: "Folio", documentTitle: "d",
-                                hasCrumbs: true, hasLetters: true, hasTags: true, hasFeed: true))
+    /// The names a template asks for that no page value holds.
+    static func unknownNames(in template: String, known: Set<String>) -> [String] {
+        // {{name}}, {{{name}}}, {{&name}}, {{#name}}, {{^name}}: not closing tags, partials,
+        // parents, blocks or comments, whose names are templates' own.
+        let tag = try! NSRegularExpression(pattern: #"\{\{\{?\s*([#^&]?)\s*([A-Za-z0-9_.]+)\s*\}?\}\}"#)
+        let text = template as NSString
+        var unknown: [String] = []
+        for match in tag.matches(in: template, range: NSRange(location: 0, length: text.length)) {
+            let name = text.substring(with: match.range(at: 2))
+            guard name != "." else { continue }
+            for part in name.split(separator: ".") where !known.contains(String(part)) {
+                unknown.append(name)
+            }
+        }
+        return unknown
+    }
 
-        let siteKeys = Set(Mirror(reflecting: settings).children.compactMap(\.label))
-        XCTAssertTrue(SiteSettings.templateKeys.isSubset(of: siteKeys))
-        for key in SiteSettings.templateKeys { XCTAssertNotNil(settings.child(named: key), key) }
+    func testEveryNameInTheDefaultTemplatesIsOnePagesHold() throws {
+        let known = try knownNames()
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestSite.theme.path).filter { $0.hasSuffix(".mustache") }
+        XCTAssertGreaterThan(files.count, 10)
+        for file in files {
+            let text = try String(contentsOf: TestSite.theme.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertEqual(Self.unknownNames(in: text, known: known), [], "\(file) asks for names no page holds")
+        }
+    }
+
+    func testAMisspeltNameIsFound() throws {
+        let known = try knownNames()
+        XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.titel}}</h1>{{#page.photo}}{{originalWidht}}{{/page.photo}}", known: known),
+                       ["page.titel", "originalWidht"])
+        XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.title}}</h1>{{>srcset}}{{! a comment }}{{$main}}{{/main}}", known: known), [])
+    }
+
+    func testAPageSeesItsOwnFieldsAndItsFramesSideBySide() throws {
+        let renderer = PageRenderer(theme: try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil), settings: SiteSettings())
+        var frame = PageFrame(.place(slug: "paris", page: 2), title: "Paris")
+        frame.paging = Paging(.place(slug: "paris"), number: 2, count: 3)
+        let values = try renderer.values(PhotosPage(frame: frame, photoSections: [], emptyMessage: nil))
+        let page = try XCTUnwrap(values["page"] as? [String: Any])
+        XCTAssertEqual(page["path"] as? String, "places/paris/2.html")
+        XCTAssertEqual(page["title"] as? String, "Paris")
+        XCTAssertEqual(page["section"] as? String, "places")
+        XCTAssertNotNil(page["photoSections"] as? [Any])
+        XCTAssertNil(page["frame"], "the frame's fields are the page's own")
+        XCTAssertNil(page["emptyMessage"], "an absent value is absent, so Mustache's {{^…}} sees it so")
+        XCTAssertEqual(values["root"] as? String, "../../")
+        let paging = try XCTUnwrap(page["paging"] as? [String: Any])
+        XCTAssertEqual(paging["previous"] as? String, "places/paris.html")
+        XCTAssertEqual(paging["next"] as? String, "places/paris/3.html")
     }
 }

@@ -49,7 +49,7 @@ struct PageManifest {
 
     /// The input fingerprint of `page`, drawn as `drawing` says: its values, encoded with sorted
     /// keys (Swift's own Hasher is seeded anew in every process, so it cannot serve).
-    static func input(of page: Page, drawing: String, encoder: JSONEncoder) throws -> String {
+    static func input(of page: any SitePage, drawing: String, encoder: JSONEncoder) throws -> String {
         var bytes = Data(drawing.utf8)
         bytes.append(try encoder.encode(page))
         return ContentHash.hex(bytes)

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The site as values: every page, the search index, and the media they refer to.
+/// The site as routes, each page made from the model when it is drawn: every route with the
+/// builder that makes its page (the listed site's, or an unlisted album's), the search index,
+/// and the media they refer to.
 struct SitePages: StepOutput {
-    var pages: [Page]
+    var routes: [(route: Route, builder: SiteBuilder)]
     var search: SearchIndex
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
@@ -21,8 +23,9 @@ struct AlbumSeal: Sendable {
     var lock: String
 }
 
-/// Turns the model, less the photos this build could not publish, into page values, and checks
-/// that no two pages land on one path before anything is drawn.
+/// Lays out the site from the model, less the photos this build could not publish: which pages
+/// it has, each drawn later as a value by its builder; checks that no two pages land on one path
+/// before anything is drawn.
 struct PagesStep: BuildStep {
     static let name = "pages"
 
@@ -43,7 +46,7 @@ struct PagesStep: BuildStep {
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now)
-        var pages = builder.pages()
+        var routes = builder.routes().map { (route: $0, builder: builder) }
         var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
@@ -58,11 +61,11 @@ struct PagesStep: BuildStep {
             let others = Set(snapshot.photos.map { $0.photo.id! }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
                                            now: run.now, unlisted: album)
-            pages += albumBuilder.pages()
+            routes += albumBuilder.routes().map { (route: $0, builder: albumBuilder) }
         }
-        try Page.checkPaths(pages)
+        try SiteBuilder.checkPaths(routes)
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
-        return SitePages(pages: pages, search: builder.searchIndex(), files: builder.feed().map { [$0] } ?? [],
+        return SitePages(routes: routes, search: builder.searchIndex(), files: builder.feed().map { [$0] } ?? [],
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: Set(kept.values.flatMap(\.paths)))
     }

@@ -9,7 +9,8 @@ struct RenderedSite: StepOutput {
     var written = 0
 }
 
-/// Draws every page through the theme into the new site, and writes the search index, the feed,
+/// Draws every page through the theme into the new site, a chunk of routes at a time, each
+/// page's values made from the model as it is drawn and dropped once written, and writes the search index, the feed,
 /// robots.txt and the sitemap (whose `lastmod` is when each page's HTML last changed). A page
 /// whose values and drawing are as last time is taken over without rendering; one that renders
 /// the same as last time is taken over unwritten (same file, same modification time).
@@ -27,21 +28,24 @@ struct RenderStep: BuildStep {
         let (site, values) = input
         let output = site.output
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
-        let pages = values.pages
+        let routes = values.routes
         let previous = PageManifest.read(from: site.paths.output)
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings)
-        let progress = run.progress("pages", total: pages.count)
+        let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
-        let chunks = pages.chunked(chunkSize).map(Array.init)
+        let chunks = routes.chunked(chunkSize).map(Array.init)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
-            progress.update(min(done * chunkSize, pages.count))
+            progress.update(min(done * chunkSize, routes.count))
         }) { chunk -> Result<[Drawn], FolioError> in
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
                 var drawn: [Drawn] = []
-                for page in chunk {
+                for (route, builder) in chunk {
+                    guard let page = builder.page(route) else {
+                        throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
+                    }
                     let input = try PageManifest.input(of: page, drawing: drawing, encoder: encoder)
                     let last = previous.entries[page.path]
                     if var last, last.input == input, output.reuse(page.path) {
@@ -89,7 +93,7 @@ struct RenderStep: BuildStep {
     /// A protected page as published: the page drawn as usual, its images put inside it (one of
     /// each: `srcset` dropped), then encrypted whole into the theme's "locked" page, which asks
     /// for the password and opens it in the browser.
-    static func sealed(_ page: Page, html: Data, with seal: AlbumSeal, renderer: PageRenderer, media: URL) throws -> Data {
+    static func sealed(_ page: any SitePage, html: Data, with seal: AlbumSeal, renderer: PageRenderer, media: URL) throws -> Data {
         var text = String(decoding: html, as: UTF8.self)
         text = text.replacingOccurrences(of: #"\s(srcset|sizes)="[^"]*""#, with: "", options: .regularExpression)
         var inlined = ""
@@ -108,11 +112,12 @@ struct RenderStep: BuildStep {
             rest = rest[range.upperBound...]
         }
         inlined += rest
-        var shell = Page(path: page.path, template: "locked", section: page.section, title: "Protected album")
-        shell.noindex = true
-        shell.lock = seal.lock
-        shell.sealed = SealedPage(payload: try seal.cipher.seal(Data(inlined.utf8)).base64EncodedString(),
-                                  salt: Data(seal.cipher.salt).base64EncodedString(), iterations: AlbumCipher.iterations)
+        var frame = PageFrame(path: page.path, section: page.frame.section, title: "Protected album")
+        frame.noindex = true
+        frame.lock = seal.lock
+        let shell = LockedPage(frame: frame, sealed: SealedPage(
+            payload: try seal.cipher.seal(Data(inlined.utf8)).base64EncodedString(),
+            salt: Data(seal.cipher.salt).base64EncodedString(), iterations: AlbumCipher.iterations))
         return Data(try renderer.render(shell).utf8)
     }
 }

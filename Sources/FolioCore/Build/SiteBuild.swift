@@ -47,7 +47,7 @@ public struct SiteBuild: Sendable {
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors))
 
         report.photos = pages.photos
-        report.pages = pages.pages.count
+        report.pages = pages.routes.count
         report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused

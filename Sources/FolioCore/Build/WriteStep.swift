@@ -24,7 +24,7 @@ struct WriteStep: BuildStep {
             let fingerprint = BuildStamp.fingerprint(generation: try site.database.generation(), theme: site.theme,
                                                      settings: site.settings)
             let stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                                   pages: input.pages.pages.count)
+                                   pages: input.pages.routes.count)
             try output.write(stamp.encoded(), to: BuildStamp.fileName)
         }
         let swap = try output.commit(keepingMedia: input.pages.media)

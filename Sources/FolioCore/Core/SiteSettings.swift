@@ -26,6 +26,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var quality = 82
     /// How many of the latest photos the home page shows.
     public var latestCount = 12
+    /// How many photos (or rows: places, people, albums) a listing shows on one page: longer
+    /// listings are cut into numbered pages, so a page of a person with 30,000 photos stays light.
+    public var pageSize = 150
     /// How many of the latest photos the Atom feed (`feed.xml`) holds; 0 for no feed.
     public var feedCount = 20
     /// Images over this many pixels are refused (decompression bombs).
@@ -67,6 +70,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         quality = try c.decodeIfPresent(Int.self, forKey: .quality) ?? d.quality
         latestCount = try c.decodeIfPresent(Int.self, forKey: .latestCount) ?? d.latestCount
         feedCount = try c.decodeIfPresent(Int.self, forKey: .feedCount) ?? d.feedCount
+        pageSize = try c.decodeIfPresent(Int.self, forKey: .pageSize) ?? d.pageSize
         pixelLimit = try c.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? d.pixelLimit
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
@@ -119,7 +123,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "title": "text", "description": "text", "baseURL": "text (an http or https address)", "language": "text",
         "thumbnailSizes": "a list of whole numbers", "screenSizes": "a list of whole numbers",
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
-        "latestCount": "a whole number", "feedCount": "a whole number", "pixelLimit": "a whole number",
+        "latestCount": "a whole number", "feedCount": "a whole number", "pageSize": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
         "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
     ]
@@ -209,6 +213,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
                   "screenSizes", "must hold sizes from 200 to 8192", screenSizes)
         try check((1...100).contains(quality), "quality", "must be from 1 to 100", quality)
         try check(latestCount >= 0, "latestCount", "cannot be negative", latestCount)
+        try check((10...5000).contains(pageSize), "pageSize", "must be from 10 to 5000", pageSize)
         try check(feedCount >= 0, "feedCount", "cannot be negative", feedCount)
         try check(pixelLimit > 0, "pixelLimit", "must be positive", pixelLimit)
         try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit", "must be positive", fullDecodePixelLimit)

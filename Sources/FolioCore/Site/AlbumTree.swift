@@ -19,7 +19,8 @@ struct AlbumTree: Sendable {
         /// The photo `album.plist` names as cover, if any.
         var coverFile: String?
         /// Its page: "albums/<slug>.html", or where an unlisted album's link leads.
-        var href = ""
+        var route = Route.album(slug: "")
+        var href: String { route.path }
     }
 
     private(set) var albums: [String: Album] = [:]
@@ -43,7 +44,7 @@ struct AlbumTree: Sendable {
         var taken = Set<String>()
         for path in albums.keys.sorted() {
             albums[path]!.slug = Slug.unique(path.replacingOccurrences(of: "/", with: " "), in: &taken)
-            albums[path]!.href = "albums/\(albums[path]!.slug).html"
+            albums[path]!.route = .album(slug: albums[path]!.slug)
             if let parent = albums[path]!.parent { albums[parent]!.children.append(path) } else { roots.append(path) }
         }
         let byTitle: (String, String) -> Bool = { [albums] a, b in
@@ -74,8 +75,8 @@ struct AlbumTree: Sendable {
     }
 
     /// The albums' pages moved to where `href` says (an unlisted album's secret address).
-    mutating func relocate(_ href: (Album) -> String) {
-        for path in albums.keys { albums[path]!.href = href(albums[path]!) }
+    mutating func relocate(_ route: (Album) -> Route) {
+        for path in albums.keys { albums[path]!.route = route(albums[path]!) }
     }
 
     /// Every photo of an album and of its sub-albums.

@@ -118,12 +118,21 @@ public struct PhotoSection: Sendable, Encodable {
     /// Rows of photos in their own shapes (a place's, a person's, an album's photos), rather than
     /// square crops (overviews: the latest photos, recents).
     public var keepsShapes: Bool = false
+    /// The section began on the page before (a listing cut into pages).
+    public var continued: Bool = false
 }
 
+/// A letter of the Places index's A–Z bar.
 public struct IndexLetter: Sendable, Encodable {
     public var letter: String
+    /// The id of its section on the page.
     public var id: String
+    /// Where it leads: its section ("#letter-b"), or its own page in a long index; nil when no
+    /// place files under it.
+    public var href: String?
     public var present: Bool
+    /// The letter whose page this is, in a long index.
+    public var current: Bool
 }
 
 public struct NavItem: Sendable, Encodable {

@@ -6,10 +6,9 @@ public struct PageRenderer: Sendable {
     public let theme: Theme
     public let settings: SiteSettings
 
-    /// What a template sees: the page, the site, the way back to the root, the navigation.
-    struct View {
-        var page: Page
-        var site: SiteSettings
+    /// What a template sees beside `page`: the site, the way back to the root, the navigation.
+    struct View: Encodable {
+        var site: SiteWords
         var root: String
         var nav: [NavItem]
         var generator: String
@@ -22,30 +21,44 @@ public struct PageRenderer: Sendable {
         var hasFeed: Bool
     }
 
-    static let navigation: [(String, String, Page.Section)] = [
-        ("Albums", "albums/index.html", .albums),
-        ("Places", "places/index.html", .places),
-        ("Top Regions", "regions/index.html", .regions),
-        ("People", "people/index.html", .people),
-        ("Favorites", "favorites/index.html", .favorites),
-        ("Recents", "recents/index.html", .recents),
-        ("Search", "search/index.html", .search),
-    ]
+    /// The site's words: rendition settings are the pipeline's business, not the templates'.
+    struct SiteWords: Encodable {
+        var title: String
+        var description: String
+        var baseURL: String?
+        var language: String
+    }
 
     public init(theme: Theme, settings: SiteSettings) {
         self.theme = theme
         self.settings = settings
     }
 
-    public func render(_ page: Page) throws -> String {
-        let nav = Self.navigation.map { NavItem(title: $0.0, href: $0.1, current: $0.2 == page.section) }
+    /// What the template sees, as Mustache reads it: the view's fields, and `page`, whose own
+    /// fields and its frame's are side by side.
+    func values(_ page: any SitePage, encoder: TemplateEncoder = TemplateEncoder()) throws -> [String: Any] {
+        let frame = page.frame
         let view = View(
-            page: page, site: settings, root: page.root, nav: nav, generator: "Folio",
-            documentTitle: page.section == .home ? settings.title : "\(page.title) · \(settings.title)",
-            hasCrumbs: !page.crumbs.isEmpty, hasLetters: !(page.letters ?? []).isEmpty,
-            hasTags: !(page.photo?.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
-        guard let html = theme.library.render(view, withTemplate: page.template) else {
-            throw FolioError(path: "templates/\(page.template).mustache", reason: "no such template (for \(page.path))")
+            site: SiteWords(title: settings.title, description: settings.description, baseURL: settings.baseURL, language: settings.language),
+            root: frame.root,
+            nav: Route.navigation.map { NavItem(title: $0.title, href: $0.route.path, current: $0.route.section == frame.section) },
+            generator: "Folio",
+            documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
+            hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,
+            hasTags: !((page as? PhotoPage)?.photo.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
+        var values = try encoder.encode(view) as? [String: Any] ?? [:]
+        var fields = try encoder.encode(page) as? [String: Any] ?? [:]
+        if let frameFields = fields.removeValue(forKey: "frame") as? [String: Any] {
+            fields.merge(frameFields) { own, _ in own }
+        }
+        values["page"] = fields
+        return values
+    }
+
+    public func render(_ page: any SitePage) throws -> String {
+        let template = type(of: page).template
+        guard let html = theme.library.render(try values(page), withTemplate: template) else {
+            throw FolioError(path: "templates/\(template).mustache", reason: "no such template (for \(page.path))")
         }
         return html
     }

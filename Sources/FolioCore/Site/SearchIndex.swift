@@ -122,13 +122,6 @@ extension SiteBuilder {
         ]
         return "[" + fields.joined(separator: ",") + "]"
     }
-
-    /// The Search page: the form works without JavaScript only as far as sending the query;
-    /// the theme's script finds and shows the results.
-    func search() -> Page {
-        Page(path: "search/index.html", template: "search", section: .search, title: "Search",
-             subheading: "Find photos by title, description, person, place or region")
-    }
 }
 
 /// JSON text for the index's strings, written by hand so shards come out the same byte for byte.

@@ -1,44 +1,53 @@
 import Foundation
 
 extension SiteBuilder {
-    /// The Albums page (every album, each above its sub-albums) and a page per album: its
-    /// sub-albums, then its own photos in the order they were taken.
-    func albumPages() -> [Page] {
-        var index = Page(path: "albums/index.html", template: "list", section: .albums, title: "Albums",
-                         subheading: PhotoText.count(albumTree.albums.count, "album"))
-        index.rows = albumTree.depthFirst.map { album in
-            let lineage = albumTree.lineage(album.path).map(\.title)
-            return row(album, title: lineage.joined(separator: " › "))
+    /// The Albums page: every album, each above its sub-albums.
+    func albumsIndex(page number: Int) -> ListPage? {
+        let albums = albumTree.depthFirst
+        guard let shown = slice(albums, number: number) else { return nil }
+        var page = ListPage(frame: PageFrame(.albums(page: number), title: "Albums",
+                                             subheading: PhotoText.count(albumTree.albums.count, "album")))
+        page.rows = shown.map { album in
+            row(album, title: albumTree.lineage(album.path).map(\.title).joined(separator: " › "))
         }
-        index.emptyMessage = albumTree.albums.isEmpty ? "No albums yet: photos in folders under content/ make them." : nil
-        let pages = albumTree.albums.values.sorted(by: { $0.path < $1.path }).map(albumPage)
-        return [index] + pages
+        page.emptyMessage = albumTree.albums.isEmpty ? "No albums yet: photos in folders under content/ make them." : nil
+        page.frame = framed(page.frame, route: .albums(), number: number, count: albums.count)
+        return page
     }
 
-    /// An album's page: its sub-albums, then its own photos in the order they were taken.
-    func albumPage(_ album: AlbumTree.Album) -> Page {
+    /// An album's page: its sub-albums (on its first page), then its own photos in the order
+    /// they were taken.
+    func albumPage(_ album: AlbumTree.Album, number: Int) -> AlbumPage? {
+        let taken = album.photos.sorted(by: Self.inAlbumOrder)
+        guard let shown = slice(taken, number: number) else { return nil }
         let all = albumTree.allPhotos(album.path)
         // A description in Markdown is shown as such, under the heading; its text stays the
         // page's meta description.
         let described = album.descriptionHTML == nil ? album.description : nil
-        var page = Page(path: album.href, template: "album", section: .albums, title: album.title,
-                        subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
-        page.descriptionHTML = album.descriptionHTML
-        page.origin = "album content/\(album.path)"
-        page.social = socialCard(listing: page, photos: all, cover: chosenCover(album) ?? Self.albumCover(all))
+        var frame = PageFrame(album.route.page(number), title: album.title,
+                              subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
+        frame.descriptionHTML = album.descriptionHTML
+        frame.origin = "album content/\(album.path)"
+        frame.social = socialCard(listing: frame, photos: all, cover: chosenCover(album) ?? Self.albumCover(all))
         if described == nil, let text = album.description {
             // A link preview has no room for HTML: the Markdown's words.
-            page.social?.description = [text, summary(all)].joined(separator: " · ")
+            frame.social?.description = [text, summary(all)].joined(separator: " · ")
         }
-        page.crumbs = [Crumb(title: "Albums", href: "albums/index.html")]
-            + albumTree.lineage(album.path).dropLast().map { Crumb(title: $0.title, href: $0.href) }
-        if !album.children.isEmpty {
+        let above = albumTree.lineage(album.path).dropLast()
+        if let unlisted {
+            frame.crumbs = above.filter { unlisted.contains($0.path) }.map { Crumb(title: $0.title, href: $0.href) }
+            frame = unlistedFrame(frame, of: unlisted)
+        } else {
+            frame.crumbs = [Crumb(title: "Albums", href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
+        }
+        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: taken.count))
+        if !album.children.isEmpty, number == 1 {
             page.rowsTitle = "Albums"
             page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
         }
-        let taken = album.photos.sorted(by: Self.inAlbumOrder)
-        if !taken.isEmpty {
-            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: taken.map(shapedCard), keepsShapes: true)]
+        if !shown.isEmpty {
+            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: shown.map(shapedCard),
+                                               keepsShapes: true)].firstScreenEager()
         }
         return page
     }

@@ -1,77 +1,126 @@
 import Foundation
 
 extension SiteBuilder {
-    func home() -> Page {
-        var page = Page(path: "index.html", template: "home", section: .home, title: settings.title,
-                        subheading: settings.description)
+    func home() -> HomePage {
+        var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
         let people = Set(snapshot.photos.map(\.person.id))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
         page.stats = [
-            StatLink(label: "Albums", count: albumTree.albums.count, href: "albums/index.html", name: "albums"),
-            StatLink(label: "Places", count: places.count, href: "places/index.html", name: "places"),
-            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: "regions/index.html", name: "regions"),
-            StatLink(label: "People", count: people.count, href: "people/index.html", name: "people"),
-            StatLink(label: "Favorites", count: favorites, href: "favorites/index.html", name: "favorites"),
+            StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
+            StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
+            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: Route.regions.path, name: "regions"),
+            StatLink(label: "People", count: people.count, href: Route.people().path, name: "people"),
+            StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
-            StatLink(label: "Recents", count: nil, href: "recents/index.html", name: "recents", note: "You viewed"),
+            StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
         ]
-        let latest = snapshot.photos.sorted { a, b in
+        page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded.prefix(settings.latestCount).map(card))]
+            .firstScreenEager()
+        page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        page.frame.social = socialCard(listing: page.frame, photos: snapshot.photos)
+        return page
+    }
+
+    /// The photos last added first: what is new to a visitor, rather than what was taken last.
+    var latestAdded: [GalleryPhoto] {
+        snapshot.photos.sorted { a, b in
             a.photo.uploaded != b.photo.uploaded ? a.photo.uploaded > b.photo.uploaded : a.photo.identifier < b.photo.identifier
         }
-        page.photoSections = [PhotoSection(title: "Latest photos", photos: latest.prefix(settings.latestCount).map(card))]
-        page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
-        page.social = socialCard(listing: page, photos: snapshot.photos)
-        return page
     }
 
     /// Without JavaScript, Recents is the recently added photos; the visitor's own recents
     /// (what they viewed) are the theme's script's business.
-    func recents() -> Page {
-        var page = Page(path: "recents/index.html", template: "photos", section: .recents, title: "Recents",
-                        subheading: "Recently added photos")
-        let latest = snapshot.photos.sorted { a, b in
-            a.photo.uploaded != b.photo.uploaded ? a.photo.uploaded > b.photo.uploaded : a.photo.identifier < b.photo.identifier
-        }
-        page.photoSections = [PhotoSection(title: nil, photos: latest.prefix(50).map(card))]
+    func recents() -> PhotosPage {
+        var page = PhotosPage(frame: PageFrame(.recents, title: "Recents", subheading: "Recently added photos"))
+        let latest = latestAdded
+        page.photoSections = [PhotoSection(title: nil, photos: latest.prefix(50).map(card))].firstScreenEager()
         page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
         return page
     }
 
-    func placePages() -> [Page] {
-        let byPlace = photosByPlace
-        var index = Page(path: "places/index.html", template: "places", section: .places, title: "Places",
-                         subheading: PhotoText.count(places.count, "place"))
-        var sections: [RowSection] = []
-        var pages: [Page] = []
-        for place in places {
-            let photos = byPlace[place.id!] ?? []
-            let (thumb, alt) = cover(photos)
-            let row = ListRow(href: "places/\(place.slug).html", title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
-            let letter = Self.indexLetter(place.title)
-            if sections.last?.title == letter {
-                sections[sections.count - 1].rows.append(row)
-            } else {
-                sections.append(RowSection(id: "letter-\(letter == "#" ? "other" : letter)", title: letter, rows: [row]))
-            }
+    /// The Search page: the form works without JavaScript only as far as sending the query;
+    /// the theme's script finds and shows the results.
+    func search() -> SearchPage {
+        SearchPage(frame: PageFrame(.search, title: "Search", subheading: "Find photos by title, description, person, place or region"))
+    }
 
-            var page = Page(path: row.href, template: "photos", section: .places, title: place.title,
-                            subheading: place.subtitle.isEmpty ? nil : place.subtitle)
-            page.origin = "place '\(place.name)'"
-            page.crumbs = [Crumb(title: "Places", href: "places/index.html")]
-            if let region = photos.first?.region {
-                page.crumbs.append(Crumb(title: region.name, href: "regions/\(region.slug).html"))
-            }
-            page.photoSections = timeline(photos)
-            page.social = socialCard(listing: page, photos: photos)
-            pages.append(page)
+    /// The index's routes: one page A–Z; or, when the places are more than a page holds, pages
+    /// per letter (the first letter's at the index's own address), each cut into pages.
+    func placesIndexRoutes() -> [Route] {
+        guard index.places.count > settings.pageSize else { return [.places()] }
+        let letters = placesByLetter
+        return letters.enumerated().flatMap { position, entry in
+            paged(position == 0 ? .places() : .places(letter: entry.letter), count: entry.places.count)
         }
-        index.rowSections = sections
-        let present = Set(sections.map(\.title))
-        index.letters = (Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ").map(String.init) + ["#"]).map {
-            IndexLetter(letter: $0, id: "letter-\($0 == "#" ? "other" : $0)", present: present.contains($0))
-        }.filter { $0.letter != "#" || $0.present }
-        index.emptyMessage = places.isEmpty ? "No photo has a place yet." : nil
-        return [index] + pages
+    }
+
+    /// The places under each letter, A–Z then "#".
+    var placesByLetter: [(letter: String, places: [Place])] {
+        var letters: [(letter: String, places: [Place])] = []
+        for place in index.places {
+            let letter = Self.indexLetter(place.title)
+            if letters.last?.letter == letter {
+                letters[letters.count - 1].places.append(place)
+            } else {
+                letters.append((letter, [place]))
+            }
+        }
+        return letters
+    }
+
+    /// The Places index: every place under its letter, each letter's section linked from the
+    /// A–Z bar; for a long list, the page of one letter (nil for the first letter's own, which
+    /// the index's address shows).
+    func placesIndex(letter: String?, number: Int) -> PlacesPage? {
+        let letters = placesByLetter
+        let large = index.places.count > settings.pageSize
+        var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: "Places",
+                                               subheading: PhotoText.count(index.places.count, "place")))
+        func row(_ place: Place) -> ListRow {
+            let (thumb, alt) = cover(photos(of: place))
+            return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
+        }
+        func id(_ letter: String) -> String { "letter-\(letter == "#" ? "other" : letter)" }
+        let present = Set(letters.map(\.letter))
+        func target(_ shown: String) -> String {
+            guard large else { return "#\(id(shown))" }
+            let route: Route = shown == letters.first?.letter ? .places() : .places(letter: shown)
+            return page.frame.root + route.path
+        }
+        let alphabet: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) } + ["#"]
+        let currentLetter: String? = large ? (letter ?? letters.first?.letter) : nil
+        page.letters = alphabet.filter { $0 != "#" || present.contains($0) }.map { shown -> IndexLetter in
+            let isPresent = present.contains(shown)
+            return IndexLetter(letter: shown, id: id(shown), href: isPresent ? target(shown) : nil, present: isPresent,
+                               current: shown == currentLetter)
+        }
+        if large {
+            let shown = letter ?? letters.first?.letter
+            guard let entry = letters.first(where: { $0.letter == shown }), entry.letter != letters.first?.letter || letter == nil,
+                  let rows = slice(entry.places, number: number) else { return nil }
+            page.rowSections = [RowSection(id: id(entry.letter), title: entry.letter, rows: rows.map(row))]
+            page.frame = framed(page.frame, route: .places(letter: letter), number: number, count: entry.places.count)
+            if letter != nil { page.frame.title = "Places: \(entry.letter)" + (number > 1 ? " (page \(number))" : "") }
+        } else {
+            guard letter == nil, number == 1 else { return nil }
+            page.rowSections = letters.map { RowSection(id: id($0.letter), title: $0.letter, rows: $0.places.map(row)) }
+        }
+        page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+        return page
+    }
+
+    func placePage(_ place: Place, number: Int) -> PhotosPage? {
+        let photos = photos(of: place)
+        guard let sections = timeline(photos, number: number) else { return nil }
+        let route = Route.place(slug: place.slug)
+        var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+        frame.origin = "place '\(place.name)'"
+        frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
+        if let region = photos.first?.region {
+            frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
+        }
+        frame.social = socialCard(listing: frame, photos: photos)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
 
     /// The A–Z section a title files under; anything that is not a letter goes under "#".
@@ -81,133 +130,142 @@ extension SiteBuilder {
         return String(first).uppercased()
     }
 
-    func regionPages() -> [Page] {
-        var index = Page(path: "regions/index.html", template: "list", section: .regions, title: "Top Regions",
-                         subheading: "The most photographed regions, by number of photographers")
-        let byRegion = Dictionary(grouping: snapshot.photos.filter { $0.region != nil }, by: { $0.region!.id! })
-        index.rows = snapshot.topRegions.map { region in
-            let (thumb, alt) = cover(byRegion[region.id!] ?? [])
-            return ListRow(href: "regions/\(region.slug).html", title: region.name,
+    func regionsIndex() -> ListPage {
+        var page = ListPage(frame: PageFrame(.regions, title: "Top Regions",
+                                             subheading: "The most photographed regions, by number of photographers"))
+        page.rows = snapshot.topRegions.map { region in
+            let (thumb, alt) = cover(photos(of: region))
+            return ListRow(href: Route.region(slug: region.slug).path, title: region.name,
                            subtitle: PhotoText.count(region.photographerCount, "photographer"), thumb: thumb, alt: alt)
         }
-        index.emptyMessage = index.rows!.isEmpty ? "No photo has a place yet." : nil
-        // Every region gets its page, in the top 50 or not, so links from photos always resolve.
-        let pages = snapshot.regions.map { region -> Page in
-            let photos = byRegion[region.id!] ?? []
-            var page = Page(path: "regions/\(region.slug).html", template: "photos", section: .regions, title: region.name,
-                            subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
-            page.origin = "region '\(region.name)'"
-            page.crumbs = [Crumb(title: "Top Regions", href: "regions/index.html")]
-            page.photoSections = grid(photos)
-            page.social = socialCard(listing: page, photos: photos)
-            return page
-        }
-        return [index] + pages
+        page.emptyMessage = page.rows.isEmpty ? "No photo has a place yet." : nil
+        return page
     }
 
-    func peoplePages() -> [Page] {
-        let byPerson = Dictionary(grouping: snapshot.photos, by: { $0.person.id! })
-        let people = Set(snapshot.photos.map(\.person)).sorted { Self.byName($0.name, $1.name) }
-        var index = Page(path: "people/index.html", template: "list", section: .people, title: "People",
-                         subheading: PhotoText.count(people.count, "photographer"))
-        var pages: [Page] = []
-        index.rows = people.map { person in
-            let photos = byPerson[person.id!] ?? []
+    /// Every region has its page, in the top 50 or not, so links from photos always resolve.
+    func regionPage(_ region: Region, number: Int) -> PhotosPage? {
+        let photos = photos(of: region)
+        guard let sections = grid(photos, number: number) else { return nil }
+        let route = Route.region(slug: region.slug)
+        var frame = PageFrame(route.page(number), title: region.name,
+                              subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
+        frame.origin = "region '\(region.name)'"
+        frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
+        frame.social = socialCard(listing: frame, photos: photos)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
+    }
+
+    func peopleIndex(number: Int) -> ListPage? {
+        guard let people = slice(index.people, number: number) else { return nil }
+        var page = ListPage(frame: PageFrame(.people(page: number), title: "People",
+                                             subheading: PhotoText.count(index.people.count, "photographer")))
+        page.rows = people.map { person in
+            let photos = photos(of: person)
             let (thumb, alt) = cover(photos)
-            var page = Page(path: "people/\(person.slug).html", template: "photos", section: .people, title: person.name,
-                            subheading: PhotoText.count(photos.count, "photo"))
-            page.origin = "person '\(person.name)'"
-            page.crumbs = [Crumb(title: "People", href: "people/index.html")]
-            page.photoSections = grid(photos)
-            page.social = socialCard(listing: page, photos: photos)
-            pages.append(page)
-            return ListRow(href: page.path, title: person.name, subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
+            return ListRow(href: Route.person(slug: person.slug).path, title: person.name,
+                           subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
         }
-        return [index] + pages
+        page.frame = framed(page.frame, route: .people(), number: number, count: index.people.count)
+        return page
+    }
+
+    func personPage(_ person: Person, number: Int) -> PhotosPage? {
+        let photos = photos(of: person)
+        guard let sections = grid(photos, number: number) else { return nil }
+        let route = Route.person(slug: person.slug)
+        var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
+        frame.origin = "person '\(person.name)'"
+        frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
+        frame.social = socialCard(listing: frame, photos: photos)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
 
     /// Favorites lists the places that hold favorites, each leading to the favorites taken
     /// there; "All places" lists every place. Two pages, so the switch works without JavaScript.
-    func favoritesPages() -> [Page] {
-        let byPlace = photosByPlace
-        var only = Page(path: "favorites/index.html", template: "list", section: .favorites, title: "Favorites",
-                        subheading: "Places that hold favorite photos")
-        var all = Page(path: "favorites/all.html", template: "list", section: .favorites, title: "Favorites",
-                       subheading: "All places")
-        only.favoritesSwitch = FavoritesSwitch(onlyFavorites: true, onlyHref: "favorites/index.html", allHref: "favorites/all.html")
-        all.favoritesSwitch = FavoritesSwitch(onlyFavorites: false, onlyHref: "favorites/index.html", allHref: "favorites/all.html")
-
-        var pages: [Page] = []
-        var onlyRows: [ListRow] = []
-        var allRows: [ListRow] = []
-        for place in places {
-            let photos = byPlace[place.id!] ?? []
-            let favorites = photos.filter(\.photo.favorite)
-            if place.hasFavorites, !favorites.isEmpty {
+    func favoritesIndex(onlyFavorites: Bool, number: Int) -> ListPage? {
+        let route: Route = onlyFavorites ? .favorites() : .allFavorites()
+        var page = ListPage(frame: PageFrame(route.page(number), title: "Favorites",
+                                             subheading: onlyFavorites ? "Places that hold favorite photos" : "All places"))
+        page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
+                                               allHref: Route.allFavorites().path)
+        if onlyFavorites {
+            let places = placesWithFavorites
+            guard let shown = slice(places, number: number) else { return nil }
+            page.rows = shown.map { place, favorites in
                 let (thumb, alt) = cover(favorites)
-                let href = "favorites/\(place.slug).html"
-                onlyRows.append(ListRow(href: href, title: place.title,
-                                        subtitle: [place.subtitle, PhotoText.count(favorites.count, "favorite")].filter { !$0.isEmpty }.joined(separator: " · "),
-                                        thumb: thumb, alt: alt))
-                var page = Page(path: href, template: "photos", section: .favorites, title: "Favorites in \(place.title)",
-                                subheading: place.subtitle.isEmpty ? nil : place.subtitle)
-                page.origin = "the favorites of place '\(place.name)'"
-                page.crumbs = [Crumb(title: "Favorites", href: "favorites/index.html"), Crumb(title: place.title, href: "places/\(place.slug).html")]
-                page.placeSlug = place.slug
-                page.photoSections = grid(favorites)
-                pages.append(page)
+                return ListRow(href: Route.favoritePlace(slug: place.slug).path, title: place.title,
+                               subtitle: [place.subtitle, PhotoText.count(favorites.count, "favorite")].filter { !$0.isEmpty }.joined(separator: " · "),
+                               thumb: thumb, alt: alt)
             }
-            let (thumb, alt) = cover(photos)
-            allRows.append(ListRow(href: "places/\(place.slug).html", title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt))
+            page.emptyMessage = places.isEmpty ? "No favorites yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: places.count)
+        } else {
+            guard let shown = slice(index.places, number: number) else { return nil }
+            page.rows = shown.map { place in
+                let (thumb, alt) = cover(photos(of: place))
+                return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
+            }
+            page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: index.places.count)
         }
-        only.rows = onlyRows
-        only.emptyMessage = onlyRows.isEmpty ? "No favorites yet." : nil
-        all.rows = allRows
-        all.emptyMessage = allRows.isEmpty ? "No photo has a place yet." : nil
-        return [only, all] + pages
+        return page
     }
 
-    func photoPages() -> [Page] {
-        ordered.enumerated().map { index, item in
-            let photo = item.photo
-            var page = Page(path: photoPath(item), template: "photo", section: .photo, title: PhotoText.title(photo))
-            page.origin = "photo \(photo.source)"
-            var facts = [Fact(label: "Photographer", value: item.person.name, href: "people/\(item.person.slug).html")]
-            if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
-                facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
-            }
-            if let place = item.place {
-                facts.append(Fact(label: "Place", value: place.name, href: "places/\(place.slug).html"))
-            }
-            if let region = item.region {
-                facts.append(Fact(label: "Region", value: region.name, href: "regions/\(region.slug).html"))
-            }
-            if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
-            facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded)))
-            if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
-            if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
-            facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
-            if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
+    func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
+        guard place.hasFavorites else { return nil }
+        let favorites = photos(of: place).filter(\.photo.favorite)
+        guard !favorites.isEmpty, let sections = grid(favorites, number: number) else { return nil }
+        let route = Route.favoritePlace(slug: place.slug)
+        var frame = PageFrame(route.page(number), title: "Favorites in \(place.title)",
+                              subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+        frame.origin = "the favorites of place '\(place.name)'"
+        frame.crumbs = [Crumb(title: "Favorites", href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
+        frame.placeSlug = place.slug
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
+    }
 
-            let previous = index > 0 ? ordered[index - 1] : nil
-            let next = index + 1 < ordered.count ? ordered[index + 1] : nil
-            let images = self.images[photo.id!]
-            page.photo = PhotoDetail(
-                identifier: photo.identifier, title: PhotoText.title(photo),
-                description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
-                descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
-                alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
-                originalWidth: photo.width, originalHeight: photo.height,
-                fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
-                tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
-                previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-                next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-                nextImage: next.flatMap { self.images[$0.photo.id!]?.screen },
-                nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
-            page.crumbs = [Crumb(title: item.person.name, href: "people/\(item.person.slug).html")]
-            page.social = socialCard(photo: page, item)
-            return page
+    func photoPage(at position: Int) -> PhotoPage {
+        let item = ordered[position]
+        let photo = item.photo
+        var frame = PageFrame(route(of: item), title: PhotoText.title(photo))
+        frame.origin = "photo \(photo.source)"
+        var facts = [Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path)]
+        if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
+            facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
         }
+        if let place = item.place {
+            facts.append(Fact(label: "Place", value: place.name, href: Route.place(slug: place.slug).path))
+        }
+        if let region = item.region {
+            facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
+        }
+        if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
+        facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded)))
+        if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
+        if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
+        facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
+        if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
+
+        let previous = position > 0 ? ordered[position - 1] : nil
+        let next = position + 1 < ordered.count ? ordered[position + 1] : nil
+        let images = self.images[photo.id!]
+        let detail = PhotoDetail(
+            identifier: photo.identifier, title: PhotoText.title(photo),
+            description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
+            descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
+            alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
+            originalWidth: photo.width, originalHeight: photo.height,
+            fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
+            tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
+            previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
+            next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
+            nextImage: next.flatMap { self.images[$0.photo.id!]?.screen },
+            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
+        frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
+        var page = PhotoPage(frame: frame, photo: detail)
+        page.frame.social = socialCard(photo: page.frame, item)
+        if let unlisted { page = unlistedPhoto(page, of: unlisted) }
+        return page
     }
 
     /// The `sizes` of a photo shown aspect-fill: the screen's width on a screen wider than the

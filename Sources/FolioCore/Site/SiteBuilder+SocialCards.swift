@@ -2,7 +2,7 @@ extension SiteBuilder {
     /// The card of a page that lists photos (a place, a region, a person, an album): its title,
     /// what its subheading says, and its cover: the one given (an album's chosen cover), else its
     /// newest photo.
-    func socialCard(listing page: Page, photos: [GalleryPhoto], cover chosen: GalleryPhoto? = nil) -> SocialCard {
+    func socialCard(listing page: PageFrame, photos: [GalleryPhoto], cover chosen: GalleryPhoto? = nil) -> SocialCard {
         let cover = chosen ?? photos.min(by: Self.newestFirst)
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
                           url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id!]?.screen },
@@ -10,7 +10,7 @@ extension SiteBuilder {
     }
 
     /// The card of a photo's page: the photo itself, at its screen size.
-    func socialCard(photo page: Page, _ item: GalleryPhoto) -> SocialCard {
+    func socialCard(photo page: PageFrame, _ item: GalleryPhoto) -> SocialCard {
         let subtitle = PhotoText.subtitle(item.photo)
         let description = subtitle.isEmpty ? PhotoText.alt(item) : subtitle
         return SocialCard(type: "article", title: page.title, description: description, url: address?.absolute(page.path),

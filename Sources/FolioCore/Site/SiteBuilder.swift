@@ -19,7 +19,8 @@ public struct PhotoImages: Sendable, Equatable {
     }
 }
 
-/// Turns the model into the site's pages, as values. Knows nothing of templates or files.
+/// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
+/// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
     public let snapshot: GallerySnapshot
     /// By photo id, made once from the media: a photo is shown on many pages.
@@ -37,6 +38,24 @@ public struct SiteBuilder: Sendable {
     /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
     let unlisted: UnlistedAlbum?
 
+    /// Where each photo, place, region and person is: positions in `ordered` (so each list is
+    /// newest first), and the pages' subjects by their slugs.
+    let index: Index
+
+    struct Index: Sendable {
+        var position: [String: Int] = [:]
+        var byPlace: [Int64: [Int]] = [:]
+        var byRegion: [Int64: [Int]] = [:]
+        var byPerson: [Int64: [Int]] = [:]
+        /// Places A–Z, titles that start with no letter last (the "#" section).
+        var places: [Place] = []
+        var people: [Person] = []
+        var place: [String: Place] = [:]
+        var region: [String: Region] = [:]
+        var person: [String: Person] = [:]
+        var album: [String: String] = [:]
+    }
+
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
                 unlisted: UnlistedAlbum? = nil) {
         self.snapshot = snapshot
@@ -47,45 +66,134 @@ public struct SiteBuilder: Sendable {
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
         var albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
         if let unlisted {
-            albumTree.relocate { unlisted.contains($0.path) ? unlisted.href(of: $0) : $0.href }
+            albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
         }
         self.albumTree = albumTree
         self.unlisted = unlisted
-    }
 
-    public func pages() -> [Page] {
-        if let unlisted { return unlistedPages(unlisted) }
-        var pages = [home(), recents(), search()]
-        pages += albumPages()
-        pages += placePages()
-        pages += regionPages()
-        pages += peoplePages()
-        pages += favoritesPages()
-        pages += photoPages()
-        return pages.map(Self.withFirstScreenEager)
-    }
-
-    /// How many of a page's first photos load at once: a phone's first screen holds two to four,
-    /// a desktop's one or two rows. The rest load as the visitor scrolls to them.
-    static let eagerCount = 6
-
-    /// `page` with its first photos loaded at once, the very first fetched first.
-    static func withFirstScreenEager(_ page: Page) -> Page {
-        guard var sections = page.photoSections else { return page }
-        var left = eagerCount
-        for s in sections.indices {
-            for c in sections[s].photos.indices where left > 0 {
-                sections[s].photos[c].eager = true
-                sections[s].photos[c].leading = left == eagerCount
-                left -= 1
+        var index = Index()
+        var places: [Int64: Place] = [:]
+        var people: [Int64: Person] = [:]
+        for (position, item) in ordered.enumerated() {
+            index.position[item.photo.identifier] = position
+            if let place = item.place, let id = place.id {
+                index.byPlace[id, default: []].append(position)
+                places[id] = place
+            }
+            if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
+            if let id = item.person.id {
+                index.byPerson[id, default: []].append(position)
+                people[id] = item.person
             }
         }
-        var page = page
-        page.photoSections = sections
-        return page
+        index.places = places.values.sorted { a, b in
+            let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
+            if otherA != otherB { return otherB }
+            return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+        }
+        index.people = people.values.sorted { Self.byName($0.name, $1.name) }
+        index.place = Dictionary(index.places.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        self.index = index
+    }
+
+    /// Every page of the site, in the order they are drawn.
+    public func routes() -> [Route] {
+        if let unlisted { return unlistedRoutes(unlisted) }
+        var routes: [Route] = [.home, .recents, .search]
+        routes += paged(.albums(), count: albumTree.albums.count)
+        for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) {
+            routes += paged(album.route, count: album.photos.count)
+        }
+        routes += placesIndexRoutes()
+        for place in index.places {
+            routes += paged(.place(slug: place.slug), count: photos(of: place).count)
+        }
+        routes.append(.regions)
+        for region in snapshot.regions {
+            routes += paged(.region(slug: region.slug), count: region.id.flatMap { index.byRegion[$0]?.count } ?? 0)
+        }
+        routes += paged(.people(), count: index.people.count)
+        for person in index.people {
+            routes += paged(.person(slug: person.slug), count: person.id.flatMap { index.byPerson[$0]?.count } ?? 0)
+        }
+        let favoritePlaces = placesWithFavorites
+        routes += paged(.favorites(), count: favoritePlaces.count)
+        routes += paged(.allFavorites(), count: index.places.count)
+        for (place, favorites) in favoritePlaces {
+            routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
+        }
+        routes += ordered.map { route(of: $0) }
+        return routes
+    }
+
+    /// The page at `route`; nil for a route this site has no page at.
+    public func page(_ route: Route) -> (any SitePage)? {
+        switch route {
+        case .home: return unlisted == nil ? home() : nil
+        case .recents: return unlisted == nil ? recents() : nil
+        case .search: return unlisted == nil ? search() : nil
+        case .albums(let number): return unlisted == nil ? albumsIndex(page: number) : nil
+        case .album(let slug, let number), .unlistedAlbum(_, let slug?, let number):
+            return index.album[slug].flatMap { albumTree.albums[$0] }.flatMap { albumPage($0, number: number) }
+        case .unlistedAlbum(_, nil, let number):
+            return unlisted.flatMap { albumTree.albums[$0.path] }.flatMap { albumPage($0, number: number) }
+        case .places(let letter, let number): return placesIndex(letter: letter, number: number)
+        case .place(let slug, let number): return index.place[slug].flatMap { placePage($0, number: number) }
+        case .regions: return regionsIndex()
+        case .region(let slug, let number): return index.region[slug].flatMap { regionPage($0, number: number) }
+        case .people(let number): return peopleIndex(number: number)
+        case .person(let slug, let number): return index.person[slug].flatMap { personPage($0, number: number) }
+        case .favorites(let number): return favoritesIndex(onlyFavorites: true, number: number)
+        case .allFavorites(let number): return favoritesIndex(onlyFavorites: false, number: number)
+        case .favoritePlace(let slug, let number): return index.place[slug].flatMap { favoritesPage($0, number: number) }
+        case .photo(let identifier), .unlistedPhoto(_, let identifier):
+            return index.position[identifier].map { photoPage(at: $0) }
+        }
+    }
+
+    /// Fails when two routes would write one file, naming what both pages are made from: one
+    /// would silently replace the other (an unlisted album's sub-album and photo of one name).
+    public static func checkPaths(_ routes: [(route: Route, builder: SiteBuilder)]) throws {
+        var seen: [String: Int] = [:]
+        for (position, entry) in routes.enumerated() {
+            let path = entry.route.path
+            guard let first = seen.updateValue(position, forKey: path) else { continue }
+            func described(_ at: Int) -> String {
+                routes[at].builder.page(routes[at].route)?.frame.described ?? path
+            }
+            throw FolioError(path: path, reason: "two pages would be written here: \(described(first)) and \(described(position))")
+        }
     }
 
     // MARK: - Shared pieces
+
+    /// How many pages a listing of `count` items takes (one, even when empty).
+    func pageCount(_ count: Int) -> Int {
+        max(1, (count + settings.pageSize - 1) / settings.pageSize)
+    }
+
+    /// The routes of a listing of `count` items: its first page, and the numbered ones after.
+    func paged(_ route: Route, count: Int) -> [Route] {
+        (1...pageCount(count)).map { route.page($0) }
+    }
+
+    /// Page `number` (from 1) of `items`; nil past the last page.
+    func slice<T>(_ items: [T], number: Int) -> ArraySlice<T>? {
+        guard number >= 1, number <= pageCount(items.count) else { return nil }
+        let start = (number - 1) * settings.pageSize
+        return items[min(start, items.count)..<min(start + settings.pageSize, items.count)]
+    }
+
+    /// A listing's page: its frame paged, its title saying which page past the first.
+    func framed(_ frame: PageFrame, route: Route, number: Int, count: Int) -> PageFrame {
+        var frame = frame
+        frame.paging = Paging(route, number: number, count: pageCount(count))
+        if number > 1 { frame.title += " (page \(number) of \(pageCount(count)))" }
+        return frame
+    }
 
     static func when(_ item: GalleryPhoto) -> Date { item.photo.taken ?? item.photo.uploaded }
 
@@ -99,8 +207,24 @@ public struct SiteBuilder: Sendable {
         a.localizedCaseInsensitiveCompare(b) == .orderedAscending
     }
 
-    func photoPath(_ item: GalleryPhoto) -> String {
-        "\(unlisted?.folder ?? "photos/")\(item.photo.identifier).html"
+    func route(of item: GalleryPhoto) -> Route {
+        unlisted.map { .unlistedPhoto(folder: $0.folder, identifier: item.photo.identifier) } ?? .photo(identifier: item.photo.identifier)
+    }
+
+    func photoPath(_ item: GalleryPhoto) -> String { route(of: item).path }
+
+    /// The photos of a place, a region, a person: newest first.
+    func photos(of place: Place) -> [GalleryPhoto] { place.id.flatMap { index.byPlace[$0] }.map { $0.map { ordered[$0] } } ?? [] }
+    func photos(of region: Region) -> [GalleryPhoto] { region.id.flatMap { index.byRegion[$0] }.map { $0.map { ordered[$0] } } ?? [] }
+    func photos(of person: Person) -> [GalleryPhoto] { person.id.flatMap { index.byPerson[$0] }.map { $0.map { ordered[$0] } } ?? [] }
+
+    /// Places that hold favorites, A–Z, with their favorites.
+    var placesWithFavorites: [(place: Place, favorites: [GalleryPhoto])] {
+        index.places.compactMap { place in
+            guard place.hasFavorites else { return nil }
+            let favorites = photos(of: place).filter(\.photo.favorite)
+            return favorites.isEmpty ? nil : (place, favorites)
+        }
     }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
@@ -132,14 +256,19 @@ public struct SiteBuilder: Sendable {
         return "(max-width: 560px) \(Int(min(400, (aspect * 220).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
     }
 
-    func grid(_ photos: [GalleryPhoto]) -> [PhotoSection] {
-        [PhotoSection(title: nil, photos: photos.sorted(by: Self.newestFirst).map(shapedCard), keepsShapes: true)]
+    /// Page `number` of `photos` (newest first) in rows that keep their shapes.
+    func grid(_ photos: [GalleryPhoto], number: Int) -> [PhotoSection]? {
+        slice(photos, number: number).map {
+            [PhotoSection(title: nil, photos: $0.map(shapedCard), keepsShapes: true)].firstScreenEager()
+        }
     }
 
-    /// Newest first, in sections by when they were taken: hours ago for the last day, then by date.
-    func timeline(_ photos: [GalleryPhoto]) -> [PhotoSection] {
+    /// Page `number` of `photos` (newest first), in sections by when they were taken: hours ago
+    /// for the last day, then by date. A section carried on from the page before says so.
+    func timeline(_ photos: [GalleryPhoto], number: Int) -> [PhotoSection]? {
+        guard let page = slice(photos, number: number) else { return nil }
         var sections: [PhotoSection] = []
-        for item in photos.sorted(by: Self.newestFirst) {
+        for item in page {
             let title = PhotoText.whenSection(Self.when(item), now: now)
             if sections.last?.title == title {
                 sections[sections.count - 1].photos.append(shapedCard(item))
@@ -147,21 +276,10 @@ public struct SiteBuilder: Sendable {
                 sections.append(PhotoSection(title: title, photos: [shapedCard(item)], keepsShapes: true))
             }
         }
-        return sections
-    }
-
-    var photosByPlace: [Int64: [GalleryPhoto]] {
-        Dictionary(grouping: snapshot.photos.filter { $0.place != nil }, by: { $0.place!.id! })
-    }
-
-    var places: [Place] {
-        var seen: [Int64: Place] = [:]
-        for item in snapshot.photos { if let place = item.place { seen[place.id!] = place } }
-        // Alphabetical by title, with titles that start with no letter last (the "#" section).
-        return seen.values.sorted { a, b in
-            let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
-            if otherA != otherB { return otherB }
-            return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+        if let first = page.first, page.startIndex > photos.startIndex, !sections.isEmpty,
+           PhotoText.whenSection(Self.when(photos[page.startIndex - 1]), now: now) == PhotoText.whenSection(Self.when(first), now: now) {
+            sections[0].continued = true
         }
+        return sections.firstScreenEager()
     }
 }

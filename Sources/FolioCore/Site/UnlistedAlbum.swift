@@ -20,13 +20,13 @@ public struct UnlistedAlbum: Sendable, Hashable {
     }
 
     /// The album's own page, to share.
-    public var link: String { folder + "index.html" }
+    public var link: String { Route.unlistedAlbum(folder: folder, slug: nil).path }
 
     /// Whether the folder `path` is this album or one of its sub-albums.
     func contains(_ path: String) -> Bool { RelativePath(path).isInside(RelativePath(self.path)) }
 
-    func href(of album: AlbumTree.Album) -> String {
-        album.path == path ? link : folder + album.slug + ".html"
+    func route(of album: AlbumTree.Album) -> Route {
+        .unlistedAlbum(folder: folder, slug: album.path == path ? nil : album.slug)
     }
 
     /// The unlisted albums of `albums`, outermost only: an unlisted album's sub-albums are part of
@@ -57,45 +57,42 @@ public struct UnlistedAlbum: Sendable, Hashable {
 }
 
 extension SiteBuilder {
-    /// An unlisted album's pages: its own and its sub-albums', and its photos', asking search
-    /// engines to stay away, with no sharing card, and linking to no page of the listed site a
-    /// visitor could not reach anyway (people, places and regions are named, not linked).
-    func unlistedPages(_ unlisted: UnlistedAlbum) -> [Page] {
+    /// An unlisted album's pages: its own and its sub-albums', and its photos'.
+    func unlistedRoutes(_ unlisted: UnlistedAlbum) -> [Route] {
         let albums = albumTree.albums.values.filter { unlisted.contains($0.path) }.sorted { $0.path < $1.path }
-        var pages = albums.map { album -> Page in
-            var page = albumPage(album)
-            page.crumbs = albumTree.lineage(album.path).dropLast().filter { unlisted.contains($0.path) }
-                .map { Crumb(title: $0.title, href: $0.href) }
-            return page
+        return albums.flatMap { paged($0.route, count: $0.photos.count) } + ordered.map { route(of: $0) }
+    }
+
+    /// The frame of an unlisted album's page: search engines asked to stay away, no sharing card.
+    func unlistedFrame(_ frame: PageFrame, of unlisted: UnlistedAlbum) -> PageFrame {
+        var frame = frame
+        frame.noindex = true
+        frame.social = nil
+        frame.lock = unlisted.lock
+        return frame
+    }
+
+    /// An unlisted album's photo page, linking to no page of the listed site a visitor could not
+    /// reach anyway (people, places and regions are named, not linked), its album the way back;
+    /// in a protected album, its images one of each (they go inside the encrypted page): no
+    /// tiles, nothing fetched ahead.
+    func unlistedPhoto(_ page: PhotoPage, of unlisted: UnlistedAlbum) -> PhotoPage {
+        var page = page
+        page.frame = unlistedFrame(page.frame, of: unlisted)
+        page.frame.crumbs = []
+        page.photo.facts = page.photo.facts.map { fact in
+            var fact = fact
+            if fact.label != "Album" && !fact.external { fact.href = nil }
+            return fact
         }
-        pages += photoPages().map { page in
-            var page = page
-            page.crumbs = []
-            if var photo = page.photo {
-                photo.facts = photo.facts.map { fact in
-                    var fact = fact
-                    if fact.label != "Album" && !fact.external { fact.href = nil }
-                    return fact
-                }
-                if let album = photo.facts.first(where: { $0.label == "Album" }), let href = album.href {
-                    page.crumbs = [Crumb(title: album.value, href: href)]
-                }
-                page.photo = photo
-            }
-            return page
+        if let album = page.photo.facts.first(where: { $0.label == "Album" }), let href = album.href {
+            page.frame.crumbs = [Crumb(title: album.value, href: href)]
         }
-        return pages.map { page in
-            var page = Self.withFirstScreenEager(page)
-            page.noindex = true
-            page.social = nil
-            if let lock = unlisted.lock {
-                // Its images go inside the encrypted page: one of each, no tiles, nothing ahead.
-                page.lock = lock
-                page.photo?.zoom = nil
-                page.photo?.nextImage = nil
-                page.photo?.nextSizes = nil
-            }
-            return page
+        if unlisted.lock != nil {
+            page.photo.zoom = nil
+            page.photo.nextImage = nil
+            page.photo.nextSizes = nil
         }
+        return page
     }
 }

@@ -1,0 +1,244 @@
+/// Turns an `Encodable` value into what Mustache reads without Mirror: dictionaries keyed by the
+/// value's coding keys, arrays, and the scalars themselves (String, Int, Bool, Double). A page's
+/// template values are its own stored properties, written once; no key list to keep in step.
+///
+/// An absent optional is left out of its dictionary, as Mustache expects of a missing value.
+/// With `keys` set, every key a value declares is recorded, present or not: the test that
+/// checks the templates' names against what pages hold reads them.
+final class TemplateEncoder {
+    /// Every key met, nil ones included, when recording.
+    private(set) var keys: Set<String>?
+
+    init(recordingKeys: Bool = false) {
+        keys = recordingKeys ? [] : nil
+    }
+
+    func encode(_ value: some Encodable) throws -> Any {
+        let node = Node()
+        try value.encode(to: TreeEncoder(node: node, owner: self))
+        return node.value
+    }
+
+    fileprivate func record(_ key: String) {
+        keys?.insert(key)
+    }
+
+    /// One value of the tree being built: filled in by whichever container the value asks for.
+    fileprivate final class Node {
+        enum Content {
+            case empty
+            case scalar(Any)
+            case keyed([String: Node])
+            case unkeyed([Node])
+        }
+
+        var content = Content.empty
+
+        var value: Any {
+            switch content {
+            case .empty: return [String: Any]()
+            case .scalar(let value): return value
+            case .keyed(let children): return children.mapValues(\.value)
+            case .unkeyed(let children): return children.map(\.value)
+            }
+        }
+
+        func child(_ key: String) -> Node {
+            var children: [String: Node] = [:]
+            if case .keyed(let existing) = content { children = existing }
+            let node = children[key] ?? Node()
+            children[key] = node
+            content = .keyed(children)
+            return node
+        }
+
+        func appended() -> Node {
+            var children: [Node] = []
+            if case .unkeyed(let existing) = content { children = existing }
+            let node = Node()
+            children.append(node)
+            content = .unkeyed(children)
+            return node
+        }
+    }
+
+    private struct TreeEncoder: Encoder {
+        let node: Node
+        let owner: TemplateEncoder
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            if case .keyed = node.content {} else { node.content = .keyed([:]) }
+            return KeyedEncodingContainer(Keyed(node: node, owner: owner))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            if case .unkeyed = node.content {} else { node.content = .unkeyed([]) }
+            return Unkeyed(node: node, owner: owner)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer {
+            Single(node: node, owner: owner)
+        }
+    }
+
+    /// Scalars stay themselves; anything else is encoded into `node`.
+    private static func put(_ value: some Encodable, into node: Node, owner: TemplateEncoder) throws {
+        switch value {
+        case let text as String: node.content = .scalar(text)
+        case let number as Int: node.content = .scalar(number)
+        case let flag as Bool: node.content = .scalar(flag)
+        case let number as Double: node.content = .scalar(number)
+        default: try value.encode(to: TreeEncoder(node: node, owner: owner))
+        }
+    }
+
+    private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: Node
+        let owner: TemplateEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil(forKey key: Key) throws {
+            owner.record(key.stringValue)
+        }
+
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(value, key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(value, key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { set(value, key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { set(Double(value), key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(value, key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(Int(value), key) }
+
+        private func set(_ scalar: Any, _ key: Key) {
+            owner.record(key.stringValue)
+            node.child(key.stringValue).content = .scalar(scalar)
+        }
+
+
+        mutating func encode(_ value: some Encodable, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            try TemplateEncoder.put(value, into: node.child(key.stringValue), owner: owner)
+        }
+
+        // Absent optionals are left out, but still named when recording.
+        mutating func encodeIfPresent(_ value: (some Encodable)?, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            if let value { try encode(value, forKey: key) }
+        }
+
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            if let value { try encode(value, forKey: key) }
+        }
+
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            if let value { try encode(value, forKey: key) }
+        }
+
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            if let value { try encode(value, forKey: key) }
+        }
+
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            owner.record(key.stringValue)
+            if let value { try encode(value, forKey: key) }
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                            forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            owner.record(key.stringValue)
+            return TreeEncoder(node: node.child(key.stringValue), owner: owner).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            owner.record(key.stringValue)
+            return TreeEncoder(node: node.child(key.stringValue), owner: owner).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node, owner: owner) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { TreeEncoder(node: node.child(key.stringValue), owner: owner) }
+    }
+
+    private struct Unkeyed: UnkeyedEncodingContainer {
+        let node: Node
+        let owner: TemplateEncoder
+        var codingPath: [any CodingKey] { [] }
+        var count: Int {
+            if case .unkeyed(let children) = node.content { return children.count }
+            return 0
+        }
+
+        mutating func encodeNil() throws {
+            node.appended().content = .scalar(Optional<String>.none as Any)
+        }
+
+        mutating func encode(_ value: Bool) throws { node.appended().content = .scalar(value) }
+        mutating func encode(_ value: String) throws { node.appended().content = .scalar(value) }
+        mutating func encode(_ value: Double) throws { node.appended().content = .scalar(value) }
+        mutating func encode(_ value: Float) throws { node.appended().content = .scalar(Double(value)) }
+        mutating func encode(_ value: Int) throws { node.appended().content = .scalar(value) }
+        mutating func encode(_ value: Int8) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int16) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int32) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int64) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt8) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt64) throws { node.appended().content = .scalar(Int(value)) }
+
+        mutating func encode(_ value: some Encodable) throws {
+            try TemplateEncoder.put(value, into: node.appended(), owner: owner)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            TreeEncoder(node: node.appended(), owner: owner).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            TreeEncoder(node: node.appended(), owner: owner).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.appended(), owner: owner) }
+    }
+
+    private struct Single: SingleValueEncodingContainer {
+        let node: Node
+        let owner: TemplateEncoder
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil() throws {
+            node.content = .scalar(Optional<String>.none as Any)
+        }
+
+        mutating func encode(_ value: Bool) throws { node.content = .scalar(value) }
+        mutating func encode(_ value: String) throws { node.content = .scalar(value) }
+        mutating func encode(_ value: Double) throws { node.content = .scalar(value) }
+        mutating func encode(_ value: Float) throws { node.content = .scalar(Double(value)) }
+        mutating func encode(_ value: Int) throws { node.content = .scalar(value) }
+        mutating func encode(_ value: Int8) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int16) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int32) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: Int64) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt8) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: UInt64) throws { node.content = .scalar(Int(value)) }
+
+        mutating func encode(_ value: some Encodable) throws {
+            try TemplateEncoder.put(value, into: node, owner: owner)
+        }
+    }
+}
