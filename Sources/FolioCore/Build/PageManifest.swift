@@ -47,11 +47,9 @@ struct PageManifest {
         }.joined().utf8)
     }
 
-    /// The input fingerprint of `page`, drawn as `drawing` says: its values, encoded with sorted
-    /// keys (Swift's own Hasher is seeded anew in every process, so it cannot serve).
-    static func input(of page: any SitePage, drawing: String, encoder: JSONEncoder) throws -> String {
-        var bytes = Data(drawing.utf8)
-        bytes.append(try encoder.encode(page))
-        return ContentHash.hex(bytes)
+    /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
+    /// `drawing` says.
+    static func input(key: UInt64, drawing: String) -> String {
+        ContentHash.hex("\(drawing)|\(String(key, radix: 16))")
     }
 }

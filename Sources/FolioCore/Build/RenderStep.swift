@@ -39,19 +39,20 @@ struct RenderStep: BuildStep {
             progress.update(min(done * chunkSize, routes.count))
         }) { chunk -> Result<[Drawn], FolioError> in
             do {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
                 var drawn: [Drawn] = []
                 for (route, builder) in chunk {
-                    guard let page = builder.page(route) else {
+                    guard let key = builder.key(route) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
-                    let input = try PageManifest.input(of: page, drawing: drawing, encoder: encoder)
-                    let last = previous.entries[page.path]
-                    if var last, last.input == input, output.reuse(page.path) {
+                    let input = PageManifest.input(key: key, drawing: drawing)
+                    let last = previous.entries[route.path]
+                    if var last, last.input == input, output.reuse(route.path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: page.path, entry: last, rendered: false, written: false))
+                        drawn.append(Drawn(path: route.path, entry: last, rendered: false, written: false))
                         continue
+                    }
+                    guard let page = builder.page(route) else {
+                        throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     var html = Data(try renderer.render(page).utf8)
                     if let seal = values.seals.first(where: { page.path.hasPrefix($0.key) })?.value {

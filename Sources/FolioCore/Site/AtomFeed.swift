@@ -29,9 +29,7 @@ extension SiteBuilder {
     /// The feed of the `settings.feedCount` photos added last (none when it is 0).
     public func feed() -> SiteFile? {
         guard settings.feedCount > 0 else { return nil }
-        let latest = snapshot.photos.sorted { a, b in
-            a.photo.uploaded != b.photo.uploaded ? a.photo.uploaded > b.photo.uploaded : a.photo.identifier < b.photo.identifier
-        }.prefix(settings.feedCount)
+        let latest = latestAdded(settings.feedCount)
         func link(_ relative: String) -> String { XMLText.escape(address?.absolute(relative) ?? relative) }
         let e = XMLText.escape
         let updated = latest.first?.photo.uploaded ?? now

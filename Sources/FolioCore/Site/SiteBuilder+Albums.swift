@@ -28,7 +28,7 @@ extension SiteBuilder {
                               subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
         frame.descriptionHTML = album.descriptionHTML
         frame.origin = "album content/\(album.path)"
-        frame.social = socialCard(listing: frame, photos: all, cover: chosenCover(album) ?? Self.albumCover(all))
+        frame.social = socialCard(listing: frame, cover: chosenCover(album) ?? Self.albumCover(all))
         if described == nil, let text = album.description {
             // A link preview has no room for HTML: the Markdown's words.
             frame.social?.description = [text, summary(all)].joined(separator: " · ")

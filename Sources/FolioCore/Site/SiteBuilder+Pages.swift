@@ -14,26 +14,25 @@ extension SiteBuilder {
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
             StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
         ]
-        page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded.prefix(settings.latestCount).map(card))]
+        page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
         page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
-        page.frame.social = socialCard(listing: page.frame, photos: snapshot.photos)
+        page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
         return page
     }
 
-    /// The photos last added first: what is new to a visitor, rather than what was taken last.
-    var latestAdded: [GalleryPhoto] {
-        snapshot.photos.sorted { a, b in
-            a.photo.uploaded != b.photo.uploaded ? a.photo.uploaded > b.photo.uploaded : a.photo.identifier < b.photo.identifier
-        }
+    /// The `count` photos last added, last first: what is new to a visitor, rather than what
+    /// was taken last.
+    func latestAdded(_ count: Int) -> [GalleryPhoto] {
+        index.latestAdded.prefix(count).map { ordered[$0] }
     }
 
     /// Without JavaScript, Recents is the recently added photos; the visitor's own recents
     /// (what they viewed) are the theme's script's business.
     func recents() -> PhotosPage {
         var page = PhotosPage(frame: PageFrame(.recents, title: "Recents", subheading: "Recently added photos"))
-        let latest = latestAdded
-        page.photoSections = [PhotoSection(title: nil, photos: latest.prefix(50).map(card))].firstScreenEager()
+        let latest = latestAdded(50)
+        page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
         page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
         return page
     }
@@ -77,7 +76,7 @@ extension SiteBuilder {
         var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: "Places",
                                                subheading: PhotoText.count(index.places.count, "place")))
         func row(_ place: Place) -> ListRow {
-            let (thumb, alt) = cover(photos(of: place))
+            let (thumb, alt) = cover(positions(of: place))
             return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
         }
         func id(_ letter: String) -> String { "letter-\(letter == "#" ? "other" : letter)" }
@@ -110,16 +109,16 @@ extension SiteBuilder {
     }
 
     func placePage(_ place: Place, number: Int) -> PhotosPage? {
-        let photos = photos(of: place)
+        let photos = positions(of: place)
         guard let sections = timeline(photos, number: number) else { return nil }
         let route = Route.place(slug: place.slug)
         var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "place '\(place.name)'"
         frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
-        if let region = photos.first?.region {
+        if let region = photos.first.flatMap({ ordered[$0].region }) {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
         }
-        frame.social = socialCard(listing: frame, photos: photos)
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
 
@@ -134,7 +133,7 @@ extension SiteBuilder {
         var page = ListPage(frame: PageFrame(.regions, title: "Top Regions",
                                              subheading: "The most photographed regions, by number of photographers"))
         page.rows = snapshot.topRegions.map { region in
-            let (thumb, alt) = cover(photos(of: region))
+            let (thumb, alt) = cover(positions(of: region))
             return ListRow(href: Route.region(slug: region.slug).path, title: region.name,
                            subtitle: PhotoText.count(region.photographerCount, "photographer"), thumb: thumb, alt: alt)
         }
@@ -144,14 +143,14 @@ extension SiteBuilder {
 
     /// Every region has its page, in the top 50 or not, so links from photos always resolve.
     func regionPage(_ region: Region, number: Int) -> PhotosPage? {
-        let photos = photos(of: region)
+        let photos = positions(of: region)
         guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.region(slug: region.slug)
         var frame = PageFrame(route.page(number), title: region.name,
                               subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
         frame.origin = "region '\(region.name)'"
         frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
-        frame.social = socialCard(listing: frame, photos: photos)
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
 
@@ -160,7 +159,7 @@ extension SiteBuilder {
         var page = ListPage(frame: PageFrame(.people(page: number), title: "People",
                                              subheading: PhotoText.count(index.people.count, "photographer")))
         page.rows = people.map { person in
-            let photos = photos(of: person)
+            let photos = positions(of: person)
             let (thumb, alt) = cover(photos)
             return ListRow(href: Route.person(slug: person.slug).path, title: person.name,
                            subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
@@ -170,13 +169,13 @@ extension SiteBuilder {
     }
 
     func personPage(_ person: Person, number: Int) -> PhotosPage? {
-        let photos = photos(of: person)
+        let photos = positions(of: person)
         guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.person(slug: person.slug)
         var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
         frame.origin = "person '\(person.name)'"
         frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
-        frame.social = socialCard(listing: frame, photos: photos)
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
 
@@ -202,7 +201,7 @@ extension SiteBuilder {
         } else {
             guard let shown = slice(index.places, number: number) else { return nil }
             page.rows = shown.map { place in
-                let (thumb, alt) = cover(photos(of: place))
+                let (thumb, alt) = cover(positions(of: place))
                 return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
             }
             page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
@@ -212,8 +211,7 @@ extension SiteBuilder {
     }
 
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
-        guard place.hasFavorites else { return nil }
-        let favorites = photos(of: place).filter(\.photo.favorite)
+        let favorites = favorites(of: place)
         guard !favorites.isEmpty, let sections = grid(favorites, number: number) else { return nil }
         let route = Route.favoritePlace(slug: place.slug)
         var frame = PageFrame(route.page(number), title: "Favorites in \(place.title)",

@@ -1,9 +1,7 @@
 extension SiteBuilder {
     /// The card of a page that lists photos (a place, a region, a person, an album): its title,
-    /// what its subheading says, and its cover: the one given (an album's chosen cover), else its
-    /// newest photo.
-    func socialCard(listing page: PageFrame, photos: [GalleryPhoto], cover chosen: GalleryPhoto? = nil) -> SocialCard {
-        let cover = chosen ?? photos.min(by: Self.newestFirst)
+    /// what its subheading says, and its cover (its newest photo, or an album's chosen cover).
+    func socialCard(listing page: PageFrame, cover: GalleryPhoto?) -> SocialCard {
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
                           url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id!]?.screen },
                           imageAlt: cover.map(PhotoText.alt), address: address)

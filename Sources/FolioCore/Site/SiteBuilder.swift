@@ -41,6 +41,11 @@ public struct SiteBuilder: Sendable {
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
     let index: Index
+    /// Each photo's `ValueStamp` (with its person, place and region), by position in `ordered`:
+    /// what its cards show, as one number (see `key(_:)`).
+    let stamps: [UInt64]
+    /// Draws cards as their photos' stamps alone (see `key(_:)`).
+    var stampsOnly = false
 
     struct Index: Sendable {
         var position: [String: Int] = [:]
@@ -54,6 +59,16 @@ public struct SiteBuilder: Sendable {
         var region: [String: Region] = [:]
         var person: [String: Person] = [:]
         var album: [String: String] = [:]
+        /// Positions, the photos last added first.
+        var latestAdded: [Int] = []
+    }
+
+    /// What a photo's cards and page show of it: the photo, and whom and where it names.
+    struct ShownPhoto: Encodable {
+        var photo: Photo
+        var person: Person
+        var place: Place?
+        var region: Region?
     }
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
@@ -96,7 +111,13 @@ public struct SiteBuilder: Sendable {
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        let ordered = self.ordered
+        index.latestAdded = ordered.indices.sorted { a, b in
+            let (pa, pb) = (ordered[a].photo, ordered[b].photo)
+            return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
+        }
         self.index = index
+        stamps = ordered.map { ValueStamp.of(ShownPhoto(photo: $0.photo, person: $0.person, place: $0.place, region: $0.region)) }
     }
 
     /// Every page of the site, in the order they are drawn.
@@ -109,15 +130,15 @@ public struct SiteBuilder: Sendable {
         }
         routes += placesIndexRoutes()
         for place in index.places {
-            routes += paged(.place(slug: place.slug), count: photos(of: place).count)
+            routes += paged(.place(slug: place.slug), count: positions(of: place).count)
         }
         routes.append(.regions)
         for region in snapshot.regions {
-            routes += paged(.region(slug: region.slug), count: region.id.flatMap { index.byRegion[$0]?.count } ?? 0)
+            routes += paged(.region(slug: region.slug), count: positions(of: region).count)
         }
         routes += paged(.people(), count: index.people.count)
         for person in index.people {
-            routes += paged(.person(slug: person.slug), count: person.id.flatMap { index.byPerson[$0]?.count } ?? 0)
+            routes += paged(.person(slug: person.slug), count: positions(of: person).count)
         }
         let favoritePlaces = placesWithFavorites
         routes += paged(.favorites(), count: favoritePlaces.count)
@@ -213,34 +234,47 @@ public struct SiteBuilder: Sendable {
 
     func photoPath(_ item: GalleryPhoto) -> String { route(of: item).path }
 
-    /// The photos of a place, a region, a person: newest first.
-    func photos(of place: Place) -> [GalleryPhoto] { place.id.flatMap { index.byPlace[$0] }.map { $0.map { ordered[$0] } } ?? [] }
-    func photos(of region: Region) -> [GalleryPhoto] { region.id.flatMap { index.byRegion[$0] }.map { $0.map { ordered[$0] } } ?? [] }
-    func photos(of person: Person) -> [GalleryPhoto] { person.id.flatMap { index.byPerson[$0] }.map { $0.map { ordered[$0] } } ?? [] }
+    /// Where the photos of a place, a region, a person are in `ordered`: newest first.
+    func positions(of place: Place) -> [Int] { place.id.flatMap { index.byPlace[$0] } ?? [] }
+    func positions(of region: Region) -> [Int] { region.id.flatMap { index.byRegion[$0] } ?? [] }
+    func positions(of person: Person) -> [Int] { person.id.flatMap { index.byPerson[$0] } ?? [] }
+
+    /// The favorites of a place, newest first; none when the place's own record says it holds none.
+    func favorites(of place: Place) -> [Int] {
+        place.hasFavorites ? positions(of: place).filter { ordered[$0].photo.favorite } : []
+    }
 
     /// Places that hold favorites, A–Z, with their favorites.
-    var placesWithFavorites: [(place: Place, favorites: [GalleryPhoto])] {
+    var placesWithFavorites: [(place: Place, favorites: [Int])] {
         index.places.compactMap { place in
-            guard place.hasFavorites else { return nil }
-            let favorites = photos(of: place).filter(\.photo.favorite)
+            let favorites = favorites(of: place)
             return favorites.isEmpty ? nil : (place, favorites)
         }
     }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
-        PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
+        if stampsOnly { return stampCard(item) }
+        return PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
                   alt: PhotoText.alt(item), thumb: images[item.photo.id!]?.thumb,
                   favorite: item.photo.favorite, identifier: item.photo.identifier)
     }
 
-    /// The thumbnail of the newest of `photos`, to stand for a place, a region or a person.
-    func cover(_ photos: [GalleryPhoto]) -> (ImageRef?, String) {
-        guard let first = photos.min(by: Self.newestFirst) else { return (nil, "") }
+    /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
+    private func stampCard(_ item: GalleryPhoto) -> PhotoCard {
+        let stamp = index.position[item.photo.identifier].map { stamps[$0] } ?? 0
+        return PhotoCard(href: "", title: String(stamp, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
+                         identifier: item.photo.identifier)
+    }
+
+    /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
+    func cover(_ positions: [Int]) -> (ImageRef?, String) {
+        guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
         return (images[first.photo.id!]?.thumb, PhotoText.alt(first))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
+        if stampsOnly { return stampCard(item) }
         var card = card(item)
         if let screen = images[item.photo.id!]?.screen, screen.width > 0, screen.height > 0 {
             card.shape = screen
@@ -256,19 +290,19 @@ public struct SiteBuilder: Sendable {
         return "(max-width: 560px) \(Int(min(400, (aspect * 220).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
     }
 
-    /// Page `number` of `photos` (newest first) in rows that keep their shapes.
-    func grid(_ photos: [GalleryPhoto], number: Int) -> [PhotoSection]? {
-        slice(photos, number: number).map {
-            [PhotoSection(title: nil, photos: $0.map(shapedCard), keepsShapes: true)].firstScreenEager()
+    /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.
+    func grid(_ positions: [Int], number: Int) -> [PhotoSection]? {
+        slice(positions, number: number).map {
+            [PhotoSection(title: nil, photos: $0.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
         }
     }
 
     /// Page `number` of `photos` (newest first), in sections by when they were taken: hours ago
     /// for the last day, then by date. A section carried on from the page before says so.
-    func timeline(_ photos: [GalleryPhoto], number: Int) -> [PhotoSection]? {
-        guard let page = slice(photos, number: number) else { return nil }
+    func timeline(_ positions: [Int], number: Int) -> [PhotoSection]? {
+        guard let page = slice(positions, number: number) else { return nil }
         var sections: [PhotoSection] = []
-        for item in page {
+        for item in page.map({ ordered[$0] }) {
             let title = PhotoText.whenSection(Self.when(item), now: now)
             if sections.last?.title == title {
                 sections[sections.count - 1].photos.append(shapedCard(item))
@@ -276,8 +310,9 @@ public struct SiteBuilder: Sendable {
                 sections.append(PhotoSection(title: title, photos: [shapedCard(item)], keepsShapes: true))
             }
         }
-        if let first = page.first, page.startIndex > photos.startIndex, !sections.isEmpty,
-           PhotoText.whenSection(Self.when(photos[page.startIndex - 1]), now: now) == PhotoText.whenSection(Self.when(first), now: now) {
+        if let first = page.first, page.startIndex > positions.startIndex, !sections.isEmpty,
+           PhotoText.whenSection(Self.when(ordered[positions[page.startIndex - 1]]), now: now)
+            == PhotoText.whenSection(Self.when(ordered[first]), now: now) {
             sections[0].continued = true
         }
         return sections.firstScreenEager()

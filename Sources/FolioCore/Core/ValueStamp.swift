@@ -1,0 +1,169 @@
+/// A value's fingerprint, from everything it encodes: every stored property (through its
+/// `Encodable` conformance), so a field added to a type is in it without a list to keep. Stable
+/// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`.
+///
+/// Cheap enough to take of every photo of a large library on every build: the bytes go into one
+/// buffer, no text is formatted.
+public enum ValueStamp {
+    public static func of(_ value: some Encodable) -> UInt64 {
+        let sink = Sink()
+        try? value.encode(to: StampEncoder(sink: sink))
+        return sink.bytes.withUnsafeBytes { ContentHash.hash($0) }
+    }
+
+    /// The bytes a value encodes to: keys, values, and marks where containers open and close,
+    /// so that ["ab"] and ["a", "b"] differ.
+    fileprivate final class Sink {
+        var bytes: [UInt8] = []
+
+        func mark(_ byte: UInt8) { bytes.append(byte) }
+
+        func text(_ value: String) {
+            bytes.append(1)
+            var value = value
+            value.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0)
+        }
+
+        func number(_ value: Int64) {
+            bytes.append(2)
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        func real(_ value: Double) {
+            bytes.append(3)
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        func flag(_ value: Bool) { bytes.append(value ? 5 : 4) }
+
+        func key(_ key: some CodingKey) {
+            bytes.append(6)
+            text(key.stringValue)
+        }
+    }
+
+    private struct StampEncoder: Encoder {
+        let sink: Sink
+        var codingPath: [any CodingKey] { [] }
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            sink.mark(7)
+            return KeyedEncodingContainer(Keyed(sink: sink))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            sink.mark(8)
+            return Unkeyed(sink: sink)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(sink: sink) }
+    }
+
+    private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let sink: Sink
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil(forKey key: Key) throws { sink.key(key); sink.mark(9) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { sink.key(key); sink.flag(value) }
+        mutating func encode(_ value: String, forKey key: Key) throws { sink.key(key); sink.text(value) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { sink.key(key); sink.real(value) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { sink.key(key); sink.real(Double(value)) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { sink.key(key); sink.number(Int64(truncatingIfNeeded: value)) }
+
+        mutating func encode(_ value: some Encodable, forKey key: Key) throws {
+            sink.key(key)
+            try value.encode(to: StampEncoder(sink: sink))
+            sink.mark(10)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                            forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            sink.key(key)
+            return StampEncoder(sink: sink).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            sink.key(key)
+            return StampEncoder(sink: sink).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder { StampEncoder(sink: sink) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { sink.key(key); return StampEncoder(sink: sink) }
+    }
+
+    private struct Unkeyed: UnkeyedEncodingContainer {
+        let sink: Sink
+        var codingPath: [any CodingKey] { [] }
+        var count = 0
+
+        mutating func encodeNil() throws { count += 1; sink.mark(9) }
+        mutating func encode(_ value: Bool) throws { count += 1; sink.flag(value) }
+        mutating func encode(_ value: String) throws { count += 1; sink.text(value) }
+        mutating func encode(_ value: Double) throws { count += 1; sink.real(value) }
+        mutating func encode(_ value: Float) throws { count += 1; sink.real(Double(value)) }
+        mutating func encode(_ value: Int) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int8) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int16) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int32) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int64) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt8) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt16) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt32) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt64) throws { count += 1; sink.number(Int64(truncatingIfNeeded: value)) }
+
+        mutating func encode(_ value: some Encodable) throws {
+            count += 1
+            try value.encode(to: StampEncoder(sink: sink))
+            sink.mark(10)
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            count += 1
+            return StampEncoder(sink: sink).container(keyedBy: keyType)
+        }
+
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            count += 1
+            return StampEncoder(sink: sink).unkeyedContainer()
+        }
+
+        mutating func superEncoder() -> any Encoder { StampEncoder(sink: sink) }
+    }
+
+    private struct Single: SingleValueEncodingContainer {
+        let sink: Sink
+        var codingPath: [any CodingKey] { [] }
+
+        mutating func encodeNil() throws { sink.mark(9) }
+        mutating func encode(_ value: Bool) throws { sink.flag(value) }
+        mutating func encode(_ value: String) throws { sink.text(value) }
+        mutating func encode(_ value: Double) throws { sink.real(value) }
+        mutating func encode(_ value: Float) throws { sink.real(Double(value)) }
+        mutating func encode(_ value: Int) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int8) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int16) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int32) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: Int64) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt8) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt16) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt32) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+        mutating func encode(_ value: UInt64) throws { sink.number(Int64(truncatingIfNeeded: value)) }
+
+        mutating func encode(_ value: some Encodable) throws {
+            try value.encode(to: StampEncoder(sink: sink))
+        }
+    }
+}

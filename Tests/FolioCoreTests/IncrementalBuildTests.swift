@@ -1,0 +1,162 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+/// A build redraws only the pages whose key moved (`SiteBuilder.key`): whatever a sequence of
+/// edits, the site it leaves must be the site a cold build of the same content makes, byte for
+/// byte. Edits are drawn at random from a fixed seed, so a failure replays.
+final class IncrementalBuildTests: XCTestCase {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let seeds = ["photo1.jpg", "photo2.jpg", "photo3.jpg"].map { TestSite.repository.appendingPathComponent("content/\($0)") }
+    static let places = ["Palo Alto, California, United States", "Nairobi, Kenya", "Lyon, France", "Kyoto, Japan", "Quito, Ecuador"]
+    static let people = ["Josh", "Al", "Maya", "Kenji"]
+    static let folders = ["", "travel/", "travel/japan/", "family/"]
+
+    /// One photo as the catalog describes it.
+    struct Entry {
+        var path: String
+        var seed: Int
+        var title: String
+        var user: String
+        var place: String?
+        var favorite: Bool
+        var taken: Date
+        var uploaded: Date
+
+        var record: [String: Any] {
+            var record: [String: Any] = ["path": path, "name": title, "user": user, "favorite": favorite, "taken": taken, "uploaded": uploaded]
+            if let place { record["place"] = place }
+            return record
+        }
+    }
+
+    func write(_ entries: [Entry], to site: TestSite) throws {
+        try site.catalog("catalog.plist", entries.map(\.record))
+    }
+
+    /// A cold build of the same content and settings, in a folder of its own.
+    func coldBuild(of entries: [Entry], settings: Data) async throws -> TestSite {
+        let fresh = try TestSite()
+        try fresh.write(settings, to: "folio.json")
+        for entry in entries { try fresh.photo(entry.path, from: Self.seeds[entry.seed]) }
+        try write(entries, to: fresh)
+        try await fresh.build(now: now)
+        return fresh
+    }
+
+    /// Every published file, by path, with its bytes; the build's own state left out.
+    func tree(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
+        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+            let path = String(url.path.dropFirst(root.path.count + 1))
+            if path.hasPrefix(".folio") { continue }
+            files[path] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    func testEditsAtRandomLeaveTheSiteAColdBuildMakes() async throws {
+        var random = SplitMix64(0x5EED_F011)
+        let site = try TestSite()
+        // Ten to a page, so listings of these few photos run to several pages.
+        let settings = Data(#"{"pageSize": 10, "latestCount": 4, "feedCount": 5}"#.utf8)
+        try site.write(settings, to: "folio.json")
+        var entries: [Entry] = []
+        var made = 0
+        func newEntry() -> Entry {
+            made += 1
+            let folder = Self.folders.randomElement(using: &random)!
+            return Entry(path: "\(folder)photo-\(made).jpg", seed: Int.random(in: 0..<3, using: &random), title: "Photo \(made)",
+                         user: Self.people.randomElement(using: &random)!,
+                         place: Bool.random(using: &random) ? Self.places.randomElement(using: &random)! : nil,
+                         favorite: Int.random(in: 0..<4, using: &random) == 0,
+                         taken: now.addingTimeInterval(-Double(Int.random(in: 0..<(40 * 86_400), using: &random))),
+                         uploaded: now.addingTimeInterval(-Double(made * 60)))
+        }
+        for _ in 0..<36 {
+            let entry = newEntry()
+            try site.photo(entry.path, from: Self.seeds[entry.seed])
+            entries.append(entry)
+        }
+        try write(entries, to: site)
+        try await site.build(now: now)
+
+        for round in 1...8 {
+            var done: [String] = []
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let at = Int.random(in: 0..<entries.count, using: &random)
+                switch Int.random(in: 0..<8, using: &random) {
+                case 0:
+                    entries[at].title += " again"
+                    done.append("retitled \(entries[at].path)")
+                case 1:
+                    entries[at].favorite.toggle()
+                    done.append("favorite of \(entries[at].path)")
+                case 2:
+                    entries[at].place = Bool.random(using: &random) ? Self.places.randomElement(using: &random)! : nil
+                    done.append("moved the place of \(entries[at].path)")
+                case 3:
+                    entries[at].user = Self.people.randomElement(using: &random)!
+                    done.append("gave \(entries[at].path) to \(entries[at].user)")
+                case 4:
+                    entries[at].taken = entries[at].taken.addingTimeInterval(-Double(Int.random(in: 1...20, using: &random)) * 86_400)
+                    done.append("redated \(entries[at].path)")
+                case 5:
+                    let gone = entries.remove(at: at)
+                    try FileManager.default.removeItem(at: site.content.appendingPathComponent(gone.path))
+                    done.append("deleted \(gone.path)")
+                case 6:
+                    // Renamed or moved to another folder: a new file as far as the site can tell.
+                    let old = entries[at].path
+                    let folder = Self.folders.randomElement(using: &random)!
+                    made += 1
+                    entries[at].path = "\(folder)moved-\(made).jpg"
+                    try site.write(try Data(contentsOf: site.content.appendingPathComponent(old)), to: "content/\(entries[at].path)")
+                    try FileManager.default.removeItem(at: site.content.appendingPathComponent(old))
+                    done.append("moved \(old) to \(entries[at].path)")
+                default:
+                    let entry = newEntry()
+                    try site.photo(entry.path, from: Self.seeds[entry.seed])
+                    entries.append(entry)
+                    done.append("added \(entry.path)")
+                }
+            }
+            try write(entries, to: site)
+            let report = try await site.build(now: now)
+            XCTAssertTrue(report.issues.isEmpty, "round \(round): \(report.issues)")
+            XCTAssertLessThan(report.pagesRendered, report.pages, "round \(round) redrew every page: \(done)")
+
+            let fresh = try await coldBuild(of: entries, settings: settings)
+            let (incremental, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
+            XCTAssertEqual(Set(incremental.keys).symmetricDifference(cold.keys).sorted(), [], "round \(round), after \(done)")
+            for (path, bytes) in cold where incremental[path] != bytes {
+                XCTFail("round \(round), after \(done): \(path) differs from a cold build's")
+            }
+        }
+    }
+
+    func testOnePhotosEditRedrawsOnlyThePagesThatShowIt() async throws {
+        let site = try TestSite()
+        var entries: [Entry] = []
+        for n in 0..<30 {
+            entries.append(Entry(path: "\(n % 2 == 0 ? "a" : "b")/photo-\(n).jpg", seed: n % 3, title: "Photo \(n)",
+                                 user: Self.people[n % 4], place: Self.places[n % 5], favorite: n % 7 == 0,
+                                 taken: now.addingTimeInterval(-Double(n) * 86_400 * 3), uploaded: now.addingTimeInterval(-Double(n) * 60)))
+            try site.photo(entries[n].path, from: Self.seeds[n % 3])
+        }
+        try write(entries, to: site)
+        let first = try await site.build(now: now)
+        XCTAssertEqual(first.pagesRendered, first.pages)
+
+        entries[20].title = "A new title"
+        try write(entries, to: site)
+        let report = try await site.build(now: now)
+        // Its page and its two neighbours'; its place's, region's, person's and album's
+        // listings; the Albums index, whose rows' covers are their newest photos, is not among
+        // them (photo 20 is no album's newest). Nothing else.
+        XCTAssertLessThanOrEqual(report.pagesRendered, 8, "of \(report.pages)")
+        XCTAssertGreaterThanOrEqual(report.pagesRendered, 5)
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("a/photo-20.jpg")).html").contains("A new title"))
+    }
+}
