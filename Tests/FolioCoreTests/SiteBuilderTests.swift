@@ -117,6 +117,74 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
     }
 
+    // MARK: - Listings cut into pages
+
+    func builder(_ photos: [PhotoImport], pageSize: Int) throws -> SiteBuilder {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: photos))
+        var settings = SiteSettings()
+        settings.pageSize = pageSize
+        return SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: settings, now: now)
+    }
+
+    func testALongListingIsCutIntoPagesAtStableAddresses() throws {
+        let builder = try builder((1...7).map { photo($0, taken: now.addingTimeInterval(-Double($0) * 86_400 * 40)) }, pageSize: 3)
+        let paths = builder.routes().map(\.path)
+        XCTAssertEqual(paths.filter { $0.hasPrefix("people/josh") }, ["people/josh.html", "people/josh/2.html", "people/josh/3.html"])
+        XCTAssertEqual(paths.filter { $0.hasPrefix("people/index") }, ["people/index.html"], "one person: one page")
+
+        let second = try XCTUnwrap(builder.page(.person(slug: "josh", page: 2)) as? PhotosPage)
+        XCTAssertEqual(second.photoSections.flatMap(\.photos).map(\.identifier), ["p4", "p5", "p6"])
+        XCTAssertEqual(second.photoSections[0].photos.first?.eager, true, "each page's first screen loads at once")
+        XCTAssertEqual(second.frame.paging?.previous, "people/josh.html")
+        XCTAssertEqual(second.frame.paging?.next, "people/josh/3.html")
+        XCTAssertEqual(second.frame.title, "Josh (page 2 of 3)")
+        XCTAssertEqual(second.frame.paging?.pages.map(\.number), [1, 2, 3])
+        let html = try render(second)
+        XCTAssertTrue(html.contains(#"<link rel="prev" href="../../people/josh.html">"#), html)
+        XCTAssertTrue(html.contains(#"<link rel="next" href="../../people/josh/3.html">"#))
+        XCTAssertTrue(html.contains(#"<a href="../../people/josh/2.html" aria-current="page">2</a>"#))
+        XCTAssertTrue(html.contains(#"<link rel="stylesheet" href="../../assets/style.css">"#))
+        XCTAssertNil(builder.page(.person(slug: "josh", page: 4)))
+        XCTAssertNil(try XCTUnwrap(builder.page(.person(slug: "josh")) as? PhotosPage).frame.paging?.previous)
+    }
+
+    func testAPageListLeavesOutPagesFarFromThisOne() {
+        let pages = Paging(.person(slug: "josh"), number: 10, count: 40)!.pages
+        XCTAssertEqual(pages.map { $0.gap ? 0 : $0.number }, [1, 0, 8, 9, 10, 11, 12, 0, 40])
+        XCTAssertEqual(pages.first { $0.current }?.href, "people/josh/10.html")
+        XCTAssertNil(Paging(.person(slug: "josh"), number: 1, count: 1))
+    }
+
+    func testATimeSectionCarriedOverAPageBreakSaysSo() throws {
+        let day = ISO8601DateFormatter().date(from: "2025-01-02T10:00:00Z")!
+        let builder = try builder((1...4).map { photo($0, taken: day.addingTimeInterval(-Double($0) * 60)) }
+                                  + [photo(5, taken: day.addingTimeInterval(-86_400 * 3))], pageSize: 3)
+        let first = try XCTUnwrap(builder.page(.place(slug: "palo-alto-california-united-states")) as? PhotosPage)
+        XCTAssertEqual(first.photoSections.map(\.continued), [false])
+        let second = try XCTUnwrap(builder.page(.place(slug: "palo-alto-california-united-states", page: 2)) as? PhotosPage)
+        XCTAssertEqual(second.photoSections.map(\.title), ["2 January 2025", "30 December 2024"])
+        XCTAssertEqual(second.photoSections.map(\.continued), [true, false])
+        XCTAssertTrue(try render(second).contains(#"2 January 2025 <span class="continued">(continued)</span>"#))
+    }
+
+    func testAPlacesIndexLongerThanAPageHasPagesPerLetter() throws {
+        let builder = try builder([photo(1, at: "Amsterdam, Netherlands"), photo(2, at: "Athens, Greece"), photo(3, at: "Berlin, Germany"),
+                                   photo(4, at: "Cairo, Egypt")], pageSize: 3)
+        XCTAssertEqual(builder.routes().map(\.path).filter { $0.hasPrefix("places/index") },
+                       ["places/index.html", "places/index/b.html", "places/index/c.html"])
+        let first = try XCTUnwrap(builder.page(.places()) as? PlacesPage)
+        XCTAssertEqual(first.rowSections.map(\.title), ["A"])
+        XCTAssertEqual(first.letters.filter(\.present).map(\.href), ["../places/index.html", "../places/index/b.html", "../places/index/c.html"])
+        let b = try XCTUnwrap(builder.page(.places(letter: "B")) as? PlacesPage)
+        XCTAssertEqual(b.rowSections.flatMap(\.rows).map(\.title), ["Berlin"])
+        XCTAssertEqual(b.letters.first { $0.current }?.letter, "B")
+        XCTAssertEqual(b.letters.first?.href, "../../places/index.html")
+        // A short index is one page, its letters leading to its own sections.
+        let short = try XCTUnwrap(try self.builder([photo(1, at: "Berlin, Germany")], pageSize: 3).page(.places()) as? PlacesPage)
+        XCTAssertEqual(short.letters.filter(\.present).map(\.href), ["#letter-B"])
+    }
+
     // MARK: - What the theme's scripts need
 
     func render(_ page: any SitePage) throws -> String {
