@@ -43,7 +43,7 @@ extension SiteBuilder {
               <updated>\(XMLText.date(updated))</updated>
               <author><name>\(e(settings.title))</name></author>
               <link rel="self" type="application/atom+xml" href="\(link(AtomFeed.path))"/>
-              <link rel="alternate" type="text/html" href="\(link("index.html"))"/>
+              <link rel="alternate" type="text/html" href="\(link(Route.home.path))"/>
               <icon>\(link("assets/apple-touch-icon.png"))</icon>
               <generator>Folio</generator>
 

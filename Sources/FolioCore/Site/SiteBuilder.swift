@@ -19,12 +19,22 @@ public struct PhotoImages: Sendable, Equatable {
     }
 }
 
+/// A photo's images as pages show them, made from its media when a page asks: a large library's
+/// are not all held twice.
+struct ImageLookup: Sendable {
+    let media: [Int64: PhotoMedia]
+
+    subscript(id: Int64) -> PhotoImages? {
+        media[id].map(PhotoImages.init)
+    }
+}
+
 /// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
 /// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
     public let snapshot: GallerySnapshot
-    /// By photo id, made once from the media: a photo is shown on many pages.
-    let images: [Int64: PhotoImages]
+    /// By photo id, as pages show them.
+    let images: ImageLookup
     public let settings: SiteSettings
     /// The moment "hours ago" is measured from.
     public let now: Date
@@ -74,7 +84,7 @@ public struct SiteBuilder: Sendable {
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
                 unlisted: UnlistedAlbum? = nil) {
         self.snapshot = snapshot
-        self.images = media.mapValues(PhotoImages.init)
+        self.images = ImageLookup(media: media)
         self.settings = settings
         self.now = now
         self.address = SiteAddress(settings.baseURL)
