@@ -62,7 +62,7 @@ struct PlanStep: BuildStep {
         let (site, imported) = input
         let database = site.database
         let full = try database.snapshot()
-        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id! }))
+        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
         let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
         let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
         let output = site.output
@@ -72,7 +72,7 @@ struct PlanStep: BuildStep {
         var jobIndex: [String: Int] = [:]
         for item in snapshot.photos {
             let photo = item.photo
-            let id = photo.id!
+            let id = photo.id
             guard let source = Self.source(of: photo, site: site) else { continue }
             let colour = SourceColour(modelText: photo.colour)
             let set = photo.transparent ? transparentSet : opaqueSet

@@ -31,10 +31,10 @@ public struct GallerySnapshot: Sendable {
     /// were in are counted again from the photos that stay, so no page promises a photo that
     /// is not there. The model itself keeps them.
     public func excluding(_ excluded: Set<Int64>) -> GallerySnapshot {
-        let removed = photos.filter { excluded.contains($0.photo.id!) }
+        let removed = photos.filter { excluded.contains($0.photo.id) }
         guard !removed.isEmpty else { return self }
         var copy = self
-        copy.photos = photos.filter { !excluded.contains($0.photo.id!) }
+        copy.photos = photos.filter { !excluded.contains($0.photo.id) }
         let affected = Set(removed.compactMap { $0.region?.id })
         var photographers: [Int64: Set<Int64>] = [:]
         for item in copy.photos {
@@ -42,9 +42,9 @@ public struct GallerySnapshot: Sendable {
         }
         let lived = Set(copy.photos.compactMap { $0.region?.id })
         copy.regions = regions.compactMap { region in
-            guard let id = region.id, lived.contains(id) else { return nil }
+            guard lived.contains(region.id) else { return nil }
             var region = region
-            if affected.contains(id) { region.photographerCount = photographers[id]?.count ?? 0 }
+            if affected.contains(region.id) { region.photographerCount = photographers[region.id]?.count ?? 0 }
             return region
         }
         copy.topRegions = Array(copy.regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))

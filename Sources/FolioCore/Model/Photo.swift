@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 
 /// One photo of the gallery, from `content/` or imported from elsewhere.
-public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public var id: Int64?
+public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    /// The row's id: every value of this type was read from the model. Rows are written only
+    /// by the import's statements, which leave the id to SQLite.
+    public var id: Int64
     /// Stable across builds; names the photo's page.
     public var identifier: String
     public var source: PhotoSource
@@ -48,6 +50,4 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public static let person = belongsTo(Person.self)
     public static let place = belongsTo(Place.self)
     public static let thumbnails = hasMany(Thumbnail.self)
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -2,16 +2,14 @@ import Foundation
 import GRDB
 
 /// A broad area that places belong to ("California"); ranked by how many people photograph it.
-public struct Region: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public var id: Int64?
+public struct Region: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public var id: Int64
     public var name: String
     public var slug: String
     public var photographerCount: Int
 
     public static let databaseTableName = "region"
     public static let places = hasMany(Place.self)
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
 extension Region {

@@ -109,7 +109,7 @@ extension SiteBuilder {
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
     func record(_ item: GalleryPhoto, title: String) -> String {
-        let thumb = images[item.photo.id!]?.thumb
+        let thumb = images[item.photo.id]?.thumb
         let srcset = thumb.flatMap { $0.candidates.count > 1 ? $0.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil }
         let fields: [String] = [
             JSONText.string(item.photo.identifier), JSONText.string(title),

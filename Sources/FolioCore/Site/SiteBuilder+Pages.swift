@@ -44,7 +44,7 @@ extension SiteBuilder {
         var sections: [RowSection] = []
         var pages: [Page] = []
         for place in places {
-            let photos = byPlace[place.id!] ?? []
+            let photos = byPlace[place.id] ?? []
             let (thumb, alt) = cover(photos)
             let row = ListRow(href: "places/\(place.slug).html", title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
             let letter = Self.indexLetter(place.title)
@@ -84,16 +84,16 @@ extension SiteBuilder {
     func regionPages() -> [Page] {
         var index = Page(path: "regions/index.html", template: "list", section: .regions, title: "Top Regions",
                          subheading: "The most photographed regions, by number of photographers")
-        let byRegion = Dictionary(grouping: snapshot.photos.filter { $0.region != nil }, by: { $0.region!.id! })
+        let byRegion = Dictionary(grouping: snapshot.photos.filter { $0.region != nil }, by: { $0.region!.id })
         index.rows = snapshot.topRegions.map { region in
-            let (thumb, alt) = cover(byRegion[region.id!] ?? [])
+            let (thumb, alt) = cover(byRegion[region.id] ?? [])
             return ListRow(href: "regions/\(region.slug).html", title: region.name,
                            subtitle: PhotoText.count(region.photographerCount, "photographer"), thumb: thumb, alt: alt)
         }
         index.emptyMessage = index.rows!.isEmpty ? "No photo has a place yet." : nil
         // Every region gets its page, in the top 50 or not, so links from photos always resolve.
         let pages = snapshot.regions.map { region -> Page in
-            let photos = byRegion[region.id!] ?? []
+            let photos = byRegion[region.id] ?? []
             var page = Page(path: "regions/\(region.slug).html", template: "photos", section: .regions, title: region.name,
                             subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
             page.origin = "region '\(region.name)'"
@@ -106,13 +106,13 @@ extension SiteBuilder {
     }
 
     func peoplePages() -> [Page] {
-        let byPerson = Dictionary(grouping: snapshot.photos, by: { $0.person.id! })
+        let byPerson = Dictionary(grouping: snapshot.photos, by: { $0.person.id })
         let people = Set(snapshot.photos.map(\.person)).sorted { Self.byName($0.name, $1.name) }
         var index = Page(path: "people/index.html", template: "list", section: .people, title: "People",
                          subheading: PhotoText.count(people.count, "photographer"))
         var pages: [Page] = []
         index.rows = people.map { person in
-            let photos = byPerson[person.id!] ?? []
+            let photos = byPerson[person.id] ?? []
             let (thumb, alt) = cover(photos)
             var page = Page(path: "people/\(person.slug).html", template: "photos", section: .people, title: person.name,
                             subheading: PhotoText.count(photos.count, "photo"))
@@ -141,7 +141,7 @@ extension SiteBuilder {
         var onlyRows: [ListRow] = []
         var allRows: [ListRow] = []
         for place in places {
-            let photos = byPlace[place.id!] ?? []
+            let photos = byPlace[place.id] ?? []
             let favorites = photos.filter(\.photo.favorite)
             if place.hasFavorites, !favorites.isEmpty {
                 let (thumb, alt) = cover(favorites)
@@ -191,7 +191,7 @@ extension SiteBuilder {
 
             let previous = index > 0 ? ordered[index - 1] : nil
             let next = index + 1 < ordered.count ? ordered[index + 1] : nil
-            let images = self.images[photo.id!]
+            let images = self.images[photo.id]
             page.photo = PhotoDetail(
                 identifier: photo.identifier, title: PhotoText.title(photo),
                 description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
@@ -202,7 +202,7 @@ extension SiteBuilder {
                 tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-                nextImage: next.flatMap { self.images[$0.photo.id!]?.screen },
+                nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
                 nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
             page.crumbs = [Crumb(title: item.person.name, href: "people/\(item.person.slug).html")]
             page.social = socialCard(photo: page, item)

@@ -5,7 +5,7 @@ extension SiteBuilder {
     func socialCard(listing page: Page, photos: [GalleryPhoto], cover chosen: GalleryPhoto? = nil) -> SocialCard {
         let cover = chosen ?? photos.min(by: Self.newestFirst)
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
-                          url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id!]?.screen },
+                          url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id]?.screen },
                           imageAlt: cover.map(PhotoText.alt), address: address)
     }
 
@@ -14,6 +14,6 @@ extension SiteBuilder {
         let subtitle = PhotoText.subtitle(item.photo)
         let description = subtitle.isEmpty ? PhotoText.alt(item) : subtitle
         return SocialCard(type: "article", title: page.title, description: description, url: address?.absolute(page.path),
-                          image: images[item.photo.id!]?.screen, imageAlt: PhotoText.alt(item), address: address)
+                          image: images[item.photo.id]?.screen, imageAlt: PhotoText.alt(item), address: address)
     }
 }

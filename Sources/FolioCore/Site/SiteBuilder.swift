@@ -105,20 +105,20 @@ public struct SiteBuilder: Sendable {
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
         PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
-                  alt: PhotoText.alt(item), thumb: images[item.photo.id!]?.thumb,
+                  alt: PhotoText.alt(item), thumb: images[item.photo.id]?.thumb,
                   favorite: item.photo.favorite, identifier: item.photo.identifier)
     }
 
     /// The thumbnail of the newest of `photos`, to stand for a place, a region or a person.
     func cover(_ photos: [GalleryPhoto]) -> (ImageRef?, String) {
         guard let first = photos.min(by: Self.newestFirst) else { return (nil, "") }
-        return (images[first.photo.id!]?.thumb, PhotoText.alt(first))
+        return (images[first.photo.id]?.thumb, PhotoText.alt(first))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
         var card = card(item)
-        if let screen = images[item.photo.id!]?.screen, screen.width > 0, screen.height > 0 {
+        if let screen = images[item.photo.id]?.screen, screen.width > 0, screen.height > 0 {
             card.shape = screen
             card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
         }
@@ -151,12 +151,12 @@ public struct SiteBuilder: Sendable {
     }
 
     var photosByPlace: [Int64: [GalleryPhoto]] {
-        Dictionary(grouping: snapshot.photos.filter { $0.place != nil }, by: { $0.place!.id! })
+        Dictionary(grouping: snapshot.photos.filter { $0.place != nil }, by: { $0.place!.id })
     }
 
     var places: [Place] {
         var seen: [Int64: Place] = [:]
-        for item in snapshot.photos { if let place = item.place { seen[place.id!] = place } }
+        for item in snapshot.photos { if let place = item.place { seen[place.id] = place } }
         // Alphabetical by title, with titles that start with no letter last (the "#" section).
         return seen.values.sorted { a, b in
             let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
