@@ -94,7 +94,7 @@ struct ImportStep: BuildStep {
     /// record, its sidecar and the rating that makes a favorite.
     static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
         let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
-        let record = entry.record?.fingerprintText ?? "uncatalogued"
+        let record = entry.record?.fingerprint ?? "uncatalogued"
         // Only when there is one, so photos without are not all read again.
         let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
         return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown).joined(separator: "\u{1e}"))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything the model needs to know about one photo being imported, whatever its origin.
-public struct PhotoImport: Sendable, Equatable {
+public struct PhotoImport: Sendable, Equatable, Encodable {
     public var source: PhotoSource
     public var identifier: String
     public var title: String?
