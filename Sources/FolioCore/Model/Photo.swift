@@ -3,8 +3,8 @@ import GRDB
 
 /// One photo of the gallery, from `content/` or imported from elsewhere.
 public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
-    /// The row's id: every value of this type was read from the model. Rows are written only
-    /// by the import's statements, which leave the id to SQLite.
+    /// The row's id. Every value of this type was read from the model: rows are written only by
+    /// the import's upsert, which leaves the id to SQLite (`Photo(importing:)`).
     public var id: Int64
     /// Stable across builds; names the photo's page.
     public var identifier: String
@@ -24,20 +24,21 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var checksum: String
     public var fileStamp: String
     public var fingerprint: String
-    public var format: String
+    /// Its file's format, as its bytes said (a remote photo's is JPEG).
+    public var format: ImageFormat
     public var orientation: Int
-    /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
-    public var colour = "srgb"
+    /// What its pixel values mean.
+    public var colour: SourceColour
     /// Whether it has transparency its renditions must keep (Imaging's ImageMetadata.transparent).
-    public var transparent = false
+    public var transparent: Bool
     /// Whether it moves (ImageMetadata.animated): its animation is published beside its stills.
-    public var animated = false
+    public var animated: Bool
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?
     public var longitude: Double?
-    /// Tags, one per line.
-    public var tags: String
+    /// Stored as a JSON array (see the v11 migration).
+    public var tags: [String]
     /// Why the last build could not publish it (its file would not read or decode); nil when it
     /// was published. The row stays, with everything set on it, until its source is gone.
     public var lastError: String?

@@ -58,7 +58,7 @@ extension SiteBuilder {
             if let folder = AlbumTree.folder(of: photo) {
                 for album in albumTree.lineage(folder) { words.formUnion(SearchText.words(album.title)) }
             }
-            for tag in photo.tags.split(separator: "\n") { words.formUnion(SearchText.words(String(tag))) }
+            for tag in photo.tags { words.formUnion(SearchText.words(tag)) }
             for word in words {
                 postings[word, default: []].append(number * 2 + (titleWords.contains(word) ? 1 : 0))
             }

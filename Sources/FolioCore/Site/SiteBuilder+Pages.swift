@@ -199,7 +199,7 @@ extension SiteBuilder {
                 alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
                 originalWidth: photo.width, originalHeight: photo.height,
                 fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
-                tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
+                tags: photo.tags, favorite: photo.favorite,
                 previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
                 nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
