@@ -79,6 +79,25 @@ final class ModelTests: XCTestCase {
         }
     }
 
+    /// A build's view without some photos counts its regions' photographers as the import
+    /// counts the model's: the same photos give the same counts.
+    func testASnapshotWithoutSomePhotosCountsPhotographersAsTheImportDoes() throws {
+        try database.apply(ImportBatch(upserts: [
+            photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+            photo(2, by: "Al", at: "San Jose, California, United States"),
+            photo(3, by: "Al", at: "Nairobi, Kenya"),
+            photo(4, by: "Bea", at: "Nairobi, Kenya"),
+        ]))
+        let snapshot = try database.snapshot()
+        let gone = snapshot.photos.filter { ["content:2.jpg", "content:4.jpg"].contains($0.photo.source.text) }
+        let view = snapshot.excluding(Set(gone.map(\.photo.id)))
+
+        try database.apply(ImportBatch(removals: [.content(path: "2.jpg"), .content(path: "4.jpg")]))
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: view.regions.map { ($0.name, $0.photographerCount) }), try counts())
+        XCTAssertEqual(try counts(), ["California": 1, "Kenya": 1])
+        XCTAssertEqual(view.topRegions.map(\.name), try database.snapshot().topRegions.map(\.name))
+    }
+
     func testTopRegionsTieBreakByNameAndStopAtTheLimit() throws {
         var photos: [PhotoImport] = []
         for n in 0..<60 {

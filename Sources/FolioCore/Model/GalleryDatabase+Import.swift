@@ -232,14 +232,21 @@ extension GalleryDatabase {
         }
     }
 
+    /// Two statements per 500 regions: who took a photo in them, then their counts
+    /// (`Region.photographerCounts`), so Top Regions never counts over all photos.
     static func refreshPhotographerCounts(ofRegions regions: Set<Int64>, _ db: Database) throws {
-        for chunk in Array(regions).chunked(500) {
+        for chunk in regions.sorted().chunked(500) {
+            let taken = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT place.regionId, photo.personId FROM photo JOIN place ON place.id = photo.placeId
+                WHERE place.regionId IN \(placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk)).map { (region: $0[0] as Int64, person: $0[1] as Int64) }
+            let counts = Region.photographerCounts(taken)
+            var cases = StatementArguments()
+            for region in chunk { cases += [region, counts[region] ?? 0] }
+            let whens = Array(repeating: "WHEN ? THEN ?", count: chunk.count).joined(separator: " ")
             try db.execute(sql: """
-                UPDATE region SET photographerCount = (
-                  SELECT COUNT(DISTINCT photo.personId) FROM photo JOIN place ON place.id = photo.placeId
-                  WHERE place.regionId = region.id)
-                WHERE id IN \(placeholders(chunk.count))
-                """, arguments: StatementArguments(chunk))
+                UPDATE region SET photographerCount = CASE id \(whens) END WHERE id IN \(placeholders(chunk.count))
+                """, arguments: cases + StatementArguments(chunk))
         }
     }
 

@@ -36,15 +36,14 @@ public struct GallerySnapshot: Sendable {
         var copy = self
         copy.photos = photos.filter { !excluded.contains($0.photo.id) }
         let affected = Set(removed.compactMap { $0.region?.id })
-        var photographers: [Int64: Set<Int64>] = [:]
-        for item in copy.photos {
-            if let region = item.region?.id, affected.contains(region) { photographers[region, default: []].insert(item.photo.personId) }
-        }
+        let photographers = Region.photographerCounts(copy.photos.compactMap { item in
+            item.region.flatMap { affected.contains($0.id) ? (region: $0.id, person: item.photo.personId) : nil }
+        })
         let lived = Set(copy.photos.compactMap { $0.region?.id })
         copy.regions = regions.compactMap { region in
             guard lived.contains(region.id) else { return nil }
             var region = region
-            if affected.contains(region.id) { region.photographerCount = photographers[region.id]?.count ?? 0 }
+            if affected.contains(region.id) { region.photographerCount = photographers[region.id] ?? 0 }
             return region
         }
         copy.topRegions = Array(copy.regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))

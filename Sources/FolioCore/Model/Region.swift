@@ -21,6 +21,16 @@ extension Region {
             .limit(limit)
     }
 
+    /// How many distinct people took a photo in each region, from who took a photo where: the
+    /// one definition of a region's photographer count, which the import applies to the model's
+    /// photos (`refreshPhotographerCounts`) and a build to the photos it publishes
+    /// (`GallerySnapshot.excluding`). A region nobody took a photo in is not in the result.
+    static func photographerCounts(_ taken: some Sequence<(region: Int64, person: Int64)>) -> [Int64: Int] {
+        var people: [Int64: Set<Int64>] = [:]
+        for (region, person) in taken { people[region, default: []].insert(person) }
+        return people.mapValues(\.count)
+    }
+
     /// The order of `mostPopular`, for regions already in memory.
     public static func morePopular(_ a: Region, _ b: Region) -> Bool {
         if a.photographerCount != b.photographerCount { return a.photographerCount > b.photographerCount }
