@@ -79,6 +79,23 @@ final class ModelTests: XCTestCase {
         }
     }
 
+    /// The records' coding keys are their tables' columns, so the import (which writes the
+    /// records' own encoding) fills every column, and a property without its migration, or a
+    /// migration without its property, fails here.
+    func testEveryColumnIsARecordProperty() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States")]))
+        let item = try XCTUnwrap(try database.snapshot().photos.first)
+        let records: [(String, any EncodableRecord)] = [
+            ("photo", item.photo), ("person", item.person), ("place", try XCTUnwrap(item.place)),
+            ("region", try XCTUnwrap(item.region)), ("flickrPlace", FlickrPlace(placeId: "1", name: "A, B", region: "B")),
+        ]
+        try database.writer.read { db in
+            for (table, record) in records {
+                XCTAssertEqual(Set(try record.databaseDictionary.keys), Set(try db.columns(in: table).map(\.name)), table)
+            }
+        }
+    }
+
     /// A build's view without some photos counts its regions' photographers as the import
     /// counts the model's: the same photos give the same counts.
     func testASnapshotWithoutSomePhotosCountsPhotographersAsTheImportDoes() throws {
