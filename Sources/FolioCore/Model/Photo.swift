@@ -3,11 +3,13 @@ import GRDB
 
 /// One photo of the gallery, from `content/` or imported from elsewhere.
 public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
-    /// The row's id. Every value of this type was read from the model: rows are written only by
-    /// the import's upsert, which leaves the id to SQLite (`Photo(importing:)`).
+    /// The row's id: what the model and one build's work (renditions, pages) key a photo by.
+    /// Every value of this type was read from the model: rows are written only by the import's
+    /// upsert, which leaves the id to SQLite (`Photo(importing:)`).
     public var id: Int64
     /// Stable across builds; names the photo's page.
     public var identifier: String
+    /// Where it comes from; what an import finds its row by.
     public var source: PhotoSource
     public var title: String?
     public var description: String?
@@ -21,6 +23,7 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var height: Int
     public var favorite: Bool
     public var catalogFavorite: Bool
+    /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
     public var checksum: String
     public var fileStamp: String
     public var fingerprint: String
