@@ -16,7 +16,7 @@ extension GalleryDatabase {
     }
 
     public func albums() throws -> [AlbumInfo] {
-        try writer.read { db in try AlbumInfo.order(Column("path")).fetchAll(db) }
+        try writer.read { db in try AlbumInfo.order(AlbumInfo.Columns.path).fetchAll(db) }
     }
 }
 

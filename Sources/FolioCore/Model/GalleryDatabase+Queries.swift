@@ -58,7 +58,7 @@ extension GalleryDatabase {
                 .including(required: Photo.person)
                 .including(optional: Photo.place.including(optional: Place.region))
             let photos = try GalleryPhoto.fetchAll(db, request)
-            let regions = try Region.order(Column("name")).fetchAll(db)
+            let regions = try Region.order(Region.Columns.name).fetchAll(db)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
@@ -71,7 +71,7 @@ extension GalleryDatabase {
     }
 
     public func photo(identifier: String) throws -> Photo? {
-        try writer.read { db in try Photo.filter(Column("identifier") == identifier).fetchOne(db) }
+        try writer.read { db in try Photo.filter(Photo.Columns.identifier == identifier).fetchOne(db) }
     }
 }
 
@@ -88,7 +88,7 @@ extension GalleryDatabase {
     /// Whether a photo was taken in `range`: pages word such photos "hours ago".
     public func hasPhotosTaken(in range: ClosedRange<Date>) throws -> Bool {
         try writer.read { db in
-            try Photo.filter(range.contains(Column("taken"))).isEmpty(db) == false
+            try Photo.filter(range.contains(Photo.Columns.taken)).isEmpty(db) == false
         }
     }
 }

@@ -55,3 +55,12 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public static let place = belongsTo(Place.self)
     public static let thumbnails = hasMany(Thumbnail.self)
 }
+
+extension Photo {
+    /// The columns queries name, made from the coding keys (see `Region.Columns`).
+    public enum Columns {
+        public static let identifier = Column(CodingKeys.identifier)
+        public static let taken = Column(CodingKeys.taken)
+        public static let favorite = Column(CodingKeys.favorite)
+    }
+}

@@ -16,8 +16,8 @@ extension Region {
     /// Top Regions: most distinct photographers first, then by name.
     public static func mostPopular(limit: Int) -> QueryInterfaceRequest<Region> {
         Region
-            .filter(Column("photographerCount") > 0)
-            .order(Column("photographerCount").desc, Column("name").collating(.localizedCaseInsensitiveCompare))
+            .filter(Columns.photographerCount > 0)
+            .order(Columns.photographerCount.desc, Columns.name.collating(.localizedCaseInsensitiveCompare))
             .limit(limit)
     }
 
@@ -35,5 +35,14 @@ extension Region {
     public static func morePopular(_ a: Region, _ b: Region) -> Bool {
         if a.photographerCount != b.photographerCount { return a.photographerCount > b.photographerCount }
         return a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
+    }
+}
+
+extension Region {
+    /// The columns queries name, made from the coding keys: a renamed property is a compile error
+    /// in its queries, not a query of a column that is not there.
+    public enum Columns {
+        public static let name = Column(CodingKeys.name)
+        public static let photographerCount = Column(CodingKeys.photographerCount)
     }
 }
