@@ -288,7 +288,7 @@ final class ColourManagementTests: XCTestCase {
         XCTAssertTrue(report.warnings.first?.reason.contains("cut short") == true)
         XCTAssertTrue(site.exists("photos/\(try site.identifier("broken.jpg")).html"))
         let colours = try site.database.snapshot().photos.map { ($0.photo.source.text, $0.photo.colour) }
-        XCTAssertEqual(Dictionary(uniqueKeysWithValues: colours), ["content:adobe.jpg": "rgb-icc", "content:broken.jpg": "srgb"])
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: colours), ["content:adobe.jpg": .rgbProfile, "content:broken.jpg": .sRGB])
     }
 
     /// A site switching `colour` remakes the renditions of its wide-gamut photo only, and the

@@ -71,7 +71,7 @@ final class FlickrImportTests: XCTestCase {
         XCTAssertEqual([bridge.photo.width, bridge.photo.height], [4000, 2667], "the largest size")
         XCTAssertEqual(bridge.photo.taken, LocalDateTime.date(from: "2023-11-14 10:15:00"))
         XCTAssertEqual(bridge.photo.uploaded, Date(timeIntervalSince1970: 1_700_000_000))
-        XCTAssertEqual(bridge.photo.tags, "bridge\nfog\nsanfrancisco")
+        XCTAssertEqual(bridge.photo.tags, ["bridge", "fog", "sanfrancisco"])
         XCTAssertEqual(bridge.photo.remote?.pageURL, "https://www.flickr.com/photos/12037949754@N01/53124000001/")
         XCTAssertEqual(bridge.photo.remote?.sizes.map(\.label), ["sq", "q", "m", "z", "b", "o"], "numbers sent as strings too")
         XCTAssertEqual(byTitle["Redwoods"]?.place?.name, "California, United States", "a region-level place")

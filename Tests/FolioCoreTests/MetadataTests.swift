@@ -40,7 +40,7 @@ final class MetadataTests: XCTestCase {
                        place.name AS place, region.name AS region FROM photo JOIN person ON person.id = photo.personId
                 LEFT JOIN place ON place.id = photo.placeId LEFT JOIN region ON region.id = place.regionId
                 """) {
-                let tags = (row["tags"] as String).split(separator: "\n").map(String.init).sorted()
+                let tags = try JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8)).sorted()
                 found[String((row["source"] as String).dropFirst("content:".count))] = Described(
                     title: row["title"], description: row["description"], person: row["person"], place: row["place"],
                     region: row["region"], favorite: row["favorite"], tags: tags)

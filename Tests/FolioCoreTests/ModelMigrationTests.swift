@@ -28,7 +28,7 @@ final class ModelMigrationTests: XCTestCase {
         try old.close()
 
         let database = try GalleryDatabase.open(at: url)
-        XCTAssertEqual(try database.appliedMigrations().count, 10)
+        XCTAssertEqual(try database.appliedMigrations().count, 11)
         XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
         try database.writer.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
@@ -43,6 +43,24 @@ final class ModelMigrationTests: XCTestCase {
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         XCTAssertGreaterThan(try database.generation(), 0, "the moved pages make the next build a real one")
+    }
+
+    /// Tags were one text, a tag a line; v11 makes them the photo's array, stored as JSON.
+    func testTagsKeptOneALineAreReadAsTheirArray() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-model-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try copyOfTheFixture(in: folder)
+        let old = try DatabaseQueue(path: url.path)
+        try old.write { db in
+            try db.execute(sql: "UPDATE photo SET tags = ? WHERE source = 'content:p0.jpg'", arguments: ["city\nold town\n\nruin"])
+        }
+        try old.close()
+
+        let database = try GalleryDatabase.open(at: url)
+        let tags = Dictionary(uniqueKeysWithValues: try database.snapshot().photos.map { ($0.photo.source.text, $0.photo.tags) })
+        XCTAssertEqual(tags, ["content:p0.jpg": ["city", "old town", "ruin"], "content:p1.jpg": [], "content:p2.jpg": []])
+        XCTAssertEqual(try database.writer.read { try String.fetchAll($0, sql: "SELECT tags FROM photo ORDER BY source") },
+                       [#"["city","old town","ruin"]"#, "[]", "[]"])
     }
 
     func testASiteWithTheFirstReleasesModelBuilds() async throws {

@@ -23,7 +23,7 @@ final class ModelTests: XCTestCase {
             "v3: failures kept on the photo, reserved page names", "v4: people by key, remote photos, Flickr places",
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
-            "v10: whether each photo is transparent or animated",
+            "v10: whether each photo is transparent or animated", "v11: tags as a JSON array",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
@@ -77,6 +77,42 @@ final class ModelTests: XCTestCase {
         try database.writer.read { db in
             Dictionary(uniqueKeysWithValues: try Region.fetchAll(db).map { ($0.name, $0.photographerCount) })
         }
+    }
+
+    /// The records' coding keys are their tables' columns, so the import (which writes the
+    /// records' own encoding) fills every column, and a property without its migration, or a
+    /// migration without its property, fails here.
+    func testEveryColumnIsARecordProperty() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States")]))
+        let item = try XCTUnwrap(try database.snapshot().photos.first)
+        let records: [(String, any EncodableRecord)] = [
+            ("photo", item.photo), ("person", item.person), ("place", try XCTUnwrap(item.place)),
+            ("region", try XCTUnwrap(item.region)), ("flickrPlace", FlickrPlace(placeId: "1", name: "A, B", region: "B")),
+        ]
+        try database.writer.read { db in
+            for (table, record) in records {
+                XCTAssertEqual(Set(try record.databaseDictionary.keys), Set(try db.columns(in: table).map(\.name)), table)
+            }
+        }
+    }
+
+    /// A build's view without some photos counts its regions' photographers as the import
+    /// counts the model's: the same photos give the same counts.
+    func testASnapshotWithoutSomePhotosCountsPhotographersAsTheImportDoes() throws {
+        try database.apply(ImportBatch(upserts: [
+            photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+            photo(2, by: "Al", at: "San Jose, California, United States"),
+            photo(3, by: "Al", at: "Nairobi, Kenya"),
+            photo(4, by: "Bea", at: "Nairobi, Kenya"),
+        ]))
+        let snapshot = try database.snapshot()
+        let gone = snapshot.photos.filter { ["content:2.jpg", "content:4.jpg"].contains($0.photo.source.text) }
+        let view = snapshot.excluding(Set(gone.map(\.photo.id)))
+
+        try database.apply(ImportBatch(removals: [.content(path: "2.jpg"), .content(path: "4.jpg")]))
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: view.regions.map { ($0.name, $0.photographerCount) }), try counts())
+        XCTAssertEqual(try counts(), ["California": 1, "Kenya": 1])
+        XCTAssertEqual(view.topRegions.map(\.name), try database.snapshot().topRegions.map(\.name))
     }
 
     func testTopRegionsTieBreakByNameAndStopAtTheLimit() throws {

@@ -17,7 +17,7 @@ final class SearchIndexTests: XCTestCase {
                     RenditionFiles.File(path: "media/\(c)-thumb.jpg", width: 400, height: 400),
                     RenditionFiles.File(path: "media/\(c)-thumb200.jpg", width: 200, height: 200),
                 ], format: .jpeg)
-                media[item.photo.id!] = PhotoMedia(thumbnails: thumbnails, screens: RenditionFiles(files: [], format: .jpeg))
+                media[item.photo.id] = PhotoMedia(thumbnails: thumbnails, screens: RenditionFiles(files: [], format: .jpeg))
             }
         }
         return SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now)

@@ -218,7 +218,7 @@ final class SiteBuilderTests: XCTestCase {
             RenditionFiles.File(path: "media/c1-w800.jpg", width: 800, height: 533),
         ], format: .jpeg)
         let none = RenditionFiles(files: [], format: .jpeg)
-        let media = [snapshot.photos[0].photo.id!: PhotoMedia(thumbnails: none, screens: screens, tiles: zoom)]
+        let media = [snapshot.photos[0].photo.id: PhotoMedia(thumbnails: none, screens: screens, tiles: zoom)]
         let pages = SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now).pages()
         let detail = try page(pages, "photos/p1.html", as: PhotoPage.self).photo
         XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
@@ -229,7 +229,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertTrue(html.contains(#"<script src="../assets/viewer.js" defer></script>"#))
         XCTAssertTrue(html.contains(#"<button class="favorite-toggle" type="button" aria-pressed="false" hidden>"#))
         // Without tiles, the figure says nothing of them and the viewer keeps to the screen rendition.
-        let plain = SiteBuilder(snapshot: snapshot, media: [snapshot.photos[0].photo.id!: PhotoMedia(thumbnails: none, screens: screens)],
+        let plain = SiteBuilder(snapshot: snapshot, media: [snapshot.photos[0].photo.id: PhotoMedia(thumbnails: none, screens: screens)],
                                 settings: SiteSettings(), now: now).pages()
         XCTAssertFalse(try render(try page(plain, "photos/p1.html")).contains("data-tiles"))
     }

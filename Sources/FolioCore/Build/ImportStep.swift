@@ -94,7 +94,7 @@ struct ImportStep: BuildStep {
     /// record, its sidecar and the rating that makes a favorite.
     static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
         let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
-        let record = entry.record?.fingerprintText ?? "uncatalogued"
+        let record = entry.record?.fingerprint ?? "uncatalogued"
         // Only when there is one, so photos without are not all read again.
         let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
         return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown).joined(separator: "\u{1e}"))
@@ -163,11 +163,11 @@ struct ImportStep: BuildStep {
             width: metadata.width, height: metadata.height,
             favorite: (record?.favorite ?? false) || rated,
             checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry, favoriteRating: favoriteRating),
-            format: metadata.format.rawValue, orientation: metadata.orientation,
+            format: metadata.format, orientation: metadata.orientation,
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour.rawValue, transparent: metadata.transparent, animated: metadata.animated)
+            colour: metadata.colour, transparent: metadata.transparent, animated: metadata.animated)
         photo.descriptionHTML = markdownBody?.html
         return .success((photo, issues))
     }

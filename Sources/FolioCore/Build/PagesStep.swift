@@ -42,7 +42,7 @@ struct PagesStep: BuildStep {
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
         for item in snapshot.photos {
             guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
-            unlistedPhotos[album, default: []].insert(item.photo.id!)
+            unlistedPhotos[album, default: []].insert(item.photo.id)
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now)
@@ -58,7 +58,7 @@ struct PagesStep: BuildStep {
                 let salt = album.salt(secret: secret)
                 seals[album.folder] = AlbumSeal(cipher: try AlbumCipher(password: password, salt: salt), lock: lock)
             }
-            let others = Set(snapshot.photos.map { $0.photo.id! }).subtracting(own)
+            let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
                                            now: run.now, unlisted: album)
             routes += albumBuilder.routes().map { (route: $0, builder: albumBuilder) }

@@ -62,7 +62,7 @@ struct PlanStep: BuildStep {
         let (site, imported) = input
         let database = site.database
         let full = try database.snapshot()
-        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id! }))
+        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
         let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
         let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
         let output = site.output
@@ -72,9 +72,9 @@ struct PlanStep: BuildStep {
         var jobIndex: [String: Int] = [:]
         for item in snapshot.photos {
             let photo = item.photo
-            let id = photo.id!
+            let id = photo.id
             guard let source = Self.source(of: photo, site: site) else { continue }
-            let colour = SourceColour(modelText: photo.colour)
+            let colour = photo.colour
             let set = photo.transparent ? transparentSet : opaqueSet
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
@@ -97,7 +97,7 @@ struct PlanStep: BuildStep {
                 }
             }
             var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
-                                  animated: photo.animated && photo.remote == nil ? ImageFormat(rawValue: photo.format) : nil)
+                                  animated: photo.animated && photo.remote == nil ? photo.format : nil)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
@@ -133,9 +133,9 @@ struct PlanStep: BuildStep {
     static func source(of photo: Photo, site: ConfiguredSite) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
         switch photo.source {
         case .content(let path):
-            let metadata = ImageMetadata(format: ImageFormat(rawValue: photo.format) ?? .jpeg, width: photo.width,
+            let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
-                                         colour: SourceColour(modelText: photo.colour), transparent: photo.transparent,
+                                         colour: photo.colour, transparent: photo.transparent,
                                          animated: photo.animated)
             return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
         case .flickr(let id):

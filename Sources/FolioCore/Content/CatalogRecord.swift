@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of a `*.plist` catalog, checked and typed.
-public struct CatalogRecord: Sendable, Equatable {
+public struct CatalogRecord: Sendable, Equatable, Encodable {
     /// Where the record stands, for messages: "content/FakeData.plist, record 3".
     public var location: String
     /// The image, relative to `content/`.
@@ -24,13 +24,11 @@ public struct CatalogRecord: Sendable, Equatable {
         "taken", "uploaded", "favorite", "tags",
     ]
 
-    /// A stable text of the record's values, to tell an edited record from an unchanged one.
-    var fingerprintText: String {
-        let parts: [String?] = [
-            path, name, user, description, place, region, latitude.map { "\($0)" }, longitude.map { "\($0)" },
-            taken.map { "\($0.timeIntervalSince1970)" }, uploaded.map { "\($0.timeIntervalSince1970)" },
-            favorite ? "1" : "0", tags.joined(separator: "\u{1f}"),
-        ]
-        return parts.map { $0 ?? "\u{0}" }.joined(separator: "\u{1e}")
+    /// The record's values hashed, to tell an edited record from an unchanged one. Where it
+    /// stands in its catalog is not one of them: records may move.
+    var fingerprint: String {
+        var values = self
+        values.location = ""
+        return ContentHash.hex(encoding: values)
     }
 }

@@ -35,13 +35,9 @@ enum FlickrPhotoImport {
 
     /// Everything the model keeps of a photo, hashed: an import that finds it the same skips it.
     static func fingerprint(_ photo: PhotoImport) -> String {
-        let parts: [String?] = [
-            photo.title, photo.description, photo.person, photo.personKey, photo.place, photo.region,
-            photo.taken.map { "\($0.timeIntervalSince1970)" }, "\(photo.uploaded.timeIntervalSince1970)",
-            "\(photo.width)x\(photo.height)", photo.checksum, photo.latitude.map { "\($0)" }, photo.longitude.map { "\($0)" },
-            photo.tags.joined(separator: " "), photo.remote.flatMap { try? GalleryDatabase.json($0) },
-        ]
-        return ContentHash.hex(parts.map { $0 ?? "\u{0}" }.joined(separator: "\u{1e}"))
+        var values = photo
+        values.fingerprint = ""
+        return ContentHash.hex(encoding: values)
     }
 
     /// What flickr.places.getInfo says, as a place: the locality, or the most detailed level that

@@ -35,3 +35,10 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
         self.passwordDigest = passwordDigest
     }
 }
+
+extension AlbumInfo {
+    /// The columns queries name, made from the coding keys (see `Region.Columns`).
+    public enum Columns {
+        public static let path = Column(CodingKeys.path)
+    }
+}

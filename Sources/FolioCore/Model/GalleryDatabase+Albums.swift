@@ -16,15 +16,17 @@ extension GalleryDatabase {
     }
 
     public func albums() throws -> [AlbumInfo] {
-        try writer.read { db in try AlbumInfo.order(Column("path")).fetchAll(db) }
+        try writer.read { db in try AlbumInfo.order(AlbumInfo.Columns.path).fetchAll(db) }
     }
 }
 
 extension AlbumInfo {
-    /// Without control characters, as every text the model keeps.
+    /// Without control characters, as every text the model keeps; every other field as it is.
     func cleaned() -> AlbumInfo {
-        AlbumInfo(path: path, title: title.map(CleanText.line), description: description.map(CleanText.paragraph), cover: cover,
-                  descriptionHTML: descriptionHTML, unlisted: unlisted, passwordDigest: passwordDigest)
+        var copy = self
+        copy.title = title.map(CleanText.line)
+        copy.description = description.map(CleanText.paragraph)
+        return copy
     }
 }
 

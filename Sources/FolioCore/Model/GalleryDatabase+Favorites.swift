@@ -6,9 +6,9 @@ extension GalleryDatabase {
     @discardableResult
     public func setFavorite(_ favorite: Bool, photo identifier: String) throws -> Bool {
         try writer.write { db in
-            guard var photo = try Photo.filter(Column("identifier") == identifier).fetchOne(db) else { return false }
+            guard var photo = try Photo.filter(Photo.Columns.identifier == identifier).fetchOne(db) else { return false }
             photo.favorite = favorite
-            try photo.update(db, columns: ["favorite"])
+            try photo.update(db, columns: [Photo.Columns.favorite])
             try Self.bumpGeneration(db)
             if let placeId = photo.placeId {
                 try Self.refreshFavorites(ofPlaces: [placeId], db)

@@ -7,11 +7,10 @@ extension GalleryDatabase {
             var stamps: [PhotoSource: PhotoStamp] = [:]
             for chunk in sources.map(\.text).chunked(500) {
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT source, identifier, checksum, fileStamp, fingerprint FROM photo WHERE source IN \(Self.placeholders(chunk.count))
+                    SELECT source, \(PhotoStamp.columns) FROM photo WHERE source IN \(Self.placeholders(chunk.count))
                     """, arguments: StatementArguments(chunk)) {
                     guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
-                    stamps[source] = PhotoStamp(identifier: row["identifier"], checksum: row["checksum"],
-                                                fileStamp: row["fileStamp"], fingerprint: row["fingerprint"])
+                    stamps[source] = try PhotoStamp(row: row)
                 }
             }
             return stamps

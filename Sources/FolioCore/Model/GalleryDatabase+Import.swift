@@ -6,15 +6,12 @@ extension GalleryDatabase {
     public func stamps(of kind: PhotoSource.Kind) throws -> [PhotoSource: PhotoStamp] {
         try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, identifier, checksum, fileStamp, fingerprint
-                FROM photo WHERE source LIKE ? ESCAPE '\\'
+                SELECT source, \(PhotoStamp.columns) FROM photo WHERE source LIKE ? ESCAPE '\\'
                 """, arguments: [Self.likePrefix(kind.rawValue + ":")])
             var stamps: [PhotoSource: PhotoStamp] = [:]
             while let row = try rows.next() {
                 guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
-                stamps[source] = PhotoStamp(
-                    identifier: row["identifier"], checksum: row["checksum"], fileStamp: row["fileStamp"],
-                    fingerprint: row["fingerprint"])
+                stamps[source] = try PhotoStamp(row: row)
             }
             return stamps
         }
@@ -42,7 +39,7 @@ extension GalleryDatabase {
             for place in batch.flickrPlaces where regionOfPlace[PlaceName(place.name).full] == nil {
                 regionOfPlace[PlaceName(place.name).full] = place.region
             }
-            let regionIds = try Self.upsertNamed(table: "region", names: Set(regionOfPlace.values), db)
+            let regionIds = try Self.upsertRegions(Set(regionOfPlace.values), db)
             var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
             let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
 
@@ -122,14 +119,11 @@ extension GalleryDatabase {
         var ids = known.mapValues(\.id)
         guard !missing.isEmpty else { return ids }
         var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM person"))
-        for chunk in missing.chunked(300) {
-            var arguments = StatementArguments()
-            for key in chunk {
-                let name = names[key] ?? key
-                arguments += [key, name, Slug.unique(name, in: &slugs)]
-            }
-            try db.execute(sql: "INSERT INTO person (key, name, slug) VALUES \(rows(chunk.count, columns: 3))", arguments: arguments)
+        let people = missing.map { key in
+            let name = names[key] ?? key
+            return Person(id: unwrittenID, key: key, name: name, slug: Slug.unique(name, in: &slugs))
         }
+        try insertRows(people, perStatement: 300, db)
         for chunk in missing.chunked(500) {
             for row in try Row.fetchAll(db, sql: "SELECT id, key FROM person WHERE key IN \(placeholders(chunk.count))",
                                         arguments: StatementArguments(chunk)) {
@@ -139,19 +133,17 @@ extension GalleryDatabase {
         return ids
     }
 
-    /// Inserts the names a table lacks (region) and returns every name's id.
-    static func upsertNamed(table: String, names: Set<String>, _ db: Database) throws -> [String: Int64] {
+    /// Inserts the regions the model lacks and returns every name's id. A new region's
+    /// photographers are counted once its places and photos are in (`refreshPhotographerCounts`).
+    static func upsertRegions(_ names: Set<String>, _ db: Database) throws -> [String: Int64] {
         guard !names.isEmpty else { return [:] }
-        var ids = try fetchIds(table: table, names: Array(names), db)
+        var ids = try fetchIds(table: Region.databaseTableName, names: Array(names), db)
         let missing = names.subtracting(ids.keys).sorted()
         if !missing.isEmpty {
-            var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM \(table)"))
-            for chunk in missing.chunked(400) {
-                var arguments = StatementArguments()
-                for name in chunk { arguments += [name, Slug.unique(name, in: &slugs)] }
-                try db.execute(sql: "INSERT INTO \(table) (name, slug) VALUES \(rows(chunk.count, columns: 2))", arguments: arguments)
-            }
-            ids.merge(try fetchIds(table: table, names: missing, db)) { $1 }
+            var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM region"))
+            let regions = missing.map { Region(id: unwrittenID, name: $0, slug: Slug.unique($0, in: &slugs), photographerCount: 0) }
+            try insertRows(regions, perStatement: 400, db)
+            ids.merge(try fetchIds(table: Region.databaseTableName, names: missing, db)) { $1 }
         }
         return ids
     }
@@ -173,18 +165,14 @@ extension GalleryDatabase {
         let names = regionByPlace.keys.sorted()
         let existing = try fetchIds(table: "place", names: names, db)
         var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM place"))
-        for chunk in names.chunked(150) {
-            var arguments = StatementArguments()
-            for name in chunk {
-                let split = PlaceName(name)
-                let slug = existing[name] == nil ? Slug.unique(split.full, in: &slugs) : ""
-                arguments += [name, split.title, split.subtitle, slug, try id(of: name, in: regionByPlace, "place")]
-            }
-            try db.execute(sql: """
-                INSERT INTO place (name, title, subtitle, slug, regionId) VALUES \(rows(chunk.count, columns: 5))
-                ON CONFLICT(name) DO UPDATE SET regionId = excluded.regionId
-                """, arguments: arguments)
+        let places = try names.map { name in
+            let split = PlaceName(name)
+            // A known place keeps its slug (its page's address) and whether it holds favorites.
+            let slug = existing[name] == nil ? Slug.unique(split.full, in: &slugs) : ""
+            return Place(id: unwrittenID, name: name, title: split.title, subtitle: split.subtitle, slug: slug,
+                         regionId: try id(of: name, in: regionByPlace, "place"), hasFavorites: false)
         }
+        try insertRows(places, perStatement: 150, db, onConflict: "name", updates: { _ in [takingNew("regionId")] })
         return try fetchIds(table: "place", names: names, db)
     }
 
@@ -192,16 +180,12 @@ extension GalleryDatabase {
     /// place: two statements per 300 places.
     static func learnFlickrPlaces(_ places: [FlickrPlace], placeIds: [String: Int64], _ db: Database) throws {
         for chunk in places.chunked(300) {
-            var rows = StatementArguments()
             var cases = StatementArguments()
             for place in chunk {
-                rows += [place.placeId, place.name, place.region]
                 cases += [place.placeId, try id(of: PlaceName(place.name).full, in: placeIds, "place")]
             }
-            try db.execute(sql: """
-                INSERT INTO flickrPlace (placeId, name, region) VALUES \(Self.rows(chunk.count, columns: 3))
-                ON CONFLICT(placeId) DO UPDATE SET name = excluded.name, region = excluded.region
-                """, arguments: rows)
+            try insertRows(Array(chunk), perStatement: 300, db, onConflict: "placeId",
+                           updates: { $0.filter { $0 != "placeId" }.map(takingNew) })
             let whens = Array(repeating: "WHEN ? THEN ?", count: chunk.count).joined(separator: " ")
             try db.execute(sql: """
                 UPDATE photo SET placeId = CASE flickrPlaceId \(whens) END, flickrPlaceId = NULL
@@ -210,37 +194,23 @@ extension GalleryDatabase {
         }
     }
 
-    static let photoColumns = [
-        "identifier", "source", "title", "description", "personId", "placeId", "taken", "uploaded",
-        "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",
-        "format", "orientation", "camera", "exposure", "latitude", "longitude", "tags", "lastError",
-        "remote", "flickrPlaceId", "colour", "descriptionHTML", "transparent", "animated",
-    ]
-
+    /// Photos are written as `Photo` encodes them (`Photo(importing:)`), so its coding keys are
+    /// the columns. A photo already in the model keeps its identifier (its page's address) and
+    /// takes everything else anew, except its favorite flag: a favorite set from the command line
+    /// stays until the catalog itself changes its mind.
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
-        let updates = photoColumns
-            .filter { !["identifier", "source", "favorite"].contains($0) }
-            .map { "\($0) = excluded.\($0)" }
-            .joined(separator: ", ")
-        for chunk in photos.chunked(40) {
-            var arguments = StatementArguments()
-            for p in chunk {
-                let place = p.place.flatMap { placeIds[PlaceName($0).full] }
-                arguments += [
-                    p.identifier, p.source.text, p.title, p.description, try id(of: p.personKey, in: personIds, "person"), place, p.taken, p.uploaded,
-                    p.width, p.height, p.favorite, p.favorite, p.checksum, p.fileStamp, p.fingerprint,
-                    p.format, p.orientation, p.camera, p.exposure, p.latitude, p.longitude,
-                    p.tags.joined(separator: "\n"), nil,
-                    try p.remote.map(Self.json), place == nil ? p.remote?.placeID : nil, p.colour, p.descriptionHTML,
-                    p.transparent, p.animated,
-                ]
+        // A few hundred rows at a time, so a large batch is never all rows at once.
+        for chunk in photos.chunked(400) {
+            let rows = try chunk.map { photo in
+                Photo(importing: photo, personId: try id(of: photo.personKey, in: personIds, "person"),
+                      placeId: photo.place.flatMap { placeIds[PlaceName($0).full] })
             }
-            try db.execute(sql: """
-                INSERT INTO photo (\(photoColumns.joined(separator: ", "))) VALUES \(rows(chunk.count, columns: photoColumns.count))
-                ON CONFLICT(source) DO UPDATE SET \(updates),
-                  favorite = CASE WHEN excluded.catalogFavorite = photo.catalogFavorite THEN photo.favorite
-                                  ELSE excluded.catalogFavorite END
-                """, arguments: arguments)
+            try insertRows(rows, perStatement: 40, db, onConflict: "source") { columns in
+                columns.filter { !["identifier", "source", "favorite"].contains($0) }.map(takingNew) + ["""
+                    favorite = CASE WHEN excluded.catalogFavorite = photo.catalogFavorite THEN photo.favorite
+                                    ELSE excluded.catalogFavorite END
+                    """]
+            }
         }
     }
 
@@ -262,21 +232,22 @@ extension GalleryDatabase {
         }
     }
 
+    /// Two statements per 500 regions: who took a photo in them, then their counts
+    /// (`Region.photographerCounts`), so Top Regions never counts over all photos.
     static func refreshPhotographerCounts(ofRegions regions: Set<Int64>, _ db: Database) throws {
-        for chunk in Array(regions).chunked(500) {
+        for chunk in regions.sorted().chunked(500) {
+            let taken = try Row.fetchAll(db, sql: """
+                SELECT DISTINCT place.regionId, photo.personId FROM photo JOIN place ON place.id = photo.placeId
+                WHERE place.regionId IN \(placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk)).map { (region: $0[0] as Int64, person: $0[1] as Int64) }
+            let counts = Region.photographerCounts(taken)
+            var cases = StatementArguments()
+            for region in chunk { cases += [region, counts[region] ?? 0] }
+            let whens = Array(repeating: "WHEN ? THEN ?", count: chunk.count).joined(separator: " ")
             try db.execute(sql: """
-                UPDATE region SET photographerCount = (
-                  SELECT COUNT(DISTINCT photo.personId) FROM photo JOIN place ON place.id = photo.placeId
-                  WHERE place.regionId = region.id)
-                WHERE id IN \(placeholders(chunk.count))
-                """, arguments: StatementArguments(chunk))
+                UPDATE region SET photographerCount = CASE id \(whens) END WHERE id IN \(placeholders(chunk.count))
+                """, arguments: cases + StatementArguments(chunk))
         }
-    }
-
-    static func json(_ remote: RemotePhoto) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: try encoder.encode(remote), as: UTF8.self)
     }
 
     /// The id stored for `name`; an error, never a crash, should a name not come back as it went in.

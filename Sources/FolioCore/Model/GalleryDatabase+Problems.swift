@@ -6,14 +6,14 @@ extension GalleryDatabase {
     /// (read by an earlier build, unchanged since): they are not fixed, only not read again.
     public func replacePhotoProblems(read: [PhotoSource: [BuildIssue]], listed: Set<PhotoSource>) throws -> [BuildIssue] {
         try writer.write { db in
-            let stored = try StoredProblem.filter(Column("photoSource") != nil).fetchAll(db)
+            let stored = try StoredProblem.filter(StoredProblem.Columns.photoSource != nil).fetchAll(db)
             let keep = Set(listed.map(\.text)).subtracting(read.keys.map(\.text))
             let kept = stored.filter { keep.contains($0.photoSource ?? "") }
             let wanted = kept + read.sorted { $0.key < $1.key }.flatMap { source, issues in
                 issues.map { StoredProblem($0, of: source) }
             }
             guard Set(stored) != Set(wanted) || stored.count != wanted.count else { return kept.map(\.issue) }
-            try StoredProblem.filter(Column("photoSource") != nil).deleteAll(db)
+            try StoredProblem.filter(StoredProblem.Columns.photoSource != nil).deleteAll(db)
             for problem in wanted { try problem.insert(db) }
             return kept.map(\.issue)
         }
@@ -22,10 +22,10 @@ extension GalleryDatabase {
     /// Replaces the build's own problems (catalogs, folders, images) with this build's.
     public func replaceBuildProblems(_ issues: [BuildIssue]) throws {
         try writer.write { db in
-            let stored = try StoredProblem.filter(Column("photoSource") == nil).fetchAll(db)
+            let stored = try StoredProblem.filter(StoredProblem.Columns.photoSource == nil).fetchAll(db)
             let wanted = issues.map { StoredProblem($0, of: nil) }
             guard stored != wanted else { return }
-            try StoredProblem.filter(Column("photoSource") == nil).deleteAll(db)
+            try StoredProblem.filter(StoredProblem.Columns.photoSource == nil).deleteAll(db)
             for problem in wanted { try problem.insert(db) }
         }
     }

@@ -31,20 +31,19 @@ public struct GallerySnapshot: Sendable {
     /// were in are counted again from the photos that stay, so no page promises a photo that
     /// is not there. The model itself keeps them.
     public func excluding(_ excluded: Set<Int64>) -> GallerySnapshot {
-        let removed = photos.filter { excluded.contains($0.photo.id!) }
+        let removed = photos.filter { excluded.contains($0.photo.id) }
         guard !removed.isEmpty else { return self }
         var copy = self
-        copy.photos = photos.filter { !excluded.contains($0.photo.id!) }
+        copy.photos = photos.filter { !excluded.contains($0.photo.id) }
         let affected = Set(removed.compactMap { $0.region?.id })
-        var photographers: [Int64: Set<Int64>] = [:]
-        for item in copy.photos {
-            if let region = item.region?.id, affected.contains(region) { photographers[region, default: []].insert(item.photo.personId) }
-        }
+        let photographers = Region.photographerCounts(copy.photos.compactMap { item in
+            item.region.flatMap { affected.contains($0.id) ? (region: $0.id, person: item.photo.personId) : nil }
+        })
         let lived = Set(copy.photos.compactMap { $0.region?.id })
         copy.regions = regions.compactMap { region in
-            guard let id = region.id, lived.contains(id) else { return nil }
+            guard lived.contains(region.id) else { return nil }
             var region = region
-            if affected.contains(id) { region.photographerCount = photographers[id]?.count ?? 0 }
+            if affected.contains(region.id) { region.photographerCount = photographers[region.id] ?? 0 }
             return region
         }
         copy.topRegions = Array(copy.regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))
@@ -59,7 +58,7 @@ extension GalleryDatabase {
                 .including(required: Photo.person)
                 .including(optional: Photo.place.including(optional: Place.region))
             let photos = try GalleryPhoto.fetchAll(db, request)
-            let regions = try Region.order(Column("name")).fetchAll(db)
+            let regions = try Region.order(Region.Columns.name).fetchAll(db)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
@@ -72,7 +71,7 @@ extension GalleryDatabase {
     }
 
     public func photo(identifier: String) throws -> Photo? {
-        try writer.read { db in try Photo.filter(Column("identifier") == identifier).fetchOne(db) }
+        try writer.read { db in try Photo.filter(Photo.Columns.identifier == identifier).fetchOne(db) }
     }
 }
 
@@ -89,7 +88,7 @@ extension GalleryDatabase {
     /// Whether a photo was taken in `range`: pages word such photos "hours ago".
     public func hasPhotosTaken(in range: ClosedRange<Date>) throws -> Bool {
         try writer.read { db in
-            try Photo.filter(range.contains(Column("taken"))).isEmpty(db) == false
+            try Photo.filter(range.contains(Photo.Columns.taken)).isEmpty(db) == false
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension GalleryDatabase {
@@ -191,6 +192,23 @@ extension GalleryDatabase {
                 t.add(column: "transparent", .boolean).notNull().defaults(to: false)
                 t.add(column: "animated", .boolean).notNull().defaults(to: false)
             }
+        }
+
+        migrator.registerMigration("v11: tags as a JSON array") { db in
+            // Tags were one text, one tag a line, split again by every reader. They are now the
+            // photo's array, stored as JSON as `remote` is: read whole with the photo, never
+            // queried alone, so a table of their own would cost a join and gain nothing. The
+            // column's default stays '' (SQLite cannot change it in place); the import always
+            // writes the column.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let rows = try Row.fetchAll(db, sql: "SELECT id, tags FROM photo WHERE tags <> ''")
+            for row in rows {
+                let tags = (row["tags"] as String).split(separator: "\n").map(String.init)
+                let json = String(decoding: try encoder.encode(tags), as: UTF8.self)
+                try db.execute(sql: "UPDATE photo SET tags = ? WHERE id = ?", arguments: [json, row["id"] as Int64])
+            }
+            try db.execute(sql: "UPDATE photo SET tags = '[]' WHERE tags = ''")
         }
 
         return migrator

@@ -1,8 +1,8 @@
 import GRDB
 
 /// Someone who took photos.
-public struct Person: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public var id: Int64?
+public struct Person: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public var id: Int64
     /// Who they are where their photos come from: "name:Josh" (a catalog or EXIF names them),
     /// "flickr:12037949754@N01" (a Flickr account).
     public var key: String
@@ -11,6 +11,4 @@ public struct Person: Codable, Hashable, Sendable, FetchableRecord, MutablePersi
 
     public static let databaseTableName = "person"
     public static let photos = hasMany(Photo.self)
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import GRDB
 
 /// Everything the model needs to know about one photo being imported, whatever its origin.
-public struct PhotoImport: Sendable, Equatable {
+public struct PhotoImport: Sendable, Equatable, Encodable {
     public var source: PhotoSource
     public var identifier: String
     public var title: String?
@@ -22,10 +23,10 @@ public struct PhotoImport: Sendable, Equatable {
     public var checksum: String
     public var fileStamp: String
     public var fingerprint: String
-    public var format: String
+    public var format: ImageFormat
     public var orientation: Int
-    /// What its pixel values mean (Imaging's SourceColour): "srgb", "rgb-icc", "adobe-rgb"...
-    public var colour: String
+    /// What its pixel values mean.
+    public var colour: SourceColour
     public var transparent: Bool
     public var animated: Bool
     public var camera: String?
@@ -41,9 +42,9 @@ public struct PhotoImport: Sendable, Equatable {
         source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,
         person: String, place: String? = nil, region: String? = nil, taken: Date? = nil,
         uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
-        fileStamp: String = "", fingerprint: String = "", format: String = "jpeg", orientation: Int = 1,
+        fileStamp: String = "", fingerprint: String = "", format: ImageFormat = .jpeg, orientation: Int = 1,
         camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: String = "srgb",
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: SourceColour = .sRGB,
         transparent: Bool = false, animated: Bool = false
     ) {
         self.source = source
@@ -92,7 +93,8 @@ extension PhotoImport {
         copy.region = region.map(CleanText.line)
         copy.camera = camera.map(CleanText.line)
         copy.exposure = exposure.map(CleanText.line)
-        copy.tags = tags.map(CleanText.line)
+        // An empty tag is no tag: pages and the search index never had one.
+        copy.tags = tags.map(CleanText.line).filter { !$0.isEmpty }
         return copy
     }
 }
@@ -114,12 +116,22 @@ public struct ImportBatch: Sendable {
     public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && flickrPlaces.isEmpty }
 }
 
-/// What the model already holds about an imported photo, to tell what changed.
-public struct PhotoStamp: Sendable, Equatable {
+/// What the model already holds about an imported photo, to tell what changed: the columns of
+/// its coding keys, read without the rest of the row.
+public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
     public var identifier: String
     public var checksum: String
     /// The file's size and modification time when it was last read.
     public var fileStamp: String
     /// The catalog record it was last imported with.
     public var fingerprint: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case identifier, checksum, fileStamp, fingerprint
+    }
+
+    /// The columns to select, for SQL that reads stamps.
+    static var columns: String {
+        CodingKeys.allCases.map(\.rawValue.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
 }

@@ -1,8 +1,8 @@
 import GRDB
 
 /// Where photos were taken, by its full name ("Palo Alto, California, United States").
-public struct Place: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
-    public var id: Int64?
+public struct Place: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
+    public var id: Int64
     public var name: String
     /// The most detailed part of the name: "Palo Alto".
     public var title: String
@@ -16,6 +16,4 @@ public struct Place: Codable, Hashable, Sendable, FetchableRecord, MutablePersis
     public static let databaseTableName = "place"
     public static let region = belongsTo(Region.self)
     public static let photos = hasMany(Photo.self)
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }

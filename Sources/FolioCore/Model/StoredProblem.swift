@@ -23,3 +23,10 @@ public struct StoredProblem: Codable, Hashable, Sendable, FetchableRecord, Persi
         BuildIssue(severity: BuildIssue.Severity(rawValue: severity) ?? .error, path: path, reason: reason)
     }
 }
+
+extension StoredProblem {
+    /// The columns queries name, made from the coding keys (see `Region.Columns`).
+    public enum Columns {
+        public static let photoSource = Column(CodingKeys.photoSource)
+    }
+}

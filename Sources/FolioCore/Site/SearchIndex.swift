@@ -58,7 +58,7 @@ extension SiteBuilder {
             if let folder = AlbumTree.folder(of: photo) {
                 for album in albumTree.lineage(folder) { words.formUnion(SearchText.words(album.title)) }
             }
-            for tag in photo.tags.split(separator: "\n") { words.formUnion(SearchText.words(String(tag))) }
+            for tag in photo.tags { words.formUnion(SearchText.words(tag)) }
             for word in words {
                 postings[word, default: []].append(number * 2 + (titleWords.contains(word) ? 1 : 0))
             }
@@ -109,7 +109,7 @@ extension SiteBuilder {
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
     func record(_ item: GalleryPhoto, title: String) -> String {
-        let thumb = images[item.photo.id!]?.thumb
+        let thumb = images[item.photo.id]?.thumb
         let srcset = thumb.flatMap { $0.candidates.count > 1 ? $0.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil }
         let fields: [String] = [
             JSONText.string(item.photo.identifier), JSONText.string(title),

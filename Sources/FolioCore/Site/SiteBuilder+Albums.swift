@@ -56,7 +56,7 @@ extension SiteBuilder {
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
         let all = albumTree.allPhotos(album.path)
-        let (thumb, alt) = (chosenCover(album) ?? Self.albumCover(all)).map { (images[$0.photo.id!]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
+        let (thumb, alt) = (chosenCover(album) ?? Self.albumCover(all)).map { (images[$0.photo.id]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
         return ListRow(href: album.href, title: title, subtitle: summary(all), thumb: thumb, alt: alt)
     }
 

@@ -246,7 +246,7 @@ extension SiteBuilder {
 
         let previous = position > 0 ? ordered[position - 1] : nil
         let next = position + 1 < ordered.count ? ordered[position + 1] : nil
-        let images = self.images[photo.id!]
+        let images = self.images[photo.id]
         let detail = PhotoDetail(
             identifier: photo.identifier, title: PhotoText.title(photo),
             description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
@@ -254,10 +254,10 @@ extension SiteBuilder {
             alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
             originalWidth: photo.width, originalHeight: photo.height,
             fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
-            tags: photo.tags.split(separator: "\n").map(String.init), favorite: photo.favorite,
+            tags: photo.tags, favorite: photo.favorite,
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-            nextImage: next.flatMap { self.images[$0.photo.id!]?.screen },
+            nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
             nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
         frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail)

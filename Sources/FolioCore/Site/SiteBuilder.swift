@@ -101,15 +101,13 @@ public struct SiteBuilder: Sendable {
         var people: [Int64: Person] = [:]
         for (position, item) in ordered.enumerated() {
             index.position[item.photo.identifier] = position
-            if let place = item.place, let id = place.id {
-                index.byPlace[id, default: []].append(position)
-                places[id] = place
+            if let place = item.place {
+                index.byPlace[place.id, default: []].append(position)
+                places[place.id] = place
             }
             if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
-            if let id = item.person.id {
-                index.byPerson[id, default: []].append(position)
-                people[id] = item.person
-            }
+            index.byPerson[item.person.id, default: []].append(position)
+            people[item.person.id] = item.person
         }
         index.places = places.values.sorted { a, b in
             let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
@@ -245,9 +243,9 @@ public struct SiteBuilder: Sendable {
     func photoPath(_ item: GalleryPhoto) -> String { route(of: item).path }
 
     /// Where the photos of a place, a region, a person are in `ordered`: newest first.
-    func positions(of place: Place) -> [Int] { place.id.flatMap { index.byPlace[$0] } ?? [] }
-    func positions(of region: Region) -> [Int] { region.id.flatMap { index.byRegion[$0] } ?? [] }
-    func positions(of person: Person) -> [Int] { person.id.flatMap { index.byPerson[$0] } ?? [] }
+    func positions(of place: Place) -> [Int] { index.byPlace[place.id] ?? [] }
+    func positions(of region: Region) -> [Int] { index.byRegion[region.id] ?? [] }
+    func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
 
     /// The favorites of a place, newest first; none when the place's own record says it holds none.
     func favorites(of place: Place) -> [Int] {
@@ -265,7 +263,7 @@ public struct SiteBuilder: Sendable {
     func card(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
         return PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
-                  alt: PhotoText.alt(item), thumb: images[item.photo.id!]?.thumb,
+                  alt: PhotoText.alt(item), thumb: images[item.photo.id]?.thumb,
                   favorite: item.photo.favorite, identifier: item.photo.identifier)
     }
 
@@ -279,14 +277,14 @@ public struct SiteBuilder: Sendable {
     /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
     func cover(_ positions: [Int]) -> (ImageRef?, String) {
         guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
-        return (images[first.photo.id!]?.thumb, PhotoText.alt(first))
+        return (images[first.photo.id]?.thumb, PhotoText.alt(first))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
         var card = card(item)
-        if let screen = images[item.photo.id!]?.screen, screen.width > 0, screen.height > 0 {
+        if let screen = images[item.photo.id]?.screen, screen.width > 0, screen.height > 0 {
             card.shape = screen
             card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
         }
