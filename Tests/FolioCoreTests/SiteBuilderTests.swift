@@ -126,7 +126,11 @@ final class SiteBuilderTests: XCTestCase {
         let html = try render(search)
         XCTAssertTrue(html.contains(#"<a href="../search/index.html" aria-current="page">Search</a>"#), html)
         XCTAssertTrue(html.contains(#"id="search-q""#))
-        XCTAssertTrue(html.contains(#"<script src="../assets/folio.js" defer></script>"#))
+        // One classic script per concern, the namespace first and the page's own last.
+        let scripts = html.components(separatedBy: #"<script src="../assets/"#).dropFirst().map { $0.prefix { $0 != "\"" } }
+        XCTAssertEqual(scripts.first, "folio.js")
+        XCTAssertLessThan(try XCTUnwrap(scripts.firstIndex(of: "search.js")), try XCTUnwrap(scripts.firstIndex(of: "search-page.js")))
+        XCTAssertTrue(html.contains(#"<script src="../assets/search.js" defer></script>"#))
         let home = try render(try page(pages, "index.html"))
         XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
         XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))

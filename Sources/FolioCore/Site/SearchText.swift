@@ -1,7 +1,7 @@
 import Foundation
 
 /// How search sees text: lowercased, without accents, cut into words of letters and digits.
-/// The theme's script (`assets/folio.js`, `fold` and `words`) does exactly the same to what the
+/// The theme's script (`assets/search.js`, `fold` and `words`) does exactly the same to what the
 /// visitor types, so the two must change together.
 public enum SearchText {
     /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze".
@@ -45,6 +45,18 @@ public enum SearchText {
     /// The shard a word is filed in: its first two characters (code points), or its only one.
     public static func shardKey(_ word: String) -> String {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(2)))
+    }
+
+    /// The keys, among `keys` (those of `meta.js`), of the word files a query word needs: a lone
+    /// character matches only itself; a longer word matches every word it begins, and those are
+    /// in the files whose key begins it or that it begins (`SearchIndex.cut`). The script's
+    /// `wordKeys` is the same.
+    public static func wordKeys(for word: String, in keys: [String]) -> [String] {
+        guard word.unicodeScalars.count > 1 else { return keys.contains(word) ? [word] : [] }
+        return keys.filter { key in
+            key.unicodeScalars.count > 1
+                && (word.unicodeScalars.starts(with: key.unicodeScalars) || key.unicodeScalars.starts(with: word.unicodeScalars))
+        }
     }
 
     /// A shard key as a file name: ASCII letters and digits as they are, anything else as
