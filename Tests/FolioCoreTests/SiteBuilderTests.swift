@@ -155,7 +155,21 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
         XCTAssertEqual(detail.fillSizes, "(min-aspect-ratio: 6000/4000) 100vw, 150vh")
         let html = try render(try page(pages, "photos/p1.html"))
-        XCTAssertTrue(html.contains(#"data-width="6000" data-height="4000" data-tiles="../media/tiles/c1-abc/" data-tile-size="256" data-tile-overlap="1" data-tile-format="jpg" data-min-level="11" data-max-level="13""#), html)
+        XCTAssertTrue(html.contains(#"data-width="6000" data-height="4000" data-tiles="../media/tiles/c1-abc/" data-pyramid=""#), html)
+        // The grid, as one JSON value the viewer and the browser tests read (they work nothing out).
+        let attribute = try XCTUnwrap(html.components(separatedBy: #"data-pyramid=""#).dropFirst().first?.components(separatedBy: "\"").first)
+        let descriptor = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(attribute.replacingOccurrences(of: "&quot;", with: "\"").utf8)) as? [String: Any])
+        XCTAssertEqual(descriptor["tileSize"] as? Int, 256)
+        XCTAssertEqual(descriptor["overlap"] as? Int, 1)
+        XCTAssertEqual(descriptor["format"] as? String, "jpg")
+        XCTAssertEqual(descriptor["minLevel"] as? Int, 11)
+        XCTAssertEqual(descriptor["maxLevel"] as? Int, 13)
+        let levels = try XCTUnwrap(descriptor["levels"] as? [[String: Int]])
+        XCTAssertEqual(levels, [
+            ["level": 11, "width": 1500, "height": 1000, "columns": 6, "rows": 4],
+            ["level": 12, "width": 3000, "height": 2000, "columns": 12, "rows": 8],
+            ["level": 13, "width": 6000, "height": 4000, "columns": 24, "rows": 16],
+        ])
         XCTAssertTrue(html.contains(#"srcset="../media/c1-w800.jpg 800w, ../media/c1-screen.jpg 1600w" sizes="(min-aspect-ratio: 6000/4000) 100vw, 150vh""#), html)
         XCTAssertTrue(html.contains(#"<script src="../assets/viewer.js" defer></script>"#))
         XCTAssertTrue(html.contains(#"<button class="favorite-toggle" type="button" aria-pressed="false" hidden>"#))

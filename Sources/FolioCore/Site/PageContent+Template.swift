@@ -125,7 +125,7 @@ extension ImageCandidate: TemplateValue {
 }
 
 extension TilePyramid: TemplateValue {
-    static let templateKeys: Set<String> = ["width", "height", "tileSize", "overlap", "format", "minLevel", "maxLevel", "tilesBase"]
+    static let templateKeys: Set<String> = ["width", "height", "tileSize", "overlap", "format", "minLevel", "maxLevel", "tilesBase", "descriptor"]
 
     public func child(named name: String) -> Any? {
         switch name {
@@ -137,6 +137,7 @@ extension TilePyramid: TemplateValue {
         case "minLevel": return minLevel
         case "maxLevel": return maxLevel
         case "tilesBase": return tilesBase
+        case "descriptor": return descriptor
         default: return nil
         }
     }
