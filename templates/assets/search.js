@@ -47,9 +47,9 @@
     return metaPromise;
   }
 
-  // Must match Sources/FolioCore/Site/SearchText.swift.
+  // Must match Sources/FolioCore/Site/SearchText.swift (Tests/Browser/test_text_folding.py checks).
   function fold(text) {
-    return text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+    return text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\u03c2/g, "\u03c3");
   }
   function words(text) { return fold(text).match(/[\p{L}\p{N}]+/gu) || []; }
   function length(text) { return Array.from(text).length; }

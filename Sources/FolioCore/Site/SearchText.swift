@@ -2,15 +2,17 @@ import Foundation
 
 /// How search sees text: lowercased, without accents, cut into words of letters and digits.
 /// The theme's script (`assets/search.js`, `fold` and `words`) does exactly the same to what the
-/// visitor types, so the two must change together.
+/// visitor types, so the two must change together; the browser test `test_text_folding.py` holds
+/// them to it on hostile text.
 public enum SearchText {
-    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze".
+    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze". A final
+    /// sigma is a sigma: browsers lowercase a word-final "Σ" to "ς" where Swift gives "σ".
     public static func fold(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: scalars.append(scalar)
+            default: scalars.append(scalar == "\u{3C2}" ? "\u{3C3}" : scalar)
             }
         }
         return String(scalars)
