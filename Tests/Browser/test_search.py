@@ -17,6 +17,8 @@ def results(browser, query=None, scheme="http", gallery=None):
     if query is not None:
         browser.open(gallery.base(scheme) + "search/index.html?q=" + query)
     browser.wait_for("/match/.test(document.querySelector('.search-status').textContent)")
+    browser.wait_for("/^No photo/.test(document.querySelector('.search-status').textContent) || "
+                     "document.querySelectorAll('.search-results li').length > 0")
     return browser.js(RESULTS)
 
 
