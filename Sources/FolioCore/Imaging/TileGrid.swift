@@ -35,7 +35,10 @@ public struct TileGrid: Sendable, Equatable {
     }
 
     /// The level at which the photo has its full resolution.
-    public var maxLevel: Int {
+    public var maxLevel: Int { Self.maxLevel(width: width, height: height) }
+
+    /// The level at which a photo of this size has its full resolution: ceil(log2(longest side)).
+    public static func maxLevel(width: Int, height: Int) -> Int {
         var level = 0
         while (1 << level) < max(width, height) { level += 1 }
         return level

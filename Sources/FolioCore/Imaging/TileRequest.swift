@@ -17,7 +17,7 @@ public struct TileRequest: Sendable, Hashable {
 
     /// The level at which a photo of this size has its full resolution.
     public static func maxLevel(width: Int, height: Int) -> Int {
-        TileGrid(width: width, height: height, tileSize: 1, overlap: 0).maxLevel
+        TileGrid.maxLevel(width: width, height: height)
     }
 
     /// The grid a photo of this size is cut by.
@@ -25,16 +25,15 @@ public struct TileRequest: Sendable, Hashable {
         TileGrid(width: width, height: height, tileSize: tileSize, overlap: overlap)
     }
 
-    /// The lowest level made for a photo of this size, or nil when the photo needs no tiles.
+    /// The lowest level made for a photo of this size, or nil when the photo needs no tiles: the
+    /// last level, going down, whose longest side the screen rendition does not cover.
     public func minLevel(width: Int, height: Int) -> Int? {
-        let top = Self.maxLevel(width: width, height: height)
-        var level = top
-        var longest = max(width, height)
-        guard longest > coveredUpTo else { return nil }
+        guard max(width, height) > coveredUpTo else { return nil }
+        let grid = grid(width: width, height: height)
+        var level = grid.maxLevel
         while level > 0 {
-            let next = (longest + 1) / 2
-            if next <= coveredUpTo { break }
-            longest = next
+            let below = grid.level(level - 1)
+            if max(below.width, below.height) <= coveredUpTo { break }
             level -= 1
         }
         return level
