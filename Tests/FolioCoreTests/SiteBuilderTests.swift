@@ -131,6 +131,12 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(scripts.first, "folio.js")
         XCTAssertLessThan(try XCTUnwrap(scripts.firstIndex(of: "search.js")), try XCTUnwrap(scripts.firstIndex(of: "search-page.js")))
         XCTAssertTrue(html.contains(#"<script src="../assets/search.js" defer></script>"#))
+        // folio.js loads the same list for a site whose own layout.mustache names it alone.
+        let folio = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../templates/assets/folio.js").standardizedFileURL, encoding: .utf8)
+        let listed = try XCTUnwrap(folio.components(separatedBy: "var SCRIPTS = [").dropFirst().first?.components(separatedBy: "]").first)
+            .components(separatedBy: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { $0.element + ".js" }
+        XCTAssertEqual(scripts.map(String.init), ["folio.js"] + listed)
         let home = try render(try page(pages, "index.html"))
         XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
         XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))

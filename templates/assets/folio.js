@@ -52,4 +52,19 @@
   });
 
   window.Folio = { root: root, readList: readList, writeList: writeList, onChange: onChange };
+
+  // The theme's other scripts, in the order layout.mustache names them (SiteBuilderTests holds the
+  // two to each other). A site's own layout.mustache from before the split names folio.js alone:
+  // it gets the rest from here, in order, so its visitors keep search, favorites and recents.
+  var SCRIPTS = ["masthead", "cards", "favorites", "recents", "search", "photo-page", "favorites-page",
+                 "recents-page", "search-page", "search-box"];
+  var me = document.currentScript;
+  if (me && !document.querySelector("script[src$='assets/" + SCRIPTS[0] + ".js']")) {
+    SCRIPTS.forEach(function (name) {
+      var script = document.createElement("script");
+      script.src = me.src.replace(/folio\.js(\?.*)?$/, name + ".js");
+      script.async = false; // one after another, as defer would run them
+      document.head.appendChild(script);
+    });
+  }
 })();
