@@ -143,6 +143,18 @@ final class SearchIndexScaleTests: XCTestCase {
                 measured.append((query, bytes(query)))
             }
         }
+        // The Favorites or Recents page of a visitor with 50 photos kept: each photo's identifier
+        // file, then its photo file.
+        let buckets = try XCTUnwrap(meta["buckets"] as? Int)
+        var kept: Set<String> = ["meta.js"]
+        for _ in 0..<50 {
+            let number = Int.random(in: 0..<entries.count, using: &random)
+            kept.insert("i-\(SearchText.bucket(entries[number].record.id, of: buckets)).js")
+            kept.insert("p-\(number / shard).js")
+        }
+        let favorites = kept.reduce(0) { $0 + files[Substring($1)]!.data.count }
+        XCTAssertLessThan(favorites, Self.budget)
+
         // The worst a visitor can do: two letters of the commonest starts, every word under them.
         let starts = Dictionary(grouping: postings.keys.filter { $0.unicodeScalars.count > 1 }) { String($0.prefix(2)) }
         let twoLetters = starts.keys.sorted().map { (query: $0, bytes: bytes($0)) }.max { $0.bytes < $1.bytes }!
@@ -153,7 +165,8 @@ final class SearchIndexScaleTests: XCTestCase {
             search index of \(Self.photoCount) photos: \(index.files.count) files, \(index.files.map(\.data.count).reduce(0, +) / 1_048_576) MB, \
             made in \(String(format: "%.1f", seconds)) s; meta.js \(files["meta.js"]!.data.count / 1024) KB (\(keys.count) word files, \
             largest \(words.max()! / 1024) KB); a query downloads \(sorted[sorted.count / 2] / 1024) KB (median of \(sorted.count)), \
-            at most \(largest.bytes / 1024) KB ("\(largest.query)"); two letters at worst \(twoLetters.bytes / 1024) KB ("\(twoLetters.query)")
+            at most \(largest.bytes / 1024) KB ("\(largest.query)"); two letters at worst \(twoLetters.bytes / 1024) KB ("\(twoLetters.query)"); \
+            50 favorites \(favorites / 1024) KB
             """)
         XCTAssertLessThan(largest.bytes, Self.budget, "\"\(largest.query)\" downloads \(largest.bytes) bytes")
         XCTAssertLessThan(twoLetters.bytes, Self.budget, "\"\(twoLetters.query)\" downloads \(twoLetters.bytes) bytes")

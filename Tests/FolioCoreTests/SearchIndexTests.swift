@@ -80,7 +80,9 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.bucketCount(for: 0), 1)
         XCTAssertEqual(SearchIndex.bucketCount(for: 100), 2)
         XCTAssertEqual(SearchIndex.bucketCount(for: 10_000), 256)
-        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 256)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 100_000), 2048)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 16_384)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 10_000_000), 16_384)
     }
 
     func testEveryFieldIsIndexedAndTitleWordsAreMarked() throws {
