@@ -17,6 +17,8 @@ def results(browser, query=None, scheme="http", gallery=None):
     if query is not None:
         browser.open(gallery.base(scheme) + "search/index.html?q=" + query)
     browser.wait_for("/match/.test(document.querySelector('.search-status').textContent)")
+    browser.wait_for("/^No photo/.test(document.querySelector('.search-status').textContent) || "
+                     "document.querySelectorAll('.search-results li').length > 0")
     return browser.js(RESULTS)
 
 
@@ -39,6 +41,8 @@ def test_results_come_as_you_type(browser, gallery, scheme):
         box.send_keys(letter)
         time.sleep(0.05)
     browser.wait_for("document.querySelector('.search-status').textContent === '1 photo matches “fjo”'")
+    # The count is said at once; the photo's row comes with its photo file, a moment later.
+    browser.wait_for("document.querySelectorAll('.search-results li').length > 0")
     assert browser.js(RESULTS) == ["Fjord morning"]
     card = browser.find_element(By.CSS_SELECTOR, ".search-results .photo-card")
     assert card.get_attribute("href").endswith(gallery.photo_page("Fjord morning"))

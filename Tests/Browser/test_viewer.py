@@ -7,6 +7,7 @@ import re
 import time
 
 import pytest
+from PIL import Image
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
@@ -389,15 +390,38 @@ def tile_requests(browser, base):
 
 
 def visible_tiles(g, pyramid, level):
-    """Every tile of `level` that shows some of the stage, by the Deep Zoom layout."""
+    """Every tile of `level` that shows some of the stage, by the grid the build describes."""
     f = 2 ** (pyramid["maxLevel"] - level)
     size = pyramid["tileSize"] * f
-    cols = math.ceil(math.ceil(g["W"] / f) / pyramid["tileSize"])
-    rows = math.ceil(math.ceil(g["H"] / f) / pyramid["tileSize"])
+    grid = next(l for l in pyramid["levels"] if l["level"] == level)
     x0, y0 = image_point(g, 0, 0)
     x1, y1 = image_point(g, g["stageW"], g["stageH"])
-    return {(level, c, r) for c in range(cols) for r in range(rows)
+    return {(level, c, r) for c in range(grid["columns"]) for r in range(grid["rows"])
             if c * size < x1 and (c + 1) * size > x0 and r * size < y1 and (r + 1) * size > y0}
+
+
+def pyramid_of(browser):
+    """The photo page's pyramid, as the build describes it (data-pyramid), and where its tiles are."""
+    return browser.js("""var figure = document.querySelector('.photo-figure');
+        var p = JSON.parse(figure.dataset.pyramid);
+        p.base = new URL(figure.dataset.tiles, location.href).href;
+        return p;""")
+
+
+def test_the_pyramid_descriptor_names_every_tile_the_build_made(browser, gallery):
+    open_photo(browser, gallery, ZOOM_TITLE)
+    pyramid = pyramid_of(browser)
+    folder = gallery.public / pyramid["base"][len(gallery.url):]
+    assert [l["level"] for l in pyramid["levels"]] == list(range(pyramid["minLevel"], pyramid["maxLevel"] + 1))
+    assert sorted(int(p.name) for p in folder.iterdir()) == [l["level"] for l in pyramid["levels"]]
+    ts, ov = pyramid["tileSize"], pyramid["overlap"]
+    for level in pyramid["levels"]:
+        names = {p.name for p in (folder / str(level["level"])).iterdir()}
+        assert names == {f"{c}_{r}.{pyramid['format']}" for c in range(level["columns"]) for r in range(level["rows"])}
+        # The last tile ends where the level does: the level's size is the one the tiles were cut from.
+        c, r = level["columns"] - 1, level["rows"] - 1
+        with Image.open(folder / str(level["level"]) / f"{c}_{r}.{pyramid['format']}") as tile:
+            assert tile.size == (level["width"] - (c * ts - ov), level["height"] - (r * ts - ov))
 
 
 def wait_for_tiles(browser):
@@ -408,9 +432,7 @@ def wait_for_tiles(browser):
 
 def test_deep_zoom_loads_only_the_tiles_on_screen(browser, gallery):
     g0 = open_photo(browser, gallery, ZOOM_TITLE)
-    pyramid = browser.js("""var d = document.querySelector('.photo-figure').dataset;
-        return {base: new URL(d.tiles, location.href).href, tileSize: +d.tileSize, overlap: +d.tileOverlap,
-                minLevel: +d.minLevel, maxLevel: +d.maxLevel}""")
+    pyramid = pyramid_of(browser)
     assert pyramid["maxLevel"] == 12 and pyramid["minLevel"] == 11, "a real pyramid, built by folio"
     base = pyramid["base"]
     assert (gallery.public / base[len(gallery.url):] / "12").is_dir()

@@ -60,4 +60,31 @@ final class ImagingSamplePhotoTests: XCTestCase {
         XCTAssertEqual(made["9/1_1"]?.0, 500 - 255)
         XCTAssertNil(tiles.minLevel(width: 300, height: 200), "a photo the screen rendition covers needs no tiles")
     }
+
+    /// What a photo's page describes to the viewer (`TileGrid`) is what was cut, tile by tile,
+    /// odd sizes included, where each halving rounds up.
+    func testTheGridDescribesEveryTileCut() throws {
+        let processor = ImageProcessor()
+        let tiles = TileRequest(tileSize: 256, overlap: 1, coveredUpTo: 200)
+        for (width, height) in [(1000, 600), (1025, 513), (777, 1299)] {
+            let photo = try SamplePhoto(width: width, height: height, seed: 5).jpeg()
+            var made: [String: [Int]] = [:]
+            _ = try processor.renditions(of: photo, metadata: processor.metadata(of: photo), requests: [], tiles: tiles) { tile in
+                let image = try ImagingFixtures.decode(tile.bytes)
+                made[tile.path] = [image.width, image.height]
+            }
+            let grid = tiles.grid(width: width, height: height)
+            var described: [String: [Int]] = [:]
+            for level in try XCTUnwrap(tiles.minLevel(width: width, height: height))...grid.maxLevel {
+                let cut = grid.level(level)
+                for column in 0..<cut.columns {
+                    for row in 0..<cut.rows {
+                        let rect = grid.tile(column: column, row: row, of: cut)
+                        described["\(level)/\(column)_\(row)"] = [rect.width, rect.height]
+                    }
+                }
+            }
+            XCTAssertEqual(described, made, "\(width)x\(height)")
+        }
+    }
 }

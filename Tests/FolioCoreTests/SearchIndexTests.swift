@@ -52,6 +52,16 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// A photo file's rows, each by the names `meta.js` gives its fields, as the script reads them.
+    func rows(_ index: SearchIndex, _ name: String) throws -> [[String: Any]] {
+        let fields = try XCTUnwrap((try value(index, "meta.js") as? [String: Any])?["fields"] as? [String])
+        let rows = try XCTUnwrap(value(index, name) as? [[Any]])
+        return rows.map { row in
+            XCTAssertEqual(row.count, fields.count, "a value for every field named")
+            return Dictionary(uniqueKeysWithValues: zip(fields, row))
+        }
+    }
+
     func testTextIsFoldedAndCutIntoWordsAsTheScriptDoes() {
         XCTAssertEqual(SearchText.words("Café crème, Éze — Møre og Romsdal!"), ["cafe", "creme", "eze", "møre", "og", "romsdal"])
         XCTAssertEqual(SearchText.words("Hubble's 10,000 İstanbul"), ["hubble", "s", "10", "000", "istanbul"])
@@ -70,7 +80,9 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.bucketCount(for: 0), 1)
         XCTAssertEqual(SearchIndex.bucketCount(for: 100), 2)
         XCTAssertEqual(SearchIndex.bucketCount(for: 10_000), 256)
-        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 256)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 100_000), 2048)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 16_384)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 10_000_000), 16_384)
     }
 
     func testEveryFieldIsIndexedAndTitleWordsAreMarked() throws {
@@ -103,19 +115,22 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertTrue(keys.contains("go") && keys.contains("zo"))
         XCTAssertEqual(Set(index.files.map(\.path).filter { $0.contains("/t-") }).count, keys.count, "a file for every key listed")
 
-        let photos = try XCTUnwrap(value(index, "p-0.js") as? [[Any]])
-        XCTAssertEqual(photos.map { $0[0] as? String }, ["p3", "p2", "p1"])
+        XCTAssertEqual(meta["fields"] as? [String], ["id", "title", "thumb", "thumbWidth", "thumbHeight", "srcset", "alt", "person",
+                                                     "placeTitle", "placeSubtitle", "placeSlug"], "the names the script reads rows by")
+        let photos = try rows(index, "p-0.js")
+        XCTAssertEqual(photos.map { $0["id"] as? String }, ["p3", "p2", "p1"])
         let gate = photos[2]
-        XCTAssertEqual(gate[1] as? String, "Golden Gate")
-        XCTAssertEqual(gate[2] as? String, "media/c1-thumb.jpg")
-        XCTAssertEqual(gate[3] as? Int, 400)
-        XCTAssertEqual(gate[5] as? String, "media/c1-thumb200.jpg 200w, media/c1-thumb.jpg 400w")
-        XCTAssertEqual(gate[6] as? String, "Golden Gate by Maya in San Francisco")
-        XCTAssertEqual(gate[7] as? String, "Maya")
-        XCTAssertEqual(gate[8] as? String, "San Francisco")
-        XCTAssertEqual(gate[9] as? String, "California, United States")
-        XCTAssertEqual(gate[10] as? String, "san-francisco-california-united-states")
-        XCTAssertTrue(photos[0][8] is NSNull, "no place")
+        XCTAssertEqual(gate["title"] as? String, "Golden Gate")
+        XCTAssertEqual(gate["thumb"] as? String, "media/c1-thumb.jpg")
+        XCTAssertEqual(gate["thumbWidth"] as? Int, 400)
+        XCTAssertEqual(gate["thumbHeight"] as? Int, 400)
+        XCTAssertEqual(gate["srcset"] as? String, "media/c1-thumb200.jpg 200w, media/c1-thumb.jpg 400w")
+        XCTAssertEqual(gate["alt"] as? String, "Golden Gate by Maya in San Francisco")
+        XCTAssertEqual(gate["person"] as? String, "Maya")
+        XCTAssertEqual(gate["placeTitle"] as? String, "San Francisco")
+        XCTAssertEqual(gate["placeSubtitle"] as? String, "California, United States")
+        XCTAssertEqual(gate["placeSlug"] as? String, "san-francisco-california-united-states")
+        XCTAssertTrue(photos[0]["placeTitle"] is NSNull, "no place")
 
         let identifiers = try XCTUnwrap(value(index, "i-0.js") as? [String: Int])
         XCTAssertEqual(identifiers, ["p3": 0, "p2": 1, "p1": 2])
@@ -126,7 +141,7 @@ final class SearchIndexTests: XCTestCase {
         let text = String(decoding: index.files.first { $0.path.hasSuffix("p-0.js") }!.data, as: UTF8.self)
         XCTAssertFalse(text.contains("</script>"))
         XCTAssertFalse(text.contains("\u{2028}"))
-        XCTAssertEqual((try value(index, "p-0.js") as? [[Any]])?[0][1] as? String, "</script><b>\"quoted\"\\ \u{2028}")
+        XCTAssertEqual(try rows(index, "p-0.js")[0]["title"] as? String, "</script><b>\"quoted\"\\ \u{2028}")
     }
 
     func testTheSameModelMakesTheSameFiles() throws {
@@ -134,7 +149,7 @@ final class SearchIndexTests: XCTestCase {
         let first = try builder(photos).searchIndex()
         let second = try builder(photos.reversed()).searchIndex()
         XCTAssertEqual(first.files, second.files)
-        XCTAssertEqual(first.files.filter { $0.path.contains("/p-") }.count, 3, "50 photos a file")
+        XCTAssertEqual(first.files.filter { $0.path.contains("/p-") }.count, 6, "20 photos a file")
         XCTAssertEqual(first.files.filter { $0.path.contains("/i-") }.count, 2)
     }
 
@@ -175,7 +190,7 @@ final class SearchIndexTests: XCTestCase {
             \(words.count) word files, median \(words.sorted()[words.count / 2] / 1024) KB, largest \(words.max()! / 1024) KB; \
             \(photoFiles.count) photo files, largest \(photoFiles.max()! / 1024) KB; \(buckets.count) identifier files, largest \(buckets.max()! / 1024) KB
             """)
-        XCTAssertEqual(photoFiles.count, 200)
+        XCTAssertEqual(photoFiles.count, 500)
         XCTAssertEqual(buckets.count, 256)
         XCTAssertLessThan(meta, 16 * 1024, "loaded by every search: grows with the vocabulary's two-letter starts, not the photos")
         XCTAssertLessThan(photoFiles.max()!, 40 * 1024)

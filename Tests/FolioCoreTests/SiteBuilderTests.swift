@@ -199,7 +199,17 @@ final class SiteBuilderTests: XCTestCase {
         let html = try render(search)
         XCTAssertTrue(html.contains(#"<a href="../search/index.html" aria-current="page">Search</a>"#), html)
         XCTAssertTrue(html.contains(#"id="search-q""#))
-        XCTAssertTrue(html.contains(#"<script src="../assets/folio.js" defer></script>"#))
+        // One classic script per concern, the namespace first and the page's own last.
+        let scripts = html.components(separatedBy: #"<script src="../assets/"#).dropFirst().map { $0.prefix { $0 != "\"" } }
+        XCTAssertEqual(scripts.first, "folio.js")
+        XCTAssertLessThan(try XCTUnwrap(scripts.firstIndex(of: "search.js")), try XCTUnwrap(scripts.firstIndex(of: "search-page.js")))
+        XCTAssertTrue(html.contains(#"<script src="../assets/search.js" defer></script>"#))
+        // folio.js loads the same list for a site whose own layout.mustache names it alone.
+        let folio = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../templates/assets/folio.js").standardizedFileURL, encoding: .utf8)
+        let listed = try XCTUnwrap(folio.components(separatedBy: "var SCRIPTS = [").dropFirst().first?.components(separatedBy: "]").first)
+            .components(separatedBy: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { $0.element + ".js" }
+        XCTAssertEqual(scripts.map(String.init), ["folio.js"] + listed)
         let home = try render(try page(pages, "index.html"))
         XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
         XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))
@@ -224,7 +234,21 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual([detail.originalWidth, detail.originalHeight], [6000, 4000])
         XCTAssertEqual(detail.fillSizes, "(min-aspect-ratio: 6000/4000) 100vw, 150vh")
         let html = try render(try page(pages, "photos/p1.html"))
-        XCTAssertTrue(html.contains(#"data-width="6000" data-height="4000" data-tiles="../media/tiles/c1-abc/" data-tile-size="256" data-tile-overlap="1" data-tile-format="jpg" data-min-level="11" data-max-level="13""#), html)
+        XCTAssertTrue(html.contains(#"data-width="6000" data-height="4000" data-tiles="../media/tiles/c1-abc/" data-pyramid=""#), html)
+        // The grid, as one JSON value the viewer and the browser tests read (they work nothing out).
+        let attribute = try XCTUnwrap(html.components(separatedBy: #"data-pyramid=""#).dropFirst().first?.components(separatedBy: "\"").first)
+        let descriptor = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(attribute.replacingOccurrences(of: "&quot;", with: "\"").utf8)) as? [String: Any])
+        XCTAssertEqual(descriptor["tileSize"] as? Int, 256)
+        XCTAssertEqual(descriptor["overlap"] as? Int, 1)
+        XCTAssertEqual(descriptor["format"] as? String, "jpg")
+        XCTAssertEqual(descriptor["minLevel"] as? Int, 11)
+        XCTAssertEqual(descriptor["maxLevel"] as? Int, 13)
+        let levels = try XCTUnwrap(descriptor["levels"] as? [[String: Int]])
+        XCTAssertEqual(levels, [
+            ["level": 11, "width": 1500, "height": 1000, "columns": 6, "rows": 4],
+            ["level": 12, "width": 3000, "height": 2000, "columns": 12, "rows": 8],
+            ["level": 13, "width": 6000, "height": 4000, "columns": 24, "rows": 16],
+        ])
         XCTAssertTrue(html.contains(#"srcset="../media/c1-w800.jpg 800w, ../media/c1-screen.jpg 1600w" sizes="(min-aspect-ratio: 6000/4000) 100vw, 150vh""#), html)
         XCTAssertTrue(html.contains(#"<script src="../assets/viewer.js" defer></script>"#))
         XCTAssertTrue(html.contains(#"<button class="favorite-toggle" type="button" aria-pressed="false" hidden>"#))

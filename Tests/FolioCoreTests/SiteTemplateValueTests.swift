@@ -17,7 +17,7 @@ final class SiteTemplateValueTests: XCTestCase {
                              shape: image, shapeSizes: "300px", eager: true, leading: true)
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
-                                 originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom,
+                                 originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw")
         var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")

@@ -25,14 +25,19 @@
   var body = document.body;
   var page = figure.closest(".photo-page") || document;
   var reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-  var pyramid = figure.hasAttribute("data-tiles") ? {
-    base: figure.getAttribute("data-tiles"),
-    size: +figure.getAttribute("data-tile-size"),
-    overlap: +figure.getAttribute("data-tile-overlap"),
-    format: figure.getAttribute("data-tile-format"),
-    minLevel: +figure.getAttribute("data-min-level"),
-    maxLevel: +figure.getAttribute("data-max-level")
-  } : null;
+  // The pyramid as the build laid it out (TileGrid): tile size, overlap, format, and each level
+  // with tiles, its size, columns and rows. Only where the tiles are depends on the page.
+  var pyramid = null;
+  if (figure.hasAttribute("data-tiles") && figure.hasAttribute("data-pyramid")) {
+    try {
+      pyramid = JSON.parse(figure.getAttribute("data-pyramid"));
+      pyramid.base = figure.getAttribute("data-tiles");
+      pyramid.byLevel = {};
+      pyramid.levels.forEach(function (l) { pyramid.byLevel[l.level] = l; });
+    } catch (e) {
+      pyramid = null; // a page from another theme: the renditions still zoom
+    }
+  }
 
   // The layer is the photo at its original size, in original pixels; the view is where its
   // top-left corner is on the stage (x, y) and how many screen pixels an original pixel takes (s).
@@ -214,9 +219,8 @@
     wantedTiles = {};
     if (level >= 0) {
       var f = Math.pow(2, pyramid.maxLevel - level); // original pixels per level pixel
-      var size = pyramid.size * f;
-      var cols = Math.ceil(Math.ceil(W / f) / pyramid.size);
-      var rows = Math.ceil(Math.ceil(H / f) / pyramid.size);
+      var size = pyramid.tileSize * f;
+      var cols = pyramid.byLevel[level].columns, rows = pyramid.byLevel[level].rows;
       var x0 = Math.max(0, -view.x / view.s), y0 = Math.max(0, -view.y / view.s);
       var x1 = Math.min(W, (stage.w - view.x) / view.s), y1 = Math.min(H, (stage.h - view.y) / view.s);
       var c0 = Math.max(0, Math.floor(x0 / size)), c1 = Math.min(cols - 1, Math.ceil(x1 / size) - 1);
@@ -233,8 +237,8 @@
   }
 
   function addTile(key, level, c, r, f) {
-    var ts = pyramid.size, ov = pyramid.overlap;
-    var lw = Math.ceil(W / f), lh = Math.ceil(H / f);
+    var ts = pyramid.tileSize, ov = pyramid.overlap;
+    var lw = pyramid.byLevel[level].width, lh = pyramid.byLevel[level].height;
     var px0 = c * ts - (c > 0 ? ov : 0), py0 = r * ts - (r > 0 ? ov : 0);
     var px1 = Math.min(lw, (c + 1) * ts + ov), py1 = Math.min(lh, (r + 1) * ts + ov);
     var tile = document.createElement("img");

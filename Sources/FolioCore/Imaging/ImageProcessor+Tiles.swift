@@ -10,10 +10,11 @@ extension ImageProcessor {
         from full: PixelBuffer, request: TileRequest, profile: Data? = nil, sink: (Tile) throws -> Void
     ) throws -> PixelBuffer {
         guard let lowest = request.minLevel(width: full.width, height: full.height) else { return full }
-        var level = TileRequest.maxLevel(width: full.width, height: full.height)
+        let grid = request.grid(width: full.width, height: full.height)
+        var level = grid.maxLevel
         var image = full
         while level >= lowest {
-            try cutTiles(of: image, level: level, request: request, profile: profile, sink: sink)
+            try cutTiles(of: image, level: grid.level(level), grid: grid, request: request, profile: profile, sink: sink)
             guard level > lowest else { break }
             let above = image
             image = clock.time(.resample) { above.halved() }
@@ -23,22 +24,17 @@ extension ImageProcessor {
     }
 
     private func cutTiles(
-        of image: PixelBuffer, level: Int, request: TileRequest, profile: Data?, sink: (Tile) throws -> Void
+        of image: PixelBuffer, level: TileGrid.Level, grid: TileGrid, request: TileRequest, profile: Data?, sink: (Tile) throws -> Void
     ) throws {
-        let size = request.tileSize, overlap = request.overlap
-        let columns = (image.width + size - 1) / size
-        let rows = (image.height + size - 1) / size
-        for row in 0..<rows {
-            for column in 0..<columns {
-                let x = max(0, column * size - overlap)
-                let y = max(0, row * size - overlap)
-                let right = min(image.width, (column + 1) * size + overlap)
-                let bottom = min(image.height, (row + 1) * size + overlap)
+        assert(image.width == level.width && image.height == level.height, "a level is halved as TileGrid says")
+        for row in 0..<level.rows {
+            for column in 0..<level.columns {
+                let rect = grid.tile(column: column, row: row, of: level)
                 let bytes = try clock.time(.encode) {
-                    try encode(image.cropped(x: x, y: y, width: right - x, height: bottom - y),
+                    try encode(image.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height),
                                as: request.format, quality: request.quality, layout: .baseline, profile: profile)
                 }
-                try sink(Tile(level: level, column: column, row: row, bytes: bytes))
+                try sink(Tile(level: level.level, column: column, row: row, bytes: bytes))
             }
         }
     }

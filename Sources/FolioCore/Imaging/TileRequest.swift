@@ -1,6 +1,4 @@
-/// A deep-zoom tile pyramid wanted of a photo, laid out as Deep Zoom (DZI) does: level L is the
-/// photo scaled to ceil(size / 2^(maxLevel - L)), maxLevel = ceil(log2(longest side)), cut into
-/// `tileSize` squares that share `overlap` pixels with their neighbours.
+/// A deep-zoom tile pyramid wanted of a photo, laid out as Deep Zoom (DZI) does (`TileGrid`).
 public struct TileRequest: Sendable, Hashable {
     public var tileSize: Int
     public var overlap: Int
@@ -19,21 +17,23 @@ public struct TileRequest: Sendable, Hashable {
 
     /// The level at which a photo of this size has its full resolution.
     public static func maxLevel(width: Int, height: Int) -> Int {
-        var level = 0
-        while (1 << level) < max(width, height) { level += 1 }
-        return level
+        TileGrid.maxLevel(width: width, height: height)
     }
 
-    /// The lowest level made for a photo of this size, or nil when the photo needs no tiles.
+    /// The grid a photo of this size is cut by.
+    public func grid(width: Int, height: Int) -> TileGrid {
+        TileGrid(width: width, height: height, tileSize: tileSize, overlap: overlap)
+    }
+
+    /// The lowest level made for a photo of this size, or nil when the photo needs no tiles: the
+    /// last level, going down, whose longest side the screen rendition does not cover.
     public func minLevel(width: Int, height: Int) -> Int? {
-        let top = Self.maxLevel(width: width, height: height)
-        var level = top
-        var longest = max(width, height)
-        guard longest > coveredUpTo else { return nil }
+        guard max(width, height) > coveredUpTo else { return nil }
+        let grid = grid(width: width, height: height)
+        var level = grid.maxLevel
         while level > 0 {
-            let next = (longest + 1) / 2
-            if next <= coveredUpTo { break }
-            longest = next
+            let below = grid.level(level - 1)
+            if max(below.width, below.height) <= coveredUpTo { break }
             level -= 1
         }
         return level

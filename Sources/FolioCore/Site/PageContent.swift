@@ -198,6 +198,9 @@ public struct PhotoDetail: Sendable, Encodable {
     public var fillSizes: String
     /// Present when the original is larger than the screen rendition and tiles were made.
     public var zoom: TilePyramid?
+    /// The zoom's tile grid as the viewer reads it (`TilePyramid.descriptor`), written once by
+    /// the build.
+    public var zoomDescriptor: String?
     public var facts: [Fact]
     public var tags: [String]
     public var favorite: Bool

@@ -7,14 +7,16 @@ import Foundation
 /// works from `file://`, where `fetch` of a local file does not. Photos are numbered newest
 /// first (the site's order), so the lowest numbers are the newest.
 ///
-/// - `meta.js`: how many photos, how they are cut into files, and which word files exist.
-/// - `t-<key>.js`: every word starting with `key` (its first two characters) and the photos
-///   that have it, each as `number * 2 + 1` when the word is in the title, else `number * 2`,
-///   in increasing order and written as the difference from the one before (small numbers
-///   for common words: "the" in 6,000 photos of 10,000 takes some 15 KB, not 35).
-/// - `p-<k>.js`: photos `k * photosPerShard ..<` the next shard, each as
-///   `[identifier, title, thumb, thumbWidth, thumbHeight, thumbSrcset, alt, person,
-///   placeTitle, placeSubtitle, placeSlug]` (paths relative to the site root; null when absent).
+/// - `meta.js`: how many photos, how they are cut into files, the names of a photo row's fields
+///   (`fields`, from `SearchRecord.Field`) and the keys of the word files (`keys`).
+/// - `t-<key>.js`: the words starting with `key` and the photos that have them, each as
+///   `number * 2 + 1` when the word is in the title, else `number * 2`, in increasing order and
+///   written as the difference from the one before (small numbers for common words). A key is
+///   a word's first two characters (code points), or its only one; a file that would pass
+///   `wordFileBudget` is cut by one more character, and again, so at any size of library a
+///   query loads only the files of the words it names (`SearchText.wordKeys` says which). A
+///   word is in the file of the longest key it starts with.
+/// - `p-<k>.js`: photos `k * photosPerShard ..<` the next shard, each a `SearchRecord` row.
 /// - `i-<b>.js`: identifier → number for the identifiers in bucket `b` (`SearchText.bucket`):
 ///   favorites and recents keep identifiers, which survive rebuilds, and numbers do not.
 public struct SearchIndex: Sendable {
@@ -23,8 +25,19 @@ public struct SearchIndex: Sendable {
         public var data: Data
     }
 
+    /// One photo as search sees it, in the site's order.
+    struct Entry: Sendable {
+        var words: Set<String>
+        /// The words of its title (a subset of `words`): a match there ranks higher.
+        var titleWords: Set<String>
+        var record: SearchRecord
+    }
+
     public static let folder = "search/data/"
-    public static let photosPerShard = 50
+    /// Small, because a page of results may come from as many files as it shows photos.
+    public static let photosPerShard = 20
+    /// Bytes past which a word file is cut by one more character of its words.
+    static let wordFileBudget = 32 * 1024
     /// Identifiers per bucket the bucket count aims at.
     static let identifiersPerBucket = 64
 
@@ -32,21 +45,97 @@ public struct SearchIndex: Sendable {
     public var photoCount: Int
     public var wordCount: Int
 
-    /// The identifier buckets for a site of `count` photos: a power of two, at most 256.
+    /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, so a
+    /// visitor's 50 favorites load 50 files of a kilobyte or two at 100,000 photos, not of ten.
     public static func bucketCount(for count: Int) -> Int {
         var buckets = 1
-        while buckets * identifiersPerBucket < count, buckets < 256 { buckets *= 2 }
+        while buckets * identifiersPerBucket < count, buckets < 1 << 14 { buckets *= 2 }
         return buckets
+    }
+
+    init(entries: [Entry]) {
+        var postings: [String: [Int]] = [:]
+        for (number, entry) in entries.enumerated() {
+            for word in entry.words {
+                postings[word, default: []].append(number * 2 + (entry.titleWords.contains(word) ? 1 : 0))
+            }
+        }
+
+        var files: [File] = []
+        func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
+            let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
+            files.append(File(path: Self.folder + name, data: Data(text.utf8)))
+        }
+
+        // Each word's entry is written once; the cutting only decides which file it goes to.
+        var entryText: [String: String] = [:]
+        entryText.reserveCapacity(postings.count)
+        for (word, numbers) in postings {
+            var previous = 0
+            let deltas = numbers.map { value -> String in
+                defer { previous = value }
+                return String(value - previous)
+            }
+            entryText[word] = JSONText.string(word) + ":[" + deltas.joined(separator: ",") + "]"
+        }
+        let wordFiles = Dictionary(grouping: postings.keys, by: SearchText.shardKey)
+            .flatMap { key, words in Self.cut(key, words: words.sorted(), size: { entryText[$0]!.utf8.count + 1 }) }
+            .sorted { $0.key < $1.key }
+        for file in wordFiles {
+            add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key,
+                "{" + file.words.map { entryText[$0]! }.joined(separator: ",") + "}")
+        }
+
+        let size = Self.photosPerShard
+        for start in stride(from: 0, to: entries.count, by: size) {
+            let rows = entries[start..<min(start + size, entries.count)].map(\.record.row)
+            add("p-\(start / size).js", "p", String(start / size), "[" + rows.joined(separator: ",\n") + "]")
+        }
+
+        let bucketCount = Self.bucketCount(for: entries.count)
+        var buckets = [[String]](repeating: [], count: bucketCount)
+        for (number, entry) in entries.enumerated() {
+            let identifier = entry.record.id
+            buckets[SearchText.bucket(identifier, of: bucketCount)].append("\(JSONText.string(identifier)):\(number)")
+        }
+        for (bucket, list) in buckets.enumerated() {
+            add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+        }
+
+        let meta = "{\"version\":2,\"photos\":\(entries.count),\"shard\":\(size),\"buckets\":\(bucketCount),"
+            + "\"fields\":" + SearchRecord.schema + ","
+            + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
+        add("meta.js", "meta", "", meta)
+        self.init(files: files, photoCount: entries.count, wordCount: postings.count)
+    }
+
+    init(files: [File], photoCount: Int, wordCount: Int) {
+        self.files = files
+        self.photoCount = photoCount
+        self.wordCount = wordCount
+    }
+
+    /// The word files of the words under `key` (sorted): one when they fit `wordFileBudget`,
+    /// else the words that end at `key` and, for each next character, the cut of those under it.
+    static func cut(_ key: String, words: [String], size: (String) -> Int) -> [(key: String, words: [String])] {
+        guard words.count > 1, words.reduce(0, { $0 + size($1) }) > wordFileBudget else { return [(key, words)] }
+        let depth = key.unicodeScalars.count
+        var here: [String] = []
+        var longer: [(key: String, words: [String])] = []
+        for word in words {
+            guard word.unicodeScalars.count > depth else { here.append(word); continue }
+            let next = String(String.UnicodeScalarView(word.unicodeScalars.prefix(depth + 1)))
+            if longer.last?.key == next { longer[longer.count - 1].words.append(word) } else { longer.append((next, [word])) }
+        }
+        // A key all of whose words go one way is cut again at once: no file for nothing.
+        return (here.isEmpty ? [] : [(key, here)]) + longer.flatMap { cut($0.key, words: $0.words, size: size) }
     }
 }
 
 extension SiteBuilder {
     /// The search index of every photo, in the order of the site's lists.
     public func searchIndex() -> SearchIndex {
-        var postings: [String: [Int]] = [:]
-        var records: [String] = []
-        records.reserveCapacity(ordered.count)
-        for (number, item) in ordered.enumerated() {
+        SearchIndex(entries: ordered.map { item in
             let photo = item.photo
             let title = PhotoText.title(photo)
             let titleWords = Set(SearchText.words(title))
@@ -59,68 +148,18 @@ extension SiteBuilder {
                 for album in albumTree.lineage(folder) { words.formUnion(SearchText.words(album.title)) }
             }
             for tag in photo.tags { words.formUnion(SearchText.words(tag)) }
-            for word in words {
-                postings[word, default: []].append(number * 2 + (titleWords.contains(word) ? 1 : 0))
-            }
-            records.append(record(item, title: title))
-        }
-
-        var files: [SearchIndex.File] = []
-        func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
-            let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
-            files.append(SearchIndex.File(path: SearchIndex.folder + name, data: Data(text.utf8)))
-        }
-
-        let byKey = Dictionary(grouping: postings.keys, by: SearchText.shardKey)
-        let keys = byKey.keys.sorted()
-        for key in keys {
-            let entries = byKey[key]!.sorted().map { word in
-                var previous = 0
-                let deltas = postings[word]!.map { value -> String in
-                    defer { previous = value }
-                    return String(value - previous)
-                }
-                return JSONText.string(word) + ":[" + deltas.joined(separator: ",") + "]"
-            }
-            add("t-\(SearchText.fileName(forKey: key)).js", "t", key, "{" + entries.joined(separator: ",") + "}")
-        }
-
-        let size = SearchIndex.photosPerShard
-        for start in stride(from: 0, to: records.count, by: size) {
-            let shard = start / size
-            add("p-\(shard).js", "p", String(shard), "[" + records[start..<min(start + size, records.count)].joined(separator: ",\n") + "]")
-        }
-
-        let bucketCount = SearchIndex.bucketCount(for: ordered.count)
-        var buckets = [[String]](repeating: [], count: bucketCount)
-        for (number, item) in ordered.enumerated() {
-            let identifier = item.photo.identifier
-            buckets[SearchText.bucket(identifier, of: bucketCount)].append("\(JSONText.string(identifier)):\(number)")
-        }
-        for (bucket, entries) in buckets.enumerated() {
-            add("i-\(bucket).js", "i", String(bucket), "{" + entries.joined(separator: ",") + "}")
-        }
-
-        let meta = "{\"version\":1,\"photos\":\(ordered.count),\"shard\":\(size),\"buckets\":\(bucketCount),"
-            + "\"keys\":[" + keys.map(JSONText.string).joined(separator: ",") + "]}"
-        add("meta.js", "meta", "", meta)
-        return SearchIndex(files: files, photoCount: ordered.count, wordCount: postings.count)
+            return SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title))
+        })
     }
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
-    func record(_ item: GalleryPhoto, title: String) -> String {
-        let thumb = images[item.photo.id]?.thumb
-        let srcset = thumb.flatMap { $0.candidates.count > 1 ? $0.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil }
-        let fields: [String] = [
-            JSONText.string(item.photo.identifier), JSONText.string(title),
-            thumb.map { JSONText.string($0.src) } ?? "null", thumb.map { String($0.width) } ?? "0", thumb.map { String($0.height) } ?? "0",
-            srcset.map(JSONText.string) ?? "null",
-            JSONText.string(PhotoText.alt(item)), JSONText.string(item.person.name),
-            item.place.map { JSONText.string($0.title) } ?? "null",
-            item.place.map { JSONText.string($0.subtitle) } ?? "null",
-            item.place.map { JSONText.string($0.slug) } ?? "null",
-        ]
-        return "[" + fields.joined(separator: ",") + "]"
+    func record(_ item: GalleryPhoto, title: String) -> SearchRecord {
+        let thumb = images[item.photo.id]?.thumb.map { thumb in
+            SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
+                               srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
+        }
+        return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
+                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug)
     }
 }
 

@@ -1,16 +1,18 @@
 import Foundation
 
 /// How search sees text: lowercased, without accents, cut into words of letters and digits.
-/// The theme's script (`assets/folio.js`, `fold` and `words`) does exactly the same to what the
-/// visitor types, so the two must change together.
+/// The theme's script (`assets/search.js`, `fold` and `words`) does exactly the same to what the
+/// visitor types, so the two must change together; the browser test `test_text_folding.py` holds
+/// them to it on hostile text.
 public enum SearchText {
-    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze".
+    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze". A final
+    /// sigma is a sigma: browsers lowercase a word-final "Σ" to "ς" where Swift gives "σ".
     public static func fold(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: scalars.append(scalar)
+            default: scalars.append(scalar == "\u{3C2}" ? "\u{3C3}" : scalar)
             }
         }
         return String(scalars)
@@ -45,6 +47,18 @@ public enum SearchText {
     /// The shard a word is filed in: its first two characters (code points), or its only one.
     public static func shardKey(_ word: String) -> String {
         String(String.UnicodeScalarView(word.unicodeScalars.prefix(2)))
+    }
+
+    /// The keys, among `keys` (those of `meta.js`), of the word files a query word needs: a lone
+    /// character matches only itself; a longer word matches every word it begins, and those are
+    /// in the files whose key begins it or that it begins (`SearchIndex.cut`). The script's
+    /// `wordKeys` is the same.
+    public static func wordKeys(for word: String, in keys: [String]) -> [String] {
+        guard word.unicodeScalars.count > 1 else { return keys.contains(word) ? [word] : [] }
+        return keys.filter { key in
+            key.unicodeScalars.count > 1
+                && (word.unicodeScalars.starts(with: key.unicodeScalars) || key.unicodeScalars.starts(with: word.unicodeScalars))
+        }
     }
 
     /// A shard key as a file name: ASCII letters and digits as they are, anything else as

@@ -253,7 +253,7 @@ extension SiteBuilder {
             descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
             alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
             originalWidth: photo.width, originalHeight: photo.height,
-            fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, facts: facts,
+            fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, zoomDescriptor: images?.zoom?.descriptor, facts: facts,
             tags: photo.tags, favorite: photo.favorite,
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },

@@ -90,6 +90,7 @@ extension SiteBuilder {
         }
         if unlisted.lock != nil {
             page.photo.zoom = nil
+            page.photo.zoomDescriptor = nil
             page.photo.nextImage = nil
             page.photo.nextSizes = nil
         }

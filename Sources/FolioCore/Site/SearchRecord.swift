@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a search result, a visitor's favorite or a recent shows of a photo: one row of a photo
+/// file under `search/data/`. The fields are named here once: `meta.js` carries their names
+/// (`fields`) in the order rows hold them, and the theme's script reads rows by those names, so
+/// a field added here reaches the script without either side counting positions.
+struct SearchRecord: Sendable, Equatable {
+    enum Field: String, CaseIterable, Sendable {
+        case id, title, thumb, thumbWidth, thumbHeight, srcset, alt, person, placeTitle, placeSubtitle, placeSlug
+    }
+
+    struct Thumb: Sendable, Equatable {
+        /// Relative to the site's root.
+        var src: String
+        var width: Int
+        var height: Int
+        /// "src width w, …", or nil when there is one size only.
+        var srcset: String?
+    }
+
+    var id: String
+    var title: String
+    var thumb: Thumb?
+    var alt: String
+    var person: String
+    var placeTitle: String?
+    var placeSubtitle: String?
+    var placeSlug: String?
+
+    /// The field as JSON text (null when absent).
+    func json(_ field: Field) -> String {
+        func text(_ value: String?) -> String { value.map(JSONText.string) ?? "null" }
+        switch field {
+        case .id: return text(id)
+        case .title: return text(title)
+        case .thumb: return text(thumb?.src)
+        case .thumbWidth: return String(thumb?.width ?? 0)
+        case .thumbHeight: return String(thumb?.height ?? 0)
+        case .srcset: return text(thumb?.srcset)
+        case .alt: return text(alt)
+        case .person: return text(person)
+        case .placeTitle: return text(placeTitle)
+        case .placeSubtitle: return text(placeSubtitle)
+        case .placeSlug: return text(placeSlug)
+        }
+    }
+
+    /// The row a photo file holds: every field, in `Field.allCases` order.
+    var row: String { "[" + Field.allCases.map(json).joined(separator: ",") + "]" }
+
+    /// The names `meta.js` gives the script, in the rows' order.
+    static var schema: String { "[" + Field.allCases.map { JSONText.string($0.rawValue) }.joined(separator: ",") + "]" }
+}

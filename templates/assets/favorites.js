@@ -1,0 +1,42 @@
+/* Folio: the visitor's favorites (Folio.favorites), kept in this browser, and their ♥ on every
+   photo a page shows. */
+(function () {
+  "use strict";
+
+  var el = Folio.draw.el;
+
+  var favorites = {
+    list: function () { return Folio.readList("favorites"); },
+    has: function (id) { return favorites.list().some(function (e) { return e.id === id; }); },
+    add: function (id) {
+      var list = favorites.list().filter(function (e) { return e.id !== id; });
+      list.unshift({ id: id, t: Date.now() });
+      Folio.writeList("favorites", list);
+    },
+    remove: function (id) {
+      Folio.writeList("favorites", favorites.list().filter(function (e) { return e.id !== id; }));
+    },
+    toggle: function (id) { if (favorites.has(id)) favorites.remove(id); else favorites.add(id); }
+  };
+
+  function markCards() {
+    var mine = {};
+    favorites.list().forEach(function (e) { mine[e.id] = true; });
+    document.querySelectorAll(".photo-card[data-photo]").forEach(function (a) {
+      var badge = a.querySelector(".visitor-badge");
+      var want = !!mine[a.getAttribute("data-photo")];
+      if (want && !badge) {
+        a.appendChild(el("span", { className: "visitor-badge", title: "Your favorite" }, [
+          document.createTextNode("♥"), el("span", { className: "visually-hidden", text: " your favorite" })
+        ]));
+      } else if (!want && badge) {
+        badge.remove();
+      }
+    });
+  }
+  Folio.onChange(function (name) { if (name === "favorites") markCards(); });
+
+  Folio.favorites = favorites;
+  Folio.markCards = markCards;
+  markCards();
+})();

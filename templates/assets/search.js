@@ -1,0 +1,173 @@
+/* Folio: the search index the build wrote under search/data/ (Folio.search): loading it one
+   small script file at a time, folding text as the build did, finding photos.
+
+   Each file is a call to folioData(kind, key, value), loaded with a <script> element, which also
+   works from file://, where fetch does not. meta.js says how the rest is cut: the names of a
+   photo row's fields (fields), the keys of the word files (keys), photos per photo file (shard)
+   and the number of identifier files (buckets). See Sources/FolioCore/Site/SearchIndex.swift. */
+(function () {
+  "use strict";
+
+  var root = Folio.root;
+
+  var slots = {};
+  function slot(id) {
+    if (!slots[id]) {
+      var s = {};
+      s.promise = new Promise(function (resolve, reject) { s.resolve = resolve; s.reject = reject; });
+      slots[id] = s;
+    }
+    return slots[id];
+  }
+  window.folioData = function (kind, key, value) { slot(kind + ":" + key).resolve(value); };
+
+  function load(kind, key, file) {
+    var s = slot(kind + ":" + key);
+    if (!s.started) {
+      s.started = true;
+      var script = document.createElement("script");
+      script.src = root + "search/data/" + file;
+      script.async = true;
+      script.onerror = function () { s.reject(new Error("cannot load " + file)); };
+      script.onload = function () { script.remove(); };
+      document.head.appendChild(script);
+    }
+    return s.promise;
+  }
+
+  var metaPromise = null;
+  function meta() {
+    if (!metaPromise) {
+      metaPromise = load("meta", "", "meta.js").then(function (m) {
+        m.keySet = {};
+        m.keys.forEach(function (k) { m.keySet[k] = true; });
+        return m;
+      });
+    }
+    return metaPromise;
+  }
+
+  // Must match Sources/FolioCore/Site/SearchText.swift (Tests/Browser/test_text_folding.py checks).
+  function fold(text) {
+    return text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\u03c2/g, "\u03c3");
+  }
+  function words(text) { return fold(text).match(/[\p{L}\p{N}]+/gu) || []; }
+  function length(text) { return Array.from(text).length; }
+  // The word files a query word needs (SearchText.wordKeys): a lone character matches only
+  // itself; a longer word every word it begins, in the files whose key begins it or that it begins.
+  function wordKeys(m, word) {
+    if (length(word) < 2) return m.keySet[word] ? [word] : [];
+    return m.keys.filter(function (key) {
+      return length(key) > 1 && (word.lastIndexOf(key, 0) === 0 || key.lastIndexOf(word, 0) === 0);
+    });
+  }
+  function fileKey(key) {
+    return Array.from(key).map(function (ch) {
+      if (/^[a-z0-9]$/.test(ch)) return ch;
+      return "_" + ("000000" + ch.codePointAt(0).toString(16)).slice(-6);
+    }).join("");
+  }
+  function bucket(id, count) {
+    var hash = 2166136261;
+    for (var i = 0; i < id.length; i++) {
+      hash ^= id.charCodeAt(i);
+      hash = Math.imul(hash, 16777619) >>> 0;
+    }
+    return hash % Math.max(1, count);
+  }
+
+  // Every word file `word` needs, as one list of {word: postings} objects.
+  function wordFiles(word) {
+    return meta().then(function (m) {
+      return Promise.all(wordKeys(m, word).map(function (key) { return load("t", key, "t-" + fileKey(key) + ".js"); }));
+    });
+  }
+
+  // A photo row, by the names meta.js gives its fields.
+  function named(fields, row, number) {
+    var photo = { n: number };
+    fields.forEach(function (name, i) { photo[name] = row[i]; });
+    return photo;
+  }
+
+  function photoAt(number) {
+    return meta().then(function (m) {
+      var shard = Math.floor(number / m.shard);
+      return load("p", String(shard), "p-" + shard + ".js").then(function (list) {
+        var row = list[number - shard * m.shard];
+        return row ? named(m.fields, row, number) : undefined;
+      });
+    });
+  }
+
+  // The photo with identifier `id`, or null when the site no longer has it.
+  function photoById(id) {
+    return meta().then(function (m) {
+      var b = bucket(id, m.buckets);
+      return load("i", String(b), "i-" + b + ".js").then(function (ids) {
+        return Object.prototype.hasOwnProperty.call(ids, id) ? photoAt(ids[id]) : null;
+      });
+    }).catch(function () { return null; });
+  }
+
+  function photosById(ids) {
+    return Promise.all(ids.map(photoById));
+  }
+
+  // Photo numbers matching every word of `query`, best first: a whole word beats the start of
+  // one, a word of the title beats one elsewhere; then newest first (lowest number).
+  function search(query) {
+    var unique = words(query).filter(function (w, i, all) { return all.indexOf(w) === i; });
+    // A lone letter is a word of its own ("9", "東"); beside longer words it is one being typed.
+    if (unique.some(function (w) { return length(w) > 1; })) unique = unique.filter(function (w) { return length(w) > 1; });
+    if (!unique.length) return Promise.resolve([]);
+    return Promise.all(unique.map(function (word) {
+      return wordFiles(word).then(function (files) {
+        var scores = new Map();
+        files.forEach(function (file) {
+          Object.keys(file).forEach(function (token) {
+            var exact = token === word;
+            if (!exact && (length(word) < 2 || token.lastIndexOf(word, 0) !== 0)) return;
+            var posting = 0;
+            file[token].forEach(function (delta) {
+              posting += delta;
+              var n = posting >> 1;
+              var score = (exact ? 2 : 1) + (posting & 1 ? 2 : 0);
+              if ((scores.get(n) || 0) < score) scores.set(n, score);
+            });
+          });
+        });
+        return scores;
+      });
+    })).then(function (maps) {
+      maps.sort(function (a, b) { return a.size - b.size; });
+      var results = [];
+      maps[0].forEach(function (score, n) {
+        var total = score;
+        for (var i = 1; i < maps.length; i++) {
+          var s = maps[i].get(n);
+          if (!s) return;
+          total += s;
+        }
+        results.push([n, total]);
+      });
+      results.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+      return results.map(function (r) { return r[0]; });
+    });
+  }
+
+  // What the page and the box run as the visitor types: once typing pauses for `ms`.
+  function debounce(fn, ms) {
+    var timer = null;
+    return function () { clearTimeout(timer); timer = setTimeout(fn, ms); };
+  }
+
+  Folio.search = search;
+  Folio.debounce = debounce;
+  Folio.words = words;
+  Folio.fold = fold;
+  Folio.meta = meta;
+  Folio.photoAt = photoAt;
+  Folio.photoById = photoById;
+  Folio.photosById = photosById;
+})();
