@@ -17,7 +17,7 @@
     return node;
   }
 
-  function photoHref(photo) { return root + "photos/" + photo.id + ".html"; }
+  function photoHref(photo) { return root + photo.href; }
   function placeText(photo) { return photo.placeTitle || ""; }
   function byline(photo) {
     return [photo.person, placeText(photo)].filter(Boolean).join(" · ");

@@ -95,7 +95,7 @@
           var p = group.photo;
           var title = p.placeSlug
             ? el("h3", { className: "place-group-title" }, [
-                el("a", { href: root + "places/" + p.placeSlug + ".html", text: p.placeTitle }),
+                el("a", { href: root + p.placeHref, text: p.placeTitle }),
                 p.placeSubtitle ? el("span", { className: "muted", text: p.placeSubtitle }) : null
               ])
             : el("h3", { className: "place-group-title", text: "Without a place" });

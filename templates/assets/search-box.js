@@ -86,7 +86,7 @@
             ]));
           });
           if (found.length) {
-            listbox.appendChild(option("all", root + "search/index.html?q=" + encodeURIComponent(query), "popup-all",
+            listbox.appendChild(option("all", form.getAttribute("action") + "?q=" + encodeURIComponent(query), "popup-all",
               [document.createTextNode("All " + count(found.length, "result", "results") + " ›")]));
           }
           listbox.hidden = !found.length;

@@ -83,10 +83,16 @@
     });
   }
 
-  // A photo row, by the names meta.js gives its fields.
-  function named(fields, row, number) {
+  // A photo row, by the names meta.js gives its fields, with its page and its place's from the
+  // paths meta.js gives (a field's name in braces stands for its value).
+  function named(m, row, number) {
     var photo = { n: number };
-    fields.forEach(function (name, i) { photo[name] = row[i]; });
+    m.fields.forEach(function (name, i) { photo[name] = row[i]; });
+    function fill(path) {
+      return path.replace(/\{(\w+)\}/g, function (_, name) { return encodeURIComponent(photo[name]); });
+    }
+    photo.href = fill(m.pages.photo);
+    photo.placeHref = photo.placeSlug ? fill(m.pages.place) : null;
     return photo;
   }
 
@@ -95,7 +101,7 @@
       var shard = Math.floor(number / m.shard);
       return load("p", String(shard), "p-" + shard + ".js").then(function (list) {
         var row = list[number - shard * m.shard];
-        return row ? named(m.fields, row, number) : undefined;
+        return row ? named(m, row, number) : undefined;
       });
     });
   }

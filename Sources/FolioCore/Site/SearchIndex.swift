@@ -8,7 +8,9 @@ import Foundation
 /// first (the site's order), so the lowest numbers are the newest.
 ///
 /// - `meta.js`: how many photos, how they are cut into files, the names of a photo row's fields
-///   (`fields`, from `SearchRecord.Field`) and the keys of the word files (`keys`).
+///   (`fields`, from `SearchRecord.Field`), where a photo's and a place's pages are (`pages`:
+///   `Route`'s paths with a field's name in braces, so the script spells no path) and the keys
+///   of the word files (`keys`).
 /// - `t-<key>.js`: the words starting with `key` and the photos that have them, each as
 ///   `number * 2 + 1` when the word is in the title, else `number * 2`, in increasing order and
 ///   written as the difference from the one before (small numbers for common words). A key is
@@ -104,6 +106,7 @@ public struct SearchIndex: Sendable {
 
         let meta = "{\"version\":2,\"photos\":\(entries.count),\"shard\":\(size),\"buckets\":\(bucketCount),"
             + "\"fields\":" + SearchRecord.schema + ","
+            + "\"pages\":" + Self.pages + ","
             + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
         add("meta.js", "meta", "", meta)
         self.init(files: files, photoCount: entries.count, wordCount: postings.count)
@@ -160,6 +163,15 @@ extension SiteBuilder {
         }
         return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug)
+    }
+}
+
+extension SearchIndex {
+    /// A photo's page and its place's as `Route` spells them, a row's field named in braces.
+    static var pages: String {
+        let photo = Route.photo(identifier: "{\(SearchRecord.Field.id.rawValue)}").path
+        let place = Route.place(slug: "{\(SearchRecord.Field.placeSlug.rawValue)}").path
+        return "{\"photo\":\(JSONText.string(photo)),\"place\":\(JSONText.string(place))}"
     }
 }
 
