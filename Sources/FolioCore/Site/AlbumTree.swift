@@ -3,6 +3,11 @@ import Foundation
 /// The albums of a gallery: every folder under `content/` that holds photos, or holds folders
 /// that do, with the photos directly in it and its sub-albums. Photos at the top of `content/`
 /// and photos from Flickr are in no album.
+///
+/// Photos are held as their positions in the array the tree was made from (the builder's
+/// `ordered`), each album's in album order, and what a row says of an album and its sub-albums
+/// (how many, when, its cover) is worked out once: a large album's pages do not sort or scan it
+/// again each.
 struct AlbumTree: Sendable {
     struct Album: Sendable {
         /// The folder, relative to content/: "travel/japan".
@@ -14,13 +19,22 @@ struct AlbumTree: Sendable {
         var parent: String?
         /// Sub-albums' paths, by title.
         var children: [String] = []
-        /// The photos directly in the folder.
-        var photos: [GalleryPhoto] = []
+        /// The photos directly in the folder, in album order (`inAlbumOrder`).
+        var photos: [Int] = []
         /// The photo `album.plist` names as cover, if any.
         var coverFile: String?
         /// Its page: "albums/<slug>.html", or where an unlisted album's link leads.
         var route = Route.album(slug: "")
         var href: String { route.path }
+        /// Of its photos and its sub-albums': how many, the first and last days taken, and the
+        /// cover when none is chosen (the photo taken last; one that does not say when only if
+        /// none does).
+        var total = 0
+        var firstTaken: Date?
+        var lastTaken: Date?
+        var latestDated: Int?
+        var firstUndated: Int?
+        var cover: Int? { latestDated ?? firstUndated }
     }
 
     private(set) var albums: [String: Album] = [:]
@@ -28,7 +42,7 @@ struct AlbumTree: Sendable {
     private(set) var roots: [String] = []
 
     init(photos: [GalleryPhoto], settings: [String: AlbumInfo]) {
-        for item in photos {
+        for (position, item) in photos.enumerated() {
             guard let folder = Self.folder(of: item.photo) else { continue }
             var path: String? = folder
             while let current = path, albums[current] == nil {
@@ -39,7 +53,7 @@ struct AlbumTree: Sendable {
                                         coverFile: settings[current]?.cover)
                 path = parent
             }
-            albums[folder]!.photos.append(item)
+            albums[folder]!.photos.append(position)
         }
         var taken = Set<String>()
         for path in albums.keys.sorted() {
@@ -52,7 +66,42 @@ struct AlbumTree: Sendable {
             return ta == tb ? a < b : ta.localizedStandardCompare(tb) == .orderedAscending
         }
         roots.sort(by: byTitle)
-        for path in albums.keys { albums[path]!.children.sort(by: byTitle) }
+        let inOrder: (Int, Int) -> Bool = { Self.inAlbumOrder(photos[$0], photos[$1]) }
+        for path in albums.keys {
+            albums[path]!.children.sort(by: byTitle)
+            albums[path]!.photos.sort(by: inOrder)
+        }
+        // Deepest first, so each album's sub-albums are summed before it.
+        for path in albums.keys.sorted(by: { $0.utf8.count > $1.utf8.count }) {
+            var album = albums[path]!
+            album.total = album.photos.count
+            let dated = album.photos.filter { photos[$0].photo.taken != nil }
+            album.firstTaken = dated.first.flatMap { photos[$0].photo.taken }
+            album.lastTaken = dated.last.flatMap { photos[$0].photo.taken }
+            album.latestDated = dated.last
+            album.firstUndated = album.photos.first { photos[$0].photo.taken == nil }
+            for child in album.children.compactMap({ albums[$0] }) {
+                album.total += child.total
+                album.firstTaken = [album.firstTaken, child.firstTaken].compactMap { $0 }.min()
+                album.lastTaken = [album.lastTaken, child.lastTaken].compactMap { $0 }.max()
+                album.latestDated = [album.latestDated, child.latestDated].compactMap { $0 }.max(by: inOrder)
+                album.firstUndated = [album.firstUndated, child.firstUndated].compactMap { $0 }.min(by: inOrder)
+            }
+            albums[path] = album
+        }
+    }
+
+    /// An album's order: as its photos were taken, then those that do not say when, by name. A
+    /// file's own date is when it was copied, not when the photo was taken: it does not count.
+    static func inAlbumOrder(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
+        switch (a.photo.taken, b.photo.taken) {
+        case let (da?, db?) where da != db: return da < db
+        case (_?, nil): return true
+        case (nil, _?): return false
+        default:
+            let (na, nb) = (a.photo.source.contentPath ?? a.photo.identifier, b.photo.source.contentPath ?? b.photo.identifier)
+            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.photo.identifier < b.photo.identifier
+        }
     }
 
     /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere.
@@ -77,12 +126,6 @@ struct AlbumTree: Sendable {
     /// The albums' pages moved to where `href` says (an unlisted album's secret address).
     mutating func relocate(_ route: (Album) -> Route) {
         for path in albums.keys { albums[path]!.route = route(albums[path]!) }
-    }
-
-    /// Every photo of an album and of its sub-albums.
-    func allPhotos(_ path: String) -> [GalleryPhoto] {
-        guard let album = albums[path] else { return [] }
-        return album.photos + album.children.flatMap(allPhotos)
     }
 
     /// The album and the albums above it, the top one first.

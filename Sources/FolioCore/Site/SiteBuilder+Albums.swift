@@ -18,20 +18,18 @@ extension SiteBuilder {
     /// An album's page: its sub-albums (on its first page), then its own photos in the order
     /// they were taken.
     func albumPage(_ album: AlbumTree.Album, number: Int) -> AlbumPage? {
-        let taken = album.photos.sorted(by: Self.inAlbumOrder)
-        guard let shown = slice(taken, number: number) else { return nil }
-        let all = albumTree.allPhotos(album.path)
+        guard let shown = slice(album.photos, number: number) else { return nil }
         // A description in Markdown is shown as such, under the heading; its text stays the
         // page's meta description.
         let described = album.descriptionHTML == nil ? album.description : nil
         var frame = PageFrame(album.route.page(number), title: album.title,
-                              subheading: [described, summary(all)].compactMap { $0 }.joined(separator: " · "))
+                              subheading: [described, summary(album)].compactMap { $0 }.joined(separator: " · "))
         frame.descriptionHTML = album.descriptionHTML
         frame.origin = "album content/\(album.path)"
-        frame.social = socialCard(listing: frame, cover: chosenCover(album) ?? Self.albumCover(all))
+        frame.social = socialCard(listing: frame, cover: (chosenCover(album) ?? album.cover).map { ordered[$0] })
         if described == nil, let text = album.description {
             // A link preview has no room for HTML: the Markdown's words.
-            frame.social?.description = [text, summary(all)].joined(separator: " · ")
+            frame.social?.description = [text, summary(album)].joined(separator: " · ")
         }
         let above = albumTree.lineage(album.path).dropLast()
         if let unlisted {
@@ -40,13 +38,13 @@ extension SiteBuilder {
         } else {
             frame.crumbs = [Crumb(title: "Albums", href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
         }
-        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: taken.count))
+        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: album.photos.count))
         if !album.children.isEmpty, number == 1 {
             page.rowsTitle = "Albums"
             page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
         }
         if !shown.isEmpty {
-            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: shown.map(shapedCard),
+            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: shown.map { shapedCard(ordered[$0]) },
                                                keepsShapes: true)].firstScreenEager()
         }
         return page
@@ -55,40 +53,20 @@ extension SiteBuilder {
     /// An album as a row: its cover (the photo `album.plist` names, else the newest), its title,
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
-        let all = albumTree.allPhotos(album.path)
-        let (thumb, alt) = (chosenCover(album) ?? Self.albumCover(all)).map { (images[$0.photo.id]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
-        return ListRow(href: album.href, title: title, subtitle: summary(all), thumb: thumb, alt: alt)
+        let cover = (chosenCover(album) ?? album.cover).map { ordered[$0] }
+        let (thumb, alt) = cover.map { (images[$0.photo.id]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
+        return ListRow(href: album.href, title: title, subtitle: summary(album), thumb: thumb, alt: alt)
     }
 
     /// The photo `album.plist` names as the album's cover, if it is one of the album's own.
-    private func chosenCover(_ album: AlbumTree.Album) -> GalleryPhoto? {
-        album.coverFile.flatMap { file in album.photos.first { $0.photo.source == .content(path: "\(album.path)/\(file)") } }
-    }
-
-    /// An album's order: as its photos were taken, then those that do not say when, by name. A
-    /// file's own date is when it was copied, not when the photo was taken: it does not count.
-    static func inAlbumOrder(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
-        switch (a.photo.taken, b.photo.taken) {
-        case let (da?, db?) where da != db: return da < db
-        case (_?, nil): return true
-        case (nil, _?): return false
-        default:
-            let (na, nb) = (a.photo.source.contentPath ?? a.photo.identifier, b.photo.source.contentPath ?? b.photo.identifier)
-            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.photo.identifier < b.photo.identifier
-        }
-    }
-
-    /// The cover when none is chosen: the photo taken last; one that does not say when only if
-    /// none does.
-    static func albumCover(_ photos: [GalleryPhoto]) -> GalleryPhoto? {
-        photos.filter { $0.photo.taken != nil }.max(by: inAlbumOrder) ?? photos.min(by: inAlbumOrder)
+    private func chosenCover(_ album: AlbumTree.Album) -> Int? {
+        album.coverFile.flatMap { file in album.photos.first { ordered[$0].photo.source == .content(path: "\(album.path)/\(file)") } }
     }
 
     /// "12 photos · 3 March 2025 – 20 November 2026", from the photos that say when they were taken.
-    private func summary(_ photos: [GalleryPhoto]) -> String {
-        let dates = photos.compactMap(\.photo.taken)
-        guard let first = dates.min(), let last = dates.max() else { return PhotoText.count(photos.count, "photo") }
+    private func summary(_ album: AlbumTree.Album) -> String {
+        guard let first = album.firstTaken, let last = album.lastTaken else { return PhotoText.count(album.total, "photo") }
         let (from, to) = (PhotoText.day(first), PhotoText.day(last))
-        return PhotoText.count(photos.count, "photo") + " · " + (from == to ? from : "\(from) – \(to)")
+        return PhotoText.count(album.total, "photo") + " · " + (from == to ? from : "\(from) – \(to)")
     }
 }

@@ -89,7 +89,7 @@ public struct SiteBuilder: Sendable {
         self.now = now
         self.address = SiteAddress(settings.baseURL)
         self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
-        var albumTree = AlbumTree(photos: snapshot.photos, settings: snapshot.albums)
+        var albumTree = AlbumTree(photos: ordered, settings: snapshot.albums)
         if let unlisted {
             albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
         }
