@@ -11,6 +11,8 @@ public struct ShardReport: Sendable {
     public var made = 0
     public var alreadyCached = 0
     public var failed = 0
+    /// Jobs made but not kept: the cache could not take them. The task should fail, and run again.
+    public var unstored = 0
     /// Pixels to decode per shard, by shard number - 1: what the shares are balanced by.
     public var pixelsByShard: [Int] = []
     public var issues: [BuildIssue] = []
@@ -28,7 +30,9 @@ public struct ShardReport: Sendable {
         let pixels = pixelsByShard.isEmpty ? 0 : pixelsByShard[shard.index - 1]
         var line = "\(shard): \(share) of \(jobs) photos' images (\(Self.megapixels(pixels)) of \(Self.megapixels(pixelsByShard.reduce(0, +))); "
         line += "busiest shard \(String(format: "%.1f", (balance - 1) * 100))% over the mean): "
-        line += "\(made) made, \(alreadyCached) already in the cache, \(failed) failed, into \(cache)"
+        line += "\(made) made, \(alreadyCached) already in the cache, \(failed) failed"
+        if unstored > 0 { line += ", \(unstored) not kept" }
+        line += ", into \(cache)"
         return line + String(format: " in %.1fs", duration)
     }
 
@@ -113,6 +117,7 @@ struct ShardImagesStep: BuildStep {
                 report.failed += 1
                 report.issues.append(.warning(job.photos[0].source.description, "\(reason) (the final build reports it)"))
             case .unstored(let reason):
+                report.unstored += 1
                 report.issues.append(.error(job.photos[0].source.description, "cannot keep what was made in the rendition cache: \(reason)"))
             }
         }
