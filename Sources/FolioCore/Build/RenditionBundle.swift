@@ -6,7 +6,8 @@ import Foundation
 /// One blob per job, so that putting it in place is one rename (or one upload), and a reader
 /// sees either all of it or nothing. Its layout: a line "folio-renditions 1", the length of a
 /// JSON header on the next line, the header, then the files' bytes one after the other; the
-/// header ends with the SHA-256 of those bytes, so a truncated or damaged blob is known as one.
+/// header ends with the XXH64 of those bytes, so a truncated or damaged blob is known as one (at
+/// memory speed: SHA-256 over every tile made a sharded build's final step 10% slower).
 struct RenditionBundle: Sendable, Equatable {
     struct File: Codable, Sendable, Equatable {
         /// As in `public/`: "media/….jpg".
@@ -55,7 +56,7 @@ struct RenditionBundle: Sendable, Equatable {
         var thumbnails: [ThumbnailFile]
         var made: Int
         var failure: String?
-        var sha256: String
+        var xxh64: String
     }
 
     private static let magic = "folio-renditions 1\n"
@@ -64,7 +65,7 @@ struct RenditionBundle: Sendable, Equatable {
         var body = Data()
         for file in media + tiles { body.append(file.bytes) }
         let header = Header(media: media, tilesFolder: tilesFolder, tiles: tiles, thumbnails: thumbnails,
-                            made: made, failure: failure, sha256: SHA256.hex(body))
+                            made: made, failure: failure, xxh64: ContentHash.hex(body))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = try encoder.encode(header)
@@ -88,7 +89,7 @@ struct RenditionBundle: Sendable, Equatable {
         offset += length
         let body = data[offset...]
         guard body.count == (header.media + header.tiles).reduce(0, { $0 + $1.bytes.count }),
-              SHA256.hex(body) == header.sha256 else { return nil }
+              ContentHash.hex(body) == header.xxh64 else { return nil }
         func filled(_ files: [File]) -> [File] {
             files.map { file in
                 defer { offset += file.bytes.count }
