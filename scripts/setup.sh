@@ -6,6 +6,9 @@
 # writes them an AVIF with a profile.
 # scripts/package-deb.sh (and its test) needs dpkg-dev for dpkg-shlibdeps, binutils for readelf and
 # strip, and libxml2-dev: FoundationXML, linked in with the Swift runtime, links libxml2.
+# The sharded-build test (Tests/Slurm) runs a one-node Slurm cluster of its own: slurmctld, slurmd,
+# slurm-client (sbatch, sinfo, scontrol) and munge (its authentication). The packages' own services
+# are not needed: the test starts the daemons itself.
 set -euo pipefail
 
 packages=(
@@ -20,6 +23,7 @@ packages=(
   default-jre-headless
   strace
   dpkg-dev binutils libxml2-dev
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up this machine and runs every test: unit, integration and CLI (swift test), then the
-# browser tests (pytest over Tests/Browser, driving headless Chromium against the built folio) and
-# the Debian package's (Tests/Package: made, unpacked and run where the toolchain is hidden).
+# browser tests (pytest over Tests/Browser, driving headless Chromium against the built folio), the
+# Debian package's (Tests/Package: made, unpacked and run where the toolchain is hidden) and the
+# sharded build's on a one-node Slurm cluster the test starts (Tests/Slurm).
 # The last line adds both up: "total: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +41,7 @@ fi
 # run) and run it with the toolchain hidden; FOLIO_SKIP_PACKAGE_TEST=1 skips them, and pytest says so.
 browser=$(mktemp)
 set +e
-PYTHONDONTWRITEBYTECODE=1 python3 -m pytest Tests/Browser Tests/Package -q -p no:cacheprovider 2>&1 | tee "$browser"
+PYTHONDONTWRITEBYTECODE=1 python3 -m pytest Tests/Browser Tests/Package Tests/Slurm -q -p no:cacheprovider 2>&1 | tee "$browser"
 pytest_status=${PIPESTATUS[0]}
 set -e
 summary=$(grep -E "^=*\s*[0-9]+ (passed|failed|errors?|skipped)" "$browser" | tail -n 1 || true)

@@ -44,7 +44,18 @@ struct Bench: ParsableCommand {
     /// --wide-gamut as a number from 0 to 100.
     var wideGamutShare: Int { Int(wideGamut.trimmingCharacters(in: CharacterSet(charactersIn: "% "))) ?? -1 }
 
+    @Option(help: ArgumentHelp(
+        "Instead of the usual figures, a cold build spread over shards, for each count given (e.g. 1,2,4): each shard's CPU and wall time, the balance, the overhead against one machine, the final build.",
+        valueName: "counts"))
+    var shards: String?
+
+    /// --shards as numbers.
+    var shardCounts: [Int]? { shards.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } } }
+
     func validate() throws {
+        if let counts = shardCounts, counts.isEmpty || counts.contains(where: { $0 < 1 }) {
+            throw ValidationError("--shards takes counts of at least 1, separated by commas (1,2,4)")
+        }
         guard photos >= 10 else { throw ValidationError("--photos must be at least 10") }
         guard (0...100).contains(wideGamutShare) else { throw ValidationError("--wide-gamut must be a share from 0% to 100%") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
@@ -60,6 +71,10 @@ struct Bench: ParsableCommand {
         let made = try measure { try corpus.make() }
         print("corpus: \(photos) photos, \(corpus.describe()) (\(made.seconds > 0.5 ? String(format: "made in %.1f s", made.seconds) : "reused"))")
         let scenarios = Scenarios(corpus: corpus, folio: executable, runs: runs)
+        if let counts = shardCounts {
+            try scenarios.runShards(counts)
+            return
+        }
         try scenarios.run(compareWithSigal: sigal && !small)
     }
 }

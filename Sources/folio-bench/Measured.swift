@@ -4,6 +4,8 @@ import Foundation
 struct Measured {
     var seconds: Double
     var peakMegabytes: Double
+    /// User and system CPU time of the process and its threads.
+    var cpuSeconds: Double = 0
     var status: Int32
     var output: String
 
@@ -30,7 +32,8 @@ struct Measured {
         let seconds = Date().timeIntervalSince(start)
         let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Measured(seconds: seconds, peakMegabytes: Double(usage.ru_maxrss) / 1024, status: exitStatus, output: output)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+        return Measured(seconds: seconds, peakMegabytes: Double(usage.ru_maxrss) / 1024, cpuSeconds: cpu, status: exitStatus, output: output)
     }
 
     func checked(_ what: String) throws -> Measured {

@@ -35,7 +35,22 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "Print how long each step took, and the CPU time of image decoding, resampling and encoding.")
     var timings = false
 
+    @Option(help: ArgumentHelp("Make only share k of n of the image work (k from 1 to n) into the rendition cache, or 'auto' for the job array's task (Slurm, Kubernetes Indexed Job, AWS Batch); then run a plain 'folio build'.", valueName: "k/n|auto"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Where shards keep what they make: a folder (default: <site>/folio-cache/renditions) or s3://bucket/prefix.", valueName: "folder|s3-url"))
+    var renditionCache: String?
+
+    @Option(help: "The S3-compatible store of an s3:// rendition cache (default: AWS S3).")
+    var cacheEndpoint: String?
+
+    @Option(help: "The region of an s3:// rendition cache (default: $AWS_REGION, else us-east-1).")
+    var cacheRegion: String?
+
     func validate() throws {
+        if let shard {
+            do { _ = try Shard.parse(shard) } catch let error as FolioError { throw ValidationError(error.reason) }
+        }
         if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--output needs a folder")
         }
@@ -44,8 +59,19 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
         let terminal = isatty(STDERR_FILENO) == 1 && !quiet
-        let build = SiteBuild(paths: paths, options: BuildOptions(
-            themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: terminal))
+        var options = BuildOptions(themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: terminal)
+        do {
+            options.renditionCache = try renditionCache.map {
+                try openRenditionCache($0, site: paths.root, endpoint: cacheEndpoint, region: cacheRegion)
+            }
+        } catch {
+            throw fail(error)
+        }
+        if let shard {
+            try await runShard(shard, paths: paths, options: options)
+            return
+        }
+        let build = SiteBuild(paths: paths, options: options)
         let report: BuildReport
         do {
             report = try await build.run(log: { line in
@@ -58,11 +84,36 @@ struct BuildCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(issue)\n".utf8))
         }
         print(report.summary)
+        if report.renditionsFromCache > 0 {
+            print("\(report.renditionsFromCache) renditions taken from the rendition cache, made by shards")
+        }
         for line in report.skippedLines { print(line) }
         if timings { print("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
         guard !report.issues.isEmpty else { return }
         FileHandle.standardError.write(Data("\(Self.problemLine(report, quiet: quiet))\n".utf8))
         if strict { throw Self.problemsStatus }
+    }
+
+    /// One shard of a job array: its share of the image work, then a line that says which
+    /// shard it was (and from which engine's variables), what it made and how balanced the
+    /// shares are. Fails (status 1) when something it made could not be kept.
+    func runShard(_ text: String, paths: SitePaths, options: BuildOptions) async throws {
+        let report: ShardReport
+        do {
+            let shard = try Shard.parse(text)
+            report = try await ShardBuild(paths: paths, shard: shard, options: options).run(log: { line in
+                FileHandle.standardError.write(Data("\(line)\n".utf8))
+            })
+        } catch {
+            throw fail(error)
+        }
+        for issue in report.issues where !(quiet && issue.severity == .warning) {
+            FileHandle.standardError.write(Data("\(issue)\n".utf8))
+        }
+        print(report.summary)
+        // Photos that would not import or decode are the final build's to report; what was made
+        // and not kept is this task's failure, and a rerun makes it again.
+        if report.unstored > 0 { throw ExitCode.failure }
     }
 
     /// What --strict exits with when the site was built with problems: not 1, which says that

@@ -16,10 +16,12 @@ public struct BuildOptions: Sendable {
     public var web: any WebClient
     /// How a failed download is tried again.
     public var retry: RetryPolicy
+    /// Where shards left their renditions; `folio-cache/renditions/` when nil and it exists.
+    public var renditionCache: (any RenditionCache)?
 
     public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
-                retry: RetryPolicy = RetryPolicy(attempts: 3)) {
+                retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil) {
         self.themeFolder = themeFolder
         self.now = now
         self.progress = progress
@@ -27,5 +29,6 @@ public struct BuildOptions: Sendable {
         self.files = files
         self.web = web
         self.retry = retry
+        self.renditionCache = renditionCache
     }
 }

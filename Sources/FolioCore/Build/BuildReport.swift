@@ -13,6 +13,8 @@ public struct BuildReport: Sendable {
     public var removed = 0
     public var renditionsMade = 0
     public var renditionsReused = 0
+    /// Renditions shards made, taken from the rendition cache.
+    public var renditionsFromCache = 0
     /// Photos left out of the site because their file would not read or decode, as the model
     /// records them (and new files that never made it into the model).
     public var failedPhotos: [PhotoSource] = []

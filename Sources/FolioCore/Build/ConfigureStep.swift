@@ -10,8 +10,9 @@ struct ConfiguredSite: StepOutput {
     let renditions: RenditionSet
     let processor: ImageProcessor
     let output: PublicOutput
-    /// Held until the build is done: one build of a site at a time.
-    let lock: BuildLock
+    /// Held until the build is done: one build of a site at a time. Shards take none: they
+    /// run at once, and write neither the model nor `public/`.
+    let lock: BuildLock?
     /// Unknown settings, each a warning.
     let issues: [BuildIssue]
 }
@@ -19,6 +20,8 @@ struct ConfiguredSite: StepOutput {
 /// Reads the settings, loads the theme, opens the model and the output.
 struct ConfigureStep: BuildStep {
     static let name = "configure"
+    /// A shard's own copy of the model, which it imports into instead of the site's.
+    var scratchModel: URL?
 
     func run(_ input: Void, in run: BuildRun) async throws -> ConfiguredSite {
         let paths = run.paths
@@ -26,7 +29,7 @@ struct ConfigureStep: BuildStep {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
         if let refusal = paths.outputRefusal() { throw FolioError(path: paths.output.path, reason: refusal) }
-        let lock = try BuildLock(site: paths.root)
+        let lock = try scratchModel == nil ? BuildLock(site: paths.root) : nil
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
         let issues = unknownKeys.map { key, suggestion in
             BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
@@ -40,11 +43,11 @@ struct ConfigureStep: BuildStep {
         let theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates, files: run.files)
         return ConfiguredSite(
             paths: paths, settings: settings, theme: theme,
-            database: try GalleryDatabase.open(at: paths.database),
+            database: try GalleryDatabase.open(at: scratchModel ?? paths.database),
             renditions: RenditionSet(settings),
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
                                       clock: run.clock, colour: settings.colour),
-            output: try PublicOutput(destination: paths.output),
+            output: try scratchModel == nil ? PublicOutput(destination: paths.output) : PublicOutput(viewing: paths.output),
             lock: lock, issues: issues)
     }
 }

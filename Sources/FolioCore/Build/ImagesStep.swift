@@ -3,6 +3,8 @@ import Foundation
 /// What the images step made, and which photos it could not make anything of.
 struct MadeImages: StepOutput {
     var made = 0
+    /// Renditions shards made, taken from the rendition cache instead.
+    var fromCache = 0
     /// Photos this build leaves out: their file would not decode, or shares its bytes with one
     /// that would not. The model keeps them.
     var failed = Set<Int64>()
@@ -19,6 +21,7 @@ struct ImagesStep: BuildStep {
     struct Made: Sendable {
         var thumbnails: [Thumbnail] = []
         var count = 0
+        var fromCache = 0
         var failure: String?
     }
 
@@ -37,9 +40,11 @@ struct ImagesStep: BuildStep {
                               budget: MemoryBudget(bytes: site.settings.memoryLimit << 20))
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
+        let cache = run.renditionCache
         func work(_ jobs: [ImageJob], width: Int) async -> [Made] {
             await boundedMap(jobs, width: width, onEach: { _ in progress.update(counted.increment()) }) { job -> Made in
                 do {
+                    if let cache, let taken = try await Self.take(job, from: cache, context) { return taken }
                     return try await Self.make(job, context)
                 } catch let error as ImagingError {
                     return Made(failure: error.reason)
@@ -58,6 +63,7 @@ struct ImagesStep: BuildStep {
         var published: [PhotoSource] = []
         for (job, outcome) in zip(jobs, made) {
             result.made += outcome.count
+            result.fromCache += outcome.fromCache
             if let reason = outcome.failure {
                 // Every photo with these bytes stays out, each reported: a twin left on the
                 // pages would point at media that were never made.
@@ -104,7 +110,7 @@ struct ImagesStep: BuildStep {
     /// What a job needs besides itself.
     struct Context: Sendable {
         var processor: ImageProcessor
-        var output: PublicOutput
+        var output: any MediaSink
         var sources: Sources
         var renditions: RenditionSet
         var thumbnailSpecs: Set<String>

@@ -18,6 +18,13 @@ public final class PublicOutput: @unchecked Sendable {
     private var folders = Set<String>()
     private let lock = NSLock()
 
+    /// The output as a shard sees it: what is published, read and never written (shards run
+    /// at once, and the final build alone prepares the next tree).
+    init(viewing destination: URL) {
+        self.destination = destination
+        next = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).next")
+    }
+
     public init(destination: URL) throws {
         self.destination = destination
         let parent = destination.deletingLastPathComponent()
@@ -187,7 +194,9 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Whether the media file or folder `relative` ("media/…") is already made.
     public func hasMedia(_ relative: String) -> Bool {
-        access(next.path + "/" + relative, F_OK) == 0
+        // The next tree holds all of public/'s media once a build has prepared it; a shard
+        // looks at both, so it plans the very jobs the final build will.
+        access(next.path + "/" + relative, F_OK) == 0 || access(destination.path + "/" + relative, F_OK) == 0
     }
 
     /// Writes a media file; atomically, so a build that dies never leaves half a file under a

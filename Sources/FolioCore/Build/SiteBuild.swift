@@ -51,6 +51,7 @@ public struct SiteBuild: Sendable {
         report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
+        report.renditionsFromCache = images.fromCache
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
