@@ -79,8 +79,8 @@ struct RenderStep: BuildStep {
         }
         let address = SiteAddress(site.settings.baseURL)
         let listed = rendered.manifest.entries.filter { !$0.key.hasPrefix(UnlistedAlbum.top) }
-        let sitemap = Sitemap.file(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
-        for file in values.files + [Sitemap.robots(address: address)] + (sitemap.map { [$0] } ?? []) {
+        let sitemaps = Sitemap.files(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
+        for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
             try output.write(file.data, to: file.path)
         }
         return rendered
