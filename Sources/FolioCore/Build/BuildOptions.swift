@@ -16,10 +16,13 @@ public struct BuildOptions: Sendable {
     public var web: any WebClient
     /// How a failed download is tried again.
     public var retry: RetryPolicy
+    /// Which Folio this is, for deciding whether pages must be drawn again; the running
+    /// executable's (FolioIdentity) when nil. Tests play another Folio with it.
+    public var identity: String?
 
     public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
-                retry: RetryPolicy = RetryPolicy(attempts: 3)) {
+                retry: RetryPolicy = RetryPolicy(attempts: 3), identity: String? = nil) {
         self.themeFolder = themeFolder
         self.now = now
         self.progress = progress
@@ -27,5 +30,6 @@ public struct BuildOptions: Sendable {
         self.files = files
         self.web = web
         self.retry = retry
+        self.identity = identity
     }
 }

@@ -28,8 +28,8 @@ struct RenderStep: BuildStep {
         let output = site.output
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
         let pages = values.pages
-        let previous = PageManifest.read(from: site.paths.output)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings)
+        let previous = BuildState(paths: site.paths).pages()
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let progress = run.progress("pages", total: pages.count)
         let now = run.now
         let chunkSize = 64
