@@ -46,9 +46,16 @@ public struct ContentLoader: Sendable {
         // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
         var listed = Set<PhotoSource>()
         // A catalog typed in one normal form finds a file named in the other (macOS writes names
-        // decomposed; keyboards type them composed).
-        var byComposedName: [String: String] = [:]
-        for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
+        // decomposed; keyboards type them composed). Made only when a record names a file the
+        // walk did not find: composing every name costs more than the rest of the walk.
+        var byComposedName: [String: String]?
+        func onDisk(_ path: String) -> String? {
+            if byComposedName == nil {
+                byComposedName = [:]
+                for path in all { byComposedName![path.precomposedStringWithCanonicalMapping] = path }
+            }
+            return byComposedName![path.precomposedStringWithCanonicalMapping]
+        }
         // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
         var sidecars: [String: String] = [:]
         for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
@@ -73,8 +80,8 @@ public struct ContentLoader: Sendable {
             let result = reader.read(catalog: catalog)
             inventory.issues += result.issues
             for var record in result.records {
-                if files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
-                   let onDisk = byComposedName[record.path.precomposedStringWithCanonicalMapping] {
+                if !inside.contains(record.path), files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
+                   let onDisk = onDisk(record.path) {
                     record.path = onDisk
                 }
                 if exclusions.reason(for: RelativePath(record.path)) != nil { continue }
