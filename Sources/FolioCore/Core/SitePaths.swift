@@ -22,6 +22,8 @@ public struct SitePaths: Sendable, Equatable {
     /// What a build keeps for the next about the site it published (BuildState): with the site,
     /// never in `public/`.
     public var state: URL { root.appendingPathComponent("folio-state") }
+    /// Catalogs as last read, so those that did not change are not parsed again (CatalogCache).
+    public var catalogCache: URL { cache.appendingPathComponent("catalogs") }
     /// The offline gazetteer's towns, indexed for lookups by position (`PlaceFinder`).
     public var gazetteer: URL { cache.appendingPathComponent("gazetteer.index") }
 
