@@ -24,7 +24,8 @@ final class BuildStateTests: XCTestCase {
         let state = site.paths.state
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.build").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.pages").path))
-        XCTAssertTrue(try await site.build(now: now.addingTimeInterval(60), identity: "folio A").upToDate)
+        let again1 = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(again1.upToDate)
 
         // The state names the folder it describes: another public/ put in its place is not taken for it.
         let copy = site.root.appendingPathComponent("copy")
@@ -45,7 +46,8 @@ final class BuildStateTests: XCTestCase {
     func testASiteBuiltByAnotherFolioIsDrawnAgainAndOnlyPagesThatDifferAreWritten() async throws {
         let site = try TestSite.threePhotos()
         let first = try await site.build(now: now, identity: "folio A")
-        XCTAssertTrue(try await site.build(now: now.addingTimeInterval(60), identity: "folio A").upToDate)
+        let again2 = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(again2.upToDate)
 
         // Folio A drew the home page differently from how Folio B draws it.
         let state = BuildState(paths: site.paths)
@@ -56,8 +58,8 @@ final class BuildStateTests: XCTestCase {
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
         try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
         try state.save(pages: pages, stamp: state.stamp())
-        XCTAssertTrue(try await site.build(now: now.addingTimeInterval(120), identity: "folio A").upToDate,
-                      "to Folio A, the site is as it drew it")
+        let again3 = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(again3.upToDate, "to Folio A, the site is as it drew it")
 
         let upgraded = try await site.build(now: now.addingTimeInterval(180), identity: "folio B")
         XCTAssertFalse(upgraded.upToDate, "another Folio may draw the same model differently")
@@ -67,7 +69,8 @@ final class BuildStateTests: XCTestCase {
         XCTAssertFalse(try site.read("index.html").contains("as Folio A drew it"))
         XCTAssertEqual(BuildState(paths: site.paths).pages().entries["index.html"]?.checksum, home.checksum)
         XCTAssertEqual(upgraded.pages, first.pages)
-        XCTAssertTrue(try await site.build(now: now.addingTimeInterval(240), identity: "folio B").upToDate)
+        let again4 = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
+        XCTAssertTrue(again4.upToDate)
     }
 
     func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
@@ -95,7 +98,8 @@ final class BuildStateTests: XCTestCase {
             XCTAssertEqual(moved.entries[path]?.checksum, entry.checksum, path)
             XCTAssertEqual(moved.entries[path]?.changed, entry.changed, "\(path): when its HTML last changed is kept")
         }
-        XCTAssertTrue(try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9").upToDate)
+        let again5 = try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9")
+        XCTAssertTrue(again5.upToDate)
     }
 
     func testFoliosOwnIdentityIsAHashOfItsExecutableKeptBetweenBuilds() throws {
