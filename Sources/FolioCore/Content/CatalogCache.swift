@@ -96,7 +96,7 @@ struct CatalogCache: Sendable {
         mutating func int() -> Int? {
             guard data.endIndex - offset >= 8 else { return nil }
             var value: UInt64 = 0
-            withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<offset + 8) }
+            _ = withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<offset + 8) }
             offset += 8
             return Int(Int64(bitPattern: UInt64(littleEndian: value)))
         }

@@ -50,8 +50,11 @@ public struct ContentLoader: Sendable {
         // a catalog names that the walk did not find, need their real path checked.
         let inside = Set(listing.filter { !$0.isLink }.map(\.path))
         // What the walk learnt of each file on its way, so most files cost no stat of their own.
-        var walkStamps: [String: FileStamp] = [:]
-        for entry in listing where !entry.isLink { if let stamp = entry.stamp { walkStamps[entry.path] = stamp } }
+        // Swift's String equality is canonical: a name found must be the same bytes as the one
+        // asked for, or it is another file (composed and decomposed names are two on Linux).
+        var found: [String: (path: String, stamp: FileStamp)] = [:]
+        for entry in listing where !entry.isLink { if let stamp = entry.stamp { found[entry.path] = (entry.path, stamp) } }
+        let walkStamps = WalkStamps(found: found)
 
         // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
         var listed = Set<PhotoSource>()
@@ -93,7 +96,7 @@ public struct ContentLoader: Sendable {
             if let key = result.cacheKey { cached.insert(key) }
             inventory.issues += result.issues
             for var record in result.records {
-                if !inside.contains(record.path), files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
+                if walkStamps[record.path] == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
                    let onDisk = onDisk(record.path) {
                     record.path = onDisk
                 }
@@ -168,7 +171,7 @@ public struct ContentLoader: Sendable {
         return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
-    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, stamps: [String: FileStamp],
+    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, stamps: WalkStamps,
                        catalog: String?, issues: inout [BuildIssue]) -> ContentEntry? {
         var url: URL { contentRoot.appendingPathComponent(path) }
         var shown: String { "content/\(path)" }
@@ -186,5 +189,15 @@ public struct ContentLoader: Sendable {
             return nil
         }
         return ContentEntry(path: path, record: record, stamp: stamp)
+    }
+}
+
+/// The stamps the walk learnt, found by the bytes of a path.
+struct WalkStamps {
+    let found: [String: (path: String, stamp: FileStamp)]
+
+    subscript(path: String) -> FileStamp? {
+        guard let hit = found[path], hit.path.utf8.elementsEqual(path.utf8) else { return nil }
+        return hit.stamp
     }
 }
