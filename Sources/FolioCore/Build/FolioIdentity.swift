@@ -17,22 +17,17 @@ enum FolioIdentity {
     /// written only costs the hash again next time).
     static func current(cache folder: URL) -> String {
         guard let key = executableKey() else { return "folio \(FolioVersion.number)" }
-        if let known = memo.value(for: key) { return known }
         let file = folder.appendingPathComponent(cacheName)
         if let text = try? String(contentsOf: file, encoding: .utf8) {
-            let parts = text.split(separator: " ")
-            if parts.count == 2, parts[0] == key {
-                let identity = "folio \(FolioVersion.number) \(parts[1])".trimmingCharacters(in: .whitespacesAndNewlines)
-                memo.set(identity, for: key)
-                return identity
-            }
+            let parts = text.split(whereSeparator: \.isWhitespace)
+            if parts.count == 2, parts[0] == key { return "folio \(FolioVersion.number) \(parts[1])" }
         }
-        guard let hash = executableHash() else { return "folio \(FolioVersion.number)" }
+        // A process that builds many sites, or one site many times (folio serve), hashes once.
+        guard let hash = memo.value(for: key) ?? executableHash() else { return "folio \(FolioVersion.number)" }
+        memo.set(hash, for: key)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try? Data("\(key) \(hash)\n".utf8).write(to: file, options: .atomic)
-        let identity = "folio \(FolioVersion.number) \(hash)"
-        memo.set(identity, for: key)
-        return identity
+        return "folio \(FolioVersion.number) \(hash)"
     }
 
     /// What tells one executable file from another without reading it.
