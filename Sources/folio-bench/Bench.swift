@@ -33,6 +33,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "A photographer's library of tiny catalogued photos: cold, no-op, one edit, 1% edited.")
     var library = false
 
+    @Flag(help: "With --library: start from the site as the last run left it, without a cold build (its first build is timed as such).")
+    var warm = false
+
     @Option(help: "Runs per figure (the median is reported).")
     var runs = 3
 
@@ -67,7 +70,7 @@ struct Bench: ParsableCommand {
             let library = Library(root: root.appendingPathComponent("library-\(photos)"), photos: photos)
             let made = try measure { _ = try library.make() }
             print("library: \(photos) photos, \(library.describe()) (\(made.seconds > 5 ? String(format: "made in %.0f s", made.seconds) : "reused"))")
-            try LibraryScenarios(library: library, folio: executable, runs: runs).run()
+            try LibraryScenarios(library: library, folio: executable, runs: runs, warm: warm).run()
             return
         }
         let wide = wideGamutShare
