@@ -20,8 +20,7 @@ struct CatalogCache: Sendable {
 
     func load(_ key: String) -> CatalogReader.Result? {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(key)) else { return nil }
-        var reader = Reader(data: data)
-        return reader.result()
+        return Reader.result(of: data)
     }
 
     /// Best effort: a cache that cannot be written only costs the parse again.
@@ -82,21 +81,22 @@ struct CatalogCache: Sendable {
         }
     }
 
-    /// Reads what `Writer` wrote; nil at the first thing out of place (a file cut short, another
-    /// format), and the catalog is parsed again.
+    /// Reads what `Writer` wrote, straight from the bytes; nil at the first thing out of place (a
+    /// file cut short, another format), and the catalog is parsed again.
     private struct Reader {
-        let data: Data
-        var offset: Int
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
 
-        init(data: Data) {
-            self.data = data
-            offset = data.startIndex
+        static func result(of data: Data) -> CatalogReader.Result? {
+            data.withUnsafeBytes { bytes in
+                var reader = Reader(bytes: bytes)
+                return reader.result()
+            }
         }
 
         mutating func int() -> Int? {
-            guard data.endIndex - offset >= 8 else { return nil }
-            var value: UInt64 = 0
-            _ = withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<offset + 8) }
+            guard bytes.count - offset >= 8 else { return nil }
+            let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             offset += 8
             return Int(Int64(bitPattern: UInt64(littleEndian: value)))
         }
@@ -105,8 +105,8 @@ struct CatalogCache: Sendable {
         mutating func text() -> String?? {
             guard let count = int() else { return nil }
             if count == -1 { return .some(nil) }
-            guard count >= 0, data.endIndex - offset >= count else { return nil }
-            let value = String(decoding: data[offset..<offset + count], as: UTF8.self)
+            guard count >= 0, bytes.count - offset >= count else { return nil }
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
             offset += count
             return .some(value)
         }
@@ -119,18 +119,15 @@ struct CatalogCache: Sendable {
         }
 
         mutating func result() -> CatalogReader.Result? {
-            let header = Data("folio-catalog 1\n".utf8)
-            guard data.count >= header.count, data.prefix(header.count) == header else { return nil }
-            offset = data.startIndex + header.count
+            let header = Array("folio-catalog 1\n".utf8)
+            guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
+            offset = header.count
             guard let count = int(), count >= 0 else { return nil }
             var result = CatalogReader.Result()
+            result.records.reserveCapacity(count)
             for _ in 0..<count {
-                var texts: [String?] = []
-                for _ in 0..<8 {
-                    guard let value = text() else { return nil }
-                    texts.append(value)
-                }
-                guard let location = texts[0], let path = texts[1],
+                guard let location = text(), let location, let path = text(), let path, let trimmed = text(),
+                      let name = text(), let user = text(), let description = text(), let place = text(), let region = text(),
                       let latitude = number(), let longitude = number(), let taken = number(), let uploaded = number(),
                       let favorite = int(), let tagCount = int(), tagCount >= 0 else { return nil }
                 var tags: [String] = []
@@ -139,18 +136,18 @@ struct CatalogCache: Sendable {
                     tags.append(tag)
                 }
                 result.records.append(CatalogRecord(
-                    location: location, path: path, name: texts[3], user: texts[4], description: texts[5],
-                    place: texts[6], region: texts[7], latitude: latitude, longitude: longitude,
+                    location: location, path: path, name: name, user: user, description: description,
+                    place: place, region: region, latitude: latitude, longitude: longitude,
                     taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
                     favorite: favorite == 1, tags: tags))
-                result.trimmedPaths.append(texts[2])
+                result.trimmedPaths.append(trimmed)
             }
             guard let issueCount = int(), issueCount >= 0 else { return nil }
             for _ in 0..<issueCount {
                 guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
                 result.issues.append(BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason))
             }
-            return offset == data.endIndex ? result : nil
+            return offset == bytes.count ? result : nil
         }
     }
 }
