@@ -10,11 +10,10 @@ extension GalleryDatabase {
                 FROM photo WHERE source LIKE ? ESCAPE '\\'
                 """, arguments: [Self.likePrefix(kind.rawValue + ":")])
             var stamps: [PhotoSource: PhotoStamp] = [:]
+            // Columns by position: looking each up by name, for every photo, was most of this read.
             while let row = try rows.next() {
-                guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
-                stamps[source] = PhotoStamp(
-                    identifier: row["identifier"], checksum: row["checksum"], fileStamp: row["fileStamp"],
-                    fingerprint: row["fingerprint"])
+                guard let source = PhotoSource.fromDatabaseValue(row[0]) else { continue }
+                stamps[source] = PhotoStamp(identifier: row[1], checksum: row[2], fileStamp: row[3], fingerprint: row[4])
             }
             return stamps
         }
