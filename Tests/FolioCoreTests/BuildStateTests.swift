@@ -24,8 +24,8 @@ final class BuildStateTests: XCTestCase {
         let state = site.paths.state
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.build").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.pages").path))
-        let again1 = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
-        XCTAssertTrue(again1.upToDate)
+        let unchanged = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(unchanged.upToDate)
 
         // The state names the folder it describes: another public/ put in its place is not taken for it.
         let copy = site.root.appendingPathComponent("copy")
@@ -46,8 +46,8 @@ final class BuildStateTests: XCTestCase {
     func testASiteBuiltByAnotherFolioIsDrawnAgainAndOnlyPagesThatDifferAreWritten() async throws {
         let site = try TestSite.threePhotos()
         let first = try await site.build(now: now, identity: "folio A")
-        let again2 = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
-        XCTAssertTrue(again2.upToDate)
+        let sameFolio = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(sameFolio.upToDate)
 
         // Folio A drew the home page differently from how Folio B draws it.
         let state = BuildState(paths: site.paths)
@@ -58,8 +58,8 @@ final class BuildStateTests: XCTestCase {
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
         try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
         try state.save(pages: pages, stamp: state.stamp())
-        let again3 = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
-        XCTAssertTrue(again3.upToDate, "to Folio A, the site is as it drew it")
+        let asFolioADrewIt = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(asFolioADrewIt.upToDate, "to Folio A, the site is as it drew it")
 
         let upgraded = try await site.build(now: now.addingTimeInterval(180), identity: "folio B")
         XCTAssertFalse(upgraded.upToDate, "another Folio may draw the same model differently")
@@ -69,8 +69,8 @@ final class BuildStateTests: XCTestCase {
         XCTAssertFalse(try site.read("index.html").contains("as Folio A drew it"))
         XCTAssertEqual(BuildState(paths: site.paths).pages().entries["index.html"]?.checksum, home.checksum)
         XCTAssertEqual(upgraded.pages, first.pages)
-        let again4 = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
-        XCTAssertTrue(again4.upToDate)
+        let upgradedAgain = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
+        XCTAssertTrue(upgradedAgain.upToDate)
     }
 
     func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
@@ -98,8 +98,8 @@ final class BuildStateTests: XCTestCase {
             XCTAssertEqual(moved.entries[path]?.checksum, entry.checksum, path)
             XCTAssertEqual(moved.entries[path]?.changed, entry.changed, "\(path): when its HTML last changed is kept")
         }
-        let again5 = try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9")
-        XCTAssertTrue(again5.upToDate)
+        let afterTheMove = try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9")
+        XCTAssertTrue(afterTheMove.upToDate)
     }
 
     func testFoliosOwnIdentityIsAHashOfItsExecutableKeptBetweenBuilds() throws {
