@@ -15,6 +15,12 @@ struct Bench: ParsableCommand {
             carries an Adobe RGB or Display P3 profile, and the cost of converting them is measured against \
             colour "keep" (the same build, no conversion). Figures are whole-process wall times, \
             median of --runs runs; peak memory is the process's maximum resident set.
+
+            With --library, a photographer's library instead (e.g. --library --photos 100000): tiny \
+            JPEGs catalogued a thousand to a folder, with people, places, regions, favorites and one \
+            photographer with 30% of the photos. It prints a cold build, a no-op build, one photo's \
+            title, favorite and place edited in its catalog, and 1% of the photos edited: wall time, \
+            peak memory, pages written and the largest page.
             """
     )
 
@@ -23,6 +29,12 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "Small photos (800x600), for many-photo runs.")
     var small = false
+
+    @Flag(help: "A photographer's library of tiny catalogued photos: cold, no-op, one edit, 1% edited.")
+    var library = false
+
+    @Flag(help: "With --library: start from the site as the last run left it, without a cold build (its first build is timed as such).")
+    var warm = false
 
     @Option(help: "Runs per figure (the median is reported).")
     var runs = 3
@@ -65,6 +77,13 @@ struct Bench: ParsableCommand {
         let root = URL(fileURLWithPath: work).standardizedFileURL
         let executable = folio.map { URL(fileURLWithPath: $0) }
             ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("folio")
+        if library {
+            let library = Library(root: root.appendingPathComponent("library-\(photos)"), photos: photos)
+            let made = try measure { _ = try library.make() }
+            print("library: \(photos) photos, \(library.describe()) (\(made.seconds > 5 ? String(format: "made in %.0f s", made.seconds) : "reused"))")
+            try LibraryScenarios(library: library, folio: executable, runs: runs, warm: warm).run()
+            return
+        }
         let wide = wideGamutShare
         let corpus = Corpus(root: root.appendingPathComponent("corpus-\(small ? "small" : "large")-\(photos)\(wide > 0 ? "-wide\(wide)" : "")"),
                             photos: photos, small: small, wideGamut: wide)

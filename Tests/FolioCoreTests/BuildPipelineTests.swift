@@ -22,6 +22,7 @@ final class BuildPipelineTests: XCTestCase {
         let inventory = try await LoadContentStep().run(configured, in: run)
         let imported = try await ImportStep().run((configured, inventory), in: run)
         XCTAssertEqual(imported.imported, 0)
+        try configured.output.prepare()
         let plan = try await PlanStep().run((configured, imported), in: run)
         XCTAssertEqual(files(under: site.publicFolder), before, "the plan writes no file")
         XCTAssertEqual(plan.restores.count, 6)

@@ -183,6 +183,49 @@ final class DiscoveryTests: XCTestCase {
         records.removeAll()
     }
 
+    /// Past the protocol's 50,000 addresses (here a limit of 3), the pages go in numbered sitemaps,
+    /// and sitemap.xml, which robots.txt names, becomes their index.
+    func testPastTheLimitTheSitemapIsAnIndexOfNumberedSitemaps() throws {
+        let address = try XCTUnwrap(SiteAddress(Self.base))
+        let early = Self.now.addingTimeInterval(-86_400)
+        let pages: [(path: String, changed: Date)] = [
+            ("photos/b.html", early), ("index.html", early), ("places/index.html", Self.now), ("photos/a.html", early),
+            ("people/x.html", early), ("photos/c.html", Self.now), ("photos/d.html", early),
+        ]
+        XCTAssertEqual(Sitemap.files(pages: Array(pages.prefix(3)), address: address, limit: 3).map(\.path), ["sitemap.xml"],
+                       "up to the limit, one sitemap")
+        let files = Sitemap.files(pages: pages, address: address, limit: 3)
+        XCTAssertEqual(files.map(\.path), ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"])
+        XCTAssertEqual(files.map { PublishFile.Phase.of($0.path) }, Array(repeating: .entrances, count: 4))
+
+        func read(_ file: SiteFile, _ element: String) throws -> (root: String, entries: [(loc: String, lastmod: String)]) {
+            let root = try XCTUnwrap(try XMLDocument(data: file.data).rootElement())
+            XCTAssertEqual(root.uri, "http://www.sitemaps.org/schemas/sitemap/0.9")
+            return (root.localName ?? "", try root.elements(forLocalName: element, uri: root.uri).map { entry in
+                (try XCTUnwrap(entry.elements(forLocalName: "loc", uri: root.uri).first?.stringValue),
+                 try XCTUnwrap(entry.elements(forLocalName: "lastmod", uri: root.uri).first?.stringValue))
+            })
+        }
+        let index = try read(files[0], "sitemap")
+        XCTAssertEqual(index.root, "sitemapindex")
+        XCTAssertEqual(index.entries.map(\.loc), (1...3).map { Self.base + "sitemap-\($0).xml" })
+        XCTAssertEqual(index.entries.map(\.lastmod), [Self.now, Self.now, early].map(Self.rfc3339),
+                       "each part changed when its latest page did")
+        var listed: [String] = []
+        for part in files.dropFirst() {
+            let urls = try read(part, "url")
+            XCTAssertEqual(urls.root, "urlset")
+            XCTAssertLessThanOrEqual(urls.entries.count, 3)
+            listed += urls.entries.map(\.loc)
+        }
+        XCTAssertEqual(listed, [Self.base, Self.base + "places/index.html"] + ["people/x.html", "photos/a.html", "photos/b.html",
+                                                                              "photos/c.html", "photos/d.html"].map { Self.base + $0 },
+                       "every page once, the home page first, in the order of one sitemap")
+        XCTAssertEqual(String(decoding: Sitemap.robots(address: address).data, as: UTF8.self),
+                       "User-agent: *\nAllow: /\n\nSitemap: \(Self.base)sitemap.xml\n", "robots.txt names the index")
+        XCTAssertEqual(Sitemap.files(pages: pages, address: nil, limit: 3).count, 0, "no base, no sitemap")
+    }
+
     func meta(_ html: String) -> [String: String] {
         var found: [String: String] = [:]
         for tag in PublicTreeChecks.matches(#"(<meta (?:property|name)="(?:og|twitter):[^>]*>)"#, in: html) {

@@ -70,7 +70,7 @@ final class TestSite {
     }
 
     @discardableResult
-    func build(now: Date? = nil) async throws -> BuildReport {
-        try await SiteBuild(paths: paths, options: BuildOptions(themeFolder: Self.theme, now: now)).run()
+    func build(now: Date? = nil, identity: String? = nil) async throws -> BuildReport {
+        try await SiteBuild(paths: paths, options: BuildOptions(themeFolder: Self.theme, now: now, identity: identity)).run()
     }
 }

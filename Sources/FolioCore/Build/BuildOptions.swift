@@ -18,10 +18,14 @@ public struct BuildOptions: Sendable {
     public var retry: RetryPolicy
     /// Where shards left their renditions; `folio-cache/renditions/` when nil and it exists.
     public var renditionCache: (any RenditionCache)?
+    /// Which Folio this is, for deciding whether pages must be drawn again; the running
+    /// executable's (FolioIdentity) when nil. Tests play another Folio with it.
+    public var identity: String?
 
     public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
-                retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil) {
+                retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil,
+                identity: String? = nil) {
         self.themeFolder = themeFolder
         self.now = now
         self.progress = progress
@@ -30,5 +34,6 @@ public struct BuildOptions: Sendable {
         self.web = web
         self.retry = retry
         self.renditionCache = renditionCache
+        self.identity = identity
     }
 }

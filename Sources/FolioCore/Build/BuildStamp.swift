@@ -1,10 +1,12 @@
 import Foundation
 
-/// What a finished build leaves in `public/.folio-build`: the fingerprint of everything its
-/// pages were made from, so the next build can tell in a few reads that nothing changed.
+/// What a finished clean build leaves in the site's build state (see BuildState): the
+/// fingerprint of everything its pages were made from, so the next build can tell in a few reads
+/// that nothing changed.
 struct BuildStamp: Codable, Equatable {
-    static let fileName = ".folio-build"
-    /// Bumped when a new Folio draws the same model differently.
+    /// Where an older Folio kept it: in `public/` itself.
+    static let legacyFileName = ".folio-build"
+    /// Bumped when the drawing's own recipe changes; any change to Folio's code is in `folio`.
     static let formatVersion = 1
 
     var fingerprint: String
@@ -13,35 +15,29 @@ struct BuildStamp: Codable, Equatable {
     var photos: Int
     var pages: Int
 
-    static func fingerprint(generation: Int, theme: Theme, settings: SiteSettings) -> String {
-        ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings))")
+    static func fingerprint(generation: Int, theme: Theme, settings: SiteSettings, folio: String) -> String {
+        ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings, folio: folio))")
     }
 
-    /// How a page's values become HTML: this Folio, the theme and the settings.
-    static func drawing(theme: Theme, settings: SiteSettings) -> String {
+    /// How a page's values become HTML: this Folio (`folio`, its build identity: see
+    /// FolioIdentity), the theme and the settings. Another Folio draws every page again, and
+    /// writes those that come out different.
+    static func drawing(theme: Theme, settings: SiteSettings, folio: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let settingsText = (try? encoder.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return ContentHash.hex("\(formatVersion)|\(theme.fingerprint)|\(settingsText)")
+        return ContentHash.hex("\(formatVersion)|\(folio)|\(theme.fingerprint)|\(settingsText)")
     }
 
     /// The stamp of the published site when it was made from exactly this model, theme and
     /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
     /// there is nothing to do.
     static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
-        let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings)
-        guard let stamp = read(from: site.paths.output), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
+        let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings,
+                                      folio: site.folio)
+        guard let stamp = BuildState(paths: site.paths).stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
               try !site.database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
         else { return nil }
         return stamp
-    }
-
-    static func read(from output: URL) -> BuildStamp? {
-        guard let data = try? Data(contentsOf: output.appendingPathComponent(fileName)) else { return nil }
-        return try? JSONDecoder().decode(BuildStamp.self, from: data)
-    }
-
-    func encoded() throws -> Data {
-        try JSONEncoder().encode(self)
     }
 }

@@ -15,6 +15,8 @@ struct ConfiguredSite: StepOutput {
     let lock: BuildLock?
     /// Unknown settings, each a warning.
     let issues: [BuildIssue]
+    /// Which Folio draws the pages (see FolioIdentity): part of every page's drawing.
+    let folio: String
 }
 
 /// Reads the settings, loads the theme, opens the model and the output.
@@ -48,6 +50,7 @@ struct ConfigureStep: BuildStep {
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
                                       clock: run.clock, colour: settings.colour),
             output: try scratchModel == nil ? PublicOutput(destination: paths.output) : PublicOutput(viewing: paths.output),
-            lock: lock, issues: issues)
+            lock: lock, issues: issues,
+            folio: run.options.identity ?? FolioIdentity.current(cache: paths.state))
     }
 }

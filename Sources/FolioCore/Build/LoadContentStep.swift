@@ -4,7 +4,8 @@ struct LoadContentStep: BuildStep {
 
     func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentInventory {
         try ContentLoader(contentRoot: site.paths.content, files: run.files,
-                          exclusions: ContentExclusions(patterns: site.settings.excludePatterns)).load()
+                          exclusions: ContentExclusions(patterns: site.settings.excludePatterns),
+                          catalogCache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio)).load()
     }
 }
 

@@ -1,14 +1,15 @@
 import Foundation
 
-/// What every page of the last build was made from and came out as, kept in
-/// `public/.folio-pages`: a page whose values are as they were is not even rendered again, and
+/// What every page of the last build was made from and came out as, kept in the site's build
+/// state (see BuildState): a page whose values are as they were is not even rendered again, and
 /// one that renders the same is left untouched (same file, same mtime) instead of written.
 ///
 /// It also keeps when each page's HTML last changed, which is what the sitemap's `lastmod`
 /// says: not the build's time (a rebuild that changes nothing would claim every page changed)
 /// and not the photos' dates (a page changes with its theme and its neighbours too).
 struct PageManifest {
-    static let fileName = ".folio-pages"
+    /// Where an older Folio kept it: in `public/` itself.
+    static let legacyFileName = ".folio-pages"
 
     struct Entry: Equatable {
         /// ContentHash of the HTML.
@@ -21,9 +22,8 @@ struct PageManifest {
 
     var entries: [String: Entry] = [:]
 
-    static func read(from output: URL) -> PageManifest {
+    static func decode(_ text: String) -> PageManifest {
         var manifest = PageManifest()
-        guard let text = try? String(contentsOf: output.appendingPathComponent(fileName), encoding: .utf8) else { return manifest }
         for line in text.split(separator: "\n") {
             // "checksum input @seconds path", or an older Folio's "checksum input path"; the
             // path may hold spaces, and Folio's own paths never start with "@".

@@ -31,6 +31,14 @@ public final class PublicOutput: @unchecked Sendable {
         let name = destination.lastPathComponent
         next = parent.appendingPathComponent(".\(name).next")
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+    }
+
+    /// Makes the next tree ready for a build: only once the build knows it has something to do,
+    /// as emptying the pages of the site before (a hundred thousand files in a large library) and
+    /// listing every media file cost more than all a build that finds nothing changed does.
+    public func prepare() throws {
+        let parent = destination.deletingLastPathComponent()
+        let name = destination.lastPathComponent
         // What older Folios left behind: a staging folder per build, and the site before it.
         for leftover in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? []
         where leftover.hasPrefix(".\(name).staging-") || leftover == ".\(name).previous" {

@@ -29,8 +29,8 @@ struct RenderStep: BuildStep {
         let output = site.output
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
         let routes = values.routes
-        let previous = PageManifest.read(from: site.paths.output)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings)
+        let previous = BuildState(paths: site.paths).pages()
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
@@ -84,8 +84,8 @@ struct RenderStep: BuildStep {
         }
         let address = SiteAddress(site.settings.baseURL)
         let listed = rendered.manifest.entries.filter { !$0.key.hasPrefix(UnlistedAlbum.top) }
-        let sitemap = Sitemap.file(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
-        for file in values.files + [Sitemap.robots(address: address)] + (sitemap.map { [$0] } ?? []) {
+        let sitemaps = Sitemap.files(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
+        for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
             try output.write(file.data, to: file.path)
         }
         return rendered

@@ -40,6 +40,7 @@ public struct SiteBuild: Sendable {
             return try finish(report, steps, run, site: site, imported: imported)
         }
 
+        try site.output.prepare()
         let plan = try await steps.step(PlanStep(), (site, imported))
         let images = try await steps.step(ImagesStep(), (site, plan))
         let pages = try await steps.step(PagesStep(), (site, plan, images, inventory.passwords))

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Completes the new site (the theme's assets, the page manifest and, after a clean build, the
-/// stamp that lets the next build see nothing changed), puts it in place of the old one, and
-/// deletes the media no page uses any more.
+/// Completes the new site (the theme's assets), puts it in place of the old one, deletes the
+/// media no page uses any more, and keeps the build's state beside the model (the page manifest
+/// and, after a clean build, the stamp that lets the next build see nothing changed).
 struct WriteStep: BuildStep {
     static let name = "write public/"
 
@@ -18,21 +18,28 @@ struct WriteStep: BuildStep {
         let site = input.site
         let output = site.output
         try output.copyAssets(from: site.theme.assetFolders, files: run.files)
-        try output.write(input.rendered.manifest.encoded(), to: PageManifest.fileName)
+        var stamp: BuildStamp?
         if input.clean {
             // Made now, not at planning: storing new thumbnails changed the model's generation.
             let fingerprint = BuildStamp.fingerprint(generation: try site.database.generation(), theme: site.theme,
-                                                     settings: site.settings)
-            let stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                                   pages: input.pages.routes.count)
-            try output.write(stamp.encoded(), to: BuildStamp.fileName)
+                                                     settings: site.settings, folio: site.folio)
+            stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
+                               pages: input.pages.routes.count)
         }
         let swap = try output.commit(keepingMedia: input.pages.media)
-        guard swap == .atomic else {
-            return Written(issues: [.warning(site.paths.shown(output.destination),
-                                             "this file system cannot swap two folders in one step: for a moment there was no site")])
+        var issues: [BuildIssue] = []
+        // Kept beside the model once the new site is in place (it names the folder swapped in);
+        // the site is built even when it cannot be kept: the next build draws every page.
+        do {
+            try BuildState(paths: site.paths).save(pages: input.rendered.manifest, stamp: stamp)
+        } catch let error as FolioError {
+            issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
         }
-        return Written(issues: [])
+        if swap != .atomic {
+            issues.append(.warning(site.paths.shown(output.destination),
+                                   "this file system cannot swap two folders in one step: for a moment there was no site"))
+        }
+        return Written(issues: issues)
     }
 }
 

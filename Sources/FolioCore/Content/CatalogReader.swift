@@ -5,23 +5,56 @@ import Foundation
 struct CatalogReader {
     let contentRoot: URL
     let files: FileAccess
+    /// Where catalogs that did not change are read from instead of parsed.
+    var cache: CatalogCache?
 
     struct Result {
         var records: [CatalogRecord] = []
         var issues: [BuildIssue] = []
+        /// Each record's path without spaces at either end, for a catalog typed by hand, when
+        /// that differs from the path as written: the file it names if none has the name as
+        /// written (which the file system decides on every build, so it is not cached).
+        var trimmedPaths: [String?] = []
+        /// The catalog's name in the cache, when there is one.
+        var cacheKey: String?
     }
 
     func read(catalog relativePath: String) -> Result {
-        var result = Result()
-        let url = contentRoot.appendingPathComponent(relativePath)
         let shown = "content/\(relativePath)"
+        let data: Data
+        do {
+            data = try files.read(contentRoot.appendingPathComponent(relativePath))
+        } catch {
+            return Result(issues: [.error(shown, "not a readable property list (\(Self.explain(error)))")])
+        }
+        let key = cache?.key(catalog: relativePath, data: data)
+        var result: Result
+        if let key, let cached = cache?.load(key) {
+            result = cached
+        } else {
+            result = parse(data, catalog: relativePath)
+            if let key { cache?.store(result, key: key) }
+        }
+        result.cacheKey = key
+        for (index, trimmed) in result.trimmedPaths.enumerated() {
+            if let trimmed, files.stamp(of: contentRoot.appendingPathComponent(result.records[index].path)) == nil {
+                result.records[index].path = trimmed
+            }
+        }
+        return result
+    }
+
+    /// The records of a catalog's bytes and what is wrong with them: all it says, nothing of the
+    /// files around it.
+    func parse(_ data: Data, catalog relativePath: String) -> Result {
+        var result = Result()
+        let shown = "content/\(relativePath)"
+        if let refusal = BinaryPlistCheck.refusal(data) {
+            result.issues.append(.error(shown, "not a catalog: \(refusal)"))
+            return result
+        }
         let plist: Any
         do {
-            let data = try files.read(url)
-            if let refusal = BinaryPlistCheck.refusal(data) {
-                result.issues.append(.error(shown, "not a catalog: \(refusal)"))
-                return result
-            }
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
@@ -39,11 +72,9 @@ struct CatalogReader {
                 continue
             }
             var fields = RecordFields(dictionary: dictionary, place: place)
-            if var record = fields.record(folder: folder) {
-                if let trimmed = fields.trimmedPath, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil {
-                    record.path = trimmed
-                }
+            if let record = fields.record(folder: folder) {
                 result.records.append(record)
+                result.trimmedPaths.append(fields.trimmedPath)
             }
             result.issues += fields.issues
         }

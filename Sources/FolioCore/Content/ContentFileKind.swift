@@ -8,7 +8,7 @@ public enum ContentFileKind: String, Sendable, Equatable {
     case other = "not a photo"
 
     public init(path: String) {
-        let fileExtension = RelativePath(path).lowercasedExtension
+        let fileExtension = RelativePath.lowercasedExtension(of: path)
         if ContentPath.imageExtensions.contains(fileExtension) {
             self = .photo
         } else if fileExtension == "plist" {

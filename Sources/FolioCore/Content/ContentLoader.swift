@@ -6,11 +6,18 @@ public struct ContentLoader: Sendable {
     public let files: any FileAccess
     /// The site's `exclude` patterns; the `.nomedia` files are found by the walk.
     public let exclusions: ContentExclusions
+    /// Where the readings of catalogs are kept between builds; every catalog is parsed when nil.
+    let catalogCache: CatalogCache?
 
     public init(contentRoot: URL, files: any FileAccess = LocalFileAccess(), exclusions: ContentExclusions = ContentExclusions()) {
+        self.init(contentRoot: contentRoot, files: files, exclusions: exclusions, catalogCache: nil)
+    }
+
+    init(contentRoot: URL, files: any FileAccess, exclusions: ContentExclusions, catalogCache: CatalogCache?) {
         self.contentRoot = contentRoot.standardizedFileURL
         self.files = files
         self.exclusions = exclusions
+        self.catalogCache = catalogCache
     }
 
     public func load() throws -> ContentInventory {
@@ -36,19 +43,32 @@ public struct ContentLoader: Sendable {
             }
         }
         let all = listing.map(\.path)
-        var catalogs = all.filter { RelativePath($0).lowercasedExtension == "plist" }
+        var catalogs = all.filter { RelativePath.lowercasedExtension(of: $0) == "plist" }
         let images = all.filter(ContentPath.isImage)
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
         // a catalog names that the walk did not find, need their real path checked.
         let inside = Set(listing.filter { !$0.isLink }.map(\.path))
+        // What the walk learnt of each file on its way, so most files cost no stat of their own.
+        // Swift's String equality is canonical: a name found must be the same bytes as the one
+        // asked for, or it is another file (composed and decomposed names are two on Linux).
+        var found: [String: (path: String, stamp: FileStamp)] = [:]
+        for entry in listing where !entry.isLink { if let stamp = entry.stamp { found[entry.path] = (entry.path, stamp) } }
+        let walkStamps = WalkStamps(found: found)
 
         // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
         var listed = Set<PhotoSource>()
         // A catalog typed in one normal form finds a file named in the other (macOS writes names
-        // decomposed; keyboards type them composed).
-        var byComposedName: [String: String] = [:]
-        for path in all { byComposedName[path.precomposedStringWithCanonicalMapping] = path }
+        // decomposed; keyboards type them composed). Made only when a record names a file the
+        // walk did not find: composing every name costs more than the rest of the walk.
+        var byComposedName: [String: String]?
+        func onDisk(_ path: String) -> String? {
+            if byComposedName == nil {
+                byComposedName = [:]
+                for path in all { byComposedName![path.precomposedStringWithCanonicalMapping] = path }
+            }
+            return byComposedName![path.precomposedStringWithCanonicalMapping]
+        }
         // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
         var sidecars: [String: String] = [:]
         for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
@@ -63,7 +83,9 @@ public struct ContentLoader: Sendable {
             inventory.issues += issues
             catalogs.removeAll { $0 == settings }
         }
-        let reader = CatalogReader(contentRoot: contentRoot, files: files)
+        let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
+        var cached = Set<String>()
+        defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
         for catalog in catalogs {
             if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
@@ -71,25 +93,27 @@ public struct ContentLoader: Sendable {
                 continue
             }
             let result = reader.read(catalog: catalog)
+            if let key = result.cacheKey { cached.insert(key) }
             inventory.issues += result.issues
             for var record in result.records {
-                if files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
-                   let onDisk = byComposedName[record.path.precomposedStringWithCanonicalMapping] {
+                if walkStamps[record.path] == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
+                   let onDisk = onDisk(record.path) {
                     record.path = onDisk
                 }
-                if exclusions.reason(for: RelativePath(record.path)) != nil { continue }
+                if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
                 guard !listed.contains(.content(path: record.path)) else {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue
                 }
-                guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside,
+                guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside, stamps: walkStamps,
                                         catalog: record.location, issues: &inventory.issues) else { continue }
                 listed.insert(.content(path: record.path))
                 inventory.entries.append(entry)
             }
         }
         for image in images where !listed.contains(.content(path: image)) {
-            if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, catalog: nil, issues: &inventory.issues) {
+            if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, stamps: walkStamps, catalog: nil,
+                                 issues: &inventory.issues) {
                 inventory.entries.append(entry)
             }
         }
@@ -99,11 +123,11 @@ public struct ContentLoader: Sendable {
         for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
             inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
         }
-        for index in inventory.entries.indices {
+        for index in inventory.entries.indices where !sidecars.isEmpty {
             let path = inventory.entries[index].path
             let candidates = [path + ".xmp", RelativePath(path).deletingExtension.text + ".xmp"].map { $0.lowercased() }
             guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
-                  let stamp = files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+                  let stamp = walkStamps[sidecar] ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         readSigalDescriptions(into: &inventory, listing: listing, photos: Set(images))
@@ -114,11 +138,15 @@ public struct ContentLoader: Sendable {
     /// folder is (`IMG_1.MOV` beside `IMG_1.HEIC`) is that photo's companion; a sidecar named so
     /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
     private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
-        var photoByStem: [String: String] = [:]
-        for photo in photos {
-            photoByStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
-            photoByStem[photo.lowercased()] = photo
-        }
+        // Made only when some file may be a companion: most libraries have none.
+        lazy var photoByStem: [String: String] = {
+            var byStem: [String: String] = [:]
+            for photo in photos {
+                byStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
+                byStem[photo.lowercased()] = photo
+            }
+            return byStem
+        }()
         return paths.compactMap { path in
             let kind = ContentFileKind(path: path)
             guard kind != .photo, kind != .catalog else { return nil }
@@ -143,12 +171,12 @@ public struct ContentLoader: Sendable {
         return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
-    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, catalog: String?,
-                       issues: inout [BuildIssue]) -> ContentEntry? {
-        let url = contentRoot.appendingPathComponent(path)
-        let shown = "content/\(path)"
-        let blame = catalog.map { "\($0) (\(path))" } ?? shown
-        guard let stamp = files.stamp(of: url) else {
+    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, stamps: WalkStamps,
+                       catalog: String?, issues: inout [BuildIssue]) -> ContentEntry? {
+        var url: URL { contentRoot.appendingPathComponent(path) }
+        var shown: String { "content/\(path)" }
+        var blame: String { catalog.map { "\($0) (\(path))" } ?? shown }
+        guard let stamp = stamps[path] ?? files.stamp(of: url) else {
             issues.append(.error(blame, "image file not found"))
             return nil
         }
@@ -161,5 +189,15 @@ public struct ContentLoader: Sendable {
             return nil
         }
         return ContentEntry(path: path, record: record, stamp: stamp)
+    }
+}
+
+/// The stamps the walk learnt, found by the bytes of a path.
+struct WalkStamps {
+    let found: [String: (path: String, stamp: FileStamp)]
+
+    subscript(path: String) -> FileStamp? {
+        guard let hit = found[path], hit.path.utf8.elementsEqual(path.utf8) else { return nil }
+        return hit.stamp
     }
 }

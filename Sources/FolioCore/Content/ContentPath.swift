@@ -14,10 +14,10 @@ enum ContentPath {
     ]
 
     static func isSidecar(_ path: String) -> Bool {
-        RelativePath(path).lowercasedExtension == "xmp"
+        RelativePath.lowercasedExtension(of: path) == "xmp"
     }
 
     static func isImage(_ path: String) -> Bool {
-        imageExtensions.contains(RelativePath(path).lowercasedExtension)
+        imageExtensions.contains(RelativePath.lowercasedExtension(of: path))
     }
 }

@@ -10,11 +10,24 @@ public enum ContentHash {
     private static let p5: UInt64 = 0x27D4_EB2F_1656_67C5
 
     public static func hex(_ data: Data, seed: UInt64 = 0) -> String {
-        String(format: "%016llx", hash(data, seed: seed))
+        hexText(hash(data, seed: seed))
     }
 
     public static func hex(_ text: String, seed: UInt64 = 0) -> String {
-        hex(Data(text.utf8), seed: seed)
+        var text = text
+        return hexText(text.withUTF8 { hash(UnsafeRawBufferPointer($0), seed: seed) })
+    }
+
+    /// Sixteen lower-case hex digits, as `%016llx` writes them: asked of every photo and page of
+    /// every build, where `String(format:)` costs more than the hash.
+    static func hexText(_ value: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+            }
+            return 16
+        }
     }
 
     /// A hash of every value `value` encodes, keys sorted: a fingerprint that includes a property

@@ -27,10 +27,19 @@ public struct FileEntry: Sendable, Equatable {
     public var path: String
     /// A link may lead anywhere; a regular file found by the walk is inside the root.
     public var isLink: Bool
+    /// A regular file's size and modification time, when the walk learnt them on its way (the
+    /// local walk asks the folder it has open, sparing a lookup of the whole path per file).
+    public var stamp: FileStamp?
 
-    public init(path: String, isLink: Bool) {
+    public init(path: String, isLink: Bool, stamp: FileStamp? = nil) {
         self.path = path
         self.isLink = isLink
+        self.stamp = stamp
+    }
+
+    /// The same file, whether or not the walk learnt its stamp.
+    public static func == (a: FileEntry, b: FileEntry) -> Bool {
+        a.path == b.path && a.isLink == b.isLink
     }
 }
 
@@ -76,7 +85,13 @@ public struct LocalFileAccess: FileAccess {
 
     public func stamp(of url: URL) -> FileStamp? {
         var info = stat()
-        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard stat(url.path, &info) == 0 else { return nil }
+        return Self.stamp(info)
+    }
+
+    /// The stamp of a regular file's `stat`, nil for anything else.
+    private static func stamp(_ info: stat) -> FileStamp? {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         return FileStamp(size: Int(info.st_size), modified: Date(timeIntervalSince1970: modified))
     }
@@ -106,16 +121,20 @@ public struct LocalFileAccess: FileAccess {
                 continue
             }
             defer { closedir(directory) }
+            let descriptor = dirfd(directory)
             while let entry = readdir(directory) {
                 // Records are as long as their name, not sizeof(dirent): read the name in place.
-                let name = String(cString: UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self))
+                let namePointer = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self)
+                let name = String(cString: namePointer)
                 guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
                 let path = folder.isEmpty ? name : folder + "/" + name
                 var type = Int32(entry.pointee.d_type)
+                var info = stat()
+                var known = false
                 if type == Int32(DT_UNKNOWN) {
                     // Some file systems do not say; ask.
-                    var info = stat()
-                    guard lstat(root.path + "/" + path, &info) == 0 else { continue }
+                    guard fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                    known = true
                     switch info.st_mode & S_IFMT {
                     case S_IFDIR: type = Int32(DT_DIR)
                     case S_IFLNK: type = Int32(DT_LNK)
@@ -125,7 +144,10 @@ public struct LocalFileAccess: FileAccess {
                 }
                 switch type {
                 case Int32(DT_DIR): pending.append(path)
-                case Int32(DT_REG): found.append(FileEntry(path: path, isLink: false))
+                case Int32(DT_REG):
+                    // Its stamp from the folder already open: no lookup of the whole path.
+                    if !known { known = fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                    found.append(FileEntry(path: path, isLink: false, stamp: known ? Self.stamp(info) : nil))
                 case Int32(DT_LNK): found.append(FileEntry(path: path, isLink: true))
                 default: continue
                 }

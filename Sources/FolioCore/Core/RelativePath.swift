@@ -53,6 +53,17 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// The extension in lower case, as Folio compares it: "jpg" of "IMG_1.JPG".
     public var lowercasedExtension: String { pathExtension.lowercased() }
 
+    /// What `RelativePath(text).lowercasedExtension` is, without splitting the path into names:
+    /// asked of every file of a library, several times.
+    public static func lowercasedExtension(of text: String) -> String {
+        let bytes = text.utf8
+        guard bytes.last != slash else { return RelativePath(text).lowercasedExtension }
+        let nameStart = bytes.lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
+        guard let dot = bytes[nameStart...].lastIndex(of: Self.dot), dot != nameStart, bytes.index(after: dot) != bytes.endIndex
+        else { return "" }
+        return String(decoding: bytes[bytes.index(after: dot)...], as: UTF8.self).lowercased()
+    }
+
     /// The name without its extension: "IMG_1" of "a/IMG_1.JPG".
     public var stem: String {
         guard let dot = Self.extensionDot(name) else { return name }

@@ -19,6 +19,11 @@ public struct SitePaths: Sendable, Equatable {
     /// Downloaded images kept beside the model: a Flickr favorite's screen-sized image, so it
     /// survives its removal from Flickr.
     public var cache: URL { root.appendingPathComponent("folio-cache") }
+    /// What a build keeps for the next about the site it published (BuildState): with the site,
+    /// never in `public/`.
+    public var state: URL { root.appendingPathComponent("folio-state") }
+    /// Catalogs as last read, so those that did not change are not parsed again (CatalogCache).
+    public var catalogCache: URL { cache.appendingPathComponent("catalogs") }
     /// The offline gazetteer's towns, indexed for lookups by position (`PlaceFinder`).
     public var gazetteer: URL { cache.appendingPathComponent("gazetteer.index") }
 
@@ -39,9 +44,12 @@ public struct SitePaths: Sendable, Equatable {
             return "is inside \(name), which a build reads: choose a folder beside it, such as public/"
         }
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { !$0.hasPrefix(".") }
-        let madeByFolio = [".folio-build", ".folio-pages", "assets/folio.js"].contains {
-            FileManager.default.fileExists(atPath: out + "/" + $0)
-        }
+        // This site's build state names the folder it published; an older Folio left its
+        // state in the folder itself; and any Folio's site has its script.
+        let madeByFolio = BuildState(paths: self).describesOutput
+            || [BuildStamp.legacyFileName, PageManifest.legacyFileName, "assets/folio.js"].contains {
+                FileManager.default.fileExists(atPath: out + "/" + $0)
+            }
         if !entries.isEmpty && !madeByFolio {
             return "holds files Folio did not make: a build replaces the whole folder; choose an empty or new one"
         }

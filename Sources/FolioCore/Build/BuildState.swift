@@ -1,0 +1,99 @@
+import Foundation
+
+/// What a build keeps for the next one about the site it published: the stamp that lets a build
+/// see nothing changed, and the page manifest (each page's inputs, HTML checksum and when it last
+/// changed). It lives with the site, beside the model, in `folio-state/`, never in `public/`:
+/// nothing of Folio's own is published.
+///
+/// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
+/// record of one output folder, swapped in with it. Lose it and the next build draws every page
+/// again and writes only those that come out different. One output folder's state is two files
+/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest,
+/// and `<name>.build`, written last, which says which `public/` they describe (its device and
+/// inode: a build swaps in a new folder) and the manifest's hash. A build killed between the swap
+/// and the state leaves a `.build` that does not match the folder in place, and is ignored.
+struct BuildState {
+    let folder: URL
+    let output: URL
+
+    init(paths: SitePaths) {
+        folder = paths.state
+        output = paths.output
+    }
+
+    /// The default output's state is `public.build`; another output's is named by its path.
+    var name: String {
+        output.lastPathComponent == "public" && output.deletingLastPathComponent().path == folder.deletingLastPathComponent().path
+            ? "public" : "output-" + ContentHash.hex(output.path).prefix(12)
+    }
+
+    private var recordFile: URL { folder.appendingPathComponent(name + ".build") }
+    private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
+
+    /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
+    private struct Record: Codable {
+        var output: String
+        var pages: String
+        var stamp: BuildStamp?
+    }
+
+    /// The output folder's device and inode, or nil when there is none.
+    static func identity(of folder: URL) -> String? {
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
+
+    private func record() -> Record? {
+        guard let data = try? Data(contentsOf: recordFile), let record = try? JSONDecoder().decode(Record.self, from: data),
+              let current = Self.identity(of: output), record.output == current else { return nil }
+        return record
+    }
+
+    /// Whether the state says this Folio built the output folder as it is.
+    var describesOutput: Bool { record() != nil }
+
+    /// The stamp of the last clean build of the site in place, if any.
+    func stamp() -> BuildStamp? {
+        if let record = record() { return record.stamp }
+        return legacy().stamp
+    }
+
+    /// The manifest of the pages in place; empty when nothing is known of them.
+    func pages() -> PageManifest {
+        if let record = record() {
+            guard let data = try? Data(contentsOf: pagesFile), ContentHash.hex(data) == record.pages else { return PageManifest() }
+            return PageManifest.decode(String(decoding: data, as: UTF8.self))
+        }
+        return legacy().pages
+    }
+
+    /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
+    /// there is no state beside the model for it: the state moves there with the next build,
+    /// which draws no page it need not and writes only those that came out different.
+    private func legacy() -> (stamp: BuildStamp?, pages: PageManifest) {
+        let stamp = (try? Data(contentsOf: output.appendingPathComponent(BuildStamp.legacyFileName)))
+            .flatMap { try? JSONDecoder().decode(BuildStamp.self, from: $0) }
+        let pages = (try? String(contentsOf: output.appendingPathComponent(PageManifest.legacyFileName), encoding: .utf8))
+            .map(PageManifest.decode) ?? PageManifest()
+        return (stamp, pages)
+    }
+
+    /// Keeps the state of the output folder now in place: the manifest first, then the record
+    /// that vouches for it. A clean build's `stamp` lets the next see it has nothing to do.
+    func save(pages: PageManifest, stamp: BuildStamp?) throws {
+        guard let current = Self.identity(of: output) else {
+            throw FolioError(path: output.path, reason: "the site just put in place is not there")
+        }
+        let manifest = pages.encoded()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try manifest.write(to: pagesFile, options: .atomic)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try encoder.encode(Record(output: current, pages: ContentHash.hex(manifest), stamp: stamp)).write(to: recordFile, options: .atomic)
+        } catch {
+            throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import FolioCore
+import FolioTestSupport
+
+/// A photographer's whole library in miniature: many small photos, catalogued as a library
+/// would be (one catalog per folder of a thousand), with people, places, regions, favorites and
+/// tags spread as in a real one: one photographer with 30% of the photos, a long tail of people
+/// and places, a few favorites. The pixels are a handful of tiny JPEGs, each copy made distinct
+/// by a comment segment, so that a million-photo library is quick to make and every photo is a
+/// photo of its own to Folio (its own checksum, its own thumbnails).
+final class Library: @unchecked Sendable {
+    let root: URL
+    let photos: Int
+    /// The records edited so far, which stay edited: each edit changes only what it says. Only
+    /// the benchmark's one thread edits; the concurrent writers read none of it.
+    private var edited: [Int: Record] = [:]
+
+    init(root: URL, photos: Int) {
+        self.root = root
+        self.photos = photos
+    }
+
+    static let perFolder = 1000
+    static let bases = 16
+
+    var site: URL { root.appendingPathComponent("site") }
+    var content: URL { site.appendingPathComponent("content") }
+    var folders: Int { (photos + Self.perFolder - 1) / Self.perFolder }
+    var peopleCount: Int { max(12, photos / 500) }
+    var placeCount: Int { max(20, photos / 100) }
+    var regionCount: Int { max(8, min(200, photos / 1000)) }
+
+    func describe() -> String {
+        "160x120 JPEGs, \(folders) catalogs, \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions"
+    }
+
+    func folder(_ index: Int) -> String { "library/\(String(format: "%04d", index / Self.perFolder))" }
+    func catalogPath(folder: Int) -> String { "library/\(String(format: "%04d", folder))/catalog.plist" }
+
+    /// What one photo's record says; `edit` overrides as an editor changed it.
+    struct Record {
+        var title: String
+        var person: String
+        var place: String?
+        var region: String?
+        var taken: Date
+        var favorite: Bool
+        var description: String?
+        var tags: [String]
+    }
+
+    /// A fixed random number per photo and purpose, from 0 up to 1.
+    private func random(_ index: Int, _ purpose: UInt64) -> Double {
+        var x = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ purpose &* 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 31; x = x &* 0x94D0_49BB_1331_11EB; x ^= x >> 29
+        return Double(x >> 11) / Double(1 << 53)
+    }
+
+    func personName(_ number: Int) -> String { number == 0 ? "Ansel" : "Person \(number)" }
+    func regionName(_ number: Int) -> String { "Region \(number)" }
+    /// Places belong to regions by number, so a place's region never changes.
+    func placeName(_ number: Int) -> (place: String, region: String) {
+        let region = regionName(number % regionCount)
+        return ("Town \(number), \(region), Country \(number % regionCount % 12)", region)
+    }
+
+    func record(_ index: Int) -> Record {
+        // The dominant photographer has 30%; the others share the rest, the first few most.
+        let person = random(index, 1) < 0.3 ? 0 : 1 + Int(pow(random(index, 2), 2.2) * Double(peopleCount - 1))
+        // A few places hold most photos (home, a favourite city), and most places few.
+        let placed = random(index, 3) < 0.85
+        let placeNumber = Int(pow(random(index, 4), 2.5) * Double(placeCount))
+        let (place, region) = placeName(placeNumber)
+        // Ten years, newest last, none in the last day (no "hours ago" to move on).
+        let taken = Date(timeIntervalSince1970: 1_420_000_000 + Double(index) / Double(max(photos, 1)) * 315_000_000)
+        let tagWords = ["sunset", "family", "street", "portrait", "travel", "snow", "beach", "night"]
+        let tags = random(index, 6) < 0.3 ? [tagWords[index % tagWords.count]] : []
+        return Record(title: "Photo \(index)", person: personName(person),
+                      place: placed ? place : nil, region: placed ? region : nil, taken: taken,
+                      favorite: random(index, 5) < 0.03,
+                      description: index % 7 == 0 ? "A photo of the library, number \(index)." : nil, tags: tags)
+    }
+
+    func photoPath(_ index: Int) -> String { "\(folder(index))/photo-\(index).jpg" }
+
+    /// Makes what is missing; a library of the same size is reused, its catalogs put back as made.
+    func make() throws -> Bool {
+        let marker = root.appendingPathComponent("library.done")
+        if FileManager.default.fileExists(atPath: marker.path) {
+            try writeCatalogs()
+            return false
+        }
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        let bases = try (0..<Self.bases).map { base -> Data in
+            var photo = SamplePhoto(width: 160, height: 120, seed: UInt64(base + 1) &* 2_654_435_761)
+            photo.quality = 85
+            photo.make = "Folio"
+            photo.model = "Library \(base % 3)"
+            return try photo.jpeg()
+        }
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: folders) { folderIndex in
+            do {
+                let folderURL = content.appendingPathComponent(folder(folderIndex * Self.perFolder))
+                try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
+                for index in folderIndex * Self.perFolder..<min(photos, (folderIndex + 1) * Self.perFolder) {
+                    try Self.distinct(bases[index % Self.bases], index).write(to: content.appendingPathComponent(photoPath(index)))
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        if let first = failures.first { throw BenchError("cannot make the library: \(first)") }
+        try writeCatalogs()
+        try Data().write(to: marker)
+        return true
+    }
+
+    /// The JPEG with a comment segment right after SOI naming the photo: other bytes, the same pixels.
+    static func distinct(_ jpeg: Data, _ index: Int) -> Data {
+        let comment = Data("folio-bench \(index)".utf8)
+        let length = comment.count + 2
+        return Data([0xFF, 0xD8, 0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]) + comment + jpeg.dropFirst(2)
+    }
+
+    /// Every catalog as made, without edits.
+    func writeCatalogs() throws {
+        edited = [:]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: folders) { folderIndex in
+            do { try writeCatalog(folderIndex, edits: [:]) } catch { failures.add("\(error)") }
+        }
+        if let first = failures.first { throw BenchError("cannot write the catalogs: \(first)") }
+    }
+
+    /// One folder's catalog, XML as people write them, with `edits` in place of what was made.
+    func writeCatalog(_ folderIndex: Int, edits: [Int: Record]) throws {
+        var records: [[String: Any]] = []
+        for index in folderIndex * Self.perFolder..<min(photos, (folderIndex + 1) * Self.perFolder) {
+            let record = edits[index] ?? self.record(index)
+            var dictionary: [String: Any] = ["path": "photo-\(index).jpg", "name": record.title, "user": record.person,
+                                             "taken": record.taken]
+            if let place = record.place { dictionary["place"] = place }
+            if let region = record.region { dictionary["region"] = region }
+            if record.favorite { dictionary["favorite"] = true }
+            if let description = record.description { dictionary["description"] = description }
+            if !record.tags.isEmpty { dictionary["tags"] = record.tags }
+            records.append(dictionary)
+        }
+        let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
+        try data.write(to: content.appendingPathComponent(catalogPath(folder: folderIndex)), options: .atomic)
+    }
+
+    /// Edits `indices` as an editor would in their catalogs: a new title each time, and with
+    /// `moving`, the favorite flag turned over and another place.
+    func edit(_ indices: [Int], round: Int, moving: Bool) throws {
+        var folders = Set<Int>()
+        let stamp = Int(Date().timeIntervalSince1970 * 1000) % 1_000_000
+        for index in indices {
+            var record = record(index)
+            record.title = "Photo \(index), edited \(round)-\(stamp)"
+            if moving {
+                record.favorite = round % 2 == 0 ? !record.favorite : record.favorite
+                let (place, region) = placeName((index + 1 + round) % placeCount)
+                (record.place, record.region) = (place, region)
+            }
+            edited[index] = record
+            folders.insert(index / Self.perFolder)
+        }
+        for folderIndex in folders.sorted() {
+            let range = folderIndex * Self.perFolder..<(folderIndex + 1) * Self.perFolder
+            try writeCatalog(folderIndex, edits: edited.filter { range.contains($0.key) })
+        }
+    }
+}

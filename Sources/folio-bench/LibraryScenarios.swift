@@ -1,0 +1,92 @@
+import Foundation
+import FolioCore
+
+/// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
+/// photos edited. Each row says the wall time, the folio process's peak memory, how many pages
+/// were written and the largest page of the site as it then is.
+struct LibraryScenarios {
+    let library: Library
+    let folio: URL
+    let runs: Int
+    /// Start from the site as it is: another Folio's site, taken over by this one.
+    var warm = false
+
+    func run() throws {
+        var report = Report()
+        let site = library.site
+
+        if warm {
+            row(&report, "first build of the site as left (catalogs put back as made)", [try build()], site: site)
+        } else {
+            row(&report, "cold build", [try coldBuild()], site: site)
+        }
+
+        let noop = try (0..<runs).map { _ in try build() }
+        row(&report, "no-op build", noop, site: site, largest: false)
+
+        // One photo in the middle of the library: its title, its favorite and its place.
+        var one: [Measured] = []
+        for round in 0..<runs {
+            try library.edit([library.photos / 2 + round], round: round, moving: true)
+            one.append(try build())
+        }
+        row(&report, "one photo edited (title, favorite, place)", one, site: site, largest: false)
+
+        let share = max(1, library.photos / 100)
+        var many: [Measured] = []
+        for round in 0..<runs {
+            let stride = max(1, library.photos / share)
+            try library.edit((0..<share).map { ($0 * stride + round * 3) % library.photos }, round: round, moving: round == 0)
+            many.append(try build())
+        }
+        row(&report, "\(share) photos edited (1%)", many, site: site)
+        report.print()
+    }
+
+    /// A row of median wall time, the largest peak, pages written, the steps of the last run and,
+    /// when asked, the largest page of the site.
+    private func row(_ report: inout Report, _ label: String, _ runs: [Measured], site: URL, largest: Bool = true) {
+        let written = runs.map(\.pagesWritten).map(String.init).joined(separator: "/")
+        var note = "\(runs.last!.pageCount) pages, written \(written)"
+        if largest, let page = Self.largestPage(site.appendingPathComponent("public")) {
+            note += ", largest \(page.path) \(ByteCountFormatter.string(fromByteCount: Int64(page.size), countStyle: .file))"
+        }
+        report.row(label, median(runs.map(\.seconds)), peak: runs.map(\.peak).max(), note: note)
+        let steps = runs.last!.timings.filter { !$0.key.hasPrefix("cpu-") && $0.key != "peak-rss-mb" && $0.value >= 0.005 }
+            .sorted { $0.value > $1.value }.map { String(format: "%@ %.2f s", $0.key, $0.value) }
+        if !steps.isEmpty { report.note("    steps (wall, last run): " + steps.joined(separator: ", ")) }
+    }
+
+    func build() throws -> Measured {
+        try Measured.run([folio.path, "build", "--site", library.site.path, "--timings"]).checked("folio build")
+    }
+
+    /// Everything but content/ and folio.json gone: the model, the output, the build's state.
+    func coldBuild() throws -> Measured {
+        let kept: Set<String> = ["content", "folio.json"]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: library.site.path)) ?? [] where !kept.contains(name) {
+            try FileManager.default.removeItem(at: library.site.appendingPathComponent(name))
+        }
+        return try build()
+    }
+
+    /// The largest HTML page under `public`, found by a readdir walk (a stat per page).
+    static func largestPage(_ site: URL) -> (path: String, size: Int)? {
+        let files = LocalFileAccess()
+        guard let entries = try? files.entries(under: site) else { return nil }
+        var largest: (path: String, size: Int)?
+        for entry in entries where entry.path.hasSuffix(".html") {
+            guard let size = files.stamp(of: site.appendingPathComponent(entry.path))?.size else { continue }
+            if size > largest?.size ?? -1 { largest = (entry.path, size) }
+        }
+        return largest
+    }
+}
+
+extension Measured {
+    /// "… 12 pages rendered, 7 written)" of the summary; none when the build was up to date.
+    var pagesWritten: Int {
+        guard let range = output.range(of: #"[0-9,]+ written\)"#, options: .regularExpression) else { return 0 }
+        return Int(output[range].prefix { $0 != " " }.replacingOccurrences(of: ",", with: "")) ?? 0
+    }
+}

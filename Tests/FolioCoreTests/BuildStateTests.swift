@@ -1,0 +1,115 @@
+import Foundation
+import FolioTestSupport
+import XCTest
+@testable import FolioCore
+
+/// What a build keeps for the next one: beside the model, never in `public/`; with Folio's own
+/// identity in it, so a site built by another Folio is drawn again.
+final class BuildStateTests: XCTestCase {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Every path under `folder`, hidden ones included.
+    func everything(under folder: URL) -> [String] {
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        var found: [String] = []
+        while let path = walker?.nextObject() as? String { found.append(path) }
+        return found
+    }
+
+    func testTheBuildStateLivesBesideTheModelAndNothingOfFolioIsPublished() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio A")
+        XCTAssertEqual(everything(under: site.publicFolder).filter { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, [],
+                       "no hidden file in public/")
+        let state = site.paths.state
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.build").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.pages").path))
+        let unchanged = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(unchanged.upToDate)
+
+        // The state names the folder it describes: another public/ put in its place is not taken for it.
+        let copy = site.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site.publicFolder, to: copy)
+        try FileManager.default.removeItem(at: site.publicFolder)
+        try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+        let moved = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertFalse(moved.upToDate)
+        XCTAssertEqual(moved.pagesRendered, moved.pages, "nothing is known of these pages")
+
+        // Without its script, public/ is still known as Folio's: the state says this site built it.
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
+        XCTAssertNil(site.paths.outputRefusal())
+        let rebuilt = try await site.build(now: now.addingTimeInterval(180), identity: "folio A")
+        XCTAssertTrue(rebuilt.succeeded, rebuilt.issues.description)
+    }
+
+    func testASiteBuiltByAnotherFolioIsDrawnAgainAndOnlyPagesThatDifferAreWritten() async throws {
+        let site = try TestSite.threePhotos()
+        let first = try await site.build(now: now, identity: "folio A")
+        let sameFolio = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(sameFolio.upToDate)
+
+        // Folio A drew the home page differently from how Folio B draws it.
+        let state = BuildState(paths: site.paths)
+        var pages = state.pages()
+        let older = Data("<!doctype html><title>as Folio A drew it</title>".utf8)
+        let home = try XCTUnwrap(pages.entries["index.html"])
+        pages.entries["index.html"]?.checksum = ContentHash.hex(older)
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
+        try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
+        try state.save(pages: pages, stamp: state.stamp())
+        let asFolioADrewIt = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(asFolioADrewIt.upToDate, "to Folio A, the site is as it drew it")
+
+        let upgraded = try await site.build(now: now.addingTimeInterval(180), identity: "folio B")
+        XCTAssertFalse(upgraded.upToDate, "another Folio may draw the same model differently")
+        XCTAssertEqual(upgraded.pagesRendered, upgraded.pages, "every page is drawn again")
+        XCTAssertEqual(upgraded.pagesWritten, 1, "only the page that came out different is written")
+        XCTAssertEqual(upgraded.renditionsMade, 0)
+        XCTAssertFalse(try site.read("index.html").contains("as Folio A drew it"))
+        XCTAssertEqual(BuildState(paths: site.paths).pages().entries["index.html"]?.checksum, home.checksum)
+        XCTAssertEqual(upgraded.pages, first.pages)
+        let upgradedAgain = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
+        XCTAssertTrue(upgradedAgain.upToDate)
+    }
+
+    func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio 0.8")
+        // As an older Folio left it: its state in public/, none beside the model.
+        let state = BuildState(paths: site.paths)
+        let pages = state.pages(), stamp = try XCTUnwrap(state.stamp())
+        XCTAssertFalse(pages.entries.isEmpty)
+        try JSONEncoder().encode(stamp).write(to: site.publicFolder.appendingPathComponent(BuildStamp.legacyFileName))
+        try pages.encoded().write(to: site.publicFolder.appendingPathComponent(PageManifest.legacyFileName))
+        try FileManager.default.removeItem(at: site.paths.state)
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
+        XCTAssertNil(site.paths.outputRefusal(), "an older Folio's state marks public/ as Folio's")
+
+        let report = try await site.build(now: now.addingTimeInterval(3600), identity: "folio 0.9")
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertEqual(report.renditionsMade, 0)
+        XCTAssertEqual(report.pagesWritten, 0, "the pages came out as the older Folio wrote them: none is written")
+        XCTAssertFalse(site.exists(BuildStamp.legacyFileName))
+        XCTAssertFalse(site.exists(PageManifest.legacyFileName))
+        let moved = BuildState(paths: site.paths).pages()
+        XCTAssertEqual(Set(moved.entries.keys), Set(pages.entries.keys))
+        for (path, entry) in pages.entries {
+            XCTAssertEqual(moved.entries[path]?.checksum, entry.checksum, path)
+            XCTAssertEqual(moved.entries[path]?.changed, entry.changed, "\(path): when its HTML last changed is kept")
+        }
+        let afterTheMove = try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9")
+        XCTAssertTrue(afterTheMove.upToDate)
+    }
+
+    func testFoliosOwnIdentityIsAHashOfItsExecutableKeptBetweenBuilds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-identity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let identity = FolioIdentity.current(cache: folder)
+        XCTAssertTrue(identity.hasPrefix("folio \(FolioVersion.number) "), identity)
+        XCTAssertEqual(identity.split(separator: " ").last?.count, 16, identity)
+        XCTAssertEqual(FolioIdentity.current(cache: folder), identity)
+        let cached = try String(contentsOf: folder.appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8)
+        XCTAssertTrue(cached.hasSuffix(" \(identity.split(separator: " ").last!)\n"), "kept with what says which executable it is")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import FolioTestSupport
+import XCTest
+@testable import FolioCore
+
+/// Catalogs that did not change are read from the cache, not parsed: read back as they were
+/// parsed, and parsed again whenever the bytes, the Folio or the cache itself differ.
+final class CatalogCacheTests: XCTestCase {
+    func testAReadingComesBackAsItWasParsed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records: [Any] = [
+            ["path": "a/one.jpg", "name": "Café ☕︎ at dawn", "user": "Josh", "description": "Two\nlines",
+             "place": "Palo Alto, California, United States", "region": "California", "latitude": 37.44, "longitude": -122.14,
+             "taken": Date(timeIntervalSince1970: 1_600_000_000.5), "uploaded": Date(timeIntervalSince1970: 1_700_000_000),
+             "favorite": true, "tags": ["sea", "", "snow"], "colour": "blue"],
+            ["path": " two.jpg ", "user": 3],
+            ["name": "no path"],
+            "not a record",
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
+        let reader = CatalogReader(contentRoot: folder, files: LocalFileAccess())
+        let parsed = reader.parse(data, catalog: "trips/c.plist")
+        XCTAssertEqual(parsed.records.count, 2)
+        XCTAssertFalse(parsed.issues.isEmpty)
+
+        let cache = CatalogCache(folder: folder, reader: "folio A")
+        let key = cache.key(catalog: "trips/c.plist", data: data)
+        XCTAssertNil(cache.load(key))
+        cache.store(parsed, key: key)
+        let cached = try XCTUnwrap(cache.load(key))
+        XCTAssertEqual(cached.records, parsed.records)
+        XCTAssertEqual(cached.issues, parsed.issues)
+        XCTAssertEqual(cached.trimmedPaths, parsed.trimmedPaths)
+        XCTAssertEqual(cached.trimmedPaths, [nil, "trips/two.jpg"])
+
+        XCTAssertNotEqual(CatalogCache(folder: folder, reader: "folio B").key(catalog: "trips/c.plist", data: data), key,
+                          "another Folio reads again")
+        XCTAssertNotEqual(cache.key(catalog: "c.plist", data: data), key, "paths are read from where the catalog is")
+        XCTAssertNotEqual(cache.key(catalog: "trips/c.plist", data: data + Data(" ".utf8)), key)
+
+        // A reading cut short is no reading.
+        let file = folder.appendingPathComponent(key)
+        let whole = try Data(contentsOf: file)
+        try whole.dropLast(3).write(to: file)
+        XCTAssertNil(cache.load(key))
+        try (whole + Data([0])).write(to: file)
+        XCTAssertNil(cache.load(key))
+
+        cache.prune(keeping: [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    func testABuildReadsAnUnchangedCatalogFromTheCacheAndAnEditedOneAnew() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let folder = site.paths.catalogCache
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(kept.count, 1, "one catalog, one reading")
+
+        // The cache is what is read: a reading that says otherwise is believed (so nothing was parsed).
+        let cache = CatalogCache(folder: folder, reader: try XCTUnwrap(String(contentsOf: site.paths.state
+            .appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8).split(separator: " ").last.map {
+                "folio \(FolioVersion.number) \($0.trimmingCharacters(in: .whitespacesAndNewlines))"
+            }))
+        var reading = try XCTUnwrap(cache.load(kept[0]))
+        reading.records[0].name = "Read from the cache"
+        cache.store(reading, key: kept[0])
+        try await site.build()
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Read from the cache"))
+
+        // An edited catalog is other bytes: parsed, and the old reading forgotten.
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Edited", "user": "Josh"],
+            ["path": "two.jpg", "user": "Al"],
+        ])
+        let edited = try await site.build()
+        XCTAssertTrue(edited.succeeded, edited.issues.description)
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Edited"))
+        let now = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(now.count, 1)
+        XCTAssertNotEqual(now, kept)
+
+        // A broken cache costs only the parse.
+        try Data("nonsense".utf8).write(to: folder.appendingPathComponent(now[0]))
+        try FileManager.default.removeItem(at: site.paths.state)
+        let again = try await site.build()
+        XCTAssertTrue(again.succeeded, again.issues.description)
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Edited"))
+    }
+}
