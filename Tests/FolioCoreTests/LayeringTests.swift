@@ -19,7 +19,7 @@ final class LayeringTests: XCTestCase {
         "Site": ["Core", "Model", "Media"],
         "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site", "Places", "Metadata"],
         "Preview": ["Core", "Build"],
-        "Publish": ["Core", "Network"],
+        "Publish": ["Core", "Network", "Site"],
     ]
 
     static let library = URL(fileURLWithPath: #filePath)

@@ -12,7 +12,7 @@ public struct PublishFile: Sendable, Equatable {
 
         public static func of(_ path: String) -> Phase {
             if path.hasPrefix("media/") { return .media }
-            if ["index.html", "feed.xml", "robots.txt"].contains(path) || Sitemap.isSitemap(path) { return .entrances }
+            if [Route.home.path, AtomFeed.path, Sitemap.robotsPath].contains(path) || Sitemap.isSitemap(path) { return .entrances }
             return path.hasSuffix(".html") ? .pages : .assets
         }
     }

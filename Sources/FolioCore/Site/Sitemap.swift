@@ -8,6 +8,7 @@ import Foundation
 /// robots.txt know stays the same as the site grows.
 public enum Sitemap {
     public static let path = "sitemap.xml"
+    public static let robotsPath = "robots.txt"
     /// The protocol's limit of addresses in one sitemap.
     public static let limit = 50_000
 
@@ -68,6 +69,6 @@ public enum Sitemap {
     public static func robots(address: SiteAddress?) -> SiteFile {
         var text = "User-agent: *\nAllow: /\n"
         if let address { text += "\nSitemap: \(address.absolute(path))\n" }
-        return SiteFile(path: "robots.txt", text: text)
+        return SiteFile(path: robotsPath, text: text)
     }
 }
