@@ -95,7 +95,7 @@ final class SiteTemplateValueTests: XCTestCase {
         var frame = PageFrame(.place(slug: "paris", page: 2), title: "Paris")
         frame.paging = Paging(.place(slug: "paris"), number: 2, count: 3)
         let values = try renderer.values(PhotosPage(frame: frame, photoSections: [], emptyMessage: nil))
-        let page = try XCTUnwrap(values["page"] as? [String: Any])
+        let page = try XCTUnwrap(values["page"] as? TemplateObject)
         XCTAssertEqual(page["path"] as? String, "places/paris/2.html")
         XCTAssertEqual(page["title"] as? String, "Paris")
         XCTAssertEqual(page["section"] as? String, "places")
@@ -103,7 +103,7 @@ final class SiteTemplateValueTests: XCTestCase {
         XCTAssertNil(page["frame"], "the frame's fields are the page's own")
         XCTAssertNil(page["emptyMessage"], "an absent value is absent, so Mustache's {{^…}} sees it so")
         XCTAssertEqual(values["root"] as? String, "../../")
-        let paging = try XCTUnwrap(page["paging"] as? [String: Any])
+        let paging = try XCTUnwrap(page["paging"] as? TemplateObject)
         XCTAssertEqual(paging["previous"] as? String, "places/paris.html")
         XCTAssertEqual(paging["next"] as? String, "places/paris/3.html")
     }

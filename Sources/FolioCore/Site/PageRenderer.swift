@@ -36,7 +36,7 @@ public struct PageRenderer: Sendable {
 
     /// What the template sees, as Mustache reads it: the view's fields, and `page`, whose own
     /// fields and its frame's are side by side.
-    func values(_ page: any SitePage, encoder: TemplateEncoder = TemplateEncoder()) throws -> [String: Any] {
+    func values(_ page: any SitePage, encoder: TemplateEncoder = TemplateEncoder()) throws -> TemplateObject {
         let frame = page.frame
         let view = View(
             site: SiteWords(title: settings.title, description: settings.description, baseURL: settings.baseURL, language: settings.language),
@@ -46,12 +46,12 @@ public struct PageRenderer: Sendable {
             documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
             hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,
             hasTags: !((page as? PhotoPage)?.photo.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
-        var values = try encoder.encode(view) as? [String: Any] ?? [:]
-        var fields = try encoder.encode(page) as? [String: Any] ?? [:]
-        if let frameFields = fields.removeValue(forKey: "frame") as? [String: Any] {
-            fields.merge(frameFields) { own, _ in own }
+        var values = try encoder.encode(view) as? TemplateObject ?? TemplateObject(names: [], values: [])
+        var fields = try encoder.encode(page) as? TemplateObject ?? TemplateObject(names: [], values: [])
+        if let frameFields = fields.remove("frame") as? TemplateObject {
+            fields.add(frameFields)
         }
-        values["page"] = fields
+        values.set("page", fields)
         return values
     }
 

@@ -1,4 +1,6 @@
-/// Turns an `Encodable` value into what Mustache reads without Mirror: dictionaries keyed by the
+import Mustache
+
+/// Turns an `Encodable` value into what Mustache reads without Mirror: `TemplateObject`s of the
 /// value's coding keys, arrays, and the scalars themselves (String, Int, Bool, Double). A page's
 /// template values are its own stored properties, written once; no key list to keep in step.
 ///
@@ -28,7 +30,7 @@ final class TemplateEncoder {
         enum Content {
             case empty
             case scalar(Any)
-            case keyed([String: Node])
+            case keyed([String], [Node])
             case unkeyed([Node])
         }
 
@@ -36,19 +38,21 @@ final class TemplateEncoder {
 
         var value: Any {
             switch content {
-            case .empty: return [String: Any]()
+            case .empty: return TemplateObject(names: [], values: [])
             case .scalar(let value): return value
-            case .keyed(let children): return children.mapValues(\.value)
+            case .keyed(let names, let children): return TemplateObject(names: names, values: children.map(\.value))
             case .unkeyed(let children): return children.map(\.value)
             }
         }
 
         func child(_ key: String) -> Node {
-            var children: [String: Node] = [:]
-            if case .keyed(let existing) = content { children = existing }
-            let node = children[key] ?? Node()
-            children[key] = node
-            content = .keyed(children)
+            var (names, children) = ([String](), [Node]())
+            if case .keyed(let existingNames, let existing) = content { (names, children) = (existingNames, existing) }
+            if let at = names.firstIndex(of: key) { return children[at] }
+            let node = Node()
+            names.append(key)
+            children.append(node)
+            content = .keyed(names, children)
             return node
         }
 
@@ -69,7 +73,7 @@ final class TemplateEncoder {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            if case .keyed = node.content {} else { node.content = .keyed([:]) }
+            if case .keyed = node.content {} else { node.content = .keyed([], []) }
             return KeyedEncodingContainer(Keyed(node: node, owner: owner))
         }
 
@@ -240,5 +244,43 @@ final class TemplateEncoder {
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node, owner: owner)
         }
+    }
+}
+
+/// What a template sees of a value: its fields by name. Names are found by comparing them, not
+/// hashing: a template looks names up by the thousand per page, most of them missing from the
+/// values nearest (Mustache climbs the context), and a short name compares as two machine words.
+struct TemplateObject: MustacheParent, @unchecked Sendable {
+    private(set) var names: [String]
+    private(set) var values: [Any]
+
+    init(names: [String], values: [Any]) {
+        self.names = names
+        self.values = values
+    }
+
+    func child(named name: String) -> Any? {
+        names.firstIndex(of: name).map { values[$0] }
+    }
+
+    subscript(name: String) -> Any? { child(named: name) }
+
+    /// The field `name`, taken out.
+    mutating func remove(_ name: String) -> Any? {
+        guard let at = names.firstIndex(of: name) else { return nil }
+        names.remove(at: at)
+        return values.remove(at: at)
+    }
+
+    /// `other`'s fields added after these, those this already has left out.
+    mutating func add(_ other: TemplateObject) {
+        for (name, value) in zip(other.names, other.values) where !names.contains(name) {
+            names.append(name)
+            values.append(value)
+        }
+    }
+
+    mutating func set(_ name: String, _ value: Any) {
+        if let at = names.firstIndex(of: name) { values[at] = value } else { names.append(name); values.append(value) }
     }
 }
