@@ -30,15 +30,10 @@ public enum ContentHash {
         }
     }
 
-    /// A hash of every value `value` encodes, keys sorted: a fingerprint that includes a property
-    /// added to the value without anyone listing it.
+    /// A hash of every value `value` encodes (`ValueStamp`): a fingerprint that includes a
+    /// property added to the value without anyone listing it.
     public static func hex(encoding value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        // JSON of plain values cannot fail; should a value's own encoding throw, its description
-        // still names every stored property.
-        return (try? encoder.encode(value)).map { hex($0) } ?? hex(String(reflecting: value))
+        hexText(ValueStamp.of(value))
     }
 
     public static func hash(_ data: Data, seed: UInt64 = 0) -> UInt64 {
