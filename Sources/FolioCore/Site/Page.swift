@@ -12,7 +12,6 @@ public protocol SitePage: Encodable, Sendable {
 
 extension SitePage {
     public var path: String { frame.path }
-    public var template: String { Self.template }
 }
 
 /// What every page has, whatever it shows: what the layout draws around it.

@@ -85,14 +85,6 @@ public enum Route: Hashable, Sendable {
         }
     }
 
-    /// Whether the page is one of an unlisted album's, which nothing public lists or links.
-    public var isUnlisted: Bool {
-        switch self {
-        case .unlistedAlbum, .unlistedPhoto: return true
-        default: return false
-        }
-    }
-
     /// "people/index" → "people/index.html"; page 2 → "people/index/2.html".
     private static func paged(_ stem: String, _ page: Int) -> String {
         page <= 1 ? "\(stem).html" : "\(stem)/\(page).html"

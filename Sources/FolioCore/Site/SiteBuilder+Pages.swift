@@ -3,13 +3,12 @@ import Foundation
 extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
-        let people = Set(snapshot.photos.map(\.person.id))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
         page.stats = [
             StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
             StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
             StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: Route.regions.path, name: "regions"),
-            StatLink(label: "People", count: people.count, href: Route.people().path, name: "people"),
+            StatLink(label: "People", count: index.people.count, href: Route.people().path, name: "people"),
             StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
             StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
@@ -47,31 +46,16 @@ extension SiteBuilder {
     /// per letter (the first letter's at the index's own address), each cut into pages.
     func placesIndexRoutes() -> [Route] {
         guard index.places.count > settings.pageSize else { return [.places()] }
-        let letters = placesByLetter
-        return letters.enumerated().flatMap { position, entry in
+        return index.placesByLetter.enumerated().flatMap { position, entry in
             paged(position == 0 ? .places() : .places(letter: entry.letter), count: entry.places.count)
         }
-    }
-
-    /// The places under each letter, A–Z then "#".
-    var placesByLetter: [(letter: String, places: [Place])] {
-        var letters: [(letter: String, places: [Place])] = []
-        for place in index.places {
-            let letter = Self.indexLetter(place.title)
-            if letters.last?.letter == letter {
-                letters[letters.count - 1].places.append(place)
-            } else {
-                letters.append((letter, [place]))
-            }
-        }
-        return letters
     }
 
     /// The Places index: every place under its letter, each letter's section linked from the
     /// A–Z bar; for a long list, the page of one letter (nil for the first letter's own, which
     /// the index's address shows).
     func placesIndex(letter: String?, number: Int) -> PlacesPage? {
-        let letters = placesByLetter
+        let letters = index.placesByLetter
         let large = index.places.count > settings.pageSize
         var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: "Places",
                                                subheading: PhotoText.count(index.places.count, "place")))
@@ -188,7 +172,7 @@ extension SiteBuilder {
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
                                                allHref: Route.allFavorites().path)
         if onlyFavorites {
-            let places = placesWithFavorites
+            let places = index.placesWithFavorites
             guard let shown = slice(places, number: number) else { return nil }
             page.rows = shown.map { place, favorites in
                 let (thumb, alt) = cover(favorites)
@@ -211,8 +195,7 @@ extension SiteBuilder {
     }
 
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
-        let favorites = favorites(of: place)
-        guard !favorites.isEmpty, let sections = grid(favorites, number: number) else { return nil }
+        guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
         let route = Route.favoritePlace(slug: place.slug)
         var frame = PageFrame(route.page(number), title: "Favorites in \(place.title)",
                               subheading: place.subtitle.isEmpty ? nil : place.subtitle)

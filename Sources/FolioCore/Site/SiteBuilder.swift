@@ -64,6 +64,15 @@ public struct SiteBuilder: Sendable {
         var byPerson: [Int64: [Int]] = [:]
         /// Places A–Z, titles that start with no letter last (the "#" section).
         var places: [Place] = []
+        /// The same, under their letters (`indexLetter`), A–Z then "#".
+        var placesByLetter: [(letter: String, places: [Place])] = []
+        /// The favorites of each place that holds any (positions, newest first).
+        var favorites: [Int64: [Int]] = [:]
+
+        /// Places that hold favorites, A–Z, with their favorites.
+        var placesWithFavorites: [(place: Place, favorites: [Int])] {
+            places.compactMap { place in favorites[place.id].map { (place, $0) } }
+        }
         var people: [Person] = []
         var place: [String: Place] = [:]
         var region: [String: Region] = [:]
@@ -88,7 +97,8 @@ public struct SiteBuilder: Sendable {
         self.settings = settings
         self.now = now
         self.address = SiteAddress(settings.baseURL)
-        self.ordered = snapshot.photos.sorted(by: Self.newestFirst)
+        let ordered = snapshot.photos.sorted(by: Self.newestFirst)
+        self.ordered = ordered
         var albumTree = AlbumTree(photos: ordered, settings: snapshot.albums)
         if let unlisted {
             albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
@@ -109,17 +119,29 @@ public struct SiteBuilder: Sendable {
             index.byPerson[item.person.id, default: []].append(position)
             people[item.person.id] = item.person
         }
+        let letters = places.mapValues { Self.indexLetter($0.title) }
         index.places = places.values.sorted { a, b in
-            let (otherA, otherB) = (Self.indexLetter(a.title) == "#", Self.indexLetter(b.title) == "#")
+            let (otherA, otherB) = (letters[a.id] == "#", letters[b.id] == "#")
             if otherA != otherB { return otherB }
             return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+        }
+        for place in index.places {
+            let letter = letters[place.id] ?? "#"
+            if index.placesByLetter.last?.letter == letter {
+                index.placesByLetter[index.placesByLetter.count - 1].places.append(place)
+            } else {
+                index.placesByLetter.append((letter, [place]))
+            }
+            if place.hasFavorites {
+                let favorites = (index.byPlace[place.id] ?? []).filter { ordered[$0].photo.favorite }
+                if !favorites.isEmpty { index.favorites[place.id] = favorites }
+            }
         }
         index.people = people.values.sorted { Self.byName($0.name, $1.name) }
         index.place = Dictionary(index.places.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
-        let ordered = self.ordered
         index.latestAdded = ordered.indices.sorted { a, b in
             let (pa, pb) = (ordered[a].photo, ordered[b].photo)
             return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
@@ -148,10 +170,9 @@ public struct SiteBuilder: Sendable {
         for person in index.people {
             routes += paged(.person(slug: person.slug), count: positions(of: person).count)
         }
-        let favoritePlaces = placesWithFavorites
-        routes += paged(.favorites(), count: favoritePlaces.count)
+        routes += paged(.favorites(), count: index.placesWithFavorites.count)
         routes += paged(.allFavorites(), count: index.places.count)
-        for (place, favorites) in favoritePlaces {
+        for (place, favorites) in index.placesWithFavorites {
             routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
         }
         routes += ordered.map { route(of: $0) }
@@ -247,24 +268,14 @@ public struct SiteBuilder: Sendable {
     func positions(of region: Region) -> [Int] { index.byRegion[region.id] ?? [] }
     func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
 
-    /// The favorites of a place, newest first; none when the place's own record says it holds none.
-    func favorites(of place: Place) -> [Int] {
-        place.hasFavorites ? positions(of: place).filter { ordered[$0].photo.favorite } : []
-    }
-
-    /// Places that hold favorites, A–Z, with their favorites.
-    var placesWithFavorites: [(place: Place, favorites: [Int])] {
-        index.places.compactMap { place in
-            let favorites = favorites(of: place)
-            return favorites.isEmpty ? nil : (place, favorites)
-        }
-    }
-
     func card(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        return PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
-                  alt: PhotoText.alt(item), thumb: images[item.photo.id]?.thumb,
-                  favorite: item.photo.favorite, identifier: item.photo.identifier)
+        return card(item, thumb: images[item.photo.id]?.thumb)
+    }
+
+    private func card(_ item: GalleryPhoto, thumb: ImageRef?) -> PhotoCard {
+        PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
+                  alt: PhotoText.alt(item), thumb: thumb, favorite: item.photo.favorite, identifier: item.photo.identifier)
     }
 
     /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
@@ -283,8 +294,9 @@ public struct SiteBuilder: Sendable {
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        var card = card(item)
-        if let screen = images[item.photo.id]?.screen, screen.width > 0, screen.height > 0 {
+        let images = self.images[item.photo.id]
+        var card = card(item, thumb: images?.thumb)
+        if let screen = images?.screen, screen.width > 0, screen.height > 0 {
             card.shape = screen
             card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
         }
