@@ -6,8 +6,6 @@ import Foundation
 struct BuildStamp: Codable, Equatable {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-build"
-    /// Bumped when the drawing's own recipe changes; any change to Folio's code is in `folio`.
-    static let formatVersion = 1
 
     var fingerprint: String
     var builtAt: Date
@@ -23,10 +21,7 @@ struct BuildStamp: Codable, Equatable {
     /// FolioIdentity), the theme and the settings. Another Folio draws every page again, and
     /// writes those that come out different.
     static func drawing(theme: Theme, settings: SiteSettings, folio: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let settingsText = (try? encoder.encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return ContentHash.hex("\(formatVersion)|\(folio)|\(theme.fingerprint)|\(settingsText)")
+        ContentHash.hex("\(folio)|\(theme.fingerprint)|\(ContentHash.hex(encoding: settings))")
     }
 
     /// The stamp of the published site when it was made from exactly this model, theme and

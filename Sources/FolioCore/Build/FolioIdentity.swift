@@ -60,7 +60,7 @@ enum FolioIdentity {
             pieces.append(ContentHash.hash(UnsafeRawBufferPointer(rebasing: buffer[..<filled])))
             if filled < size { break }
         }
-        return pieces.withUnsafeBytes { String(format: "%016llx", ContentHash.hash($0)) }
+        return pieces.withUnsafeBytes { ContentHash.hexText(ContentHash.hash($0)) }
     }
 
     private final class Memo: @unchecked Sendable {
