@@ -10,12 +10,21 @@ import Foundation
 /// costs anything), writes or links every page anew, and then swaps the two names in one step
 /// (`renameat2` with `RENAME_EXCHANGE`). Whenever the build is killed, `public/` is one
 /// complete site: the old one before the swap, the new one after it.
+///
+/// The next tree's pages are brought up to date in place, not emptied and made again: a page
+/// taken over unchanged is most often already the published page's own file (a link made a
+/// build earlier), and costs a look at both; only what differs is linked or written, and what
+/// this build did not make is deleted just before the swap. A large site's unchanged pages so
+/// cost no write to the disk.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
     public let next: URL
     private let fm = FileManager.default
     private var folders = Set<String>()
+    /// The pages and assets this build put in the next tree (written, or taken over): the rest
+    /// of it, but for media, goes before the swap.
+    private var made = Set<String>()
     private let lock = NSLock()
 
     /// The output as a shard sees it: what is published, read and never written (shards run
@@ -46,7 +55,7 @@ public final class PublicOutput: @unchecked Sendable {
         }
         do {
             try fm.createDirectory(at: next, withIntermediateDirectories: true)
-            try clearPages()
+            try clearPartialMedia()
             try linkMissingMedia()
         } catch let error as FolioError {
             throw error
@@ -55,12 +64,9 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    /// Empties the next tree but for its media: its pages are a build old, and a kill may have
-    /// left half-written files and tile folders.
-    private func clearPages() throws {
-        for entry in try fm.contentsOfDirectory(atPath: next.path) where entry != "media" {
-            try fm.removeItem(at: next.appendingPathComponent(entry))
-        }
+    /// Deletes what a killed build left half made among the next tree's media: its pages are
+    /// dealt with one by one (`write`, `reuse`, and `removeUnmade` before the swap).
+    private func clearPartialMedia() throws {
         for folder in [next.appendingPathComponent("media"), next.appendingPathComponent("media/tiles")] {
             for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
             where entry.hasSuffix(".partial") || entry.contains(".tmp-") {
@@ -123,8 +129,19 @@ public final class PublicOutput: @unchecked Sendable {
         let known = folders.contains(folder)
         lock.unlock()
         guard !known else { return }
-        // Only recorded once it exists: another task may be writing into it right after.
-        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Only recorded once it exists: another task may be writing into it right after. A
+        // file of an older site where this folder goes (a page once, a folder now) makes way.
+        do {
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            var ancestor = folder
+            while ancestor.count > next.path.count {
+                var info = stat()
+                if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { unlink(ancestor) }
+                ancestor = String(ancestor[..<(ancestor.lastIndex(of: "/") ?? ancestor.startIndex)])
+            }
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         lock.lock()
         folders.insert(folder)
         lock.unlock()
@@ -141,6 +158,9 @@ public final class PublicOutput: @unchecked Sendable {
             throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
         }
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
+        // What is there may be the published site's own file (a page taken over a build ago):
+        // written into, it would change public/ too. A new file takes its name.
+        if !atomically { Self.makeWay(path) }
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
         var failure: Int32 = 0
@@ -166,23 +186,74 @@ public final class PublicOutput: @unchecked Sendable {
 
     // MARK: Pages and assets
 
-    /// Writes a page or an asset of the new site. The next tree holds no page when the build
-    /// starts, so no file shared with `public/` is ever written into.
+    /// Writes a page or an asset of the new site, as a new file (never into one it may share
+    /// with `public/`).
     public func write(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: false)
+        noteMade(relative)
     }
 
     /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
+    /// Most often the next tree has it already, the very same file, from the build before.
     public func reuse(_ relative: String) -> Bool {
         let old = destination.path + "/" + relative
         let new = next.path + "/" + relative
+        var published = stat(), here = stat()
+        guard lstat(old, &published) == 0 else { return false }
+        if lstat(new, &here) == 0, here.st_ino == published.st_ino, here.st_dev == published.st_dev {
+            noteMade(relative)
+            return true
+        }
         do {
             try prepareFolder(Self.folder(of: relative, in: next.path))
+            Self.makeWay(new)
             try share(old, new)
+            noteMade(relative)
             return true
         } catch {
             return false
         }
+    }
+
+    private func noteMade(_ relative: String) {
+        lock.lock()
+        made.insert(relative)
+        lock.unlock()
+    }
+
+    /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages
+    /// where a page goes now.
+    private static func makeWay(_ path: String) {
+        if unlink(path) != 0, errno == EISDIR || errno == EPERM {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Deletes every page, asset and folder of the next tree that this build did not make (the
+    /// pages of the site two builds ago that are gone, files a killed build left half written),
+    /// leaving its media to `removeUnused`.
+    private func removeUnmade() {
+        func sweep(_ folder: String, _ relative: String) -> Bool {
+            guard let names = try? fm.contentsOfDirectory(atPath: folder) else { return false }
+            var empty = true
+            for name in names {
+                let path = folder + "/" + name, inside = relative.isEmpty ? name : relative + "/" + name
+                if relative.isEmpty && name == "media" { empty = false; continue }
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    if sweep(path, inside) { rmdir(path) } else { empty = false }
+                } else if made.contains(inside) {
+                    empty = false
+                } else {
+                    unlink(path)
+                }
+            }
+            return empty
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        _ = sweep(next.path, "")
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning.
@@ -242,6 +313,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// ("media/tiles/…/") in use.
     @discardableResult
     public func commit(keepingMedia media: Set<String>) throws -> Swap {
+        removeUnmade()
         removeUnused(media)
         let swap: Swap
         if !fm.fileExists(atPath: destination.path) {

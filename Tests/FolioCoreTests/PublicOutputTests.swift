@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+/// The two trees `public/` and `.public.next` take turns: the next tree's pages are brought up to
+/// date in place, so an unchanged page costs no write, yet each swap puts exactly the pages of
+/// the build that made it in place.
+final class PublicOutputTests: XCTestCase {
+    var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("public-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// One build: `pages` written (text) or taken over (nil) in the next tree, then swapped in.
+    func build(_ pages: [String: String?]) throws -> PublicOutput {
+        let output = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try output.prepare()
+        for (path, text) in pages.sorted(by: { $0.key < $1.key }) {
+            if let text {
+                try output.write(Data(text.utf8), to: path)
+            } else {
+                XCTAssertTrue(output.reuse(path), "\(path) is published, so it can be taken over")
+            }
+        }
+        try output.commit(keepingMedia: [])
+        return output
+    }
+
+    func files(_ folder: String) -> [String: String] {
+        let base = root.appendingPathComponent(folder)
+        var found: [String: String] = [:]
+        let walker = FileManager.default.enumerator(atPath: base.path)
+        while let path = walker?.nextObject() as? String {
+            var folder: ObjCBool = false
+            let url = base.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &folder), !folder.boolValue {
+                found[path] = (try? String(contentsOf: url, encoding: .utf8)) ?? "?"
+            }
+        }
+        return found
+    }
+
+    func inode(_ path: String) throws -> UInt64 {
+        (try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// When the file's inode last changed (a link made or removed changes it), in nanoseconds.
+    func changed(_ path: String) -> Int {
+        var info = stat()
+        guard lstat(root.appendingPathComponent(path).path, &info) == 0 else { return -1 }
+        return info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec
+    }
+
+    func testEachSwapPutsExactlyItsBuildsPagesInPlace() throws {
+        _ = try build(["index.html": "home 1", "a.html": "a 1", "gone/old.html": "old", "assets/app.js": "js"])
+        _ = try build(["index.html": "home 2", "a.html": nil, "assets/app.js": nil])
+        XCTAssertEqual(files("public"), ["index.html": "home 2", "a.html": "a 1", "assets/app.js": "js"])
+        // The next tree is the site before, untouched by this build.
+        XCTAssertEqual(files(".public.next"), ["index.html": "home 1", "a.html": "a 1", "gone/old.html": "old", "assets/app.js": "js"])
+
+        // The third build's next tree is the first site: its page that is gone since, and the
+        // folder that held it, go; the page both builds took over is already the published file.
+        let before = changed("public/assets/app.js")
+        Thread.sleep(forTimeInterval: 0.05)
+        _ = try build(["index.html": nil, "a.html": "a 3", "assets/app.js": nil, "new/b.html": "b"])
+        XCTAssertEqual(changed("public/assets/app.js"), before, "a file already in both trees costs no link and no unlink")
+        XCTAssertEqual(files("public"), ["index.html": "home 2", "a.html": "a 3", "assets/app.js": "js", "new/b.html": "b"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("public/gone").path))
+        XCTAssertEqual(try inode("public/index.html"), try inode(".public.next/index.html"), "taken over: one file for both sites")
+    }
+
+    func testWritingAPageNeverChangesThePublishedFileItSharesANameWith() throws {
+        _ = try build(["a.html": "a 1"])
+        _ = try build(["a.html": nil])
+        _ = try build(["a.html": nil])
+        XCTAssertEqual(try inode("public/a.html"), try inode(".public.next/a.html"), "both trees hold the one file")
+
+        let output = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try output.prepare()
+        try output.write(Data("a 4".utf8), to: "a.html")
+        XCTAssertEqual(files("public"), ["a.html": "a 1"], "the site visitors see is as it was until the swap")
+        try output.commit(keepingMedia: [])
+        XCTAssertEqual(files("public"), ["a.html": "a 4"])
+        XCTAssertEqual(files(".public.next"), ["a.html": "a 1"])
+    }
+
+    func testAPageWhereAnOlderSiteHadAFolderAndAFolderWhereItHadAPage() throws {
+        _ = try build(["x.html/index.html": "folder once", "y.html": "page once"])
+        _ = try build(["other.html": "other"])
+        _ = try build(["x.html": "page now", "y.html/index.html": "folder now"])
+        XCTAssertEqual(files("public"), ["x.html": "page now", "y.html/index.html": "folder now"])
+    }
+
+    func testWhatAKilledBuildLeftHalfWrittenInTheNextTreeIsNotPublished() throws {
+        _ = try build(["a.html": "a 1"])
+        let next = root.appendingPathComponent(".public.next")
+        try FileManager.default.createDirectory(at: next.appendingPathComponent("half"), withIntermediateDirectories: true)
+        try Data("<html><bo".utf8).write(to: next.appendingPathComponent("half/page.html"))
+        try Data("<html><bo".utf8).write(to: next.appendingPathComponent("a.html.tmp-123"))
+        _ = try build(["a.html": nil, "b.html": "b"])
+        XCTAssertEqual(files("public"), ["a.html": "a 1", "b.html": "b"])
+    }
+}
