@@ -68,4 +68,21 @@ final class SearchTextAgreementTests: XCTestCase {
         XCTAssertEqual(SearchText.fold("οδος"), "οδοσ")
         XCTAssertEqual(SearchText.words("Ὀδυσσεύς"), ["οδυσσευσ"])
     }
+
+    /// ASCII text takes a short way through `words`: it must cut every ASCII text as the general
+    /// way does, every byte from NUL to DEL included.
+    func testASCIITextIsCutAsAnyTextIs() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<128).map { UInt8($0) }
+        var texts = bytes.map { String(decoding: [UInt8(ascii: "a"), $0, UInt8(ascii: "B"), $0], as: UTF8.self) }
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            texts.append(String(decoding: (0..<length).map { _ in bytes.randomElement(using: &generator)! }, as: UTF8.self))
+        }
+        for text in texts {
+            XCTAssertEqual(SearchText.asciiWords(text), SearchText.scalarWords(text), "\(Array(text.utf8))")
+        }
+        XCTAssertNil(SearchText.asciiWords("Café"), "text that is not all ASCII goes the general way")
+        XCTAssertEqual(SearchText.words("Café"), ["cafe"])
+    }
 }

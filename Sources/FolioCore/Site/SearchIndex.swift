@@ -138,19 +138,29 @@ public struct SearchIndex: Sendable {
 extension SiteBuilder {
     /// The search index of every photo, in the order of the site's lists.
     public func searchIndex() -> SearchIndex {
-        SearchIndex(entries: ordered.map { item in
+        // Names of people, places, regions, albums and tags recur on thousands of photos: each
+        // is cut into words once.
+        var known: [String: [String]] = [:]
+        func shared(_ text: String) -> [String] {
+            if let words = known[text] { return words }
+            let words = SearchText.words(text)
+            known[text] = words
+            return words
+        }
+        return SearchIndex(entries: ordered.map { item in
             let photo = item.photo
             let title = PhotoText.title(photo)
             let titleWords = Set(SearchText.words(title))
             var words = titleWords
-            for field in [photo.description, item.person.name, item.place?.name, item.region?.name] {
-                if let field { words.formUnion(SearchText.words(field)) }
+            if let description = photo.description { words.formUnion(SearchText.words(description)) }
+            for field in [item.person.name, item.place?.name, item.region?.name] {
+                if let field { words.formUnion(shared(field)) }
             }
             // A photo is found by the titles of its album and the albums above it.
             if let folder = AlbumTree.folder(of: photo) {
-                for album in albumTree.lineage(folder) { words.formUnion(SearchText.words(album.title)) }
+                for album in albumTree.lineage(folder) { words.formUnion(shared(album.title)) }
             }
-            for tag in photo.tags { words.formUnion(SearchText.words(tag)) }
+            for tag in photo.tags { words.formUnion(shared(tag)) }
             return SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title))
         })
     }

@@ -20,6 +20,11 @@ public enum SearchText {
 
     /// The words of `text`, folded: runs of letters and digits (`[\p{L}\p{N}]+` in the script).
     public static func words(_ text: String) -> [String] {
+        asciiWords(text) ?? scalarWords(text)
+    }
+
+    /// The words of any text, folded scalar by scalar.
+    static func scalarWords(_ text: String) -> [String] {
         var words: [String] = []
         var current = String.UnicodeScalarView()
         for scalar in fold(text).unicodeScalars {
@@ -32,6 +37,32 @@ public enum SearchText {
         }
         if !current.isEmpty { words.append(String(current)) }
         return words
+    }
+
+    /// The words of ASCII text, byte by byte: folding ASCII is lowercasing it (nothing in it
+    /// decomposes or is a mark), and its word characters are its letters and digits. Most of a
+    /// library's titles, places and names are ASCII, and a large library has millions of them.
+    /// Nil for text that is not all ASCII.
+    static func asciiWords(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var words: [String] = []
+            var current: [UInt8] = []
+            for byte in bytes {
+                switch byte {
+                case 0x80...: return nil
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 32)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
+                default:
+                    if !current.isEmpty {
+                        words.append(String(decoding: current, as: UTF8.self))
+                        current.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            return words
+        }
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
