@@ -126,8 +126,8 @@ struct ImagesStep: BuildStep {
         /// The bytes of the job's image, and what they are.
         func load(_ origin: ImageJob.Origin, processor: ImageProcessor) async throws -> (Data, ImageMetadata) {
             switch origin {
-            case .file(let url, let metadata):
-                return (try files.read(url), metadata)
+            case .file(let path, let metadata):
+                return (try files.read(URL(fileURLWithPath: path)), metadata)
             case .download(let url, let cache):
                 if let cache, files.stamp(of: cache) != nil {
                     let data = try files.read(cache)

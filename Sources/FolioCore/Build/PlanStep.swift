@@ -3,9 +3,10 @@ import Foundation
 /// What one photo's bytes still need made, and where they come from.
 struct ImageJob: Sendable {
     enum Origin: Sendable {
-        /// A file under content/, with what the import learned of it, so the job decodes it
-        /// without reading its header or EXIF again.
-        case file(URL, ImageMetadata)
+        /// A file under content/ (its full path: a URL is made only for a job that reads it),
+        /// with what the import learned of it, so the job decodes it without reading its
+        /// header or EXIF again.
+        case file(String, ImageMetadata)
         /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
         /// (read from there when it is already) when the photo is a favorite.
         case download(URL, cache: URL?)
@@ -66,6 +67,7 @@ struct PlanStep: BuildStep {
         let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
         let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
         let output = site.output
+        let contentRoot = site.paths.content.path + "/"
 
         var plan = BuildPlan(snapshot: snapshot, media: [:], jobs: [], restores: [], reused: 0)
         // Photos with the same bytes share their media: one job, by checksum, makes it for all.
@@ -73,7 +75,7 @@ struct PlanStep: BuildStep {
         for item in snapshot.photos {
             let photo = item.photo
             let id = photo.id
-            guard let source = Self.source(of: photo, site: site) else { continue }
+            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot) else { continue }
             let colour = photo.colour
             let set = photo.transparent ? transparentSet : opaqueSet
             var missing: [RenditionRequest] = []
@@ -130,14 +132,14 @@ struct PlanStep: BuildStep {
     /// renditions of its own. A Flickr photo's page shows Flickr's own sizes; only its
     /// thumbnails are made here, from the smallest size that covers them, except for a
     /// favorite, whose screen-sized image is kept in the cache and published.
-    static func source(of photo: Photo, site: ConfiguredSite) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
+    static func source(of photo: Photo, site: ConfiguredSite, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
         switch photo.source {
         case .content(let path):
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
                                          colour: photo.colour, transparent: photo.transparent,
                                          animated: photo.animated)
-            return (.file(site.paths.content.appendingPathComponent(path), metadata), photo.width, photo.height, true)
+            return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
         case .flickr(let id):
             guard let remote = photo.remote else { return nil }
             let size = photo.favorite
