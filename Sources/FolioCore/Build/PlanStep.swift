@@ -109,22 +109,23 @@ struct PlanStep: BuildStep {
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
             let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
 
+            let tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+            // A photo that misses nothing needs no job (nearly all of them, on most builds).
+            guard !missing.isEmpty || tiles != nil || animationMissing != nil else { continue }
             if let index = jobIndex[photo.checksum] {
                 plan.jobs[index].photos.append((id, photo.source))
                 for request in missing where !plan.jobs[index].requests.contains(request) {
                     plan.jobs[index].requests.append(request)
                 }
+                plan.jobs[index].tiles = plan.jobs[index].tiles ?? tiles
                 plan.jobs[index].animation = plan.jobs[index].animation ?? animationMissing
                 continue
             }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
                 photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
-                checksum: photo.checksum, colour: colour, requests: missing,
-                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }, animation: animationMissing))
+                checksum: photo.checksum, colour: colour, requests: missing, tiles: tiles, animation: animationMissing))
         }
-        // A checksum none of whose photos misses anything needs no job.
-        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil && $0.animation == nil }
         return plan
     }
 

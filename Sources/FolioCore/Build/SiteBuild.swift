@@ -26,11 +26,8 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
-        let inventory = try await steps.step(LoadContentStep(), site)
-        let imported = try await steps.step(ImportStep(), (site, inventory))
-        var report = BuildReport(imported: imported.imported, removed: imported.removed)
-        report.skipped = inventory.skipped
-        report.leftOut = inventory.leftOut
+        var report = BuildReport()
+        let (imported, passwords) = try await importContent(site, &steps, &report)
 
         if !steps.hasErrors, let stamp = try BuildStamp.upToDate(site, now: run.now) {
             log("up to date")
@@ -43,7 +40,7 @@ public struct SiteBuild: Sendable {
         try site.output.prepare()
         let plan = try await steps.step(PlanStep(), (site, imported))
         let images = try await steps.step(ImagesStep(), (site, plan))
-        let pages = try await steps.step(PagesStep(), (site, plan, images, inventory.passwords))
+        let pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors))
 
@@ -57,6 +54,20 @@ public struct SiteBuild: Sendable {
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
         return try finish(report, steps, run, site: site, imported: imported)
+    }
+
+    /// Loads content/ and brings the model in line with it. The content's listing (an entry per
+    /// photo, with its catalog record) is needed by the import alone: it is gone before the
+    /// pages are planned, leaving what the report and the protected albums need.
+    private func importContent(_ site: ConfiguredSite, _ steps: inout StepRunner,
+                               _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
+        let inventory = try await steps.step(LoadContentStep(), site)
+        let imported = try await steps.step(ImportStep(), (site, inventory))
+        report.imported = imported.imported
+        report.removed = imported.removed
+        report.skipped = inventory.skipped
+        report.leftOut = inventory.leftOut
+        return (imported, inventory.passwords)
     }
 
     /// Completes the report, and keeps the build's own problems in the model (its photos' are

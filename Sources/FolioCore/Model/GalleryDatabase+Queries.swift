@@ -62,10 +62,16 @@ extension GalleryDatabase {
             let people = Dictionary(try Person.fetchAll(db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let places = Dictionary(try Place.fetchAll(db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let regionsById = Dictionary(regions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let photos = try Photo.fetchAll(db).compactMap { photo -> GalleryPhoto? in
-                guard let person = people[photo.personId] else { return nil }
+            // Read row by row into an array of the right size: a large library's photos are
+            // the largest thing a build holds, and growing an array by doubling leaves up to
+            // half of it unused.
+            var photos: [GalleryPhoto] = []
+            photos.reserveCapacity(try Photo.fetchCount(db))
+            let rows = try Photo.fetchCursor(db)
+            while let photo = try rows.next() {
+                guard let person = people[photo.personId] else { continue }
                 let place = photo.placeId.flatMap { places[$0] }
-                return GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.regionId] })
+                photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.regionId] }))
             }
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
