@@ -19,7 +19,8 @@ final class BuildPipelineTests: XCTestCase {
 
         let run = BuildRun(paths: site.paths, options: BuildOptions(themeFolder: TestSite.theme))
         let configured = try await ConfigureStep().run((), in: run)
-        let inventory = try await LoadContentStep().run(configured, in: run)
+        let walk = try await WalkContentStep().run(configured, in: run)
+        let inventory = try await LoadContentStep().run((configured, walk), in: run)
         let imported = try await ImportStep().run((configured, inventory), in: run)
         XCTAssertEqual(imported.imported, 0)
         try configured.output.prepare()
@@ -40,14 +41,53 @@ final class BuildPipelineTests: XCTestCase {
         let options = BuildOptions(themeFolder: TestSite.theme)
         let first = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
         XCTAssertEqual(lines.take(), [
-            "[1/8] configure", "[2/8] load content", "[3/8] import", "[4/8] plan", "[5/8] images", "[6/8] pages",
-            "[7/8] render", "[8/8] write public/",
+            "[1/9] configure", "[2/9] walk content", "[3/9] load content", "[4/9] import", "[5/9] plan", "[6/9] images",
+            "[7/9] pages", "[8/9] render", "[9/9] write public/",
         ])
         XCTAssertEqual(first.stepTimes.map(\.0), SiteBuild.steps)
+        XCTAssertEqual(first.issues, [])
+        // Nothing under content/ moved: the walk is enough.
         let again = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
-        XCTAssertEqual(lines.take(), ["[1/8] configure", "[2/8] load content", "[3/8] import", "up to date"])
+        XCTAssertEqual(lines.take(), ["[1/9] configure", "[2/9] walk content", "up to date"])
         XCTAssertTrue(again.upToDate)
-        XCTAssertEqual(again.stepTimes.map(\.0), ["configure", "load content", "import"])
+        XCTAssertEqual(again.stepTimes.map(\.0), ["configure", "walk content"])
+        XCTAssertEqual(again.photos, first.photos)
+
+        // The catalog written again as it was: read again, found to say the same, up to date
+        // after the import; the build after it stops at the walk again.
+        let catalog = site.root.appendingPathComponent("content/FakeData.plist")
+        let bytes = try Data(contentsOf: catalog)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: catalog.path)
+        let touched = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take(), ["[1/9] configure", "[2/9] walk content", "[3/9] load content", "[4/9] import", "up to date"])
+        XCTAssertTrue(touched.upToDate)
+        _ = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take(), ["[1/9] configure", "[2/9] walk content", "up to date"])
+
+        // A title changed in it: read, and pages drawn again.
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("<string>"))
+        let changed = text.replacingOccurrences(of: "<key>name</key>\n\t\t<string>", with: "<key>name</key>\n\t\t<string>Edited ")
+        XCTAssertNotEqual(changed, text)
+        try changed.write(to: catalog, atomically: true, encoding: .utf8)
+        let edited = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take().count, 9, "every step")
+        XCTAssertFalse(edited.upToDate)
+    }
+
+    func testASiteWithSomethingToSayIsReadOnEveryBuild() async throws {
+        // A skipped file is named on every build until it is fixed: such a site's builds never
+        // stop at the walk.
+        let site = try TestSite.threePhotos()
+        try site.write(Data("not a photo".utf8), to: "content/notes.txt")
+        let lines = Lines()
+        let options = BuildOptions(themeFolder: TestSite.theme)
+        let first = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertFalse(first.skipped.isEmpty)
+        _ = lines.take()
+        let again = try await SiteBuild(paths: site.paths, options: options).run(log: lines.append)
+        XCTAssertEqual(lines.take(), ["[1/9] configure", "[2/9] walk content", "[3/9] load content", "[4/9] import", "up to date"])
+        XCTAssertEqual(again.skipped.map(\.path), first.skipped.map(\.path), "still said")
     }
 
     func testEveryStepReadsTheSiteThroughItsFileAccess() async throws {

@@ -41,6 +41,13 @@ public struct BuildReport: Sendable {
     public var warnings: [BuildIssue] { issues.filter { $0.severity == .warning } }
     public var succeeded: Bool { errors.isEmpty }
 
+    /// Whether a build with `issues` has nothing to say beyond its summary: no issue, no file
+    /// skipped or left out. Only such a build lets the next stop after its walk of content/
+    /// (see `BuildStamp.content`): a build says what is wrong on every build until it is fixed.
+    func isQuiet(_ issues: [BuildIssue]) -> Bool {
+        issues.isEmpty && skipped.isEmpty && leftOut.isEmpty
+    }
+
     /// The lines that follow the summary: what was skipped ("skipped 3 files: 2 .mov (video),
     /// 1 .cr2 (RAW)"), and the companions beside their photos.
     public var skippedLines: [String] {

@@ -12,6 +12,10 @@ struct BuildStamp: Codable, Equatable {
     /// What that build published, for the summary of a build that finds nothing to do.
     var photos: Int
     var pages: Int
+    /// content/ as that build's walk found it (`ContentWalk.digest`), kept only when the build
+    /// had nothing to say (no issue, nothing skipped): the next build whose walk finds the same
+    /// stops there, reading no catalog and looking up no photo.
+    var content: UInt64?
 
     static func fingerprint(generation: Int, theme: Theme, settings: SiteSettings, folio: String) -> String {
         ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings, folio: folio))")
@@ -27,6 +31,12 @@ struct BuildStamp: Codable, Equatable {
     /// The stamp of the published site when it was made from exactly this model, theme and
     /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
     /// there is nothing to do.
+    /// The same, decided before content/ is read: when its walk finds it as the stamp says.
+    static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildStamp? {
+        guard let content, let stamp = try upToDate(site, now: now), stamp.content == content else { return nil }
+        return stamp
+    }
+
     static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
         let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings,
                                       folio: site.folio)

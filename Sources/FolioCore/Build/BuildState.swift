@@ -79,6 +79,19 @@ struct BuildState {
         return (stamp, pages)
     }
 
+    /// Replaces the stamp of the output folder in place, its manifest as it is.
+    func save(stamp: BuildStamp) throws {
+        guard var record = record() else { return }
+        record.stamp = stamp
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            try encoder.encode(record).write(to: recordFile, options: .atomic)
+        } catch {
+            throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
+        }
+    }
+
     /// Keeps the state of the output folder now in place: the manifest first, then the record
     /// that vouches for it. A clean build's `stamp` lets the next see it has nothing to do.
     func save(pages: PageManifest, stamp: BuildStamp?) throws {

@@ -5,7 +5,7 @@ import GRDB
 /// the same time, in the same site, then one final `folio build` (a `SiteBuild`) makes no image
 /// a shard made and writes `public/`.
 ///
-/// configure → load content → import (into a scratch copy of the model) → plan → images (this
+/// configure → walk content → load content → import (into a scratch copy of the model) → plan → images (this
 /// shard's share, into the rendition cache)
 ///
 /// The model is the final build's alone: SQLite is not safe to write from many machines on a
@@ -17,7 +17,7 @@ public struct ShardBuild: Sendable {
     public let shard: Shard
     public let options: BuildOptions
 
-    public static let steps = [ConfigureStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ShardImagesStep.name]
+    public static let steps = [ConfigureStep.name, WalkContentStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ShardImagesStep.name]
 
     public init(paths: SitePaths, shard: Shard, options: BuildOptions = BuildOptions()) {
         self.paths = paths
@@ -44,7 +44,8 @@ public struct ShardBuild: Sendable {
         let cache = options.renditionCache ?? Self.defaultCache(paths)
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
         let site = try await steps.step(ConfigureStep(scratchModel: scratch), ())
-        let inventory = try await steps.step(LoadContentStep(), site)
+        let walk = try await steps.step(WalkContentStep(), site)
+        let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(), (site, inventory))
         let plan = try await steps.step(PlanStep(), (site, imported))
         var report = try await steps.step(ShardImagesStep(shard: shard, cache: cache), (site, plan)).report

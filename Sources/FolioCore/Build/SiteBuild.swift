@@ -2,14 +2,15 @@ import Foundation
 
 /// A build of one site: the pipeline of named steps, each taking what the ones before it made.
 ///
-/// configure → load content → import → (up to date? stop) → plan → images → pages → render → write public/
+/// configure → walk content → (nothing moved? stop) → load content → import → (up to date? stop) → plan →
+/// images → pages → render → write public/
 public struct SiteBuild: Sendable {
     public let paths: SitePaths
     public let options: BuildOptions
 
     /// The steps' names, in order, as the log and the timings show them.
     public static let steps = [
-        ConfigureStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ImagesStep.name,
+        ConfigureStep.name, WalkContentStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ImagesStep.name,
         PagesStep.name, RenderStep.name, WriteStep.name,
     ]
 
@@ -26,15 +27,22 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
+        let walk = try await steps.step(WalkContentStep(), site)
         var report = BuildReport()
-        let (imported, passwords) = try await importContent(site, &steps, &report)
+        // Nothing under content/ moved since the last build that found nothing to say, and
+        // nothing else did: no catalog is read, no photo looked up in the model.
+        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: walk.digest) {
+            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: ImportResult())
+        }
+        let (imported, passwords) = try await importContent(site, walk, &steps, &report)
 
-        if !steps.hasErrors, let stamp = try BuildStamp.upToDate(site, now: run.now) {
-            log("up to date")
-            report.upToDate = true
-            report.photos = stamp.photos
-            report.pages = stamp.pages
-            return try finish(report, steps, run, site: site, imported: imported)
+        if !steps.hasErrors, var stamp = try BuildStamp.upToDate(site, now: run.now) {
+            // Files touched and read again to no effect: the next build sees content/ as now.
+            if report.isQuiet(steps.issues), stamp.content != walk.digest {
+                stamp.content = walk.digest
+                try? BuildState(paths: paths).save(stamp: stamp)
+            }
+            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
         }
 
         try site.output.prepare()
@@ -42,7 +50,9 @@ public struct SiteBuild: Sendable {
         let images = try await steps.step(ImagesStep(), (site, plan))
         let pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
-        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors))
+        let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
+        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors,
+                                                              content: quiet ? walk.digest : nil))
 
         report.photos = pages.photos
         report.pages = pages.routes.count
@@ -59,15 +69,25 @@ public struct SiteBuild: Sendable {
     /// Loads content/ and brings the model in line with it. The content's listing (an entry per
     /// photo, with its catalog record) is needed by the import alone: it is gone before the
     /// pages are planned, leaving what the report and the protected albums need.
-    private func importContent(_ site: ConfiguredSite, _ steps: inout StepRunner,
+    private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
-        let inventory = try await steps.step(LoadContentStep(), site)
+        let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(), (site, inventory))
         report.imported = imported.imported
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
         return (imported, inventory.passwords)
+    }
+
+    private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
+                          site: ConfiguredSite, imported: ImportResult) throws -> BuildReport {
+        steps.log("up to date")
+        var report = report
+        report.upToDate = true
+        report.photos = stamp.photos
+        report.pages = stamp.pages
+        return try finish(report, steps, run, site: site, imported: imported)
     }
 
     /// Completes the report, and keeps the build's own problems in the model (its photos' are

@@ -12,6 +12,8 @@ struct WriteStep: BuildStep {
         var rendered: RenderedSite
         /// A build with errors leaves no stamp, so the next one tries the failed photos again.
         var clean: Bool
+        /// content/ as this build found it, when the build had nothing to say (`BuildStamp.content`).
+        var content: UInt64?
     }
 
     func run(_ input: Input, in run: BuildRun) async throws -> Written {
@@ -24,7 +26,7 @@ struct WriteStep: BuildStep {
             let fingerprint = BuildStamp.fingerprint(generation: try site.database.generation(), theme: site.theme,
                                                      settings: site.settings, folio: site.folio)
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                               pages: input.pages.routes.count)
+                               pages: input.pages.routes.count, content: input.content)
         }
         let swap = try output.commit(keepingMedia: input.pages.media)
         var issues: [BuildIssue] = []

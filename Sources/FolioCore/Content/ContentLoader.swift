@@ -21,10 +21,15 @@ public struct ContentLoader: Sendable {
     }
 
     public func load() throws -> ContentInventory {
+        try load(walk: files.listing(under: contentRoot))
+    }
+
+    /// The inventory of content/ as `walk` found it (a build walks first, to see whether
+    /// anything moved at all).
+    func load(walk: FolderListing) throws -> ContentInventory {
         var inventory = ContentInventory()
         // A folder that will not open is left out, as an unreadable file is; the model keeps
         // the photos it held (see ImportStep).
-        let walk = try files.listing(under: contentRoot)
         for folder in walk.unreadable {
             inventory.unreadableFolders.append(folder.path)
             inventory.issues.append(.error("content/\(folder.path)/", "\(folder.reason); the photos in it are left out"))

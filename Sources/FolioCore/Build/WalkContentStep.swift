@@ -1,0 +1,39 @@
+/// content/ as the walk finds it: every file's path, size and modification time, and one number
+/// for all of them, by which a build tells in a walk that nothing under content/ moved since
+/// the last clean build (see `BuildStamp.upToDate(_:now:content:)`).
+struct ContentWalk: StepOutput {
+    var listing: FolderListing
+    /// Nil when the walk alone cannot vouch for content/: a link (what it leads to may change
+    /// while the link does not), a folder that would not open, a file whose stamp the walk did
+    /// not learn. Such a site reads its catalogs and looks its photos up on every build.
+    var digest: UInt64?
+
+    init(listing: FolderListing) {
+        self.listing = listing
+        digest = Self.digest(of: listing)
+    }
+
+    static func digest(of listing: FolderListing) -> UInt64? {
+        guard listing.unreadable.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(listing.entries.count * 48)
+        for entry in listing.entries {
+            guard !entry.isLink, let stamp = entry.stamp else { return nil }
+            var path = entry.path
+            path.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0)
+            withUnsafeBytes(of: Int64(stamp.size).littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: stamp.modified.timeIntervalSince1970.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return bytes.withUnsafeBytes { ContentHash.hash($0) }
+    }
+}
+
+/// Walks content/ (`readdir`, each file's stamp taken from the folder being read).
+struct WalkContentStep: BuildStep {
+    static let name = "walk content"
+
+    func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentWalk {
+        ContentWalk(listing: try run.files.listing(under: site.paths.content))
+    }
+}
