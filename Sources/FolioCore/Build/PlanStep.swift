@@ -6,6 +6,8 @@ struct ImageJob: Sendable {
         /// A file under content/, with what the import learned of it, so the job decodes it
         /// without reading its header or EXIF again.
         case file(URL, ImageMetadata)
+        /// A video file under content/: the renditions are made from its poster frame.
+        case video(URL)
         /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
         /// (read from there when it is already) when the photo is a favorite.
         case download(URL, cache: URL?)
@@ -25,6 +27,9 @@ struct ImageJob: Sendable {
     var tiles: (request: TileRequest, folder: String)?
     /// Where the animation goes, when the photo moves and `public/` lacks it.
     var animation: String?
+    /// The video to make a web video of (the photo's own file, or a Live Photo's clip), and the
+    /// file it goes to, when `public/` lacks it.
+    var video: (source: URL, file: String, duration: Double)?
 
     /// The photo's pixel count: what its decode costs, roughly.
     var pixels: Int { width * height }
@@ -97,7 +102,7 @@ struct PlanStep: BuildStep {
                 }
             }
             var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
-                                  animated: photo.animated && photo.remote == nil ? photo.format : nil)
+                                  animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
@@ -106,6 +111,9 @@ struct PlanStep: BuildStep {
             plan.media[id] = media
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
             let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
+            let videoMissing = media.video.flatMap { file in
+                output.hasMedia(file) ? nil : Self.videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
+            }
 
             if let index = jobIndex[photo.checksum] {
                 plan.jobs[index].photos.append((id, photo.source))
@@ -113,17 +121,25 @@ struct PlanStep: BuildStep {
                     plan.jobs[index].requests.append(request)
                 }
                 plan.jobs[index].animation = plan.jobs[index].animation ?? animationMissing
+                plan.jobs[index].video = plan.jobs[index].video ?? videoMissing
                 continue
             }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
                 photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
                 checksum: photo.checksum, colour: colour, requests: missing,
-                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }, animation: animationMissing))
+                tiles: tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }, animation: animationMissing,
+                video: videoMissing))
         }
         // A checksum none of whose photos misses anything needs no job.
-        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil && $0.animation == nil }
+        plan.jobs.removeAll { $0.requests.isEmpty && $0.tiles == nil && $0.animation == nil && $0.video == nil }
         return plan
+    }
+
+    /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
+    static func videoSource(of photo: Photo, site: ConfiguredSite) -> URL? {
+        guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
+        return site.paths.content.appendingPathComponent(motion.clip ?? path)
     }
 
     /// Where a photo's renditions are made from, at what size, and whether it gets screen
@@ -132,6 +148,8 @@ struct PlanStep: BuildStep {
     /// favorite, whose screen-sized image is kept in the cache and published.
     static func source(of photo: Photo, site: ConfiguredSite) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
         switch photo.source {
+        case .content(let path) where photo.motion?.kind == .video:
+            return (.video(site.paths.content.appendingPathComponent(path)), photo.width, photo.height, true)
         case .content(let path):
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
