@@ -35,8 +35,9 @@ static inline double folio_stream_rotation(const AVStream *stream) {
     return av_display_rotation_get((const int32_t *)matrix);
 }
 
-/* Gives an output stream the display matrix of `degrees` (counter-clockwise), so players turn
-   the published video as the phone meant it. Returns 0, or a negative AVERROR. */
+/* Gives an output stream the display matrix that turns its picture `degrees` clockwise (FFmpeg
+   sets by clockwise angles and reads back counter-clockwise ones), so players turn the published
+   video as the phone meant it. Returns 0, or a negative AVERROR. */
 static inline int folio_stream_set_rotation(AVStream *stream, double degrees) {
     uint8_t *matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
     if (!matrix) return AVERROR(ENOMEM);

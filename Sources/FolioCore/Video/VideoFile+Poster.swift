@@ -33,6 +33,7 @@ extension VideoFile {
         decoder.pointee.thread_count = 1
         let openResult = avcodec_open2(decoder, codec, nil)
         guard openResult >= 0 else { throw ImagingError(reason: "its video cannot be decoded (\(Self.message(openResult)))") }
+        rewind()
         var packet: UnsafeMutablePointer<AVPacket>? = av_packet_alloc()
         var frame: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
         defer {

@@ -38,6 +38,7 @@ extension VideoFile {
     @discardableResult
     public func writeRendition(to url: URL, maxHeight: Int, threads: Int, progress: (Double) -> Void = { _ in }) throws -> RenditionWay {
         let way: RenditionWay = playsOnTheWeb(maxHeight: maxHeight) ? .remuxed : .transcoded
+        rewind()
         let writer = try RenditionWriter(file: self, url: url, way: way, maxHeight: maxHeight, threads: threads)
         try writer.run(progress: progress)
         return way
@@ -166,8 +167,7 @@ private final class RenditionWriter {
             avcodec_parameters_from_context(stream.pointee.codecpar, encoder)
             stream.pointee.time_base = encoder.pointee.time_base
         }
-        // FFmpeg's matrix angle is counter-clockwise.
-        if rotation != 0 { _ = folio_stream_set_rotation(stream, -rotation) }
+        if rotation != 0 { _ = folio_stream_set_rotation(stream, rotation) }
     }
 
     private func addAudio(to output: UnsafeMutablePointer<AVFormatContext>) throws {

@@ -104,6 +104,14 @@ public final class VideoFile {
         source.release()
     }
 
+    /// Back to the first packet, so the poster and the web video each read the whole file
+    /// whatever was read before.
+    func rewind() {
+        if avformat_seek_file(context, -1, Int64.min, 0, 0, 0) < 0 {
+            _ = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE)
+        }
+    }
+
     /// The demuxers of what cameras, phones and the web write (libavformat names, as its
     /// whitelist matches them).
     static let demuxers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,ogg,avi,mpegts,mpeg,asf,flv"
