@@ -86,6 +86,18 @@ final class VideoBuildTests: XCTestCase {
         _ = try await site.build()
         let noOp = try await site.build()
         XCTAssertTrue(noOp.upToDate, noOp.summary)
+        // A Live Photo's clip replaced: the still is read again, its page plays the new clip, the
+        // old web video goes.
+        let oldMotion = String(motion.output.1)
+        try site.write(try VideoTools.clip(codec: .h264, width: 240, height: 320, seconds: 1, audio: false, fileExtension: "mov"),
+                       to: "content/phone/IMG_0042.MOV")
+        let edited = try await site.build()
+        XCTAssertEqual(edited.renditionsMade, 1, "the new clip's web video alone: \(edited.summary)")
+        let newMotion = try XCTUnwrap(try site.read("photos/\(still.identifier).html").firstMatch(of: #/<video class="live-motion" src="\.\./(media/[^"]+\.mp4)"/#))
+        XCTAssertNotEqual(String(newMotion.output.1), oldMotion)
+        XCTAssertTrue(site.exists(String(newMotion.output.1)))
+        XCTAssertFalse(site.exists(oldMotion), "no page uses the old one")
+
         try site.write(Data(#"{"title": "Holidays"}"#.utf8), to: "folio.json")
         let retitled = try await site.build()
         XCTAssertFalse(retitled.upToDate)
