@@ -39,6 +39,8 @@ public enum VideoTools {
             if let frames { arguments += ["-frames:v", "\(frames)"] }
             if audio { arguments += ["-c:a", fileExtension == "ogv" || fileExtension == "webm" ? "libvorbis" : "aac", "-shortest"] }
             for (key, value) in tags.sorted(by: { $0.key < $1.key }) { arguments += ["-metadata", "\(key)=\(value)"] }
+            // Apple's keys (`com.apple.quicktime.…`) go in the `keys`/`ilst` boxes iPhones write.
+            if tags.keys.contains(where: { $0.hasPrefix("com.apple.") }) { arguments += ["-movflags", "use_metadata_tags"] }
             try PhotoTools.run("ffmpeg", arguments + [made.path])
             guard rotation != 0 else { return try Data(contentsOf: made) }
             // ffmpeg 5 writes a display matrix from the stream's `rotate` tag when copying streams.

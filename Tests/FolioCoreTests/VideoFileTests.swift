@@ -44,6 +44,20 @@ final class VideoFileTests: XCTestCase {
         XCTAssertEqual(try VideoFile(data: clip).metadata, video)
     }
 
+    /// An iPhone's keys: its local creation date over the UTC `creation_time`, its place, its make and model.
+    func testApplesQuickTimeKeysAreRead() throws {
+        let clip = try VideoTools.clip(seconds: 1, audio: false, tags: [
+            "com.apple.quicktime.creationdate": "2019-06-15T10:11:12+0200", "creation_time": "2019-06-15T08:11:12Z",
+            "com.apple.quicktime.location.ISO6709": "-33.8568+151.2153+005.000/",
+            "com.apple.quicktime.make": "Apple", "com.apple.quicktime.model": "iPhone 12",
+        ], fileExtension: "mov")
+        let video = try VideoFile(url: try file(clip, "IMG_0100.MOV")).metadata
+        XCTAssertEqual(video.taken, LocalDateTime.date(from: "2019-06-15 10:11:12"), "the local time, as a photo's EXIF date")
+        XCTAssertEqual(try XCTUnwrap(video.latitude), -33.8568, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(video.longitude), 151.2153, accuracy: 1e-6)
+        XCTAssertEqual(video.camera, "Apple iPhone 12")
+    }
+
     func testISO6709PointsAsPhonesWriteThem() {
         XCTAssertEqual(ISO6709.coordinates("+48.8584+002.2945+035.000/")?.latitude, 48.8584)
         XCTAssertEqual(ISO6709.coordinates("-33.8568+151.2153/")?.longitude, 151.2153)
