@@ -138,6 +138,15 @@ final class VideoFileTests: XCTestCase {
         XCTAssertEqual([web.metadata.width, web.metadata.height], [240, 320])
     }
 
+    /// A shard on a machine of 2 cores and a build on one of 16 make the same web video.
+    func testTheWebVideoIsTheSameBytesWhateverTheThreads() throws {
+        let video = try VideoFile(url: try file(try VideoTools.clip(codec: .hevc, seconds: 1), "clip.mov"))
+        let one = folder.appendingPathComponent("one.mp4"), many = folder.appendingPathComponent("many.mp4")
+        try video.writeRendition(to: one, maxHeight: 1080, threads: 1)
+        try video.writeRendition(to: many, maxHeight: 1080, threads: 8)
+        XCTAssertEqual(try Data(contentsOf: one), try Data(contentsOf: many))
+    }
+
     func testSigalsSampleOGVIsReadAndPublishedAsH264() throws {
         let video = try VideoFile(url: Self.sigalVideo)
         XCTAssertEqual([video.metadata.width, video.metadata.height], [240, 98])

@@ -32,7 +32,7 @@ extension VideoFile {
     }
 
     /// Writes the web rendition to `url`: the original's streams remuxed when the web plays them
-    /// as they are, else H.264/AAC encoded by `threads` threads. No metadata of the original
+    /// as they are, else decoded by `threads` threads and encoded to H.264/AAC. No metadata of the original
     /// (place, dates, device) goes with it; only the display matrix does, so it plays upright.
     /// `progress` hears the share done (0...1) now and then.
     @discardableResult
@@ -128,6 +128,9 @@ private final class RenditionWriter {
         av_frame_free(&frame)
     }
 
+    /// The H.264 encoder's threads, whatever the machine (the decoder's follow `threads`).
+    static let encoderThreads = 4
+
     static func failure(_ detail: String) -> ImagingError {
         ImagingError(reason: "cannot make its web video (\(detail))")
     }
@@ -153,7 +156,9 @@ private final class RenditionWriter {
             let rate = av_guess_frame_rate(file.context, video.input, nil)
             encoder.pointee.framerate = rate.num > 0 && rate.den > 0 ? rate : AVRational(num: 30, den: 1)
             encoder.pointee.time_base = video.input.pointee.time_base
-            encoder.pointee.thread_count = Int32(max(1, threads))
+            // x264's output depends on its thread count: a fixed count makes the same bytes on
+            // every machine, so a shard's web video is the one a single build would make.
+            encoder.pointee.thread_count = Int32(Self.encoderThreads)
             if output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
                 encoder.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
             }
