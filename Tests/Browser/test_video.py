@@ -1,8 +1,8 @@
 """A video and a Live Photo as Chromium plays them: the video's page shows its poster and plays
 its web video (time advances); the Live Photo's clip plays over its still from its button, as a
 keyboard visitor starts it, and hides again when stopped; the pages are valid HTML with no broken
-link. The clips are made by the ffmpeg
-command line, as a phone would write them (H.264 with sound; HEVC for the Live Photo)."""
+link. The clips are made by the ffmpeg command line, as a phone would write them (H.264 with sound;
+HEVC for the Live Photo)."""
 
 import re
 import shutil
