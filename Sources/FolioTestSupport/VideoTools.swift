@@ -13,10 +13,12 @@ public enum VideoTools {
 
     /// A clip of ffmpeg's moving test picture. `blackSeconds` of black come first (a fade in from
     /// a lens cap); `rotation` (clockwise degrees) is written as the display matrix, as phones do;
+    /// `pixelAspect` ("4/3") makes the pixels wider than tall, as camcorders' are;
     /// `tags` are container metadata (`creation_time`, `location`, `title`).
     public static func clip(codec: Codec = .h264, width: Int = 320, height: Int = 240, seconds: Double = 2,
                             frames: Int? = nil, rate: Int = 25, audio: Bool = true, blackSeconds: Double = 0,
-                            rotation: Int = 0, tags: [String: String] = [:], fileExtension: String = "mp4") throws -> Data {
+                            rotation: Int = 0, pixelAspect: String? = nil, tags: [String: String] = [:],
+                            fileExtension: String = "mp4") throws -> Data {
         try PhotoTools.inTemporaryFolder { folder in
             let made = folder.appendingPathComponent("made.\(fileExtension)")
             let size = "\(width)x\(height)"
@@ -33,6 +35,8 @@ public enum VideoTools {
                 if audio { arguments += ["-map", "2:a"] }
             } else {
                 arguments += ["-pix_fmt", "yuv420p"]
+                // Anamorphic, as HDV and DV camcorders store their frames.
+                if let pixelAspect { arguments += ["-vf", "setsar=\(pixelAspect)"] }
             }
             arguments += ["-c:v", codec.rawValue]
             if codec == .hevc { arguments += ["-x265-params", "log-level=error", "-tag:v", "hvc1"] }

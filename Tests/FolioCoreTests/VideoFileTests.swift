@@ -147,6 +147,21 @@ final class VideoFileTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: one), try Data(contentsOf: many))
     }
 
+    /// A camcorder's anamorphic frame (240x240 stored, its pixels 4:3) is shown, postered and
+    /// published 320x240 with square pixels.
+    func testAnAnamorphicFrameIsAsWideAsItIsShown() throws {
+        let clip = try VideoTools.clip(width: 240, height: 240, seconds: 1, audio: false, pixelAspect: "4/3", fileExtension: "mts")
+        let video = try VideoFile(url: try file(clip, "00001.MTS"))
+        XCTAssertEqual([video.metadata.width, video.metadata.height], [320, 240])
+        XCTAssertEqual([try video.poster().width, try video.poster().height], [320, 240])
+        XCTAssertFalse(video.playsOnTheWeb(maxHeight: 1080), "encoded again with square pixels")
+        let out = folder.appendingPathComponent("web.mp4")
+        try video.writeRendition(to: out, maxHeight: 1080, threads: 1)
+        let probe = try VideoTools.probe(out)
+        XCTAssertEqual([probe["video.width"], probe["video.height"]], ["320", "240"])
+        XCTAssertEqual(probe["video.sample_aspect_ratio"], "1:1")
+    }
+
     func testSigalsSampleOGVIsReadAndPublishedAsH264() throws {
         let video = try VideoFile(url: Self.sigalVideo)
         XCTAssertEqual([video.metadata.width, video.metadata.height], [240, 98])

@@ -50,7 +50,7 @@ extension VideoFile {
             if received >= 0 {
                 defer { av_frame_unref(frame) }
                 seen += 1
-                guard try body(try Self.pixels(of: frame)) else { return }
+                guard try body(try Self.pixels(of: frame, width: squareFrameSize.width, height: squareFrameSize.height)) else { return }
                 continue
             }
             if received == folio_av_eof() { return }
@@ -77,12 +77,12 @@ extension VideoFile {
         }
     }
 
-    /// A decoded frame as Folio's pixels (BGRX words), through libswscale.
-    static func pixels(of frame: UnsafeMutablePointer<AVFrame>) throws -> PixelBuffer {
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        guard width > 0, height > 0, width <= 32_768, height <= 32_768,
+    /// A decoded frame as Folio's pixels (BGRX words) of `width`x`height` (its own size, but for
+    /// pixels that are not square), through libswscale.
+    static func pixels(of frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int) throws -> PixelBuffer {
+        guard frame.pointee.width > 0, frame.pointee.height > 0, width > 0, height > 0, width <= 32_768, height <= 32_768,
               let scaler = sws_getContext(frame.pointee.width, frame.pointee.height, AVPixelFormat(rawValue: frame.pointee.format),
-                                          frame.pointee.width, frame.pointee.height, AV_PIX_FMT_BGR0,
+                                          Int32(width), Int32(height), AV_PIX_FMT_BGR0,
                                           Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
         else { throw ImagingError(reason: "corrupt video frame (\(frame.pointee.width)x\(frame.pointee.height))") }
         defer { sws_freeContext(scaler) }

@@ -11,21 +11,22 @@ extension VideoFile {
     }
 
     /// Whether the published MP4 can carry the original's own streams: H.264 in 4:2:0 (what
-    /// every browser plays), AAC or no sound, and no taller than `maxHeight`.
+    /// every browser plays) with square pixels, AAC or no sound, and no taller than `maxHeight`.
     public func playsOnTheWeb(maxHeight: Int) -> Bool {
         guard let stream = context.pointee.streams[Int(videoIndex)] else { return false }
         let parameters = stream.pointee.codecpar.pointee
         let format = AVPixelFormat(rawValue: parameters.format)
         return parameters.codec_id == AV_CODEC_ID_H264 && (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P)
+            && Int(parameters.width) == squareFrameSize.width
             && min(metadata.width, metadata.height) <= maxHeight
             && (metadata.audioCodec == nil || metadata.audioCodec == "aac")
     }
 
-    /// The size frames are encoded at, as stored (not turned): the upright picture's shorter side
-    /// at most `maxHeight` (a portrait clip is as sharp as a landscape one), both sides even.
+    /// The size frames are encoded at, as stored (not turned) but with square pixels: the upright
+    /// picture's shorter side at most `maxHeight` (a portrait clip is as sharp as a landscape
+    /// one), both sides even.
     func encodedSize(maxHeight: Int) -> (width: Int, height: Int) {
-        guard let stream = context.pointee.streams[Int(videoIndex)] else { return (2, 2) }
-        let width = Int(stream.pointee.codecpar.pointee.width), height = Int(stream.pointee.codecpar.pointee.height)
+        let (width, height) = squareFrameSize
         let scale = min(1, Double(maxHeight) / Double(min(width, height)))
         func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
         return (even(Double(width) * scale), even(Double(height) * scale))

@@ -143,7 +143,9 @@ public final class VideoFile {
             throw ImagingError(reason: "has no video stream")
         }
         let parameters = stream.pointee.codecpar.pointee
-        let storedWidth = Int(parameters.width), storedHeight = Int(parameters.height)
+        // A camcorder's anamorphic frame (HDV's 1440x1080 shown 1920x1080) is as wide as its pixels' shape says.
+        let storedHeight = Int(parameters.height)
+        let storedWidth = Self.shownWidth(Int(parameters.width), aspect: av_guess_sample_aspect_ratio(context, stream, nil))
         guard storedWidth > 0, storedHeight > 0 else {
             throw ImagingError(reason: "corrupt or truncated video (no frame size)")
         }
@@ -190,6 +192,20 @@ public final class VideoFile {
             camera: camera.isEmpty ? nil : camera,
             videoCodec: String(cString: avcodec_get_name(parameters.codec_id)), audioCodec: audioCodec)
         return (videoIndex, audio >= 0 ? audio : nil, metadata)
+    }
+
+    /// A frame's width as shown, its pixels made square: `width` unless their aspect is another
+    /// (and a sane one: a header may claim anything).
+    static func shownWidth(_ width: Int, aspect: AVRational) -> Int {
+        guard aspect.num > 0, aspect.den > 0, aspect.num != aspect.den else { return width }
+        let ratio = Double(aspect.num) / Double(aspect.den)
+        guard (0.25...4).contains(ratio) else { return width }
+        return max(2, Int((Double(width) * ratio / 2).rounded()) * 2)
+    }
+
+    /// The stored frame's size with square pixels: what frames are converted to.
+    var squareFrameSize: (width: Int, height: Int) {
+        metadata.rotation == 90 || metadata.rotation == 270 ? (metadata.height, metadata.width) : (metadata.width, metadata.height)
     }
 
     /// The container's duration, else the stream's; 0 when neither says.
