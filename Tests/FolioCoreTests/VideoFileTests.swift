@@ -195,6 +195,12 @@ final class VideoFileTests: XCTestCase {
                       reason { _ = try VideoFile(data: clip.prefix(clip.count / 2)) })
         XCTAssertEqual(reason { _ = try VideoFile(data: Data()) }, "not a video (empty file)")
         XCTAssertTrue(reason { _ = try VideoFile(data: Data(repeating: 0x41, count: 10_000)) }.hasPrefix("not a video Folio can read"))
+        // Lists that would have FFmpeg open other files (a playlist, a concat script, an image
+        // sequence's pattern) are not containers Folio reads: nothing outside the file is opened.
+        for list in ["#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n", "ffconcat version 1.0\nfile '/etc/passwd'\n"] {
+            XCTAssertTrue(reason { _ = try VideoFile(url: try file(Data(list.utf8), "list.mp4")) }.hasPrefix("not a video Folio can read"),
+                          reason { _ = try VideoFile(url: try file(Data(list.utf8), "list.mp4")) })
+        }
         // A frame larger than the site allows is refused before any frame is decoded.
         XCTAssertEqual(reason { _ = try VideoFile(data: clip, pixelLimit: 10_000) }, "320x240 pixels is over the limit of 10000")
         // A Matroska header that claims 65535 pixels a side.
