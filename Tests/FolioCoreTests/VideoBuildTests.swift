@@ -104,4 +104,64 @@ final class VideoBuildTests: XCTestCase {
         XCTAssertEqual(retitled.renditionsMade, 0, "every page drawn again, no video made again")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: site.publicFolder.appendingPathComponent(video).path)[.modificationDate] as? Date, made)
     }
+
+    /// Edits to videos and Live Photos leave, build after build, the site a cold build of the same
+    /// content makes, byte for byte: every page that shows a video or a clip is keyed by it.
+    func testVideoEditsLeaveTheSiteAColdBuildMakes() async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let clips = [
+            try VideoTools.clip(seconds: 1, tags: ["location": "+48.8584+002.2945/"]),
+            try VideoTools.clip(codec: .hevc, seconds: 1, audio: false, fileExtension: "mov"),
+            try VideoTools.clip(width: 240, height: 320, seconds: 1, audio: false),
+        ]
+        let photos = try ["photo1.jpg", "photo2.jpg"].map { try Data(contentsOf: TestSite.repository.appendingPathComponent("content/\($0)")) }
+        var files: [String: Data] = [
+            "a/one.jpg": photos[0], "a/clip.mp4": clips[0], "b/IMG_1.jpg": photos[1], "b/IMG_1.mov": clips[1], "b/walk.mp4": clips[2],
+        ]
+        var title = "Clip"
+        func put(_ site: TestSite) throws {
+            for path in try LocalFileAccess().files(under: site.content) where files[path] == nil && path != "catalog.plist" {
+                try FileManager.default.removeItem(at: site.content.appendingPathComponent(path))
+            }
+            for (path, data) in files { try site.write(data, to: "content/\(path)") }
+            // Every photo and video dated by the catalog, not by when its file was written: the
+            // cold build writes its files later. A Live Photo's clip is its still's, unlisted.
+            let listed = files.keys.filter { !$0.hasSuffix(".mov") }.sorted()
+            try site.catalog("catalog.plist", listed.enumerated().map { index, path in
+                ["path": path, "name": path == "a/clip.mp4" ? title : path, "user": "Ana",
+                 "uploaded": now.addingTimeInterval(-Double(index) * 3600)] as [String: Any]
+            })
+        }
+        func tree(_ root: URL) throws -> [String: Data] {
+            var found: [String: Data] = [:]
+            for path in try LocalFileAccess().files(under: root) where !path.hasPrefix(".folio") {
+                found[path] = try Data(contentsOf: root.appendingPathComponent(path))
+            }
+            return found
+        }
+        let site = try TestSite()
+        try put(site)
+        try await site.build(now: now)
+        let edits: [(String, () -> Void)] = [
+            ("retitled the video", { title = "Clip again" }),
+            ("took the Live Photo's clip away", { files["b/IMG_1.mov"] = nil }),
+            ("gave a still a clip", { files["a/one.mov"] = clips[1] }),
+            ("gave a video another's bytes", { files["b/walk.mp4"] = clips[0] }),
+            ("deleted a video", { files["a/clip.mp4"] = nil }),
+        ]
+        for (done, edit) in edits {
+            edit()
+            try put(site)
+            let report = try await site.build(now: now)
+            XCTAssertTrue(report.issues.isEmpty, "\(done): \(report.issues)")
+            let fresh = try TestSite()
+            try put(fresh)
+            try await fresh.build(now: now)
+            let (incremental, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
+            XCTAssertEqual(Set(incremental.keys).symmetricDifference(cold.keys).sorted(), [], done)
+            for (path, bytes) in cold where incremental[path] != bytes {
+                XCTFail("after '\(done)': \(path) differs from a cold build's")
+            }
+        }
+    }
 }
