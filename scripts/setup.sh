@@ -9,6 +9,7 @@
 # The sharded-build test (Tests/Slurm) runs a one-node Slurm cluster of its own: slurmctld, slurmd,
 # slurm-client (sbatch, sinfo, scontrol) and munge (its authentication). The packages' own services
 # are not needed: the test starts the daemons itself.
+# FFmpeg's libraries (libav*-dev) read and write videos; the ffmpeg command makes the tests' clips.
 set -euo pipefail
 
 packages=(
@@ -18,6 +19,7 @@ packages=(
   libheif-dev libheif-examples libimage-exiftool-perl
   liblcms2-dev zlib1g-dev libwebp-dev libssl-dev
   libcmark-dev
+  libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg
   liblcms2-utils colord-data libgs-common
   chromium chromium-driver
   default-jre-headless

@@ -3,11 +3,11 @@ import FolioCore
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
 /// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
-/// Flickr answer imported into a model, the names of a whole content folder. The libFuzzer binary (`Fuzz/`) and the tests replaying
-/// its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
+/// Flickr answer imported into a model, the names of a whole content folder, a video's container.
+/// The libFuzzer binary (`Fuzz/`) and the tests replaying its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
 /// what each returns is whatever Folio says of the input.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata, paths
+    case catalog, exif, image, request, flickr, metadata, paths, video
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -28,6 +28,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .flickr: Self.flickr(data)
         case .metadata: Self.metadata(data)
         case .paths: Self.paths(data)
+        case .video: Self.video(data)
         }
     }
 
@@ -43,6 +44,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let length = block.count + 2
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]) + block + tinyJPEG.dropFirst(2)
         _ = try? ImageProcessor(pixelLimit: 1_000_000).metadata(of: jpeg)
+    }
+
+    /// The input as a video file: its container read (libavformat over Folio's own reader), its
+    /// poster decoded when its frames are small, and its tags' ISO 6709 reading of the input as text.
+    static func video(_ data: Data) {
+        _ = ISO6709.coordinates(String(decoding: data.prefix(64), as: UTF8.self))
+        guard let video = try? VideoFile(data: data, pixelLimit: 250_000) else { return }
+        _ = video.playsOnTheWeb(maxHeight: 1080)
+        _ = try? video.poster()
     }
 
     /// The input as an image file: its header read, then renditions made when it is small, and

@@ -175,7 +175,8 @@ final class HostileInputTests: XCTestCase {
         record("an empty path", ["path": ""], messages: ["error: content/c.plist, record 0: key 'path' is empty"], photos: 1),
         record("a path to no file", ["path": "nowhere.jpg"], messages: ["error: content/c.plist, record 0 (nowhere.jpg): image file not found"], photos: 1),
         Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": plist([["path": "notes.txt"]])],
-             messages: ["error: content/c.plist, record 0 (notes.txt): not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)"], photos: 0),
+             messages: ["error: content/c.plist, record 0 (notes.txt): not an image or video file "
+                 + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"], photos: 0),
         Case(name: "a path to a folder", files: ["content/sub/a.jpg": photo, "content/c.plist": plist([["path": "sub"]])],
              messages: ["error: content/c.plist, record 0 (sub): image file not found"], photos: 1),
         Case(name: "a path that differs in case", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "A.JPG"]])],

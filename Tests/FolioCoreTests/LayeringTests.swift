@@ -9,6 +9,7 @@ final class LayeringTests: XCTestCase {
     static let allowed: [String: Set<String>] = [
         "Core": [],
         "Imaging": ["Core"],
+        "Video": ["Core", "Imaging"],
         "Model": ["Core", "Imaging"],
         "Network": ["Core"],
         "Places": ["Core", "Imaging"],
@@ -17,7 +18,7 @@ final class LayeringTests: XCTestCase {
         "Flickr": ["Core", "Network", "Model"],
         "Content": ["Core", "Model", "Imaging"],
         "Site": ["Core", "Model", "Media"],
-        "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site", "Places", "Metadata"],
+        "Build": ["Core", "Imaging", "Model", "Network", "Media", "Content", "Site", "Places", "Metadata", "Video"],
         "Preview": ["Core", "Build"],
         "Publish": ["Core", "Network", "Site"],
     ]

@@ -23,7 +23,7 @@ final class ModelTests: XCTestCase {
             "v3: failures kept on the photo, reserved page names", "v4: people by key, remote photos, Flickr places",
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
-            "v10: whether each photo is transparent or animated", "v11: tags as a JSON array",
+            "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)

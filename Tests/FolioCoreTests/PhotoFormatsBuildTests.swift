@@ -14,7 +14,6 @@ final class PhotoFormatsBuildTests: XCTestCase {
         phone.orientation = 6  // held upright: stored on its side, turned by EXIF
         let heic = try PhotoTools.heic(fromJPEG: try PhotoTools.exiftool(tags, on: try phone.jpeg(), fileExtension: "jpg"))
         try site.write(heic, to: "content/phone/IMG_0001.HEIC")
-        try site.write(Data("not really a movie".utf8), to: "content/phone/IMG_0001.MOV")
         let scan = try PhotoTools.exiftool(PhotoTools.cameraTags(taken: "1987:03:04 05:06:07"),
                                            on: try Canvas(width: 200, height: 150).encoded(as: .tiff, quality: 100),
                                            fileExtension: "tif")
@@ -22,8 +21,6 @@ final class PhotoFormatsBuildTests: XCTestCase {
         try site.photo("camera/DSC_0002.JPG")
         try site.write(Data("raw sensor data".utf8), to: "content/camera/DSC_0002.NEF")
         try site.write(Data("raw sensor data".utf8), to: "content/camera/DSC_0003.NEF")
-        try site.write(Data("a video alone".utf8), to: "content/camera/clip.mp4")
-        try site.write(Data("another".utf8), to: "content/camera/clip2.MP4")
         try site.write(Data("%PDF-1.4".utf8), to: "content/notes/itinerary.pdf")
         try site.write(Data("hello".utf8), to: "content/README")
         return site
@@ -36,11 +33,11 @@ final class PhotoFormatsBuildTests: XCTestCase {
         XCTAssertEqual(report.issues.map(\.description), [], "companions and other files are no errors or warnings")
         XCTAssertEqual(report.photos, 3)
         XCTAssertEqual(report.skippedLines, [
-            "skipped 5 files: 2 .mp4 (video), 1 .nef (RAW), 1 .pdf (document), 1 without an extension (not a photo)",
-            "2 companion files beside their photos, not imported: 1 .mov (video), 1 .nef (RAW)",
+            "skipped 3 files: 1 .nef (RAW), 1 .pdf (document), 1 without an extension (not a photo)",
+            "1 companion file beside its photo, not imported: 1 .nef (RAW)",
         ])
         XCTAssertEqual(report.skipped.filter { $0.companionOf != nil }.map { [$0.path, $0.companionOf ?? ""] }, [
-            ["camera/DSC_0002.NEF", "camera/DSC_0002.JPG"], ["phone/IMG_0001.MOV", "phone/IMG_0001.HEIC"],
+            ["camera/DSC_0002.NEF", "camera/DSC_0002.JPG"],
         ])
 
         // The HEIC: its EXIF in the model and on its page, upright, published as JPEG only.
@@ -72,15 +69,16 @@ final class PhotoFormatsBuildTests: XCTestCase {
         XCTAssertEqual(report.skippedLines, [])
     }
 
-    func testCatalogNamingAVideoIsAnErrorThatNamesTheFormatsFolioReads() throws {
+    func testCatalogNamingADocumentIsAnErrorThatNamesTheFormatsFolioReads() throws {
         let site = try TestSite()
-        try site.write(Data("movie".utf8), to: "content/clip.mov")
-        try site.catalog("c.plist", [["path": "clip.mov", "name": "A clip"]])
+        try site.write(Data("%PDF-1.4".utf8), to: "content/notes.pdf")
+        try site.catalog("c.plist", [["path": "notes.pdf", "name": "Notes"]])
         let inventory = try ContentLoader(contentRoot: site.content).load()
         XCTAssertEqual(inventory.issues.map(\.description), [
-            "error: content/c.plist, record 0 (clip.mov): not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)",
+            "error: content/c.plist, record 0 (notes.pdf): not an image or video file "
+                + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)",
         ])
-        XCTAssertEqual(inventory.skipped, [SkippedFile(path: "clip.mov", kind: .video)])
+        XCTAssertEqual(inventory.skipped, [SkippedFile(path: "notes.pdf", kind: .document)])
     }
 
     func testCompanionsAndSidecarsMatchTheirPhotoWhateverTheCase() throws {
@@ -89,13 +87,15 @@ final class PhotoFormatsBuildTests: XCTestCase {
         for name in ["IMG_7.mov", "img_7.CR3", "IMG_7.xmp", "IMG_7.jpg.xmp", "IMG_8.xmp", "b/IMG_7.mov"] {
             try site.write(Data("x".utf8), to: "content/a/\(name)".replacingOccurrences(of: "a/b/", with: "b/"))
         }
-        let skipped = try ContentLoader(contentRoot: site.content).load().skipped
-        // The photo's own sidecars are part of it (read as its metadata), not skipped.
-        XCTAssertEqual(skipped.map { "\($0.path) (\($0.kind.rawValue)) \($0.companionOf ?? "-")" }, [
-            "a/IMG_7.mov (video) a/IMG_7.jpg",
+        let inventory = try ContentLoader(contentRoot: site.content).load()
+        // The photo's own sidecars are part of it (read as its metadata), not skipped; a video
+        // of its name is its Live Photo clip, and a video alone is a photo of its own.
+        XCTAssertEqual(inventory.skipped.map { "\($0.path) (\($0.kind.rawValue)) \($0.companionOf ?? "-")" }, [
             "a/IMG_8.xmp (sidecar of no photo) -",
             "a/img_7.CR3 (RAW) a/IMG_7.jpg",
-            "b/IMG_7.mov (video) -",
+        ])
+        XCTAssertEqual(inventory.entries.map { "\($0.path) \($0.clip?.path ?? "-")" }.sorted(), [
+            "a/IMG_7.jpg a/IMG_7.mov", "b/IMG_7.mov -",
         ])
     }
 }

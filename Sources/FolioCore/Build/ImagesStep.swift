@@ -35,9 +35,12 @@ struct ImagesStep: BuildStep {
         let downloads = plan.jobs.filter(\.isDownload)
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
         let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
+        let videoSeconds = local.compactMap(\.video).reduce(0) { $0 + VideoProgress.seconds($1.duration) }
         let context = Context(processor: site.processor, output: site.output, sources: sources,
                               renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
-                              budget: MemoryBudget(bytes: site.settings.memoryLimit << 20))
+                              budget: MemoryBudget(bytes: site.settings.memoryLimit << 20),
+                              videos: VideoProgress(run.progress("video seconds", total: videoSeconds)),
+                              videoThreads: max(1, min(run.concurrency, 4)))
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
         let cache = run.renditionCache
@@ -115,6 +118,10 @@ struct ImagesStep: BuildStep {
         var renditions: RenditionSet
         var thumbnailSpecs: Set<String>
         var budget: MemoryBudget
+        /// Seconds of video made into web videos so far, for the terminal.
+        var videos: VideoProgress? = nil
+        /// The threads each video's decoder uses (its encoder's are fixed: see RenditionWriter).
+        var videoThreads = 2
     }
 
     /// Where a job's bytes come from: the site's files, or the web.
@@ -128,6 +135,12 @@ struct ImagesStep: BuildStep {
             switch origin {
             case .file(let path, let metadata):
                 return (try files.read(URL(fileURLWithPath: path)), metadata)
+            case .video(let path):
+                // The poster frame, upright, as a JPEG of almost no loss: the renditions are made
+                // from it as from any photo.
+                let poster = try VideoFile(url: URL(fileURLWithPath: path), pixelLimit: processor.pixelLimit).poster()
+                let data = try processor.encode(poster, as: .jpeg, quality: 95)
+                return (data, ImageMetadata(format: .jpeg, width: poster.width, height: poster.height))
             case .download(let url, let cache):
                 if let cache, files.stamp(of: cache) != nil {
                     let data = try files.read(cache)
@@ -162,6 +175,23 @@ struct ImagesStep: BuildStep {
         var description: String { "cannot download \(url): HTTP \(status)" }
     }
 
+    /// Seconds of video made, across the videos made at once.
+    final class VideoProgress: @unchecked Sendable {
+        private let line: ProgressLine
+        private let lock = NSLock()
+        private var done = 0
+
+        init(_ line: ProgressLine) { self.line = line }
+
+        /// A video's share of the line: its whole seconds, at least one.
+        static func seconds(_ duration: Double) -> Int { max(1, Int(duration.rounded(.up))) }
+
+        func add(_ seconds: Int) {
+            guard seconds > 0 else { return }
+            line.update(lock.withLock { done += seconds; return done })
+        }
+    }
+
     /// Counts finished jobs from both pools.
     final class Counted: @unchecked Sendable {
         private let lock = NSLock()
@@ -170,6 +200,16 @@ struct ImagesStep: BuildStep {
     }
 
     static func make(_ job: ImageJob, _ context: Context) async throws -> Made {
+        var made = job.requests.isEmpty && job.tiles == nil && job.animation == nil ? Made() : try await makeStills(job, context)
+        // After the stills, whose memory is given back by then: a job never holds both shares.
+        if let video = job.video {
+            try await makeVideo(video, context)
+            made.count += 1
+        }
+        return made
+    }
+
+    static func makeStills(_ job: ImageJob, _ context: Context) async throws -> Made {
         let processor = context.processor, output = context.output, thumbnailSpecs = context.thumbnailSpecs
         let (data, metadata) = try await context.sources.load(job.origin, processor: processor)
         let set = context.renditions
@@ -205,5 +245,22 @@ struct ImagesStep: BuildStep {
             made.count += 1
         }
         return made
+    }
+
+    /// The web video of a video or Live Photo clip: FFmpeg's work, the slowest Folio does. It
+    /// holds its share of the memory budget (a decoder's and an encoder's frames) while it runs.
+    static func makeVideo(_ video: (source: URL, file: String, duration: Double), _ context: Context) async throws {
+        let file = try VideoFile(url: video.source, pixelLimit: context.processor.pixelLimit)
+        let cost = min(context.budget.capacity, file.metadata.width * file.metadata.height * 4 * 40)
+        await context.budget.acquire(cost)
+        defer { Task { await context.budget.release(cost) } }
+        var reported = 0
+        try context.output.writeMedia(to: video.file) { url in
+            try file.writeRendition(to: url, maxHeight: context.renditions.videoMaxHeight, threads: context.videoThreads) { share in
+                let seconds = Int(share * Double(VideoProgress.seconds(video.duration)))
+                context.videos?.add(seconds - reported)
+                reported = seconds
+            }
+        }
     }
 }

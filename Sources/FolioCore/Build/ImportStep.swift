@@ -97,7 +97,8 @@ struct ImportStep: BuildStep {
         let record = entry.record?.fingerprint ?? "uncatalogued"
         // Only when there is one, so photos without are not all read again.
         let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
-        return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown).joined(separator: "\u{1e}"))
+        let clip = entry.clip.map { ["clip \($0.path)@\($0.stamp.text)"] } ?? []
+        return ContentHash.hex(([readerVersion, record, sidecar, "\(favoriteRating)"] + markdown + clip).joined(separator: "\u{1e}"))
     }
 
     /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
@@ -107,20 +108,42 @@ struct ImportStep: BuildStep {
     static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
                      files: any FileAccess, favoriteRating: Int) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
-        let data: Data
+        let sameFile = old?.fileStamp == entry.stamp.text
         let metadata: ImageMetadata
+        var issues: [BuildIssue] = []
+        var described: PhotoDescription
+        let checksum: String
+        var motion: PhotoMotion?
         do {
-            data = try files.read(contentRoot.appendingPathComponent(entry.path))
-            metadata = try processor.metadata(of: data)
+            if ContentPath.isVideo(entry.path) {
+                let video = try Self.readVideo(contentRoot.appendingPathComponent(entry.path), old: sameFile ? old?.checksum : nil,
+                                               pixelLimit: processor.pixelLimit)
+                (metadata, checksum, described) = (video.metadata, video.checksum, video.described)
+                motion = PhotoMotion(kind: .video, duration: video.duration)
+            } else {
+                let data = try files.read(contentRoot.appendingPathComponent(entry.path))
+                metadata = try processor.metadata(of: data)
+                checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
+                if let problem = metadata.colourProblem { issues.append(.warning("content/\(entry.path)", problem)) }
+                let problem: String?
+                (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
+                if let problem { issues.append(.warning("content/\(entry.path)", problem)) }
+            }
         } catch let error as ImagingError {
             return .failure(.error(shown, error.reason))
         } catch {
             return .failure(.error(shown, "cannot be read: \(error.localizedDescription)"))
         }
-        var issues: [BuildIssue] = []
-        if let problem = metadata.colourProblem { issues.append(.warning("content/\(entry.path)", problem)) }
-        var (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
-        if let problem { issues.append(.warning("content/\(entry.path)", problem)) }
+        if let clip = entry.clip {
+            // A Live Photo's clip that will not read leaves a still photo, said so.
+            do {
+                let video = try Self.readVideo(contentRoot.appendingPathComponent(clip.path), old: nil, pixelLimit: processor.pixelLimit)
+                motion = PhotoMotion(kind: .live, duration: video.duration, clip: clip.path, clipChecksum: video.checksum)
+            } catch {
+                let reason = (error as? ImagingError)?.reason ?? "cannot be read: \(error.localizedDescription)"
+                issues.append(.warning("content/\(clip.path)", "\(reason); the Live Photo is published as a still"))
+            }
+        }
         if let sidecar = entry.sidecar {
             let read = Result { try files.read(contentRoot.appendingPathComponent(sidecar.path)) }
                 .mapError { XMPReader.Failure.malformed($0.localizedDescription) }
@@ -143,8 +166,6 @@ struct ImportStep: BuildStep {
                 issues.append(.warning("content/\(markdown.path)", "cannot be read: \(error.localizedDescription); ignored"))
             }
         }
-        let sameFile = old?.fileStamp == entry.stamp.text
-        let checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place
         let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
@@ -169,6 +190,7 @@ struct ImportStep: BuildStep {
             tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
             colour: metadata.colour, transparent: metadata.transparent, animated: metadata.animated)
         photo.descriptionHTML = markdownBody?.html
+        photo.motion = motion
         return .success((photo, issues))
     }
 

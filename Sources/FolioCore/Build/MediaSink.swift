@@ -5,6 +5,9 @@ import Foundation
 protocol MediaSink: Sendable {
     /// Writes a media file ("media/….jpg") whole.
     func writeMedia(_ data: Data, to relative: String) throws
+    /// Writes a media file that `make` writes itself at the URL it is given (a video, too
+    /// large to hold in memory); it appears at `relative` only once `make` returns.
+    func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws
     /// Writes a tile pyramid that appears at `folder` only once complete.
     func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws
 }
@@ -18,6 +21,14 @@ final class BundleSink: MediaSink, @unchecked Sendable {
 
     func writeMedia(_ data: Data, to relative: String) throws {
         lock.withLock { bundle.media.append(RenditionBundle.File(path: relative, bytes: data)) }
+    }
+
+    /// A shard's bundle holds its files' bytes: the video is made in a scratch file and read in.
+    func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("folio-video-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try make(scratch)
+        try writeMedia(try Data(contentsOf: scratch), to: relative)
     }
 
     func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {

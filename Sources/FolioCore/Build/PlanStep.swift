@@ -7,6 +7,8 @@ struct ImageJob: Sendable {
         /// with what the import learned of it, so the job decodes it without reading its
         /// header or EXIF again.
         case file(String, ImageMetadata)
+        /// A video file under content/ (its full path): the renditions are made from its poster frame.
+        case video(String)
         /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
         /// (read from there when it is already) when the photo is a favorite.
         case download(URL, cache: URL?)
@@ -26,6 +28,9 @@ struct ImageJob: Sendable {
     var tiles: (request: TileRequest, folder: String)?
     /// Where the animation goes, when the photo moves and `public/` lacks it.
     var animation: String?
+    /// The video to make a web video of (the photo's own file, or a Live Photo's clip), and the
+    /// file it goes to, when `public/` lacks it.
+    var video: (source: URL, file: String, duration: Double)?
 
     /// The photo's pixel count: what its decode costs, roughly.
     var pixels: Int { width * height }
@@ -99,7 +104,7 @@ struct PlanStep: BuildStep {
                 }
             }
             var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
-                                  animated: photo.animated && photo.remote == nil ? photo.format : nil)
+                                  animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
@@ -108,10 +113,13 @@ struct PlanStep: BuildStep {
             plan.media[id] = media
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
             let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
+            let videoMissing = media.video.flatMap { file in
+                output.hasMedia(file) ? nil : Self.videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
+            }
 
             let tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
             // A photo that misses nothing needs no job (nearly all of them, on most builds).
-            guard !missing.isEmpty || tiles != nil || animationMissing != nil else { continue }
+            guard !missing.isEmpty || tiles != nil || animationMissing != nil || videoMissing != nil else { continue }
             if let index = jobIndex[photo.checksum] {
                 plan.jobs[index].photos.append((id, photo.source))
                 for request in missing where !plan.jobs[index].requests.contains(request) {
@@ -119,14 +127,22 @@ struct PlanStep: BuildStep {
                 }
                 plan.jobs[index].tiles = plan.jobs[index].tiles ?? tiles
                 plan.jobs[index].animation = plan.jobs[index].animation ?? animationMissing
+                plan.jobs[index].video = plan.jobs[index].video ?? videoMissing
                 continue
             }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
                 photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
-                checksum: photo.checksum, colour: colour, requests: missing, tiles: tiles, animation: animationMissing))
+                checksum: photo.checksum, colour: colour, requests: missing, tiles: tiles, animation: animationMissing,
+                video: videoMissing))
         }
         return plan
+    }
+
+    /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
+    static func videoSource(of photo: Photo, site: ConfiguredSite) -> URL? {
+        guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
+        return site.paths.content.appendingPathComponent(motion.clip ?? path)
     }
 
     /// Where a photo's renditions are made from, at what size, and whether it gets screen
@@ -135,6 +151,8 @@ struct PlanStep: BuildStep {
     /// favorite, whose screen-sized image is kept in the cache and published.
     static func source(of photo: Photo, site: ConfiguredSite, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
         switch photo.source {
+        case .content(let path) where photo.motion?.kind == .video:
+            return (.video(contentRoot + path), photo.width, photo.height, true)
         case .content(let path):
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,

@@ -284,6 +284,28 @@ public final class PublicOutput: @unchecked Sendable {
         try write(data, to: relative, in: next.path, atomically: true)
     }
 
+    /// Lets `make` write a media file beside its final name, then renames it into place.
+    public func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws {
+        let path = next.path + "/" + relative
+        do {
+            try prepareFolder(Self.folder(of: relative, in: next.path))
+        } catch {
+            throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
+        }
+        let scratch = "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            try make(URL(fileURLWithPath: scratch))
+        } catch {
+            unlink(scratch)
+            throw error
+        }
+        guard rename(scratch, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(scratch)
+            throw FolioError(path: path, reason: "cannot put it in place: \(reason)")
+        }
+    }
+
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
     public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
         let final = next.appendingPathComponent(folder)

@@ -28,6 +28,7 @@ extension ImageJob {
     var cacheKey: String {
         let outputs = requests.map { "\($0)" }.sorted()
             + [tiles.map { "tiles \($0.request) \($0.folder)" } ?? "", animation.map { "animation \($0)" } ?? "",
+               video.map { "video \($0.file)" } ?? "",
                "\(colour)", "\(width)x\(height)"]
         let safe = String(checksum.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.prefix(64))
         return "\(safe.prefix(2))/\(safe)-\(ContentHash.hex(outputs.joined(separator: "\u{1e}")).prefix(16))"

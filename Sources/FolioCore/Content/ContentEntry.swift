@@ -11,6 +11,8 @@ public struct ContentEntry: Sendable, Equatable {
     public var sidecar: Sidecar?
     /// sigal's description of the photo (`11.md` beside `11.jpg`): a title and Markdown.
     public var markdown: Sidecar?
+    /// A Live Photo's clip: the video of the photo's name beside it (`IMG_1.MOV` by `IMG_1.HEIC`).
+    public var clip: Sidecar?
 
     /// Where the model says the photo comes from.
     public var source: PhotoSource { .content(path: path) }

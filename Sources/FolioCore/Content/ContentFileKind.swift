@@ -13,7 +13,7 @@ public enum ContentFileKind: String, Sendable, Equatable {
             self = .photo
         } else if fileExtension == "plist" {
             self = .catalog
-        } else if Self.videos.contains(fileExtension) {
+        } else if ContentPath.videoExtensions.contains(fileExtension) {
             self = .video
         } else if Self.raws.contains(fileExtension) {
             self = .raw
@@ -26,13 +26,11 @@ public enum ContentFileKind: String, Sendable, Equatable {
         }
     }
 
-    /// What a camera or phone keeps beside a photo under the same name: the video of a Live Photo,
-    /// the RAW of a RAW+JPEG pair, the edits or metadata of an editor.
-    var accompaniesPhotos: Bool { self == .video || self == .raw || self == .sidecar }
+    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG
+    /// pair, the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
+    /// imported with it.)
+    var accompaniesPhotos: Bool { self == .raw || self == .sidecar }
 
-    private static let videos: Set<String> = [
-        "mov", "mp4", "m4v", "avi", "mkv", "webm", "3gp", "mts", "m2ts", "mpg", "mpeg", "wmv",
-    ]
     private static let raws: Set<String> = [
         "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw",
         "x3f", "3fr", "iiq", "erf", "kdc", "mrw", "raw", "rwl",

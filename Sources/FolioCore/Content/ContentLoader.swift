@@ -49,7 +49,10 @@ public struct ContentLoader: Sendable {
         }
         let all = listing.map(\.path)
         var catalogs = all.filter { RelativePath.lowercasedExtension(of: $0) == "plist" }
-        let images = all.filter(ContentPath.isImage)
+        // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
+        // photo's Live Photo clip; every other video is a photo of the gallery of its own.
+        let clips = Self.liveClips(all)
+        let images = all.filter { ContentPath.isImage($0) || (ContentPath.isVideo($0) && clips.clipOf[$0] == nil) }
         let realRoot = files.realPath(contentRoot) + "/"
         // Regular files the walk found are inside content/ by construction; only links, and paths
         // a catalog names that the walk did not find, need their real path checked.
@@ -125,7 +128,7 @@ public struct ContentLoader: Sendable {
         inventory.skipped = skippedFiles(listing.filter { !$0.isLink }.map(\.path), photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
-        for link in listing where link.isLink && !ContentPath.isImage(link.path) && !catalogs.contains(link.path) {
+        for link in listing where link.isLink && !ContentPath.isMedia(link.path) && !catalogs.contains(link.path) {
             inventory.issues.append(linkIssue(link.path, realRoot: realRoot))
         }
         for index in inventory.entries.indices where !sidecars.isEmpty {
@@ -136,11 +139,34 @@ public struct ContentLoader: Sendable {
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         readSigalDescriptions(into: &inventory, listing: listing, photos: Set(images))
+        for index in inventory.entries.indices where !clips.clipOf.isEmpty {
+            guard let clip = clips.stillOf[inventory.entries[index].path],
+                  let stamp = walkStamps[clip] ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }
+            inventory.entries[index].clip = Sidecar(path: clip, stamp: stamp)
+        }
         return inventory
     }
 
-    /// Every file that is neither a photo nor a catalog. A video or RAW named as a photo in its
-    /// folder is (`IMG_1.MOV` beside `IMG_1.HEIC`) is that photo's companion; a sidecar named so
+    /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
+    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video).
+    static func liveClips(_ paths: [String]) -> (clipOf: [String: String], stillOf: [String: String]) {
+        let videos = paths.filter(ContentPath.isVideo)
+        guard !videos.isEmpty else { return ([:], [:]) }
+        var stills: [String: String] = [:]
+        for path in paths where ContentPath.isImage(path) {
+            stills[RelativePath(path).deletingExtension.text.lowercased()] = path
+        }
+        var clipOf: [String: String] = [:], stillOf: [String: String] = [:]
+        for video in videos.sorted() {
+            guard let still = stills[RelativePath(video).deletingExtension.text.lowercased()], stillOf[still] == nil else { continue }
+            clipOf[video] = still
+            stillOf[still] = video
+        }
+        return (clipOf, stillOf)
+    }
+
+    /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
+    /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
     /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
     private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
@@ -154,7 +180,8 @@ public struct ContentLoader: Sendable {
         }()
         return paths.compactMap { path in
             let kind = ContentFileKind(path: path)
-            guard kind != .photo, kind != .catalog else { return nil }
+            // Videos are imported: alone, or as the clip of the Live Photo of their name.
+            guard kind != .photo, kind != .catalog, kind != .video else { return nil }
             let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(path).deletingExtension.text.lowercased()] : nil
             if kind == .sidecar, photo != nil { return nil }
             return SkippedFile(path: path, kind: kind, companionOf: photo)
@@ -189,8 +216,8 @@ public struct ContentLoader: Sendable {
             issues.append(.error(blame, "is a link that leads outside content/"))
             return nil
         }
-        guard ContentPath.isImage(path) else {
-            issues.append(.error(blame, "not an image file (expected .jpg, .png, .gif, .webp, .avif, .heic or .tif)"))
+        guard ContentPath.isMedia(path) else {
+            issues.append(.error(blame, "not an image or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"))
             return nil
         }
         return ContentEntry(path: path, record: record, stamp: stamp)

@@ -20,4 +20,16 @@ enum ContentPath {
     static func isImage(_ path: String) -> Bool {
         imageExtensions.contains(RelativePath.lowercasedExtension(of: path))
     }
+
+    /// What cameras, phones and the web write video in; FFmpeg's demuxers read them all.
+    static let videoExtensions: Set<String> = [
+        "mov", "mp4", "m4v", "avi", "mkv", "webm", "ogv", "3gp", "mts", "m2ts", "mpg", "mpeg", "wmv",
+    ]
+
+    static func isVideo(_ path: String) -> Bool {
+        videoExtensions.contains(RelativePath.lowercasedExtension(of: path))
+    }
+
+    /// A photo or a video: what becomes a photo of the gallery.
+    static func isMedia(_ path: String) -> Bool { isImage(path) || isVideo(path) }
 }

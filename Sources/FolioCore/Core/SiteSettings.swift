@@ -48,6 +48,10 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Paths under `content/` never to publish, as globs (`"**/Private/**"`, `"*.tmp.jpg"`): see
     /// `ExcludePattern`. `.nomedia` files say the same from inside the folders.
     public var exclude: [String] = []
+    /// The shorter side, in pixels, of the web video published for each video and Live Photo
+    /// (H.264/AAC MP4): larger videos are encoded down to it, one within it and already H.264
+    /// is published as it is (its metadata stripped).
+    public var videoMaxHeight = 1080
 
     public init() {}
 
@@ -76,6 +80,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? d.exclude
+        videoMaxHeight = try c.decodeIfPresent(Int.self, forKey: .videoMaxHeight) ?? d.videoMaxHeight
         if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
             guard let colour = ColourSetting(rawValue: text) else {
                 let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
@@ -126,6 +131,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "latestCount": "a whole number", "feedCount": "a whole number", "pageSize": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
         "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
+        "videoMaxHeight": "a whole number (pixels)",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -218,6 +224,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check(pixelLimit > 0, "pixelLimit", "must be positive", pixelLimit)
         try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit", "must be positive", fullDecodePixelLimit)
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
+        try check((144...4320).contains(videoMaxHeight), "videoMaxHeight", "must be from 144 to 4320 (pixels)", videoMaxHeight)
         try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
         try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")
         if let baseURL {

@@ -8,18 +8,22 @@ public struct PhotoMedia: Sendable, Equatable {
     /// An animated photo's animation (the GIF, cleaned of its metadata), at its full size; its
     /// `screens` are then stills, for visitors who prefer reduced motion.
     public var animation: String?
+    /// A video's or a Live Photo's web video (H.264/AAC MP4); its `screens` are the poster.
+    public var video: String?
 
-    public init(thumbnails: RenditionFiles, screens: RenditionFiles, tiles: TilePyramid? = nil, animation: String? = nil) {
+    public init(thumbnails: RenditionFiles, screens: RenditionFiles, tiles: TilePyramid? = nil, animation: String? = nil,
+                video: String? = nil) {
         self.thumbnails = thumbnails
         self.screens = screens
         self.tiles = tiles
         self.animation = animation
+        self.video = video
     }
 
     /// Every media file and tile folder of this site that this photo's pages refer to.
     public var paths: [String] {
         thumbnails.paths + (screens.isExternal ? [] : screens.paths) + (tiles.map { [$0.tilesBase] } ?? [])
-            + (animation.map { [$0] } ?? [])
+            + (animation.map { [$0] } ?? []) + (video.map { [$0] } ?? [])
     }
 }
 

@@ -16,6 +16,8 @@ public struct RenditionSet: Sendable {
     private let jpegQuality: Int
     /// What photos that are not sRGB get; part of the spec of their renditions only.
     public let colour: ColourSetting
+    /// The shorter side of published videos (`SiteSettings.videoMaxHeight`).
+    public let videoMaxHeight: Int
 
     public init(_ settings: SiteSettings) {
         let quality = settings.quality(for: settings.format)
@@ -33,6 +35,7 @@ public struct RenditionSet: Sendable {
         fallbackFormat = settings.format == .jpeg ? nil : .jpeg
         jpegQuality = settings.quality(for: .jpeg)
         colour = settings.colour
+        videoMaxHeight = settings.videoMaxHeight
     }
 
     /// The set for transparent photos (PNG and WebP with alpha): every format that would flatten
@@ -109,6 +112,13 @@ public struct RenditionSet: Sendable {
         return "media/\(checksum.prefix(16))-animation-\(ContentHash.hex("\(fileExtension): frames, timing, loop").prefix(6)).\(fileExtension)"
     }
 
+    /// A video's (or a Live Photo's clip's) web video, named by the checksum of the video's
+    /// bytes and how it is made: rebuilds find it and never encode it again.
+    public func videoFile(checksum: String) -> String {
+        let spec = "mp4 h264 crf23 veryfast aac160 short side <= \(videoMaxHeight); remux when playable"
+        return "media/\(checksum.prefix(16))-video-\(ContentHash.hex(spec).prefix(6)).mp4"
+    }
+
     /// The folder of a photo's tile pyramid, ending in "/".
     public func tilesFolder(_ tiles: TileRequest, checksum: String, colour source: SourceColour) -> String {
         "media/tiles/\(checksum.prefix(16))-\(ContentHash.hex(Self.spec(tiles) + source.renditionTag(colour)).prefix(6))/"
@@ -138,14 +148,18 @@ public struct RenditionSet: Sendable {
     /// What is published of a photo of this checksum, upright size and colour. An animated one
     /// (`animated`: its format, GIF or WebP) gets its animation and no tiles: zooming would show
     /// a still.
-    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil) -> PhotoMedia {
+    /// A video (`motion`) gets its web video and no tiles: its page plays it; a Live Photo gets
+    /// its clip's web video beside its still's tiles.
+    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil,
+                      motion: PhotoMotion? = nil) -> PhotoMedia {
         PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
                               width: width, height: height, colour: source),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
                            width: width, height: height, colour: source),
-            tiles: animated != nil ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
-            animation: animated.map { animationFile(checksum: checksum, format: $0) })
+            tiles: animated != nil || motion?.kind == .video ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
+            animation: animated.map { animationFile(checksum: checksum, format: $0) },
+            video: motion.map { videoFile(checksum: $0.videoChecksum(photoChecksum: checksum)) })
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the

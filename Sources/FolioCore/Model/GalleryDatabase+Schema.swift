@@ -211,6 +211,12 @@ extension GalleryDatabase {
             try db.execute(sql: "UPDATE photo SET tags = '[]' WHERE tags = ''")
         }
 
+        migrator.registerMigration("v12: videos and Live Photos") { db in
+            // What moves in a photo (PhotoMotion, as JSON): a video's duration, a Live Photo's
+            // clip and its checksum. NULL for a still, as every photo imported before was.
+            try db.alter(table: "photo") { t in t.add(column: "motion", .text) }
+        }
+
         return migrator
     }
 }

@@ -9,7 +9,7 @@ extension Photo {
             favorite: photo.favorite, catalogFavorite: photo.favorite, checksum: photo.checksum,
             fileStamp: photo.fileStamp, fingerprint: photo.fingerprint, format: photo.format,
             orientation: photo.orientation, colour: photo.colour, transparent: photo.transparent,
-            animated: photo.animated, camera: photo.camera, exposure: photo.exposure,
+            animated: photo.animated, motion: photo.motion, camera: photo.camera, exposure: photo.exposure,
             latitude: photo.latitude, longitude: photo.longitude, tags: photo.tags,
             // Read again, so the last build's failure is forgotten until this one fails it too.
             lastError: nil, remote: photo.remote,

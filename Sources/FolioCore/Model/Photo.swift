@@ -36,6 +36,8 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var transparent: Bool
     /// Whether it moves (ImageMetadata.animated): its animation is published beside its stills.
     public var animated: Bool
+    /// A video's or a Live Photo's motion; nil for a still.
+    public var motion: PhotoMotion?
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?

@@ -29,6 +29,8 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
     public var colour: SourceColour
     public var transparent: Bool
     public var animated: Bool
+    /// A video's or a Live Photo's motion; nil for a still.
+    public var motion: PhotoMotion?
     public var camera: String?
     public var exposure: String?
     public var latitude: Double?

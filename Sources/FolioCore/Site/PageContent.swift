@@ -82,6 +82,10 @@ public struct PhotoCard: Sendable, Encodable {
     public var shape: ImageRef?
     /// The `sizes` of `shape`: about how wide a photo of its shape is in a row of such photos.
     public var shapeSizes: String?
+    /// A video's duration ("0:07"), shown on its card; nil for a photo.
+    public var duration: String?
+    /// A Live Photo: its card says so.
+    public var live = false
     /// On the page's first screen: loaded at once rather than lazily.
     public var eager = false
     /// The page's first photo: fetched first (`fetchpriority`), its paint timed (`elementtiming`).
@@ -210,6 +214,11 @@ public struct PhotoDetail: Sendable, Encodable {
     /// photo is shown.
     public var nextImage: ImageRef?
     public var nextSizes: String?
+    /// A video's web video (its `image` the poster), played by the page's `<video>`.
+    public var video: String?
+    /// A Live Photo's clip as a web video: played over the still while the visitor presses or
+    /// hovers it, or from its button.
+    public var liveVideo: String?
 }
 
 /// The switch on the Favorites page between "Only favorites" and "All places".

@@ -225,11 +225,16 @@ extension SiteBuilder {
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
+        let images = self.images[photo.id]
+        if let motion = photo.motion {
+            // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
+            facts.append(motion.kind == .video ? Fact(label: "Duration", value: motion.durationText)
+                : Fact(label: "Live Photo", value: "\(motion.durationText) of motion", href: images?.video))
+        }
         if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
 
         let previous = position > 0 ? ordered[position - 1] : nil
         let next = position + 1 < ordered.count ? ordered[position + 1] : nil
-        let images = self.images[photo.id]
         let detail = PhotoDetail(
             identifier: photo.identifier, title: PhotoText.title(photo),
             description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
@@ -241,7 +246,9 @@ extension SiteBuilder {
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
-            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
+            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) },
+            video: photo.motion?.kind == .video ? images?.video : nil,
+            liveVideo: photo.motion?.kind == .live ? images?.video : nil)
         frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail)
         page.frame.social = socialCard(photo: page.frame, item)

@@ -5,17 +5,20 @@ public struct PhotoImages: Sendable, Equatable {
     public var thumb: ImageRef?
     public var screen: ImageRef?
     public var zoom: TilePyramid?
+    /// A video's or a Live Photo's web video.
+    public var video: String?
 
-    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: TilePyramid? = nil) {
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: TilePyramid? = nil, video: String? = nil) {
         self.thumb = thumb
         self.screen = screen
         self.zoom = zoom
+        self.video = video
     }
 
     init(_ media: PhotoMedia) {
         var screen = ImageRef(media.screens)
         screen?.animation = media.animation
-        self.init(thumb: ImageRef(media.thumbnails), screen: screen, zoom: media.tiles)
+        self.init(thumb: ImageRef(media.thumbnails), screen: screen, zoom: media.tiles, video: media.video)
     }
 }
 
@@ -274,8 +277,13 @@ public struct SiteBuilder: Sendable {
     }
 
     private func card(_ item: GalleryPhoto, thumb: ImageRef?) -> PhotoCard {
-        PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
-                  alt: PhotoText.alt(item), thumb: thumb, favorite: item.photo.favorite, identifier: item.photo.identifier)
+        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
+                             alt: PhotoText.alt(item), thumb: thumb, favorite: item.photo.favorite, identifier: item.photo.identifier)
+        if let motion = item.photo.motion {
+            card.duration = motion.kind == .video ? motion.durationText : nil
+            card.live = motion.kind == .live
+        }
+        return card
     }
 
     /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).

@@ -1,0 +1,57 @@
+/* Folio: a video's page. The video plays with the browser's own controls; this gives the page
+   what the photo viewer gives a photo's: the details opened and closed by the i button or key
+   (kept closed from page to page as the viewer keeps them), the previous and next videos or
+   photos on the arrow keys while the video is not focused, and the stage's arrows. */
+(function () {
+  "use strict";
+
+  var figure = document.querySelector(".photo-figure.video-figure");
+  var video = figure && figure.querySelector(".photo-video");
+  if (!video) return;
+  var page = figure.closest(".photo-page") || document;
+  var body = document.body;
+  var controls = page.querySelector(".viewer-controls");
+  var infoButton = page.querySelector(".viewer-button[data-info]");
+  var wide = window.matchMedia("(min-width: 900px)");
+  var DETAILS_KEY = "folio:details-closed";
+
+  function toggleDetails(show) {
+    var open = show === undefined ? !body.classList.contains("details-open") : !!show;
+    body.classList.toggle("details-open", open);
+    if (infoButton) infoButton.setAttribute("aria-expanded", open ? "true" : "false");
+    if (show === undefined && wide.matches) {
+      try { if (open) sessionStorage.removeItem(DETAILS_KEY); else sessionStorage.setItem(DETAILS_KEY, "1"); } catch (e) { /* private mode */ }
+    }
+  }
+  function detailsOnArrival() {
+    try { if (sessionStorage.getItem(DETAILS_KEY)) return false; } catch (e) { /* private mode */ }
+    return wide.matches;
+  }
+  function go(rel) {
+    var link = page.querySelector("a[rel='" + rel + "']");
+    if (link) location.href = link.href;
+    return !!link;
+  }
+
+  if (controls) {
+    // Zooming is the photo viewer's; a video has only its details to show.
+    controls.querySelectorAll("[data-zoom]").forEach(function (button) { button.hidden = true; });
+    controls.hidden = false;
+    if (infoButton) infoButton.addEventListener("click", function () { toggleDetails(); });
+  }
+  page.querySelectorAll(".stage-nav").forEach(function (link) { link.hidden = false; });
+  wide.addEventListener("change", function () { toggleDetails(detailsOnArrival()); });
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    var target = event.target;
+    // The video's own keys (seeking with the arrows) win while it has the focus.
+    if (target === video || (target.closest && target.closest("input, textarea, select, [contenteditable]"))) return;
+    var done = true;
+    if (event.key === "ArrowLeft") done = go("prev");
+    else if (event.key === "ArrowRight") done = go("next");
+    else if (event.key === "i") toggleDetails();
+    else done = false;
+    if (done) event.preventDefault();
+  });
+  toggleDetails(detailsOnArrival());
+})();
