@@ -48,6 +48,13 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Paths under `content/` never to publish, as globs (`"**/Private/**"`, `"*.tmp.jpg"`): see
     /// `ExcludePattern`. `.nomedia` files say the same from inside the folders.
     public var exclude: [String] = []
+    /// Whether the site has a Map (and maps on its region, place and photo pages): on by default,
+    /// for a gallery whose photos say where they were taken.
+    public var map = true
+    /// How precisely maps show where places are, in kilometres: each place at the centre of its
+    /// photos' GPS positions, rounded to a grid this wide, so no photo's exact position is
+    /// published. 0 shows the centre as it is (a place of one photo: that photo's own position).
+    public var mapPrecision = 1.0
 
     public init() {}
 
@@ -76,6 +83,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? d.exclude
+        map = try c.decodeIfPresent(Bool.self, forKey: .map) ?? d.map
+        mapPrecision = try c.decodeIfPresent(Double.self, forKey: .mapPrecision) ?? d.mapPrecision
         if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
             guard let colour = ColourSetting(rawValue: text) else {
                 let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
@@ -126,6 +135,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "latestCount": "a whole number", "feedCount": "a whole number", "pageSize": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
         "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
+        "map": "true or false", "mapPrecision": "a number (kilometres)",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -219,6 +229,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check(fullDecodePixelLimit > 0, "fullDecodePixelLimit", "must be positive", fullDecodePixelLimit)
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
         try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
+        try check(mapPrecision.isFinite && (0...1000).contains(mapPrecision), "mapPrecision",
+                  "must be from 0 (exact) to 1000 kilometres", mapPrecision)
         try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")
         if let baseURL {
             let parts = URLComponents(string: baseURL)
