@@ -18,7 +18,7 @@
   var NS = "http://www.w3.org/2000/svg";
   var world = figure.getAttribute("data-view-box").split(" ").map(Number);
   var WORLD_W = world[2], WORLD_H = world[3];
-  var MAX_ZOOM = 64;
+  var MAX_ZOOM = 16; // past it, 1:110m outlines say nothing more
   var CLUSTER_PX = 14;
 
   // The view: the part of the world shown, its top-left corner (x, y) and width (w); the

@@ -41,7 +41,7 @@ extension SiteBuilder {
         let pins = pins(Array(places))
         guard !pins.isEmpty else { return nil }
         return MapFigure(kind: "region", label: "Map of the places of \(region.name)", pins: pins,
-                         frame: .around(pins.map(\.coordinate), minimumWidth: 40), displayWidth: 720, basemap: basemap, root: root)
+                         frame: .around(pins.map(\.coordinate), minimumWidth: 150), displayWidth: 720, basemap: basemap, root: root)
     }
 
     /// Where a place is, on a small map around it.

@@ -51,7 +51,7 @@ public struct WorldBasemap: Sendable {
         let width = Self.number(Int(MapProjection.width * 10)), height = Self.number(Int((MapProjection.height * 10).rounded()))
         let document = """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)">\
-            <style>.sea{fill:#dce8f0}.land{fill:#f3efe6;stroke:#b8ae9c;stroke-width:.5;stroke-linejoin:round}\
+            <style>.sea{fill:#dce8f0}.land{fill:#f3efe6;stroke:#b8ae9c;stroke-width:.3;stroke-linejoin:round}\
             @media (prefers-color-scheme:dark){.sea{fill:#17212b}.land{fill:#2c3138;stroke:#57606b}}</style>\
             <path class="sea" d="\(Self.outline())"/><path class="land" fill-rule="evenodd" d="\(land)"/></svg>
 
