@@ -31,7 +31,7 @@ final class SiteTemplateValueTests: XCTestCase {
         frame.noindex = true
         frame.lock = "l"
         let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true)]
-        let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", href: "h")
+        let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", slug: "s", href: "h")
         let map = MapFigure(kind: "world", label: "l", pins: [pin], frame: .world, displayWidth: 1000, basemap: "b", root: "")
         return [
             HomePage(frame: frame, stats: [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")], photoSections: sections,

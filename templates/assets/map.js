@@ -1,17 +1,21 @@
 /* Folio's map (the Map page): pan and zoom with the pointer gestures the photo viewer uses
    (gestures.js: drag, pinch, wheel), the + − ⟲ buttons, and the keyboard on the focused map
    (+ and − zoom, arrows pan, 0 shows the whole world). Zooming changes the SVG's viewBox; once
-   the view settles, the places (from map/places-*.js, which the page names) are clustered again
-   for the new scale, as the build clustered them for the whole world, and only those in view
-   are drawn: clusters split as the visitor zooms in. A cluster's marker zooms in on it rather
+   the view settles, the places (map/places-*.js, which the page names in data-places and this
+   loads once the page is idle or the visitor first moves the map, so it never slows the page's
+   opening) are clustered again for the new scale, as the build clustered them for the whole
+   world, and only those in view are drawn: clusters split as the visitor zooms in. A cluster's marker zooms in on it rather
    than leaving for its biggest place. Without this script the map is the build's, links and all. */
 (function () {
   "use strict";
 
   var figure = document.querySelector(".map-world[data-view-box]");
   var svg = figure && figure.querySelector(".map-svg");
-  var places = window.folioMapPlaces;
-  if (!svg || !Array.isArray(places) || !window.Folio || !Folio.gestures) return;
+  var holder = figure && figure.closest("[data-places]");
+  if (!svg || !holder || !window.Folio || !Folio.gestures) return;
+  // [x, y, photos, slug, title, subtitle's position in subtitles], most photos first; null
+  // until loaded (the build's markers stand until then).
+  var places = null, subtitles = [], placeAddress = "";
   var stage = figure.querySelector(".map-stage");
   var markers = svg.querySelector(".map-markers");
   var root = document.body.getAttribute("data-root") || "";
@@ -75,6 +79,7 @@
     var result = [], cells = new Map();
     function key(cx, cy) { return cx + ":" + cy; }
     places.forEach(function (p) {
+      if (!Array.isArray(p) || p.length < 6) return;
       var cx = Math.floor(p[0] / radius), cy = Math.floor(p[1] / radius);
       var joined = -1;
       for (var dx = -1; dx <= 1; dx++) {
@@ -102,6 +107,7 @@
   function plural(n, word) { return n.toLocaleString("en-US") + " " + word + (n === 1 ? "" : "s"); }
 
   function drawMarkers() {
+    if (!places) return;
     var upp = unitsPerPixel();
     var h = view.w * WORLD_H / WORLD_W;
     var fragment = document.createDocumentFragment();
@@ -109,11 +115,12 @@
       var x = c.lead[0], y = c.lead[1];
       var r = Math.max(5 + 3 * Math.log10(Math.max(1, c.photos)), c.count > 1 ? 9 : 0) * upp;
       if (x + r < view.x || x - r > view.x + view.w || y + r < view.y || y - r > view.y + h) return;
-      var name = c.count > 1 ? c.lead[4] + " and " + plural(c.count - 1, "more place") + ": " + plural(c.photos, "photo")
-                             : c.lead[5] + ": " + plural(c.photos, "photo");
+      var title = String(c.lead[4]), subtitle = subtitles[c.lead[5]];
+      var name = c.count > 1 ? title + " and " + plural(c.count - 1, "more place") + ": " + plural(c.photos, "photo")
+                             : (subtitle ? title + ", " + subtitle : title) + ": " + plural(c.photos, "photo");
       var a = document.createElementNS(NS, "a");
       a.setAttribute("class", c.count > 1 ? "map-marker map-cluster" : "map-marker");
-      a.setAttribute("href", root + c.lead[3]);
+      a.setAttribute("href", root + placeAddress.replace("*", c.lead[3]));
       a.setAttribute("aria-label", name);
       if (c.count > 1) a.setAttribute("data-cluster", "");
       var title = document.createElementNS(NS, "title");
@@ -241,5 +248,27 @@
   if (window.ResizeObserver) new ResizeObserver(function () {
     if (width() !== lastWidth) { lastWidth = width(); settle(); }
   }).observe(stage);
-  drawMarkers();
+
+  // The places, as a script (a page opened from disk cannot fetch JSON).
+  var loading = false;
+  function loadPlaces() {
+    if (loading) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = holder.getAttribute("data-places");
+    script.onload = function () {
+      var data = window.folioMapPlaces;
+      if (!data || !Array.isArray(data.places) || typeof data.place !== "string") return;
+      places = data.places;
+      subtitles = Array.isArray(data.subtitles) ? data.subtitles : [];
+      placeAddress = data.place;
+      drawMarkers();
+    };
+    document.head.appendChild(script);
+  }
+  ["pointerdown", "wheel", "keydown", "focusin"].forEach(function (type) {
+    figure.addEventListener(type, loadPlaces, { once: true, passive: true });
+  });
+  if (window.requestIdleCallback) requestIdleCallback(loadPlaces, { timeout: 2000 });
+  else setTimeout(loadPlaces, 300);
 })();

@@ -27,6 +27,7 @@ public struct MapFigure: Sendable, Encodable, Equatable {
         public var subtitle: String
         /// Its full name, in its marker's name ("Paris, France: 12 photos").
         public var name: String
+        public var slug: String
         /// Relative to the public root.
         public var href: String
     }
@@ -87,7 +88,7 @@ public struct MapFigure: Sendable, Encodable, Equatable {
             let name = XMLText.escape(Self.name(cluster))
             let many = cluster.pins.count > 1
             svg += #"<a class="\#(many ? "map-marker map-cluster" : "map-marker")" href="\#(XMLText.escape(root + cluster.lead.href))" aria-label="\#(name)">"#
-            svg += #"<title>\#(name)</title><circle cx="\#(x)" cy="\#(y)" r="\#(Self.number(radius))"/>"#
+            svg += #"<circle cx="\#(x)" cy="\#(y)" r="\#(Self.number(radius))"/>"#
             if many {
                 svg += #"<text x="\#(x)" y="\#(y)" font-size="\#(Self.number(radius * 1.05))" dy=".35em">\#(cluster.pins.count)</text>"#
             }
@@ -143,13 +144,10 @@ public struct MapFigure: Sendable, Encodable, Equatable {
         return clusters
     }
 
-    /// A map coordinate as SVG reads it: at most two decimals, no trailing zeros.
+    /// A map coordinate as SVG reads it, in tenths: 4 km at the equator, a fraction of a pixel
+    /// on every map the theme draws (the world 1000 units wide, a locator 120).
     static func number(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let sign = hundredths < 0 ? "-" : ""
-        let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
-        if fraction == 0 { return sign + String(whole) }
-        let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction)
-        return sign + String(whole) + "." + digits
+        let tenths = Int((value * 10).rounded())
+        return WorldBasemap.number(tenths)
     }
 }

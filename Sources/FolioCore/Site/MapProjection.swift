@@ -29,6 +29,7 @@ public enum MapProjection {
     /// A longitude taken round to −180…180.
     public static func wrapped(_ longitude: Double) -> Double {
         guard longitude.isFinite else { return 0 }
+        if (-180...180).contains(longitude) { return longitude }
         var wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
         if wrapped < 0 { wrapped += 360 }
         return wrapped == 0 && longitude > 0 ? 180 : wrapped - 180

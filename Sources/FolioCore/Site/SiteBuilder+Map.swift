@@ -14,7 +14,7 @@ extension SiteBuilder {
         places.compactMap { place -> MapFigure.Pin? in
             guard let coordinate = index.coordinates[place.id] else { return nil }
             return MapFigure.Pin(coordinate: coordinate, photos: positions(of: place).count, title: place.title,
-                                 subtitle: place.subtitle, name: place.name, href: Route.place(slug: place.slug).path)
+                                 subtitle: place.subtitle, name: place.name, slug: place.slug, href: Route.place(slug: place.slug).path)
         }
         .sorted { $0.photos != $1.photos ? $0.photos > $1.photos : $0.href < $1.href }
     }
@@ -63,29 +63,48 @@ extension SiteBuilder {
     }
 
     /// The places for the theme's map script, which clusters them again as the visitor zooms:
-    /// a script (not JSON, which a page opened from disk cannot fetch) named by its content's hash.
-    /// Each place is [x, y, photos, href, title, name]; nil when the site has no Map.
+    /// a script (not JSON, which a page opened from disk cannot fetch) named by its content's
+    /// hash, loaded once the map is on screen. Each place is [x, y, photos, slug, title, the
+    /// position of its subtitle in `subtitles`] (a library's places share a few subtitles: their
+    /// regions and countries); `place` is a place's address with "*" for its slug. Nil when the
+    /// site has no Map.
     func mapData() -> SiteFile? {
         guard hasMap else { return nil }
-        let entries = pins(index.places).map { MapDataEntry(pin: $0) }
+        var data = MapData(place: Route.place(slug: "*").path)
+        var subtitles: [String: Int] = [:]
+        for pin in pins(index.places) {
+            let subtitle = subtitles[pin.subtitle] ?? {
+                data.subtitles.append(pin.subtitle)
+                subtitles[pin.subtitle] = data.subtitles.count - 1
+                return data.subtitles.count - 1
+            }()
+            data.places.append(MapData.Entry(pin: pin, subtitle: subtitle))
+        }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        guard let json = try? encoder.encode(entries) else { return nil }
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        guard let json = try? encoder.encode(data) else { return nil }
         let text = "window.folioMapPlaces = " + String(decoding: json, as: UTF8.self) + ";\n"
         return SiteFile(path: "map/places-\(ContentHash.hex(Data(text.utf8)).prefix(12)).js", text: text)
     }
 
-    private struct MapDataEntry: Encodable {
-        var pin: MapFigure.Pin
+    private struct MapData: Encodable {
+        var place: String
+        var subtitles: [String] = []
+        var places: [Entry] = []
 
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.unkeyedContainer()
-            try c.encode((pin.coordinate.x * 100).rounded() / 100)
-            try c.encode((pin.coordinate.y * 100).rounded() / 100)
-            try c.encode(pin.photos)
-            try c.encode(pin.href)
-            try c.encode(pin.title)
-            try c.encode(pin.name)
+        struct Entry: Encodable {
+            var pin: MapFigure.Pin
+            var subtitle: Int
+
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.unkeyedContainer()
+                try c.encode((pin.coordinate.x * 10).rounded() / 10)
+                try c.encode((pin.coordinate.y * 10).rounded() / 10)
+                try c.encode(pin.photos)
+                try c.encode(pin.slug)
+                try c.encode(pin.title)
+                try c.encode(subtitle)
+            }
         }
     }
 }
