@@ -23,7 +23,7 @@
   var world = figure.getAttribute("data-view-box").split(" ").map(Number);
   var WORLD_W = world[2], WORLD_H = world[3];
   var MAX_ZOOM = 16; // past it, 1:110m outlines say nothing more
-  var CLUSTER_PX = 14;
+  var CLUSTER_PX = 20; // as the build clusters (MapFigure.reach)
 
   // The view: the part of the world shown, its top-left corner (x, y) and width (w); the
   // height follows from the stage's shape, which is the world's.
@@ -119,7 +119,7 @@
       var name = c.count > 1 ? title + " and " + plural(c.count - 1, "more place") + ": " + plural(c.photos, "photo")
                              : (subtitle ? title + ", " + subtitle : title) + ": " + plural(c.photos, "photo");
       var a = document.createElementNS(NS, "a");
-      a.setAttribute("class", c.count > 1 ? "map-marker map-cluster" : "map-marker");
+      if (c.count > 1) a.setAttribute("class", "map-cluster");
       a.setAttribute("href", root + placeAddress.replace("*", c.lead[3]));
       a.setAttribute("aria-label", name);
       if (c.count > 1) a.setAttribute("data-cluster", "");

@@ -75,8 +75,9 @@ public struct MapFigure: Sendable, Encodable, Equatable {
         self.label = label
         viewBox = frame.text
         let unitsPerPixel = frame.width / displayWidth
-        let clusters = Self.clusters(pins, radius: 14 * unitsPerPixel)
-        var svg = #"<svg class="map-svg" viewBox="\#(viewBox)" role="group" aria-label="\#(XMLText.escape(label))" focusable="false">"#
+        let clusters = Self.clusters(pins, radius: Self.reach * unitsPerPixel)
+        // Named by the figure's caption; its links by their own names.
+        var svg = #"<svg class="map-svg" viewBox="\#(viewBox)">"#
         if let basemap {
             svg += #"<image class="map-basemap" href="\#(XMLText.escape(root + basemap))" x="0" y="0" width="\#(Self.number(MapProjection.width))" height="\#(Self.number(MapProjection.height))" preserveAspectRatio="none"/>"#
         }
@@ -87,7 +88,7 @@ public struct MapFigure: Sendable, Encodable, Equatable {
             let (x, y) = (Self.number(cluster.lead.coordinate.x), Self.number(cluster.lead.coordinate.y))
             let name = XMLText.escape(Self.name(cluster))
             let many = cluster.pins.count > 1
-            svg += #"<a class="\#(many ? "map-marker map-cluster" : "map-marker")" href="\#(XMLText.escape(root + cluster.lead.href))" aria-label="\#(name)">"#
+            svg += #"<a\#(many ? #" class="map-cluster""# : "") href="\#(XMLText.escape(root + cluster.lead.href))" aria-label="\#(name)">"#
             svg += #"<circle cx="\#(x)" cy="\#(y)" r="\#(Self.number(radius))"/>"#
             if many {
                 svg += #"<text x="\#(x)" y="\#(y)" font-size="\#(Self.number(radius * 1.05))" dy=".35em">\#(cluster.pins.count)</text>"#
@@ -97,6 +98,10 @@ public struct MapFigure: Sendable, Encodable, Equatable {
         svg += "</g></svg>"
         self.svg = svg
     }
+
+    /// How near, in CSS pixels, markers are clustered: about two markers' widths, so the page of a
+    /// library with places all over the world draws a few hundred markers, not thousands.
+    static let reach = 20.0
 
     /// A marker's radius in CSS pixels: one photo 5, a hundred 11, ten thousand 17.
     static func radius(photos: Int) -> Double {

@@ -3,7 +3,7 @@ import Foundation
 extension SiteBuilder {
     /// How many places the list beside the Map names, those with the most photos: a phone's
     /// page stays light however many places the gallery has (Places lists them all).
-    static let mapListLimit = 200
+    static let mapListLimit = 100
 
     /// Whether the site has a Map: the setting allows it, and some place has photos with GPS.
     /// A gallery without any has no Map link rather than an empty map.

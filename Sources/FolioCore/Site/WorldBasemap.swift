@@ -10,6 +10,10 @@ public struct WorldBasemap: Sendable {
     /// Relative to the public root: "assets/world-<hash>.svg".
     public let path: String
 
+    /// How far apart, in tenths of a map unit (across plus down), consecutive points of an outline
+    /// are kept: 0.4 units, a third of a pixel at the closest zoom the map allows (16 times).
+    static let detail = 4
+
     /// Where the theme keeps the outlines, under its folder.
     public static let source = "map/world.txt"
 
@@ -28,22 +32,23 @@ public struct WorldBasemap: Sendable {
                 throw FolioError(path: name, reason: "line \(lineNumber) is not a ring of whole-number points (longitude latitude pairs, at least three)")
             }
             var longitude = 0, latitude = 0
-            var previous: (Int, Int)?
-            var ring = ""
+            var points: [(Int, Int)] = []
             for index in stride(from: 0, to: numbers.count, by: 2) {
                 longitude += numbers[index]!
                 latitude += numbers[index + 1]!
                 let (x, y) = MapProjection.point(latitude: Double(latitude) / 100, longitude: Double(longitude) / 100)
                 // Tenths of a map unit: finer than any screen shows the whole world at.
                 let point = (Int((x * 10).rounded()), Int((y * 10).rounded()))
-                if let previous {
-                    let delta = (point.0 - previous.0, point.1 - previous.1)
-                    if delta == (0, 0) { continue }
-                    ring += (ring.hasSuffix("l") ? Self.number(delta.0) : Self.signed(delta.0)) + Self.signed(delta.1)
-                } else {
-                    ring += "M" + Self.number(point.0) + "," + Self.number(point.1) + "l"
-                }
-                previous = point
+                // A point closer than `Self.detail` to the last one kept adds nothing the maps show.
+                if let last = points.last, abs(point.0 - last.0) + abs(point.1 - last.1) < Self.detail { continue }
+                points.append(point)
+            }
+            // An island smaller than that is a speck at every zoom the maps allow; it goes.
+            guard points.count >= 3 else { continue }
+            var ring = "M" + Self.number(points[0].0) + "," + Self.number(points[0].1) + "l"
+            for (index, point) in points.enumerated().dropFirst() {
+                let delta = (point.0 - points[index - 1].0, point.1 - points[index - 1].1)
+                ring += (index == 1 ? Self.number(delta.0) : Self.signed(delta.0)) + Self.signed(delta.1)
             }
             land += ring + "z"
         }
