@@ -175,6 +175,10 @@ final class MapTests: XCTestCase {
         XCTAssertNotEqual(before.key(.place(slug: "palo-alto-california-united-states")),
                           after.key(.place(slug: "palo-alto-california-united-states")))
         XCTAssertNotEqual(before.key(.map), after.key(.map))
+        // Another photo of the place, where the others are: its locator is as it was (no count on it).
+        let more = try builder([photo(1, latitude: 10, longitude: 10), photo(2, latitude: 10, longitude: 10), photo(3, latitude: 10, longitude: 10)])
+        XCTAssertEqual(before.key(.photo(identifier: "p1")), more.key(.photo(identifier: "p1")))
+        XCTAssertFalse(try XCTUnwrap((more.page(.photo(identifier: "p1")) as? PhotoPage)?.map).svg.contains("photos"))
         let none = try builder([photo(1), photo(2)])
         XCTAssertNotEqual(none.key(.photo(identifier: "p1")), try builder([photo(1), photo(2, at: "Elsewhere", latitude: 1, longitude: 1)])
             .key(.photo(identifier: "p1")), "the first coordinates anywhere bring the Map link to every page")

@@ -69,8 +69,11 @@ public struct MapFigure: Sendable, Encodable, Equatable {
     /// A map of `pins` in `frame`, drawn for about `displayWidth` CSS pixels: markers are sized
     /// in pixels at that width, and those closer than a marker's reach are clustered.
     /// `basemap` and every pin's `href` are relative to the public root, `root` the way there
-    /// from the page.
-    public init(kind: String, label: String, pins: [Pin], frame: Frame, displayWidth: Double, basemap: String?, root: String) {
+    /// from the page. A map that does not `count` photos (a photo page's locator) draws every
+    /// marker one size and names places alone: another photo of the place changes nothing on it,
+    /// so its pages are not drawn again.
+    public init(kind: String, label: String, pins: [Pin], frame: Frame, displayWidth: Double, basemap: String?, root: String,
+                counts: Bool = true) {
         self.kind = kind
         self.label = label
         viewBox = frame.text
@@ -84,9 +87,9 @@ public struct MapFigure: Sendable, Encodable, Equatable {
         svg += #"<g class="map-markers">"#
         for cluster in clusters {
             // A cluster is large enough for its number to be read.
-            let radius = max(Self.radius(photos: cluster.photos), cluster.pins.count > 1 ? 9 : 0) * unitsPerPixel
+            let radius = max(Self.radius(photos: counts ? cluster.photos : 1), cluster.pins.count > 1 ? 9 : 0) * unitsPerPixel
             let (x, y) = (Self.number(cluster.lead.coordinate.x), Self.number(cluster.lead.coordinate.y))
-            let name = XMLText.escape(Self.name(cluster))
+            let name = XMLText.escape(counts ? Self.name(cluster) : cluster.lead.name)
             let many = cluster.pins.count > 1
             svg += #"<a\#(many ? #" class="map-cluster""# : "") href="\#(XMLText.escape(root + cluster.lead.href))" aria-label="\#(name)">"#
             svg += #"<circle cx="\#(x)" cy="\#(y)" r="\#(Self.number(radius))"/>"#

@@ -44,11 +44,14 @@ extension SiteBuilder {
                          frame: .around(pins.map(\.coordinate), minimumWidth: 150), displayWidth: 720, basemap: basemap, root: root)
     }
 
-    /// Where a place is, on a small map around it.
+    /// Where a place is, on a small map around it: its marker one size, named without a count
+    /// of photos, so a photo's page (whose key holds only the place's position) is as it was
+    /// when another photo joins the place.
     func placeLocator(_ place: Place, root: String) -> MapFigure? {
         guard hasMap, let pin = pins([place]).first else { return nil }
         return MapFigure(kind: "locator", label: "Map: where \(place.name) is", pins: [pin],
-                         frame: .around([pin.coordinate], minimumWidth: 120), displayWidth: 320, basemap: basemap, root: root)
+                         frame: .around([pin.coordinate], minimumWidth: 120), displayWidth: 320, basemap: basemap, root: root,
+                         counts: false)
     }
 
     /// Where a photo's place is: the place's position on the maps, never the photo's own GPS.
