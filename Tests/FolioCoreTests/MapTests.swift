@@ -220,6 +220,43 @@ final class MapTests: XCTestCase {
         XCTAssertEqual(MapFigure.number(12.34), "12.3")
     }
 
+    /// A whole build: the basemap and the places' script beside the pages, named by their content;
+    /// an unlisted album's places nowhere on the listed site's maps, and its pages' navigation
+    /// linking the listed site's Map.
+    func testABuildPublishesTheMapsFilesAndKeepsUnlistedPlacesOffIt() async throws {
+        let site = try TestSite()
+        try site.write(try ContentTreeNamesTests.photo(1), to: "content/trips/harbour.jpg")
+        try site.write(try ContentTreeNamesTests.photo(2), to: "content/trips/family/secretparty.jpg")
+        try site.write(HostileInputTests.plist(["title": "Hushfamily", "unlisted": true]), to: "content/trips/family/album.plist")
+        try site.catalog("c.plist", [
+            ["path": "trips/harbour.jpg", "name": "Harbour", "user": "Ana", "place": "Reykjavík, Capital Region, Iceland",
+             "latitude": 64.1466, "longitude": -21.9426],
+            ["path": "trips/family/secretparty.jpg", "name": "Party", "user": "Ana", "place": "Hushville, Nowhere",
+             "latitude": 10.5, "longitude": 20.5],
+        ])
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        let files = try LocalFileAccess().files(under: site.publicFolder)
+        let basemaps = files.filter { $0.hasPrefix("assets/world-") && $0.hasSuffix(".svg") }
+        let scripts = files.filter { $0.hasPrefix("map/places-") && $0.hasSuffix(".js") }
+        XCTAssertEqual(basemaps.count, 1, "\(files)")
+        XCTAssertEqual(scripts.count, 1, "\(files)")
+        let map = try site.read("map/index.html")
+        XCTAssertTrue(map.contains(#"href="../\#(basemaps[0])""#))
+        XCTAssertTrue(map.contains(#"data-places="../\#(scripts[0])""#))
+        XCTAssertTrue(map.contains("Reykjavík, Capital Region, Iceland: 1 photo"))
+        for text in [map, try site.read(scripts[0])] {
+            XCTAssertFalse(text.contains("Hushville"), "an unlisted album's place is on the listed map")
+        }
+        let link = try XCTUnwrap(report.unlisted.first?.link)
+        XCTAssertTrue(try site.read(link).contains(#"map/index.html""#), "the unlisted album's navigation links the Map")
+        let unlistedPages = files.filter { $0.hasPrefix("unlisted/") && $0.hasSuffix(".html") }
+        XCTAssertEqual(unlistedPages.count, 2, "its album and its photo")
+        for page in unlistedPages {
+            XCTAssertFalse(try site.read(page).contains(#"<figure class="map "#), "\(page) shows where its photo was taken")
+        }
+    }
+
     /// The size the issue sets: at 100,000 photos in 4,000 places the Map page stays under 500 KB
     /// (and under the 300 KB every page keeps to); the places' script is apart, and cached.
     func testTheMapOfALargeLibraryStaysLight() throws {

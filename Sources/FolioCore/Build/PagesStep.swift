@@ -63,7 +63,7 @@ struct PagesStep: BuildStep {
             }
             let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
-                                           now: run.now, unlisted: album)
+                                           now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
             routes += albumBuilder.routes().map { (route: $0, builder: albumBuilder) }
         }
         try SiteBuilder.checkPaths(routes)

@@ -14,7 +14,7 @@ extension SiteBuilder {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             guard let position = index.position[identifier] else { return nil }
             let item = ordered[position]
-            var key = PhotoPageKey(path: route.path, stamps: [stamps[position]], lock: unlisted?.lock, hasMap: hasMap,
+            var key = PhotoPageKey(path: route.path, stamps: [stamps[position]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
                                    coordinate: locatorCoordinate(item))
             key.stamps.append(position > 0 ? stamps[position - 1] : 0)
             key.stamps.append(position + 1 < stamps.count ? stamps[position + 1] : 0)

@@ -49,6 +49,9 @@ public struct SiteBuilder: Sendable {
     let unlisted: UnlistedAlbum?
     /// The world the maps are drawn on (`WorldBasemap.path`); maps without it show only markers.
     let basemap: String?
+    /// Whether the navigation links the Map, when another builder knows (an unlisted album's
+    /// pages link the listed site's Map, which their own photos alone would not say).
+    let mapInNavigation: Bool?
 
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
@@ -95,7 +98,7 @@ public struct SiteBuilder: Sendable {
     }
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
-                unlisted: UnlistedAlbum? = nil, basemap: String? = nil) {
+                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
         self.snapshot = snapshot
         self.images = ImageLookup(media: media)
         self.settings = settings
@@ -110,6 +113,7 @@ public struct SiteBuilder: Sendable {
         self.albumTree = albumTree
         self.unlisted = unlisted
         self.basemap = basemap
+        self.mapInNavigation = mapInNavigation
 
         var index = Index()
         var places: [Int64: Place] = [:]
@@ -195,7 +199,7 @@ public struct SiteBuilder: Sendable {
     /// The page at `route`; nil for a route this site has no page at.
     public func page(_ route: Route) -> (any SitePage)? {
         guard var page = made(route) else { return nil }
-        page.frame.hasMap = hasMap
+        page.frame.hasMap = mapInNavigation ?? hasMap
         return page
     }
 
