@@ -12,6 +12,10 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.mouse_button import MouseButton
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 
 from conftest import Browser, SCHEMES, build, make_small, serve_public
 
@@ -229,3 +233,39 @@ def test_without_javascript_the_map_its_links_and_the_list_are_there(browser, ma
     assert not any("Atlantis" in text for text in listed)
     nav = browser.js("return Array.from(document.querySelectorAll('.site-nav a')).map(function (a) { return a.textContent; })")
     assert "Map" in nav
+
+
+def test_on_a_phone_a_pinch_zooms_about_the_fingers_and_a_tap_follows_a_marker(browser, map_site):
+    browser.viewport(390, 844, mobile=True, scale=3)
+    open_map(browser, map_site.url)
+    box = browser.js("var s = document.querySelector('.map-world .map-stage'), r = s.getBoundingClientRect();"
+                     "return [r.left + s.clientLeft, r.top + s.clientTop, s.clientWidth, s.clientHeight];")
+    mid = (round(box[0] + box[2] / 2), round(box[1] + box[3] / 2))
+    left, top, width, _ = view_box(browser)
+    world_before = (left + (mid[0] - box[0]) * width / box[2], top + (mid[1] - box[1]) * width / box[2])
+    builder = ActionBuilder(browser.driver)
+    one = builder.add_pointer_input(interaction.POINTER_TOUCH, "one")
+    two = builder.add_pointer_input(interaction.POINTER_TOUCH, "two")
+    one.create_pointer_move(x=mid[0] - 30, y=mid[1], duration=0)
+    two.create_pointer_move(x=mid[0] + 30, y=mid[1], duration=0)
+    one.create_pointer_down(button=MouseButton.LEFT)
+    two.create_pointer_down(button=MouseButton.LEFT)
+    for step in range(1, 7):
+        one.create_pointer_move(x=mid[0] - 30 - 5 * step, y=mid[1], duration=40)
+        two.create_pointer_move(x=mid[0] + 30 + 5 * step, y=mid[1], duration=40)
+    one.create_pointer_up(MouseButton.LEFT)
+    two.create_pointer_up(MouseButton.LEFT)
+    builder.perform()
+    left, top, width, _ = view_box(browser)
+    assert 1000 / width == pytest.approx(120 / 60, rel=0.05), "fingers 60 → 120 px apart: twice as close"
+    world_after = (left + (mid[0] - box[0]) * width / box[2], top + (mid[1] - box[1]) * width / box[2])
+    assert math.dist(world_before, world_after) < 1, "the point between the fingers stays there"
+    # A tap on a marker is a tap on its link (on a page of its own: Chromium makes no click of a tap
+    # that follows a pinch as closely as a test's).
+    open_map(browser, map_site.url)
+    sydney = marker(browser, "sydney-new-south-wales-australia")
+    assert not sydney["cluster"], sydney
+    actions = ActionBuilder(browser.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"), duration=0)
+    actions.pointer_action.move_to_location(round(sydney["screenX"]), round(sydney["screenY"])).pointer_down().pointer_up()
+    actions.perform()
+    browser.wait_for("document.querySelector('h1') && document.querySelector('h1').textContent === 'Sydney'")

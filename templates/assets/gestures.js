@@ -1,8 +1,8 @@
 /* Folio's pointer gestures, shared by the photo viewer (viewer.js) and the map (map.js): one
    finger or the mouse drags, two fingers pinch, a touch or click that does not move is a tap,
    the wheel (and a trackpad's pinch, which arrives as a wheel with ctrlKey) zooms. The caller
-   keeps its own view; this only says what the pointers did, in pixels from the element's
-   top-left corner. The pointer is captured only once it moves, so a tap on a link inside
+   keeps its own view; this only says what the pointers did, in pixels from the top-left corner
+   inside the element's border. The pointer is captured only once it moves, so a tap on a link inside
    (a map's marker) is still a click on that link; a drag's closing click is swallowed.
 
      Folio.gestures(element, {
@@ -21,7 +21,7 @@
     var pointers = new Map();
     var gesture = null;
     var origin = { left: 0, top: 0 };
-    var swallowClick = false;
+    var dragEnded = -Infinity;
 
     function startGesture() {
       var points = Array.from(pointers.values());
@@ -42,9 +42,9 @@
 
     element.addEventListener("pointerdown", function (event) {
       if (event.button > 0) return;
-      // Measured once a gesture starts, never while it moves.
+      // Measured once a gesture starts, never while it moves; inside the element's border.
       var rect = element.getBoundingClientRect();
-      origin = { left: rect.left, top: rect.top };
+      origin = { left: rect.left + element.clientLeft, top: rect.top + element.clientTop };
       pointers.set(event.pointerId, { x: event.clientX - origin.left, y: event.clientY - origin.top, type: event.pointerType });
       if (pointers.size === 1) gesture = null;
       if (pointers.size <= 2) startGesture();
@@ -87,7 +87,7 @@
       }
       var g = gesture;
       gesture = null;
-      if (g.moved) swallowClick = true;
+      if (g.moved) dragEnded = performance.now();
       var start = g.start || { x: p.x, y: p.y };
       if (on.end) {
         on.end(g.state, { moved: g.moved, pinch: g.pinch, cancelled: event.type === "pointercancel", dx: p.x - start.x, dy: p.y - start.y,
@@ -97,22 +97,24 @@
     element.addEventListener("pointerup", endPointer);
     element.addEventListener("pointercancel", endPointer);
     element.addEventListener("dragstart", function (event) { event.preventDefault(); });
-    // The click a drag ends with is not a click on what it ended over.
+    // The click a drag ends with is not a click on what it ended over; a click from the keyboard
+    // (detail 0), or one after another press, is.
     element.addEventListener("click", function (event) {
-      if (!swallowClick) return;
-      swallowClick = false;
+      if (event.detail === 0 || performance.now() - dragEnded > 400) return;
+      dragEnded = -Infinity;
       event.preventDefault();
       event.stopPropagation();
     }, true);
-    element.addEventListener("pointerdown", function () { swallowClick = false; }, true);
+    element.addEventListener("pointerdown", function () { dragEnded = -Infinity; }, true);
 
     if (on.wheel) {
       element.addEventListener("wheel", function (event) {
         event.preventDefault();
         var rect = element.getBoundingClientRect();
+        var left = rect.left + element.clientLeft, top = rect.top + element.clientTop;
         var unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? element.clientHeight : 1;
         // A trackpad pinch arrives as a wheel with ctrlKey, in small steps: make it count more.
-        on.wheel(Math.exp(-event.deltaY * unit * (event.ctrlKey ? 0.01 : 0.0015)), event.clientX - rect.left, event.clientY - rect.top);
+        on.wheel(Math.exp(-event.deltaY * unit * (event.ctrlKey ? 0.01 : 0.0015)), event.clientX - left, event.clientY - top);
       }, { passive: false });
     }
   };

@@ -106,15 +106,24 @@
 
   function plural(n, word) { return n.toLocaleString("en-US") + " " + word + (n === 1 ? "" : "s"); }
 
+  // What is drawn, as one string: the same markers are left as they are (a finger on one keeps
+  // its link under it).
+  var drawn = "";
   function drawMarkers() {
     if (!places) return;
     var upp = unitsPerPixel();
     var h = view.w * WORLD_H / WORLD_W;
+    var shown = clusters(CLUSTER_PX * upp).filter(function (c) {
+      c.r = Math.max(5 + 3 * Math.log10(Math.max(1, c.photos)), c.count > 1 ? 9 : 0) * upp;
+      var x = c.lead[0], y = c.lead[1], r = c.r;
+      return !(x + r < view.x || x - r > view.x + view.w || y + r < view.y || y - r > view.y + h);
+    });
+    var signature = shown.map(function (c) { return c.lead[3] + ":" + c.count + ":" + c.r.toFixed(3); }).join(" ");
+    if (signature === drawn) return;
+    drawn = signature;
     var fragment = document.createDocumentFragment();
-    clusters(CLUSTER_PX * upp).forEach(function (c) {
-      var x = c.lead[0], y = c.lead[1];
-      var r = Math.max(5 + 3 * Math.log10(Math.max(1, c.photos)), c.count > 1 ? 9 : 0) * upp;
-      if (x + r < view.x || x - r > view.x + view.w || y + r < view.y || y - r > view.y + h) return;
+    shown.forEach(function (c) {
+      var x = c.lead[0], y = c.lead[1], r = c.r;
       var title = String(c.lead[4]), subtitle = subtitles[c.lead[5]];
       var name = c.count > 1 ? title + " and " + plural(c.count - 1, "more place") + ": " + plural(c.photos, "photo")
                              : (subtitle ? title + ", " + subtitle : title) + ": " + plural(c.photos, "photo");
@@ -123,13 +132,13 @@
       a.setAttribute("href", root + placeAddress.replace("*", c.lead[3]));
       a.setAttribute("aria-label", name);
       if (c.count > 1) a.setAttribute("data-cluster", "");
-      var title = document.createElementNS(NS, "title");
-      title.textContent = name;
+      var tip = document.createElementNS(NS, "title");
+      tip.textContent = name;
       var circle = document.createElementNS(NS, "circle");
       circle.setAttribute("cx", x);
       circle.setAttribute("cy", y);
       circle.setAttribute("r", Math.round(r * 1000) / 1000);
-      a.appendChild(title);
+      a.appendChild(tip);
       a.appendChild(circle);
       if (c.count > 1) {
         var text = document.createElementNS(NS, "text");
