@@ -149,11 +149,11 @@ def test_every_request_stays_on_the_sites_origin(browser, map_site, scheme):
             browser.wait_for("window.folioMapPlaces")
         browser.wait_for("Array.from(document.querySelectorAll('image')).length > 0")
         requested = browser.js("return performance.getEntriesByType('resource').map(function (e) { return e.name; })")
-        assert any("/assets/world-" in url and url.endswith(".svg") for url in requested), requested
+        assert any("/media/world-" in url and url.endswith(".svg") for url in requested), requested
         outside = [url for url in requested if not url.startswith(base)]
         assert outside == [], f"{page} asked another host: {outside}"
     # The basemap's own document asks for nothing more.
-    svg = next((map_site.public / "assets").glob("world-*.svg")).read_text()
+    svg = next((map_site.public / "media").glob("world-*.svg")).read_text()
     assert "http://" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in svg
 
 

@@ -11,7 +11,7 @@ final class MapTests: XCTestCase {
     func builder(_ photos: [PhotoImport], settings: SiteSettings = SiteSettings()) throws -> SiteBuilder {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: photos))
-        return SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: settings, now: now, basemap: "assets/world-test.svg")
+        return SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: settings, now: now, basemap: "media/world-test.svg")
     }
 
     func photo(_ n: Int, at place: String? = "Palo Alto, California, United States", region: String? = nil,
@@ -133,12 +133,12 @@ final class MapTests: XCTestCase {
         XCTAssertTrue(map.map.svg.contains(#"href="../places/palo-alto-california-united-states.html" aria-label="Palo Alto, California, United States: 2 photos""#),
                       map.map.svg)
         XCTAssertTrue(map.map.svg.contains(#"aria-label="Reykjavík, Capital Region, Iceland: 1 photo""#))
-        XCTAssertTrue(map.map.svg.contains(#"href="../assets/world-test.svg""#))
+        XCTAssertTrue(map.map.svg.contains(#"href="../media/world-test.svg""#))
         let reykjavik = MapCoordinate.rounded(latitude: 64.1466, longitude: -21.9426, kilometres: 1)
         XCTAssertTrue(map.map.svg.contains(#"cx="\#(MapFigure.number(reykjavik.x))" cy="\#(MapFigure.number(reykjavik.y))""#),
                       "the marker where the projection puts it")
         XCTAssertEqual(map.mapData, site.mapData()?.path)
-        XCTAssertTrue(try XCTUnwrap(map.mapData).hasPrefix("map/places-"))
+        XCTAssertTrue(try XCTUnwrap(map.mapData).hasPrefix("media/map-places-"))
         // The place's page and a photo's page show where it is; the region's its places.
         let place = try XCTUnwrap(site.page(.place(slug: "palo-alto-california-united-states")) as? PhotosPage)
         XCTAssertEqual(place.map?.kind, "locator")
@@ -207,7 +207,7 @@ final class MapTests: XCTestCase {
         XCTAssertTrue(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 "))
         XCTAssertGreaterThan(svg.components(separatedBy: "M").count, 250, "every country's rings")
         XCTAssertLessThan(basemap.svg.count, 150_000)
-        XCTAssertTrue(basemap.path.hasPrefix("assets/world-") && basemap.path.hasSuffix(".svg"))
+        XCTAssertTrue(basemap.path.hasPrefix("media/world-") && basemap.path.hasSuffix(".svg"))
         XCTAssertEqual(try WorldBasemap(text: text).path, basemap.path, "named by its content")
         XCTAssertThrowsError(try WorldBasemap(text: "# a comment\n10 10 5 5 -5\n", named: "templates/map/world.txt")) { error in
             XCTAssertEqual((error as? FolioError)?.path, "templates/map/world.txt")
@@ -237,8 +237,8 @@ final class MapTests: XCTestCase {
         let report = try await site.build()
         XCTAssertEqual(report.issues.map(\.description), [])
         let files = try LocalFileAccess().files(under: site.publicFolder)
-        let basemaps = files.filter { $0.hasPrefix("assets/world-") && $0.hasSuffix(".svg") }
-        let scripts = files.filter { $0.hasPrefix("map/places-") && $0.hasSuffix(".js") }
+        let basemaps = files.filter { $0.hasPrefix("media/world-") && $0.hasSuffix(".svg") }
+        let scripts = files.filter { $0.hasPrefix("media/map-places-") && $0.hasSuffix(".js") }
         XCTAssertEqual(basemaps.count, 1, "\(files)")
         XCTAssertEqual(scripts.count, 1, "\(files)")
         let map = try site.read("map/index.html")

@@ -1,7 +1,7 @@
 /* Folio's map (the Map page): pan and zoom with the pointer gestures the photo viewer uses
    (gestures.js: drag, pinch, wheel), the + − ⟲ buttons, and the keyboard on the focused map
    (+ and − zoom, arrows pan, 0 shows the whole world). Zooming changes the SVG's viewBox; once
-   the view settles, the places (map/places-*.js, which the page names in data-places and this
+   the view settles, the places (media/map-places-*.js, which the page names in data-places and this
    loads once the page is idle or the visitor first moves the map, so it never slows the page's
    opening) are clustered again for the new scale, as the build clustered them for the whole
    world, and only those in view are drawn: clusters split as the visitor zooms in. A cluster's marker zooms in on it rather

@@ -73,8 +73,10 @@ struct PagesStep: BuildStep {
             if let basemap { files.append(SiteFile(path: basemap.path, text: String(decoding: basemap.svg, as: UTF8.self))) }
             if let places = builder.mapData() { files.append(places) }
         }
+        // The map's files are media: named by their content, kept while a page names them.
+        let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         return SitePages(routes: routes, search: builder.searchIndex(), files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
-                         media: Set(kept.values.flatMap(\.paths)))
+                         media: Set(kept.values.flatMap(\.paths)).union(mapFiles))
     }
 }

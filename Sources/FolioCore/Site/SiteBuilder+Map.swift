@@ -66,8 +66,8 @@ extension SiteBuilder {
     }
 
     /// The places for the theme's map script, which clusters them again as the visitor zooms:
-    /// a script (not JSON, which a page opened from disk cannot fetch) named by its content's
-    /// hash, loaded once the map is on screen. Each place is [x, y, photos, slug, title, the
+    /// a script (not JSON, which a page opened from disk cannot fetch) published with the media,
+    /// named by its content's hash (kept for good), loaded once the map is on screen. Each place is [x, y, photos, slug, title, the
     /// position of its subtitle in `subtitles`] (a library's places share a few subtitles: their
     /// regions and countries); `place` is a place's address with "*" for its slug. Nil when the
     /// site has no Map.
@@ -87,7 +87,7 @@ extension SiteBuilder {
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         guard let json = try? encoder.encode(data) else { return nil }
         let text = "window.folioMapPlaces = " + String(decoding: json, as: UTF8.self) + ";\n"
-        return SiteFile(path: "map/places-\(ContentHash.hex(Data(text.utf8)).prefix(12)).js", text: text)
+        return SiteFile(path: "media/map-places-\(ContentHash.hex(Data(text.utf8)).prefix(12)).js", text: text)
     }
 
     private struct MapData: Encodable {

@@ -2,12 +2,13 @@ import Foundation
 
 /// The world the site's maps are drawn on: the theme's `map/world.txt` (Natural Earth's country
 /// outlines, made by `scripts/make-basemap.py`), projected and drawn once per build as an SVG
-/// file the maps show under their markers. Its name is its content's hash, so browsers keep it
-/// forever and a new theme's world is a new file.
+/// file the maps show under their markers. It is published with the media, named by its content's
+/// hash, so browsers and hosts keep it for good (as `folio publish` and `folio serve` tell them)
+/// and a new theme's world is a new file.
 public struct WorldBasemap: Sendable {
     /// The SVG document.
     public let svg: Data
-    /// Relative to the public root: "assets/world-<hash>.svg".
+    /// Relative to the public root: "media/world-<hash>.svg".
     public let path: String
 
     /// How far apart, in tenths of a map unit (across plus down), consecutive points of an outline
@@ -62,7 +63,7 @@ public struct WorldBasemap: Sendable {
 
             """
         svg = Data(document.utf8)
-        path = "assets/world-\(ContentHash.hex(svg).prefix(12)).svg"
+        path = "media/world-\(ContentHash.hex(svg).prefix(12)).svg"
     }
 
     /// The world's edge, the meridians ±180° from pole to pole: the sea drawn inside it.
