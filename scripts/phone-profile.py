@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""What a visitor on a phone waits for: a built site's home page and a photo page loaded in
+"""What a visitor on a phone waits for: a built site's home page, a photo page and its Map loaded in
 headless Chromium on a throttled phone profile, as Lighthouse's mobile one (1.6 Mbps down,
 750 kbps up, 150 ms round trip, the CPU 4 times slower, a 390 x 844 screen at 3x), cache disabled.
 
-    python3 scripts/phone-profile.py [public folder, default public/] [--runs 3] [--photo photos/x.html]
+    python3 scripts/phone-profile.py [public folder, default public/] [--runs 3] [--photo photos/x.html] [--gzip]
 
 For each page it reports, the median of the runs: when the main photo was painted (Element
-Timing: the photo page's `main-photo`, the home page's `first-photo`), the largest contentful
+Timing: the photo page's `main-photo`, the home page's `first-photo`; the Map has no such mark: its largest paint, the basemap, stands for it), the largest contentful
 paint, the bytes transferred up to the load event and after it (the next photo fetched ahead,
-tiles) until the page went quiet, the requests, and how many were deep-zoom tiles. The site is served from 127.0.0.1 by Python's http.server.
+tiles) until the page went quiet, the requests, and how many were deep-zoom tiles. The site is served from 127.0.0.1 by Python's http.server,
+as it is (as a host that does not compress), or with --gzip compressing text (HTML, CSS, JS, SVG) as most hosts do.
 """
 
 import argparse
 import functools
+import gzip
 import http.server
 import re
 import statistics
@@ -50,10 +52,27 @@ return {elements: window.__timings.elements, lcp: window.__timings.lcp,
 """
 
 
-def serve(public: Path):
+TEXT = (".html", ".css", ".js", ".svg", ".xml", ".json")
+
+
+def serve(public: Path, compress: bool = False):
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
+
+        def do_GET(self):
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                path = path / "index.html"
+            if not (compress and path.suffix in TEXT and path.is_file() and "gzip" in self.headers.get("Accept-Encoding", "")):
+                return super().do_GET()
+            body = gzip.compress(path.read_bytes(), 6)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(public)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -100,6 +119,7 @@ def main():
     parser.add_argument("public", nargs="?", default="public")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--photo", help="the photo page to load (default: the home page's first photo)")
+    parser.add_argument("--gzip", action="store_true", help="compress text as most hosts do")
     args = parser.parse_args()
     public = Path(args.public).resolve()
     if not (public / "index.html").exists():
@@ -111,14 +131,18 @@ def main():
             parser.error("the home page links to no photo: pass --photo")
         photo = links[0]
 
-    server = serve(public)
+    server = serve(public, compress=args.gzip)
     base = f"http://127.0.0.1:{server.server_port}/"
     driver = browser()
     try:
         print(f"phone profile: {PROFILE['download_bps'] / 1e6:g} Mbps, {PROFILE['latency_ms']} ms, CPU {PROFILE['cpu']}x, "
-              f"{PROFILE['width']}x{PROFILE['height']} at {PROFILE['scale']}x; median of {args.runs} runs, cache disabled")
+              f"{PROFILE['width']}x{PROFILE['height']} at {PROFILE['scale']}x; median of {args.runs} runs, cache disabled"
+              + (", text gzipped" if args.gzip else ""))
         print(f"{'page':<34} {'photo painted':>14} {'largest paint':>14} {'to load':>10} {'after':>8} {'requests':>9} {'tiles':>6}")
-        for name, path, element in [("home", "index.html", "first-photo"), (photo, photo, "main-photo")]:
+        pages = [("home", "index.html", "first-photo"), (photo, photo, "main-photo")]
+        if (public / "map" / "index.html").exists():
+            pages.append(("map", "map/index.html", "map"))
+        for name, path, element in pages:
             runs = [measure(driver, base + path, element) for _ in range(args.runs)]
 
             def median(key):

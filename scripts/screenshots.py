@@ -34,6 +34,7 @@ def pages(public: Path) -> dict[str, str]:
         "favorites": "favorites/index.html", "favorites-all": "favorites/all.html",
         "favorites-place": first("favorites", skip="index.html") if (public / "favorites").exists() else None,
         "recents": "recents/index.html", "search": "search/index.html?q=a", "photo": first("photos"),
+        "map": "map/index.html",
     }
     if kinds["favorites-place"] == "favorites/all.html":
         rest = sorted(p.name for p in (public / "favorites").glob("*.html") if p.name not in ("index.html", "all.html"))

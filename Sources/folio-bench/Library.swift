@@ -31,7 +31,7 @@ final class Library: @unchecked Sendable {
     var regionCount: Int { max(8, min(200, photos / 1000)) }
 
     func describe() -> String {
-        "160x120 JPEGs, \(folders) catalogs, \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions"
+        "160x120 JPEGs, \(folders) catalogs, \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
     }
 
     func folder(_ index: Int) -> String { "library/\(String(format: "%04d", index / Self.perFolder))" }
@@ -47,6 +47,9 @@ final class Library: @unchecked Sendable {
         var favorite: Bool
         var description: String?
         var tags: [String]
+        /// Where it was taken: about where its place is, as a phone's GPS says (the Map's input).
+        var latitude: Double?
+        var longitude: Double?
     }
 
     /// A fixed random number per photo and purpose, from 0 up to 1.
@@ -64,6 +67,20 @@ final class Library: @unchecked Sendable {
         return ("Town \(number), \(region), Country \(number % regionCount % 12)", region)
     }
 
+    /// Where a town is: its region's spot on the land-ish part of the world, the town within a
+    /// couple of degrees of it, so places cluster by region on the Map as libraries' do.
+    func placeCoordinate(_ number: Int) -> (latitude: Double, longitude: Double) {
+        let region = number % regionCount
+        let (regionLatitude, regionLongitude) = (random(region, 7) * 110 - 45, random(region, 8) * 340 - 170)
+        return (regionLatitude + random(number, 9) * 4 - 2, regionLongitude + random(number, 10) * 4 - 2)
+    }
+
+    /// A photo's GPS: a few hundred metres about its town.
+    func photoCoordinate(_ index: Int, place: Int) -> (latitude: Double, longitude: Double) {
+        let town = placeCoordinate(place)
+        return (town.latitude + random(index, 11) * 0.006 - 0.003, town.longitude + random(index, 12) * 0.006 - 0.003)
+    }
+
     func record(_ index: Int) -> Record {
         // The dominant photographer has 30%; the others share the rest, the first few most.
         let person = random(index, 1) < 0.3 ? 0 : 1 + Int(pow(random(index, 2), 2.2) * Double(peopleCount - 1))
@@ -75,10 +92,12 @@ final class Library: @unchecked Sendable {
         let taken = Date(timeIntervalSince1970: 1_420_000_000 + Double(index) / Double(max(photos, 1)) * 315_000_000)
         let tagWords = ["sunset", "family", "street", "portrait", "travel", "snow", "beach", "night"]
         let tags = random(index, 6) < 0.3 ? [tagWords[index % tagWords.count]] : []
+        let gps = photoCoordinate(index, place: placeNumber)
         return Record(title: "Photo \(index)", person: personName(person),
                       place: placed ? place : nil, region: placed ? region : nil, taken: taken,
                       favorite: random(index, 5) < 0.03,
-                      description: index % 7 == 0 ? "A photo of the library, number \(index)." : nil, tags: tags)
+                      description: index % 7 == 0 ? "A photo of the library, number \(index)." : nil, tags: tags,
+                      latitude: placed ? gps.latitude : nil, longitude: placed ? gps.longitude : nil)
     }
 
     func photoPath(_ index: Int) -> String { "\(folder(index))/photo-\(index).jpg" }
@@ -146,6 +165,9 @@ final class Library: @unchecked Sendable {
             if record.favorite { dictionary["favorite"] = true }
             if let description = record.description { dictionary["description"] = description }
             if !record.tags.isEmpty { dictionary["tags"] = record.tags }
+            if let latitude = record.latitude, let longitude = record.longitude {
+                (dictionary["latitude"], dictionary["longitude"]) = (latitude, longitude)
+            }
             records.append(dictionary)
         }
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
@@ -162,8 +184,11 @@ final class Library: @unchecked Sendable {
             record.title = "Photo \(index), edited \(round)-\(stamp)"
             if moving {
                 record.favorite = round % 2 == 0 ? !record.favorite : record.favorite
-                let (place, region) = placeName((index + 1 + round) % placeCount)
+                let number = (index + 1 + round) % placeCount
+                let (place, region) = placeName(number)
                 (record.place, record.region) = (place, region)
+                let gps = photoCoordinate(index, place: number)
+                (record.latitude, record.longitude) = (gps.latitude, gps.longitude)
             }
             edited[index] = record
             folders.insert(index / Self.perFolder)

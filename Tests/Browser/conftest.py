@@ -137,8 +137,11 @@ def serve(root: Path):
     with open(root / "content" / "extra" / "extra.plist", "wb") as file:
         plistlib.dump(records, file)
     build(root)
-    public = root / "public"
+    yield from serve_public(root / "public", root)
 
+
+def serve_public(public: Path, root: Path):
+    """Serves `public` at the root of one server and under SUB_PATH of another; yields the Gallery."""
     class Handler(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -259,6 +262,7 @@ def page_kinds(gallery: Gallery) -> dict[str, str]:
         "albums": "albums/index.html", "album": "albums/cc0.html", "favorites": "favorites/index.html",
         "favorites-all": "favorites/all.html", "favorites-place": "favorites/lyon-auvergne-rhone-alpes-france.html",
         "recents": "recents/index.html", "search": "search/index.html?q=lyon", "photo": gallery.photo_page("Harbor lights"),
+        "map": "map/index.html", "region-map": "regions/california.html",
     }
 
 

@@ -147,7 +147,7 @@ def test_on_a_narrow_screen_the_sections_are_a_menu(browser, gallery, width):
     links = browser.js("""return Array.from(document.querySelectorAll('.site-nav a')).map(function (a) {
         var r = a.getBoundingClientRect();
         return [a.textContent, r.left, r.right, r.top, r.bottom, a.getAttribute('aria-current')]; })""")
-    assert [link[0] for link in links] == ["Albums", "Places", "Top Regions", "People", "Favorites", "Recents", "Search"]
+    assert [link[0] for link in links] == ["Albums", "Places", "Top Regions", "Map", "People", "Favorites", "Recents", "Search"]
     for name, left, right, top, bottom, _ in links:
         assert 0 <= left and right <= width and top >= masthead - 1 and bottom <= 800, f"{name} is not wholly on screen"
     assert [link[0] for link in links if link[5] == "page"] == ["Places"]

@@ -22,10 +22,13 @@ final class IncrementalBuildTests: XCTestCase {
         var favorite: Bool
         var taken: Date
         var uploaded: Date
+        /// Where it was taken, which moves its place on the maps.
+        var gps: (latitude: Double, longitude: Double)? = nil
 
         var record: [String: Any] {
             var record: [String: Any] = ["path": path, "name": title, "user": user, "favorite": favorite, "taken": taken, "uploaded": uploaded]
             if let place { record["place"] = place }
+            if let gps { (record["latitude"], record["longitude"]) = (gps.latitude, gps.longitude) }
             return record
         }
     }
@@ -72,7 +75,10 @@ final class IncrementalBuildTests: XCTestCase {
                          place: Bool.random(using: &random) ? Self.places.randomElement(using: &random)! : nil,
                          favorite: Int.random(in: 0..<4, using: &random) == 0,
                          taken: now.addingTimeInterval(-Double(Int.random(in: 0..<(40 * 86_400), using: &random))),
-                         uploaded: now.addingTimeInterval(-Double(made * 60)))
+                         uploaded: now.addingTimeInterval(-Double(made * 60)), gps: gps())
+        }
+        func gps() -> (latitude: Double, longitude: Double)? {
+            Bool.random(using: &random) ? (Double.random(in: -60...70, using: &random), Double.random(in: -180...180, using: &random)) : nil
         }
         for _ in 0..<36 {
             let entry = newEntry()
@@ -86,7 +92,7 @@ final class IncrementalBuildTests: XCTestCase {
             var done: [String] = []
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 let at = Int.random(in: 0..<entries.count, using: &random)
-                switch Int.random(in: 0..<8, using: &random) {
+                switch Int.random(in: 0..<9, using: &random) {
                 case 0:
                     entries[at].title += " again"
                     done.append("retitled \(entries[at].path)")
@@ -115,6 +121,9 @@ final class IncrementalBuildTests: XCTestCase {
                     try site.write(try Data(contentsOf: site.content.appendingPathComponent(old)), to: "content/\(entries[at].path)")
                     try FileManager.default.removeItem(at: site.content.appendingPathComponent(old))
                     done.append("moved \(old) to \(entries[at].path)")
+                case 7:
+                    entries[at].gps = gps()
+                    done.append("gave \(entries[at].path) GPS \(String(describing: entries[at].gps))")
                 default:
                     let entry = newEntry()
                     try site.photo(entry.path, from: Self.seeds[entry.seed])

@@ -31,17 +31,21 @@ final class SiteTemplateValueTests: XCTestCase {
         frame.noindex = true
         frame.lock = "l"
         let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true)]
+        let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", slug: "s", href: "h")
+        let map = MapFigure(kind: "world", label: "l", pins: [pin], frame: .world, displayWidth: 1000, basemap: "b", root: "")
         return [
             HomePage(frame: frame, stats: [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")], photoSections: sections,
                      emptyMessage: "e"),
-            PhotosPage(frame: frame, photoSections: sections, emptyMessage: "e"),
+            PhotosPage(frame: frame, photoSections: sections, emptyMessage: "e", map: map),
+            MapPage(frame: frame, map: map, places: [MapListItem(href: "h", title: "t", subtitle: "s", photos: "p")], moreNote: "m",
+                    placesHref: "p", mapData: "d"),
             AlbumPage(frame: frame, rowsTitle: "r", rows: [row], photoSections: sections, emptyMessage: "e"),
             ListPage(frame: frame, rows: [row], favoritesSwitch: FavoritesSwitch(onlyFavorites: true, onlyHref: "o", allHref: "a"),
                      emptyMessage: "e"),
             PlacesPage(frame: frame, letters: [IndexLetter(letter: "A", id: "i", href: "#i", present: true, current: true)],
                        rowSections: [RowSection(id: "i", title: "t", rows: [row])], emptyMessage: "e"),
             SearchPage(frame: frame),
-            PhotoPage(frame: frame, photo: detail),
+            PhotoPage(frame: frame, photo: detail, map: map),
             LockedPage(frame: frame, sealed: SealedPage(payload: "p", salt: "s", iterations: 1)),
         ]
     }

@@ -8,13 +8,15 @@
    details (beside the photo on wide screens, over its lower part on narrow ones; open on arrival
    only on wide screens). Deep-zoom tiles, when the build made them, are loaded only for what is
    on screen, at the level the zoom needs. One transform on one layer: the GPU moves it, and
-   nothing is measured while it moves. Without this script the page is a plain image page. */
+   nothing is measured while it moves. The pointers' gestures are gestures.js's, which the map
+   shares. Without this script the page is a plain image page. */
 (function () {
   "use strict";
 
   var figure = document.querySelector(".photo-figure[data-width]");
   var img = figure && figure.querySelector(".photo-image");
-  if (!img) return;
+  // Without gestures.js (a site's own photo.mustache from before it) the page is a plain image page.
+  if (!img || !window.Folio || !Folio.gestures) return;
   // On a WebP site the img sits in a picture whose source offers the WebP renditions.
   var picture = img.parentNode.nodeName === "PICTURE" ? img.parentNode : null;
   var sources = picture ? Array.prototype.slice.call(picture.querySelectorAll("source")) : [];
@@ -303,86 +305,39 @@
     return false;
   }
 
-  // --- Pointers: drag, pinch, tap, double-tap, swipe --------------------------------------
+  // --- Pointers: drag, pinch, tap, double-tap, swipe (gestures.js) ------------------------
 
-  var pointers = new Map();
-  var gesture = null;
   var lastTap = null;
   var tapTimer = 0;
 
-  function startGesture() {
-    var points = Array.from(pointers.values());
-    gesture = { x: view.x, y: view.y, s: view.s, time: performance.now(), moved: gesture ? gesture.moved : false,
-                wasZoomed: zoomed(), type: points[0].type, pinch: points.length > 1 };
-    if (gesture.pinch) {
-      var a = points[0], b = points[1];
-      gesture.distance = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-      gesture.mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-    } else {
-      gesture.start = { x: points[0].x, y: points[0].y };
-    }
-  }
-
-  figure.addEventListener("pointerdown", function (event) {
-    if (event.button > 0) return;
-    try { figure.setPointerCapture(event.pointerId); } catch (e) { /* a pointer the browser does not track */ }
-    pointers.set(event.pointerId, { x: event.clientX - stage.left, y: event.clientY - stage.top, type: event.pointerType });
-    if (pointers.size === 1) gesture = null;
-    if (pointers.size <= 2) startGesture();
-  });
-
-  figure.addEventListener("pointermove", function (event) {
-    var p = pointers.get(event.pointerId);
-    if (!p || !gesture) return;
-    p.x = event.clientX - stage.left;
-    p.y = event.clientY - stage.top;
-    var points = Array.from(pointers.values());
-    if (gesture.pinch && points.length > 1) {
-      var a = points[0], b = points[1];
-      var mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-      var s = clampScale(gesture.s * Math.hypot(a.x - b.x, a.y - b.y) / gesture.distance);
+  Folio.gestures(figure, {
+    begin: function () { return { x: view.x, y: view.y, s: view.s, wasZoomed: zoomed() }; },
+    pinch: function (g, ratio, mid, startMid) {
+      var s = clampScale(g.s * ratio);
       // The point under the fingers' midpoint stays under it.
-      view.x = mid.x - (gesture.mid.x - gesture.x) / gesture.s * s;
-      view.y = mid.y - (gesture.mid.y - gesture.y) / gesture.s * s;
+      view.x = mid.x - (startMid.x - g.x) / g.s * s;
+      view.y = mid.y - (startMid.y - g.y) / g.s * s;
       view.s = s;
-      gesture.moved = true;
-    } else if (!gesture.pinch) {
-      var dx = p.x - gesture.start.x, dy = p.y - gesture.start.y;
-      if (!gesture.moved && Math.hypot(dx, dy) < 6) return;
-      gesture.moved = true;
-      figure.classList.add("is-dragging");
-      view.x = gesture.x + dx;
-      view.y = gesture.y + dy;
-    }
-    clampPosition();
-    render(false);
+      clampPosition();
+      render(false);
+    },
+    drag: function (g, dx, dy) {
+      view.x = g.x + dx;
+      view.y = g.y + dy;
+      clampPosition();
+      render(false);
+    },
+    dragging: function (on) { figure.classList.toggle("is-dragging", on); },
+    end: function (g, info) {
+      if (info.cancelled || info.pinch) return;
+      if (!info.moved) {
+        tap(info.x, info.y);
+      } else if (info.type !== "mouse" && !g.wasZoomed && info.elapsed < 700 && Math.abs(info.dx) > 60 && Math.abs(info.dx) > 1.5 * Math.abs(info.dy)) {
+        go(info.dx > 0 ? "prev" : "next");
+      }
+    },
+    wheel: function (factor, x, y) { zoomTo(view.s * factor, x, y, false); }
   });
-
-  function endPointer(event) {
-    var p = pointers.get(event.pointerId);
-    if (!p) return;
-    pointers.delete(event.pointerId);
-    figure.classList.remove("is-dragging");
-    if (!gesture) return;
-    if (pointers.size > 0) {
-      // One finger of a pinch lifted: the other one drags from here.
-      startGesture();
-      return;
-    }
-    var g = gesture;
-    gesture = null;
-    if (event.type === "pointercancel" || g.pinch) return;
-    var dx = p.x - g.start.x, dy = p.y - g.start.y;
-    var elapsed = performance.now() - g.time;
-    if (!g.moved) {
-      tap(p.x, p.y);
-    } else if (g.type !== "mouse" && !g.wasZoomed && elapsed < 700 && Math.abs(dx) > 60 && Math.abs(dx) > 1.5 * Math.abs(dy)) {
-      go(dx > 0 ? "prev" : "next");
-    }
-  }
-  figure.addEventListener("pointerup", endPointer);
-  figure.addEventListener("pointercancel", endPointer);
-  figure.addEventListener("dragstart", function (event) { event.preventDefault(); });
 
   // One tap shows or hides the details; two close together zoom in there, or back out.
   function tap(x, y) {
@@ -398,14 +353,6 @@
     clearTimeout(tapTimer);
     tapTimer = setTimeout(function () { lastTap = null; toggleDetails(); }, 320);
   }
-
-  figure.addEventListener("wheel", function (event) {
-    event.preventDefault();
-    var unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? stage.h : 1;
-    // A trackpad pinch arrives as a wheel with ctrlKey, in small steps: make it count more.
-    var factor = Math.exp(-event.deltaY * unit * (event.ctrlKey ? 0.01 : 0.0015));
-    zoomTo(view.s * factor, event.clientX - stage.left, event.clientY - stage.top, false);
-  }, { passive: false });
 
   // --- Keyboard -----------------------------------------------------------------------------
 

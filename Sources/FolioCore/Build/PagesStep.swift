@@ -45,7 +45,10 @@ struct PagesStep: BuildStep {
             unlistedPhotos[album, default: []].insert(item.photo.id)
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
-        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now)
+        // The world the maps are drawn on, projected from the theme's outlines once per build.
+        let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
+        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now,
+                                  basemap: basemap?.path)
         var routes = builder.routes().map { (route: $0, builder: builder) }
         var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
@@ -60,13 +63,20 @@ struct PagesStep: BuildStep {
             }
             let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
-                                           now: run.now, unlisted: album)
+                                           now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
             routes += albumBuilder.routes().map { (route: $0, builder: albumBuilder) }
         }
         try SiteBuilder.checkPaths(routes)
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
-        return SitePages(routes: routes, search: builder.searchIndex(), files: builder.feed().map { [$0] } ?? [],
+        var files = builder.feed().map { [$0] } ?? []
+        if builder.hasMap {
+            if let basemap { files.append(SiteFile(path: basemap.path, text: String(decoding: basemap.svg, as: UTF8.self))) }
+            if let places = builder.mapData() { files.append(places) }
+        }
+        // The map's files are media: named by their content, kept while a page names them.
+        let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
+        return SitePages(routes: routes, search: builder.searchIndex(), files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
-                         media: Set(kept.values.flatMap(\.paths)))
+                         media: Set(kept.values.flatMap(\.paths)).union(mapFiles))
     }
 }

@@ -52,6 +52,13 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// (H.264/AAC MP4): larger videos are encoded down to it, one within it and already H.264
     /// is published as it is (its metadata stripped).
     public var videoMaxHeight = 1080
+    /// Whether the site has a Map (and maps on its region, place and photo pages): on by default,
+    /// for a gallery whose photos say where they were taken.
+    public var map = true
+    /// How precisely maps show where places are, in kilometres: each place at the centre of its
+    /// photos' GPS positions, rounded to a grid this wide, so no photo's exact position is
+    /// published. 0 shows the centre as it is (a place of one photo: that photo's own position).
+    public var mapPrecision = 1.0
 
     public init() {}
 
@@ -81,6 +88,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? d.exclude
         videoMaxHeight = try c.decodeIfPresent(Int.self, forKey: .videoMaxHeight) ?? d.videoMaxHeight
+        map = try c.decodeIfPresent(Bool.self, forKey: .map) ?? d.map
+        mapPrecision = try c.decodeIfPresent(Double.self, forKey: .mapPrecision) ?? d.mapPrecision
         if let text = try c.decodeIfPresent(String.self, forKey: .colour) {
             guard let colour = ColourSetting(rawValue: text) else {
                 let choices = ColourSetting.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
@@ -132,6 +141,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
         "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
         "videoMaxHeight": "a whole number (pixels)",
+        "map": "true or false", "mapPrecision": "a number (kilometres)",
     ]
 
     /// Which key holds a value of the wrong kind, in words. Decoding errors do not always say
@@ -226,6 +236,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
         try check((144...4320).contains(videoMaxHeight), "videoMaxHeight", "must be from 144 to 4320 (pixels)", videoMaxHeight)
         try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
+        try check(mapPrecision.isFinite && (0...1000).contains(mapPrecision), "mapPrecision",
+                  "must be from 0 (exact) to 1000 kilometres", mapPrecision)
         try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")
         if let baseURL {
             let parts = URLComponents(string: baseURL)

@@ -38,6 +38,9 @@ public struct PageFrame: Sendable, Encodable {
     public var noindex = false
     /// A protected album's page: the digest of its password, so a new password draws it again.
     public var lock: String?
+    /// Whether the site has a Map, which the navigation then lists (set on every page of the
+    /// listed site, so a gallery whose first photo with GPS arrives draws its pages again).
+    public var hasMap = false
 
     public init(_ route: Route, title: String, heading: String? = nil, subheading: String? = nil) {
         self.init(path: route.path, section: route.section, title: title, heading: heading, subheading: subheading)
@@ -76,6 +79,31 @@ public struct PhotosPage: SitePage {
     public var frame: PageFrame
     public var photoSections: [PhotoSection] = []
     public var emptyMessage: String?
+    /// A region's places on a map framed to them; where a place is, on its page.
+    public var map: MapFigure?
+}
+
+/// The Map: the gallery's places on the world, and the places with the most photos listed
+/// beside it as links (the whole map for a visitor without JavaScript or sight).
+public struct MapPage: SitePage {
+    public static let template = "map"
+    public var frame: PageFrame
+    public var map: MapFigure
+    public var places: [MapListItem]
+    /// Said under a list that leaves places out: how many, and that Places lists them all.
+    public var moreNote: String?
+    /// Where every place is listed, after `moreNote`.
+    public var placesHref = Route.places().path
+    /// The theme's map script's places (`SiteBuilder.mapData()`), relative to the public root.
+    public var mapData: String?
+}
+
+/// A place in the list beside the Map.
+public struct MapListItem: Sendable, Encodable, Equatable {
+    public var href: String
+    public var title: String
+    public var subtitle: String?
+    public var photos: String
 }
 
 /// An album: its sub-albums, then its own photos.
@@ -118,6 +146,8 @@ public struct PhotoPage: SitePage {
     public static let template = "photo"
     public var frame: PageFrame
     public var photo: PhotoDetail
+    /// Where its place is (the place's position, never the photo's own GPS).
+    public var map: MapFigure?
 }
 
 /// A protected album's page as published: the real page, encrypted, and a form for its password.

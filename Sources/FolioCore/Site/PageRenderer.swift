@@ -41,7 +41,7 @@ public struct PageRenderer: Sendable {
         let view = View(
             site: SiteWords(title: settings.title, description: settings.description, baseURL: settings.baseURL, language: settings.language),
             root: frame.root,
-            nav: Route.navigation.map { NavItem(title: $0.title, href: $0.route.path, current: $0.route.section == frame.section) },
+            nav: Route.navigation.filter { $0.route != .map || frame.hasMap }.map { NavItem(title: $0.title, href: $0.route.path, current: $0.route.section == frame.section) },
             generator: "Folio",
             documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
             hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,

@@ -16,6 +16,8 @@ public enum Route: Hashable, Sendable {
     case place(slug: String, page: Int = 1)
     case regions
     case region(slug: String, page: Int = 1)
+    /// The gallery's places on a map of the world.
+    case map
     case people(page: Int = 1)
     case person(slug: String, page: Int = 1)
     /// The places that hold favorites.
@@ -40,6 +42,7 @@ public enum Route: Hashable, Sendable {
             return Self.paged(letter.map { "places/index/\($0 == "#" ? "other" : $0.lowercased())" } ?? "places/index", page)
         case .place(let slug, let page): return Self.paged("places/\(slug)", page)
         case .regions: return "regions/index.html"
+        case .map: return "map/index.html"
         case .region(let slug, let page): return Self.paged("regions/\(slug)", page)
         case .people(let page): return Self.paged("people/index", page)
         case .person(let slug, let page): return Self.paged("people/\(slug)", page)
@@ -79,6 +82,7 @@ public enum Route: Hashable, Sendable {
         case .albums, .album, .unlistedAlbum: return .albums
         case .places, .place: return .places
         case .regions, .region: return .regions
+        case .map: return .map
         case .people, .person: return .people
         case .favorites, .allFavorites, .favoritePlace: return .favorites
         case .photo, .unlistedPhoto: return .photo
@@ -91,12 +95,13 @@ public enum Route: Hashable, Sendable {
     }
 
     public enum Section: String, Sendable, CaseIterable, Encodable {
-        case home, albums, places, regions, people, favorites, recents, search, photo
+        case home, albums, places, regions, map, people, favorites, recents, search, photo
     }
 
-    /// The site's sections as the navigation lists them, each by its first page.
+    /// The site's sections as the navigation lists them, each by its first page (Map only on a
+    /// site that has one: `PageFrame.hasMap`).
     static let navigation: [(title: String, route: Route)] = [
-        ("Albums", .albums()), ("Places", .places()), ("Top Regions", .regions), ("People", .people()),
+        ("Albums", .albums()), ("Places", .places()), ("Top Regions", .regions), ("Map", .map), ("People", .people()),
         ("Favorites", .favorites()), ("Recents", .recents), ("Search", .search),
     ]
 }

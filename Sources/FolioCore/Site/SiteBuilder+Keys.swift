@@ -14,7 +14,8 @@ extension SiteBuilder {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             guard let position = index.position[identifier] else { return nil }
             let item = ordered[position]
-            var key = PhotoPageKey(path: route.path, stamps: [stamps[position]], lock: unlisted?.lock)
+            var key = PhotoPageKey(path: route.path, stamps: [stamps[position]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
+                                   coordinate: locatorCoordinate(item))
             key.stamps.append(position > 0 ? stamps[position - 1] : 0)
             key.stamps.append(position + 1 < stamps.count ? stamps[position + 1] : 0)
             if let folder = AlbumTree.folder(of: item.photo) {
@@ -33,6 +34,10 @@ extension SiteBuilder {
         /// The photo's, the one before's and the one after's.
         var stamps: [UInt64]
         var lock: String?
+        /// The navigation's Map link, and where the locator puts its place (the centre of all its
+        /// photos: another photo's new GPS moves it).
+        var hasMap: Bool
+        var coordinate: MapCoordinate?
         var album: [Crumb] = []
     }
 }

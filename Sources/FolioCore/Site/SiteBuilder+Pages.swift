@@ -103,7 +103,8 @@ extension SiteBuilder {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
         }
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
+                          map: number == 1 ? placeLocator(place, root: frame.root) : nil)
     }
 
     /// The A–Z section a title files under; anything that is not a letter goes under "#".
@@ -135,7 +136,8 @@ extension SiteBuilder {
         frame.origin = "region '\(region.name)'"
         frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
+                          map: number == 1 ? regionMap(region, root: frame.root) : nil)
     }
 
     func peopleIndex(number: Int) -> ListPage? {
@@ -250,7 +252,7 @@ extension SiteBuilder {
             video: photo.motion?.kind == .video ? images?.video : nil,
             liveVideo: photo.motion?.kind == .live ? images?.video : nil)
         frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
-        var page = PhotoPage(frame: frame, photo: detail)
+        var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)
         page.frame.social = socialCard(photo: page.frame, item)
         if let unlisted { page = unlistedPhoto(page, of: unlisted) }
         return page

@@ -50,6 +50,11 @@ public struct SiteBuilder: Sendable {
     let albumTree: AlbumTree
     /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
     let unlisted: UnlistedAlbum?
+    /// The world the maps are drawn on (`WorldBasemap.path`); maps without it show only markers.
+    let basemap: String?
+    /// Whether the navigation links the Map, when another builder knows (an unlisted album's
+    /// pages link the listed site's Map, which their own photos alone would not say).
+    let mapInNavigation: Bool?
 
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
@@ -83,6 +88,8 @@ public struct SiteBuilder: Sendable {
         var album: [String: String] = [:]
         /// Positions, the photos last added first.
         var latestAdded: [Int] = []
+        /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
+        var coordinates: [Int64: MapCoordinate] = [:]
     }
 
     /// What a photo's cards and page show of it: the photo, and whom and where it names.
@@ -94,7 +101,7 @@ public struct SiteBuilder: Sendable {
     }
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
-                unlisted: UnlistedAlbum? = nil) {
+                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
         self.snapshot = snapshot
         self.images = ImageLookup(media: media)
         self.settings = settings
@@ -108,15 +115,21 @@ public struct SiteBuilder: Sendable {
         }
         self.albumTree = albumTree
         self.unlisted = unlisted
+        self.basemap = basemap
+        self.mapInNavigation = mapInNavigation
 
         var index = Index()
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
+        var centres: [Int64: MapCoordinate.Centre] = [:]
         for (position, item) in ordered.enumerated() {
             index.position[item.photo.identifier] = position
             if let place = item.place {
                 index.byPlace[place.id, default: []].append(position)
                 places[place.id] = place
+                if let latitude = item.photo.latitude, let longitude = item.photo.longitude {
+                    centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
+                }
             }
             if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
             index.byPerson[item.person.id, default: []].append(position)
@@ -149,6 +162,9 @@ public struct SiteBuilder: Sendable {
             let (pa, pb) = (ordered[a].photo, ordered[b].photo)
             return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
         }
+        index.coordinates = centres.compactMapValues { centre in
+            centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
+        }
         self.index = index
         stamps = ordered.map { ValueStamp.of(ShownPhoto(photo: $0.photo, person: $0.person, place: $0.place, region: $0.region)) }
     }
@@ -166,6 +182,7 @@ public struct SiteBuilder: Sendable {
             routes += paged(.place(slug: place.slug), count: positions(of: place).count)
         }
         routes.append(.regions)
+        if hasMap { routes.append(.map) }
         for region in snapshot.regions {
             routes += paged(.region(slug: region.slug), count: positions(of: region).count)
         }
@@ -184,6 +201,12 @@ public struct SiteBuilder: Sendable {
 
     /// The page at `route`; nil for a route this site has no page at.
     public func page(_ route: Route) -> (any SitePage)? {
+        guard var page = made(route) else { return nil }
+        page.frame.hasMap = mapInNavigation ?? hasMap
+        return page
+    }
+
+    private func made(_ route: Route) -> (any SitePage)? {
         switch route {
         case .home: return unlisted == nil ? home() : nil
         case .recents: return unlisted == nil ? recents() : nil
@@ -196,6 +219,7 @@ public struct SiteBuilder: Sendable {
         case .places(let letter, let number): return placesIndex(letter: letter, number: number)
         case .place(let slug, let number): return index.place[slug].flatMap { placePage($0, number: number) }
         case .regions: return regionsIndex()
+        case .map: return hasMap ? mapPage() : nil
         case .region(let slug, let number): return index.region[slug].flatMap { regionPage($0, number: number) }
         case .people(let number): return peopleIndex(number: number)
         case .person(let slug, let number): return index.person[slug].flatMap { personPage($0, number: number) }

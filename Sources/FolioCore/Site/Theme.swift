@@ -9,6 +9,9 @@ public struct Theme: Sendable {
     public let assetFolders: [URL]
     /// Fingerprint of every template and asset, so a changed theme re-renders the pages.
     public let fingerprint: String
+    /// The world the maps are drawn on (`WorldBasemap.source`), as text, with the name of the file
+    /// it came from; nil when no theme folder has one.
+    public let basemap: (text: String, file: String)?
 
     static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
 
@@ -16,12 +19,14 @@ public struct Theme: Sendable {
         var library = MustacheLibrary()
         var folders: [URL] = []
         var fingerprintText = ""
+        var basemap: (text: String, file: String)?
         for folder in [defaultFolder] + (siteFolder.map { [$0] } ?? []) {
             guard files.isFolder(folder) else { continue }
             for name in try files.files(under: folder) {
                 let url = folder.appendingPathComponent(name)
                 let data = try files.read(url)
                 fingerprintText += "\(name):\(ContentHash.hex(data))\n"
+                if name == WorldBasemap.source { basemap = (String(decoding: data, as: UTF8.self), url.path) }
                 guard name.hasSuffix(".mustache") else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 do {
@@ -35,7 +40,7 @@ public struct Theme: Sendable {
         for name in requiredTemplates where library.getTemplate(named: name) == nil {
             throw FolioError(path: defaultFolder.appendingPathComponent("\(name).mustache").path, reason: "template missing from the theme")
         }
-        return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText))
+        return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText), basemap: basemap)
     }
 
     /// The default theme: `FOLIO_THEME` when set; the `share/folio/templates` an install put
