@@ -114,7 +114,53 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(middle.previous?.href, "photos/p3.html")
         XCTAssertEqual(middle.next?.href, "photos/p1.html")
         XCTAssertNil(try page(pages, "photos/p3.html", as: PhotoPage.self).photo.previous)
-        XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
+        // "Added" is the day a build first met a file of content/: nothing about the photo.
+        XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Size"])
+        XCTAssertNil(middle.sequence, "a photo in no album walks the site, without a count")
+    }
+
+    func testPhotoPagesFollowTheirAlbumAndSayWhereTheyAre() throws {
+        // Newest first the site goes t1 (album b), a3, b2, a1, a2 (album a): the album holds its
+        // photos as they were taken, oldest first.
+        func dated(_ path: String, _ id: String, _ minutes: Double) -> PhotoImport {
+            PhotoImport(source: .content(path: path), identifier: id, title: id, description: nil, person: "Josh",
+                        place: nil, taken: now.addingTimeInterval(-minutes * 60), uploaded: now, width: 4, height: 3,
+                        favorite: false, checksum: id)
+        }
+        let pages = try builder([dated("trip/a1.jpg", "a1", 40), dated("trip/a2.jpg", "a2", 50), dated("trip/a3.jpg", "a3", 20),
+                                 dated("other/b2.jpg", "b2", 30), dated("other/t1.jpg", "t1", 10)]).pages()
+        let first = try page(pages, "photos/a2.html", as: PhotoPage.self).photo
+        XCTAssertNil(first.previous)
+        XCTAssertEqual(first.next?.href, "photos/a1.html")
+        let middle = try page(pages, "photos/a1.html", as: PhotoPage.self).photo
+        XCTAssertEqual(middle.previous?.href, "photos/a2.html")
+        XCTAssertEqual(middle.next?.href, "photos/a3.html", "the next photo is the album's, not b2, taken between them")
+        XCTAssertEqual(middle.sequence, SequencePlace(key: "album/trip", number: 2, count: 3, title: "trip", href: "albums/trip.html"))
+        XCTAssertNil(try page(pages, "photos/a3.html", as: PhotoPage.self).photo.next)
+        XCTAssertEqual(try page(pages, "albums/trip.html").frame.sequence?.file, "search/data/s-album-trip.js")
+    }
+
+    func testFactsThatSayNothingAreLeftOut() throws {
+        let pages = try builder([photo(1, by: Person.unknownName)]).pages()
+        let unknown = try page(pages, "photos/p1.html", as: PhotoPage.self)
+        XCTAssertEqual(unknown.photo.facts.map(\.label), ["Place", "Region", "Size"])
+        XCTAssertEqual(unknown.frame.crumbs.count, 0, "no way to a person no one named")
+    }
+
+    func testEveryListAVisitorWalksIsWrittenAsPhotoNumbers() throws {
+        let builder = try builder([photo(1, at: "Nairobi, Kenya", favorite: true), photo(2, by: "Al"), photo(3, at: "Nairobi, Kenya")])
+        let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+        // Newest first (by upload here): p3 is 0, p2 is 1, p1 is 2.
+        XCTAssertEqual(files["search/data/s-place-nairobi-kenya.js"], "folioData(\"s\",\"place/nairobi-kenya\",[0,2]);\n")
+        XCTAssertEqual(files["search/data/s-person-al.js"], "folioData(\"s\",\"person/al\",[1]);\n")
+        XCTAssertEqual(files["search/data/s-favorites-nairobi-kenya.js"], "folioData(\"s\",\"favorites/nairobi-kenya\",[2]);\n")
+        let pages = builder.pages()
+        XCTAssertEqual(try page(pages, "places/nairobi-kenya.html").frame.sequence?.file, "search/data/s-place-nairobi-kenya.js")
+        XCTAssertEqual(try page(pages, "people/al.html").frame.sequence?.title, "Al")
+        for page in pages {
+            guard let file = page.frame.sequence?.file else { continue }
+            XCTAssertNotNil(files[file], "\(page.path) names \(file), which the build does not write")
+        }
     }
 
     // MARK: - Listings cut into pages

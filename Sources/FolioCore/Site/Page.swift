@@ -36,6 +36,8 @@ public struct PageFrame: Sendable, Encodable {
     public var origin: String?
     /// Search engines are asked to leave the page out (an unlisted album's).
     public var noindex = false
+    /// The list of photos this listing shows, which a photo chosen here walks through.
+    public var sequence: PhotoSequence?
     /// A protected album's page: the digest of its password, so a new password draws it again.
     public var lock: String?
 

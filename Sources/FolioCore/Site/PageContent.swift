@@ -210,6 +210,8 @@ public struct PhotoDetail: Sendable, Encodable {
     /// photo is shown.
     public var nextImage: ImageRef?
     public var nextSizes: String?
+    /// Where the photo is in the list previous and next walk through as written (its album).
+    public var sequence: SequencePlace?
 }
 
 /// The switch on the Favorites page between "Only favorites" and "All places".

@@ -16,6 +16,7 @@ extension SiteBuilder {
         page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
         page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        if !ordered.isEmpty { page.frame.sequence = latestSequence }
         page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
         return page
     }
@@ -33,6 +34,7 @@ extension SiteBuilder {
         let latest = latestAdded(50)
         page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
         page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
+        if !latest.isEmpty { page.frame.sequence = latestSequence }
         return page
     }
 
@@ -98,6 +100,7 @@ extension SiteBuilder {
         let route = Route.place(slug: place.slug)
         var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "place '\(place.name)'"
+        frame.sequence = sequence(place)
         frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
         if let region = photos.first.flatMap({ ordered[$0].region }) {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
@@ -133,6 +136,7 @@ extension SiteBuilder {
         var frame = PageFrame(route.page(number), title: region.name,
                               subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
         frame.origin = "region '\(region.name)'"
+        frame.sequence = sequence(region)
         frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
@@ -158,6 +162,7 @@ extension SiteBuilder {
         let route = Route.person(slug: person.slug)
         var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
         frame.origin = "person '\(person.name)'"
+        frame.sequence = sequence(person)
         frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
@@ -202,6 +207,7 @@ extension SiteBuilder {
         frame.origin = "the favorites of place '\(place.name)'"
         frame.crumbs = [Crumb(title: "Favorites", href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
         frame.placeSlug = place.slug
+        frame.sequence = favoritesSequence(place)
         return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
     }
 
@@ -210,7 +216,12 @@ extension SiteBuilder {
         let photo = item.photo
         var frame = PageFrame(route(of: item), title: PhotoText.title(photo))
         frame.origin = "photo \(photo.source)"
-        var facts = [Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path)]
+        // Facts that say nothing of this photo are left out: a photographer no one named, the
+        // day a file of content/ was first built (the build's, not the photographer's).
+        var facts: [Fact] = []
+        if !item.person.isUnknown {
+            facts.append(Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path))
+        }
         if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
             facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
         }
@@ -221,14 +232,15 @@ extension SiteBuilder {
             facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
         }
         if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
-        facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded)))
+        if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
         if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
 
-        let previous = position > 0 ? ordered[position - 1] : nil
-        let next = position + 1 < ordered.count ? ordered[position + 1] : nil
+        let neighbours = neighbours(of: position)
+        let previous = neighbours.previous.map { ordered[$0] }
+        let next = neighbours.next.map { ordered[$0] }
         let images = self.images[photo.id]
         let detail = PhotoDetail(
             identifier: photo.identifier, title: PhotoText.title(photo),
@@ -241,8 +253,9 @@ extension SiteBuilder {
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
-            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) })
-        frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
+            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) },
+            sequence: neighbours.place)
+        frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail)
         page.frame.social = socialCard(photo: page.frame, item)
         if let unlisted { page = unlistedPhoto(page, of: unlisted) }

@@ -80,6 +80,8 @@ public struct SiteBuilder: Sendable {
         var album: [String: String] = [:]
         /// Positions, the photos last added first.
         var latestAdded: [Int] = []
+        /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
+        var inAlbum: [Int: Int] = [:]
     }
 
     /// What a photo's cards and page show of it: the photo, and whom and where it names.
@@ -142,6 +144,9 @@ public struct SiteBuilder: Sendable {
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        for album in albumTree.albums.values {
+            for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
+        }
         index.latestAdded = ordered.indices.sorted { a, b in
             let (pa, pb) = (ordered[a].photo, ordered[b].photo)
             return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
