@@ -98,12 +98,16 @@ final class SiteBuilderTests: XCTestCase {
             photo(3, at: "Nairobi, Kenya"),
         ]).pages()
         let only = try page(pages, "favorites/index.html", as: ListPage.self)
-        XCTAssertEqual(only.rows.map(\.title), ["Palo Alto"])
+        // The favorites themselves, under their places' names, leading to each place's favorites.
+        XCTAssertEqual(only.photoSections.map(\.title), ["Palo Alto"])
+        XCTAssertEqual(only.photoSections.map { $0.photos.map(\.identifier) }, [["p1"]])
+        XCTAssertEqual(only.photoSections.first?.subtitle, "California, United States")
+        XCTAssertTrue(only.rows.isEmpty)
         XCTAssertEqual(only.favoritesSwitch?.onlyFavorites, true)
         let all = try page(pages, "favorites/all.html", as: ListPage.self)
         XCTAssertEqual(all.rows.map(\.title), ["Nairobi", "Palo Alto"])
         XCTAssertEqual(all.favoritesSwitch?.onlyFavorites, false)
-        let there = try page(pages, only.rows[0].href, as: PhotosPage.self)
+        let there = try page(pages, try XCTUnwrap(only.photoSections.first?.href), as: PhotosPage.self)
         XCTAssertEqual(there.photoSections[0].photos.map(\.identifier), ["p1"])
     }
 
@@ -138,6 +142,24 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(middle.sequence, SequencePlace(key: "album/trip", number: 2, count: 3, title: "trip", href: "albums/trip.html"))
         XCTAssertNil(try page(pages, "photos/a3.html", as: PhotoPage.self).photo.next)
         XCTAssertEqual(try page(pages, "albums/trip.html").frame.sequence?.file, "search/data/s-album-trip.js")
+    }
+
+    func testTheHomePageLeavesOutCountsThatSayNothing() throws {
+        // One photographer, one place: no "1 People", no "1 Places"; Favorites and Recents stay,
+        // which the visitor's browser adds to.
+        let home = try page(try builder([photo(1), photo(2)]).pages(), "index.html", as: HomePage.self)
+        XCTAssertEqual(home.stats.map(\.name), ["favorites", "recents"])
+        let larger = try page(try builder([photo(1, by: "Al"), photo(2, at: "Nairobi, Kenya")]).pages(), "index.html", as: HomePage.self)
+        XCTAssertEqual(larger.stats.map(\.name), ["places", "regions", "people", "favorites", "recents"])
+    }
+
+    func testTheFavoritesPageShowsAPlacesFirstFavoritesAndLeadsToTheRest() throws {
+        let many = (1...14).map { photo($0, favorite: true) }
+        let only = try page(try builder(many).pages(), "favorites/index.html", as: ListPage.self)
+        XCTAssertEqual(only.photoSections.count, 1)
+        XCTAssertEqual(only.photoSections[0].photos.count, SiteBuilder.favoritesShown)
+        XCTAssertEqual(only.photoSections[0].more?.title, "All 14 favorites in Palo Alto")
+        XCTAssertEqual(only.photoSections[0].more?.href, "favorites/palo-alto-california-united-states.html")
     }
 
     func testFactsThatSayNothingAreLeftOut() throws {
@@ -258,7 +280,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(scripts.map(String.init), ["folio.js"] + listed)
         let home = try render(try page(pages, "index.html"))
         XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
-        XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))
+        XCTAssertFalse(home.contains("hero-search"), "one search box on the home page: the header's")
         XCTAssertTrue(home.contains(#"data-root="""#))
     }
 

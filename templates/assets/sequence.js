@@ -31,9 +31,23 @@
   var providers = [];
   function provide(element, fn) { providers.push({ element: element, list: fn }); }
 
+  // The photos of the list shown, in its order.
+  function shownIds(scope) {
+    var ids = [];
+    scope.querySelectorAll("a[data-photo]").forEach(function (a) {
+      var id = a.getAttribute("data-photo");
+      if (ids.indexOf(id) < 0) ids.push(id);
+    });
+    return ids;
+  }
+
   function chosenFrom(link) {
     var file = body.getAttribute("data-sequence-file");
-    if (file && !link.closest(".search-popup")) {
+    var main = document.getElementById("main");
+    // The build's list, unless a script added photos of its own beside it (a place's favorites
+    // gets the visitor's): then the photos shown are the list.
+    var added = main && Array.prototype.some.call(main.querySelectorAll("a[data-photo]"), function (a) { return !a.closest(".photo-sections"); });
+    if (file && !added && !link.closest(".search-popup")) {
       return { key: body.getAttribute("data-sequence"), file: new URL(file, location.href).href,
                title: body.getAttribute("data-sequence-title") || "", href: location.href };
     }
@@ -44,12 +58,7 @@
       }
     }
     // Any other list of photos: the ones beside it, in the order shown.
-    var scope = link.closest(".search-popup, main") || document.body;
-    var ids = [];
-    scope.querySelectorAll("a[data-photo]").forEach(function (a) {
-      var id = a.getAttribute("data-photo");
-      if (ids.indexOf(id) < 0) ids.push(id);
-    });
+    var ids = shownIds(link.closest(".search-popup, main") || document.body);
     var heading = document.querySelector("main h1");
     return { ids: ids, title: heading ? heading.textContent.trim() : document.title, href: location.href };
   }

@@ -96,6 +96,8 @@ public struct ListPage: SitePage {
     public static let template = "list"
     public var frame: PageFrame
     public var rows: [ListRow] = []
+    /// Photos by section (the Favorites page's, by place), after the rows.
+    public var photoSections: [PhotoSection] = []
     public var favoritesSwitch: FavoritesSwitch?
     public var emptyMessage: String?
 }

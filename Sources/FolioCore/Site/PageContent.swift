@@ -120,6 +120,11 @@ public struct PhotoSection: Sendable, Encodable {
     public var keepsShapes: Bool = false
     /// The section began on the page before (a listing cut into pages).
     public var continued: Bool = false
+    /// Where its title leads (a place's favorites, from the Favorites page), and what it adds.
+    public var href: String?
+    public var subtitle: String?
+    /// The way to the rest of its photos, when it shows only the first.
+    public var more: Crumb?
 }
 
 /// A letter of the Places index's A–Z bar.

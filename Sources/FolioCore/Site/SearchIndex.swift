@@ -168,7 +168,8 @@ extension SiteBuilder {
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
         return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
-                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug)
+                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
+                            pick: item.photo.favorite)
     }
 }
 

@@ -4,6 +4,8 @@ extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
+        // A count that says nothing of a small gallery ("1 People" in one photographer's
+        // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
             StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
             StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
@@ -12,7 +14,7 @@ extension SiteBuilder {
             StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
             StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
-        ]
+        ].filter { $0.count.map { $0 >= 2 } ?? true || $0.name == "favorites" }
         page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
         page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
@@ -173,18 +175,24 @@ extension SiteBuilder {
     func favoritesIndex(onlyFavorites: Bool, number: Int) -> ListPage? {
         let route: Route = onlyFavorites ? .favorites() : .allFavorites()
         var page = ListPage(frame: PageFrame(route.page(number), title: "Favorites",
-                                             subheading: onlyFavorites ? "Places that hold favorite photos" : "All places"))
+                                             subheading: onlyFavorites ? "Favorite photos, by place" : "All places"))
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
                                                allHref: Route.allFavorites().path)
         if onlyFavorites {
             let places = index.placesWithFavorites
             guard let shown = slice(places, number: number) else { return nil }
-            page.rows = shown.map { place, favorites in
-                let (thumb, alt) = cover(favorites)
-                return ListRow(href: Route.favoritePlace(slug: place.slug).path, title: place.title,
-                               subtitle: [place.subtitle, PhotoText.count(favorites.count, "favorite")].filter { !$0.isEmpty }.joined(separator: " · "),
-                               thumb: thumb, alt: alt)
-            }
+            // The favorites themselves, by place: a place's first few here, all of them on its own page.
+            page.photoSections = shown.map { place, favorites in
+                let href = Route.favoritePlace(slug: place.slug).path
+                var section = PhotoSection(title: place.title, photos: favorites.prefix(Self.favoritesShown).map { shapedCard(ordered[$0]) },
+                                           keepsShapes: true)
+                section.href = href
+                section.subtitle = place.subtitle.nilIfEmpty
+                if favorites.count > Self.favoritesShown {
+                    section.more = Crumb(title: "All \(PhotoText.count(favorites.count, "favorite")) in \(place.title)", href: href)
+                }
+                return section
+            }.firstScreenEager()
             page.emptyMessage = places.isEmpty ? "No favorites yet." : nil
             page.frame = framed(page.frame, route: route, number: number, count: places.count)
         } else {
@@ -198,6 +206,9 @@ extension SiteBuilder {
         }
         return page
     }
+
+    /// How many of a place's favorites the Favorites page shows before leading to the place's own.
+    static let favoritesShown = 12
 
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
         guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
