@@ -162,6 +162,28 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(only.photoSections[0].more?.href, "favorites/palo-alto-california-united-states.html")
     }
 
+    func testRowsShowRowRenditionsNotScreenRenditions() throws {
+        let set = RenditionSet(SiteSettings())
+        let large = set.media(checksum: "c0ffee", width: 4000, height: 3000, colour: .sRGB)
+        XCTAssertEqual(large.rows.files.map { [$0.width, $0.height] }, [[693, 520], [347, 260]])
+        XCTAssertTrue(large.rows.files.allSatisfy { $0.path.contains("-row") })
+        // A small photo's larger row is its screen rendition's size: the screen rendition serves.
+        let small = set.media(checksum: "c0ffee", width: 500, height: 375, colour: .sRGB)
+        XCTAssertEqual(small.rows.files.map(\.path), [small.screens.files[0].path, large.rows.files[1].path])
+        XCTAssertEqual(small.paths.count, Set(small.paths).count, "each file once")
+
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "trip/1.jpg"), identifier: "p1", title: "Big", person: "Josh",
+                                                             uploaded: now, width: 4000, height: 3000, checksum: "c0ffee")]))
+        let snapshot = try database.snapshot()
+        let builder = SiteBuilder(snapshot: snapshot, media: [snapshot.photos[0].photo.id: large], settings: SiteSettings(), now: now)
+        let album = try page(builder.pages(), "albums/trip.html", as: AlbumPage.self)
+        let card = try XCTUnwrap(album.photoSections.first?.photos.first)
+        XCTAssertEqual(card.shape?.candidates.map(\.width), [347, 693])
+        XCTAssertEqual(card.shapeSizes, "(max-width: 560px) and (min-resolution: 3dppx) 98px, (max-width: 560px) and (min-resolution: 2dppx) 147px, "
+                       + "(max-width: 560px) 294px, 347px")
+    }
+
     func testFactsThatSayNothingAreLeftOut() throws {
         let pages = try builder([photo(1, by: Person.unknownName)]).pages()
         let unknown = try page(pages, "photos/p1.html", as: PhotoPage.self)

@@ -4,18 +4,22 @@ import Foundation
 public struct PhotoImages: Sendable, Equatable {
     public var thumb: ImageRef?
     public var screen: ImageRef?
+    /// For rows of photos in their own shapes (nil where the photo's own renditions are another
+    /// site's: rows then show those).
+    public var row: ImageRef?
     public var zoom: TilePyramid?
 
-    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: TilePyramid? = nil) {
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, row: ImageRef? = nil, zoom: TilePyramid? = nil) {
         self.thumb = thumb
         self.screen = screen
+        self.row = row
         self.zoom = zoom
     }
 
     init(_ media: PhotoMedia) {
         var screen = ImageRef(media.screens)
         screen?.animation = media.animation
-        self.init(thumb: ImageRef(media.thumbnails), screen: screen, zoom: media.tiles)
+        self.init(thumb: ImageRef(media.thumbnails), screen: screen, row: ImageRef(media.rows), zoom: media.tiles)
     }
 }
 
@@ -301,18 +305,24 @@ public struct SiteBuilder: Sendable {
         if stampsOnly { return stampCard(item) }
         let images = self.images[item.photo.id]
         var card = card(item, thumb: images?.thumb)
-        if let screen = images?.screen, screen.width > 0, screen.height > 0 {
-            card.shape = screen
-            card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
+        if let shape = images?.row ?? images?.screen, shape.width > 0, shape.height > 0 {
+            card.shape = shape
+            card.shapeSizes = Self.shapeSizes(width: shape.width, height: shape.height)
         }
         return card
     }
 
     /// About how wide a photo is in rows of photos in their own shapes: rows about 220 px high on
     /// a phone, 260 px elsewhere (style.css's `.keeps-shapes`), never wider than a phone's screen.
+    /// A phone of two or three device pixels per pixel is given its width in device pixels, so it
+    /// takes the row rendition of about one device pixel per pixel: a long album scrolled on a
+    /// phone costs what its thumbnails weigh, not its screen renditions (the photo's page is sharp).
     static func shapeSizes(width: Int, height: Int) -> String {
         let aspect = Double(width) / Double(height)
-        return "(max-width: 560px) \(Int(min(400, (aspect * 220).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
+        let phone = Int(min(400, (aspect * 220).rounded(.up)))
+        return "(max-width: 560px) and (min-resolution: 3dppx) \((phone + 2) / 3)px, "
+            + "(max-width: 560px) and (min-resolution: 2dppx) \((phone + 1) / 2)px, "
+            + "(max-width: 560px) \(phone)px, \(Int((aspect * 260).rounded(.up)))px"
     }
 
     /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.
