@@ -56,3 +56,19 @@ def test_the_favorites_page_shows_the_favorites_by_place(browser, gallery):
     assert browser.js("return document.querySelectorAll('main .rows li').length") == 0, "photos, not rows of places"
     # The photos are shown whole and large enough to see: not 56-pixel thumbnails.
     assert browser.js("return document.querySelector('main .photo-section .photo-card img').getBoundingClientRect().height") > 150
+
+
+@pytest.mark.parametrize("size,scale,mobile,wanted", [
+    ((390, 844), 3, True, "-row260-"),   # a 3× phone: about one device pixel per pixel, a thumbnail's weight
+    ((1280, 800), 1, False, "-row260-"),
+    ((1280, 800), 2, False, "-row-"),     # a 2× desktop: the 520-high row rendition, sharp
+], ids=["phone-3x", "desktop-1x", "desktop-2x"])
+def test_rows_show_row_renditions_never_screen_renditions(browser, gallery, size, scale, mobile, wanted):
+    browser.viewport(*size, mobile=mobile, scale=scale)
+    browser.open(gallery.url + "albums/photos.html")
+    browser.wait_for("Array.from(document.querySelectorAll('.keeps-shapes img')).slice(0, 4).every(function (i) { return i.complete && i.currentSrc; })")
+    chosen = browser.js("return Array.from(document.querySelectorAll('.keeps-shapes img')).filter(function (i) { return i.currentSrc; })"
+                        ".map(function (i) { return i.currentSrc; })")
+    assert len(chosen) >= 4
+    assert all(wanted in src for src in chosen), chosen
+    assert not any(re.search(r"-(screen|w\d+)-", src) for src in chosen), "no screen rendition in a row"

@@ -312,17 +312,17 @@ public struct SiteBuilder: Sendable {
         return card
     }
 
-    /// About how wide a photo is in rows of photos in their own shapes: rows about 220 px high on
-    /// a phone, 260 px elsewhere (style.css's `.keeps-shapes`), never wider than a phone's screen.
-    /// A phone of two or three device pixels per pixel is given its width in device pixels, so it
-    /// takes the row rendition of about one device pixel per pixel: a long album scrolled on a
-    /// phone costs what its thumbnails weigh, not its screen renditions (the photo's page is sharp).
+    /// About how wide a photo is in rows of photos in their own shapes: rows 260 px high
+    /// (style.css's `.keeps-shapes`), narrower on a phone. On a phone it says a third of the
+    /// cell's width, so a phone of any density takes the row rendition 260 pixels high (about one
+    /// device pixel per pixel on a 3× phone): a long album scrolled on a phone costs what its
+    /// thumbnails weigh, not its screen renditions; the photo's own page is sharp.
     static func shapeSizes(width: Int, height: Int) -> String {
         let aspect = Double(width) / Double(height)
-        let phone = Int(min(400, (aspect * 220).rounded(.up)))
-        return "(max-width: 560px) and (min-resolution: 3dppx) \((phone + 2) / 3)px, "
-            + "(max-width: 560px) and (min-resolution: 2dppx) \((phone + 1) / 2)px, "
-            + "(max-width: 560px) \(phone)px, \(Int((aspect * 260).rounded(.up)))px"
+        // Rounded down: a row rendition's width is rounded to the nearest pixel, and a `sizes` a
+        // pixel wider than it would make the browser take the next larger one.
+        let phone = Int(min(400, (aspect * 220).rounded(.down)))
+        return "(max-width: 560px) \(phone / 3)px, \(Int((aspect * 260).rounded(.down)))px"
     }
 
     /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.
