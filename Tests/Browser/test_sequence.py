@@ -207,3 +207,18 @@ def test_facts_that_say_nothing_are_left_out(browser, gallery):
     browser.open(gallery.url + gallery.photo_page("Portree harbour"))
     labels = browser.js("return Array.from(document.querySelectorAll('.facts dt')).map(function (d) { return d.textContent; })")
     assert "Photographer" in labels and "Added" not in labels
+
+
+def test_recents_lead_through_the_photos_this_visitor_viewed(browser, gallery):
+    viewed = ["Harbor lights", "Fjord morning", "Portree harbour"]
+    for title in viewed:
+        browser.open(gallery.url + gallery.photo_page(title))
+    browser.open(gallery.url + "recents/index.html")
+    browser.wait_for("document.querySelectorAll('.recents-list a[data-photo]').length === 3")
+    rows = browser.js("return Array.from(document.querySelectorAll('.recents-list a[data-photo]')).map(function (a) { return a.href; })")
+    assert rows[0].endswith(gallery.photo_page("Portree harbour"))
+    browser.js("document.querySelectorAll('.recents-list a[data-photo]')[1].click()")
+    browser.wait_for(f"location.href === {rows[1]!r} && document.readyState === 'complete'")
+    browser.wait_for("document.querySelector('.photo-sequence').textContent.indexOf('2 of 3') >= 0")
+    assert sequence_text(browser) == "2 of 3 in Recents"
+    assert browser.js("return document.querySelector('a[rel=next]').href") == rows[2]

@@ -31,12 +31,12 @@
   var providers = [];
   function provide(element, fn) { providers.push({ element: element, list: fn }); }
 
-  // The photos of the list shown, in its order.
+  // The photos of the list shown, in its order (not those a script's list replaced and hid).
   function shownIds(scope) {
     var ids = [];
     scope.querySelectorAll("a[data-photo]").forEach(function (a) {
       var id = a.getAttribute("data-photo");
-      if (ids.indexOf(id) < 0) ids.push(id);
+      if (ids.indexOf(id) < 0 && a.getClientRects().length) ids.push(id);
     });
     return ids;
   }
@@ -46,8 +46,11 @@
     var main = document.getElementById("main");
     // The build's list, unless a script added photos of its own beside it (a place's favorites
     // gets the visitor's): then the photos shown are the list.
-    var added = main && Array.prototype.some.call(main.querySelectorAll("a[data-photo]"), function (a) { return !a.closest(".photo-sections"); });
-    if (file && !added && !link.closest(".search-popup")) {
+    var added = main && Array.prototype.some.call(main.querySelectorAll("a[data-photo]"), function (a) {
+      return !a.closest(".photo-sections") && a.getClientRects().length;
+    });
+    var replaced = main && main.querySelector(".photo-sections.is-replaced, .photo-sections[hidden]");
+    if (file && !added && !replaced && !link.closest(".search-popup")) {
       return { key: body.getAttribute("data-sequence"), file: new URL(file, location.href).href,
                title: body.getAttribute("data-sequence-title") || "", href: location.href };
     }
