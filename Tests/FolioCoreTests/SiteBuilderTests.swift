@@ -162,6 +162,24 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(only.photoSections[0].more?.href, "favorites/palo-alto-california-united-states.html")
     }
 
+    func testTheFavoritesPageIsCutIntoPagesByPhotos() throws {
+        // 12 of Palo Alto's 14 and Nairobi's 3: 15 cards, 10 a page; Palo Alto carried on to page 2.
+        let many = (1...14).map { photo($0, favorite: true) } + (15...17).map { photo($0, at: "Nairobi, Kenya", favorite: true) }
+        let builder = try builder(many, pageSize: 10)
+        XCTAssertEqual(builder.routes().filter { $0.section == .favorites && $0.path.hasPrefix("favorites/index") }.map(\.path),
+                       ["favorites/index.html", "favorites/index/2.html"])
+        let pages = builder.pages()
+        let first = try page(pages, "favorites/index.html", as: ListPage.self)
+        XCTAssertEqual(first.photoSections.map(\.title), ["Nairobi", "Palo Alto"])
+        XCTAssertEqual(first.photoSections.map(\.photos.count), [3, 7])
+        XCTAssertNil(first.photoSections[1].more, "the way to the rest comes after the place's last card")
+        let second = try page(pages, "favorites/index/2.html", as: ListPage.self)
+        XCTAssertEqual(second.photoSections.map(\.title), ["Palo Alto"])
+        XCTAssertEqual(second.photoSections[0].photos.count, 5)
+        XCTAssertTrue(second.photoSections[0].continued)
+        XCTAssertEqual(second.photoSections[0].more?.title, "All 14 favorites in Palo Alto")
+    }
+
     func testRowsShowRowRenditionsNotScreenRenditions() throws {
         let set = RenditionSet(SiteSettings())
         let large = set.media(checksum: "c0ffee", width: 4000, height: 3000, colour: .sRGB)

@@ -179,22 +179,30 @@ extension SiteBuilder {
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
                                                allHref: Route.allFavorites().path)
         if onlyFavorites {
-            let places = index.placesWithFavorites
-            guard let shown = slice(places, number: number) else { return nil }
-            // The favorites themselves, by place: a place's first few here, all of them on its own page.
-            page.photoSections = shown.map { place, favorites in
+            // The favorites themselves, by place: a place's first few here, all of them on its own
+            // page. Cut into pages by photos, as every listing of photos is: no page grows with the library.
+            let entries = favoritesIndexEntries()
+            guard let shown = slice(entries, number: number) else { return nil }
+            var sections: [PhotoSection] = []
+            for (at, entry) in zip(shown.indices, shown) {
+                let place = entry.place
                 let href = Route.favoritePlace(slug: place.slug).path
-                var section = PhotoSection(title: place.title, photos: favorites.prefix(Self.favoritesShown).map { shapedCard(ordered[$0]) },
-                                           keepsShapes: true)
-                section.href = href
-                section.subtitle = place.subtitle.nilIfEmpty
-                if favorites.count > Self.favoritesShown {
-                    section.more = Crumb(title: "All \(PhotoText.count(favorites.count, "favorite")) in \(place.title)", href: href)
+                if sections.last?.href != href {
+                    var section = PhotoSection(title: place.title, photos: [], keepsShapes: true)
+                    section.href = href
+                    section.subtitle = place.subtitle.nilIfEmpty
+                    section.continued = at > entries.startIndex && entries[at - 1].place.id == place.id
+                    sections.append(section)
                 }
-                return section
-            }.firstScreenEager()
-            page.emptyMessage = places.isEmpty ? "No favorites yet." : nil
-            page.frame = framed(page.frame, route: route, number: number, count: places.count)
+                sections[sections.count - 1].photos.append(shapedCard(ordered[entry.position]))
+                let last = at + 1 == entries.endIndex || entries[at + 1].place.id != place.id
+                if last, entry.count > Self.favoritesShown {
+                    sections[sections.count - 1].more = Crumb(title: "All \(PhotoText.count(entry.count, "favorite")) in \(place.title)", href: href)
+                }
+            }
+            page.photoSections = sections.firstScreenEager()
+            page.emptyMessage = entries.isEmpty ? "No favorites yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: entries.count)
         } else {
             guard let shown = slice(index.places, number: number) else { return nil }
             page.rows = shown.map { place in
@@ -209,6 +217,14 @@ extension SiteBuilder {
 
     /// How many of a place's favorites the Favorites page shows before leading to the place's own.
     static let favoritesShown = 12
+
+    /// What the Favorites page shows, in order: each place's first favorites (A–Z by place), with
+    /// how many the place holds.
+    func favoritesIndexEntries() -> [(place: Place, position: Int, count: Int)] {
+        index.placesWithFavorites.flatMap { place, favorites in
+            favorites.prefix(Self.favoritesShown).map { (place, $0, favorites.count) }
+        }
+    }
 
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
         guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }

@@ -179,7 +179,7 @@ public struct SiteBuilder: Sendable {
         for person in index.people {
             routes += paged(.person(slug: person.slug), count: positions(of: person).count)
         }
-        routes += paged(.favorites(), count: index.placesWithFavorites.count)
+        routes += paged(.favorites(), count: favoritesIndexEntries().count)
         routes += paged(.allFavorites(), count: index.places.count)
         for (place, favorites) in index.placesWithFavorites {
             routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
