@@ -4,12 +4,16 @@ headless Chromium on a throttled phone profile, as Lighthouse's mobile one (1.6 
 750 kbps up, 150 ms round trip, the CPU 4 times slower, a 390 x 844 screen at 3x), cache disabled.
 
     python3 scripts/phone-profile.py [public folder, default public/] [--runs 3] [--photo photos/x.html] [--gzip]
+                                     [--scroll albums/x.html]
 
 For each page it reports, the median of the runs: when the main photo was painted (Element
 Timing: the photo page's `main-photo`, the home page's `first-photo`; the Map has no such mark: its largest paint, the basemap, stands for it), the largest contentful
 paint, the bytes transferred up to the load event and after it (the next photo fetched ahead,
-tiles) until the page went quiet, the requests, and how many were deep-zoom tiles. The site is served from 127.0.0.1 by Python's http.server,
-as it is (as a host that does not compress), or with --gzip compressing text (HTML, CSS, JS, SVG) as most hosts do.
+tiles) until the page went quiet, the requests, and how many were deep-zoom tiles. With --scroll, a
+listing too (an album), scrolled to its end as a visitor would, a screen at a time: what its first
+photo and largest paint wait for, and every byte the whole scroll cost. The site is served from
+127.0.0.1 by Python's http.server, as it is (as a host that does not compress), or with --gzip
+compressing text (HTML, CSS, JS, SVG) as most hosts do.
 """
 
 import argparse
@@ -44,6 +48,7 @@ new PerformanceObserver(function (list) {
 READ = """
 var resources = performance.getEntriesByType('resource'), nav = performance.getEntriesByType('navigation')[0];
 return {elements: window.__timings.elements, lcp: window.__timings.lcp,
+        total: resources.reduce(function (n, e) { return n + e.transferSize; }, nav.transferSize),
         bytes: resources.filter(function (e) { return e.startTime < nav.loadEventEnd; }).reduce(function (n, e) { return n + e.transferSize; }, nav.transferSize),
         after: resources.filter(function (e) { return e.startTime >= nav.loadEventEnd; }).reduce(function (n, e) { return n + e.transferSize; }, 0),
         requests: resources.length + 1,
@@ -99,9 +104,16 @@ def browser():
     return driver
 
 
-def measure(driver, url: str, element: str) -> dict:
+def measure(driver, url: str, element: str, scroll: bool = False) -> dict:
     driver.get("about:blank")
     driver.get(url)
+    if scroll:
+        # A screen at a time, a moment on each, to the end: lazy images load as they come near.
+        while driver.execute_script("return document.readyState") != "complete":
+            time.sleep(0.1)
+        while driver.execute_script("var end = innerHeight + scrollY >= document.documentElement.scrollHeight - 2;"
+                                    "window.scrollBy(0, innerHeight); return !end;"):
+            time.sleep(0.4)
     # Quiet: loaded, and no new request for two seconds (lazy images, idle-time prefetches).
     count, still = -1, time.monotonic()
     while time.monotonic() - still < 2:
@@ -111,6 +123,7 @@ def measure(driver, url: str, element: str) -> dict:
             count, still = now, time.monotonic()
     found = driver.execute_script(READ)
     return {"painted": found["elements"].get(element), "lcp": found["lcp"], "bytes": found["bytes"], "after": found["after"],
+            "total": found["total"],
             "requests": found["requests"], "tiles": found["tiles"]}
 
 
@@ -120,6 +133,7 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--photo", help="the photo page to load (default: the home page's first photo)")
     parser.add_argument("--gzip", action="store_true", help="compress text as most hosts do")
+    parser.add_argument("--scroll", help="a listing (an album's page) to load and scroll to its end")
     args = parser.parse_args()
     public = Path(args.public).resolve()
     if not (public / "index.html").exists():
@@ -139,11 +153,13 @@ def main():
               f"{PROFILE['width']}x{PROFILE['height']} at {PROFILE['scale']}x; median of {args.runs} runs, cache disabled"
               + (", text gzipped" if args.gzip else ""))
         print(f"{'page':<34} {'photo painted':>14} {'largest paint':>14} {'to load':>10} {'after':>8} {'requests':>9} {'tiles':>6}")
-        pages = [("home", "index.html", "first-photo"), (photo, photo, "main-photo")]
+        pages = [("home", "index.html", "first-photo", False), (photo, photo, "main-photo", False)]
         if (public / "map" / "index.html").exists():
-            pages.append(("map", "map/index.html", "map"))
-        for name, path, element in pages:
-            runs = [measure(driver, base + path, element) for _ in range(args.runs)]
+            pages.append(("map", "map/index.html", "map", False))
+        if args.scroll:
+            pages.append((args.scroll + " (scrolled)", args.scroll, "first-photo", True))
+        for name, path, element, scroll in pages:
+            runs = [measure(driver, base + path, element, scroll) for _ in range(args.runs)]
 
             def median(key):
                 values = [r[key] for r in runs if r[key] is not None]
@@ -151,7 +167,8 @@ def main():
 
             painted = median("painted")
             print(f"{name:<34} {('%.2f s' % (painted / 1000)) if painted else 'not timed':>14} {median('lcp') / 1000:>12.2f} s "
-                  f"{median('bytes') / 1024:>7.0f} KB {median('after') / 1024:>5.0f} KB {median('requests'):>9.0f} {median('tiles'):>6.0f}")
+                  f"{median('bytes') / 1024:>7.0f} KB {median('after') / 1024:>5.0f} KB {median('requests'):>9.0f} {median('tiles'):>6.0f}"
+                  f"   all {median('total') / 1048576:.2f} MB")
     finally:
         driver.quit()
         server.shutdown()

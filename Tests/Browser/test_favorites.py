@@ -59,10 +59,10 @@ def test_the_favorites_page_shows_the_visitors_by_place_beside_the_publishers(br
     card = browser.find_element(By.CSS_SELECTOR, ".visitor-favorites .photo-card")
     assert card.get_attribute("href").endswith(gallery.photo_page("Café crème on the terrace"))
     browser.wait_for("document.querySelector('.visitor-favorites .photo-card img').naturalWidth > 0")
-    # The publisher's favorites (the model's) are still listed, by place, under their own heading.
-    publisher = browser.js("return Array.from(document.querySelectorAll('.rows .row-title')).map(function (e) { return e.textContent; })")
-    assert publisher and "Èze" not in publisher
-    assert browser.js("return document.querySelector('.visitor-favorites + h2').textContent") == "Places with the photographer's picks ★"
+    # The publisher's favorites (the model's) are still shown, the photos themselves by place, under their own heading.
+    publisher = browser.js("return Array.from(document.querySelectorAll('.photo-sections .section-title a')).map(function (e) { return e.textContent; })")
+    assert publisher and "Èze" not in publisher and "Lyon" in publisher
+    assert browser.js("return document.querySelector('.visitor-favorites + h2').textContent") == "The photographer's picks ★"
     # The switch: all places, then back.
     browser.find_element(By.LINK_TEXT, "All places").click()
     browser.wait_for("location.pathname.endsWith('favorites/all.html')")

@@ -5,6 +5,7 @@ import re
 import subprocess
 
 import pytest
+from PIL import Image
 from conftest import ZOOM_TITLE
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -191,8 +192,13 @@ def test_an_albums_page_shows_each_photo_in_its_own_shape(browser, gallery, widt
     browser.wait_for("Array.from(document.querySelectorAll('.keeps-shapes img')).every(function (i) { return i.complete && i.naturalWidth > 0; })")
     boxes = browser.js("""return Array.from(document.querySelectorAll('.keeps-shapes img')).map(function (i) {
         var r = i.getBoundingClientRect(), li = i.closest('li').style;
-        return [r.left, r.top, r.width, r.height, i.naturalWidth / i.naturalHeight, +li.getPropertyValue('--w') / +li.getPropertyValue('--h')]; })""")
+        return [r.left, r.top, r.width, r.height, i.currentSrc, +li.getPropertyValue('--w') / +li.getPropertyValue('--h')]; })""")
     assert len(boxes) >= 4
+    # The shape of the file the browser chose, from its pixels: naturalWidth is scaled by the density
+    # srcset and sizes give it, and rounded (a phone's row rendition is some 100 "natural" pixels wide).
+    for box in boxes:
+        with Image.open(gallery.public / ("media/" + box[4].split("/media/", 1)[1])) as image:
+            box[4] = image.width / image.height
     grid = browser.js("return document.querySelector('.keeps-shapes').getBoundingClientRect().toJSON()")
     rows = {}
     for left, top, w, h, natural, declared in boxes:

@@ -11,8 +11,9 @@ final class BuildTests: XCTestCase {
         let report = try await site.build()
         XCTAssertTrue(report.succeeded, report.issues.description)
         XCTAssertEqual(report.photos, 3)
-        // Per photo (500 px wide): thumbnails of 375 and 200, one screen size (800 and 1600 both give 500).
-        XCTAssertEqual(report.renditionsMade, 9)
+        // Per photo (500 px wide): thumbnails of 375 and 200, one screen size (800 and 1600 both give
+        // 500), and a row rendition 260 high (the 520-high one is the screen rendition's size: it is that).
+        XCTAssertEqual(report.renditionsMade, 12)
         for page in ["index.html", "places/index.html", "regions/index.html", "people/index.html", "favorites/index.html",
                      "favorites/all.html", "recents/index.html", "places/nairobi-kenya.html", "regions/kenya.html",
                      "people/josh.html", "people/unknown.html", "assets/style.css"] {
@@ -277,7 +278,7 @@ final class BuildTests: XCTestCase {
         let ext = format.fileExtension
         let media = files(site, under: "media").filter { !$0.hasPrefix("tiles") }
         let modern = media.filter { $0.hasSuffix(".\(ext)") }, jpeg = media.filter { $0.hasSuffix(".jpg") }
-        XCTAssertEqual(modern.count, 5, "thumb, thumb300, screen, w1000, w500", file: file, line: line)
+        XCTAssertEqual(modern.count, 7, "thumb, thumb300, screen, w1000, w500, row, row260", file: file, line: line)
         func named(_ file: String) -> String { file.replacingOccurrences(of: "-[0-9a-f]{6}\\.[a-z]+$", with: "", options: .regularExpression) }
         XCTAssertEqual(Set(jpeg.map(named)), Set(modern.map(named)), "a JPEG twin of every rendition", file: file, line: line)
         for name in modern.union(jpeg) {
@@ -320,18 +321,18 @@ final class BuildTests: XCTestCase {
         let site = try fixture()
         try await site.build()
         let before = files(site, under: "media")
-        XCTAssertEqual(before.count, 9)
+        XCTAssertEqual(before.count, 12)
         try site.write(Data(#"{"quality": 60}"#.utf8), to: "folio.json")
         let report = try await site.build()
-        XCTAssertEqual(report.renditionsMade, 9, "a new quality remakes every rendition")
+        XCTAssertEqual(report.renditionsMade, 12, "a new quality remakes every rendition")
         let after = files(site, under: "media")
-        XCTAssertEqual(after.count, 9)
+        XCTAssertEqual(after.count, 12)
         XCTAssertTrue(after.isDisjoint(with: before), "the old renditions are gone")
         XCTAssertEqual(try database(site).count("thumbnail"), 6, "only the thumbnails of the current settings are kept")
 
         try FileManager.default.removeItem(at: site.content.appendingPathComponent("two.jpg"))
         try await site.build()
-        XCTAssertEqual(files(site, under: "media").count, 6)
+        XCTAssertEqual(files(site, under: "media").count, 8)
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 }

@@ -98,12 +98,16 @@ final class SiteBuilderTests: XCTestCase {
             photo(3, at: "Nairobi, Kenya"),
         ]).pages()
         let only = try page(pages, "favorites/index.html", as: ListPage.self)
-        XCTAssertEqual(only.rows.map(\.title), ["Palo Alto"])
+        // The favorites themselves, under their places' names, leading to each place's favorites.
+        XCTAssertEqual(only.photoSections.map(\.title), ["Palo Alto"])
+        XCTAssertEqual(only.photoSections.map { $0.photos.map(\.identifier) }, [["p1"]])
+        XCTAssertEqual(only.photoSections.first?.subtitle, "California, United States")
+        XCTAssertTrue(only.rows.isEmpty)
         XCTAssertEqual(only.favoritesSwitch?.onlyFavorites, true)
         let all = try page(pages, "favorites/all.html", as: ListPage.self)
         XCTAssertEqual(all.rows.map(\.title), ["Nairobi", "Palo Alto"])
         XCTAssertEqual(all.favoritesSwitch?.onlyFavorites, false)
-        let there = try page(pages, only.rows[0].href, as: PhotosPage.self)
+        let there = try page(pages, try XCTUnwrap(only.photoSections.first?.href), as: PhotosPage.self)
         XCTAssertEqual(there.photoSections[0].photos.map(\.identifier), ["p1"])
     }
 
@@ -114,7 +118,110 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(middle.previous?.href, "photos/p3.html")
         XCTAssertEqual(middle.next?.href, "photos/p1.html")
         XCTAssertNil(try page(pages, "photos/p3.html", as: PhotoPage.self).photo.previous)
-        XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Added", "Size"])
+        // "Added" is the day a build first met a file of content/: nothing about the photo.
+        XCTAssertEqual(middle.facts.map(\.label), ["Photographer", "Place", "Region", "Taken", "Size"])
+        XCTAssertNil(middle.sequence, "a photo in no album walks the site, without a count")
+    }
+
+    func testPhotoPagesFollowTheirAlbumAndSayWhereTheyAre() throws {
+        // Newest first the site goes t1 (album b), a3, b2, a1, a2 (album a): the album holds its
+        // photos as they were taken, oldest first.
+        func dated(_ path: String, _ id: String, _ minutes: Double) -> PhotoImport {
+            PhotoImport(source: .content(path: path), identifier: id, title: id, description: nil, person: "Josh",
+                        place: nil, taken: now.addingTimeInterval(-minutes * 60), uploaded: now, width: 4, height: 3,
+                        favorite: false, checksum: id)
+        }
+        let pages = try builder([dated("trip/a1.jpg", "a1", 40), dated("trip/a2.jpg", "a2", 50), dated("trip/a3.jpg", "a3", 20),
+                                 dated("other/b2.jpg", "b2", 30), dated("other/t1.jpg", "t1", 10)]).pages()
+        let first = try page(pages, "photos/a2.html", as: PhotoPage.self).photo
+        XCTAssertNil(first.previous)
+        XCTAssertEqual(first.next?.href, "photos/a1.html")
+        let middle = try page(pages, "photos/a1.html", as: PhotoPage.self).photo
+        XCTAssertEqual(middle.previous?.href, "photos/a2.html")
+        XCTAssertEqual(middle.next?.href, "photos/a3.html", "the next photo is the album's, not b2, taken between them")
+        XCTAssertEqual(middle.sequence, SequencePlace(key: "album/trip", number: 2, count: 3, title: "trip", href: "albums/trip.html"))
+        XCTAssertNil(try page(pages, "photos/a3.html", as: PhotoPage.self).photo.next)
+        XCTAssertEqual(try page(pages, "albums/trip.html").frame.sequence?.file, "search/data/s-album-trip.js")
+    }
+
+    func testTheHomePageLeavesOutCountsThatSayNothing() throws {
+        // One photographer, one place: no "1 People", no "1 Places"; Favorites and Recents stay,
+        // which the visitor's browser adds to.
+        let home = try page(try builder([photo(1), photo(2)]).pages(), "index.html", as: HomePage.self)
+        XCTAssertEqual(home.stats.map(\.name), ["favorites", "recents"])
+        let larger = try page(try builder([photo(1, by: "Al"), photo(2, at: "Nairobi, Kenya")]).pages(), "index.html", as: HomePage.self)
+        XCTAssertEqual(larger.stats.map(\.name), ["places", "regions", "people", "favorites", "recents"])
+    }
+
+    func testTheFavoritesPageShowsAPlacesFirstFavoritesAndLeadsToTheRest() throws {
+        let many = (1...14).map { photo($0, favorite: true) }
+        let only = try page(try builder(many).pages(), "favorites/index.html", as: ListPage.self)
+        XCTAssertEqual(only.photoSections.count, 1)
+        XCTAssertEqual(only.photoSections[0].photos.count, SiteBuilder.favoritesShown)
+        XCTAssertEqual(only.photoSections[0].more?.title, "All 14 favorites in Palo Alto")
+        XCTAssertEqual(only.photoSections[0].more?.href, "favorites/palo-alto-california-united-states.html")
+    }
+
+    func testTheFavoritesPageIsCutIntoPagesByPhotos() throws {
+        // 12 of Palo Alto's 14 and Nairobi's 3: 15 cards, 10 a page; Palo Alto carried on to page 2.
+        let many = (1...14).map { photo($0, favorite: true) } + (15...17).map { photo($0, at: "Nairobi, Kenya", favorite: true) }
+        let builder = try builder(many, pageSize: 10)
+        XCTAssertEqual(builder.routes().filter { $0.section == .favorites && $0.path.hasPrefix("favorites/index") }.map(\.path),
+                       ["favorites/index.html", "favorites/index/2.html"])
+        let pages = builder.pages()
+        let first = try page(pages, "favorites/index.html", as: ListPage.self)
+        XCTAssertEqual(first.photoSections.map(\.title), ["Nairobi", "Palo Alto"])
+        XCTAssertEqual(first.photoSections.map(\.photos.count), [3, 7])
+        XCTAssertNil(first.photoSections[1].more, "the way to the rest comes after the place's last card")
+        let second = try page(pages, "favorites/index/2.html", as: ListPage.self)
+        XCTAssertEqual(second.photoSections.map(\.title), ["Palo Alto"])
+        XCTAssertEqual(second.photoSections[0].photos.count, 5)
+        XCTAssertTrue(second.photoSections[0].continued)
+        XCTAssertEqual(second.photoSections[0].more?.title, "All 14 favorites in Palo Alto")
+    }
+
+    func testRowsShowRowRenditionsNotScreenRenditions() throws {
+        let set = RenditionSet(SiteSettings())
+        let large = set.media(checksum: "c0ffee", width: 4000, height: 3000, colour: .sRGB)
+        XCTAssertEqual(large.rows.files.map { [$0.width, $0.height] }, [[693, 520], [347, 260]])
+        XCTAssertTrue(large.rows.files.allSatisfy { $0.path.contains("-row") })
+        // A small photo's larger row is its screen rendition's size: the screen rendition serves.
+        let small = set.media(checksum: "c0ffee", width: 500, height: 375, colour: .sRGB)
+        XCTAssertEqual(small.rows.files.map(\.path), [small.screens.files[0].path, large.rows.files[1].path])
+        XCTAssertEqual(small.paths.count, Set(small.paths).count, "each file once")
+
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "trip/1.jpg"), identifier: "p1", title: "Big", person: "Josh",
+                                                             uploaded: now, width: 4000, height: 3000, checksum: "c0ffee")]))
+        let snapshot = try database.snapshot()
+        let builder = SiteBuilder(snapshot: snapshot, media: [snapshot.photos[0].photo.id: large], settings: SiteSettings(), now: now)
+        let album = try page(builder.pages(), "albums/trip.html", as: AlbumPage.self)
+        let card = try XCTUnwrap(album.photoSections.first?.photos.first)
+        XCTAssertEqual(card.shape?.candidates.map(\.width), [347, 693])
+        XCTAssertEqual(card.shapeSizes, "(max-width: 560px) 97px, 346px")
+    }
+
+    func testFactsThatSayNothingAreLeftOut() throws {
+        let pages = try builder([photo(1, by: Person.unknownName)]).pages()
+        let unknown = try page(pages, "photos/p1.html", as: PhotoPage.self)
+        XCTAssertEqual(unknown.photo.facts.map(\.label), ["Place", "Region", "Size"])
+        XCTAssertEqual(unknown.frame.crumbs.count, 0, "no way to a person no one named")
+    }
+
+    func testEveryListAVisitorWalksIsWrittenAsPhotoNumbers() throws {
+        let builder = try builder([photo(1, at: "Nairobi, Kenya", favorite: true), photo(2, by: "Al"), photo(3, at: "Nairobi, Kenya")])
+        let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+        // Newest first (by upload here): p3 is 0, p2 is 1, p1 is 2.
+        XCTAssertEqual(files["search/data/s-place-nairobi-kenya.js"], "folioData(\"s\",\"place/nairobi-kenya\",[0,2]);\n")
+        XCTAssertEqual(files["search/data/s-person-al.js"], "folioData(\"s\",\"person/al\",[1]);\n")
+        XCTAssertEqual(files["search/data/s-favorites-nairobi-kenya.js"], "folioData(\"s\",\"favorites/nairobi-kenya\",[2]);\n")
+        let pages = builder.pages()
+        XCTAssertEqual(try page(pages, "places/nairobi-kenya.html").frame.sequence?.file, "search/data/s-place-nairobi-kenya.js")
+        XCTAssertEqual(try page(pages, "people/al.html").frame.sequence?.title, "Al")
+        for page in pages {
+            guard let file = page.frame.sequence?.file else { continue }
+            XCTAssertNotNil(files[file], "\(page.path) names \(file), which the build does not write")
+        }
     }
 
     // MARK: - Listings cut into pages
@@ -212,7 +319,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(scripts.map(String.init), ["folio.js"] + listed)
         let home = try render(try page(pages, "index.html"))
         XCTAssertTrue(home.contains(#"<form class="site-search" role="search" action="search/index.html">"#))
-        XCTAssertTrue(home.contains(#"<form class="hero-search" role="search" action="search/index.html">"#))
+        XCTAssertFalse(home.contains("hero-search"), "one search box on the home page: the header's")
         XCTAssertTrue(home.contains(#"data-root="""#))
     }
 

@@ -19,7 +19,8 @@ final class SiteTemplateValueTests: XCTestCase {
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
-                                 previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw")
+                                 previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw",
+                                 sequence: SequencePlace(key: "album/a", number: 1, count: 2, title: "t", href: "h"))
         var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")
         frame.descriptionHTML = "<p>d</p>"
         frame.crumbs = [crumb]
@@ -30,6 +31,7 @@ final class SiteTemplateValueTests: XCTestCase {
         frame.origin = "o"
         frame.noindex = true
         frame.lock = "l"
+        frame.sequence = PhotoSequence(kind: .album, slug: "a", title: "t")
         let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true)]
         let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", slug: "s", href: "h")
         let map = MapFigure(kind: "world", label: "l", pins: [pin], frame: .world, displayWidth: 1000, basemap: "b", root: "")

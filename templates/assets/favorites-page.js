@@ -42,7 +42,7 @@
     anchor.after(block);
     // The publisher's list, under a heading of its own now that it is not alone.
     var others = el("h2", { className: "section-title" }, [
-      document.createTextNode(place ? "The photographer's picks " : "Places with the photographer's picks "),
+      document.createTextNode("The photographer's picks "),
       el("span", { className: "pick-badge", "aria-hidden": "true", text: "★" })
     ]);
     block.after(others);

@@ -36,7 +36,29 @@
   }
   Folio.onChange(function (name) { if (name === "favorites") markCards(); });
 
+  // The home page's count of favorites: the photographer's picks, which the build counted, and
+  // this visitor's own that are not picks (search.js, which says which are, runs after this file).
+  function favoritesStat() {
+    var stat = document.querySelector(".stat[data-stat='favorites']");
+    var count = stat && stat.querySelector(".stat-count");
+    if (!count || !Folio.photosById) return;
+    var picks = parseInt(count.textContent, 10) || 0;
+    var drawn = 0;
+    function draw() {
+      var ticket = ++drawn;
+      var ids = favorites.list().map(function (e) { return e.id; });
+      if (!ids.length) { count.textContent = String(picks); return; }
+      Folio.photosById(ids).then(function (photos) {
+        if (ticket !== drawn) return;
+        count.textContent = String(picks + photos.filter(function (p) { return p && !p.pick; }).length);
+      });
+    }
+    Folio.onChange(function (name) { if (name === "favorites") draw(); });
+    draw();
+  }
+
   Folio.favorites = favorites;
   Folio.markCards = markCards;
   markCards();
+  document.addEventListener("DOMContentLoaded", favoritesStat);
 })();

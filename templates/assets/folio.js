@@ -7,6 +7,7 @@
      favorites.js      the visitor's favorites, and their ♥ on every photo shown
      recents.js        the photos this visitor viewed; the home page's count of them
      search.js         the index under search/data/: loading it, folding text, finding photos
+     sequence.js       previous and next through the list a visitor chose a photo from
      photo-page.js     a photo's page: the favorite toggle; the view goes into recents
      favorites-page.js the Favorites page: the visitor's own, by place
      recents-page.js   the Recents page
@@ -56,7 +57,7 @@
   // The theme's other scripts, in the order layout.mustache names them (SiteBuilderTests holds the
   // two to each other). A site's own layout.mustache from before the split names folio.js alone:
   // it gets the rest from here, in order, so its visitors keep search, favorites and recents.
-  var SCRIPTS = ["masthead", "cards", "favorites", "recents", "search", "photo-page", "favorites-page",
+  var SCRIPTS = ["masthead", "cards", "favorites", "recents", "search", "sequence", "photo-page", "favorites-page",
                  "recents-page", "search-page", "search-box"];
   var me = document.currentScript;
   if (me && !document.querySelector("script[src$='assets/" + SCRIPTS[0] + ".js']")) {

@@ -52,7 +52,7 @@
             if (!next) block.focus();
           });
           list.appendChild(el("li", { "data-recent": photo.id }, [
-            el("a", { className: "row", href: photoHref(photo) }, [
+            el("a", { className: "row", href: photoHref(photo), "data-photo": photo.id }, [
               thumbImage(photo, "56px"),
               el("span", { className: "row-text" }, [
                 el("span", { className: "row-title", text: photo.title }),

@@ -63,7 +63,12 @@
       });
     }
 
-    more.querySelector("button").addEventListener("click", showMore);
+    // A result chosen leads through all the results, not only those shown yet.
+    Folio.sequence.provide(results, function () {
+      var query = input.value.trim();
+      return matches.length ? { numbers: matches, title: "Search: “" + query + "”" } : null;
+    });
+        more.querySelector("button").addEventListener("click", showMore);
     input.addEventListener("input", debounce(run, 120));
     input.form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
     var q = new URLSearchParams(location.search).get("q");

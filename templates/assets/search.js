@@ -21,12 +21,12 @@
   }
   window.folioData = function (kind, key, value) { slot(kind + ":" + key).resolve(value); };
 
-  function load(kind, key, file) {
+  function load(kind, key, file, url) {
     var s = slot(kind + ":" + key);
     if (!s.started) {
       s.started = true;
       var script = document.createElement("script");
-      script.src = root + "search/data/" + file;
+      script.src = url || root + "search/data/" + file;
       script.async = true;
       script.onerror = function () { s.reject(new Error("cannot load " + file)); };
       script.onload = function () { script.remove(); };
@@ -176,4 +176,6 @@
   Folio.photoAt = photoAt;
   Folio.photoById = photoById;
   Folio.photosById = photosById;
+  // A list of photo numbers the build wrote (sequence.js), at its page-given address.
+  Folio.photoList = function (key, url) { return load("s", key, url, url); };
 })();

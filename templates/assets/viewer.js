@@ -378,6 +378,7 @@
         if (zoomed()) openingView(true); else done = false;
         break;
       case "i": toggleDetails(); break;
+      case "f": done = toggleFullscreen(); break;
       case "Enter": case " ":
         if (target === figure) toggleDetails(); else done = false;
         break;
@@ -398,17 +399,43 @@
       if (action === "in") zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true);
       else if (action === "out") zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true);
       else if (action === "fill") toggleFill(true);
+      else if (button.hasAttribute("data-fullscreen")) toggleFullscreen();
       else if (button.hasAttribute("data-info")) toggleDetails();
     });
   }
   page.querySelectorAll(".stage-nav").forEach(function (link) { link.hidden = false; });
+
+  // Full screen: the photo's page, its title line and controls with it (the stage grows to the
+  // screen; the details fold as on a phone). Not offered where the browser cannot (an iPhone).
+  var fullscreenButton = page.querySelector("[data-fullscreen]");
+  var canFullscreen = !!(document.fullscreenEnabled && page.requestFullscreen);
+  function toggleFullscreen() {
+    if (!canFullscreen) return false;
+    if (document.fullscreenElement) document.exitFullscreen().catch(function () {});
+    else page.requestFullscreen().catch(function () {});
+    return true;
+  }
+  if (fullscreenButton && canFullscreen) {
+    fullscreenButton.hidden = false;
+    document.addEventListener("fullscreenchange", function () {
+      var on = document.fullscreenElement === page;
+      body.classList.toggle("fullscreen", on);
+      fullscreenButton.setAttribute("aria-pressed", on ? "true" : "false");
+      fullscreenButton.setAttribute("aria-label", on ? "Leave full screen" : "Full screen");
+      fullscreenButton.title = on ? "Leave full screen (f)" : "Full screen (f)";
+    });
+  }
 
   // --- The next photo, fetched ahead ----------------------------------------------------------
 
   // Once this photo is shown and the browser is idle, the next one's rendition (the one the
   // browser would choose, WebP or AVIF where it can) is fetched at low priority, so the next
   // photo appears at once. Not on a connection that asks to save data or is slow.
+  // sequence.js takes the link's data away while it finds the visitor's list, and gives it back
+  // (calling Folio.viewer.prefetchNext) when the list's next photo is the album's.
+  var shown = false, fetchedAhead = false;
   function prefetchNext() {
+    if (!shown || fetchedAhead) return;
     var link = page.querySelector(".stage-next[data-srcset]");
     var connection = navigator.connection;
     if (!link || (connection && (connection.saveData || /(^|-)2g$/.test(connection.effectiveType || "")))) return;
@@ -419,10 +446,13 @@
     var modern = link.hasAttribute("data-picture-srcset") && !/\.jpe?g$/i.test((img.currentSrc || "").split("?")[0]);
     ahead.sizes = link.getAttribute("data-sizes");
     ahead.srcset = modern ? link.getAttribute("data-picture-srcset") : link.getAttribute("data-srcset");
+    fetchedAhead = true;
   }
+  function whenShown() { shown = true; prefetchNext(); }
+  if (window.Folio) Folio.viewer = { prefetchNext: prefetchNext };
   function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 }); else setTimeout(fn, 500); }
-  if (img.complete) whenIdle(prefetchNext);
-  else img.addEventListener("load", function () { whenIdle(prefetchNext); }, { once: true });
+  if (img.complete) whenIdle(whenShown);
+  else img.addEventListener("load", function () { whenIdle(whenShown); }, { once: true });
 
   // --- Start ----------------------------------------------------------------------------------
 
@@ -442,7 +472,17 @@
   else window.addEventListener("resize", restage);
   img.addEventListener("load", function () { updateTiles(); });
 
+  // The title line is as tall as its title (which wraps) and the list line need: the stage ends
+  // above it. Measured with the details closed, as the title line then stands alone.
+  var heading = page.querySelector(".photo-heading");
+  function measureTitleBar() {
+    if (!heading || body.classList.contains("details-open")) return;
+    body.style.setProperty("--title-bar", Math.max(56, Math.ceil(heading.getBoundingClientRect().height)) + "px");
+  }
+  if (heading && window.ResizeObserver) new ResizeObserver(measureTitleBar).observe(heading);
+
   toggleDetails(detailsOnArrival());
+  measureTitleBar();
   measure();
   lastSize = figure.clientWidth + "x" + figure.clientHeight;
   centreAt(home, false);

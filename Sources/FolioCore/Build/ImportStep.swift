@@ -176,7 +176,7 @@ struct ImportStep: BuildStep {
             identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
             title: record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
             description: record?.description ?? markdownBody?.text ?? described.description,
-            person: record?.user ?? described.creator ?? metadata.artist ?? "Unknown",
+            person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName,
             place: place,
             region: record?.place != nil || record?.region != nil ? record?.region : described.region,
             taken: record?.taken ?? metadata.taken,

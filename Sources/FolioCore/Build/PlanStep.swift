@@ -86,6 +86,7 @@ struct PlanStep: BuildStep {
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
             let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
+            let rows = source.screens ? set.rowRenditions(width: source.width, height: source.height).filter { !screens.contains($0) } : []
             for request in set.withFallbacks(thumbnails) {
                 let file = set.fileName(request, checksum: photo.checksum, colour: colour)
                 let key = ThumbnailKey(photoId: id, spec: set.spec(request, colour: colour))
@@ -96,7 +97,7 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            for request in set.withFallbacks(screens) {
+            for request in set.withFallbacks(screens + rows) {
                 if output.hasMedia(set.fileName(request, checksum: photo.checksum, colour: colour)) {
                     plan.reused += 1
                 } else {
@@ -108,6 +109,7 @@ struct PlanStep: BuildStep {
             if let remote = photo.remote, !source.screens {
                 // The page shows the photo's own sizes, from where it lives.
                 media.screens = RenditionFiles(remote: remote.sizes)
+                media.rows = RenditionFiles(files: [], format: .jpeg)
                 media.tiles = nil
             }
             plan.media[id] = media

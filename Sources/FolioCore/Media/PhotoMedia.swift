@@ -4,6 +4,9 @@
 public struct PhotoMedia: Sendable, Equatable {
     public var thumbnails: RenditionFiles
     public var screens: RenditionFiles
+    /// Its thumbnails for rows that keep each photo's shape; none for a photo whose page shows
+    /// another site's images (a Flickr photo's own sizes), whose rows show those.
+    public var rows = RenditionFiles(files: [], format: .jpeg)
     public var tiles: TilePyramid?
     /// An animated photo's animation (the GIF, cleaned of its metadata), at its full size; its
     /// `screens` are then stills, for visitors who prefer reduced motion.
@@ -22,8 +25,8 @@ public struct PhotoMedia: Sendable, Equatable {
 
     /// Every media file and tile folder of this site that this photo's pages refer to.
     public var paths: [String] {
-        thumbnails.paths + (screens.isExternal ? [] : screens.paths) + (tiles.map { [$0.tilesBase] } ?? [])
-            + (animation.map { [$0] } ?? []) + (video.map { [$0] } ?? [])
+        thumbnails.paths + (screens.isExternal ? [] : screens.paths) + rows.paths.filter { !screens.paths.contains($0) }
+            + (tiles.map { [$0.tilesBase] } ?? []) + (animation.map { [$0] } ?? []) + (video.map { [$0] } ?? [])
     }
 }
 

@@ -5,6 +5,9 @@ public struct RenditionSet: Sendable {
     /// Fit-inside renditions for a photo's page, largest (the one shown without srcset) first;
     /// only ever files in `public/`.
     public private(set) var screens: [RenditionRequest]
+    /// Uncropped renditions of a fixed height, largest first, for rows of photos in their own
+    /// shapes (albums, places, people): a row cell's thumbnail, never a screen rendition.
+    public private(set) var rows: [RenditionRequest]
     /// Deep-zoom tiles beyond the largest screen rendition, when the site wants them. JPEG (PNG
     /// for transparent photos): the viewer fetches them itself, with no `<picture>` to fall
     /// back through.
@@ -29,6 +32,13 @@ public struct RenditionSet: Sendable {
             RenditionRequest(name: index == 0 ? "screen" : "w\(size)", width: size, height: size,
                              fit: .inside, format: settings.format, quality: quality)
         }
+        // Rows are about 220 CSS pixels high on a phone and 260 elsewhere (style.css's
+        // `.keeps-shapes`): 260 for one device pixel per pixel, 520 for two. A panorama is cut at
+        // three times as wide as high.
+        rows = Self.rowHeights.enumerated().map { index, height in
+            RenditionRequest(name: index == 0 ? "row" : "row\(height)", width: height * 3, height: height,
+                             fit: .inside, format: settings.format, quality: quality)
+        }
         tiles = settings.deepZoom
             ? TileRequest(format: .jpeg, quality: min(settings.quality, 80), coveredUpTo: screens[0].width)
             : nil
@@ -37,6 +47,9 @@ public struct RenditionSet: Sendable {
         colour = settings.colour
         videoMaxHeight = settings.videoMaxHeight
     }
+
+    /// The heights of `rows`, largest first.
+    public static let rowHeights = [520, 260]
 
     /// The set for transparent photos (PNG and WebP with alpha): every format that would flatten
     /// them (JPEG, AVIF) replaced by one that keeps their alpha (PNG, WebP), twins and tiles too.
@@ -52,6 +65,7 @@ public struct RenditionSet: Sendable {
         }
         set.thumbnails = thumbnails.map(keeping)
         set.screens = screens.map(keeping)
+        set.rows = rows.map(keeping)
         set.tiles = tiles.map { tiles in
             var kept = tiles
             kept.format = tiles.format.keepingTransparency
@@ -152,7 +166,7 @@ public struct RenditionSet: Sendable {
     /// its clip's web video beside its still's tiles.
     public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil,
                       motion: PhotoMotion? = nil) -> PhotoMedia {
-        PhotoMedia(
+        var media = PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
                               width: width, height: height, colour: source),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
@@ -160,6 +174,18 @@ public struct RenditionSet: Sendable {
             tiles: animated != nil || motion?.kind == .video ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
             animation: animated.map { animationFile(checksum: checksum, format: $0) },
             video: motion.map { videoFile(checksum: $0.videoChecksum(photoChecksum: checksum)) })
+        media.rows = files(rowRenditions(width: width, height: height), checksum: checksum, width: width, height: height, colour: source)
+        return media
+    }
+
+    /// The row renditions of a `width`×`height` photo, largest first: a screen rendition where one
+    /// has the row's size already (a small photo's), so no file is made twice.
+    public func rowRenditions(width: Int, height: Int) -> [RenditionRequest] {
+        let screens = Self.distinct(self.screens, width: width, height: height)
+        return Self.distinct(rows, width: width, height: height).map { row in
+            let size = Self.outputSize(row, width: width, height: height)
+            return screens.first { Self.outputSize($0, width: width, height: height) == size } ?? row
+        }
     }
 
     /// `requests` (distinct, largest first) of a photo as files, with their JPEG twins when the

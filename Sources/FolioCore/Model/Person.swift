@@ -9,6 +9,11 @@ public struct Person: Codable, Hashable, Sendable, FetchableRecord, PersistableR
     public var name: String
     public var slug: String
 
+    /// Who took a photo that names no one: a name only, which pages leave out rather than show.
+    public static let unknownName = "Unknown"
+
+    public var isUnknown: Bool { name == Self.unknownName }
+
     public static let databaseTableName = "person"
     public static let photos = hasMany(Photo.self)
 }

@@ -36,6 +36,8 @@ public struct PageFrame: Sendable, Encodable {
     public var origin: String?
     /// Search engines are asked to leave the page out (an unlisted album's).
     public var noindex = false
+    /// The list of photos this listing shows, which a photo chosen here walks through.
+    public var sequence: PhotoSequence?
     /// A protected album's page: the digest of its password, so a new password draws it again.
     public var lock: String?
     /// Whether the site has a Map, which the navigation then lists (set on every page of the
@@ -122,6 +124,8 @@ public struct ListPage: SitePage {
     public static let template = "list"
     public var frame: PageFrame
     public var rows: [ListRow] = []
+    /// Photos by section (the Favorites page's, by place), after the rows.
+    public var photoSections: [PhotoSection] = []
     public var favoritesSwitch: FavoritesSwitch?
     public var emptyMessage: String?
 }

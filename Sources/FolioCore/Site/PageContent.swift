@@ -124,6 +124,11 @@ public struct PhotoSection: Sendable, Encodable {
     public var keepsShapes: Bool = false
     /// The section began on the page before (a listing cut into pages).
     public var continued: Bool = false
+    /// Where its title leads (a place's favorites, from the Favorites page), and what it adds.
+    public var href: String?
+    public var subtitle: String?
+    /// The way to the rest of its photos, when it shows only the first.
+    public var more: Crumb?
 }
 
 /// A letter of the Places index's A–Z bar.
@@ -219,6 +224,8 @@ public struct PhotoDetail: Sendable, Encodable {
     /// A Live Photo's clip as a web video: played over the still while the visitor presses or
     /// hovers it, or from its button.
     public var liveVideo: String?
+    /// Where the photo is in the list previous and next walk through as written (its album).
+    public var sequence: SequencePlace?
 }
 
 /// The switch on the Favorites page between "Only favorites" and "All places".

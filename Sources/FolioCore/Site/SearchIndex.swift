@@ -21,6 +21,7 @@ import Foundation
 /// - `p-<k>.js`: photos `k * photosPerShard ..<` the next shard, each a `SearchRecord` row.
 /// - `i-<b>.js`: identifier → number for the identifiers in bucket `b` (`SearchText.bucket`):
 ///   favorites and recents keep identifiers, which survive rebuilds, and numbers do not.
+/// - `s-<kind>-<slug>.js`: a list's photos as numbers, in the list's order (`PhotoSequence`).
 public struct SearchIndex: Sendable {
     public struct File: Sendable, Equatable {
         public var path: String
@@ -55,7 +56,7 @@ public struct SearchIndex: Sendable {
         return buckets
     }
 
-    init(entries: [Entry]) {
+    init(entries: [Entry], sequences: [(sequence: PhotoSequence, numbers: [Int])] = []) {
         var postings: [String: [Int]] = [:]
         for (number, entry) in entries.enumerated() {
             for word in entry.words {
@@ -102,6 +103,11 @@ public struct SearchIndex: Sendable {
         }
         for (bucket, list) in buckets.enumerated() {
             add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+        }
+
+        for (sequence, numbers) in sequences {
+            add(String(sequence.file.dropFirst(Self.folder.count)), "s", sequence.key,
+                "[" + numbers.map(String.init).joined(separator: ",") + "]")
         }
 
         let meta = "{\"version\":2,\"photos\":\(entries.count),\"shard\":\(size),\"buckets\":\(bucketCount),"
@@ -162,7 +168,7 @@ extension SiteBuilder {
             }
             for tag in photo.tags { words.formUnion(shared(tag)) }
             return SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title))
-        })
+        }, sequences: unlisted == nil ? sequences() : [])
     }
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
@@ -172,7 +178,8 @@ extension SiteBuilder {
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
         return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
-                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug)
+                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
+                            pick: item.photo.favorite)
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 /// a field added here reaches the script without either side counting positions.
 struct SearchRecord: Sendable, Equatable {
     enum Field: String, CaseIterable, Sendable {
-        case id, title, thumb, thumbWidth, thumbHeight, srcset, alt, person, placeTitle, placeSubtitle, placeSlug
+        case id, title, thumb, thumbWidth, thumbHeight, srcset, alt, person, placeTitle, placeSubtitle, placeSlug, pick
     }
 
     struct Thumb: Sendable, Equatable {
@@ -26,6 +26,9 @@ struct SearchRecord: Sendable, Equatable {
     var placeTitle: String?
     var placeSubtitle: String?
     var placeSlug: String?
+    /// The photographer's pick (the model's favorite): the home page counts the visitor's
+    /// favorites beside the picks, each photo once.
+    var pick = false
 
     /// The field as JSON text (null when absent).
     func json(_ field: Field) -> String {
@@ -42,6 +45,7 @@ struct SearchRecord: Sendable, Equatable {
         case .placeTitle: return text(placeTitle)
         case .placeSubtitle: return text(placeSubtitle)
         case .placeSlug: return text(placeSlug)
+        case .pick: return pick ? "true" : "false"
         }
     }
 

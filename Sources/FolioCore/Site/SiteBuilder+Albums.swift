@@ -26,6 +26,7 @@ extension SiteBuilder {
                               subheading: [described, summary(album)].compactMap { $0 }.joined(separator: " · "))
         frame.descriptionHTML = album.descriptionHTML
         frame.origin = "album content/\(album.path)"
+        frame.sequence = sequence(album)
         frame.social = socialCard(listing: frame, cover: (chosenCover(album) ?? album.cover).map { ordered[$0] })
         if described == nil, let text = album.description {
             // A link preview has no room for HTML: the Markdown's words.

@@ -7,8 +7,8 @@ extension SiteBuilder {
     /// A listing's key is its page made with every card standing as its photo's stamp (its
     /// title, place, people, dates, files…, see `ShownPhoto`), and all else as it is: titles,
     /// counts, crumbs, paging, covers, sections. A photo's page shows the photo and links to the
-    /// ones before and after it, and names its album: its key is their stamps and the album's
-    /// lineage. Nil for a route this site has no page at.
+    /// ones before and after it in its album, names its album and where it is there: its key is
+    /// their stamps, the album's lineage and the photo's number of the album's count. Nil for a route this site has no page at.
     func key(_ route: Route) -> UInt64? {
         switch route {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
@@ -16,8 +16,10 @@ extension SiteBuilder {
             let item = ordered[position]
             var key = PhotoPageKey(path: route.path, stamps: [stamps[position]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
                                    coordinate: locatorCoordinate(item))
-            key.stamps.append(position > 0 ? stamps[position - 1] : 0)
-            key.stamps.append(position + 1 < stamps.count ? stamps[position + 1] : 0)
+            let neighbours = neighbours(of: position)
+            key.stamps.append(neighbours.previous.map { stamps[$0] } ?? 0)
+            key.stamps.append(neighbours.next.map { stamps[$0] } ?? 0)
+            key.sequence = neighbours.place
             if let folder = AlbumTree.folder(of: item.photo) {
                 key.album = albumTree.lineage(folder).map { Crumb(title: $0.title, href: $0.href) }
             }
@@ -39,5 +41,7 @@ extension SiteBuilder {
         var hasMap: Bool
         var coordinate: MapCoordinate?
         var album: [Crumb] = []
+        /// Where it is in its album: "3 of 12 in Travel".
+        var sequence: SequencePlace?
     }
 }

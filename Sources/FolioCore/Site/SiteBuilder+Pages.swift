@@ -4,6 +4,8 @@ extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
         let favorites = snapshot.photos.filter(\.photo.favorite).count
+        // A count that says nothing of a small gallery ("1 People" in one photographer's
+        // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
             StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
             StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
@@ -12,10 +14,11 @@ extension SiteBuilder {
             StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
             StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
-        ]
+        ].filter { $0.count.map { $0 >= 2 } ?? true || $0.name == "favorites" }
         page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
         page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        if !ordered.isEmpty { page.frame.sequence = latestSequence }
         page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
         return page
     }
@@ -33,6 +36,7 @@ extension SiteBuilder {
         let latest = latestAdded(50)
         page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
         page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
+        if !latest.isEmpty { page.frame.sequence = latestSequence }
         return page
     }
 
@@ -98,6 +102,7 @@ extension SiteBuilder {
         let route = Route.place(slug: place.slug)
         var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "place '\(place.name)'"
+        frame.sequence = sequence(place)
         frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
         if let region = photos.first.flatMap({ ordered[$0].region }) {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
@@ -134,6 +139,7 @@ extension SiteBuilder {
         var frame = PageFrame(route.page(number), title: region.name,
                               subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
         frame.origin = "region '\(region.name)'"
+        frame.sequence = sequence(region)
         frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
@@ -160,6 +166,7 @@ extension SiteBuilder {
         let route = Route.person(slug: person.slug)
         var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
         frame.origin = "person '\(person.name)'"
+        frame.sequence = sequence(person)
         frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
@@ -170,20 +177,34 @@ extension SiteBuilder {
     func favoritesIndex(onlyFavorites: Bool, number: Int) -> ListPage? {
         let route: Route = onlyFavorites ? .favorites() : .allFavorites()
         var page = ListPage(frame: PageFrame(route.page(number), title: "Favorites",
-                                             subheading: onlyFavorites ? "Places that hold favorite photos" : "All places"))
+                                             subheading: onlyFavorites ? "Favorite photos, by place" : "All places"))
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
                                                allHref: Route.allFavorites().path)
         if onlyFavorites {
-            let places = index.placesWithFavorites
-            guard let shown = slice(places, number: number) else { return nil }
-            page.rows = shown.map { place, favorites in
-                let (thumb, alt) = cover(favorites)
-                return ListRow(href: Route.favoritePlace(slug: place.slug).path, title: place.title,
-                               subtitle: [place.subtitle, PhotoText.count(favorites.count, "favorite")].filter { !$0.isEmpty }.joined(separator: " · "),
-                               thumb: thumb, alt: alt)
+            // The favorites themselves, by place: a place's first few here, all of them on its own
+            // page. Cut into pages by photos, as every listing of photos is: no page grows with the library.
+            let entries = favoritesIndexEntries()
+            guard let shown = slice(entries, number: number) else { return nil }
+            var sections: [PhotoSection] = []
+            for (at, entry) in zip(shown.indices, shown) {
+                let place = entry.place
+                let href = Route.favoritePlace(slug: place.slug).path
+                if sections.last?.href != href {
+                    var section = PhotoSection(title: place.title, photos: [], keepsShapes: true)
+                    section.href = href
+                    section.subtitle = place.subtitle.nilIfEmpty
+                    section.continued = at > entries.startIndex && entries[at - 1].place.id == place.id
+                    sections.append(section)
+                }
+                sections[sections.count - 1].photos.append(shapedCard(ordered[entry.position]))
+                let last = at + 1 == entries.endIndex || entries[at + 1].place.id != place.id
+                if last, entry.count > Self.favoritesShown {
+                    sections[sections.count - 1].more = Crumb(title: "All \(PhotoText.count(entry.count, "favorite")) in \(place.title)", href: href)
+                }
             }
-            page.emptyMessage = places.isEmpty ? "No favorites yet." : nil
-            page.frame = framed(page.frame, route: route, number: number, count: places.count)
+            page.photoSections = sections.firstScreenEager()
+            page.emptyMessage = entries.isEmpty ? "No favorites yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: entries.count)
         } else {
             guard let shown = slice(index.places, number: number) else { return nil }
             page.rows = shown.map { place in
@@ -196,6 +217,17 @@ extension SiteBuilder {
         return page
     }
 
+    /// How many of a place's favorites the Favorites page shows before leading to the place's own.
+    static let favoritesShown = 12
+
+    /// What the Favorites page shows, in order: each place's first favorites (A–Z by place), with
+    /// how many the place holds.
+    func favoritesIndexEntries() -> [(place: Place, position: Int, count: Int)] {
+        index.placesWithFavorites.flatMap { place, favorites in
+            favorites.prefix(Self.favoritesShown).map { (place, $0, favorites.count) }
+        }
+    }
+
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
         guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
         let route = Route.favoritePlace(slug: place.slug)
@@ -204,6 +236,7 @@ extension SiteBuilder {
         frame.origin = "the favorites of place '\(place.name)'"
         frame.crumbs = [Crumb(title: "Favorites", href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
         frame.placeSlug = place.slug
+        frame.sequence = favoritesSequence(place)
         return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
     }
 
@@ -212,7 +245,12 @@ extension SiteBuilder {
         let photo = item.photo
         var frame = PageFrame(route(of: item), title: PhotoText.title(photo))
         frame.origin = "photo \(photo.source)"
-        var facts = [Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path)]
+        // Facts that say nothing of this photo are left out: a photographer no one named, the
+        // day a file of content/ was first built (the build's, not the photographer's).
+        var facts: [Fact] = []
+        if !item.person.isUnknown {
+            facts.append(Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path))
+        }
         if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
             facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
         }
@@ -223,7 +261,7 @@ extension SiteBuilder {
             facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
         }
         if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
-        facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded)))
+        if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
@@ -235,8 +273,9 @@ extension SiteBuilder {
         }
         if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
 
-        let previous = position > 0 ? ordered[position - 1] : nil
-        let next = position + 1 < ordered.count ? ordered[position + 1] : nil
+        let neighbours = neighbours(of: position)
+        let previous = neighbours.previous.map { ordered[$0] }
+        let next = neighbours.next.map { ordered[$0] }
         let detail = PhotoDetail(
             identifier: photo.identifier, title: PhotoText.title(photo),
             description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
@@ -250,8 +289,9 @@ extension SiteBuilder {
             nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
             nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) },
             video: photo.motion?.kind == .video ? images?.video : nil,
-            liveVideo: photo.motion?.kind == .live ? images?.video : nil)
-        frame.crumbs = [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
+            liveVideo: photo.motion?.kind == .live ? images?.video : nil,
+            sequence: neighbours.place)
+        frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)
         page.frame.social = socialCard(photo: page.frame, item)
         if let unlisted { page = unlistedPhoto(page, of: unlisted) }

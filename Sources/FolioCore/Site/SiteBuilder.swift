@@ -4,13 +4,17 @@ import Foundation
 public struct PhotoImages: Sendable, Equatable {
     public var thumb: ImageRef?
     public var screen: ImageRef?
+    /// For rows of photos in their own shapes (nil where the photo's own renditions are another
+    /// site's: rows then show those).
+    public var row: ImageRef?
     public var zoom: TilePyramid?
     /// A video's or a Live Photo's web video.
     public var video: String?
 
-    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, zoom: TilePyramid? = nil, video: String? = nil) {
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, row: ImageRef? = nil, zoom: TilePyramid? = nil, video: String? = nil) {
         self.thumb = thumb
         self.screen = screen
+        self.row = row
         self.zoom = zoom
         self.video = video
     }
@@ -18,7 +22,7 @@ public struct PhotoImages: Sendable, Equatable {
     init(_ media: PhotoMedia) {
         var screen = ImageRef(media.screens)
         screen?.animation = media.animation
-        self.init(thumb: ImageRef(media.thumbnails), screen: screen, zoom: media.tiles, video: media.video)
+        self.init(thumb: ImageRef(media.thumbnails), screen: screen, row: ImageRef(media.rows), zoom: media.tiles, video: media.video)
     }
 }
 
@@ -90,6 +94,8 @@ public struct SiteBuilder: Sendable {
         var latestAdded: [Int] = []
         /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
         var coordinates: [Int64: MapCoordinate] = [:]
+        /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
+        var inAlbum: [Int: Int] = [:]
     }
 
     /// What a photo's cards and page show of it: the photo, and whom and where it names.
@@ -158,6 +164,9 @@ public struct SiteBuilder: Sendable {
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        for album in albumTree.albums.values {
+            for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
+        }
         index.latestAdded = ordered.indices.sorted { a, b in
             let (pa, pb) = (ordered[a].photo, ordered[b].photo)
             return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
@@ -190,7 +199,7 @@ public struct SiteBuilder: Sendable {
         for person in index.people {
             routes += paged(.person(slug: person.slug), count: positions(of: person).count)
         }
-        routes += paged(.favorites(), count: index.placesWithFavorites.count)
+        routes += paged(.favorites(), count: favoritesIndexEntries().count)
         routes += paged(.allFavorites(), count: index.places.count)
         for (place, favorites) in index.placesWithFavorites {
             routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
@@ -328,18 +337,24 @@ public struct SiteBuilder: Sendable {
         if stampsOnly { return stampCard(item) }
         let images = self.images[item.photo.id]
         var card = card(item, thumb: images?.thumb)
-        if let screen = images?.screen, screen.width > 0, screen.height > 0 {
-            card.shape = screen
-            card.shapeSizes = Self.shapeSizes(width: screen.width, height: screen.height)
+        if let shape = images?.row ?? images?.screen, shape.width > 0, shape.height > 0 {
+            card.shape = shape
+            card.shapeSizes = Self.shapeSizes(width: shape.width, height: shape.height)
         }
         return card
     }
 
-    /// About how wide a photo is in rows of photos in their own shapes: rows about 220 px high on
-    /// a phone, 260 px elsewhere (style.css's `.keeps-shapes`), never wider than a phone's screen.
+    /// About how wide a photo is in rows of photos in their own shapes: rows 260 px high
+    /// (style.css's `.keeps-shapes`), narrower on a phone. On a phone it says a third of the
+    /// cell's width, so a phone of any density takes the row rendition 260 pixels high (about one
+    /// device pixel per pixel on a 3× phone): a long album scrolled on a phone costs what its
+    /// thumbnails weigh, not its screen renditions; the photo's own page is sharp.
     static func shapeSizes(width: Int, height: Int) -> String {
         let aspect = Double(width) / Double(height)
-        return "(max-width: 560px) \(Int(min(400, (aspect * 220).rounded(.up))))px, \(Int((aspect * 260).rounded(.up)))px"
+        // Rounded down: a row rendition's width is rounded to the nearest pixel, and a `sizes` a
+        // pixel wider than it would make the browser take the next larger one.
+        let phone = Int(min(400, (aspect * 220).rounded(.down)))
+        return "(max-width: 560px) \(phone / 3)px, \(Int((aspect * 260).rounded(.down)))px"
     }
 
     /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.

@@ -1,0 +1,39 @@
+/// A list of photos a visitor walks through with previous and next: an album, a place, a
+/// region, a person, a place's favorites, the latest additions. A listing's pages name theirs
+/// (`PageFrame.sequence`); the theme's script keeps the one a visitor last chose a photo from
+/// and, on the photo's page, leads previous and next through it, whatever page of the listing
+/// the photo was on. Without it (a visitor arriving from elsewhere, or without JavaScript)
+/// previous and next follow the photo's album, as the page is written.
+///
+/// Each list is a small script file beside the search index, loaded only when asked for (a
+/// `<script>`, which works from `file://`): `folioData("s", key, [numbers])`, the photos'
+/// numbers in the index in the list's order, so no photo page carries a long list.
+public struct PhotoSequence: Sendable, Encodable, Equatable {
+    /// "album/travel", "place/paris": the list's kind and its subject's slug.
+    public var key: String
+    /// What the photo's page says it is walking through: "Travel", "Favorites in Paris".
+    public var title: String
+    /// Relative to the public root.
+    public var file: String
+
+    init(kind: Kind, slug: String, title: String) {
+        key = "\(kind.rawValue)/\(slug)"
+        self.title = title
+        file = SearchIndex.folder + "s-\(kind.rawValue)-\(slug).js"
+    }
+
+    enum Kind: String {
+        case album, place, region, person, favorites, latest
+    }
+}
+
+/// Where a photo is in the list its page walks through when written: "3 of 12 in Travel".
+public struct SequencePlace: Sendable, Encodable, Equatable {
+    /// The list's `PhotoSequence.key` (nil in an unlisted album): the script leaves the page's
+    /// links as written when the visitor came from this very list.
+    public var key: String?
+    public var number: Int
+    public var count: Int
+    public var title: String
+    public var href: String
+}
