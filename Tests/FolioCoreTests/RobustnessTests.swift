@@ -170,7 +170,7 @@ final class RobustnessTests: XCTestCase {
         try site.write(Data(#"{"memoryLimit": 64}"#.utf8), to: "folio.json")
         let report = try await site.build()
         XCTAssertEqual(report.errors.count, 1)
-        XCTAssertTrue(report.errors[0].description.hasPrefix("error: content/big.jpg: needs about 137 MB to decode, more than memoryLimit (64 MB) allows"),
+        XCTAssertTrue(report.errors[0].description.hasPrefix("error: content/big.jpg: needs about 139 MB to decode, more than memoryLimit (64 MB) allows"),
                       report.errors[0].description)
         XCTAssertEqual(report.photos, 1, "the small one is published")
     }

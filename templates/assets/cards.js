@@ -41,8 +41,28 @@
       el("span", { className: "caption" }, [
         el("span", { className: "caption-title", text: photo.title }),
         subtitle ? el("span", { className: "caption-subtitle", text: subtitle }) : null
-      ])
+      ]),
+      motionBadge(photo)
     ]);
+  }
+
+  /* A video's length or a Live Photo's mark, as the build draws them on its cards. */
+  function motionBadge(photo) {
+    if (photo.duration) {
+      return el("span", { className: "motion-badge" }, [
+        el("span", { "aria-hidden": "true", text: "\u25B6 " }),
+        el("span", { className: "visually-hidden", text: "video, " }),
+        document.createTextNode(photo.duration)
+      ]);
+    }
+    if (photo.live) {
+      return el("span", { className: "motion-badge" }, [
+        el("span", { "aria-hidden": "true", text: "\u25C9 " }),
+        document.createTextNode("Live"),
+        el("span", { className: "visually-hidden", text: " Photo" })
+      ]);
+    }
+    return null;
   }
 
   function ago(t) {

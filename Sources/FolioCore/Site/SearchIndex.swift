@@ -179,7 +179,8 @@ extension SiteBuilder {
         }
         return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
-                            pick: item.photo.favorite)
+                            pick: item.photo.favorite, duration: item.photo.motion?.kind == .video ? item.photo.motion?.durationText : nil,
+                            live: item.photo.motion?.kind == .live)
     }
 }
 

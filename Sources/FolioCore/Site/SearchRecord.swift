@@ -6,7 +6,7 @@ import Foundation
 /// a field added here reaches the script without either side counting positions.
 struct SearchRecord: Sendable, Equatable {
     enum Field: String, CaseIterable, Sendable {
-        case id, title, thumb, thumbWidth, thumbHeight, srcset, alt, person, placeTitle, placeSubtitle, placeSlug, pick
+        case id, title, thumb, thumbWidth, thumbHeight, srcset, alt, person, placeTitle, placeSubtitle, placeSlug, pick, duration, live
     }
 
     struct Thumb: Sendable, Equatable {
@@ -29,6 +29,10 @@ struct SearchRecord: Sendable, Equatable {
     /// The photographer's pick (the model's favorite): the home page counts the visitor's
     /// favorites beside the picks, each photo once.
     var pick = false
+    /// A video's length ("0:07"), and whether it is a Live Photo: the marks its cards carry
+    /// wherever they are drawn, by the build or by the script.
+    var duration: String?
+    var live = false
 
     /// The field as JSON text (null when absent).
     func json(_ field: Field) -> String {
@@ -46,6 +50,8 @@ struct SearchRecord: Sendable, Equatable {
         case .placeSubtitle: return text(placeSubtitle)
         case .placeSlug: return text(placeSlug)
         case .pick: return pick ? "true" : "false"
+        case .duration: return text(duration)
+        case .live: return live ? "true" : "false"
         }
     }
 
