@@ -116,7 +116,7 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(Set(index.files.map(\.path).filter { $0.contains("/t-") }).count, keys.count, "a file for every key listed")
 
         XCTAssertEqual(meta["fields"] as? [String], ["id", "title", "thumb", "thumbWidth", "thumbHeight", "srcset", "alt", "person",
-                                                     "placeTitle", "placeSubtitle", "placeSlug", "pick"], "the names the script reads rows by")
+                                                     "placeTitle", "placeSubtitle", "placeSlug", "pick", "duration", "live"], "the names the script reads rows by")
         let photos = try rows(index, "p-0.js")
         XCTAssertEqual(photos.map { $0["id"] as? String }, ["p3", "p2", "p1"])
         let gate = photos[2]
