@@ -40,8 +40,7 @@ struct ImagesStep: BuildStep {
                               renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
                               budget: MemoryBudget(bytes: site.settings.memoryLimit << 20),
                               videos: VideoProgress(run.progress("video seconds", total: videoSeconds)),
-                              // One thread a video, decoding as encoding (see RenditionWriter.encoderThreads).
-                              videoThreads: 1)
+                              videoThreads: max(1, min(run.concurrency, 4)))
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
         let cache = run.renditionCache

@@ -129,11 +129,8 @@ private final class RenditionWriter {
         av_frame_free(&frame)
     }
 
-    /// The H.264 encoder's threads, whatever the machine (the decoder's follow `threads`). One:
-    /// with four, a whole test run (not the test alone, nor under a CPU burner) twice made an
-    /// HEVC clip's web video bytes that differ from the same clip's in a cold build; videos are
-    /// spread over the cores one per job instead.
-    static let encoderThreads = 1
+    /// The H.264 encoder's threads, whatever the machine (the decoder's follow `threads`).
+    static let encoderThreads = 4
 
     static func failure(_ detail: String) -> ImagingError {
         ImagingError(reason: "cannot make its web video (\(detail))")
