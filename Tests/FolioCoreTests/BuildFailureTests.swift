@@ -121,12 +121,12 @@ final class BuildFailureTests: XCTestCase {
                                                              uploaded: Date(), width: 4, height: 3, checksum: "c1")]))
         let builder = SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: SiteSettings(), now: Date())
         // An unlisted album's photo in a folder that happens to be a person's.
-        let person = (route: Route.person(slug: "x"), builder: builder)
-        let photo = (route: Route.unlistedPhoto(folder: "people/", identifier: "x"), builder: builder)
-        XCTAssertThrowsError(try SiteBuilder.checkPaths([person, photo])) { error in
+        let person = (route: Route.person(slug: "x"), builder: 0)
+        let photo = (route: Route.unlistedPhoto(folder: "people/", identifier: "x"), builder: 0)
+        XCTAssertThrowsError(try SiteBuilder.checkPaths([person, photo], of: [builder])) { error in
             XCTAssertEqual("\(error)", "people/x.html: two pages would be written here: person 'X' and photo content/x.jpg")
         }
-        XCTAssertNoThrow(try SiteBuilder.checkPaths([person]))
+        XCTAssertNoThrow(try SiteBuilder.checkPaths([person], of: [builder]))
     }
 
     func testAnErrorNamesTheStepItHappenedIn() async throws {

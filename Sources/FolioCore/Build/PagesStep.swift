@@ -4,7 +4,11 @@ import Foundation
 /// builder that makes its page (the listed site's, or an unlisted album's), the search index,
 /// and the media they refer to.
 struct SitePages: StepOutput {
-    var routes: [(route: Route, builder: SiteBuilder)]
+    /// The listed site's builder first, then each unlisted album's.
+    var builders: [SiteBuilder]
+    /// Every page, with the number of the builder in `builders` that makes it: a builder holds
+    /// the whole gallery, and is not copied into each of a large library's hundred thousand routes.
+    var routes: [(route: Route, builder: Int)]
     var search: SearchIndex
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
@@ -49,7 +53,8 @@ struct PagesStep: BuildStep {
         let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now,
                                   basemap: basemap?.path)
-        var routes = builder.routes().map { (route: $0, builder: builder) }
+        var builders = [builder]
+        var routes = builder.routes().map { (route: $0, builder: 0) }
         var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
@@ -64,9 +69,10 @@ struct PagesStep: BuildStep {
             let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
                                            now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
-            routes += albumBuilder.routes().map { (route: $0, builder: albumBuilder) }
+            routes += albumBuilder.routes().map { (route: $0, builder: builders.count) }
+            builders.append(albumBuilder)
         }
-        try SiteBuilder.checkPaths(routes)
+        try SiteBuilder.checkPaths(routes, of: builders)
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {
@@ -75,7 +81,7 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        return SitePages(routes: routes, search: builder.searchIndex(), files: files,
+        return SitePages(builders: builders, routes: routes, search: builder.searchIndex(), files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: Set(kept.values.flatMap(\.paths)).union(mapFiles))
     }

@@ -67,7 +67,9 @@ struct PlanStep: BuildStep {
     func run(_ input: (site: ConfiguredSite, imported: ImportResult), in run: BuildRun) async throws -> BuildPlan {
         let (site, imported) = input
         let database = site.database
-        let full = try database.snapshot()
+        var full = try database.snapshot()
+        // In the order pages list them, sorted in place: the site's builder then shares this array.
+        full.photos.sort(by: SiteBuilder.newestFirst)
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
         let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
         let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)

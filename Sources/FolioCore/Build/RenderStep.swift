@@ -40,7 +40,8 @@ struct RenderStep: BuildStep {
         }) { chunk -> Result<[Drawn], FolioError> in
             do {
                 var drawn: [Drawn] = []
-                for (route, builder) in chunk {
+                for (route, number) in chunk {
+                    let builder = values.builders[number]
                     guard let key = builder.key(route) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }

@@ -113,7 +113,9 @@ public struct SiteBuilder: Sendable {
         self.settings = settings
         self.now = now
         self.address = SiteAddress(settings.baseURL)
-        let ordered = snapshot.photos.sorted(by: Self.newestFirst)
+        // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
+        // shares its array rather than holding a second copy of every photo.
+        let ordered = Self.isNewestFirst(snapshot.photos) ? snapshot.photos : snapshot.photos.sorted(by: Self.newestFirst)
         self.ordered = ordered
         var albumTree = AlbumTree(photos: ordered, settings: snapshot.albums)
         if let unlisted {
@@ -242,13 +244,14 @@ public struct SiteBuilder: Sendable {
 
     /// Fails when two routes would write one file, naming what both pages are made from: one
     /// would silently replace the other (an unlisted album's sub-album and photo of one name).
-    public static func checkPaths(_ routes: [(route: Route, builder: SiteBuilder)]) throws {
+    /// Each route names its builder by its number in `builders`.
+    public static func checkPaths(_ routes: [(route: Route, builder: Int)], of builders: [SiteBuilder]) throws {
         var seen: [String: Int] = [:]
         for (position, entry) in routes.enumerated() {
             let path = entry.route.path
             guard let first = seen.updateValue(position, forKey: path) else { continue }
             func described(_ at: Int) -> String {
-                routes[at].builder.page(routes[at].route)?.frame.described ?? path
+                builders[routes[at].builder].page(routes[at].route)?.frame.described ?? path
             }
             throw FolioError(path: path, reason: "two pages would be written here: \(described(first)) and \(described(position))")
         }
@@ -287,6 +290,10 @@ public struct SiteBuilder: Sendable {
         let (da, db) = (when(a), when(b))
         if da != db { return da > db }
         return a.photo.identifier < b.photo.identifier
+    }
+
+    static func isNewestFirst(_ photos: [GalleryPhoto]) -> Bool {
+        photos.indices.dropFirst().allSatisfy { !newestFirst(photos[$0], photos[$0 - 1]) }
     }
 
     static func byName(_ a: String, _ b: String) -> Bool {
