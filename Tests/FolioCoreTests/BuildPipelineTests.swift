@@ -75,6 +75,46 @@ final class BuildPipelineTests: XCTestCase {
         XCTAssertFalse(edited.upToDate)
     }
 
+    /// The search index's files, the feed and the sitemap are made whole on every build; one
+    /// whose bytes are as last time is the published file itself (same inode, same time), so a
+    /// one-photo edit to a large library does not write its thousands of search files again.
+    func testFilesMadeWholeAreWrittenOnlyWhenTheirBytesChange() async throws {
+        let site = try TestSite.threePhotos()
+        try site.write(Data(#"{"baseURL": "https://photos.example.org/"}"#.utf8), to: "folio.json")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await site.build(now: now)
+        func inode(_ path: String) throws -> UInt64 {
+            try XCTUnwrap(FileManager.default.attributesOfItem(atPath: site.publicFolder.appendingPathComponent(path).path)[.systemFileNumber] as? UInt64)
+        }
+        let kept = ["search/data/i-0.js", "robots.txt"]
+        let before = try kept.map(inode)
+        let shard = "search/data/p-0.js"
+        let shardBefore = try inode(shard)
+        XCTAssertFalse(try site.read(shard).contains("Renamed"))
+
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Renamed", "user": "Josh", "description": "Rubble",
+             "place": "Palo Alto, California, United States", "favorite": true],
+            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        let report = try await site.build(now: now.addingTimeInterval(60))
+        XCTAssertGreaterThan(report.pagesWritten, 0)
+        XCTAssertEqual(try kept.map(inode), before, "the same bytes: the published files themselves")
+        XCTAssertTrue(try site.read(shard).contains("Renamed"))
+        XCTAssertNotEqual(try inode(shard), shardBefore, "the shard that shows the photo is written anew")
+        XCTAssertFalse(try site.read("sitemap.xml").contains("search/data"), "the sitemap lists pages, not files")
+
+        // And a cold build of the same content makes the very same files.
+        let cold = try TestSite.threePhotos()
+        try cold.write(Data(#"{"baseURL": "https://photos.example.org/"}"#.utf8), to: "folio.json")
+        try FileManager.default.removeItem(at: cold.root.appendingPathComponent("content"))
+        try FileManager.default.copyItem(at: site.root.appendingPathComponent("content"), to: cold.root.appendingPathComponent("content"))
+        try await cold.build(now: now.addingTimeInterval(60))
+        for path in kept + [shard, "search/data/meta.js"] {
+            XCTAssertEqual(try cold.read(path), try site.read(path), path)
+        }
+    }
+
     func testASiteWithSomethingToSayIsReadOnEveryBuild() async throws {
         // A skipped file is named on every build until it is fixed: such a site's builds never
         // stop at the walk.

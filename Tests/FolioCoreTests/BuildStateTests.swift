@@ -54,7 +54,7 @@ final class BuildStateTests: XCTestCase {
         var pages = state.pages()
         let older = Data("<!doctype html><title>as Folio A drew it</title>".utf8)
         let home = try XCTUnwrap(pages.entries["index.html"])
-        pages.entries["index.html"]?.checksum = ContentHash.hex(older)
+        pages.entries["index.html"]?.checksum = ContentHash.hash(older)
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
         try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
         try state.save(pages: pages, stamp: state.stamp())

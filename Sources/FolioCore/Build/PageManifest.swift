@@ -11,14 +11,24 @@ struct PageManifest {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-pages"
 
+    /// Numbers, written as sixteen hex digits: as text, each would be a string of its own on
+    /// the heap, twice for each of a large library's hundred thousand pages.
     struct Entry: Equatable {
-        /// ContentHash of the HTML.
-        var checksum: String
-        /// ContentHash of the page's values and of how they are drawn (theme and settings).
-        var input: String
+        /// ContentHash of the HTML (of the bytes, for a whole file).
+        var checksum: UInt64
+        /// ContentHash of the page's values and of how they are drawn (theme and settings);
+        /// `wholeFile` for a file written whole.
+        var input: UInt64
         /// When the HTML last came out different; nil in a manifest an older Folio wrote.
         var changed: Date?
+
+        /// Whether it is a page: the sitemap lists pages, not the search index's files.
+        var isPage: Bool { input != PageManifest.wholeFile }
     }
+
+    /// The input of a file written whole (the search index's, the feed, the sitemap): kept so
+    /// that one whose bytes are as last time is taken over rather than written again.
+    static let wholeFile: UInt64 = 0
 
     var entries: [String: Entry] = [:]
 
@@ -30,26 +40,34 @@ struct PageManifest {
             let parts = line.split(separator: " ", maxSplits: 3)
             guard parts.count >= 3 else { continue }
             if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
-                manifest.entries[String(parts[3])] = Entry(checksum: String(parts[0]), input: String(parts[1]),
+                manifest.entries[String(parts[3])] = Entry(checksum: number(parts[0]), input: number(parts[1]),
                                                            changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
             } else {
                 let path = parts.dropFirst(2).joined(separator: " ")
-                manifest.entries[path] = Entry(checksum: String(parts[0]), input: String(parts[1]), changed: nil)
+                manifest.entries[path] = Entry(checksum: number(parts[0]), input: number(parts[1]), changed: nil)
             }
         }
         return manifest
     }
 
+    /// A hash as written; an older Folio's longer digests read as 1, which matches no
+    /// hash this one makes in practice: such a page is drawn and compared again, once.
+    private static func number(_ text: Substring) -> UInt64 {
+        UInt64(text, radix: 16) ?? 1
+    }
+
     func encoded() -> Data {
         Data(entries.sorted { $0.key < $1.key }.map { path, entry in
             let seconds = Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))
-            return "\(entry.checksum) \(entry.input) @\(seconds) \(path)\n"
+            return "\(ContentHash.hexText(entry.checksum)) \(ContentHash.hexText(entry.input)) @\(seconds) \(path)\n"
         }.joined().utf8)
     }
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
     /// `drawing` says.
-    static func input(key: UInt64, drawing: String) -> String {
-        ContentHash.hex("\(drawing)|\(String(key, radix: 16))")
+    static func input(key: UInt64, drawing: String) -> UInt64 {
+        var text = "\(drawing)|\(String(key, radix: 16))"
+        let input = text.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
+        return input == wholeFile ? 2 : input
     }
 }

@@ -59,7 +59,7 @@ struct RenderStep: BuildStep {
                     if let seal = values.seals.first(where: { page.path.hasPrefix($0.key) })?.value {
                         html = try Self.sealed(page, html: html, with: seal, renderer: renderer, media: output.next)
                     }
-                    var entry = PageManifest.Entry(checksum: ContentHash.hex(html), input: input, changed: now)
+                    var entry = PageManifest.Entry(checksum: ContentHash.hash(html), input: input, changed: now)
                     let same = last?.checksum == entry.checksum && output.reuse(page.path)
                     if same { entry.changed = last?.changed ?? now }
                     if !same { try output.write(html, to: page.path) }
@@ -81,15 +81,29 @@ struct RenderStep: BuildStep {
             }
         }
         for file in values.search.files {
-            try output.write(file.data, to: file.path)
+            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
         }
         let address = SiteAddress(site.settings.baseURL)
-        let listed = rendered.manifest.entries.filter { !$0.key.hasPrefix(UnlistedAlbum.top) }
+        let listed = rendered.manifest.entries.filter { $0.value.isPage && !$0.key.hasPrefix(UnlistedAlbum.top) }
         let sitemaps = Sitemap.files(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
         for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
-            try output.write(file.data, to: file.path)
+            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
         }
         return rendered
+    }
+
+    /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
+    /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
+    /// modification time, as an unchanged page is.
+    private static func write(_ data: Data, to path: String, last: PageManifest, into manifest: inout PageManifest,
+                              output: PublicOutput, now: Date) throws {
+        var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
+        if let last = last.entries[path], last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
+            entry.changed = last.changed ?? now
+        } else {
+            try output.write(data, to: path)
+        }
+        manifest.entries[path] = entry
     }
 
     /// A protected page as published: the page drawn as usual, its images put inside it (one of
