@@ -96,6 +96,50 @@ final class ModelTests: XCTestCase {
         }
     }
 
+    /// `Photo(row:)` reads by hand what GRDB's `Decodable` path reads: every column, the JSON
+    /// ones (motion, remote, tags) included, set and unset.
+    func testAPhotoReadByHandIsThePhotoGRDBDecodes() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+                                                 photo(2, by: "Al", at: nil)]))
+        var full = try XCTUnwrap(try database.snapshot().photos.first { $0.photo.identifier == "p1" }?.photo)
+        full.description = "Rubble"
+        full.descriptionHTML = "<p>Rubble</p>"
+        full.taken = Date(timeIntervalSince1970: 1_700_000_000.25)
+        full.favorite = true
+        full.catalogFavorite = true
+        full.format = .heic
+        full.orientation = 6
+        full.transparent = true
+        full.animated = true
+        full.motion = PhotoMotion(kind: .live, duration: 2.5, clip: "IMG_1.MOV", clipChecksum: "c2")
+        full.camera = "Canon EOS 5D"
+        full.exposure = "1/250 s"
+        full.latitude = -33.86
+        full.longitude = 151.21
+        full.tags = ["sea", "Dawn \"light\""]
+        full.lastError = "cannot decode"
+        full.remote = RemotePhoto(pageURL: "https://www.flickr.com/photos/a/1", license: "4",
+                                  sizes: [RemotePhoto.Size(label: "Small", url: "https://live.staticflickr.com/1_s.jpg", width: 240, height: 180)],
+                                  placeID: "abc")
+        full.flickrPlaceId = "abc"
+        try database.writer.write { db in try full.update(db) }
+        try database.writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM photo ORDER BY identifier")
+            XCTAssertEqual(rows.count, 2)
+            for row in rows {
+                XCTAssertEqual(try Photo(row: row), try FetchableRecordDecoder().decode(Photo.self, from: row))
+            }
+            XCTAssertEqual(try Photo(row: rows[0]), full)
+            XCTAssertEqual(try Photo(row: rows[1]).tags, [])
+            XCTAssertNil(try Photo(row: rows[1]).motion)
+        }
+        try database.writer.write { db in try db.execute(sql: "UPDATE photo SET source = 'dropbox:1' WHERE identifier = 'p2'") }
+        try database.writer.read { db in
+            let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE identifier = 'p2'"))
+            XCTAssertThrowsError(try Photo(row: row)) { XCTAssertTrue("\($0)".contains("dropbox:1")) }
+        }
+    }
+
     /// A build's view without some photos counts its regions' photographers as the import
     /// counts the model's: the same photos give the same counts.
     func testASnapshotWithoutSomePhotosCountsPhotographersAsTheImportDoes() throws {

@@ -66,3 +66,52 @@ extension Photo {
         public static let favorite = Column(CodingKeys.favorite)
     }
 }
+
+extension Photo {
+    /// Reads a row column by column. The `Decodable` path GRDB offers costs about 9 µs a photo
+    /// through the coding containers, and a build reads every photo of the library: at 100,000
+    /// photos that was most of the plan step. The JSON columns are decoded only when they hold
+    /// something. The coding keys name the columns, as they do when a photo is written.
+    public init(row: Row) throws {
+        func json<T: Decodable>(_ key: CodingKeys, _ type: T.Type) throws -> T? {
+            guard let text = row[key.stringValue] as String? else { return nil }
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        }
+        let sourceText: String = row[CodingKeys.source.stringValue]
+        guard let source = PhotoSource(text: sourceText) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.source], debugDescription: "unknown photo source '\(sourceText)'"))
+        }
+        let tagsText: String = row[CodingKeys.tags.stringValue]
+        id = row[CodingKeys.id.stringValue]
+        identifier = row[CodingKeys.identifier.stringValue]
+        self.source = source
+        title = row[CodingKeys.title.stringValue]
+        description = row[CodingKeys.description.stringValue]
+        descriptionHTML = row[CodingKeys.descriptionHTML.stringValue]
+        personId = row[CodingKeys.personId.stringValue]
+        placeId = row[CodingKeys.placeId.stringValue]
+        taken = row[CodingKeys.taken.stringValue]
+        uploaded = row[CodingKeys.uploaded.stringValue]
+        width = row[CodingKeys.width.stringValue]
+        height = row[CodingKeys.height.stringValue]
+        favorite = row[CodingKeys.favorite.stringValue]
+        catalogFavorite = row[CodingKeys.catalogFavorite.stringValue]
+        checksum = row[CodingKeys.checksum.stringValue]
+        fileStamp = row[CodingKeys.fileStamp.stringValue]
+        fingerprint = row[CodingKeys.fingerprint.stringValue]
+        format = row[CodingKeys.format.stringValue]
+        orientation = row[CodingKeys.orientation.stringValue]
+        colour = row[CodingKeys.colour.stringValue]
+        transparent = row[CodingKeys.transparent.stringValue]
+        animated = row[CodingKeys.animated.stringValue]
+        motion = try json(.motion, PhotoMotion.self)
+        camera = row[CodingKeys.camera.stringValue]
+        exposure = row[CodingKeys.exposure.stringValue]
+        latitude = row[CodingKeys.latitude.stringValue]
+        longitude = row[CodingKeys.longitude.stringValue]
+        tags = tagsText == "[]" ? [] : try JSONDecoder().decode([String].self, from: Data(tagsText.utf8))
+        lastError = row[CodingKeys.lastError.stringValue]
+        remote = try json(.remote, RemotePhoto.self)
+        flickrPlaceId = row[CodingKeys.flickrPlaceId.stringValue]
+    }
+}
