@@ -37,7 +37,8 @@ struct PagesStep: BuildStep {
              in run: BuildRun) async throws -> SitePages {
         let (site, plan, images, passwords) = input
         let snapshot = plan.snapshot.excluding(images.failed)
-        let media = plan.media.filter { !images.failed.contains($0.key) }
+        // Filtered only when some failed: a copy of every photo's media is tens of megabytes at 100,000 photos.
+        let media = images.failed.isEmpty ? plan.media : plan.media.filter { !images.failed.contains($0.key) }
         var kept = media
         // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
         // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.

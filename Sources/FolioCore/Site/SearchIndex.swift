@@ -57,65 +57,90 @@ public struct SearchIndex: Sendable {
     }
 
     init(entries: [Entry], sequences: [(sequence: PhotoSequence, numbers: [Int])] = []) {
-        var postings: [String: [Int]] = [:]
-        for (number, entry) in entries.enumerated() {
+        var making = Making(count: entries.count)
+        for entry in entries { making.add(entry) }
+        self = making.finish(sequences: sequences)
+    }
+
+    /// The index made one photo at a time, in the site's order: each photo's words go into the
+    /// postings and its row into its shard as it comes, so a large library's entries (two sets
+    /// of words and a record for each photo) are never all held at once.
+    struct Making {
+        let count: Int
+        private var number = 0
+        private var postings: [String: [Int]] = [:]
+        private var files: [File] = []
+        private var rows: [String] = []
+        private var buckets: [[String]]
+
+        init(count: Int) {
+            self.count = count
+            buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
+            rows.reserveCapacity(SearchIndex.photosPerShard)
+        }
+
+        private mutating func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
+            let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
+            files.append(File(path: SearchIndex.folder + name, data: Data(text.utf8)))
+        }
+
+        /// The next photo; photos must come `count` of them, in the site's order.
+        mutating func add(_ entry: Entry) {
             for word in entry.words {
                 postings[word, default: []].append(number * 2 + (entry.titleWords.contains(word) ? 1 : 0))
             }
+            rows.append(entry.record.row)
+            buckets[SearchText.bucket(entry.record.id, of: buckets.count)].append("\(JSONText.string(entry.record.id)):\(number)")
+            number += 1
+            if rows.count == SearchIndex.photosPerShard { flushShard() }
         }
 
-        var files: [File] = []
-        func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
-            let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
-            files.append(File(path: Self.folder + name, data: Data(text.utf8)))
+        private mutating func flushShard() {
+            guard !rows.isEmpty else { return }
+            let shard = (number - 1) / SearchIndex.photosPerShard
+            add("p-\(shard).js", "p", String(shard), "[" + rows.joined(separator: ",\n") + "]")
+            rows.removeAll(keepingCapacity: true)
         }
 
-        // Each word's entry is written once; the cutting only decides which file it goes to.
-        var entryText: [String: String] = [:]
-        entryText.reserveCapacity(postings.count)
-        for (word, numbers) in postings {
-            var previous = 0
-            let deltas = numbers.map { value -> String in
-                defer { previous = value }
-                return String(value - previous)
+        mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
+            precondition(number == count, "the search index was promised \(count) photos and given \(number)")
+            flushShard()
+            // Each word's entry is written once; the cutting only decides which file it goes to.
+            var entryText: [String: String] = [:]
+            entryText.reserveCapacity(postings.count)
+            for (word, numbers) in postings {
+                var previous = 0
+                let deltas = numbers.map { value -> String in
+                    defer { previous = value }
+                    return String(value - previous)
+                }
+                entryText[word] = JSONText.string(word) + ":[" + deltas.joined(separator: ",") + "]"
             }
-            entryText[word] = JSONText.string(word) + ":[" + deltas.joined(separator: ",") + "]"
+            let wordFiles = Dictionary(grouping: postings.keys, by: SearchText.shardKey)
+                .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { entryText[$0]!.utf8.count + 1 }) }
+                .sorted { $0.key < $1.key }
+            // Word files first, as the index always wrote them; then the shards made so far.
+            let shards = files
+            files = []
+            for file in wordFiles {
+                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key,
+                    "{" + file.words.map { entryText[$0]! }.joined(separator: ",") + "}")
+            }
+            files += shards
+            for (bucket, list) in buckets.enumerated() {
+                add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+            }
+            for (sequence, numbers) in sequences {
+                add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key,
+                    "[" + numbers.map(String.init).joined(separator: ",") + "]")
+            }
+            let meta = "{\"version\":2,\"photos\":\(count),\"shard\":\(SearchIndex.photosPerShard),\"buckets\":\(buckets.count),"
+                + "\"fields\":" + SearchRecord.schema + ","
+                + "\"pages\":" + SearchIndex.pages + ","
+                + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
+            add("meta.js", "meta", "", meta)
+            return SearchIndex(files: files, photoCount: count, wordCount: postings.count)
         }
-        let wordFiles = Dictionary(grouping: postings.keys, by: SearchText.shardKey)
-            .flatMap { key, words in Self.cut(key, words: words.sorted(), size: { entryText[$0]!.utf8.count + 1 }) }
-            .sorted { $0.key < $1.key }
-        for file in wordFiles {
-            add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key,
-                "{" + file.words.map { entryText[$0]! }.joined(separator: ",") + "}")
-        }
-
-        let size = Self.photosPerShard
-        for start in stride(from: 0, to: entries.count, by: size) {
-            let rows = entries[start..<min(start + size, entries.count)].map(\.record.row)
-            add("p-\(start / size).js", "p", String(start / size), "[" + rows.joined(separator: ",\n") + "]")
-        }
-
-        let bucketCount = Self.bucketCount(for: entries.count)
-        var buckets = [[String]](repeating: [], count: bucketCount)
-        for (number, entry) in entries.enumerated() {
-            let identifier = entry.record.id
-            buckets[SearchText.bucket(identifier, of: bucketCount)].append("\(JSONText.string(identifier)):\(number)")
-        }
-        for (bucket, list) in buckets.enumerated() {
-            add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
-        }
-
-        for (sequence, numbers) in sequences {
-            add(String(sequence.file.dropFirst(Self.folder.count)), "s", sequence.key,
-                "[" + numbers.map(String.init).joined(separator: ",") + "]")
-        }
-
-        let meta = "{\"version\":2,\"photos\":\(entries.count),\"shard\":\(size),\"buckets\":\(bucketCount),"
-            + "\"fields\":" + SearchRecord.schema + ","
-            + "\"pages\":" + Self.pages + ","
-            + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
-        add("meta.js", "meta", "", meta)
-        self.init(files: files, photoCount: entries.count, wordCount: postings.count)
     }
 
     init(files: [File], photoCount: Int, wordCount: Int) {
@@ -153,7 +178,8 @@ extension SiteBuilder {
             known[text] = words
             return words
         }
-        return SearchIndex(entries: ordered.map { item in
+        var making = SearchIndex.Making(count: ordered.count)
+        for item in ordered {
             let photo = item.photo
             let title = PhotoText.title(photo)
             let titleWords = Set(SearchText.words(title))
@@ -167,8 +193,9 @@ extension SiteBuilder {
                 for album in albumTree.lineage(folder) { words.formUnion(shared(album.title)) }
             }
             for tag in photo.tags { words.formUnion(shared(tag)) }
-            return SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title))
-        }, sequences: unlisted == nil ? sequences() : [])
+            making.add(SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title)))
+        }
+        return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
