@@ -6,4 +6,8 @@
    Returns 0, or -1 with errno set (EINVAL where the file system cannot do it). */
 int folio_exchange(const char *first, const char *second);
 
+/* Gives memory the allocator holds freed back to the system (glibc malloc_trim); nothing
+   elsewhere. */
+void folio_return_freed_memory(void);
+
 #endif

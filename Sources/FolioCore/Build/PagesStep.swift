@@ -9,7 +9,9 @@ struct SitePages: StepOutput {
     /// Every page, with the number of the builder in `builders` that makes it: a builder holds
     /// the whole gallery, and is not copied into each of a large library's hundred thousand routes.
     var routes: [(route: Route, builder: Int)]
-    var search: SearchIndex
+    /// Made beside the render step's page checks, on the core they leave: at 100,000 photos it
+    /// is seconds of work that no page waits for.
+    var search: Task<SearchIndex, Never>
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
     var photos: Int
@@ -82,7 +84,7 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        return SitePages(builders: builders, routes: routes, search: builder.searchIndex(), files: files,
+        return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex() }, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: Set(kept.values.flatMap(\.paths)).union(mapFiles))
     }

@@ -80,7 +80,7 @@ struct RenderStep: BuildStep {
                 if page.written { rendered.written += 1 }
             }
         }
-        for file in values.search.files {
+        for file in await values.search.value.files {
             try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
         }
         let address = SiteAddress(site.settings.baseURL)
