@@ -20,7 +20,26 @@ struct SitePages: StepOutput {
     /// How each protected album's pages are encrypted, by the folder they go in.
     var seals: [String: AlbumSeal]
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
-    var media: Set<String>
+    var media: MediaInUse
+}
+
+/// The media files and tile folders a build's pages refer to, listed when the build is about to
+/// clear the rest out of `public/media/`: after the render step, whose peak they would add to.
+struct MediaInUse: Sendable {
+    /// The photos published (a protected album's images are only inside its encrypted pages).
+    var photos: [GalleryPhoto]
+    var names: MediaNames
+    var unpublished: Set<Int64>
+    /// Media that are not a photo's (the map's).
+    var files: [String]
+
+    func paths() -> Set<String> {
+        var paths = Set(files)
+        for item in photos where !unpublished.contains(item.photo.id) {
+            paths.formUnion(names.media(of: item.photo)?.paths ?? [])
+        }
+        return paths
+    }
 }
 
 /// A protected album's key, and the digest of the password it came from.
@@ -39,9 +58,9 @@ struct PagesStep: BuildStep {
              in run: BuildRun) async throws -> SitePages {
         let (site, plan, images, passwords) = input
         let snapshot = plan.snapshot.excluding(images.failed)
-        // Filtered only when some failed: a copy of every photo's media is tens of megabytes at 100,000 photos.
-        let media = images.failed.isEmpty ? plan.media : plan.media.filter { !images.failed.contains($0.key) }
-        var kept = media
+        let names = plan.names
+        let media = ImageLookup { names.media(of: $0) }
+        var unpublished = Set<Int64>()
         // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
         // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.
         let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
@@ -54,7 +73,7 @@ struct PagesStep: BuildStep {
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
         // The world the maps are drawn on, projected from the theme's outlines once per build.
         let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
-        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), media: media, settings: site.settings, now: run.now,
+        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
                                   basemap: basemap?.path)
         var builders = [builder]
         var routes = builder.routes().map { (route: $0, builder: 0) }
@@ -64,13 +83,13 @@ struct PagesStep: BuildStep {
             if let lock = album.lock {
                 // A protected album's images are published only inside its encrypted pages; with
                 // no password to encrypt them with (a variable not set), it is not published at all.
-                for id in own { kept[id] = nil }
+                unpublished.formUnion(own)
                 guard let password = passwords[album.path], lock != AlbumInfo.passwordMissing else { continue }
                 let salt = album.salt(secret: secret)
                 seals[album.folder] = AlbumSeal(cipher: try AlbumCipher(password: password, salt: salt), lock: lock)
             }
             let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
-            let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), media: media, settings: site.settings,
+            let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
                                            now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
             routes += albumBuilder.routes().map { (route: $0, builder: builders.count) }
             builders.append(albumBuilder)
@@ -86,6 +105,6 @@ struct PagesStep: BuildStep {
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex() }, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
-                         media: Set(kept.values.flatMap(\.paths)).union(mapFiles))
+                         media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles))
     }
 }

@@ -48,11 +48,42 @@ struct ThumbnailRestore: Sendable {
     var file: String
 }
 
+/// The names and sizes of a photo's published media, made from the model alone (its checksum,
+/// size, colours, motion) whenever a page asks: a large library's are not all held at once
+/// (at 100,000 photos they were 50 MB of small strings and arrays).
+struct MediaNames: Sendable {
+    let opaque: RenditionSet
+    let transparent: RenditionSet
+    let settings: SiteSettings
+
+    init(site: ConfiguredSite) {
+        opaque = site.renditions
+        transparent = site.renditions.keepingTransparency()
+        settings = site.settings
+    }
+
+    func set(for photo: Photo) -> RenditionSet { photo.transparent ? transparent : opaque }
+
+    /// Nil for a photo with nothing to publish (a remote photo without sizes).
+    func media(of photo: Photo) -> PhotoMedia? {
+        guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
+        var media = set(for: photo).media(checksum: photo.checksum, width: source.width, height: source.height, colour: photo.colour,
+                                          animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
+        if let remote = photo.remote, !source.screens {
+            // The page shows the photo's own sizes, from where it lives.
+            media.screens = RenditionFiles(remote: remote.sizes)
+            media.rows = RenditionFiles(files: [], format: .jpeg)
+            media.tiles = nil
+        }
+        return media
+    }
+}
+
 /// What this build publishes, and what it must make to do so.
 struct BuildPlan: StepOutput {
     /// The gallery as this build publishes it: the model without the photos that would not import.
     var snapshot: GallerySnapshot
-    var media: [Int64: PhotoMedia]
+    var names: MediaNames
     var jobs: [ImageJob]
     var restores: [ThumbnailRestore]
     /// Renditions already published or kept in the model.
@@ -71,20 +102,21 @@ struct PlanStep: BuildStep {
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
-        let opaqueSet = site.renditions, transparentSet = site.renditions.keepingTransparency()
-        let stored = try database.thumbnailKeys(specs: opaqueSet.thumbnailSpecs)
+        let names = MediaNames(site: site)
+        let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs)
         let output = site.output
         let contentRoot = site.paths.content.path + "/"
 
-        var plan = BuildPlan(snapshot: snapshot, media: [:], jobs: [], restores: [], reused: 0)
+        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0)
         // Photos with the same bytes share their media: one job, by checksum, makes it for all.
         var jobIndex: [String: Int] = [:]
         for item in snapshot.photos {
             let photo = item.photo
             let id = photo.id
-            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot) else { continue }
+            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot),
+                  let media = names.media(of: photo) else { continue }
             let colour = photo.colour
-            let set = photo.transparent ? transparentSet : opaqueSet
+            let set = names.set(for: photo)
             var missing: [RenditionRequest] = []
             let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
             let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
@@ -106,15 +138,6 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            var media = set.media(checksum: photo.checksum, width: source.width, height: source.height, colour: colour,
-                                  animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
-            if let remote = photo.remote, !source.screens {
-                // The page shows the photo's own sizes, from where it lives.
-                media.screens = RenditionFiles(remote: remote.sizes)
-                media.rows = RenditionFiles(files: [], format: .jpeg)
-                media.tiles = nil
-            }
-            plan.media[id] = media
             let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
             let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
             let videoMissing = media.video.flatMap { file in
@@ -164,14 +187,31 @@ struct PlanStep: BuildStep {
                                          animated: photo.animated)
             return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
         case .flickr(let id):
-            guard let remote = photo.remote else { return nil }
-            let size = photo.favorite
-                ? remote.size(fittingLongerSide: site.settings.screenSizes.max() ?? 1600)
-                : remote.size(coveringShorterSide: site.settings.thumbnailSizes.max() ?? 400)
-            guard let size, let url = URL(string: size.url) else { return nil }
+            guard let size = remoteSize(of: photo, settings: site.settings), let url = URL(string: size.url) else { return nil }
             let cache = photo.favorite
                 ? site.paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
             return (.download(url, cache: cache), size.width, size.height, photo.favorite)
         }
+    }
+
+    /// The size a photo's renditions are made from, and whether it gets screen renditions of
+    /// its own, as `source(of:site:contentRoot:)` says, without making the job's origin.
+    static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
+        switch photo.source {
+        case .content:
+            return (photo.width, photo.height, true)
+        case .flickr:
+            guard let size = remoteSize(of: photo, settings: settings), URL(string: size.url) != nil else { return nil }
+            return (size.width, size.height, photo.favorite)
+        }
+    }
+
+    /// The size of a Flickr photo that is downloaded: a favorite's screen-sized image, else the
+    /// smallest that covers the thumbnails.
+    private static func remoteSize(of photo: Photo, settings: SiteSettings) -> RemotePhoto.Size? {
+        guard let remote = photo.remote else { return nil }
+        return photo.favorite
+            ? remote.size(fittingLongerSide: settings.screenSizes.max() ?? 1600)
+            : remote.size(coveringShorterSide: settings.thumbnailSizes.max() ?? 400)
     }
 }

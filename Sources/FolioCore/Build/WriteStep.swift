@@ -28,7 +28,7 @@ struct WriteStep: BuildStep {
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
                                pages: input.pages.routes.count, content: input.content)
         }
-        let swap = try output.commit(keepingMedia: input.pages.media)
+        let swap = try output.commit(keepingMedia: input.pages.media.paths())
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.

@@ -53,7 +53,7 @@ extension SiteBuilder {
             let page = photoPath(item)
             let id = address?.absolute(page) ?? AtomFeed.uuid("\(settings.title)\n\(photo.identifier)")
             var content = ""
-            if let image = images[photo.id]?.screen {
+            if let image = images[photo]?.screen {
                 let src = SiteAddress.image(image, in: address) ?? image.src
                 content += "<p><a href=\"\(e(address?.absolute(page) ?? page))\"><img src=\"\(e(src))\" width=\"\(image.width)\" "
                     + "height=\"\(image.height)\" alt=\"\(e(PhotoText.alt(item)))\"></a></p>"

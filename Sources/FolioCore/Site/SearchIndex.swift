@@ -200,7 +200,7 @@ extension SiteBuilder {
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
     func record(_ item: GalleryPhoto, title: String) -> SearchRecord {
-        let thumb = images[item.photo.id]?.thumb.map { thumb in
+        let thumb = images[item.photo]?.thumb.map { thumb in
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }

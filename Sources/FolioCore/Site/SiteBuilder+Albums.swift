@@ -55,7 +55,7 @@ extension SiteBuilder {
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
         let cover = (chosenCover(album) ?? album.cover).map { ordered[$0] }
-        let (thumb, alt) = cover.map { (images[$0.photo.id]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
+        let (thumb, alt) = cover.map { (images[$0.photo]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
         return ListRow(href: album.href, title: title, subtitle: summary(album), thumb: thumb, alt: alt)
     }
 

@@ -265,7 +265,7 @@ extension SiteBuilder {
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
-        let images = self.images[photo.id]
+        let images = self.images[photo]
         if let motion = photo.motion {
             // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
             facts.append(motion.kind == .video ? Fact(label: "Duration", value: motion.durationText)
@@ -286,7 +286,7 @@ extension SiteBuilder {
             tags: photo.tags, favorite: photo.favorite,
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
             next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-            nextImage: next.flatMap { self.images[$0.photo.id]?.screen },
+            nextImage: next.flatMap { self.images[$0.photo]?.screen },
             nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) },
             video: photo.motion?.kind == .video ? images?.video : nil,
             liveVideo: photo.motion?.kind == .live ? images?.video : nil,

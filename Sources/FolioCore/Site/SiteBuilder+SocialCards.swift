@@ -3,7 +3,7 @@ extension SiteBuilder {
     /// what its subheading says, and its cover (its newest photo, or an album's chosen cover).
     func socialCard(listing page: PageFrame, cover: GalleryPhoto?) -> SocialCard {
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
-                          url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo.id]?.screen },
+                          url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo]?.screen },
                           imageAlt: cover.map(PhotoText.alt), address: address)
     }
 
@@ -12,6 +12,6 @@ extension SiteBuilder {
         let subtitle = PhotoText.subtitle(item.photo)
         let description = subtitle.isEmpty ? PhotoText.alt(item) : subtitle
         return SocialCard(type: "article", title: page.title, description: description, url: address?.absolute(page.path),
-                          image: images[item.photo.id]?.screen, imageAlt: PhotoText.alt(item), address: address)
+                          image: images[item.photo]?.screen, imageAlt: PhotoText.alt(item), address: address)
     }
 }

@@ -27,12 +27,22 @@ public struct PhotoImages: Sendable, Equatable {
 }
 
 /// A photo's images as pages show them, made from its media when a page asks: a large library's
-/// are not all held twice.
-struct ImageLookup: Sendable {
-    let media: [Int64: PhotoMedia]
+/// are not all held at once.
+public struct ImageLookup: Sendable {
+    private let media: @Sendable (Photo) -> PhotoMedia?
 
-    subscript(id: Int64) -> PhotoImages? {
-        media[id].map(PhotoImages.init)
+    /// Media named as each photo is asked for (a build's `MediaNames`).
+    public init(naming: @escaping @Sendable (Photo) -> PhotoMedia?) {
+        media = naming
+    }
+
+    /// Media given for some photos, by id.
+    public init(media: [Int64: PhotoMedia]) {
+        self.media = { media[$0.id] }
+    }
+
+    subscript(photo: Photo) -> PhotoImages? {
+        media(photo).map(PhotoImages.init)
     }
 }
 
@@ -108,8 +118,14 @@ public struct SiteBuilder: Sendable {
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
                 unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
+        self.init(snapshot: snapshot, images: ImageLookup(media: media), settings: settings, now: now, unlisted: unlisted,
+                  basemap: basemap, mapInNavigation: mapInNavigation)
+    }
+
+    public init(snapshot: GallerySnapshot, images: ImageLookup, settings: SiteSettings, now: Date,
+                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
         self.snapshot = snapshot
-        self.images = ImageLookup(media: media)
+        self.images = images
         self.settings = settings
         self.now = now
         self.address = SiteAddress(settings.baseURL)
@@ -313,7 +329,7 @@ public struct SiteBuilder: Sendable {
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        return card(item, thumb: images[item.photo.id]?.thumb)
+        return card(item, thumb: images[item.photo]?.thumb)
     }
 
     private func card(_ item: GalleryPhoto, thumb: ImageRef?) -> PhotoCard {
@@ -336,13 +352,13 @@ public struct SiteBuilder: Sendable {
     /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
     func cover(_ positions: [Int]) -> (ImageRef?, String) {
         guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
-        return (images[first.photo.id]?.thumb, PhotoText.alt(first))
+        return (images[first.photo]?.thumb, PhotoText.alt(first))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        let images = self.images[item.photo.id]
+        let images = self.images[item.photo]
         var card = card(item, thumb: images?.thumb)
         if let shape = images?.row ?? images?.screen, shape.width > 0, shape.height > 0 {
             card.shape = shape
