@@ -378,6 +378,27 @@ final class ColourManagementTests: XCTestCase {
         }
     }
 
+    /// File names come from a table made once per set; each is still the hash of its spec, for
+    /// every request of the set (twins and transparent ones too) in every colour, and for a
+    /// request the table does not hold.
+    func testRenditionNamesAreTheHashesOfTheirSpecs() {
+        var settings = SiteSettings()
+        settings.format = .webp
+        for set in [RenditionSet(settings), RenditionSet(settings).keepingTransparency()] {
+            var requests = set.withFallbacks(set.thumbnails + set.screens + set.rows)
+            var odd = set.screens[0]
+            odd.width = 777
+            requests.append(odd)
+            for request in requests {
+                for colour in SourceColour.allCases {
+                    let spec = ContentHash.hex(set.spec(request, colour: colour)).prefix(6)
+                    XCTAssertEqual(set.fileName(request, checksum: "0123456789abcdef0123", colour: colour),
+                                   "media/0123456789abcdef-\(request.name)-\(spec).\(request.format.fileExtension)")
+                }
+            }
+        }
+    }
+
     /// Switching `colour` renames (so remakes) exactly the renditions of photos it changes;
     /// sRGB photos keep the names they had before colour management existed.
     func testRenditionNamesFollowTheColourOnlyWhereItMatters() {

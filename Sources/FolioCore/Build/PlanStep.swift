@@ -113,8 +113,7 @@ struct PlanStep: BuildStep {
         for item in snapshot.photos {
             let photo = item.photo
             let id = photo.id
-            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot),
-                  let media = names.media(of: photo) else { continue }
+            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot) else { continue }
             let colour = photo.colour
             let set = names.set(for: photo)
             var missing: [RenditionRequest] = []
@@ -138,9 +137,13 @@ struct PlanStep: BuildStep {
                     missing.append(request)
                 }
             }
-            let tilesMissing = media.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
-            let animationMissing = media.animation.flatMap { output.hasMedia($0) ? nil : $0 }
-            let videoMissing = media.video.flatMap { file in
+            // Its media named only when it may have a file beside its renditions (most photos of
+            // a large library are too small for tiles, and neither move nor play).
+            let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
+            let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
+            let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
+            let animationMissing = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
+            let videoMissing = media?.video.flatMap { file in
                 output.hasMedia(file) ? nil : Self.videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
             }
 

@@ -21,6 +21,15 @@ public struct RenditionSet: Sendable {
     public let colour: ColourSetting
     /// The shorter side of published videos (`SiteSettings.videoMaxHeight`).
     public let videoMaxHeight: Int
+    /// The spec part of each rendition's file name, for every request of the set and every
+    /// colour a photo may be: asked for every file of every photo a page shows, where hashing the
+    /// spec anew cost more than the rest of the name.
+    private var specNames: [SpecKey: String] = [:]
+
+    private struct SpecKey: Hashable {
+        var request: RenditionRequest
+        var colour: SourceColour
+    }
 
     public init(_ settings: SiteSettings) {
         let quality = settings.quality(for: settings.format)
@@ -46,6 +55,21 @@ public struct RenditionSet: Sendable {
         jpegQuality = settings.quality(for: .jpeg)
         colour = settings.colour
         videoMaxHeight = settings.videoMaxHeight
+        specNames = makeSpecNames()
+    }
+
+    private func makeSpecNames() -> [SpecKey: String] {
+        var names: [SpecKey: String] = [:]
+        for request in withFallbacks(thumbnails + screens + rows) {
+            for colour in SourceColour.allCases {
+                names[SpecKey(request: request, colour: colour)] = Self.specName(spec(request, colour: colour))
+            }
+        }
+        return names
+    }
+
+    private static func specName(_ spec: String) -> String {
+        String(ContentHash.hex(spec).prefix(6))
     }
 
     /// The heights of `rows`, largest first.
@@ -72,6 +96,7 @@ public struct RenditionSet: Sendable {
             return kept
         }
         set.fallbackFormat = fallbackFormat?.keepingTransparency
+        set.specNames = set.makeSpecNames()
         return set
     }
 
@@ -115,7 +140,7 @@ public struct RenditionSet: Sendable {
     /// Named by the source's checksum and the spec: unchanged photos keep their names, so
     /// rebuilds cost nothing and caches can keep them forever.
     public func fileName(_ request: RenditionRequest, checksum: String, colour source: SourceColour) -> String {
-        let spec = ContentHash.hex(spec(request, colour: source)).prefix(6)
+        let spec = specNames[SpecKey(request: request, colour: source)] ?? Self.specName(spec(request, colour: source))
         return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
     }
 
