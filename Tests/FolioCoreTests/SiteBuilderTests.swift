@@ -236,6 +236,17 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertTrue(paths.contains("photos/p3.html"))
     }
 
+    func testNoOneNamedIsNotSaidOnCardsOrInAltText() throws {
+        let builder = try builder([photo(1, by: Person.unknownName), photo(2, by: "Al")])
+        let (nobody, al) = (builder.snapshot.photos.first { $0.photo.identifier == "p1" }!, builder.snapshot.photos.first { $0.photo.identifier == "p2" }!)
+        XCTAssertEqual(PhotoText.alt(nobody), "Photo in Palo Alto")
+        XCTAssertEqual(PhotoText.alt(al), "Photo by Al in Palo Alto")
+        XCTAssertNil(builder.record(nobody, title: "Unknown").person, "the script's cards say no one, as photo pages do")
+        XCTAssertEqual(builder.record(al, title: "Unknown").person, "Al")
+        let rows = builder.searchIndex().files.map { String(decoding: $0.data, as: UTF8.self) }.joined()
+        XCTAssertFalse(rows.contains(#""Unknown","Palo Alto""#), "no person named Unknown before the place")
+    }
+
     func testEveryListAVisitorWalksIsWrittenAsPhotoNumbers() throws {
         let builder = try builder([photo(1, at: "Nairobi, Kenya", favorite: true), photo(2, by: "Al"), photo(3, at: "Nairobi, Kenya")])
         let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
