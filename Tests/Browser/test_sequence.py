@@ -15,11 +15,14 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import build
 
 PLACE = "places/lyon-auvergne-rhone-alpes-france.html"
+# The header search popup's photos (not its "All results" line).
+OPTIONS = ".search-popup a[role=option]:not(.popup-all)"
 
 
 def cards(browser) -> list[str]:
@@ -98,6 +101,39 @@ def test_a_search_result_leads_through_the_results(browser, gallery):
     assert browser.js("return document.querySelector('a[rel=next]').href") == results[3]
     assert browser.js("return document.querySelector('.stage-next').href") == results[3]
     assert browser.js("return document.querySelector('a[rel=prev]').href") == results[1]
+
+
+def test_a_result_of_the_header_search_leads_through_all_the_results(browser, gallery):
+    browser.open(gallery.url + "search/index.html?q=street")
+    browser.wait_for("document.querySelectorAll('.search-results a.photo-card').length === 20")
+    results = browser.js("return Array.from(document.querySelectorAll('.search-results a.photo-card')).map(function (a) { return a.href; })")
+
+    def popup(query: str) -> list[str]:
+        box = browser.find_element(By.ID, "site-search-q")
+        box.clear()
+        box.send_keys(query)
+        browser.wait_for("!document.querySelector('.search-popup').hidden && "
+                         f"document.querySelectorAll({OPTIONS!r}).length === 6")
+        return browser.js("return Array.from(document.querySelectorAll(arguments[0])).map(function (a) { return a.href; })", OPTIONS)
+
+    # Clicked on a listing: the popup's six lead through all twenty, as the Search page's do.
+    browser.open(gallery.url + PLACE)
+    shown = popup("street")
+    assert shown == results[:6]
+    browser.find_elements(By.CSS_SELECTOR, OPTIONS)[2].click()
+    browser.wait_for(f"location.href === {results[2]!r} && document.readyState === 'complete'")
+    browser.wait_for("document.querySelector('.photo-sequence').textContent.indexOf('3 of 20') >= 0")
+    assert sequence_text(browser) == "3 of 20 in Search: “street”"
+    assert browser.js("return document.querySelector('a[rel=next]').href") == results[3]
+    assert browser.js("return document.querySelector('a[rel=prev]').href") == results[1]
+    # The list's line leads to the Search page's results, not back to the place.
+    assert browser.js("return document.querySelector('.sequence-list').href") == gallery.url + "search/index.html?q=street"
+    # Chosen with the keyboard on a photo's page: the same.
+    assert popup("street") == results[:6]
+    browser.find_element(By.ID, "site-search-q").send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ENTER)
+    browser.wait_for(f"location.href === {results[1]!r} && document.readyState === 'complete'")
+    browser.wait_for("document.querySelector('.photo-sequence').textContent.indexOf('2 of 20') >= 0")
+    assert browser.js("return document.querySelector('a[rel=next]').href") == results[2]
 
 
 def test_the_favorites_of_a_place_lead_through_those_favorites(browser, gallery):

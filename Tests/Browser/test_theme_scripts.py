@@ -63,3 +63,8 @@ def test_a_layout_naming_folio_js_alone_still_gets_every_script(browser, old_lay
     browser.find_element(By.CSS_SELECTOR, ".favorite-toggle").click()
     browser.wait_for("document.querySelector('.favorite-toggle').getAttribute('aria-pressed') === 'true'")
     assert browser.js("return Folio.recents.list().length") == 1
+    # The photo page's own scripts (photo.mustache's: gestures.js, details.js, viewer.js) run in
+    # their order whatever folio.js injects: the viewer zooms, and i hides the details.
+    browser.wait_for("document.querySelector('.zoom-layer') && document.body.classList.contains('details-open')")
+    browser.find_element(By.CSS_SELECTOR, ".viewer-button[data-info]").click()
+    browser.wait_for("!document.body.classList.contains('details-open')")

@@ -136,3 +136,28 @@ def test_the_video_site_is_valid_html_without_broken_links(site, tmp_path):
                             capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
     assert re.search(r"\d+ links? in \d+ URLs? checked", result.stdout), result.stdout[-2000:]
+
+
+def test_the_details_are_one_scripts_on_a_video_and_a_photo(site, page_browser):
+    # details.js shows and hides the details for the viewer and the video's page alike: closed on
+    # a video, they stay closed on the next photo (a Live Photo's still, in the viewer), and back.
+    driver = page_browser.driver
+    video_page, live_page = page_with(site, 'class="photo-video"'), page_with(site, 'class="live-motion"')
+    for url, script in [(video_page, "video-page.js"), (live_page, "viewer.js")]:
+        html = Path(url.removeprefix("file://")).read_text()
+        assert html.count("assets/details.js") == 1 and html.index("assets/details.js") < html.index("assets/" + script)
+    driver.get(video_page)
+    page_browser.wait_for("typeof Folio.details === 'function' && document.body.classList.contains('details-open')")
+    expanded = "return document.querySelector('[data-info]').getAttribute('aria-expanded')"
+    assert driver.execute_script(expanded) == "true"
+    driver.find_element(By.TAG_NAME, "body").send_keys("i")
+    page_browser.wait_for("!document.body.classList.contains('details-open')")
+    assert driver.execute_script(expanded) == "false"
+    driver.get(live_page)
+    page_browser.wait_for("document.querySelector('.zoom-layer')")
+    assert not driver.execute_script("return document.body.classList.contains('details-open')"), "closed on the photo too"
+    driver.find_element(By.CSS_SELECTOR, ".viewer-button[data-info]").click()
+    page_browser.wait_for("document.body.classList.contains('details-open')")
+    driver.get(video_page)
+    page_browser.wait_for("document.querySelector('.viewer-controls') && !document.querySelector('.viewer-controls').hidden")
+    assert driver.execute_script("return document.body.classList.contains('details-open')"), "opened again on the video"

@@ -73,6 +73,34 @@ final class BuildStateTests: XCTestCase {
         XCTAssertTrue(upgradedAgain.upToDate)
     }
 
+    func testAStampSavedAloneIsTheRecordAWholeSaveWrites() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio A")
+        let state = BuildState(paths: site.paths)
+        let record = site.paths.state.appendingPathComponent("public.build")
+        let (pages, stamp) = (state.pages(), try XCTUnwrap(state.stamp()))
+        try state.save(pages: pages, stamp: nil)
+        XCTAssertNil(state.stamp())
+        try state.save(stamp: stamp)
+        XCTAssertEqual(state.stamp(), stamp)
+        XCTAssertEqual(state.pages().entries.count, pages.entries.count, "the manifest as it was")
+        let alone = try Data(contentsOf: record)
+        try state.save(pages: pages, stamp: stamp)
+        XCTAssertEqual(try Data(contentsOf: record), alone, "one encoding of the same state")
+        XCTAssertTrue(String(decoding: alone, as: UTF8.self).hasPrefix(#"{"output":""#), "keys sorted, as every save writes them")
+
+        // A stamp is never saved for a folder the state does not describe.
+        let copy = site.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site.publicFolder, to: copy)
+        try FileManager.default.removeItem(at: site.publicFolder)
+        try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+        var later = stamp
+        later.builtAt = stamp.builtAt.addingTimeInterval(60)
+        try state.save(stamp: later)
+        XCTAssertEqual(try Data(contentsOf: record), alone)
+        XCTAssertNil(state.stamp())
+    }
+
     func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
         let site = try TestSite.threePhotos()
         try await site.build(now: now, identity: "folio 0.8")

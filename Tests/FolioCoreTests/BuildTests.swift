@@ -16,7 +16,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(report.renditionsMade, 12)
         for page in ["index.html", "places/index.html", "regions/index.html", "people/index.html", "favorites/index.html",
                      "favorites/all.html", "recents/index.html", "places/nairobi-kenya.html", "regions/kenya.html",
-                     "people/josh.html", "people/unknown.html", "assets/style.css"] {
+                     "people/josh.html", "assets/style.css"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: site.publicFolder.appendingPathComponent(page).path), page)
         }
         let checks = PublicTreeChecks(root: site.publicFolder)
@@ -31,7 +31,11 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(photo.contains(#"href="../regions/california.html""#))
         XCTAssertTrue(photo.contains("Rubble"))
         XCTAssertTrue(try site.read("people/al.html").contains(">Unknown<"), "no title, no description: Unknown")
-        XCTAssertTrue(try site.read("people/unknown.html").contains("harbour at dawn"), "a loose file is titled by its name")
+        let loose = try site.read("photos/\(try identifier(site, "loose/harbour-at-dawn.jpg")).html")
+        XCTAssertTrue(loose.contains("<h1>harbour at dawn"), "a loose file is titled by its name")
+        XCTAssertFalse(loose.contains("people/unknown.html"), "and is no one's")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: site.publicFolder.appendingPathComponent("people/unknown.html").path),
+                       "no one named has no page")
         XCTAssertFalse(FileManager.default.fileExists(atPath: site.root.appendingPathComponent("public/folio.sqlite").path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: site.paths.database.path))
     }
@@ -65,7 +69,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(report.renditionsMade, 0, "record edits change no pixels")
         XCTAssertTrue(try site.read("index.html").contains("Renamed"))
         // two.jpg is still in content/ but no longer catalogued: it is now a loose file.
-        XCTAssertTrue(try site.read("people/unknown.html").contains(">two<"))
+        XCTAssertTrue(try site.read("photos/\(two).html").contains("<h1>two"))
         XCTAssertTrue(try site.read("favorites/index.html").contains("No favorites yet"))
 
         try FileManager.default.removeItem(at: site.content.appendingPathComponent("two.jpg"))

@@ -9,7 +9,8 @@ final class IncrementalBuildTests: XCTestCase {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let seeds = ["photo1.jpg", "photo2.jpg", "photo3.jpg"].map { TestSite.repository.appendingPathComponent("content/\($0)") }
     static let places = ["Palo Alto, California, United States", "Nairobi, Kenya", "Lyon, France", "Kyoto, Japan", "Quito, Ecuador"]
-    static let people = ["Josh", "Al", "Maya", "Kenji"]
+    /// nil: a record that names no one, whose photo is no one's (in no People listing, with no page of its own).
+    static let people: [String?] = ["Josh", "Al", "Maya", "Kenji", nil]
     static let folders = ["", "travel/", "travel/japan/", "family/"]
 
     /// One photo as the catalog describes it.
@@ -17,7 +18,7 @@ final class IncrementalBuildTests: XCTestCase {
         var path: String
         var seed: Int
         var title: String
-        var user: String
+        var user: String?
         var place: String?
         var favorite: Bool
         var taken: Date
@@ -26,7 +27,8 @@ final class IncrementalBuildTests: XCTestCase {
         var gps: (latitude: Double, longitude: Double)? = nil
 
         var record: [String: Any] {
-            var record: [String: Any] = ["path": path, "name": title, "user": user, "favorite": favorite, "taken": taken, "uploaded": uploaded]
+            var record: [String: Any] = ["path": path, "name": title, "favorite": favorite, "taken": taken, "uploaded": uploaded]
+            if let user { record["user"] = user }
             if let place { record["place"] = place }
             if let gps { (record["latitude"], record["longitude"]) = (gps.latitude, gps.longitude) }
             return record
@@ -104,7 +106,7 @@ final class IncrementalBuildTests: XCTestCase {
                     done.append("moved the place of \(entries[at].path)")
                 case 3:
                     entries[at].user = Self.people.randomElement(using: &random)!
-                    done.append("gave \(entries[at].path) to \(entries[at].user)")
+                    done.append("gave \(entries[at].path) to \(entries[at].user ?? "no one")")
                 case 4:
                     entries[at].taken = entries[at].taken.addingTimeInterval(-Double(Int.random(in: 1...20, using: &random)) * 86_400)
                     done.append("redated \(entries[at].path)")

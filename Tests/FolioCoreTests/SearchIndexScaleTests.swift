@@ -138,7 +138,7 @@ final class SearchIndexScaleTests: XCTestCase {
         for _ in 0..<40 {
             let entry = entries[Int.random(in: 0..<entries.count, using: &random)]
             let titleWord = entry.titleWords.sorted().first!
-            for query in [entry.record.title, entry.record.person, entry.record.placeTitle!,
+            for query in [entry.record.title, entry.record.person!, entry.record.placeTitle!,
                           String(titleWord.prefix(3)), "\(titleWord) \(entry.record.placeTitle!)"] {
                 measured.append((query, bytes(query)))
             }

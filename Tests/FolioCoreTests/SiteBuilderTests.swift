@@ -208,6 +208,45 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(unknown.frame.crumbs.count, 0, "no way to a person no one named")
     }
 
+    func testNoOneNamedIsNotAPersonInPeople() throws {
+        // A Flickr account whose display name is "Unknown" is someone: the model keys it apart.
+        var account = photo(4, by: Person.unknownName)
+        account.personKey = "flickr:12037949754@N01"
+        let builder = try builder([photo(1, by: "Josh"), photo(2, by: "Al"), photo(3, by: Person.unknownName), account])
+        let person = { (identifier: String) in try XCTUnwrap(builder.snapshot.photos.first { $0.photo.identifier == identifier }?.person) }
+        let (nobody, someone) = (try person("p3"), try person("p4"))
+        XCTAssertTrue(nobody.isUnknown)
+        XCTAssertFalse(someone.isUnknown)
+        let pages = builder.pages()
+        let people = try page(pages, "people/index.html", as: ListPage.self)
+        XCTAssertEqual(people.rows.map(\.title), ["Al", "Josh", "Unknown"])
+        XCTAssertEqual(people.rows.map(\.href), ["people/al.html", "people/josh.html", Route.person(slug: someone.slug).path])
+        XCTAssertEqual(people.frame.subheading, "3 photographers")
+        XCTAssertEqual(try page(pages, "photos/p4.html", as: PhotoPage.self).photo.facts.first?.href, Route.person(slug: someone.slug).path)
+        let paths = Set(builder.routes().map(\.path))
+        XCTAssertTrue(paths.contains(Route.person(slug: someone.slug).path))
+        XCTAssertFalse(paths.contains(Route.person(slug: nobody.slug).path), "no page for no one")
+        XCTAssertNil(builder.page(.person(slug: nobody.slug)))
+        XCTAssertEqual(try page(pages, "index.html", as: HomePage.self).stats.first { $0.name == "people" }?.count, 3)
+        let files = builder.searchIndex().files
+        XCTAssertFalse(files.contains { $0.path == "search/data/s-person-\(nobody.slug).js" }, "no list of no one's to walk")
+        XCTAssertTrue(files.contains { $0.path == "search/data/s-person-\(someone.slug).js" })
+        // No one's photo is still everywhere else a photo is.
+        XCTAssertNotNil(builder.page(.photo(identifier: "p3")))
+        XCTAssertTrue(paths.contains("photos/p3.html"))
+    }
+
+    func testNoOneNamedIsNotSaidOnCardsOrInAltText() throws {
+        let builder = try builder([photo(1, by: Person.unknownName), photo(2, by: "Al")])
+        let (nobody, al) = (builder.snapshot.photos.first { $0.photo.identifier == "p1" }!, builder.snapshot.photos.first { $0.photo.identifier == "p2" }!)
+        XCTAssertEqual(PhotoText.alt(nobody), "Photo in Palo Alto")
+        XCTAssertEqual(PhotoText.alt(al), "Photo by Al in Palo Alto")
+        XCTAssertNil(builder.record(nobody, title: "Unknown").person, "the script's cards say no one, as photo pages do")
+        XCTAssertEqual(builder.record(al, title: "Unknown").person, "Al")
+        let rows = builder.searchIndex().files.map { String(decoding: $0.data, as: UTF8.self) }.joined()
+        XCTAssertFalse(rows.contains(#""Unknown","Palo Alto""#), "no person named Unknown before the place")
+    }
+
     func testEveryListAVisitorWalksIsWrittenAsPhotoNumbers() throws {
         let builder = try builder([photo(1, at: "Nairobi, Kenya", favorite: true), photo(2, by: "Al"), photo(3, at: "Nairobi, Kenya")])
         let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })

@@ -163,6 +163,12 @@ final class VideoBuildTests: XCTestCase {
                 // A web video kept from an earlier build is not always the same bytes as one made
                 // now: in a whole test run (never alone) an HEVC clip's MP4 came out different
                 // (the cause is not found yet; not x264's threads). It must be the same video.
+                // What is known: it is the first build's (30,509 bytes) that differs; the five cold
+                // builds after it, in the same process, make what a test run alone makes (30,507).
+                // The avcC and x264's SEI (its options) are the same: the IDR slice of sample 0
+                // and one P slice differ, so x264 saw other pixels or decided otherwise. Valgrind
+                // finds no uninitialised byte reaching libav or the file in one encode, and a heap
+                // filled with 0xAA, other encodes before and three at once change nothing.
                 if path.hasSuffix(".mp4"), let kept = incremental[path] {
                     XCTAssertEqual(try Self.probe(kept), try Self.probe(bytes), "after '\(done)': \(path)")
                     continue

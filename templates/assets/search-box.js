@@ -55,10 +55,21 @@
       input.setAttribute("aria-expanded", "true");
     }
 
-    function option(n, href, className, children) {
-      return el("li", { role: "presentation" }, [
-        el("a", { role: "option", id: "search-option-" + n, className: className, href: href, tabindex: "-1", "aria-selected": "false" }, children)
-      ]);
+    function option(n, href, className, children, photo) {
+      var attributes = { role: "option", id: "search-option-" + n, className: className, href: href, tabindex: "-1", "aria-selected": "false" };
+      if (photo) attributes["data-photo"] = photo.id;
+      return el("li", { role: "presentation" }, [el("a", attributes, children)]);
+    }
+
+    // A photo chosen here leads through all the results (sequence.js), as on the Search page,
+    // whose results the list's line then leads to.
+    var shown = null;
+    function allResults(query) { return form.getAttribute("action") + "?q=" + encodeURIComponent(query); }
+    if (Folio.sequence) {
+      Folio.sequence.provide(popup, function () {
+        return shown && shown.numbers.length ? { numbers: shown.numbers, title: "Search: “" + shown.query + "”",
+                                                 href: new URL(allResults(shown.query), location.href).href } : null;
+      });
     }
 
     var run = debounce(function () {
@@ -68,6 +79,7 @@
       search(query).then(function (found) {
         return Promise.all(found.slice(0, 6).map(photoAt)).then(function (photos) {
           if (mine !== ticket) return;
+          shown = { numbers: found, query: query };
           listbox.textContent = "";
           activate(-1);
           var said = found.length
@@ -83,10 +95,10 @@
                 el("span", { className: "popup-title", text: photo.title }),
                 el("span", { className: "popup-subtitle", text: byline(photo) })
               ])
-            ]));
+            ], photo));
           });
           if (found.length) {
-            listbox.appendChild(option("all", form.getAttribute("action") + "?q=" + encodeURIComponent(query), "popup-all",
+            listbox.appendChild(option("all", allResults(query), "popup-all",
               [document.createTextNode("All " + count(found.length, "result", "results") + " ›")]));
           }
           listbox.hidden = !found.length;
@@ -113,7 +125,7 @@
         event.preventDefault();
       } else if (event.key === "Enter" && !popup.hidden && active >= 0) {
         event.preventDefault();
-        location.href = all[active].href;
+        all[active].click(); // a click, so the photo takes its list along
       }
     });
     listbox.addEventListener("pointermove", function (event) {

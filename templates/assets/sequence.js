@@ -27,7 +27,8 @@
   }
 
   // Lists a script draws say what they are: provide(element, fn) makes fn() ({numbers: [...]}
-  // or {ids: [...]}, and a title) the list of the photos chosen inside element.
+  // or {ids: [...]}, a title, and where the list is shown when not on this page: href) the list
+  // of the photos chosen inside element.
   var providers = [];
   function provide(element, fn) { providers.push({ element: element, list: fn }); }
 
@@ -57,7 +58,7 @@
     for (var i = 0; i < providers.length; i++) {
       if (providers[i].element.contains(link)) {
         var list = providers[i].list();
-        if (list) { list.href = location.href; return list; }
+        if (list) { list.href = list.href || location.href; return list; }
       }
     }
     // Any other list of photos: the ones beside it, in the order shown.
@@ -66,19 +67,18 @@
     return { ids: ids, title: heading ? heading.textContent.trim() : document.title, href: location.href };
   }
 
-  var article = document.querySelector(".photo-page[data-photo]");
-  if (!article) {
-    // A listing: a photo chosen here (by click, middle click or keyboard) takes its list along.
-    var choose = function (event) {
-      var link = event.target.closest && event.target.closest("a[data-photo]");
-      if (link) remember(chosenFrom(link));
-    };
-    document.addEventListener("click", choose, true);
-    document.addEventListener("auxclick", choose, true);
-    Folio.sequence = { provide: provide, recall: recall };
-    return;
-  }
+  // A photo chosen (by click, middle click or keyboard) takes its list along: on a listing, and
+  // on any page from the header's search popup.
+  var choose = function (event) {
+    var link = event.target.closest && event.target.closest("a[data-photo]");
+    if (link) remember(chosenFrom(link));
+  };
+  document.addEventListener("click", choose, true);
+  document.addEventListener("auxclick", choose, true);
   Folio.sequence = { provide: provide, recall: recall };
+
+  var article = document.querySelector(".photo-page[data-photo]");
+  if (!article) return;
 
   var id = article.getAttribute("data-photo");
   var from = recall();

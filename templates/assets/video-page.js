@@ -1,6 +1,6 @@
 /* Folio: a video's page. The video plays with the browser's own controls; this gives the page
    what the photo viewer gives a photo's: the details opened and closed by the i button or key
-   (kept closed from page to page as the viewer keeps them), the previous and next videos or
+   (details.js, which the viewer shares), the previous and next videos or
    photos on the arrow keys while the video is not focused, and the stage's arrows. */
 (function () {
   "use strict";
@@ -9,24 +9,13 @@
   var video = figure && figure.querySelector(".photo-video");
   if (!video) return;
   var page = figure.closest(".photo-page") || document;
-  var body = document.body;
   var controls = page.querySelector(".viewer-controls");
   var infoButton = page.querySelector(".viewer-button[data-info]");
-  var wide = window.matchMedia("(min-width: 900px)");
-  var DETAILS_KEY = "folio:details-closed";
+  // Without details.js (a site's own photo.mustache from before it) the video plays as it is.
+  if (!window.Folio || !Folio.details) return;
+  var details = Folio.details(page);
+  var toggleDetails = details.toggle;
 
-  function toggleDetails(show) {
-    var open = show === undefined ? !body.classList.contains("details-open") : !!show;
-    body.classList.toggle("details-open", open);
-    if (infoButton) infoButton.setAttribute("aria-expanded", open ? "true" : "false");
-    if (show === undefined && wide.matches) {
-      try { if (open) sessionStorage.removeItem(DETAILS_KEY); else sessionStorage.setItem(DETAILS_KEY, "1"); } catch (e) { /* private mode */ }
-    }
-  }
-  function detailsOnArrival() {
-    try { if (sessionStorage.getItem(DETAILS_KEY)) return false; } catch (e) { /* private mode */ }
-    return wide.matches;
-  }
   function go(rel) {
     var link = page.querySelector("a[rel='" + rel + "']");
     if (link) location.href = link.href;
@@ -40,7 +29,6 @@
     if (infoButton) infoButton.addEventListener("click", function () { toggleDetails(); });
   }
   page.querySelectorAll(".stage-nav").forEach(function (link) { link.hidden = false; });
-  wide.addEventListener("change", function () { toggleDetails(detailsOnArrival()); });
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
@@ -53,5 +41,5 @@
     else done = false;
     if (done) event.preventDefault();
   });
-  toggleDetails(detailsOnArrival());
+  details.arrive();
 })();

@@ -15,8 +15,9 @@
 
   var figure = document.querySelector(".photo-figure[data-width]");
   var img = figure && figure.querySelector(".photo-image");
-  // Without gestures.js (a site's own photo.mustache from before it) the page is a plain image page.
-  if (!img || !window.Folio || !Folio.gestures) return;
+  // Without gestures.js or details.js (a site's own photo.mustache from before them) the page is a
+  // plain image page.
+  if (!img || !window.Folio || !Folio.gestures || !Folio.details) return;
   // On a WebP site the img sits in a picture whose source offers the WebP renditions.
   var picture = img.parentNode.nodeName === "PICTURE" ? img.parentNode : null;
   var sources = picture ? Array.prototype.slice.call(picture.querySelectorAll("source")) : [];
@@ -277,27 +278,14 @@
 
   // --- Details overlay ----------------------------------------------------------------------
 
-  var infoButton = page.querySelector(".viewer-button[data-info]");
   var fillButton = page.querySelector(".viewer-button[data-zoom='fill']");
   var details = page.querySelector(".photo-details");
-  var wide = window.matchMedia("(min-width: 900px)");
-  var DETAILS_KEY = "folio:details-closed";
-  function toggleDetails(show) {
-    var open = show === undefined ? !body.classList.contains("details-open") : !!show;
-    body.classList.toggle("details-open", open);
-    if (infoButton) infoButton.setAttribute("aria-expanded", open ? "true" : "false");
-    if (!open && details && details.contains(document.activeElement)) figure.focus();
-    // A visitor who closes them on a wide screen keeps them closed from photo to photo.
-    if (show === undefined && wide.matches) {
-      try { if (open) sessionStorage.removeItem(DETAILS_KEY); else sessionStorage.setItem(DETAILS_KEY, "1"); } catch (e) { /* private mode */ }
-    }
-  }
-  function detailsOnArrival() {
-    try { if (sessionStorage.getItem(DETAILS_KEY)) return false; } catch (e) { /* private mode */ }
-    return wide.matches;
-  }
-  // From a wide window to a narrow one (or back) the details go as they would have come.
-  wide.addEventListener("change", function () { toggleDetails(detailsOnArrival()); });
+  // Shown and hidden as on a video's page (details.js); a key press inside them that closes them
+  // leaves the focus on the photo.
+  var photoDetails = Folio.details(page, {
+    closing: function () { if (details && details.contains(document.activeElement)) figure.focus(); }
+  });
+  var toggleDetails = photoDetails.toggle;
 
   function go(rel) {
     var link = page.querySelector("a[rel='" + rel + "']");
@@ -481,7 +469,7 @@
   }
   if (heading && window.ResizeObserver) new ResizeObserver(measureTitleBar).observe(heading);
 
-  toggleDetails(detailsOnArrival());
+  photoDetails.arrive();
   measureTitleBar();
   measure();
   lastSize = figure.clientWidth + "x" + figure.clientHeight;

@@ -83,13 +83,7 @@ struct BuildState {
     func save(stamp: BuildStamp) throws {
         guard var record = record() else { return }
         record.stamp = stamp
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        do {
-            try encoder.encode(record).write(to: recordFile, options: .atomic)
-        } catch {
-            throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
-        }
+        try keeping { try write(record) }
     }
 
     /// Keeps the state of the output folder now in place: the manifest first, then the record
@@ -99,12 +93,25 @@ struct BuildState {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         let manifest = pages.encoded()
-        do {
+        try keeping {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try manifest.write(to: pagesFile, options: .atomic)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            try encoder.encode(Record(output: current, pages: ContentHash.hex(manifest), stamp: stamp)).write(to: recordFile, options: .atomic)
+            try write(Record(output: current, pages: ContentHash.hex(manifest), stamp: stamp))
+        }
+    }
+
+    /// The `.build` file, encoded one way whichever save writes it: keys sorted, so the same
+    /// state is the same bytes.
+    private func write(_ record: Record) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try encoder.encode(record).write(to: recordFile, options: .atomic)
+    }
+
+    /// Runs `save`, whose failure is the build state's, named by its folder.
+    private func keeping(_ save: () throws -> Void) throws {
+        do {
+            try save()
         } catch {
             throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
         }

@@ -10,9 +10,12 @@ public struct Person: Codable, Hashable, Sendable, FetchableRecord, PersistableR
     public var slug: String
 
     /// Who took a photo that names no one: a name only, which pages leave out rather than show.
+    /// (A catalog's `user` "Unknown" says the same, and is the same person to the model.)
     public static let unknownName = "Unknown"
 
-    public var isUnknown: Bool { name == Self.unknownName }
+    /// No one named: the person the import gives a photo no one is named for. By key, so a Flickr
+    /// account whose display name is "Unknown" is someone, with a page.
+    public var isUnknown: Bool { key == PhotoImport.key(forName: Self.unknownName) }
 
     public static let databaseTableName = "person"
     public static let photos = hasMany(Photo.self)

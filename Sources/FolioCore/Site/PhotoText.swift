@@ -16,7 +16,8 @@ public enum PhotoText {
     public static func alt(_ item: GalleryPhoto) -> String {
         var parts = [title(item.photo)]
         if title(item.photo) == "Unknown" { parts = ["Photo"] }
-        parts.append("by \(item.person.name)")
+        // No one named is not said: "Photo by Unknown" tells a listener nothing.
+        if !item.person.isUnknown { parts.append("by \(item.person.name)") }
         if let place = item.place { parts.append("in \(place.title)") }
         return parts.joined(separator: " ")
     }

@@ -204,7 +204,8 @@ extension SiteBuilder {
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
-        return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item), person: item.person.name,
+        return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item),
+                            person: item.person.isUnknown ? nil : item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
                             pick: item.photo.favorite, duration: item.photo.motion?.kind == .video ? item.photo.motion?.durationText : nil,
                             live: item.photo.motion?.kind == .live)

@@ -22,7 +22,8 @@ struct SearchRecord: Sendable, Equatable {
     var title: String
     var thumb: Thumb?
     var alt: String
-    var person: String
+    /// Who took it; nil for no one named, whom cards leave out as photo pages do.
+    var person: String?
     var placeTitle: String?
     var placeSubtitle: String?
     var placeSlug: String?

@@ -95,6 +95,7 @@ public struct SiteBuilder: Sendable {
         var placesWithFavorites: [(place: Place, favorites: [Int])] {
             places.compactMap { place in favorites[place.id].map { (place, $0) } }
         }
+        /// Everyone named, A–Z: never the person of photos no one is named for (`Person.isUnknown`).
         var people: [Person] = []
         var place: [String: Place] = [:]
         var region: [String: Region] = [:]
@@ -157,7 +158,8 @@ public struct SiteBuilder: Sendable {
             }
             if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
             index.byPerson[item.person.id, default: []].append(position)
-            people[item.person.id] = item.person
+            // No one named is no one: not in People, with no page and no list to walk.
+            if !item.person.isUnknown { people[item.person.id] = item.person }
         }
         let letters = places.mapValues { Self.indexLetter($0.title) }
         index.places = places.values.sorted { a, b in
