@@ -159,7 +159,8 @@ public final class PublicOutput: @unchecked Sendable {
         }
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
         let descriptor: Int32
-        if !atomically, Self.ownedAlone(path) {
+        let inPlace = !atomically && Self.ownedAlone(path)
+        if inPlace {
             // The next tree's own copy of the page two builds ago: written over in place, its
             // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
             // mounted with `discard` every freed file waits for the device: a build that
@@ -185,8 +186,8 @@ public final class PublicOutput: @unchecked Sendable {
                 offset += written
             }
         }
-        // Written over in place, a longer old page's tail goes (a no-op for a new file).
-        if failure == 0, ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
+        // Written over in place, a longer old page's tail goes.
+        if failure == 0, inPlace, ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0, atomically, rename(target, path) != 0 { failure = errno }
         if failure != 0 {
