@@ -75,6 +75,20 @@ final class PublicOutputTests: XCTestCase {
         XCTAssertEqual(try inode("public/index.html"), try inode(".public.next/index.html"), "taken over: one file for both sites")
     }
 
+    /// A page the next tree holds alone (the site two builds ago) is written over in place:
+    /// freeing its blocks (unlink, truncate) made every rewritten page wait for the disk's
+    /// discard. It holds exactly the new bytes, shorter or longer than the old.
+    func testAPageTheNextTreeHoldsAloneIsWrittenOverInPlace() throws {
+        let long = String(repeating: "old page, long enough to span blocks. ", count: 400)
+        _ = try build(["a.html": long, "b.html": "b 1"])
+        _ = try build(["a.html": "a 2", "b.html": "b 2"])
+        let alone = try inode(".public.next/a.html")
+        _ = try build(["a.html": "a 3", "b.html": "b 3, and longer than the page it replaces"])
+        XCTAssertEqual(try inode("public/a.html"), alone, "the old file, written over")
+        XCTAssertEqual(files("public"), ["a.html": "a 3", "b.html": "b 3, and longer than the page it replaces"])
+        XCTAssertEqual(files(".public.next"), ["a.html": "a 2", "b.html": "b 2"])
+    }
+
     func testWritingAPageNeverChangesThePublishedFileItSharesANameWith() throws {
         _ = try build(["a.html": "a 1"])
         _ = try build(["a.html": nil])

@@ -158,10 +158,20 @@ public final class PublicOutput: @unchecked Sendable {
             throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
         }
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
-        // What is there may be the published site's own file (a page taken over a build ago):
-        // written into, it would change public/ too. A new file takes its name.
-        if !atomically { Self.makeWay(path) }
-        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor: Int32
+        let inPlace = !atomically && Self.ownedAlone(path)
+        if inPlace {
+            // The next tree's own copy of the page two builds ago: written over in place, its
+            // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
+            // mounted with `discard` every freed file waits for the device: a build that
+            // rewrote ten thousand pages spent half its render step asleep in unlink.
+            descriptor = open(target, O_WRONLY | O_CLOEXEC)
+        } else {
+            // What is there may be the published site's own file (a page taken over a build
+            // ago): written into, it would change public/ too. A new file takes its name.
+            if !atomically { Self.makeWay(path) }
+            descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
         var failure: Int32 = 0
         data.withUnsafeBytes { raw in
@@ -176,6 +186,8 @@ public final class PublicOutput: @unchecked Sendable {
                 offset += written
             }
         }
+        // Written over in place, a longer old page's tail goes.
+        if failure == 0, inPlace, ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0, atomically, rename(target, path) != 0 { failure = errno }
         if failure != 0 {
@@ -186,8 +198,8 @@ public final class PublicOutput: @unchecked Sendable {
 
     // MARK: Pages and assets
 
-    /// Writes a page or an asset of the new site, as a new file (never into one it may share
-    /// with `public/`).
+    /// Writes a page or an asset of the new site: over the next tree's own old file where it
+    /// has one, else as a new file (never into one it shares with `public/`).
     public func write(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: false)
         noteMade(relative)
@@ -219,6 +231,13 @@ public final class PublicOutput: @unchecked Sendable {
         lock.lock()
         made.insert(relative)
         lock.unlock()
+    }
+
+    /// Whether `path` is a file that only the next tree holds (no link from `public/`), which a
+    /// new page may be written into.
+    private static func ownedAlone(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_nlink == 1
     }
 
     /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages

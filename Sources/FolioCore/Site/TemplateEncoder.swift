@@ -26,42 +26,58 @@ final class TemplateEncoder {
     }
 
     /// One value of the tree being built: filled in by whichever container the value asks for.
+    /// A keyed or unkeyed node's fields are its own arrays, not an enum's payload: taken out of
+    /// an enum to append to, an array is still held by the enum and is copied whole on every
+    /// append, which made encoding a page's values quadratic in its fields.
     fileprivate final class Node {
         enum Content {
             case empty
             case scalar(Any)
-            case keyed([String], [Node])
-            case unkeyed([Node])
+            case keyed
+            case unkeyed
         }
 
-        var content = Content.empty
+        private(set) var content = Content.empty
+        /// A keyed node's field names, and its fields (or an unkeyed node's elements).
+        private var names: [String] = []
+        private(set) var children: [Node] = []
 
         var value: Any {
             switch content {
             case .empty: return TemplateObject(names: [], values: [])
             case .scalar(let value): return value
-            case .keyed(let names, let children): return TemplateObject(names: names, values: children.map(\.value))
-            case .unkeyed(let children): return children.map(\.value)
+            case .keyed: return TemplateObject(names: names, values: children.map(\.value))
+            case .unkeyed: return children.map(\.value)
             }
         }
 
+        func set(_ scalar: Any) {
+            content = .scalar(scalar)
+        }
+
+        func becomeKeyed() {
+            if case .keyed = content { return }
+            (content, names, children) = (.keyed, [], [])
+        }
+
+        func becomeUnkeyed() {
+            if case .unkeyed = content { return }
+            (content, names, children) = (.unkeyed, [], [])
+        }
+
         func child(_ key: String) -> Node {
-            var (names, children) = ([String](), [Node]())
-            if case .keyed(let existingNames, let existing) = content { (names, children) = (existingNames, existing) }
+            becomeKeyed()
             if let at = names.firstIndex(of: key) { return children[at] }
             let node = Node()
             names.append(key)
             children.append(node)
-            content = .keyed(names, children)
             return node
         }
 
         func appended() -> Node {
-            var children: [Node] = []
-            if case .unkeyed(let existing) = content { children = existing }
+            becomeUnkeyed()
             let node = Node()
             children.append(node)
-            content = .unkeyed(children)
             return node
         }
     }
@@ -73,12 +89,12 @@ final class TemplateEncoder {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            if case .keyed = node.content {} else { node.content = .keyed([], []) }
+            node.becomeKeyed()
             return KeyedEncodingContainer(Keyed(node: node, owner: owner))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            if case .unkeyed = node.content {} else { node.content = .unkeyed([]) }
+            node.becomeUnkeyed()
             return Unkeyed(node: node, owner: owner)
         }
 
@@ -90,10 +106,10 @@ final class TemplateEncoder {
     /// Scalars stay themselves; anything else is encoded into `node`.
     private static func put(_ value: some Encodable, into node: Node, owner: TemplateEncoder) throws {
         switch value {
-        case let text as String: node.content = .scalar(text)
-        case let number as Int: node.content = .scalar(number)
-        case let flag as Bool: node.content = .scalar(flag)
-        case let number as Double: node.content = .scalar(number)
+        case let text as String: node.set(text)
+        case let number as Int: node.set(number)
+        case let flag as Bool: node.set(flag)
+        case let number as Double: node.set(number)
         default: try value.encode(to: TreeEncoder(node: node, owner: owner))
         }
     }
@@ -124,7 +140,7 @@ final class TemplateEncoder {
 
         private func set(_ scalar: Any, _ key: Key) {
             owner.record(key.stringValue)
-            node.child(key.stringValue).content = .scalar(scalar)
+            node.child(key.stringValue).set(scalar)
         }
 
 
@@ -179,28 +195,28 @@ final class TemplateEncoder {
         let owner: TemplateEncoder
         var codingPath: [any CodingKey] { [] }
         var count: Int {
-            if case .unkeyed(let children) = node.content { return children.count }
+            if case .unkeyed = node.content { return node.children.count }
             return 0
         }
 
         mutating func encodeNil() throws {
-            node.appended().content = .scalar(Optional<String>.none as Any)
+            node.appended().set(Optional<String>.none as Any)
         }
 
-        mutating func encode(_ value: Bool) throws { node.appended().content = .scalar(value) }
-        mutating func encode(_ value: String) throws { node.appended().content = .scalar(value) }
-        mutating func encode(_ value: Double) throws { node.appended().content = .scalar(value) }
-        mutating func encode(_ value: Float) throws { node.appended().content = .scalar(Double(value)) }
-        mutating func encode(_ value: Int) throws { node.appended().content = .scalar(value) }
-        mutating func encode(_ value: Int8) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int16) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int32) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int64) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt8) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt16) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt32) throws { node.appended().content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt64) throws { node.appended().content = .scalar(Int(value)) }
+        mutating func encode(_ value: Bool) throws { node.appended().set(value) }
+        mutating func encode(_ value: String) throws { node.appended().set(value) }
+        mutating func encode(_ value: Double) throws { node.appended().set(value) }
+        mutating func encode(_ value: Float) throws { node.appended().set(Double(value)) }
+        mutating func encode(_ value: Int) throws { node.appended().set(value) }
+        mutating func encode(_ value: Int8) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: Int16) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: Int32) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: Int64) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: UInt) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: UInt8) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: UInt64) throws { node.appended().set(Int(value)) }
 
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node.appended(), owner: owner)
@@ -223,23 +239,23 @@ final class TemplateEncoder {
         var codingPath: [any CodingKey] { [] }
 
         mutating func encodeNil() throws {
-            node.content = .scalar(Optional<String>.none as Any)
+            node.set(Optional<String>.none as Any)
         }
 
-        mutating func encode(_ value: Bool) throws { node.content = .scalar(value) }
-        mutating func encode(_ value: String) throws { node.content = .scalar(value) }
-        mutating func encode(_ value: Double) throws { node.content = .scalar(value) }
-        mutating func encode(_ value: Float) throws { node.content = .scalar(Double(value)) }
-        mutating func encode(_ value: Int) throws { node.content = .scalar(value) }
-        mutating func encode(_ value: Int8) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int16) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int32) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: Int64) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt8) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt16) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt32) throws { node.content = .scalar(Int(value)) }
-        mutating func encode(_ value: UInt64) throws { node.content = .scalar(Int(value)) }
+        mutating func encode(_ value: Bool) throws { node.set(value) }
+        mutating func encode(_ value: String) throws { node.set(value) }
+        mutating func encode(_ value: Double) throws { node.set(value) }
+        mutating func encode(_ value: Float) throws { node.set(Double(value)) }
+        mutating func encode(_ value: Int) throws { node.set(value) }
+        mutating func encode(_ value: Int8) throws { node.set(Int(value)) }
+        mutating func encode(_ value: Int16) throws { node.set(Int(value)) }
+        mutating func encode(_ value: Int32) throws { node.set(Int(value)) }
+        mutating func encode(_ value: Int64) throws { node.set(Int(value)) }
+        mutating func encode(_ value: UInt) throws { node.set(Int(value)) }
+        mutating func encode(_ value: UInt8) throws { node.set(Int(value)) }
+        mutating func encode(_ value: UInt16) throws { node.set(Int(value)) }
+        mutating func encode(_ value: UInt32) throws { node.set(Int(value)) }
+        mutating func encode(_ value: UInt64) throws { node.set(Int(value)) }
 
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node, owner: owner)
