@@ -133,7 +133,7 @@ final class HostileInputTests: XCTestCase {
         record("path not a string", ["path": 3], messages: ["error: content/c.plist, record 0: no 'path' to an image: key 'path' is not a string"], photos: 1),
         record("name not a string", ["name": 3], messages: ["warning: content/c.plist, record 0: key 'name' should be a string, found a number; ignored"]),
         record("user an array", ["user": ["a"]], messages: ["warning: content/c.plist, record 0: key 'user' should be a string, found an array; ignored"],
-               present: ["Unknown"]),
+               absent: ["people/a.html"]),
         record("description a dictionary", ["description": ["a": 1]], messages: ["warning: content/c.plist, record 0: key 'description' should be a string, found a dictionary; ignored"]),
         record("place a boolean", ["place": true], messages: ["warning: content/c.plist, record 0: key 'place' should be a string, found a number; ignored"]),
         record("region a date", ["region": Date(timeIntervalSince1970: 0)], messages: ["warning: content/c.plist, record 0: key 'region' should be a string, found a date; ignored"]),

@@ -241,6 +241,11 @@ final class SiteBuilderTests: XCTestCase {
         let (nobody, al) = (builder.snapshot.photos.first { $0.photo.identifier == "p1" }!, builder.snapshot.photos.first { $0.photo.identifier == "p2" }!)
         XCTAssertEqual(PhotoText.alt(nobody), "Photo in Palo Alto")
         XCTAssertEqual(PhotoText.alt(al), "Photo by Al in Palo Alto")
+        // Titled by a file name of punctuation alone, by no one, nowhere: still "Photo", never empty.
+        var bare = nobody
+        bare.photo.title = ""
+        bare.place = nil
+        XCTAssertEqual(PhotoText.alt(bare), "Photo")
         XCTAssertNil(builder.record(nobody, title: "Unknown").person, "the script's cards say no one, as photo pages do")
         XCTAssertEqual(builder.record(al, title: "Unknown").person, "Al")
         let rows = builder.searchIndex().files.map { String(decoding: $0.data, as: UTF8.self) }.joined()

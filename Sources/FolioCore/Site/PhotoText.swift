@@ -14,8 +14,10 @@ public enum PhotoText {
 
     /// Alternative text: what the photo is, for people who cannot see it.
     public static func alt(_ item: GalleryPhoto) -> String {
-        var parts = [title(item.photo)]
-        if title(item.photo) == "Unknown" { parts = ["Photo"] }
+        // A photo with no words of its own (untitled, or titled by a file name of only
+        // punctuation) is still "Photo": an image's alternative text is never empty.
+        let title = title(item.photo)
+        var parts = [title == "Unknown" || title.allSatisfy(\.isWhitespace) ? "Photo" : title]
         // No one named is not said: "Photo by Unknown" tells a listener nothing.
         if !item.person.isUnknown { parts.append("by \(item.person.name)") }
         if let place = item.place { parts.append("in \(place.title)") }
