@@ -17,13 +17,6 @@ struct StepRunner {
         self.log = log
     }
 
-    /// Gives back to the system what a step freed. glibc keeps freed memory for reuse, and what
-    /// one step held (the catalogs' records, the import's rows) otherwise stays in the process
-    /// through the steps after it, adding to the build's peak.
-    static func returnFreedMemory() {
-        folio_return_freed_memory()
-    }
-
     var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
     mutating func step<Step: BuildStep>(_ step: Step, _ input: Step.Input) async throws -> Step.Output {
@@ -41,7 +34,10 @@ struct StepRunner {
         }
         times.append((Step.name, Date().timeIntervalSince(started)))
         issues += output.issues
-        Self.returnFreedMemory()
+        // What the step freed goes back to the system: glibc keeps it for reuse otherwise, and
+        // what one step held (the catalogs' records, the import's rows) stays in the process
+        // through the steps after it, adding to the build's peak.
+        folio_return_freed_memory()
         return output
     }
 }
