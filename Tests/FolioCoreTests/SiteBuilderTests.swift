@@ -300,6 +300,35 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(builder.page(.person(slug: "josh")) as? PhotosPage).frame.paging?.previous)
     }
 
+    func testAnAlbumOfManyFoldersIsCutIntoPagesOfThemThenOfItsPhotos() throws {
+        // "library" holds five folders of one photo each, and two photos of its own: seven
+        // entries, three a page, the folders first.
+        var photos = (1...5).map { n -> PhotoImport in
+            var photo = photo(n)
+            photo.source = .content(path: "library/f\(n)/\(n).jpg")
+            return photo
+        }
+        for n in 6...7 {
+            var own = photo(n, taken: now.addingTimeInterval(-Double(n) * 86_400))
+            own.source = .content(path: "library/\(n).jpg")
+            photos.append(own)
+        }
+        let builder = try builder(photos, pageSize: 3)
+        XCTAssertEqual(builder.routes().map(\.path).filter { $0.hasPrefix("albums/library") && !$0.hasPrefix("albums/library-") },
+                       ["albums/library.html", "albums/library/2.html", "albums/library/3.html"])
+        let pages = (1...3).map { builder.page(.album(slug: "library", page: $0)) as? AlbumPage }
+        XCTAssertEqual(pages.map { $0?.rows.map(\.title) ?? [] }, [["f1", "f2", "f3"], ["f4", "f5"], []])
+        XCTAssertEqual(pages.map { $0?.rowsTitle }, ["Albums", "Albums", nil])
+        XCTAssertEqual(pages.map { $0?.photoSections.flatMap(\.photos).map(\.identifier) ?? [] }, [[], ["p7"], ["p6"]], "oldest first")
+        XCTAssertEqual(pages[1]?.photoSections.first?.title, "Photos", "photos after folders are said to be photos")
+        XCTAssertEqual(pages[2]?.frame.paging?.previous, "albums/library/2.html")
+        XCTAssertEqual(pages[0]?.frame.title, "library")
+        XCTAssertNil(builder.page(.album(slug: "library", page: 4)))
+        // A photo's page still counts it among its album's photos alone.
+        let photoPage = try XCTUnwrap(builder.page(.photo(identifier: "p6")) as? PhotoPage)
+        XCTAssertEqual(photoPage.photo.sequence.map { [$0.number, $0.count] }, [2, 2])
+    }
+
     func testAPageListLeavesOutPagesFarFromThisOne() {
         let pages = Paging(.person(slug: "josh"), number: 10, count: 40)!.pages
         XCTAssertEqual(pages.map { $0.gap ? 0 : $0.number }, [1, 0, 8, 9, 10, 11, 12, 0, 40])

@@ -21,6 +21,9 @@ struct AlbumTree: Sendable {
         var children: [String] = []
         /// The photos directly in the folder, in album order (`inAlbumOrder`).
         var photos: [Int] = []
+        /// What its pages list, in turn: its sub-albums, then its own photos (an album of a
+        /// thousand folders takes pages of them, as a long album takes pages of photos).
+        var entries: Int { children.count + photos.count }
         /// The photo `album.plist` names as cover, if any.
         var coverFile: String?
         /// Its page: "albums/<slug>.html", or where an unlisted album's link leads.

@@ -15,10 +15,15 @@ extension SiteBuilder {
         return page
     }
 
-    /// An album's page: its sub-albums (on its first page), then its own photos in the order
-    /// they were taken.
+    /// An album's page: its sub-albums, then its own photos in the order they were taken, the
+    /// two as one list cut into numbered pages.
     func albumPage(_ album: AlbumTree.Album, number: Int) -> AlbumPage? {
-        guard let shown = slice(album.photos, number: number) else { return nil }
+        guard number >= 1, number <= pageCount(album.entries) else { return nil }
+        let start = (number - 1) * settings.pageSize
+        let end = min(start + settings.pageSize, album.entries)
+        let children = album.children.count
+        let rows = album.children[min(start, children)..<min(end, children)]
+        let shown = album.photos[max(start - children, 0)..<max(end - children, 0)]
         // A description in Markdown is shown as such, under the heading; its text stays the
         // page's meta description.
         let described = album.descriptionHTML == nil ? album.description : nil
@@ -39,10 +44,10 @@ extension SiteBuilder {
         } else {
             frame.crumbs = [Crumb(title: "Albums", href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
         }
-        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: album.photos.count))
-        if !album.children.isEmpty, number == 1 {
+        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: album.entries))
+        if !rows.isEmpty {
             page.rowsTitle = "Albums"
-            page.rows = album.children.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
+            page.rows = rows.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
         }
         if !shown.isEmpty {
             page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: shown.map { shapedCard(ordered[$0]) },

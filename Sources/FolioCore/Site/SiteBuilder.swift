@@ -204,7 +204,7 @@ public struct SiteBuilder: Sendable {
         var routes: [Route] = [.home, .recents, .search]
         routes += paged(.albums(), count: albumTree.albums.count)
         for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) {
-            routes += paged(album.route, count: album.photos.count)
+            routes += paged(album.route, count: album.entries)
         }
         routes += placesIndexRoutes()
         for place in index.places {
