@@ -7,10 +7,11 @@ import Foundation
 ///
 /// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
 /// record of one output folder, swapped in with it. Lose it and the next build draws every page
-/// again and writes only those that come out different. One output folder's state is two files
-/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest,
-/// and `<name>.build`, written last, which says which `public/` they describe (its device and
-/// inode: a build swaps in a new folder) and the manifest's hash. A build killed between the swap
+/// again and writes only those that come out different. One output folder's state is three files
+/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
+/// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
+/// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
+/// and the other two's hashes. A build killed between the swap
 /// and the state leaves a `.build` that does not match the folder in place, and is ignored.
 struct BuildState {
     let folder: URL
@@ -29,11 +30,14 @@ struct BuildState {
 
     private var recordFile: URL { folder.appendingPathComponent(name + ".build") }
     private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
+    private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
     private struct Record: Codable {
         var output: String
         var pages: String
+        /// The digest's hash; nil in a record an older Folio wrote.
+        var site: String?
         var stamp: BuildStamp?
     }
 
@@ -68,6 +72,14 @@ struct BuildState {
         return legacy().pages
     }
 
+    /// What the pages in place were made from; nil when nothing is known of it (every page is
+    /// then looked at).
+    func digest() -> SiteDigest? {
+        guard let record = record(), let hash = record.site, let data = try? Data(contentsOf: digestFile),
+              ContentHash.hex(data) == hash else { return nil }
+        return SiteDigest.decode(data)
+    }
+
     /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
     /// there is no state beside the model for it: the state moves there with the next build,
     /// which draws no page it need not and writes only those that came out different.
@@ -86,17 +98,20 @@ struct BuildState {
         try keeping { try write(record) }
     }
 
-    /// Keeps the state of the output folder now in place: the manifest first, then the record
-    /// that vouches for it. A clean build's `stamp` lets the next see it has nothing to do.
-    func save(pages: PageManifest, stamp: BuildStamp?) throws {
+    /// Keeps the state of the output folder now in place: the manifest and the digest first,
+    /// then the record that vouches for them. A clean build's `stamp` lets the next see it has
+    /// nothing to do.
+    func save(pages: PageManifest, digest: SiteDigest?, stamp: BuildStamp?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         let manifest = pages.encoded()
+        let site = digest?.encoded()
         try keeping {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try manifest.write(to: pagesFile, options: .atomic)
-            try write(Record(output: current, pages: ContentHash.hex(manifest), stamp: stamp))
+            if let site { try site.write(to: digestFile, options: .atomic) } else { try? FileManager.default.removeItem(at: digestFile) }
+            try write(Record(output: current, pages: ContentHash.hex(manifest), site: site.map { ContentHash.hex($0) }, stamp: stamp))
         }
     }
 

@@ -21,6 +21,17 @@ struct SitePages: StepOutput {
     var seals: [String: AlbumSeal]
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
     var media: MediaInUse
+    /// How pages are drawn: the theme, the settings, this Folio (`BuildStamp.drawing`).
+    var drawing: String
+    /// What the listed site's pages are made from, kept for the next build; and which of them a
+    /// change since the last build can touch (an unlisted album's are all looked at).
+    var digest: SiteDigest
+    var changes: PageChanges
+
+    /// Whether the page at `route`, made by `builders[number]`, may differ from the last build's.
+    func mayDiffer(_ route: Route, builder number: Int) -> Bool {
+        number != 0 || builders[0].mayDiffer(route, changes)
+    }
 }
 
 /// The media files and tile folders a build's pages refer to, listed when the build is about to
@@ -95,6 +106,9 @@ struct PagesStep: BuildStep {
             builders.append(albumBuilder)
         }
         try SiteBuilder.checkPaths(routes, of: builders)
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let digest = builder.digest(drawing: drawing)
+        let changes = builder.changes(since: BuildState(paths: site.paths).digest(), to: digest)
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {
@@ -105,6 +119,7 @@ struct PagesStep: BuildStep {
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex() }, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
-                         media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles))
+                         media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
+                         drawing: drawing, digest: digest, changes: changes)
     }
 }

@@ -30,7 +30,7 @@ struct RenderStep: BuildStep {
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
         let routes = values.routes
         let previous = BuildState(paths: site.paths).pages()
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let drawing = values.drawing
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
@@ -42,11 +42,17 @@ struct RenderStep: BuildStep {
                 var drawn: [Drawn] = []
                 for (route, number) in chunk {
                     let builder = values.builders[number]
+                    let last = previous.entries[route.path]
+                    // No change since the last build can touch it: its key is not even made.
+                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(route.path) {
+                        last.changed = last.changed ?? now
+                        drawn.append(Drawn(path: route.path, entry: last, rendered: false, written: false))
+                        continue
+                    }
                     guard let key = builder.key(route) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     let input = PageManifest.input(key: key, drawing: drawing)
-                    let last = previous.entries[route.path]
                     if var last, last.input == input, output.reuse(route.path) {
                         last.changed = last.changed ?? now
                         drawn.append(Drawn(path: route.path, entry: last, rendered: false, written: false))

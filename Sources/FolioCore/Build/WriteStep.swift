@@ -33,7 +33,7 @@ struct WriteStep: BuildStep {
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
         do {
-            try BuildState(paths: site.paths).save(pages: input.rendered.manifest, stamp: stamp)
+            try BuildState(paths: site.paths).save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
         }
