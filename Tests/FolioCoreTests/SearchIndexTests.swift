@@ -144,6 +144,18 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(try rows(index, "p-0.js")[0]["title"] as? String, "</script><b>\"quoted\"\\ \u{2028}")
     }
 
+    func testStringsAreWrittenAsJSONReadsThem() throws {
+        // Plain text is written whole; anything else a character at a time: both must read back.
+        let texts = ["Sunset", "Café – Zürich 東京 🌅", "tab\there", "line\u{2028}separator", "a<b", "\"\\", "\u{01}", "", "–"]
+        for text in texts {
+            let written = JSONText.string(text)
+            let read = try JSONSerialization.jsonObject(with: Data("[\(written)]".utf8)) as? [String]
+            XCTAssertEqual(read, [text], written)
+            XCTAssertFalse(written.contains("<") || written.contains("\u{2028}") || written.contains("\t"), written)
+        }
+        XCTAssertEqual(JSONText.string("Sunset"), "\"Sunset\"")
+    }
+
     func testTheSameModelMakesTheSameFiles() throws {
         let photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
         let first = try builder(photos).searchIndex()

@@ -224,6 +224,11 @@ extension SearchIndex {
 /// JSON text for the index's strings, written by hand so shards come out the same byte for byte.
 enum JSONText {
     static func string(_ text: String) -> String {
+        // Most text holds nothing to escape (no control character, quote, backslash or "<", and
+        // no byte that may start a line separator): written whole, not a scalar at a time.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
