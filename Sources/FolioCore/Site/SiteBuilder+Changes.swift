@@ -182,6 +182,8 @@ extension SiteBuilder {
         struct Structure: Encodable {
             var drawing: String
             var albums: [AlbumShape]
+            /// What `album.plist` files say, as the model keeps it.
+            var settings: [AlbumInfo]
             var regions: [Region]
             var hasMap: Bool
             var mapInNavigation: Bool?
@@ -191,7 +193,8 @@ extension SiteBuilder {
             AlbumShape(path: $0.path, title: $0.title, slug: $0.slug, href: $0.href, description: $0.description,
                        descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
         }
-        return ValueStamp.of(Structure(drawing: drawing, albums: albums, regions: snapshot.regions, hasMap: hasMap,
+        let settings = snapshot.albums.values.sorted { $0.path < $1.path }
+        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings, regions: snapshot.regions, hasMap: hasMap,
                                        mapInNavigation: mapInNavigation, basemap: basemap))
     }
 }
