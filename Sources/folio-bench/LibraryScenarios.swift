@@ -47,7 +47,8 @@ struct LibraryScenarios {
     /// when asked, the largest page of the site.
     private func row(_ report: inout Report, _ label: String, _ runs: [Measured], site: URL, largest: Bool = true) {
         let written = runs.map(\.pagesWritten).map(String.init).joined(separator: "/")
-        var note = "\(runs.last!.pageCount) pages, written \(written)"
+        let looked = runs.map(\.pagesLookedAt).map(String.init).joined(separator: "/")
+        var note = "\(runs.last!.pageCount) pages, looked at \(looked), written \(written)"
         if largest, let page = Self.largestPage(site.appendingPathComponent("public")) {
             note += ", largest \(page.path) \(ByteCountFormatter.string(fromByteCount: Int64(page.size), countStyle: .file))"
         }
@@ -84,9 +85,12 @@ struct LibraryScenarios {
 }
 
 extension Measured {
-    /// "… 12 pages rendered, 7 written)" of the summary; none when the build was up to date.
-    var pagesWritten: Int {
-        guard let range = output.range(of: #"[0-9,]+ written\)"#, options: .regularExpression) else { return 0 }
+    /// "… 30 pages looked at, 12 rendered, 7 written)" of the summary; none when the build was up to date.
+    var pagesWritten: Int { summaryCount(#"[0-9,]+ written\)"#) }
+    var pagesLookedAt: Int { summaryCount(#"[0-9,]+ pages looked at"#) }
+
+    private func summaryCount(_ pattern: String) -> Int {
+        guard let range = output.range(of: pattern, options: .regularExpression) else { return 0 }
         return Int(output[range].prefix { $0 != " " }.replacingOccurrences(of: ",", with: "")) ?? 0
     }
 }

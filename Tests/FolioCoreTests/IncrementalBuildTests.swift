@@ -169,5 +169,14 @@ final class IncrementalBuildTests: XCTestCase {
         XCTAssertLessThanOrEqual(report.pagesRendered, 8, "of \(report.pages)")
         XCTAssertGreaterThanOrEqual(report.pagesRendered, 5)
         XCTAssertTrue(try site.read("photos/\(try site.identifier("a/photo-20.jpg")).html").contains("A new title"))
+        // Not even looked at: the other photos' pages, and the listings photo 20 is not in. The
+        // indexes are always looked at.
+        XCTAssertEqual(first.pagesLookedAt, first.pages)
+        XCTAssertLessThan(report.pagesLookedAt, report.pages / 2, "of \(report.pages)")
+        XCTAssertTrue(report.summary.contains("\(report.pagesLookedAt) pages looked at, \(report.pagesRendered) rendered"), report.summary)
+        // Another theme: every page is looked at again.
+        try site.write(Data("p { color: red }".utf8), to: "templates/assets/extra.css")
+        let restyled = try await site.build(now: now)
+        XCTAssertEqual(restyled.pagesLookedAt, restyled.pages)
     }
 }

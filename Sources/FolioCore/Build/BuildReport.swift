@@ -6,6 +6,9 @@ public struct BuildReport: Sendable {
     public var upToDate = false
     public var photos = 0
     public var pages = 0
+    /// Pages whose keys were made: those a change since the last build could touch (every page
+    /// when the photos' order, the albums or the drawing changed).
+    public var pagesLookedAt = 0
     /// Pages drawn through the templates: those whose values or drawing changed.
     public var pagesRendered = 0
     public var pagesWritten = 0
@@ -70,7 +73,7 @@ public struct BuildReport: Sendable {
             line += " (up to date)"
         } else {
             line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
-            line += " \(pagesRendered) pages rendered, \(pagesWritten) written)"
+            line += " \(pagesLookedAt) pages looked at, \(pagesRendered) rendered, \(pagesWritten) written)"
         }
         if !failedPhotos.isEmpty { line += ", \(PhotoText.count(failedPhotos.count, "photo")) failed" }
         if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }

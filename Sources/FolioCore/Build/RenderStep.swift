@@ -3,6 +3,8 @@ import Foundation
 /// The pages drawn into the new site, beside the old one.
 struct RenderedSite: StepOutput {
     var manifest: PageManifest
+    /// Pages whose keys were made: those a change since the last build could touch.
+    var lookedAt = 0
     /// Pages drawn through the templates: those whose values or drawing changed.
     var rendered = 0
     /// Pages whose HTML changed, written anew; the rest are taken over from the last build.
@@ -20,6 +22,7 @@ struct RenderStep: BuildStep {
     private struct Drawn: Sendable {
         var path: String
         var entry: PageManifest.Entry
+        var lookedAt: Bool
         var rendered: Bool
         var written: Bool
     }
@@ -46,7 +49,7 @@ struct RenderStep: BuildStep {
                     // No change since the last build can touch it: its key is not even made.
                     if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(route.path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: route.path, entry: last, rendered: false, written: false))
+                        drawn.append(Drawn(path: route.path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
                     guard let key = builder.key(route) else {
@@ -55,7 +58,7 @@ struct RenderStep: BuildStep {
                     let input = PageManifest.input(key: key, drawing: drawing)
                     if var last, last.input == input, output.reuse(route.path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: route.path, entry: last, rendered: false, written: false))
+                        drawn.append(Drawn(path: route.path, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
                     }
                     guard let page = builder.page(route) else {
@@ -69,7 +72,7 @@ struct RenderStep: BuildStep {
                     let same = last?.checksum == entry.checksum && output.reuse(page.path)
                     if same { entry.changed = last?.changed ?? now }
                     if !same { try output.write(html, to: page.path) }
-                    drawn.append(Drawn(path: page.path, entry: entry, rendered: true, written: !same))
+                    drawn.append(Drawn(path: page.path, entry: entry, lookedAt: true, rendered: true, written: !same))
                 }
                 return .success(drawn)
             } catch let error as FolioError {
@@ -82,6 +85,7 @@ struct RenderStep: BuildStep {
         for result in results {
             for page in try result.get() {
                 rendered.manifest.entries[page.path] = page.entry
+                if page.lookedAt { rendered.lookedAt += 1 }
                 if page.rendered { rendered.rendered += 1 }
                 if page.written { rendered.written += 1 }
             }

@@ -60,6 +60,7 @@ public struct SiteBuild: Sendable {
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
         report.renditionsFromCache = images.fromCache
+        report.pagesLookedAt = rendered.lookedAt
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
