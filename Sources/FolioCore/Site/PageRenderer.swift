@@ -1,5 +1,4 @@
 import Foundation
-import Mustache
 
 /// Draws pages through the theme's templates. HTML is escaped by default (`{{value}}`).
 public struct PageRenderer: Sendable {
@@ -57,7 +56,7 @@ public struct PageRenderer: Sendable {
 
     public func render(_ page: any SitePage) throws -> String {
         let template = type(of: page).template
-        guard let html = theme.library.render(try values(page), withTemplate: template) else {
+        guard let html = theme.library.render(try values(page), template: template) else {
             throw FolioError(path: "templates/\(template).mustache", reason: "no such template (for \(page.path))")
         }
         return html

@@ -1,4 +1,4 @@
-import Mustache
+import Foundation
 
 /// Turns an `Encodable` value into what Mustache reads without Mirror: `TemplateObject`s of the
 /// value's coding keys, arrays, and the scalars themselves (String, Int, Bool, Double). A page's
@@ -266,7 +266,7 @@ final class TemplateEncoder {
 /// What a template sees of a value: its fields by name. Names are found by comparing them, not
 /// hashing: a template looks names up by the thousand per page, most of them missing from the
 /// values nearest (Mustache climbs the context), and a short name compares as two machine words.
-struct TemplateObject: MustacheParent, @unchecked Sendable {
+struct TemplateObject: @unchecked Sendable {
     private(set) var names: [String]
     private(set) var values: [Any]
 

@@ -1,10 +1,9 @@
 import Foundation
-import Mustache
 
 /// The templates and static assets a site is drawn with: the default theme, with any file of
 /// the site's own `templates/` taking the place of the default one of the same name.
 public struct Theme: Sendable {
-    public let library: MustacheLibrary
+    public let library: TemplateLibrary
     /// Asset folders, later ones winning: the default theme's, then the site's.
     public let assetFolders: [URL]
     /// Fingerprint of every template and asset, so a changed theme re-renders the pages.
@@ -16,7 +15,7 @@ public struct Theme: Sendable {
     static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
 
     public static func load(defaultFolder: URL, siteFolder: URL?, files: any FileAccess = LocalFileAccess()) throws -> Theme {
-        var library = MustacheLibrary()
+        var library = TemplateLibrary()
         var folders: [URL] = []
         var fingerprintText = ""
         var basemap: (text: String, file: String)?
@@ -30,14 +29,14 @@ public struct Theme: Sendable {
                 guard name.hasSuffix(".mustache") else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 do {
-                    library.register(try MustacheTemplate(string: text), named: String(name.dropLast(".mustache".count)))
-                } catch let error as MustacheTemplate.ParserError {
-                    throw FolioError(path: url.path, reason: "line \(error.context.lineNumber), column \(error.context.columnNumber): \(error.error)")
+                    try library.register(text, named: String(name.dropLast(".mustache".count)))
+                } catch {
+                    throw FolioError(path: url.path, reason: "line \(error.line), column \(error.column): \(error.reason)")
                 }
             }
             folders.append(folder.appendingPathComponent("assets"))
         }
-        for name in requiredTemplates where library.getTemplate(named: name) == nil {
+        for name in requiredTemplates where !library.has(name) {
             throw FolioError(path: defaultFolder.appendingPathComponent("\(name).mustache").path, reason: "template missing from the theme")
         }
         return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText), basemap: basemap)
