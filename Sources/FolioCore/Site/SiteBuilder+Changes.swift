@@ -184,7 +184,8 @@ extension SiteBuilder {
             var albums: [AlbumShape]
             /// What `album.plist` files say, as the model keeps it.
             var settings: [AlbumInfo]
-            var regions: [Region]
+            /// Regions no photo is in: the pages of the others show them through their photos' stamps.
+            var emptyRegions: [Region]
             var hasMap: Bool
             var mapInNavigation: Bool?
             var basemap: String?
@@ -194,7 +195,8 @@ extension SiteBuilder {
                        descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
         }
         let settings = snapshot.albums.values.sorted { $0.path < $1.path }
-        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings, regions: snapshot.regions, hasMap: hasMap,
+        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings,
+                                       emptyRegions: snapshot.regions.filter { positions(of: $0).isEmpty }, hasMap: hasMap,
                                        mapInNavigation: mapInNavigation, basemap: basemap))
     }
 }
