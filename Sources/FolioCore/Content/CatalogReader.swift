@@ -55,7 +55,7 @@ struct CatalogReader {
         }
         let plist: Any
         do {
-            plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            plist = try XMLPlist.read(data) ?? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
             result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
             return result
