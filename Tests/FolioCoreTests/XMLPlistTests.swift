@@ -97,6 +97,7 @@ final class XMLPlistTests: XCTestCase {
         let records: [[String: Any]] = [
             ["path": "a.jpg", "favorite": 1, "latitude": "12.5", "longitude": true, "taken": "2024-01-01", "tags": ["x", 2], "extra": 1],
             ["path": "", "name": "no path"], ["name": "missing"], ["path": "../outside.jpg"], ["path": "b.jpg", "favorite": false, "latitude": 91],
+            ["path": "c.jpg", "name": "  padded\tname ", "user": "Plain", "description": "line\nbreak\t", "place": " ", "region": "Zürich"],
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
         XCTAssertNotNil(XMLPlist.read(data))
@@ -107,5 +108,8 @@ final class XMLPlistTests: XCTestCase {
         XCTAssertEqual(ours.records, theirs.records)
         XCTAssertEqual(ours.issues.map(\.description), theirs.issues.map(\.description))
         XCTAssertFalse(ours.issues.isEmpty)
+        XCTAssertEqual(ours.records.last?.name, "padded name")
+        XCTAssertEqual(ours.records.last?.user, "Plain")
+        XCTAssertNil(ours.records.last?.place)
     }
 }

@@ -165,6 +165,11 @@ private struct RecordFields {
     }
 
     private mutating func cleaned(_ text: String, key: String, paragraph: Bool = false) -> String? {
+        // Printable ASCII with no space at either end (most of a catalog): nothing to clean or trim.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return text
+        }
         let clean = paragraph ? CleanText.paragraph(text) : CleanText.line(text)
         if text.unicodeScalars.contains(where: { CleanText.isControl($0) && !["\n", "\r", "\t"].contains($0) }) {
             issues.append(.warning(place, "key '\(key)' holds control characters; they are left out"))
