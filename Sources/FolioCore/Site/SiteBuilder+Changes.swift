@@ -103,11 +103,12 @@ extension SiteBuilder {
     func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
               last.stamps.count == stamps.count else { return .everything }
-        var photos = Set<Int>()
-        // A photo taken within a day of either build is in an "hours ago" section that may have moved on.
+        // The photos whose cards may differ; and one taken within a day of either build is in an
+        // "hours ago" section that may have moved on.
+        var changed = Set<Int>()
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         for (position, item) in ordered.enumerated() {
-            if stamps[position] != last.stamps[position] || Self.when(item) >= recent { photos.insert(position) }
+            if stamps[position] != last.stamps[position] || Self.when(item) >= recent { changed.insert(position) }
         }
         var albums = Set<String>()
         var changes = PageChanges(photos: [])
@@ -119,7 +120,7 @@ extension SiteBuilder {
             changes.photos?.formUnion(album.photos)
             albums.insert(album.path)
         }
-        for position in photos {
+        for position in changed {
             let item = ordered[position]
             changes.photos?.insert(position)
             let neighbours = neighbours(of: position)
