@@ -24,7 +24,7 @@ final class BuildPipelineTests: XCTestCase {
         let imported = try await ImportStep().run((configured, inventory), in: run)
         XCTAssertEqual(imported.imported, 0)
         try configured.output.prepare()
-        let plan = try await PlanStep().run((configured, imported), in: run)
+        let plan = try await PlanStep().run((configured, imported, nil), in: run)
         XCTAssertEqual(files(under: site.publicFolder), before, "the plan writes no file")
         XCTAssertEqual(plan.restores.count, 6)
         XCTAssertEqual(plan.jobs.count, 0, "the thumbnails are in the model: nothing to decode")

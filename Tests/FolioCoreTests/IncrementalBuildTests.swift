@@ -49,6 +49,38 @@ final class IncrementalBuildTests: XCTestCase {
         return fresh
     }
 
+    /// Every file under `root` by path, with its inode.
+    func inodes(_ root: URL) -> [String: UInt64] {
+        var found: [String: UInt64] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)!
+        while let path = enumerator.nextObject() as? String {
+            var info = stat()
+            guard lstat(root.path + "/" + path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
+            found[path] = UInt64(info.st_ino)
+        }
+        return found
+    }
+
+    /// What the build state's ledger says of the two trees holds: every file but those it names
+    /// is one file in both (a hard link), and no file is in one tree alone that it does not name.
+    /// Returns how many paths it names; nil when there is no ledger.
+    @discardableResult
+    func checkTreesInStep(_ site: TestSite, _ context: String) throws -> Int? {
+        let file = site.root.appendingPathComponent("folio-state/public.trees")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let ledger = try JSONDecoder().decode(TreeLedger.self, from: Data(contentsOf: file))
+        let differing = Set(ledger.differing)
+        let published = inodes(site.publicFolder)
+        let next = inodes(site.root.appendingPathComponent(".public.next"))
+        func named(_ path: String) -> Bool {
+            differing.contains(path) || differing.contains { $0.hasSuffix("/") && path.hasPrefix($0) }
+        }
+        for path in Set(published.keys).union(next.keys) where !named(path) {
+            XCTAssertEqual(published[path], next[path], "\(context): \(path) differs between the trees, and the ledger does not say so")
+        }
+        return differing.count
+    }
+
     /// Every published file, by path, with its bytes; the build's own state left out.
     func tree(_ root: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
@@ -138,6 +170,8 @@ final class IncrementalBuildTests: XCTestCase {
             XCTAssertTrue(report.issues.isEmpty, "round \(round): \(report.issues)")
             XCTAssertLessThan(report.pagesRendered, report.pages, "round \(round) redrew every page: \(done)")
 
+            let differing = try checkTreesInStep(site, "round \(round)")
+            if round > 1 { XCTAssertNotNil(differing, "round \(round) kept no ledger of the trees") }
             let fresh = try await coldBuild(of: entries, settings: settings)
             let (incremental, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
             XCTAssertEqual(Set(incremental.keys).symmetricDifference(cold.keys).sorted(), [], "round \(round), after \(done)")

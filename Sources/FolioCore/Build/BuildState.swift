@@ -31,6 +31,7 @@ struct BuildState {
     private var recordFile: URL { folder.appendingPathComponent(name + ".build") }
     private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
     private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
+    private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
     private struct Record: Codable {
@@ -80,6 +81,27 @@ struct BuildState {
         return SiteDigest.decode(data)
     }
 
+    /// Where the output folder and the tree beside it (`next`) differ, as the last build left
+    /// them; nil unless both are the very folders it left, under the manifest it kept.
+    func trees(next: URL) -> TreeLedger? {
+        guard let record = record(), let data = try? Data(contentsOf: treesFile),
+              let ledger = try? JSONDecoder().decode(TreeLedger.self, from: data),
+              ledger.pages == record.pages, ledger.next == Self.identity(of: next) else { return nil }
+        return ledger
+    }
+
+    /// Forgets the ledger: done before a build touches the tree beside the output, so a build
+    /// killed half-way leaves the next one looking at every file.
+    func dropTrees() throws {
+        guard FileManager.default.fileExists(atPath: treesFile.path) else { return }
+        try keeping { try FileManager.default.removeItem(at: treesFile) }
+    }
+
+    /// Keeps the ledger of the trees now in place, once their state is saved (`save(pages:…)`).
+    func save(trees ledger: TreeLedger) throws {
+        try keeping { try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic) }
+    }
+
     /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
     /// there is no state beside the model for it: the state moves there with the next build,
     /// which draws no page it need not and writes only those that came out different.
@@ -115,6 +137,9 @@ struct BuildState {
         }
     }
 
+    /// The hash of the manifest the state in place keeps, which a ledger names.
+    func pagesHash() -> String? { record()?.pages }
+
     /// The `.build` file, encoded one way whichever save writes it: keys sorted, so the same
     /// state is the same bytes.
     private func write(_ record: Record) throws {
@@ -131,4 +156,21 @@ struct BuildState {
             throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
         }
     }
+}
+
+/// How the published site and the tree beside it differ after a build (`PublicOutput`): every
+/// other path is one file in both. Kept in the build state beside the manifest it goes with.
+struct TreeLedger: Codable, Equatable {
+    /// The manifest's hash: a ledger speaks for the state it was saved with, no other.
+    var pages: String
+    /// The tree beside the output (its device and inode).
+    var next: String
+    /// The pages, files, media files and tile folders ("media/tiles/…/") the last build wrote or deleted.
+    var differing: [String]
+    /// What media the photos needed (`MediaNames.stamp`), when the last build made all of them;
+    /// with the same stamp, a build plans no image work, and finds `reused` renditions.
+    var media: UInt64?
+    var reused: Int
+    /// The media the pages referred to (`MediaInUse.stamp`): with the same, none are deleted.
+    var inUse: UInt64?
 }

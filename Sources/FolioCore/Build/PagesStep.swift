@@ -44,6 +44,12 @@ struct MediaInUse: Sendable {
     /// Media that are not a photo's (the map's).
     var files: [String]
 
+    /// One number for the media in use, given the stamp of what the photos need
+    /// (`MediaNames.stamp`): the same as the last build's, its media are all still in use.
+    func stamp(media: UInt64) -> UInt64 {
+        ContentHash.hash(Data("\(media) \(unpublished.sorted()) \(files.sorted())".utf8))
+    }
+
     func paths() -> Set<String> {
         var paths = Set(files)
         for item in photos where !unpublished.contains(item.photo.id) {

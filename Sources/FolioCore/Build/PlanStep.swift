@@ -64,6 +64,42 @@ struct MediaNames: Sendable {
 
     func set(for photo: Photo) -> RenditionSet { photo.transparent ? transparent : opaque }
 
+    /// One number for what media `photos` need, as named here (`drawing`: the settings and this
+    /// Folio), and for the thumbnails the model keeps (`thumbnails`): a build whose stamp is the
+    /// last one's, which made all it planned, needs no image work, and has no photo looked at.
+    func stamp(of photos: [GalleryPhoto], drawing: String, thumbnails: String) -> UInt64 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(photos.count * 96)
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0)
+        }
+        func add(_ number: Int64) { withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) } }
+        add(drawing)
+        add(thumbnails)
+        for item in photos {
+            let photo = item.photo
+            add(photo.id)
+            add(photo.source.text)
+            add(photo.checksum)
+            add(Int64(photo.width) << 32 | Int64(photo.height))
+            // A favorite's media differ only from Flickr (`source(of:site:contentRoot:)`).
+            let favorite = photo.favorite && photo.remote != nil
+            add(Int64(photo.orientation) << 8 | (favorite ? 4 : 0) | (photo.transparent ? 2 : 0) | (photo.animated ? 1 : 0))
+            add(photo.format.rawValue)
+            add(photo.colour.rawValue)
+            if let motion = photo.motion {
+                add("\(motion.kind.rawValue) \(motion.duration) \(motion.clip ?? "") \(motion.clipChecksum ?? "")")
+            }
+            for size in photo.remote?.sizes ?? [] {
+                add(size.url)
+                add(Int64(size.width) << 32 | Int64(size.height))
+            }
+        }
+        return bytes.withUnsafeBytes { ContentHash.hash($0) }
+    }
+
     /// Nil for a photo with nothing to publish (a remote photo without sizes).
     func media(of photo: Photo) -> PhotoMedia? {
         guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
@@ -88,6 +124,8 @@ struct BuildPlan: StepOutput {
     var restores: [ThumbnailRestore]
     /// Renditions already published or kept in the model.
     var reused: Int
+    /// What media the photos need (`MediaNames.stamp`).
+    var media: UInt64
 }
 
 /// Decides what images must be made. A photo whose thumbnails are in the model and whose other
@@ -95,19 +133,25 @@ struct BuildPlan: StepOutput {
 struct PlanStep: BuildStep {
     static let name = "plan"
 
-    func run(_ input: (site: ConfiguredSite, imported: ImportResult), in run: BuildRun) async throws -> BuildPlan {
-        let (site, imported) = input
+    func run(_ input: (site: ConfiguredSite, imported: ImportResult, trees: TreeLedger?), in run: BuildRun) async throws -> BuildPlan {
+        let (site, imported, trees) = input
         let database = site.database
         var full = try database.snapshot()
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
         let names = MediaNames(site: site)
+        let stamp = names.stamp(of: snapshot.photos, drawing: BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio),
+                                thumbnails: try database.thumbnailTally())
+        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0, media: stamp)
+        // The same media as the last build needed, and it made them all: both trees hold them.
+        if let trees, trees.media == stamp {
+            plan.reused = trees.reused
+            return plan
+        }
         let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs)
         let output = site.output
         let contentRoot = site.paths.content.path + "/"
-
-        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0)
         // Photos with the same bytes share their media: one job, by checksum, makes it for all.
         var jobIndex: [String: Int] = [:]
         for item in snapshot.photos {

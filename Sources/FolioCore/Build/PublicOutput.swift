@@ -16,6 +16,12 @@ import Foundation
 /// build earlier), and costs a look at both; only what differs is linked or written, and what
 /// this build did not make is deleted just before the swap. A large site's unchanged pages so
 /// cost no write to the disk.
+///
+/// After a build, the two trees differ only where that build wrote, linked anew or deleted
+/// (`changedPaths`): kept as a `TreeLedger`, it lets the next build trust every other path to be
+/// one file in both, and look at none of them: no listing of the media, no look at each page,
+/// no sweep of the folders. Without a ledger (the first build, a build killed, a tree moved by
+/// hand) every file is looked at, as above.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
@@ -25,6 +31,11 @@ public final class PublicOutput: @unchecked Sendable {
     /// The pages and assets this build put in the next tree (written, or taken over): the rest
     /// of it, but for media, goes before the swap.
     private var made = Set<String>()
+    /// Where the two trees may differ, as the last build left them; nil when that is not known,
+    /// and every file is looked at.
+    private var differing: Set<String>?
+    /// Where this build made the next tree differ from `public/`: what it wrote, and what it deleted.
+    private var changed = Set<String>()
     private let lock = NSLock()
 
     /// The output as a shard sees it: what is published, read and never written (shards run
@@ -45,7 +56,8 @@ public final class PublicOutput: @unchecked Sendable {
     /// Makes the next tree ready for a build: only once the build knows it has something to do,
     /// as emptying the pages of the site before (a hundred thousand files in a large library) and
     /// listing every media file cost more than all a build that finds nothing changed does.
-    public func prepare() throws {
+    public func prepare(differing: Set<String>? = nil) throws {
+        self.differing = differing
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
         // What older Folios left behind: a staging folder per build, and the site before it.
@@ -55,8 +67,12 @@ public final class PublicOutput: @unchecked Sendable {
         }
         do {
             try fm.createDirectory(at: next, withIntermediateDirectories: true)
-            try clearPartialMedia()
-            try linkMissingMedia()
+            if let differing {
+                try bringMediaInStep(differing.filter { $0.hasPrefix("media/") })
+            } else {
+                try clearPartialMedia()
+                try linkMissingMedia()
+            }
         } catch let error as FolioError {
             throw error
         } catch {
@@ -96,6 +112,28 @@ public final class PublicOutput: @unchecked Sendable {
             let partial = tiles.appendingPathComponent(name + ".partial")
             try linkTree(publishedTiles.appendingPathComponent(name).path, partial.path)
             try fm.moveItem(at: partial, to: tiles.appendingPathComponent(name))
+        }
+    }
+
+    /// Gives the next tree `public/`'s version of each of these media files and tile folders
+    /// ("media/tiles/…/"), or none where `public/` has none: the media the last build made or
+    /// deleted, where alone the trees differ.
+    private func bringMediaInStep(_ paths: Set<String>) throws {
+        for relative in paths.sorted() {
+            let isTiles = relative.hasSuffix("/")
+            let name = isTiles ? String(relative.dropLast()) : relative
+            let published = destination.path + "/" + name, here = next.path + "/" + name
+            try? fm.removeItem(atPath: here)
+            guard access(published, F_OK) == 0 else { continue }
+            try prepareFolder(Self.folder(of: name, in: next.path))
+            if isTiles {
+                let partial = here + ".partial"
+                try? fm.removeItem(atPath: partial)
+                try linkTree(published, partial)
+                try fm.moveItem(atPath: partial, toPath: here)
+            } else {
+                try share(published, here)
+            }
         }
     }
 
@@ -202,12 +240,17 @@ public final class PublicOutput: @unchecked Sendable {
     /// has one, else as a new file (never into one it shares with `public/`).
     public func write(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: false)
-        noteMade(relative)
+        noteMade(relative, changed: true)
     }
 
     /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
     /// Most often the next tree has it already, the very same file, from the build before.
     public func reuse(_ relative: String) -> Bool {
+        if let differing, !differing.contains(relative) {
+            // The last build left this path one file in both trees.
+            noteMade(relative)
+            return true
+        }
         let old = destination.path + "/" + relative
         let new = next.path + "/" + relative
         var published = stat(), here = stat()
@@ -227,10 +270,25 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    private func noteMade(_ relative: String) {
+    private func noteMade(_ relative: String, changed isChanged: Bool = false) {
         lock.lock()
         made.insert(relative)
+        if isChanged { changed.insert(relative) }
         lock.unlock()
+    }
+
+    private func noteChanged(_ relative: String) {
+        lock.lock()
+        changed.insert(relative)
+        lock.unlock()
+    }
+
+    /// Where the trees differ once the new site is in place: what this build wrote into the
+    /// next tree and what it deleted from it (`TreeLedger`).
+    public var changedPaths: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return changed
     }
 
     /// Whether `path` is a file that only the next tree holds (no link from `public/`), which a
@@ -266,6 +324,7 @@ public final class PublicOutput: @unchecked Sendable {
                     empty = false
                 } else {
                     unlink(path)
+                    changed.insert(inside)
                 }
             }
             return empty
@@ -273,6 +332,23 @@ public final class PublicOutput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         _ = sweep(next.path, "")
+    }
+
+    /// As `removeUnmade`, when the next tree is known to hold the pages of `public/` (`pages`,
+    /// the last build's manifest) and the paths where the two differ: those of them this build
+    /// did not make are deleted, each folder left empty with them, and nothing else is looked at.
+    private func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) {
+        lock.lock()
+        defer { lock.unlock() }
+        for relative in Set(pages).union(differing) where !relative.hasPrefix("media/") && !made.contains(relative) {
+            let path = next.path + "/" + relative
+            Self.makeWay(path)
+            changed.insert(relative)
+            var folder = RelativePath(relative).folder
+            while !folder.isEmpty, rmdir(next.path + "/" + folder) == 0 {
+                folder = RelativePath(folder).folder
+            }
+        }
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning.
@@ -301,6 +377,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: true)
+        noteChanged(relative)
     }
 
     /// Lets `make` write a media file beside its final name, then renames it into place.
@@ -323,6 +400,7 @@ public final class PublicOutput: @unchecked Sendable {
             unlink(scratch)
             throw FolioError(path: path, reason: "cannot put it in place: \(reason)")
         }
+        noteChanged(relative)
     }
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
@@ -337,6 +415,7 @@ public final class PublicOutput: @unchecked Sendable {
         } catch {
             throw FolioError(path: final.path, reason: "cannot put the tiles in place: \(error.localizedDescription)")
         }
+        noteChanged(folder + "/")
     }
 
     // MARK: Commit
@@ -351,11 +430,22 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Deletes the media no page of the new site refers to, then puts the new site in place of
     /// the old one. `media` holds every media file ("media/….jpg") and tile folder
-    /// ("media/tiles/…/") in use.
+    /// ("media/tiles/…/") in use; nil when they are the last build's, whose media are then all
+    /// kept. `pages` are the paths of the published site's pages and files (its manifest): with
+    /// the trees in step (`prepare(differing:)`), the pages to delete are found among them.
     @discardableResult
-    public func commit(keepingMedia media: Set<String>) throws -> Swap {
-        removeUnmade()
-        removeUnused(media)
+    public func commit(keepingMedia media: Set<String>?, pages: some Sequence<String> = [String]()) throws -> Swap {
+        if let differing {
+            removeUnmade(knowing: pages, differing: differing)
+        } else {
+            removeUnmade()
+            // The published pages this build did not make are where the trees will differ,
+            // whether or not the next tree had them.
+            lock.lock()
+            for relative in pages where !relative.hasPrefix("media/") && !made.contains(relative) { changed.insert(relative) }
+            lock.unlock()
+        }
+        if let media { removeUnused(media) }
         let swap: Swap
         if !fm.fileExists(atPath: destination.path) {
             try move(next, to: destination)
@@ -388,12 +478,14 @@ public final class PublicOutput: @unchecked Sendable {
 
     private func removeUnused(_ media: Set<String>) {
         let root = next.appendingPathComponent("media")
-        for name in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where name != "tiles" {
-            if !media.contains("media/\(name)") { try? fm.removeItem(at: root.appendingPathComponent(name)) }
+        for name in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where name != "tiles" && !media.contains("media/\(name)") {
+            try? fm.removeItem(at: root.appendingPathComponent(name))
+            noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
-        for name in (try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [] {
-            if !media.contains("media/tiles/\(name)/") { try? fm.removeItem(at: tiles.appendingPathComponent(name)) }
+        for name in (try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [] where !media.contains("media/tiles/\(name)/") {
+            try? fm.removeItem(at: tiles.appendingPathComponent(name))
+            noteChanged("media/tiles/\(name)/")
         }
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// The pages drawn into the new site, beside the old one.
 struct RenderedSite: StepOutput {
     var manifest: PageManifest
+    /// The pages and files of the site in place (the last build's manifest).
+    var previous: PageManifest
     /// Pages whose keys were made: those a change since the last build could touch.
     var lookedAt = 0
     /// Pages drawn through the templates: those whose values or drawing changed.
@@ -81,7 +83,7 @@ struct RenderStep: BuildStep {
                 return .failure(FolioError(reason: "\(error)"))
             }
         }
-        var rendered = RenderedSite(manifest: PageManifest())
+        var rendered = RenderedSite(manifest: PageManifest(), previous: previous)
         for result in results {
             for page in try result.get() {
                 rendered.manifest.entries[page.path] = page.entry

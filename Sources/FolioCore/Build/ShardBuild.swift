@@ -47,7 +47,7 @@ public struct ShardBuild: Sendable {
         let walk = try await steps.step(WalkContentStep(), site)
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(), (site, inventory))
-        let plan = try await steps.step(PlanStep(), (site, imported))
+        let plan = try await steps.step(PlanStep(), (site, imported, nil))
         var report = try await steps.step(ShardImagesStep(shard: shard, cache: cache), (site, plan)).report
         report.issues = steps.issues
         report.duration = Date().timeIntervalSince(run.startedAt)

@@ -45,14 +45,21 @@ public struct SiteBuild: Sendable {
             return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
         }
 
-        try site.output.prepare()
-        let plan = try await steps.step(PlanStep(), (site, imported))
+        // Where the two output trees differ, as the last build left them; forgotten before the
+        // next tree is touched, so a build killed from here on leaves the next looking at every file.
+        let state = BuildState(paths: paths)
+        let trees = state.trees(next: site.output.next)
+        try state.dropTrees()
+        try site.output.prepare(differing: trees.map { Set($0.differing) })
+        let plan = try await steps.step(PlanStep(), (site, imported, trees))
         let images = try await steps.step(ImagesStep(), (site, plan))
         let pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
         let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors,
-                                                              content: quiet ? walk.digest : nil))
+                                                              content: quiet ? walk.digest : nil, trees: trees,
+                                                              media: images.failed.isEmpty && images.issues.isEmpty ? plan.media : nil,
+                                                              reused: plan.reused))
 
         report.photos = pages.photos
         report.pages = pages.routes.count

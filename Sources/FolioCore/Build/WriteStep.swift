@@ -14,6 +14,12 @@ struct WriteStep: BuildStep {
         var clean: Bool
         /// content/ as this build found it, when the build had nothing to say (`BuildStamp.content`).
         var content: UInt64?
+        /// Where the trees differed as the last build left them, if that is known.
+        var trees: TreeLedger?
+        /// What media the photos need (`MediaNames.stamp`), when this build made all it planned.
+        var media: UInt64?
+        /// Renditions the plan found made (`BuildPlan.reused`): the next build's, when it plans nothing.
+        var reused = 0
     }
 
     func run(_ input: Input, in run: BuildRun) async throws -> Written {
@@ -28,12 +34,21 @@ struct WriteStep: BuildStep {
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
                                pages: input.pages.routes.count, content: input.content)
         }
-        let swap = try output.commit(keepingMedia: input.pages.media.paths())
+        // The media in use listed only when they may not be the last build's.
+        let inUse = input.media.map { input.pages.media.stamp(media: $0) }
+        let keeping = inUse != nil && inUse == input.trees?.inUse ? nil : input.pages.media.paths()
+        let swap = try output.commit(keepingMedia: keeping, pages: input.rendered.previous.entries.keys)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
+        let state = BuildState(paths: site.paths)
         do {
-            try BuildState(paths: site.paths).save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
+            try state.save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
+            // Only where what was published is known: its pages, by the manifest.
+            if !input.rendered.previous.entries.isEmpty, let pages = state.pagesHash(), let next = BuildState.identity(of: output.next) {
+                try state.save(trees: TreeLedger(pages: pages, next: next, differing: output.changedPaths.sorted(),
+                                                 media: input.media, reused: input.reused, inUse: inUse))
+            }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
         }

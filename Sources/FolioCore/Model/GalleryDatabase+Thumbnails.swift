@@ -3,6 +3,14 @@ import GRDB
 extension GalleryDatabase {
     /// Which stored thumbnails are still valid for their photo's current source, by photo id and
     /// spec: what a plan needs to know, without loading any bytes.
+    /// The thumbnails the model keeps, in a few numbers: any kept or dropped changes them.
+    func thumbnailTally() throws -> String {
+        try writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), total(photoId), max(rowid) FROM thumbnail")
+            return "\(row?[0] as Int64? ?? 0) \(row?[1] as Double? ?? 0) \(row?[2] as Int64? ?? 0)"
+        }
+    }
+
     public func thumbnailKeys(specs: [String]) throws -> Set<ThumbnailKey> {
         guard !specs.isEmpty else { return [] }
         return try writer.read { db in
