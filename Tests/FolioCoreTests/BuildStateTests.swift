@@ -140,4 +140,30 @@ final class BuildStateTests: XCTestCase {
         let cached = try String(contentsOf: folder.appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8)
         XCTAssertTrue(cached.hasSuffix(" \(identity.split(separator: " ").last!)\n"), "kept with what says which executable it is")
     }
+
+    func testTheManifestReadsBackAsWrittenWhateverItsPaths() {
+        var random = SplitMix64(0xFACE_0FF5)
+        var manifest = PageManifest()
+        let names = ["index.html", "a b/c d.html", "café/été.html", "@odd.html", "x/ @y.html", "日本/京都.html", "search/data/t-zz.js"]
+        for number in 0..<500 {
+            let path = number < names.count ? names[number] : "photos/p\(random.next() % 100_000).html"
+            manifest.entries[path] = PageManifest.Entry(checksum: random.next(), input: number % 7 == 0 ? PageManifest.wholeFile : random.next(),
+                                                        changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
+        }
+        let written = manifest.encoded()
+        XCTAssertEqual(PageManifest.decode(written).entries, manifest.entries, "read a byte at a time")
+        XCTAssertEqual(PageManifest.decode(String(decoding: written, as: UTF8.self)).entries, manifest.entries, "read as text")
+        XCTAssertEqual(written, PageManifest.decode(written).encoded(), "written again, the same bytes")
+
+        // An older Folio's lines (no date, a longer digest) and a damaged one, among this Folio's.
+        let mixed = Data(("0123456789abcdef fedcba9876543210 old page.html\n"
+            + String(repeating: "ab", count: 32) + " 0000000000000001 @12 long.html\n"
+            + "damaged\n" + "0123456789abcdef 0123456789abcdef @99 new.html\n").utf8)
+        let read = PageManifest.decode(mixed)
+        XCTAssertEqual(read.entries["old page.html"], PageManifest.Entry(checksum: 0x0123456789abcdef, input: 0xfedcba9876543210, changed: nil))
+        XCTAssertEqual(read.entries["long.html"]?.checksum, 1, "an older digest reads as 1, which no page's hash is")
+        XCTAssertEqual(read.entries["new.html"]?.changed, Date(timeIntervalSince1970: 99))
+        XCTAssertEqual(read.entries.count, 3)
+        XCTAssertEqual(read.entries, PageManifest.decode(String(decoding: mixed, as: UTF8.self)).entries)
+    }
 }

@@ -68,7 +68,7 @@ struct BuildState {
     func pages() -> PageManifest {
         if let record = record() {
             guard let data = try? Data(contentsOf: pagesFile), ContentHash.hex(data) == record.pages else { return PageManifest() }
-            return PageManifest.decode(String(decoding: data, as: UTF8.self))
+            return PageManifest.decode(data)
         }
         return legacy().pages
     }

@@ -34,20 +34,71 @@ struct PageManifest {
 
     static func decode(_ text: String) -> PageManifest {
         var manifest = PageManifest()
-        for line in text.split(separator: "\n") {
-            // "checksum input @seconds path", or an older Folio's "checksum input path"; the
-            // path may hold spaces, and Folio's own paths never start with "@".
-            let parts = line.split(separator: " ", maxSplits: 3)
-            guard parts.count >= 3 else { continue }
-            if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
-                manifest.entries[String(parts[3])] = Entry(checksum: number(parts[0]), input: number(parts[1]),
-                                                           changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
-            } else {
-                let path = parts.dropFirst(2).joined(separator: " ")
-                manifest.entries[path] = Entry(checksum: number(parts[0]), input: number(parts[1]), changed: nil)
+        for line in text.split(separator: "\n") { manifest.add(line) }
+        return manifest
+    }
+
+    /// The manifest as this Folio writes it, read a byte at a time: at 100,000 pages, splitting
+    /// it as text was a second of every build. A line in another form is read as text.
+    static func decode(_ data: Data) -> PageManifest {
+        var manifest = PageManifest()
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let bytes = bytes.bindMemory(to: UInt8.self)
+            manifest.entries.reserveCapacity(bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if !manifest.addWritten(line) { manifest.add(Substring(String(decoding: line, as: UTF8.self))) }
+                start = end + 1
             }
         }
         return manifest
+    }
+
+    /// Reads "checksum input @seconds path", or an older Folio's "checksum input path"; the path
+    /// may hold spaces, and Folio's own paths never start with "@".
+    private mutating func add(_ line: Substring) {
+        let parts = line.split(separator: " ", maxSplits: 3)
+        guard parts.count >= 3 else { return }
+        if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
+            entries[String(parts[3])] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]),
+                                              changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        } else {
+            let path = parts.dropFirst(2).joined(separator: " ")
+            entries[path] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]), changed: nil)
+        }
+    }
+
+    /// Reads a line as `encoded()` writes it: sixteen hex digits, a space, sixteen more, " @",
+    /// the seconds, a space and the path. False for anything else.
+    private mutating func addWritten(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count > 37, line[16] == 0x20, line[33] == 0x20, line[34] == 0x40,
+              let checksum = Self.hex(line, 0), let input = Self.hex(line, 17) else { return false }
+        var at = 35, seconds: Int64 = 0, digits = 0
+        while at < line.count, (0x30...0x39).contains(line[at]), digits < 18 {
+            seconds = seconds * 10 + Int64(line[at] - 0x30)
+            at += 1
+            digits += 1
+        }
+        guard digits > 0, at + 1 < line.count, line[at] == 0x20 else { return false }
+        let path = String(decoding: UnsafeBufferPointer(rebasing: line[(at + 1)...]), as: UTF8.self)
+        entries[path] = Entry(checksum: checksum, input: input, changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        return true
+    }
+
+    /// Sixteen lower-case hex digits at `start`.
+    private static func hex(_ line: UnsafeBufferPointer<UInt8>, _ start: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in line[start..<(start + 16)] {
+            switch byte {
+            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
+            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 
     /// A hash as written; an older Folio's longer digests read as 1, which matches no
@@ -57,10 +108,24 @@ struct PageManifest {
     }
 
     func encoded() -> Data {
-        Data(entries.sorted { $0.key < $1.key }.map { path, entry in
-            let seconds = Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))
-            return "\(ContentHash.hexText(entry.checksum)) \(ContentHash.hexText(entry.input)) @\(seconds) \(path)\n"
-        }.joined().utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 80)
+        func hex(_ value: UInt64) {
+            for index in 0..<16 {
+                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
+                bytes.append(digit < 10 ? 0x30 + digit : 0x61 + digit - 10)
+            }
+        }
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            hex(entry.checksum)
+            bytes.append(0x20)
+            hex(entry.input)
+            bytes.append(contentsOf: " @\(Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))) ".utf8)
+            var path = path
+            path.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(0x0A)
+        }
+        return Data(bytes)
     }
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
