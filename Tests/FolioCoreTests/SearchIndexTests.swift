@@ -165,6 +165,26 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(first.files.filter { $0.path.contains("/i-") }.count, 2)
     }
 
+    func testAPartIndexMakesItsShardsAsTheWholeOneAndKeepsTheRest() throws {
+        var photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
+        let before = try builder(photos)
+        photos[50].title = "Harbour at dawn"
+        let after = try builder(photos)
+        let position = try XCTUnwrap(after.ordered.firstIndex { $0.photo.title == "Harbour at dawn" })
+        let whole = Dictionary(uniqueKeysWithValues: after.searchIndex().files.map { ($0.path, $0.data) })
+        let part = after.searchIndex(remaking: [position / SearchIndex.photosPerShard])
+        let shard = SearchIndex.shardFile(position / SearchIndex.photosPerShard)
+        XCTAssertEqual(part.files.filter { $0.path.contains("/p-") }.map(\.path), [shard])
+        XCTAssertFalse(part.files.contains { $0.path.contains("/i-") }, "no identifier bucket")
+        for file in part.files { XCTAssertEqual(file.data, whole[file.path], file.path) }
+        XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(whole.keys), "every file made or kept")
+        XCTAssertTrue(Set(part.kept).isDisjoint(with: part.files.map(\.path)))
+        // What is kept is what the last build made: those files did not change.
+        let last = Dictionary(uniqueKeysWithValues: before.searchIndex().files.map { ($0.path, $0.data) })
+        for path in part.kept { XCTAssertEqual(last[path], whole[path], path) }
+        XCTAssertNotEqual(last[shard], whole[shard])
+    }
+
     /// A site of 10,000 photos: nothing a page loads up front grows with it, and what a search
     /// loads stays small. Prints the sizes (see the README's section on search).
     func testTenThousandPhotosMakeSmallFiles() throws {

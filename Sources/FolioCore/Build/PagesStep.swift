@@ -27,6 +27,8 @@ struct SitePages: StepOutput {
     /// change since the last build can touch (an unlisted album's are all looked at).
     var digest: SiteDigest
     var changes: PageChanges
+    /// The pages and files of the site in place (the last build's manifest).
+    var previous: PageManifest
 
     /// Whether the page at `route`, made by `builders[number]`, may differ from the last build's.
     func mayDiffer(_ route: Route, builder number: Int) -> Bool {
@@ -115,6 +117,14 @@ struct PagesStep: BuildStep {
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let digest = builder.digest(drawing: drawing)
         let changes = builder.changes(since: BuildState(paths: site.paths).digest(), to: digest)
+        let previous = BuildState(paths: site.paths).pages()
+        // The search index's photo shards made again only where a photo's row may differ, and its
+        // identifier buckets not at all, when the photos are in the same order: the rest are the
+        // last build's files, taken over as they are.
+        let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
+        let searchPublished = (0..<shards).allSatisfy { previous.entries[SearchIndex.shardFile($0)] != nil }
+            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previous.entries[SearchIndex.bucketFile($0)] != nil }
+        let remaking = searchPublished ? changes.searchShards : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {
@@ -123,9 +133,9 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex() }, files: files,
+        return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex(remaking: remaking) }, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
-                         drawing: drawing, digest: digest, changes: changes)
+                         drawing: drawing, digest: digest, changes: changes, previous: previous)
     }
 }

@@ -34,7 +34,7 @@ struct RenderStep: BuildStep {
         let output = site.output
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
         let routes = values.routes
-        let previous = BuildState(paths: site.paths).pages()
+        let previous = values.previous
         let drawing = values.drawing
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
@@ -92,7 +92,13 @@ struct RenderStep: BuildStep {
                 if page.written { rendered.written += 1 }
             }
         }
-        for file in await values.search.value.files {
+        var search = await values.search.value
+        if search.kept.contains(where: { previous.entries[$0] == nil || !output.reuse($0) }) {
+            // A file the last build made is not there to take over: every one is made.
+            search = values.builders[0].searchIndex()
+        }
+        for path in search.kept { rendered.manifest.entries[path] = previous.entries[path] }
+        for file in search.files {
             try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
         }
         let address = SiteAddress(site.settings.baseURL)

@@ -33,7 +33,9 @@ public struct SearchIndex: Sendable {
         var words: Set<String>
         /// The words of its title (a subset of `words`): a match there ranks higher.
         var titleWords: Set<String>
-        var record: SearchRecord
+        var id: String
+        /// Nil for a photo of a shard that is not made again (`Making.remaking`).
+        var record: SearchRecord?
     }
 
     public static let folder = "search/data/"
@@ -45,8 +47,15 @@ public struct SearchIndex: Sendable {
     static let identifiersPerBucket = 64
 
     public var files: [File]
+    /// Files not made again, the same as the last build's: the photo shards and identifier
+    /// buckets of a site whose photos are in the same order, but for the shards of those whose
+    /// rows changed.
+    public var kept: [String] = []
     public var photoCount: Int
     public var wordCount: Int
+
+    static func shardFile(_ shard: Int) -> String { folder + "p-\(shard).js" }
+    static func bucketFile(_ bucket: Int) -> String { folder + "i-\(bucket).js" }
 
     /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, so a
     /// visitor's 50 favorites load 50 files of a kilobyte or two at 100,000 photos, not of ten.
@@ -67,14 +76,19 @@ public struct SearchIndex: Sendable {
     /// of words and a record for each photo) are never all held at once.
     struct Making {
         let count: Int
+        /// The photo shards to make, when the rest, and every identifier bucket, are as the last
+        /// build made them; nil to make all.
+        let remaking: Set<Int>?
+        private var kept: [String] = []
         private var number = 0
         private var postings: [String: [Int]] = [:]
         private var files: [File] = []
         private var rows: [String] = []
         private var buckets: [[String]]
 
-        init(count: Int) {
+        init(count: Int, remaking: Set<Int>? = nil) {
             self.count = count
+            self.remaking = remaking
             buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
             rows.reserveCapacity(SearchIndex.photosPerShard)
         }
@@ -89,10 +103,18 @@ public struct SearchIndex: Sendable {
             for word in entry.words {
                 postings[word, default: []].append(number * 2 + (entry.titleWords.contains(word) ? 1 : 0))
             }
-            rows.append(entry.record.row)
-            buckets[SearchText.bucket(entry.record.id, of: buckets.count)].append("\(JSONText.string(entry.record.id)):\(number)")
+            let shard = number / SearchIndex.photosPerShard
+            if remaking?.contains(shard) ?? true {
+                guard let record = entry.record else { preconditionFailure("photo \(number) of shard \(shard), made again, has no row") }
+                rows.append(record.row)
+            } else if number % SearchIndex.photosPerShard == 0 {
+                kept.append(SearchIndex.shardFile(shard))
+            }
+            if remaking == nil {
+                buckets[SearchText.bucket(entry.id, of: buckets.count)].append("\(JSONText.string(entry.id)):\(number)")
+            }
             number += 1
-            if rows.count == SearchIndex.photosPerShard { flushShard() }
+            if number % SearchIndex.photosPerShard == 0 { flushShard() }
         }
 
         private mutating func flushShard() {
@@ -128,7 +150,11 @@ public struct SearchIndex: Sendable {
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {
-                add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+                if remaking == nil {
+                    add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+                } else {
+                    kept.append(SearchIndex.bucketFile(bucket))
+                }
             }
             for (sequence, numbers) in sequences {
                 add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key,
@@ -139,7 +165,9 @@ public struct SearchIndex: Sendable {
                 + "\"pages\":" + SearchIndex.pages + ","
                 + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
             add("meta.js", "meta", "", meta)
-            return SearchIndex(files: files, photoCount: count, wordCount: postings.count)
+            var index = SearchIndex(files: files, photoCount: count, wordCount: postings.count)
+            index.kept = kept
+            return index
         }
     }
 
@@ -167,8 +195,10 @@ public struct SearchIndex: Sendable {
 }
 
 extension SiteBuilder {
-    /// The search index of every photo, in the order of the site's lists.
-    public func searchIndex() -> SearchIndex {
+    /// The search index of every photo, in the order of the site's lists. With `remaking`, only
+    /// those photo shards are made, and no identifier bucket: the rest are the last build's
+    /// (`SearchIndex.kept`), for a site whose photos are in the same order.
+    public func searchIndex(remaking: Set<Int>? = nil) -> SearchIndex {
         // Names of people, places, regions, albums and tags recur on thousands of photos: each
         // is cut into words once.
         var known: [String: [String]] = [:]
@@ -178,8 +208,8 @@ extension SiteBuilder {
             known[text] = words
             return words
         }
-        var making = SearchIndex.Making(count: ordered.count)
-        for item in ordered {
+        var making = SearchIndex.Making(count: ordered.count, remaking: remaking)
+        for (position, item) in ordered.enumerated() {
             let photo = item.photo
             let title = PhotoText.title(photo)
             let titleWords = Set(SearchText.words(title))
@@ -193,7 +223,9 @@ extension SiteBuilder {
                 for album in albumTree.lineage(folder) { words.formUnion(shared(album.title)) }
             }
             for tag in photo.tags { words.formUnion(shared(tag)) }
-            making.add(SearchIndex.Entry(words: words, titleWords: titleWords, record: record(item, title: title)))
+            let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
+            making.add(SearchIndex.Entry(words: words, titleWords: titleWords, id: photo.identifier,
+                                         record: made ? record(item, title: title) : nil))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }

@@ -74,6 +74,11 @@ struct PageChanges: Sendable {
     static let everything = PageChanges(photos: nil)
 
     var isEverything: Bool { photos == nil }
+
+    /// The search index's photo shards whose rows may differ; nil when any may.
+    var searchShards: Set<Int>? {
+        photos.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }
+    }
 }
 
 extension SiteBuilder {
