@@ -9,6 +9,7 @@ extension GalleryDatabase {
                 SELECT source, \(PhotoStamp.columns) FROM photo WHERE source LIKE ? ESCAPE '\\'
                 """, arguments: [Self.likePrefix(kind.rawValue + ":")])
             var stamps: [PhotoSource: PhotoStamp] = [:]
+            stamps.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
             while let row = try rows.next() {
                 guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
                 stamps[source] = try PhotoStamp(row: row)

@@ -195,7 +195,7 @@ public struct SiteBuilder: Sendable {
             centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
         }
         self.index = index
-        stamps = ordered.map { ValueStamp.of(ShownPhoto(photo: $0.photo, person: $0.person, place: $0.place, region: $0.region)) }
+        stamps = ordered.concurrentMap { ValueStamp.of(ShownPhoto(photo: $0.photo, person: $0.person, place: $0.place, region: $0.region)) }
     }
 
     /// Every page of the site, in the order they are drawn.
