@@ -208,6 +208,7 @@ extension SiteBuilder {
             known[text] = words
             return words
         }
+        var albumWords: [String: [String]] = [:]
         var making = SearchIndex.Making(count: ordered.count, remaking: remaking)
         for (position, item) in ordered.enumerated() {
             let photo = item.photo
@@ -218,9 +219,16 @@ extension SiteBuilder {
             for field in [item.person.name, item.place?.name, item.region?.name] {
                 if let field { words.formUnion(shared(field)) }
             }
-            // A photo is found by the titles of its album and the albums above it.
+            // A photo is found by the titles of its album and the albums above it: a folder's
+            // words gathered once for all its photos.
             if let folder = AlbumTree.folder(of: photo) {
-                for album in albumTree.lineage(folder) { words.formUnion(shared(album.title)) }
+                if let found = albumWords[folder] {
+                    words.formUnion(found)
+                } else {
+                    let found = albumTree.lineage(folder).flatMap { shared($0.title) }
+                    albumWords[folder] = found
+                    words.formUnion(found)
+                }
             }
             for tag in photo.tags { words.formUnion(shared(tag)) }
             let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
