@@ -109,10 +109,16 @@ public final class PublicOutput: @unchecked Sendable {
         try fm.createDirectory(at: tiles, withIntermediateDirectories: true)
         let haveTiles = Set((try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [])
         for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !haveTiles.contains(name) && !name.hasSuffix(".partial") {
-            let partial = tiles.appendingPathComponent(name + ".partial")
-            try linkTree(publishedTiles.appendingPathComponent(name).path, partial.path)
-            try fm.moveItem(at: partial, to: tiles.appendingPathComponent(name))
+            try linkPyramid(publishedTiles.appendingPathComponent(name).path, tiles.appendingPathComponent(name).path)
         }
+    }
+
+    /// Links a tile pyramid under a scratch name, renamed to `target` once whole.
+    private func linkPyramid(_ source: String, _ target: String) throws {
+        let partial = target + ".partial"
+        try? fm.removeItem(atPath: partial)
+        try linkTree(source, partial)
+        try fm.moveItem(atPath: partial, toPath: target)
     }
 
     /// Gives the next tree `public/`'s version of each of these media files and tile folders
@@ -127,10 +133,7 @@ public final class PublicOutput: @unchecked Sendable {
             guard access(published, F_OK) == 0 else { continue }
             try prepareFolder(Self.folder(of: name, in: next.path))
             if isTiles {
-                let partial = here + ".partial"
-                try? fm.removeItem(atPath: partial)
-                try linkTree(published, partial)
-                try fm.moveItem(atPath: partial, toPath: here)
+                try linkPyramid(published, here)
             } else {
                 try share(published, here)
             }

@@ -93,8 +93,9 @@ struct RenderStep: BuildStep {
             }
         }
         var search = await values.search.value
-        if search.kept.contains(where: { previous.entries[$0] == nil || !output.reuse($0) }) {
-            // A file the last build made is not there to take over: every one is made.
+        if search.kept.contains(where: { !output.reuse($0) }) {
+            // A file the last build made (the pages step saw it in the manifest) is not there to
+            // take over: every one is made.
             search = values.builders[0].searchIndex()
         }
         for path in search.kept { rendered.manifest.entries[path] = previous.entries[path] }

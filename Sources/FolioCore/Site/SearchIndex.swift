@@ -54,8 +54,10 @@ public struct SearchIndex: Sendable {
     public var photoCount: Int
     public var wordCount: Int
 
-    static func shardFile(_ shard: Int) -> String { folder + "p-\(shard).js" }
-    static func bucketFile(_ bucket: Int) -> String { folder + "i-\(bucket).js" }
+    static func shardName(_ shard: Int) -> String { "p-\(shard).js" }
+    static func bucketName(_ bucket: Int) -> String { "i-\(bucket).js" }
+    static func shardFile(_ shard: Int) -> String { folder + shardName(shard) }
+    static func bucketFile(_ bucket: Int) -> String { folder + bucketName(bucket) }
 
     /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, so a
     /// visitor's 50 favorites load 50 files of a kilobyte or two at 100,000 photos, not of ten.
@@ -120,7 +122,7 @@ public struct SearchIndex: Sendable {
         private mutating func flushShard() {
             guard !rows.isEmpty else { return }
             let shard = (number - 1) / SearchIndex.photosPerShard
-            add("p-\(shard).js", "p", String(shard), "[" + rows.joined(separator: ",\n") + "]")
+            add(SearchIndex.shardName(shard), "p", String(shard), "[" + rows.joined(separator: ",\n") + "]")
             rows.removeAll(keepingCapacity: true)
         }
 
@@ -151,7 +153,7 @@ public struct SearchIndex: Sendable {
             files += shards
             for (bucket, list) in buckets.enumerated() {
                 if remaking == nil {
-                    add("i-\(bucket).js", "i", String(bucket), "{" + list.joined(separator: ",") + "}")
+                    add(SearchIndex.bucketName(bucket), "i", String(bucket), "{" + list.joined(separator: ",") + "}")
                 } else {
                     kept.append(SearchIndex.bucketFile(bucket))
                 }
