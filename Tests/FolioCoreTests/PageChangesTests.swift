@@ -7,18 +7,39 @@ import XCTest
 /// stale page. Edits are drawn at random from a fixed seed, so a failure replays.
 final class PageChangesTests: XCTestCase {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
-    static let places = ["Palo Alto, California, United States", "Nairobi, Kenya", "Lyon, France", "Kyoto, Japan", nil]
+    static let places = ["Palo Alto, California, United States", "Nairobi, Kenya", "Lyon, France", "Kyoto, Japan", "Osaka, Japan",
+                         "Tokyo, Japan", nil]
     static let people = ["Josh", "Al", "Maya", "Unknown"]
     static let folders = ["", "travel/", "travel/japan/", "family/", "family/2024/"]
 
-    func builder(_ database: GalleryDatabase, now: Date) throws -> SiteBuilder {
+    /// A site with an address and every photo's images, so that pages show what a published
+    /// site's do: thumbnails, and link previews with their cover photo.
+    func builder(_ database: GalleryDatabase, now: Date, pageSize: Int = 10) throws -> SiteBuilder {
         var settings = SiteSettings()
-        settings.pageSize = 10
-        return SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: settings, now: now, basemap: "media/world.svg")
+        settings.pageSize = pageSize
+        settings.baseURL = "https://photos.example.org/"
+        let snapshot = try database.snapshot()
+        var media: [Int64: PhotoMedia] = [:]
+        for item in snapshot.photos {
+            let name = "media/\(item.photo.checksum)"
+            media[item.photo.id] = PhotoMedia(
+                thumbnails: RenditionFiles(files: [RenditionFiles.File(path: "\(name)-thumb.jpg", width: 400, height: 300)], format: .jpeg),
+                screens: RenditionFiles(files: [RenditionFiles.File(path: "\(name)-screen.jpg", width: 1600, height: 1200)], format: .jpeg))
+        }
+        return SiteBuilder(snapshot: snapshot, media: media, settings: settings, now: now, basemap: "media/world.svg")
     }
 
     func testEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch() throws {
-        var random = SplitMix64(0xC4A7_6E5)
+        try checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: 10, seed: 0xC4A7_6E5)
+    }
+
+    /// Three to a page: every listing runs to pages, and a change to one photo touches only some of them.
+    func testEveryNumberedPageWhoseKeyMovedIsAmongThoseAChangeCanTouch() throws {
+        try checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: 3, seed: 0x9A6E_5)
+    }
+
+    func checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: Int, seed: UInt64) throws {
+        var random = SplitMix64(seed)
         let database = try GalleryDatabase.inMemory()
         var photos: [PhotoImport] = []
         for n in 0..<60 {
@@ -34,10 +55,11 @@ final class PageChangesTests: XCTestCase {
         }
         try database.apply(ImportBatch(upserts: photos))
         var now = start
-        var last = try builder(database, now: now)
+        var last = try builder(database, now: now, pageSize: pageSize)
         let drawing = "theme"
         var digest = last.digest(drawing: drawing)
         var narrowed = 0
+        var partly = 0
 
         for round in 1...60 {
             var done: [String] = []
@@ -62,7 +84,7 @@ final class PageChangesTests: XCTestCase {
                 done.append("an hour or so later")
             }
             try database.apply(ImportBatch(upserts: photos))
-            let builder = try builder(database, now: now)
+            let builder = try builder(database, now: now, pageSize: pageSize)
             let current = builder.digest(drawing: drawing)
             let changes = builder.changes(since: digest, to: current)
             let routes = builder.routes()
@@ -71,11 +93,68 @@ final class PageChangesTests: XCTestCase {
             }
             if !changes.isEverything {
                 narrowed += 1
+                // A listing some of whose pages are looked at, not all.
+                partly += routes.filter { $0 != $0.page(1) && builder.mayDiffer($0.page(1), changes) && !builder.mayDiffer($0, changes) }.count
                 XCTAssertLessThan(routes.filter { builder.mayDiffer($0, changes) }.count, routes.count, "round \(round), after \(done)")
             }
             (last, digest) = (builder, current)
         }
         XCTAssertGreaterThan(narrowed, 20, "most rounds keep the photos' order: only the pages they touch are looked at")
+        if pageSize < 10 { XCTAssertGreaterThan(partly, 0, "a listing's pages that do not show a changed photo are not looked at") }
+    }
+
+    /// A listing whose photos are the same, in the same order, on the same days: a change to one
+    /// of them is looked for on the pages that show it, the first (its map), and the next (whose
+    /// first section may carry on its day); on every page when it is the cover every page's link
+    /// preview shows.
+    func testAChangedPhotoIsLookedForOnThePagesThatShowIt() throws {
+        let database = try GalleryDatabase.inMemory()
+        let hour: TimeInterval = 3600
+        // Newest first: p0 an hour old, p1 23½ hours (the last of page 1), p2 24.2 hours (a day
+        // old, the same day as p1), then one a week for the rest: Josh's, in Lyon, two to a page.
+        var photos = [1, 23.5, 24.2, 200, 400, 600, 800].enumerated().map { n, age in
+            PhotoImport(source: .content(path: "a/p\(n).jpg"), identifier: "p\(n)", title: "Photo \(n)", person: "Josh",
+                        place: "Lyon, France", taken: start.addingTimeInterval(-age * hour), uploaded: start,
+                        width: 4, height: 3, checksum: "c\(n)")
+        }
+        try database.apply(ImportBatch(upserts: photos))
+        let first = try builder(database, now: start, pageSize: 2)
+        let digest = first.digest(drawing: "theme")
+        func looked(_ builder: SiteBuilder, _ changes: PageChanges, _ listing: Route) -> [Int] {
+            (1...4).filter { builder.mayDiffer(listing.page($0), changes) }
+        }
+        func moved(_ builder: SiteBuilder, _ listing: Route) -> [Int] {
+            (1...4).filter { first.key(listing.page($0)) != builder.key(listing.page($0)) }
+        }
+        let person = Route.person(slug: "josh"), place = Route.place(slug: try XCTUnwrap(first.index.places.first).slug)
+
+        // p4, on page 3, retitled: pages 1 and 3.
+        photos[4].title = "Renamed"
+        try database.apply(ImportBatch(upserts: photos))
+        var builder = try builder(database, now: start, pageSize: 2)
+        var changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, person), [3])
+        // Page 2 too: p1, the last of page 1, was taken within a day, and might start its section.
+        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3])
+
+        // The cover, p0, retitled: every page's link preview names it.
+        photos[4].title = "Photo 4"
+        photos[0].title = "Renamed"
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start, pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, person), [1, 2, 3, 4])
+        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3, 4])
+
+        // Nothing changed, an hour later: p1 is now a day old, in the section of p2's day, and
+        // page 2 of the place's timeline says it carries that section on.
+        photos[0].title = "Photo 0"
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start.addingTimeInterval(hour), pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, place), [1, 2])
+        XCTAssertEqual(looked(builder, changes, place), [1, 2])
+        XCTAssertEqual(looked(builder, changes, person), [1, 2])
     }
 
     func testAnyChangeToTheOrderOrTheDrawingLooksAtEveryPage() throws {

@@ -65,7 +65,7 @@ extension SiteBuilder {
     }
 
     /// The photo `album.plist` names as the album's cover, if it is one of the album's own.
-    private func chosenCover(_ album: AlbumTree.Album) -> Int? {
+    func chosenCover(_ album: AlbumTree.Album) -> Int? {
         album.coverFile.flatMap { file in album.photos.first { ordered[$0].photo.source == .content(path: "\(album.path)/\(file)") } }
     }
 

@@ -66,10 +66,23 @@ struct SiteDigest: Sendable, Equatable {
 
 /// The pages a build must make the keys of again: every page, or those a change can touch.
 struct PageChanges: Sendable {
+    /// Which of a listing's numbered pages may differ.
+    enum Pages: Sendable, Equatable {
+        case all
+        case numbered(Set<Int>)
+
+        func contains(_ number: Int) -> Bool {
+            switch self {
+            case .all: return true
+            case .numbered(let numbers): return numbers.contains(number)
+            }
+        }
+    }
+
     /// Positions of the photos whose pages may differ; nil when any page may.
     fileprivate var photos: Set<Int>?
-    /// The listings (by the path of their first page) whose pages may differ.
-    fileprivate var listings: Set<String> = []
+    /// The listings (by the path of their first page) whose pages may differ, and which of them.
+    fileprivate var listings: [String: Pages] = [:]
 
     static let everything = PageChanges(photos: nil)
 
@@ -79,6 +92,15 @@ struct PageChanges: Sendable {
     var searchShards: Set<Int>? {
         photos.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }
     }
+
+    /// Marks `pages` of a listing as ones that may differ.
+    fileprivate mutating func touch(_ listing: String, _ pages: Pages = .all) {
+        switch (listings[listing] ?? .numbered([]), pages) {
+        case (.all, _): return
+        case (_, .all): listings[listing] = .all
+        case (.numbered(let before), .numbered(let more)): listings[listing] = .numbered(before.union(more))
+        }
+    }
 }
 
 extension SiteBuilder {
@@ -87,8 +109,17 @@ extension SiteBuilder {
         var identifiers = ordered.map(\.photo.identifier).joined(separator: "\n")
         let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
         var listings: [String: UInt64] = [:]
-        for (path, positions) in listingPhotos() {
-            listings[path] = positions.withUnsafeBytes { ContentHash.hash($0) }
+        for listing in listingPhotos() {
+            // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
+            var words: [UInt64] = []
+            words.reserveCapacity(listing.positions.count * 2)
+            for position in listing.positions {
+                words.append(UInt64(bitPattern: Int64(position)))
+                words.append(Self.when(ordered[position]).timeIntervalSince1970.bitPattern)
+            }
+            var heading = Data(listing.heading.utf8)
+            words.withUnsafeBytes { heading.append(contentsOf: $0) }
+            listings[listing.path] = ContentHash.hash(heading)
         }
         var places: [String: UInt64] = [:]
         for place in index.places {
@@ -100,32 +131,47 @@ extension SiteBuilder {
 
     /// The pages whose keys may differ from those of the pages `last` describes. Everything,
     /// unless the photos are the same ones in the same order, under the same albums, regions,
-    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours,
-    /// and of every listing they are in or that lost or gained a photo; the photo pages of a
-    /// place that moved on the maps, and of an album that lost or gained a photo ("3 of 12");
-    /// the indexes (home, Albums, Places, People, Favorites, the Map…), always.
+    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours;
+    /// every page of a listing that lost, gained or reordered a photo, or whose dates or heading
+    /// moved; of a listing that only shows a changed photo, the page that shows it (and the next,
+    /// whose first section may carry on its date's), its first page (its map), or every page when
+    /// the photo is its cover (every page's link preview shows it); the photo pages of a place
+    /// that moved on the maps, and of an album that lost or gained a photo ("3 of 12"); the
+    /// indexes (home, Albums, Places, People, Favorites, the Map…), always.
     /// `current` is these pages' own digest.
     func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
               last.stamps.count == stamps.count else { return .everything }
-        // The photos whose cards may differ; and one taken within a day of either build is in an
-        // "hours ago" section that may have moved on.
-        var changed = Set<Int>()
-        let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
-        for (position, item) in ordered.enumerated() {
-            if stamps[position] != last.stamps[position] || Self.when(item) >= recent { changed.insert(position) }
-        }
-        var albums = Set<String>()
         var changes = PageChanges(photos: [])
         for (path, hash) in current.listings where last.listings[path] != hash {
-            changes.listings.insert(path)
+            changes.touch(path)
         }
-        for album in albumTree.albums.values where changes.listings.contains(album.route.path) {
+        // The albums above a change: an album's page shows its sub-albums' covers, counts and dates.
+        var above = Set<String>()
+        for album in albumTree.albums.values where changes.listings[album.route.path] != nil {
             // Its photos' pages say where they are in it; the albums above it show its count.
             changes.photos?.formUnion(album.photos)
-            albums.insert(album.path)
+            above.formUnion(albumTree.lineage(album.path).map(\.path))
         }
-        for position in changed {
+        // The photos whose cards may differ (their stamps moved, or their place moved on the
+        // maps); and one taken within a day of either build, in an "hours ago" section that may
+        // have moved on: by position, with whether the photo itself changed.
+        var changed: [Int: Bool] = [:]
+        let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
+        for (position, item) in ordered.enumerated() {
+            if stamps[position] != last.stamps[position] {
+                changed[position] = true
+            } else if Self.when(item) >= recent {
+                changed[position] = false
+            }
+        }
+        for place in index.places {
+            let path = Route.place(slug: place.slug).path
+            if current.places[path] != last.places[path] {
+                for position in positions(of: place) { changed[position] = changed[position] ?? false }
+            }
+        }
+        for (position, itself) in changed {
             let item = ordered[position]
             changes.photos?.insert(position)
             let neighbours = neighbours(of: position)
@@ -134,23 +180,50 @@ extension SiteBuilder {
             where ordered.indices.contains(near) {
                 changes.photos?.insert(near)
             }
-            if let folder = AlbumTree.folder(of: item.photo) { albums.insert(folder) }
-            if let place = item.place {
-                changes.listings.insert(Route.place(slug: place.slug).path)
-                changes.listings.insert(Route.favoritePlace(slug: place.slug).path)
+            func pages(in listing: [Int]) -> PageChanges.Pages {
+                self.pages(showing: Self.index(of: position, in: listing), cover: { itself && $0 == 0 })
             }
-            if let region = item.region { changes.listings.insert(Route.region(slug: region.slug).path) }
-            changes.listings.insert(Route.person(slug: item.person.slug).path)
+            if let folder = AlbumTree.folder(of: item.photo), let album = albumTree.albums[folder] {
+                above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
+                // An album of albums shows its sub-albums' covers and dates on its pages too: all of them.
+                let cover = chosenCover(album) ?? album.cover
+                changes.touch(album.route.path, album.children.isEmpty
+                    ? self.pages(showing: index.inAlbum[position], cover: { _ in itself && cover == position }) : .all)
+            }
+            if let place = item.place {
+                changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
+                changes.touch(Route.favoritePlace(slug: place.slug).path, pages(in: index.favorites[place.id] ?? []))
+            }
+            if let region = item.region {
+                changes.touch(Route.region(slug: region.slug).path, pages(in: positions(of: region)))
+            }
+            changes.touch(Route.person(slug: item.person.slug).path, pages(in: positions(of: item.person)))
         }
-        // An album's page shows its sub-albums' covers, counts and dates: every album above a change.
-        for folder in albums {
-            for album in albumTree.lineage(folder) { changes.listings.insert(album.route.path) }
-        }
-        for place in index.places {
-            let path = Route.place(slug: place.slug).path
-            if current.places[path] != last.places[path] { changes.photos?.formUnion(positions(of: place)) }
+        for folder in above {
+            if let album = albumTree.albums[folder] { changes.touch(album.route.path) }
         }
         return changes
+    }
+
+    /// Where `position` is in `listing` (positions, in the site's order), if it is in it.
+    private static func index(of position: Int, in listing: [Int]) -> Int? {
+        var (low, high) = (0, listing.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if listing[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        return low < listing.count && listing[low] == position ? low : nil
+    }
+
+    /// The pages of a listing a change to its photo at `at` may touch: the page that shows it,
+    /// the next (whose first section says whether it carries on this photo's), the first (its
+    /// map); every page when the photo itself changed and is the listing's cover (every page's
+    /// link preview shows it). None when it is not in the listing.
+    private func pages(showing at: Int?, cover: (Int) -> Bool) -> PageChanges.Pages {
+        guard let at else { return .numbered([]) }
+        if cover(at) { return .all }
+        let page = at / settings.pageSize + 1
+        return .numbered(at % settings.pageSize == settings.pageSize - 1 ? [1, page, page + 1] : [1, page])
     }
 
     /// Whether the page at `route` may differ from the last build's, as `changes` says.
@@ -159,22 +232,27 @@ extension SiteBuilder {
         switch route {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             return index.position[identifier].map { photos.contains($0) } ?? true
-        case .album, .place, .region, .person, .favoritePlace:
-            return changes.listings.contains(route.page(1).path)
+        case .album(_, let number), .place(_, let number), .region(_, let number), .person(_, let number),
+             .favoritePlace(_, let number):
+            return changes.listings[route.page(1).path]?.contains(number) ?? false
         case .home, .recents, .search, .albums, .places, .regions, .map, .people, .favorites, .allFavorites, .unlistedAlbum:
             return true
         }
     }
 
-    /// Every listing of photos, by the path of its first page, with its photos' positions.
-    private func listingPhotos() -> [(path: String, positions: [Int])] {
-        var listings: [(path: String, positions: [Int])] = albumTree.albums.values.map { ($0.route.path, $0.photos) }
-        for place in index.places {
-            listings.append((Route.place(slug: place.slug).path, positions(of: place)))
-            listings.append((Route.favoritePlace(slug: place.slug).path, index.favorites[place.id] ?? []))
+    /// Every listing of photos, by the path of its first page, with its photos' positions and
+    /// what its pages' headings say of it beside its photos.
+    private func listingPhotos() -> [(path: String, positions: [Int], heading: String)] {
+        var listings: [(path: String, positions: [Int], heading: String)] = albumTree.albums.values.map {
+            ($0.route.path, $0.photos, "")
         }
-        listings += snapshot.regions.map { (Route.region(slug: $0.slug).path, positions(of: $0)) }
-        listings += index.people.map { (Route.person(slug: $0.slug).path, positions(of: $0)) }
+        for place in index.places {
+            let heading = "\(place.title)\n\(place.subtitle)"
+            listings.append((Route.place(slug: place.slug).path, positions(of: place), heading))
+            listings.append((Route.favoritePlace(slug: place.slug).path, index.favorites[place.id] ?? [], heading))
+        }
+        listings += snapshot.regions.map { (Route.region(slug: $0.slug).path, positions(of: $0), "\($0.name)\n\($0.photographerCount)") }
+        listings += index.people.map { (Route.person(slug: $0.slug).path, positions(of: $0), $0.name) }
         return listings
     }
 
