@@ -32,17 +32,17 @@ final class MustacheSpecTests: XCTestCase {
             else { self = .object(try single.decode([String: JSON].self)) }
         }
 
-        var value: Any {
+        var value: TemplateValue {
             switch self {
             case .object(let fields):
                 let names = fields.keys.sorted()
-                return TemplateObject(names: names, values: names.map { fields[$0]!.value })
-            case .list(let items): return items.map(\.value)
-            case .text(let text): return text
-            case .integer(let integer): return integer
-            case .real(let real): return real
-            case .flag(let flag): return flag
-            case .null: return Optional<String>.none as Any
+                return .object(TemplateObject(names: names, values: names.map { fields[$0]!.value }))
+            case .list(let items): return .list(items.map(\.value))
+            case .text(let text): return .text(text)
+            case .integer(let integer): return .number(integer)
+            case .real(let real): return .real(real)
+            case .flag(let flag): return .flag(flag)
+            case .null: return .null
             }
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Folio's Mustache: a theme's templates parsed once, and pages drawn from them straight into
-/// one string. It knows the values it is given (what `TemplateEncoder` makes: `TemplateObject`s,
-/// lists, text, numbers, flags), so drawing a page asks no value what it is by protocol, splits
+/// one string. It knows the values it is given (`TemplateValue`s, as `TemplateEncoder` makes
+/// them), so drawing a page asks no value what it is by protocol or cast, splits
 /// no name and makes no string per tag. The spec's interpolation, sections, inverted sections,
 /// comments, set delimiters, partials (standalone ones indented) and inheritance (`{{<parent}}`,
 /// `{{$block}}`); a name no value holds draws nothing, lambdas are not called.
@@ -27,7 +27,7 @@ public struct TemplateLibrary: Sendable {
     public func has(_ name: String) -> Bool { templates[name] != nil }
 
     /// The template `name` drawn with `values` at the top of the context; nil when there is no such template.
-    public func render(_ values: Any, template name: String) -> String? {
+    func render(_ values: TemplateValue, template name: String) -> String? {
         guard let nodes = templates[name] else { return nil }
         var drawing = TemplateDrawing(library: self, stack: [values])
         drawing.draw(nodes)
@@ -72,7 +72,7 @@ indirect enum TemplateNode: Sendable, Equatable {
 /// and the indentation of the standalone partials it is inside.
 private struct TemplateDrawing {
     let library: TemplateLibrary
-    var stack: [Any]
+    var stack: [TemplateValue]
     var out = ""
     var blocks: [String: [TemplateNode]] = [:]
     /// What each line of the partial being drawn starts with (a template's own lines: a value's
@@ -80,7 +80,7 @@ private struct TemplateDrawing {
     var indentation = ""
     var atLineStart = true
 
-    init(library: TemplateLibrary, stack: [Any]) {
+    init(library: TemplateLibrary, stack: [TemplateValue]) {
         self.library = library
         self.stack = stack
         out.reserveCapacity(16 * 1024)
@@ -114,9 +114,9 @@ private struct TemplateDrawing {
             switch lookUp(name) {
             case nil:
                 return
-            case let list as [Any]:
+            case .list(let list)?:
                 for item in list { drawWith(item, nodes) }
-            case let flag as Bool:
+            case .flag(let flag)?:
                 if flag { draw(nodes) }
             case let value?:
                 drawWith(value, nodes)
@@ -124,8 +124,8 @@ private struct TemplateDrawing {
         case .inverted(let name, let nodes):
             switch lookUp(name) {
             case nil: draw(nodes)
-            case let list as [Any]: if list.isEmpty { draw(nodes) }
-            case let flag as Bool: if !flag { draw(nodes) }
+            case .list(let list)?: if list.isEmpty { draw(nodes) }
+            case .flag(let flag)?: if !flag { draw(nodes) }
             case .some: return
             }
         case .partial(let name, let indented):
@@ -143,7 +143,7 @@ private struct TemplateDrawing {
         }
     }
 
-    private mutating func drawWith(_ value: Any, _ nodes: [TemplateNode]) {
+    private mutating func drawWith(_ value: TemplateValue, _ nodes: [TemplateNode]) {
         stack.append(value)
         draw(nodes)
         stack.removeLast()
@@ -162,14 +162,14 @@ private struct TemplateDrawing {
 
     /// The value a name names: its first part the nearest in the context that holds it, the
     /// rest looked up in that alone; nil when none does, or a value is an explicit nil.
-    private func lookUp(_ name: TemplateName) -> Any? {
+    private func lookUp(_ name: TemplateName) -> TemplateValue? {
         guard let first = name.parts.first else { return stack.last.flatMap(Self.present) }
-        var value: Any
+        var value: TemplateValue
         if name.anchored {
             guard let found = stack.last.flatMap({ Self.child(first, of: $0) }) else { return nil }
             value = found
         } else {
-            var found: Any?
+            var found: TemplateValue?
             for object in stack.reversed() {
                 if let child = Self.child(first, of: object) {
                     found = child
@@ -186,30 +186,39 @@ private struct TemplateDrawing {
         return Self.present(value)
     }
 
-    private static func child(_ name: String, of value: Any) -> Any? {
-        (value as? TemplateObject)?.child(named: name)
+    private static func child(_ name: String, of value: TemplateValue) -> TemplateValue? {
+        guard case .object(let object) = value else { return nil }
+        return object.child(named: name)
     }
 
     /// A value, unless it is an explicit nil (an absent optional in a list).
-    private static func present(_ value: Any) -> Any? {
-        if let optional = value as? OptionalValue, optional.isNone { return nil }
+    private static func present(_ value: TemplateValue) -> TemplateValue? {
+        if case .null = value { return nil }
         return value
     }
 
-    private static func write(_ value: Any, into out: inout String) {
+    private static func write(_ value: TemplateValue, into out: inout String) {
         switch value {
-        case let text as String: out += text
-        case let number as Int: out += String(number)
-        case let flag as Bool: out += flag ? "true" : "false"
-        default: out += String(describing: value)
+        case .text(let text): out += text
+        case .number(let number): out += String(number)
+        case .real(let number): out += String(describing: number)
+        case .flag(let flag): out += flag ? "true" : "false"
+        case .object(let object): out += String(describing: object)
+        case .list(let list): out += String(describing: list)
+        case .null: return
         }
     }
 
     /// HTML-escaped: `& < > " '`, the runs between them appended whole.
-    private static func escape(_ value: Any, into out: inout String) {
-        guard var text = value as? String else {
-            if value is Int || value is Bool || value is Double { return write(value, into: &out) }
-            return escape(String(describing: value), into: &out)
+    private static func escape(_ value: TemplateValue, into out: inout String) {
+        guard case .text(var text) = value else {
+            switch value {
+            case .number, .real, .flag, .null: return write(value, into: &out)
+            case .text, .object, .list:
+                var described = ""
+                write(value, into: &described)
+                return escape(.text(described), into: &out)
+            }
         }
         let plain = text.withUTF8 { bytes -> Bool in
             var start = 0
@@ -234,15 +243,6 @@ private struct TemplateDrawing {
         // Nothing to escape (nearly every value): the string itself, not a copy of its bytes.
         if plain { out += text }
     }
-}
-
-/// Tells an explicit nil inside an `Any` from a value.
-private protocol OptionalValue {
-    var isNone: Bool { get }
-}
-
-extension Optional: OptionalValue {
-    var isNone: Bool { self == nil }
 }
 
 /// Reads a template's text into nodes, as the spec says: tags between the delimiters (`{{ }}`

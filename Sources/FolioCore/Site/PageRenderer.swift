@@ -45,18 +45,18 @@ public struct PageRenderer: Sendable {
             documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
             hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,
             hasTags: !((page as? PhotoPage)?.photo.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
-        var values = try encoder.encode(view) as? TemplateObject ?? TemplateObject(names: [], values: [])
-        var fields = try encoder.encode(page) as? TemplateObject ?? TemplateObject(names: [], values: [])
-        if let frameFields = fields.remove("frame") as? TemplateObject {
+        var values = try encoder.encode(view).object ?? TemplateObject(names: [], values: [])
+        var fields = try encoder.encode(page).object ?? TemplateObject(names: [], values: [])
+        if let frameFields = fields.remove("frame")?.object {
             fields.add(frameFields)
         }
-        values.set("page", fields)
+        values.set("page", .object(fields))
         return values
     }
 
     public func render(_ page: any SitePage) throws -> String {
         let template = type(of: page).template
-        guard let html = theme.library.render(try values(page), template: template) else {
+        guard let html = theme.library.render(.object(try values(page)), template: template) else {
             throw FolioError(path: "templates/\(template).mustache", reason: "no such template (for \(page.path))")
         }
         return html

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Turns an `Encodable` value into what Mustache reads without Mirror: `TemplateObject`s of the
-/// value's coding keys, arrays, and the scalars themselves (String, Int, Bool, Double). A page's
+/// Turns an `Encodable` value into what Mustache reads without Mirror: a `TemplateValue` of
+/// `TemplateObject`s of the value's coding keys, lists, and the scalars (String, Int, Bool, Double). A page's
 /// template values are its own stored properties, written once; no key list to keep in step.
 ///
 /// An absent optional is left out of its dictionary, as Mustache expects of a missing value.
@@ -15,7 +15,7 @@ final class TemplateEncoder {
         keys = recordingKeys ? [] : nil
     }
 
-    func encode(_ value: some Encodable) throws -> Any {
+    func encode(_ value: some Encodable) throws -> TemplateValue {
         let node = Node()
         try value.encode(to: TreeEncoder(node: node, owner: self))
         return node.value
@@ -32,7 +32,7 @@ final class TemplateEncoder {
     fileprivate final class Node {
         enum Content {
             case empty
-            case scalar(Any)
+            case scalar(TemplateValue)
             case keyed
             case unkeyed
         }
@@ -42,16 +42,16 @@ final class TemplateEncoder {
         private var names: [String] = []
         private(set) var children: [Node] = []
 
-        var value: Any {
+        var value: TemplateValue {
             switch content {
-            case .empty: return TemplateObject(names: [], values: [])
+            case .empty: return .object(TemplateObject(names: [], values: []))
             case .scalar(let value): return value
-            case .keyed: return TemplateObject(names: names, values: children.map(\.value))
-            case .unkeyed: return children.map(\.value)
+            case .keyed: return .object(TemplateObject(names: names, values: children.map(\.value)))
+            case .unkeyed: return .list(children.map(\.value))
             }
         }
 
-        func set(_ scalar: Any) {
+        func set(_ scalar: TemplateValue) {
             content = .scalar(scalar)
         }
 
@@ -106,10 +106,10 @@ final class TemplateEncoder {
     /// Scalars stay themselves; anything else is encoded into `node`.
     private static func put(_ value: some Encodable, into node: Node, owner: TemplateEncoder) throws {
         switch value {
-        case let text as String: node.set(text)
-        case let number as Int: node.set(number)
-        case let flag as Bool: node.set(flag)
-        case let number as Double: node.set(number)
+        case let text as String: node.set(.text(text))
+        case let number as Int: node.set(.number(number))
+        case let flag as Bool: node.set(.flag(flag))
+        case let number as Double: node.set(.real(number))
         default: try value.encode(to: TreeEncoder(node: node, owner: owner))
         }
     }
@@ -123,22 +123,22 @@ final class TemplateEncoder {
             owner.record(key.stringValue)
         }
 
-        mutating func encode(_ value: Bool, forKey key: Key) throws { set(value, key) }
-        mutating func encode(_ value: String, forKey key: Key) throws { set(value, key) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { set(value, key) }
-        mutating func encode(_ value: Float, forKey key: Key) throws { set(Double(value), key) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { set(value, key) }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(Int(value), key) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(Int(value), key) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { set(.flag(value), key) }
+        mutating func encode(_ value: String, forKey key: Key) throws { set(.text(value), key) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { set(.real(value), key) }
+        mutating func encode(_ value: Float, forKey key: Key) throws { set(.real(Double(value)), key) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(value), key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.number(Int(value)), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.number(Int(value)), key) }
 
-        private func set(_ scalar: Any, _ key: Key) {
+        private func set(_ scalar: TemplateValue, _ key: Key) {
             owner.record(key.stringValue)
             node.child(key.stringValue).set(scalar)
         }
@@ -200,23 +200,23 @@ final class TemplateEncoder {
         }
 
         mutating func encodeNil() throws {
-            node.appended().set(Optional<String>.none as Any)
+            node.appended().set(.null)
         }
 
-        mutating func encode(_ value: Bool) throws { node.appended().set(value) }
-        mutating func encode(_ value: String) throws { node.appended().set(value) }
-        mutating func encode(_ value: Double) throws { node.appended().set(value) }
-        mutating func encode(_ value: Float) throws { node.appended().set(Double(value)) }
-        mutating func encode(_ value: Int) throws { node.appended().set(value) }
-        mutating func encode(_ value: Int8) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: Int16) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: Int32) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: Int64) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: UInt) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: UInt8) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: UInt16) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: UInt32) throws { node.appended().set(Int(value)) }
-        mutating func encode(_ value: UInt64) throws { node.appended().set(Int(value)) }
+        mutating func encode(_ value: Bool) throws { node.appended().set(.flag(value)) }
+        mutating func encode(_ value: String) throws { node.appended().set(.text(value)) }
+        mutating func encode(_ value: Double) throws { node.appended().set(.real(value)) }
+        mutating func encode(_ value: Float) throws { node.appended().set(.real(Double(value))) }
+        mutating func encode(_ value: Int) throws { node.appended().set(.number(value)) }
+        mutating func encode(_ value: Int8) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: Int16) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: Int32) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: Int64) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: UInt) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: UInt8) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: UInt16) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: UInt32) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: UInt64) throws { node.appended().set(.number(Int(value))) }
 
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node.appended(), owner: owner)
@@ -239,23 +239,23 @@ final class TemplateEncoder {
         var codingPath: [any CodingKey] { [] }
 
         mutating func encodeNil() throws {
-            node.set(Optional<String>.none as Any)
+            node.set(.null)
         }
 
-        mutating func encode(_ value: Bool) throws { node.set(value) }
-        mutating func encode(_ value: String) throws { node.set(value) }
-        mutating func encode(_ value: Double) throws { node.set(value) }
-        mutating func encode(_ value: Float) throws { node.set(Double(value)) }
-        mutating func encode(_ value: Int) throws { node.set(value) }
-        mutating func encode(_ value: Int8) throws { node.set(Int(value)) }
-        mutating func encode(_ value: Int16) throws { node.set(Int(value)) }
-        mutating func encode(_ value: Int32) throws { node.set(Int(value)) }
-        mutating func encode(_ value: Int64) throws { node.set(Int(value)) }
-        mutating func encode(_ value: UInt) throws { node.set(Int(value)) }
-        mutating func encode(_ value: UInt8) throws { node.set(Int(value)) }
-        mutating func encode(_ value: UInt16) throws { node.set(Int(value)) }
-        mutating func encode(_ value: UInt32) throws { node.set(Int(value)) }
-        mutating func encode(_ value: UInt64) throws { node.set(Int(value)) }
+        mutating func encode(_ value: Bool) throws { node.set(.flag(value)) }
+        mutating func encode(_ value: String) throws { node.set(.text(value)) }
+        mutating func encode(_ value: Double) throws { node.set(.real(value)) }
+        mutating func encode(_ value: Float) throws { node.set(.real(Double(value))) }
+        mutating func encode(_ value: Int) throws { node.set(.number(value)) }
+        mutating func encode(_ value: Int8) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: Int16) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: Int32) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: Int64) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: UInt) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: UInt8) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: UInt16) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: UInt32) throws { node.set(.number(Int(value))) }
+        mutating func encode(_ value: UInt64) throws { node.set(.number(Int(value))) }
 
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node, owner: owner)
@@ -263,26 +263,54 @@ final class TemplateEncoder {
     }
 }
 
+/// A value as a template sees it: what `TemplateEncoder` makes of a page's values. Drawing a
+/// page asks each value what it is thousands of times: an enum's case, not a dynamic cast.
+indirect enum TemplateValue: Sendable {
+    case text(String)
+    case number(Int)
+    case real(Double)
+    case flag(Bool)
+    case object(TemplateObject)
+    case list([TemplateValue])
+    /// An absent optional inside a list: a Mustache name finds nothing there.
+    case null
+
+    var text: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
+    var object: TemplateObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    var list: [TemplateValue]? {
+        if case .list(let list) = self { return list }
+        return nil
+    }
+}
+
 /// What a template sees of a value: its fields by name. Names are found by comparing them, not
 /// hashing: a template looks names up by the thousand per page, most of them missing from the
 /// values nearest (Mustache climbs the context), and a short name compares as two machine words.
-struct TemplateObject: @unchecked Sendable {
+struct TemplateObject: Sendable {
     private(set) var names: [String]
-    private(set) var values: [Any]
+    private(set) var values: [TemplateValue]
 
-    init(names: [String], values: [Any]) {
+    init(names: [String], values: [TemplateValue]) {
         self.names = names
         self.values = values
     }
 
-    func child(named name: String) -> Any? {
+    func child(named name: String) -> TemplateValue? {
         names.firstIndex(of: name).map { values[$0] }
     }
 
-    subscript(name: String) -> Any? { child(named: name) }
+    subscript(name: String) -> TemplateValue? { child(named: name) }
 
     /// The field `name`, taken out.
-    mutating func remove(_ name: String) -> Any? {
+    mutating func remove(_ name: String) -> TemplateValue? {
         guard let at = names.firstIndex(of: name) else { return nil }
         names.remove(at: at)
         return values.remove(at: at)
@@ -296,7 +324,7 @@ struct TemplateObject: @unchecked Sendable {
         }
     }
 
-    mutating func set(_ name: String, _ value: Any) {
+    mutating func set(_ name: String, _ value: TemplateValue) {
         if let at = names.firstIndex(of: name) { values[at] = value } else { names.append(name); values.append(value) }
     }
 }
