@@ -69,7 +69,10 @@ final class PageChangesTests: XCTestCase {
                 case 0: photos[at].title = (photos[at].title ?? "") + " again"; done.append("retitled p\(at)")
                 case 1: photos[at].favorite.toggle(); done.append("favorite of p\(at)")
                 case 2: photos[at].place = Self.places.randomElement(using: &random)!; done.append("placed p\(at) in \(photos[at].place ?? "none")")
-                case 3: photos[at].person = Self.people.randomElement(using: &random)!; done.append("gave p\(at) to \(photos[at].person)")
+                case 3:
+                    photos[at].person = Self.people.randomElement(using: &random)!
+                    photos[at].personKey = PhotoImport.key(forName: photos[at].person)
+                    done.append("gave p\(at) to \(photos[at].person)")
                 case 4:
                     photos[at].latitude = photos[at].latitude == nil ? Double.random(in: -60...60, using: &random) : nil
                     photos[at].longitude = photos[at].latitude == nil ? nil : Double.random(in: -170...170, using: &random)
@@ -155,6 +158,15 @@ final class PageChangesTests: XCTestCase {
         XCTAssertEqual(moved(builder, place), [1, 2])
         XCTAssertEqual(looked(builder, changes, place), [1, 2])
         XCTAssertEqual(looked(builder, changes, person), [1, 2])
+
+        // p4 given to Al: the region's every page says "by 2 photographers" now.
+        (photos[4].person, photos[4].personKey) = ("Al", PhotoImport.key(forName: "Al"))
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start, pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        let region = Route.region(slug: try XCTUnwrap(first.snapshot.regions.first).slug)
+        XCTAssertEqual(moved(builder, region), [1, 2, 3, 4])
+        XCTAssertEqual(looked(builder, changes, region), [1, 2, 3, 4])
     }
 
     func testAnyChangeToTheOrderOrTheDrawingLooksAtEveryPage() throws {

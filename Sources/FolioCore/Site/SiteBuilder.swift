@@ -109,12 +109,21 @@ public struct SiteBuilder: Sendable {
         var inAlbum: [Int: Int] = [:]
     }
 
-    /// What a photo's cards and page show of it: the photo, and whom and where it names.
+    /// What a photo's cards and page show of it: the photo, and whom and where it names; not
+    /// what the model keeps of its place and region for other pages (whether the place holds
+    /// favorites, how many photographers the region has), which would move the stamps of every
+    /// photo there when one photo is made a favorite or given to someone else.
     struct ShownPhoto: Encodable {
         var photo: Photo
         var person: Person
         var place: Place?
         var region: Region?
+
+        init(_ item: GalleryPhoto) {
+            (photo, person, place, region) = (item.photo, item.person, item.place, item.region)
+            place?.hasFavorites = false
+            region?.photographerCount = 0
+        }
     }
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
@@ -195,7 +204,7 @@ public struct SiteBuilder: Sendable {
             centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
         }
         self.index = index
-        stamps = ordered.concurrentMap { ValueStamp.of(ShownPhoto(photo: $0.photo, person: $0.person, place: $0.place, region: $0.region)) }
+        stamps = ordered.concurrentMap { ValueStamp.of(ShownPhoto($0)) }
     }
 
     /// Every page of the site, in the order they are drawn.
