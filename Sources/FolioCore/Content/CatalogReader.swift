@@ -2,13 +2,13 @@ import Foundation
 
 /// Reads a `*.plist` catalog (XML or binary) into records, reporting what is wrong with each
 /// by the catalog's path, the record's index and the key.
-struct CatalogReader {
+struct CatalogReader: Sendable {
     let contentRoot: URL
     let files: FileAccess
     /// Where catalogs that did not change are read from instead of parsed.
     var cache: CatalogCache?
 
-    struct Result {
+    struct Result: Sendable {
         var records: [CatalogRecord] = []
         var issues: [BuildIssue] = []
         /// Each record's path without spaces at either end, for a catalog typed by hand, when

@@ -95,12 +95,20 @@ public struct ContentLoader: Sendable {
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
-        for catalog in catalogs {
+        // Catalogs are read (parsed, or taken from the cache) on every core, a large library's
+        // thousand at once; what they say is taken in the walk's order, one after the other.
+        let (files, contentRoot) = (self.files, self.contentRoot)
+        let results = catalogs.concurrentMap(minimum: 2) { catalog -> CatalogReader.Result? in
             if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
+                return nil
+            }
+            return reader.read(catalog: catalog)
+        }
+        for (catalog, result) in zip(catalogs, results) {
+            guard let result else {
                 inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                 continue
             }
-            let result = reader.read(catalog: catalog)
             if let key = result.cacheKey { cached.insert(key) }
             inventory.issues += result.issues
             for var record in result.records {
