@@ -75,7 +75,9 @@ public struct SearchIndex: Sendable {
 
     /// The index made one photo at a time, in the site's order: each photo's words go into the
     /// postings and its row into its shard as it comes, so a large library's entries (two sets
-    /// of words and a record for each photo) are never all held at once.
+    /// of words and a record for each photo) are never all held at once. Words are numbered as
+    /// they are first met (`number(of:)`), and a photo's words come as those numbers: a name that
+    /// recurs on thousands of photos is hashed once, not once for each of them.
     struct Making {
         let count: Int
         /// The photo shards to make, when the rest, and every identifier bucket, are as the last
@@ -83,7 +85,10 @@ public struct SearchIndex: Sendable {
         let remaking: Set<Int>?
         private var kept: [String] = []
         private var number = 0
-        private var postings: [String: [Int]] = [:]
+        private var numbers: [String: Int] = [:]
+        private var words: [String] = []
+        /// Each word's photos, by the word's number: `photo * 2 + 1` where it is in the title.
+        private var postings: [[Int]] = []
         private var files: [File] = []
         private var rows: [String] = []
         private var buckets: [[String]]
@@ -100,20 +105,38 @@ public struct SearchIndex: Sendable {
             files.append(File(path: SearchIndex.folder + name, data: Data(text.utf8)))
         }
 
+        /// The word's number, given it the first time it is met.
+        mutating func number(of word: String) -> Int {
+            if let known = numbers[word] { return known }
+            numbers[word] = words.count
+            words.append(word)
+            postings.append([])
+            return words.count - 1
+        }
+
         /// The next photo; photos must come `count` of them, in the site's order.
         mutating func add(_ entry: Entry) {
-            for word in entry.words {
-                postings[word, default: []].append(number * 2 + (entry.titleWords.contains(word) ? 1 : 0))
+            let title = entry.titleWords.map { number(of: $0) }
+            add(words: entry.words.map { number(of: $0) }, title: title, id: entry.id, record: entry.record)
+        }
+
+        /// The next photo, its words as their numbers (`number(of:)`), in any order, any number of
+        /// times; `title` those of them its title holds.
+        mutating func add(words: [Int], title: [Int], id: String, record: SearchRecord?) {
+            var last = -1
+            for word in words.sorted() where word != last {
+                last = word
+                postings[word].append(number * 2 + (title.contains(word) ? 1 : 0))
             }
             let shard = number / SearchIndex.photosPerShard
             if remaking?.contains(shard) ?? true {
-                guard let record = entry.record else { preconditionFailure("photo \(number) of shard \(shard), made again, has no row") }
+                guard let record else { preconditionFailure("photo \(number) of shard \(shard), made again, has no row") }
                 rows.append(record.row)
             } else if number % SearchIndex.photosPerShard == 0 {
                 kept.append(SearchIndex.shardFile(shard))
             }
             if remaking == nil {
-                buckets[SearchText.bucket(entry.id, of: buckets.count)].append("\(JSONText.string(entry.id)):\(number)")
+                buckets[SearchText.bucket(id, of: buckets.count)].append("\(JSONText.string(id)):\(number)")
             }
             number += 1
             if number % SearchIndex.photosPerShard == 0 { flushShard() }
@@ -131,16 +154,18 @@ public struct SearchIndex: Sendable {
             flushShard()
             // Each word's entry is written once; the cutting only decides which file it goes to.
             var entryText: [String: String] = [:]
-            entryText.reserveCapacity(postings.count)
-            for (word, numbers) in postings {
+            entryText.reserveCapacity(words.count)
+            for (word, numbers) in zip(words, postings) {
+                var text = JSONText.string(word) + ":["
                 var previous = 0
-                let deltas = numbers.map { value -> String in
-                    defer { previous = value }
-                    return String(value - previous)
+                for (at, value) in numbers.enumerated() {
+                    if at > 0 { text += "," }
+                    text += String(value - previous)
+                    previous = value
                 }
-                entryText[word] = JSONText.string(word) + ":[" + deltas.joined(separator: ",") + "]"
+                entryText[word] = text + "]"
             }
-            let wordFiles = Dictionary(grouping: postings.keys, by: SearchText.shardKey)
+            let wordFiles = Dictionary(grouping: words, by: SearchText.shardKey)
                 .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { entryText[$0]!.utf8.count + 1 }) }
                 .sorted { $0.key < $1.key }
             // Word files first, as the index always wrote them; then the shards made so far.
@@ -167,7 +192,7 @@ public struct SearchIndex: Sendable {
                 + "\"pages\":" + SearchIndex.pages + ","
                 + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
             add("meta.js", "meta", "", meta)
-            var index = SearchIndex(files: files, photoCount: count, wordCount: postings.count)
+            var index = SearchIndex(files: files, photoCount: count, wordCount: words.count)
             index.kept = kept
             return index
         }
@@ -202,40 +227,40 @@ extension SiteBuilder {
     /// (`SearchIndex.kept`), for a site whose photos are in the same order.
     public func searchIndex(remaking: Set<Int>? = nil) -> SearchIndex {
         // Names of people, places, regions, albums and tags recur on thousands of photos: each
-        // is cut into words once.
-        var known: [String: [String]] = [:]
-        func shared(_ text: String) -> [String] {
+        // is cut into words, and its words numbered, once.
+        var making = SearchIndex.Making(count: ordered.count, remaking: remaking)
+        var known: [String: [Int]] = [:]
+        func shared(_ text: String) -> [Int] {
             if let words = known[text] { return words }
-            let words = SearchText.words(text)
+            let words = SearchText.words(text).map { making.number(of: $0) }
             known[text] = words
             return words
         }
-        var albumWords: [String: [String]] = [:]
-        var making = SearchIndex.Making(count: ordered.count, remaking: remaking)
+        var albumWords: [String: [Int]] = [:]
+        var words: [Int] = []
         for (position, item) in ordered.enumerated() {
             let photo = item.photo
             let title = PhotoText.title(photo)
-            let titleWords = Set(SearchText.words(title))
-            var words = titleWords
-            if let description = photo.description { words.formUnion(SearchText.words(description)) }
+            let titleWords = SearchText.words(title).map { making.number(of: $0) }
+            words = titleWords
+            if let description = photo.description { words += SearchText.words(description).map { making.number(of: $0) } }
             for field in [item.person.name, item.place?.name, item.region?.name] {
-                if let field { words.formUnion(shared(field)) }
+                if let field { words += shared(field) }
             }
             // A photo is found by the titles of its album and the albums above it: a folder's
             // words gathered once for all its photos.
             if let folder = AlbumTree.folder(of: photo) {
                 if let found = albumWords[folder] {
-                    words.formUnion(found)
+                    words += found
                 } else {
                     let found = albumTree.lineage(folder).flatMap { shared($0.title) }
                     albumWords[folder] = found
-                    words.formUnion(found)
+                    words += found
                 }
             }
-            for tag in photo.tags { words.formUnion(shared(tag)) }
+            for tag in photo.tags { words += shared(tag) }
             let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
-            making.add(SearchIndex.Entry(words: words, titleWords: titleWords, id: photo.identifier,
-                                         record: made ? record(item, title: title) : nil))
+            making.add(words: words, title: titleWords, id: photo.identifier, record: made ? record(item, title: title) : nil)
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
