@@ -28,7 +28,8 @@ final class TemplateEncoder {
     /// One value of the tree being built: filled in by whichever container the value asks for.
     /// A keyed or unkeyed node's fields are its own arrays, not an enum's payload: taken out of
     /// an enum to append to, an array is still held by the enum and is copied whole on every
-    /// append, which made encoding a page's values quadratic in its fields.
+    /// append, which made encoding a page's values quadratic in its fields. A scalar field is
+    /// held as its value, not as a node of its own: a page of 150 cards has thousands.
     fileprivate final class Node {
         enum Content {
             case empty
@@ -37,10 +38,23 @@ final class TemplateEncoder {
             case unkeyed
         }
 
+        /// A field or element: a scalar as it is, anything else the node it is encoded into.
+        enum Child {
+            case scalar(TemplateValue)
+            case node(Node)
+
+            var value: TemplateValue {
+                switch self {
+                case .scalar(let value): return value
+                case .node(let node): return node.value
+                }
+            }
+        }
+
         private(set) var content = Content.empty
         /// A keyed node's field names, and its fields (or an unkeyed node's elements).
         private var names: [String] = []
-        private(set) var children: [Node] = []
+        private(set) var children: [Child] = []
 
         var value: TemplateValue {
             switch content {
@@ -65,20 +79,41 @@ final class TemplateEncoder {
             (content, names, children) = (.unkeyed, [], [])
         }
 
+        /// The field `key` as a node to encode into (a field encoded twice is the last encoding).
         func child(_ key: String) -> Node {
             becomeKeyed()
-            if let at = names.firstIndex(of: key) { return children[at] }
+            if let at = names.firstIndex(of: key) {
+                if case .node(let node) = children[at] { return node }
+                let node = Node()
+                children[at] = .node(node)
+                return node
+            }
             let node = Node()
             names.append(key)
-            children.append(node)
+            children.append(.node(node))
             return node
+        }
+
+        func set(_ scalar: TemplateValue, at key: String) {
+            becomeKeyed()
+            if let at = names.firstIndex(of: key) {
+                children[at] = .scalar(scalar)
+            } else {
+                names.append(key)
+                children.append(.scalar(scalar))
+            }
         }
 
         func appended() -> Node {
             becomeUnkeyed()
             let node = Node()
-            children.append(node)
+            children.append(.node(node))
             return node
+        }
+
+        func append(_ scalar: TemplateValue) {
+            becomeUnkeyed()
+            children.append(.scalar(scalar))
         }
     }
 
@@ -103,15 +138,21 @@ final class TemplateEncoder {
         }
     }
 
+    /// A scalar as a template value; nil for anything that encodes itself.
+    private static func scalar(_ value: some Encodable) -> TemplateValue? {
+        switch value {
+        case let text as String: return .text(text)
+        case let number as Int: return .number(number)
+        case let flag as Bool: return .flag(flag)
+        case let number as Double: return .real(number)
+        default: return nil
+        }
+    }
+
     /// Scalars stay themselves; anything else is encoded into `node`.
     private static func put(_ value: some Encodable, into node: Node, owner: TemplateEncoder) throws {
-        switch value {
-        case let text as String: node.set(.text(text))
-        case let number as Int: node.set(.number(number))
-        case let flag as Bool: node.set(.flag(flag))
-        case let number as Double: node.set(.real(number))
-        default: try value.encode(to: TreeEncoder(node: node, owner: owner))
-        }
+        if let scalar = scalar(value) { return node.set(scalar) }
+        try value.encode(to: TreeEncoder(node: node, owner: owner))
     }
 
     private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -140,13 +181,14 @@ final class TemplateEncoder {
 
         private func set(_ scalar: TemplateValue, _ key: Key) {
             owner.record(key.stringValue)
-            node.child(key.stringValue).set(scalar)
+            node.set(scalar, at: key.stringValue)
         }
 
 
         mutating func encode(_ value: some Encodable, forKey key: Key) throws {
             owner.record(key.stringValue)
-            try TemplateEncoder.put(value, into: node.child(key.stringValue), owner: owner)
+            if let scalar = TemplateEncoder.scalar(value) { return node.set(scalar, at: key.stringValue) }
+            try value.encode(to: TreeEncoder(node: node.child(key.stringValue), owner: owner))
         }
 
         // Absent optionals are left out, but still named when recording.
@@ -200,26 +242,27 @@ final class TemplateEncoder {
         }
 
         mutating func encodeNil() throws {
-            node.appended().set(.null)
+            node.append(.null)
         }
 
-        mutating func encode(_ value: Bool) throws { node.appended().set(.flag(value)) }
-        mutating func encode(_ value: String) throws { node.appended().set(.text(value)) }
-        mutating func encode(_ value: Double) throws { node.appended().set(.real(value)) }
-        mutating func encode(_ value: Float) throws { node.appended().set(.real(Double(value))) }
-        mutating func encode(_ value: Int) throws { node.appended().set(.number(value)) }
-        mutating func encode(_ value: Int8) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: Int16) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: Int32) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: Int64) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: UInt) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: UInt8) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: UInt16) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: UInt32) throws { node.appended().set(.number(Int(value))) }
-        mutating func encode(_ value: UInt64) throws { node.appended().set(.number(Int(value))) }
+        mutating func encode(_ value: Bool) throws { node.append(.flag(value)) }
+        mutating func encode(_ value: String) throws { node.append(.text(value)) }
+        mutating func encode(_ value: Double) throws { node.append(.real(value)) }
+        mutating func encode(_ value: Float) throws { node.append(.real(Double(value))) }
+        mutating func encode(_ value: Int) throws { node.append(.number(value)) }
+        mutating func encode(_ value: Int8) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: Int16) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: Int32) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: Int64) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: UInt) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: UInt8) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: UInt16) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: UInt32) throws { node.append(.number(Int(value))) }
+        mutating func encode(_ value: UInt64) throws { node.append(.number(Int(value))) }
 
         mutating func encode(_ value: some Encodable) throws {
-            try TemplateEncoder.put(value, into: node.appended(), owner: owner)
+            if let scalar = TemplateEncoder.scalar(value) { return node.append(scalar) }
+            try value.encode(to: TreeEncoder(node: node.appended(), owner: owner))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
