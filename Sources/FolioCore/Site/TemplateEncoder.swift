@@ -232,7 +232,7 @@ final class TemplateEncoder {
         mutating func superEncoder(forKey key: Key) -> any Encoder { TreeEncoder(node: node.child(key.stringValue), owner: owner) }
     }
 
-    private struct Unkeyed: UnkeyedEncodingContainer {
+    private struct Unkeyed: UnkeyedEncodingContainer, TemplateScalarContainer {
         let node: Node
         let owner: TemplateEncoder
         var codingPath: [any CodingKey] { [] }
@@ -241,24 +241,8 @@ final class TemplateEncoder {
             return 0
         }
 
-        mutating func encodeNil() throws {
-            node.append(.null)
-        }
+        func put(_ value: TemplateValue) { node.append(value) }
 
-        mutating func encode(_ value: Bool) throws { node.append(.flag(value)) }
-        mutating func encode(_ value: String) throws { node.append(.text(value)) }
-        mutating func encode(_ value: Double) throws { node.append(.real(value)) }
-        mutating func encode(_ value: Float) throws { node.append(.real(Double(value))) }
-        mutating func encode(_ value: Int) throws { node.append(.number(value)) }
-        mutating func encode(_ value: Int8) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: Int16) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: Int32) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: Int64) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: UInt) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: UInt8) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: UInt16) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: UInt32) throws { node.append(.number(Int(value))) }
-        mutating func encode(_ value: UInt64) throws { node.append(.number(Int(value))) }
 
         mutating func encode(_ value: some Encodable) throws {
             if let scalar = TemplateEncoder.scalar(value) { return node.append(scalar) }
@@ -276,34 +260,42 @@ final class TemplateEncoder {
         mutating func superEncoder() -> any Encoder { TreeEncoder(node: node.appended(), owner: owner) }
     }
 
-    private struct Single: SingleValueEncodingContainer {
+    private struct Single: SingleValueEncodingContainer, TemplateScalarContainer {
         let node: Node
         let owner: TemplateEncoder
         var codingPath: [any CodingKey] { [] }
 
-        mutating func encodeNil() throws {
-            node.set(.null)
-        }
+        func put(_ value: TemplateValue) { node.set(value) }
 
-        mutating func encode(_ value: Bool) throws { node.set(.flag(value)) }
-        mutating func encode(_ value: String) throws { node.set(.text(value)) }
-        mutating func encode(_ value: Double) throws { node.set(.real(value)) }
-        mutating func encode(_ value: Float) throws { node.set(.real(Double(value))) }
-        mutating func encode(_ value: Int) throws { node.set(.number(value)) }
-        mutating func encode(_ value: Int8) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: Int16) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: Int32) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: Int64) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: UInt) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: UInt8) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: UInt16) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: UInt32) throws { node.set(.number(Int(value))) }
-        mutating func encode(_ value: UInt64) throws { node.set(.number(Int(value))) }
 
         mutating func encode(_ value: some Encodable) throws {
             try TemplateEncoder.put(value, into: node, owner: owner)
         }
     }
+}
+
+/// A container that takes one value at a time (a list's next element, a single value): its
+/// scalars, and nil, each put as a `TemplateValue`.
+private protocol TemplateScalarContainer {
+    func put(_ value: TemplateValue)
+}
+
+extension TemplateScalarContainer {
+    mutating func encodeNil() throws { put(.null) }
+    mutating func encode(_ value: Bool) throws { put(.flag(value)) }
+    mutating func encode(_ value: String) throws { put(.text(value)) }
+    mutating func encode(_ value: Double) throws { put(.real(value)) }
+    mutating func encode(_ value: Float) throws { put(.real(Double(value))) }
+    mutating func encode(_ value: Int) throws { put(.number(value)) }
+    mutating func encode(_ value: Int8) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: Int16) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: Int32) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: Int64) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: UInt) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: UInt8) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: UInt16) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: UInt32) throws { put(.number(Int(value))) }
+    mutating func encode(_ value: UInt64) throws { put(.number(Int(value))) }
 }
 
 /// A value as a template sees it: what `TemplateEncoder` makes of a page's values. Drawing a
