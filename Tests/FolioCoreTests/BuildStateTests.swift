@@ -154,6 +154,10 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(PageManifest.decode(written).entries, manifest.entries, "read a byte at a time")
         XCTAssertEqual(PageManifest.decode(String(decoding: written, as: UTF8.self)).entries, manifest.entries, "read as text")
         XCTAssertEqual(written, PageManifest.decode(written).encoded(), "written again, the same bytes")
+        let paths = String(decoding: written, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 3)[3]) }
+        XCTAssertEqual(paths.map { Array($0.utf8) }, paths.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+                       "in the order of their bytes")
+        XCTAssertEqual(Set(paths), Set(manifest.entries.keys))
 
         // An older Folio's lines (no date, a longer digest) and a damaged one, among this Folio's.
         let mixed = Data(("0123456789abcdef fedcba9876543210 old page.html\n"
