@@ -16,7 +16,8 @@ struct SiteDigest: Sendable, Equatable {
     var made: Date
     /// Each photo's stamp (what its cards and page show of it), by position.
     var stamps: [UInt64]
-    /// Each listing's photos, as a hash of their positions, by the path of its first page.
+    /// Each listing's photos, as a hash of their positions, when each was taken, and what the
+    /// listing's headings say of it, by the path of its first page.
     var listings: [String: UInt64]
     /// Where each place is on the maps, by the path of its first page: photo pages show it.
     var places: [String: UInt64]
@@ -117,9 +118,9 @@ extension SiteBuilder {
                 words.append(UInt64(bitPattern: Int64(position)))
                 words.append(Self.when(ordered[position]).timeIntervalSince1970.bitPattern)
             }
-            var heading = Data(listing.heading.utf8)
-            words.withUnsafeBytes { heading.append(contentsOf: $0) }
-            listings[listing.path] = ContentHash.hash(heading)
+            var bytes = Data(listing.heading.utf8)
+            words.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            listings[listing.path] = ContentHash.hash(bytes)
         }
         var places: [String: UInt64] = [:]
         for place in index.places {
