@@ -181,15 +181,17 @@ extension SiteBuilder {
             where ordered.indices.contains(near) {
                 changes.photos?.insert(near)
             }
+            // A sorted listing's cover is its first photo.
             func pages(in listing: [Int]) -> PageChanges.Pages {
-                self.pages(showing: Self.index(of: position, in: listing), cover: { itself && $0 == 0 })
+                let at = Self.index(of: position, in: listing)
+                return self.pages(showing: at, cover: itself && at == 0)
             }
             if let folder = AlbumTree.folder(of: item.photo), let album = albumTree.albums[folder] {
                 above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
                 // An album of albums shows its sub-albums' covers and dates on its pages too: all of them.
                 let cover = chosenCover(album) ?? album.cover
                 changes.touch(album.route.path, album.children.isEmpty
-                    ? self.pages(showing: index.inAlbum[position], cover: { _ in itself && cover == position }) : .all)
+                    ? self.pages(showing: index.inAlbum[position], cover: itself && cover == position) : .all)
             }
             if let place = item.place {
                 changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
@@ -218,11 +220,11 @@ extension SiteBuilder {
 
     /// The pages of a listing a change to its photo at `at` may touch: the page that shows it,
     /// the next (whose first section says whether it carries on this photo's), the first (its
-    /// map); every page when the photo itself changed and is the listing's cover (every page's
-    /// link preview shows it). None when it is not in the listing.
-    private func pages(showing at: Int?, cover: (Int) -> Bool) -> PageChanges.Pages {
+    /// map); every page when `cover` (the photo itself changed and is the listing's cover: every
+    /// page's link preview shows it). None when it is not in the listing.
+    private func pages(showing at: Int?, cover: Bool) -> PageChanges.Pages {
         guard let at else { return .numbered([]) }
-        if cover(at) { return .all }
+        if cover { return .all }
         let page = at / settings.pageSize + 1
         return .numbered(at % settings.pageSize == settings.pageSize - 1 ? [1, page, page + 1] : [1, page])
     }
