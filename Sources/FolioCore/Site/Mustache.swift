@@ -211,14 +211,13 @@ private struct TemplateDrawing {
 
     /// HTML-escaped: `& < > " '`, the runs between them appended whole.
     private static func escape(_ value: TemplateValue, into out: inout String) {
-        guard case .text(var text) = value else {
-            switch value {
-            case .number, .real, .flag, .null: return write(value, into: &out)
-            case .text, .object, .list:
-                var described = ""
-                write(value, into: &described)
-                return escape(.text(described), into: &out)
-            }
+        var text: String
+        switch value {
+        case .text(let value): text = value
+        case .number, .real, .flag, .null: return write(value, into: &out)
+        case .object, .list:
+            text = ""
+            write(value, into: &text)
         }
         let plain = text.withUTF8 { bytes -> Bool in
             var start = 0
