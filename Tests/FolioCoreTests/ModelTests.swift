@@ -242,6 +242,27 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"]).count, 0)
     }
 
+    func testABuildsThumbnailsAreStoredABatchAtATimeNotHeldToTheEnd() throws {
+        try database.apply(ImportBatch(upserts: (1...3).map { photo($0, by: "Josh", at: nil) }))
+        let ids = try (1...3).map { try XCTUnwrap(database.photo(identifier: "p\($0)")?.id) }
+        let store = ImagesStep.ThumbnailStore(database: database)
+        let small = Thumbnail(photoId: 0, spec: "s", checksum: "c", width: 1, height: 1, bytes: Data([1]))
+        store.add([small], for: [ids[0]])
+        XCTAssertEqual(try database.count("thumbnail"), 0, "one small thumbnail waits for more")
+        // Photos 2 and 3 share their bytes: one job's thumbnail is stored for both, and a batch's
+        // worth of bytes is stored at once, with what waited before it.
+        let large = Thumbnail(photoId: 0, spec: "s", checksum: "c", width: 1, height: 1,
+                              bytes: Data(count: ImagesStep.ThumbnailStore.batchBytes / 2))
+        store.add([large], for: [ids[1], ids[2]])
+        XCTAssertEqual(try database.count("thumbnail"), 3)
+        let more = Thumbnail(photoId: 0, spec: "t", checksum: "c", width: 1, height: 1, bytes: Data([2]))
+        store.add([more], for: [ids[2]])
+        try store.finish()
+        XCTAssertEqual(try database.count("thumbnail"), 4)
+        XCTAssertEqual(try database.thumbnails([ThumbnailKey(photoId: ids[2], spec: "s")]).first?.bytes.count,
+                       ImagesStep.ThumbnailStore.batchBytes / 2)
+    }
+
     func testABatchCostsAHandfulOfStatementsWhateverItsSize() throws {
         let counter = StatementCounter()
         var config = Configuration()

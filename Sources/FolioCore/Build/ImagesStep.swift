@@ -44,11 +44,19 @@ struct ImagesStep: BuildStep {
         let progress = run.progress("images", total: local.count + downloads.count)
         let counted = Counted()
         let cache = run.renditionCache
+        let store = ThumbnailStore(database: site.database)
         func work(_ jobs: [ImageJob], width: Int) async -> [Made] {
             await boundedMap(jobs, width: width, onEach: { _ in progress.update(counted.increment()) }) { job -> Made in
                 do {
-                    if let cache, let taken = try await Self.take(job, from: cache, context) { return taken }
-                    return try await Self.make(job, context)
+                    var made: Made
+                    if let cache, let taken = try await Self.take(job, from: cache, context) {
+                        made = taken
+                    } else {
+                        made = try await Self.make(job, context)
+                    }
+                    store.add(made.thumbnails, for: job.photos.map(\.id))
+                    made.thumbnails = []
+                    return made
                 } catch let error as ImagingError {
                     return Made(failure: error.reason)
                 } catch {
@@ -61,7 +69,6 @@ struct ImagesStep: BuildStep {
         let jobs = local + downloads
 
         var result = MadeImages()
-        var thumbnails: [Thumbnail] = []
         var failures: [PhotoSource: String] = [:]
         var published: [PhotoSource] = []
         for (job, outcome) in zip(jobs, made) {
@@ -80,16 +87,9 @@ struct ImagesStep: BuildStep {
                 continue
             }
             published += job.photos.map(\.source)
-            // The job made them for every photo with these bytes.
-            for thumbnail in outcome.thumbnails {
-                for (id, _) in job.photos {
-                    var copy = thumbnail
-                    copy.photoId = id
-                    thumbnails.append(copy)
-                }
-            }
         }
-        try site.database.replaceThumbnails(thumbnails, keepingSpecs: site.renditions.thumbnailSpecs)
+        try store.finish()
+        try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs)
         try site.database.recordFailures(failures, published: published)
         return result
     }
@@ -189,6 +189,58 @@ struct ImagesStep: BuildStep {
         func add(_ seconds: Int) {
             guard seconds > 0 else { return }
             line.update(lock.withLock { done += seconds; return done })
+        }
+    }
+
+    /// The thumbnails made, stored in the model a batch at a time as jobs finish: held until the
+    /// step's end, a cold build of 100,000 photos kept every one of their bytes at once (most of
+    /// its peak memory). A thumbnail stored before the build fails later is no harm: it is the
+    /// photo's, made from the bytes its checksum names, and a later build would make the same.
+    final class ThumbnailStore: @unchecked Sendable {
+        private let database: GalleryDatabase
+        private let lock = NSLock()
+        private var pending: [Thumbnail] = []
+        private var bytes = 0
+        private var failure: (any Error)?
+
+        /// Stored once this many bytes wait: a few hundred small photos' thumbnails.
+        static let batchBytes = 4 << 20
+
+        init(database: GalleryDatabase) { self.database = database }
+
+        /// A job's thumbnails, for every photo with its bytes (`photos`, by id).
+        func add(_ thumbnails: [Thumbnail], for photos: [Int64]) {
+            guard !thumbnails.isEmpty else { return }
+            lock.withLock {
+                for thumbnail in thumbnails {
+                    for id in photos {
+                        var copy = thumbnail
+                        copy.photoId = id
+                        pending.append(copy)
+                        bytes += thumbnail.bytes.count
+                    }
+                }
+                if bytes >= Self.batchBytes { flush() }
+            }
+        }
+
+        /// Stores what waits; throws the first failure to store any batch.
+        func finish() throws {
+            try lock.withLock {
+                flush()
+                if let failure { throw failure }
+            }
+        }
+
+        /// Called with the lock held: one writer at a time, the others wait their turn.
+        private func flush() {
+            defer { pending.removeAll(); bytes = 0 }
+            guard failure == nil else { return }
+            do {
+                try database.store(pending)
+            } catch {
+                failure = error
+            }
         }
     }
 

@@ -35,11 +35,25 @@ extension GalleryDatabase {
 
     /// Stores new thumbnails and forgets those no current photo or spec can use.
     public func replaceThumbnails(_ thumbnails: [Thumbnail], keepingSpecs specs: [String]) throws {
+        try store(thumbnails)
+        try forgetThumbnails(keepingSpecs: specs)
+    }
+
+    /// Stores new thumbnails, one transaction for all of them: a build stores them a batch at a
+    /// time as its images are made, so a large library's are never all held at once.
+    func store(_ thumbnails: [Thumbnail]) throws {
+        guard !thumbnails.isEmpty else { return }
         try writer.write { db in
             for thumbnail in thumbnails {
                 try thumbnail.upsert(db)
             }
-            if !thumbnails.isEmpty { try Self.bumpGeneration(db) }
+            try Self.bumpGeneration(db)
+        }
+    }
+
+    /// Forgets the thumbnails no current photo or spec can use.
+    func forgetThumbnails(keepingSpecs specs: [String]) throws {
+        try writer.write { db in
             try db.execute(sql: """
                 DELETE FROM thumbnail
                 WHERE spec NOT IN \(Self.placeholders(specs.count))
