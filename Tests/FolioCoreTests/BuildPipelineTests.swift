@@ -115,6 +115,24 @@ final class BuildPipelineTests: XCTestCase {
         }
     }
 
+    /// A search file the last build made and someone removed from `public/` is not taken over
+    /// from nothing: the build that finds it gone makes the whole index again.
+    func testASearchFileGoneFromThePublishedSiteIsMadeAgain() async throws {
+        let site = try TestSite.threePhotos()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await site.build(now: now)
+        let bucket = "search/data/i-0.js"
+        let made = try site.read(bucket)
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent(bucket))
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Renamed", "user": "Josh", "place": "Palo Alto, California, United States"],
+            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        try await site.build(now: now.addingTimeInterval(60))
+        XCTAssertEqual(try site.read(bucket), made)
+        XCTAssertTrue(try site.read("search/data/p-0.js").contains("Renamed"))
+    }
+
     func testASiteWithSomethingToSayIsReadOnEveryBuild() async throws {
         // A skipped file is named on every build until it is fixed: such a site's builds never
         // stop at the walk.

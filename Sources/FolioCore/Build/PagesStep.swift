@@ -9,9 +9,10 @@ struct SitePages: StepOutput {
     /// Every page, with the number of the builder in `builders` that makes it: a builder holds
     /// the whole gallery, and is not copied into each of a large library's hundred thousand routes.
     var routes: [(route: Route, builder: Int)]
-    /// Made beside the render step's page checks, on the core they leave: at 100,000 photos it
-    /// is seconds of work that no page waits for.
-    var search: Task<SearchIndex, Never>
+    /// The search index, made and written beside the render step's page checks, on the core
+    /// they leave (at 100,000 photos it is seconds of work that no page waits for): the
+    /// manifest's entries for its files.
+    var search: Task<[String: PageManifest.Entry], any Error>
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
     var photos: Int
@@ -133,7 +134,9 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        return SitePages(builders: builders, routes: routes, search: Task { builder.searchIndex(remaking: remaking) }, files: files,
+        let (output, now) = (site.output, run.now)
+        let search = Task { try SearchFiles.make(builder, remaking: remaking, output: output, previous: previous, now: now) }
+        return SitePages(builders: builders, routes: routes, search: search, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
                          drawing: drawing, digest: digest, changes: changes, previous: previous)

@@ -46,21 +46,22 @@ struct RenderStep: BuildStep {
             do {
                 var drawn: [Drawn] = []
                 for (route, number) in chunk {
-                    let builder = values.builders[number]
-                    let last = previous.entries[route.path]
+                    let path = route.path
+                    let last = previous.entries[path]
                     // No change since the last build can touch it: its key is not even made.
-                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(route.path) {
+                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: route.path, entry: last, lookedAt: false, rendered: false, written: false))
+                        drawn.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
+                    let builder = values.builders[number]
                     guard let key = builder.key(route) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     let input = PageManifest.input(key: key, drawing: drawing)
-                    if var last, last.input == input, output.reuse(route.path) {
+                    if var last, last.input == input, output.reuse(path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: route.path, entry: last, lookedAt: true, rendered: false, written: false))
+                        drawn.append(Drawn(path: path, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
                     }
                     guard let page = builder.page(route) else {
@@ -92,21 +93,14 @@ struct RenderStep: BuildStep {
                 if page.written { rendered.written += 1 }
             }
         }
-        var search = await values.search.value
-        if search.kept.contains(where: { !output.reuse($0) }) {
-            // A file the last build made (the pages step saw it in the manifest) is not there to
-            // take over: every one is made.
-            search = values.builders[0].searchIndex()
-        }
-        for path in search.kept { rendered.manifest.entries[path] = previous.entries[path] }
-        for file in search.files {
-            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
+        for (path, entry) in try await values.search.value {
+            rendered.manifest.entries[path] = entry
         }
         let address = SiteAddress(site.settings.baseURL)
         let listed = rendered.manifest.entries.filter { $0.value.isPage && !$0.key.hasPrefix(UnlistedAlbum.top) }
         let sitemaps = Sitemap.files(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
         for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
-            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest, output: output, now: now)
+            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest.entries, output: output, now: now)
         }
         return rendered
     }
@@ -114,15 +108,15 @@ struct RenderStep: BuildStep {
     /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
     /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
     /// modification time, as an unchanged page is.
-    private static func write(_ data: Data, to path: String, last: PageManifest, into manifest: inout PageManifest,
-                              output: PublicOutput, now: Date) throws {
+    static func write(_ data: Data, to path: String, last: PageManifest, into manifest: inout [String: PageManifest.Entry],
+                      output: PublicOutput, now: Date) throws {
         var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
         if let last = last.entries[path], last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
             entry.changed = last.changed ?? now
         } else {
             try output.write(data, to: path)
         }
-        manifest.entries[path] = entry
+        manifest[path] = entry
     }
 
     /// A protected page as published: the page drawn as usual, its images put inside it (one of

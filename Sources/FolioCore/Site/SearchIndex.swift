@@ -46,6 +46,7 @@ public struct SearchIndex: Sendable {
     /// Identifiers per bucket the bucket count aims at.
     static let identifiersPerBucket = 64
 
+    /// The files made, unless they were handed on as they were made (`Making.emit`).
     public var files: [File]
     /// Files not made again, the same as the last build's: the photo shards and identifier
     /// buckets of a site whose photos are in the same order, but for the shards of those whose
@@ -83,6 +84,8 @@ public struct SearchIndex: Sendable {
         /// The photo shards to make, when the rest, and every identifier bucket, are as the last
         /// build made them; nil to make all.
         let remaking: Set<Int>?
+        /// Where each file goes as it is made; nil to hold them all in the index made.
+        let emit: ((File) -> Void)?
         private var kept: [String] = []
         private var number = 0
         private var numbers: [String: Int] = [:]
@@ -93,16 +96,18 @@ public struct SearchIndex: Sendable {
         private var rows: [String] = []
         private var buckets: [[String]]
 
-        init(count: Int, remaking: Set<Int>? = nil) {
+        init(count: Int, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
             self.count = count
             self.remaking = remaking
+            self.emit = emit
             buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
             rows.reserveCapacity(SearchIndex.photosPerShard)
         }
 
         private mutating func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
             let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
-            files.append(File(path: SearchIndex.folder + name, data: Data(text.utf8)))
+            let file = File(path: SearchIndex.folder + name, data: Data(text.utf8))
+            if let emit { emit(file) } else { files.append(file) }
         }
 
         /// The word's number, given it the first time it is met.
@@ -224,11 +229,12 @@ public struct SearchIndex: Sendable {
 extension SiteBuilder {
     /// The search index of every photo, in the order of the site's lists. With `remaking`, only
     /// those photo shards are made, and no identifier bucket: the rest are the last build's
-    /// (`SearchIndex.kept`), for a site whose photos are in the same order.
-    public func searchIndex(remaking: Set<Int>? = nil) -> SearchIndex {
+    /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
+    /// file is handed to it as it is made, and the index holds none.
+    func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
         // Names of people, places, regions, albums and tags recur on thousands of photos: each
         // is cut into words, and its words numbered, once.
-        var making = SearchIndex.Making(count: ordered.count, remaking: remaking)
+        var making = SearchIndex.Making(count: ordered.count, remaking: remaking, emit: emit)
         var known: [String: [Int]] = [:]
         func shared(_ text: String) -> [Int] {
             if let words = known[text] { return words }

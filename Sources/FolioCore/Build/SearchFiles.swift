@@ -1,0 +1,55 @@
+import Foundation
+
+/// The search index written into the new site as it is made, file by file, beside the render
+/// step's pages: at 100,000 photos its 5,000 photo shards, held until the render step wrote them,
+/// were 30 MB of the build's peak (and stayed held to its end).
+final class SearchFiles: @unchecked Sendable {
+    private let output: PublicOutput
+    private let previous: PageManifest
+    private let now: Date
+    private let lock = NSLock()
+    private var entries: [String: PageManifest.Entry] = [:]
+    private var failure: (any Error)?
+
+    init(output: PublicOutput, previous: PageManifest, now: Date) {
+        self.output = output
+        self.previous = previous
+        self.now = now
+    }
+
+    /// Writes the index of `builder`'s photos: only the photo shards in `remaking` when the rest,
+    /// and every identifier bucket, are the last build's files, else all of it. Returns the
+    /// manifest's entries for its files; throws what stopped one being written.
+    static func make(_ builder: SiteBuilder, remaking: Set<Int>?, output: PublicOutput, previous: PageManifest,
+                     now: Date) throws -> [String: PageManifest.Entry] {
+        var files = SearchFiles(output: output, previous: previous, now: now)
+        var index = builder.searchIndex(remaking: remaking, emit: files.write)
+        if index.kept.contains(where: { !output.reuse($0) }) {
+            // A file the last build made (the pages step saw it in the manifest) is not there to
+            // take over: every one is made.
+            files = SearchFiles(output: output, previous: previous, now: now)
+            index = builder.searchIndex(emit: files.write)
+        }
+        return try files.finish(kept: index.kept)
+    }
+
+    /// Writes one file of the index, unless it is the last build's, byte for byte.
+    func write(_ file: SearchIndex.File) {
+        lock.withLock {
+            guard failure == nil else { return }
+            do {
+                try RenderStep.write(file.data, to: file.path, last: previous, into: &entries, output: output, now: now)
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    private func finish(kept: [String]) throws -> [String: PageManifest.Entry] {
+        try lock.withLock {
+            if let failure { throw failure }
+            for path in kept { entries[path] = previous.entries[path] }
+            return entries
+        }
+    }
+}
