@@ -105,8 +105,15 @@ public struct SearchIndex: Sendable {
         }
 
         private mutating func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
-            let text = "folioData(\(JSONText.string(kind)),\(JSONText.string(key)),\(value));\n"
-            let file = File(path: SearchIndex.folder + name, data: Data(text.utf8))
+            add(name, kind, key, bytes: Array(value.utf8))
+        }
+
+        /// The file `name`: one call, `folioData(kind, key, value)`.
+        private mutating func add(_ name: String, _ kind: String, _ key: String, bytes value: [UInt8]) {
+            var data = Data("folioData(\(JSONText.string(kind)),\(JSONText.string(key)),".utf8)
+            data.append(contentsOf: value)
+            data.append(contentsOf: ");\n".utf8)
+            let file = File(path: SearchIndex.folder + name, data: data)
             if let emit { emit(file) } else { files.append(file) }
         }
 
@@ -157,28 +164,39 @@ public struct SearchIndex: Sendable {
         mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
             precondition(number == count, "the search index was promised \(count) photos and given \(number)")
             flushShard()
-            // Each word's entry is written once; the cutting only decides which file it goes to.
-            var entryText: [String: String] = [:]
-            entryText.reserveCapacity(words.count)
+            // Each word's entry is written once, as bytes into one buffer (text appended a number
+            // at a time was most of a build's index); the cutting only decides which file it goes to.
+            var entries: [UInt8] = []
+            var spans: [Range<Int>] = []
+            spans.reserveCapacity(words.count)
             for (word, numbers) in zip(words, postings) {
-                var text = JSONText.string(word) + ":["
+                let start = entries.count
+                entries.append(contentsOf: JSONText.string(word).utf8)
+                entries.append(contentsOf: ":[".utf8)
                 var previous = 0
                 for (at, value) in numbers.enumerated() {
-                    if at > 0 { text += "," }
-                    text += String(value - previous)
+                    if at > 0 { entries.append(UInt8(ascii: ",")) }
+                    entries.append(contentsOf: String(value - previous).utf8)
                     previous = value
                 }
-                entryText[word] = text + "]"
+                entries.append(UInt8(ascii: "]"))
+                spans.append(start..<entries.count)
             }
+            let numbers = self.numbers
             let wordFiles = Dictionary(grouping: words, by: SearchText.shardKey)
-                .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { entryText[$0]!.utf8.count + 1 }) }
+                .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
                 .sorted { $0.key < $1.key }
             // Word files first, as the index always wrote them; then the shards made so far.
             let shards = files
             files = []
             for file in wordFiles {
-                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key,
-                    "{" + file.words.map { entryText[$0]! }.joined(separator: ",") + "}")
+                var value: [UInt8] = [UInt8(ascii: "{")]
+                for (at, word) in file.words.enumerated() {
+                    if at > 0 { value.append(UInt8(ascii: ",")) }
+                    value.append(contentsOf: entries[spans[numbers[word]!]])
+                }
+                value.append(UInt8(ascii: "}"))
+                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key, bytes: value)
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {
@@ -243,6 +261,7 @@ extension SiteBuilder {
             return words
         }
         var albumWords: [String: [Int]] = [:]
+        var folders: [Substring: String?] = [:]
         var words: [Int] = []
         for (position, item) in ordered.enumerated() {
             let photo = item.photo
@@ -254,8 +273,20 @@ extension SiteBuilder {
                 if let field { words += shared(field) }
             }
             // A photo is found by the titles of its album and the albums above it: a folder's
-            // words gathered once for all its photos.
-            if let folder = AlbumTree.folder(of: photo) {
+            // words gathered once for all its photos, and the folder worked out once for all the
+            // photos in it, by the text before a photo's name.
+            var directory: Substring = ""
+            if case .content(let path) = photo.source, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                directory = path[..<slash]
+            }
+            let folder: String?
+            if let known = folders[directory] {
+                folder = known
+            } else {
+                folder = AlbumTree.folder(of: photo)
+                folders[directory] = folder
+            }
+            if let folder {
                 if let found = albumWords[folder] {
                     words += found
                 } else {
