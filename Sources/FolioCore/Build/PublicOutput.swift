@@ -481,14 +481,29 @@ public final class PublicOutput: @unchecked Sendable {
 
     private func removeUnused(_ media: Set<String>) {
         let root = next.appendingPathComponent("media")
-        for name in (try? fm.contentsOfDirectory(atPath: root.path)) ?? [] where name != "tiles" && !media.contains("media/\(name)") {
+        for name in Self.names(in: root.path, where: { $0 != "tiles" && !media.contains("media/\($0)") }) {
             try? fm.removeItem(at: root.appendingPathComponent(name))
             noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
-        for name in (try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [] where !media.contains("media/tiles/\(name)/") {
+        for name in Self.names(in: tiles.path, where: { !media.contains("media/tiles/\($0)/") }) {
             try? fm.removeItem(at: tiles.appendingPathComponent(name))
             noteChanged("media/tiles/\(name)/")
         }
+    }
+
+    /// The names in `folder` that `keep` picks, read one at a time: a large library's media
+    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
+    /// at the end of the build, at its peak. Nothing when the folder will not open.
+    private static func names(in folder: String, where keep: (String) -> Bool) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            // Records are as long as their name: read it in place, as the content walk does.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: LocalFileAccess.nameOffset).assumingMemoryBound(to: CChar.self))
+            if name != ".", name != "..", keep(name) { names.append(name) }
+        }
+        return names
     }
 }

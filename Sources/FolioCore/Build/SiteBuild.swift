@@ -51,18 +51,26 @@ public struct SiteBuild: Sendable {
         let trees = state.trees(next: site.output.next)
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
-        let plan = try await steps.step(PlanStep(), (site, imported, trees))
+        var plan = try await steps.step(PlanStep(), (site, imported, trees))
         let images = try await steps.step(ImagesStep(), (site, plan))
-        let pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
+        // What is done is let go: a cold build of a large library held every photo's image job,
+        // then every page's route and the builders' lists, to its end, where its peak is.
+        plan.jobs = []
+        plan.restores = []
+        var pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
+        let pageCount = pages.routes.count
+        pages.builders = []
+        pages.routes = []
         let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
-        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, rendered: rendered, clean: !steps.hasErrors,
+        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
+                                                              clean: !steps.hasErrors,
                                                               content: quiet ? walk.digest : nil, trees: trees,
                                                               media: images.failed.isEmpty && images.issues.isEmpty ? plan.media : nil,
                                                               reused: plan.reused))
 
         report.photos = pages.photos
-        report.pages = pages.routes.count
+        report.pages = pageCount
         report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused

@@ -8,7 +8,9 @@ struct WriteStep: BuildStep {
 
     struct Input: Sendable {
         var site: ConfiguredSite
+        /// The site's pages as drawn, less their builders and routes (`pageCount` of them).
         var pages: SitePages
+        var pageCount: Int
         var rendered: RenderedSite
         /// A build with errors leaves no stamp, so the next one tries the failed photos again.
         var clean: Bool
@@ -32,7 +34,7 @@ struct WriteStep: BuildStep {
             let fingerprint = BuildStamp.fingerprint(generation: try site.database.generation(), theme: site.theme,
                                                      settings: site.settings, folio: site.folio)
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                               pages: input.pages.routes.count, content: input.content)
+                               pages: input.pageCount, content: input.content)
         }
         // The media in use listed only when they may not be the last build's.
         let inUse = input.media.map { input.pages.media.stamp(media: $0) }

@@ -156,7 +156,7 @@ public struct LocalFileAccess: FileAccess {
         return FolderListing(entries: found.sorted { $0.path < $1.path }, unreadable: unreadable.sorted { $0.path < $1.path })
     }
 
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     public func realPath(_ url: URL) -> String {
         if let resolved = realpath(url.path, nil) {
