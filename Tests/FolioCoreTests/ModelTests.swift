@@ -263,6 +263,38 @@ final class ModelTests: XCTestCase {
                        ImagesStep.ThumbnailStore.batchBytes / 2)
     }
 
+    func testTagsAreReadAsTheJSONDecoderReadsThem() throws {
+        let written = [[], ["a"], ["", "b c"], ["Zürich", "東京", "🌋 volcano"], ["a/b", "quote \" in", "back\\slash"], ["x,y", "[z]"]]
+        for tags in written {
+            let text = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
+            XCTAssertEqual(try Photo.tags(text), tags, text)
+        }
+        // Written by hand, or broken: whatever the decoder makes of it, or its refusal.
+        for text in [#"["a","b"]"#, #"[ "a" ]"#, #"["a" ,"b"]"#, #"["\u00e9"]"#, #"["a",]"#, #"["a"#, #"["a" "b"]"#, "", "[", #"[1]"#] {
+            XCTAssertEqual(try? Photo.tags(text), try? JSONDecoder().decode([String].self, from: Data(text.utf8)), text)
+        }
+        XCTAssertThrowsError(try Photo.tags(#"["a" "b"]"#))
+    }
+
+    func testEveryPhotoColumnIsReadBackAsWritten() throws {
+        var imported = photo(1, by: "Josh", at: "Lyon, France", favorite: true)
+        imported.description = "Rubble"
+        imported.tags = ["old town", "night"]
+        imported.latitude = 45.76
+        imported.longitude = 4.83
+        imported.camera = "X100"
+        imported.motion = PhotoMotion(kind: .video, duration: 3.5)
+        try database.apply(ImportBatch(upserts: [imported]))
+        let single = try XCTUnwrap(database.photo(identifier: "p1"))
+        let snapshot = try XCTUnwrap(database.snapshot().photos.first?.photo)
+        XCTAssertEqual(snapshot, single, "the snapshot reads a row as a single fetch does")
+        XCTAssertEqual(snapshot.tags, ["old town", "night"])
+        XCTAssertEqual(snapshot.motion?.duration, 3.5)
+        XCTAssertEqual(snapshot.description, "Rubble")
+        XCTAssertEqual(snapshot.latitude, 45.76)
+        XCTAssertTrue(snapshot.favorite)
+    }
+
     func testABatchCostsAHandfulOfStatementsWhateverItsSize() throws {
         let counter = StatementCounter()
         var config = Configuration()

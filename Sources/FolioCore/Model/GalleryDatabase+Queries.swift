@@ -67,8 +67,11 @@ extension GalleryDatabase {
             // half of it unused.
             var photos: [GalleryPhoto] = []
             photos.reserveCapacity(try Photo.fetchCount(db))
-            let rows = try Photo.fetchCursor(db)
-            while let photo = try rows.next() {
+            let rows = try Row.fetchCursor(db, Photo.all())
+            var columns: Photo.ColumnIndexes?
+            while let row = try rows.next() {
+                if columns == nil { columns = Photo.ColumnIndexes(row) }
+                let photo = try Photo(row: row, columns: columns!)
                 guard let person = people[photo.personId] else { continue }
                 let place = photo.placeId.flatMap { places[$0] }
                 photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.regionId] }))

@@ -73,45 +73,95 @@ extension Photo {
     /// photos that was most of the plan step. The JSON columns are decoded only when they hold
     /// something. The coding keys name the columns, as they do when a photo is written.
     public init(row: Row) throws {
+        try self.init(row: row, columns: ColumnIndexes(row))
+    }
+
+    /// Where each column is in the rows of one statement, found by name once: GRDB finds a
+    /// column by name going through the row's columns one by one, and did so for each of 31
+    /// columns of each of a large library's photos on every build.
+    struct ColumnIndexes {
+        private var indexes: [String: Int] = [:]
+
+        init(_ row: Row) {
+            for (index, name) in row.columnNames.enumerated() { indexes[name] = index }
+        }
+
+        func index(_ name: String) throws -> Int {
+            guard let index = indexes[name] else {
+                throw DecodingError.valueNotFound(Photo.self, .init(codingPath: [], debugDescription: "the photo row has no column '\(name)'"))
+            }
+            return index
+        }
+    }
+
+    /// Reads a row whose columns are where `columns` says.
+    init(row: Row, columns: ColumnIndexes) throws {
+        func at(_ key: CodingKeys) throws -> Int { try columns.index(key.stringValue) }
         func json<T: Decodable>(_ key: CodingKeys, _ type: T.Type) throws -> T? {
-            guard let text = row[key.stringValue] as String? else { return nil }
+            guard let text = row[try at(key)] as String? else { return nil }
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
         }
-        let sourceText: String = row[CodingKeys.source.stringValue]
+        let sourceText: String = row[try at(.source)]
         guard let source = PhotoSource(text: sourceText) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.source], debugDescription: "unknown photo source '\(sourceText)'"))
         }
-        let tagsText: String = row[CodingKeys.tags.stringValue]
-        id = row[CodingKeys.id.stringValue]
-        identifier = row[CodingKeys.identifier.stringValue]
+        let tagsText: String = row[try at(.tags)]
+        id = row[try at(.id)]
+        identifier = row[try at(.identifier)]
         self.source = source
-        title = row[CodingKeys.title.stringValue]
-        description = row[CodingKeys.description.stringValue]
-        descriptionHTML = row[CodingKeys.descriptionHTML.stringValue]
-        personId = row[CodingKeys.personId.stringValue]
-        placeId = row[CodingKeys.placeId.stringValue]
-        taken = row[CodingKeys.taken.stringValue]
-        uploaded = row[CodingKeys.uploaded.stringValue]
-        width = row[CodingKeys.width.stringValue]
-        height = row[CodingKeys.height.stringValue]
-        favorite = row[CodingKeys.favorite.stringValue]
-        catalogFavorite = row[CodingKeys.catalogFavorite.stringValue]
-        checksum = row[CodingKeys.checksum.stringValue]
-        fileStamp = row[CodingKeys.fileStamp.stringValue]
-        fingerprint = row[CodingKeys.fingerprint.stringValue]
-        format = row[CodingKeys.format.stringValue]
-        orientation = row[CodingKeys.orientation.stringValue]
-        colour = row[CodingKeys.colour.stringValue]
-        transparent = row[CodingKeys.transparent.stringValue]
-        animated = row[CodingKeys.animated.stringValue]
+        title = row[try at(.title)]
+        description = row[try at(.description)]
+        descriptionHTML = row[try at(.descriptionHTML)]
+        personId = row[try at(.personId)]
+        placeId = row[try at(.placeId)]
+        taken = row[try at(.taken)]
+        uploaded = row[try at(.uploaded)]
+        width = row[try at(.width)]
+        height = row[try at(.height)]
+        favorite = row[try at(.favorite)]
+        catalogFavorite = row[try at(.catalogFavorite)]
+        checksum = row[try at(.checksum)]
+        fileStamp = row[try at(.fileStamp)]
+        fingerprint = row[try at(.fingerprint)]
+        format = row[try at(.format)]
+        orientation = row[try at(.orientation)]
+        colour = row[try at(.colour)]
+        transparent = row[try at(.transparent)]
+        animated = row[try at(.animated)]
         motion = try json(.motion, PhotoMotion.self)
-        camera = row[CodingKeys.camera.stringValue]
-        exposure = row[CodingKeys.exposure.stringValue]
-        latitude = row[CodingKeys.latitude.stringValue]
-        longitude = row[CodingKeys.longitude.stringValue]
-        tags = tagsText == "[]" ? [] : try JSONDecoder().decode([String].self, from: Data(tagsText.utf8))
-        lastError = row[CodingKeys.lastError.stringValue]
+        camera = row[try at(.camera)]
+        exposure = row[try at(.exposure)]
+        latitude = row[try at(.latitude)]
+        longitude = row[try at(.longitude)]
+        tags = try Self.tags(tagsText)
+        lastError = row[try at(.lastError)]
         remote = try json(.remote, RemotePhoto.self)
-        flickrPlaceId = row[CodingKeys.flickrPlaceId.stringValue]
+        flickrPlaceId = row[try at(.flickrPlaceId)]
+    }
+
+    /// The tags column, a JSON array of strings. Most are `[]`, or a few words with nothing
+    /// escaped (`["a","b c"]`), read here without a decoder (a `JSONDecoder` for each photo's
+    /// tags was a fifth of reading the photos); anything else goes to the decoder.
+    static func tags(_ text: String) throws -> [String] {
+        if text == "[]" { return [] }
+        let utf8 = text.utf8
+        if utf8.first == UInt8(ascii: "["), utf8.last == UInt8(ascii: "]"), !utf8.contains(UInt8(ascii: "\\")) {
+            // Between the brackets: "…","…", nothing but quotes and commas outside the quotes.
+            var tags: [String] = []
+            var rest = utf8.dropFirst().dropLast()
+            var plain = true
+            while plain, rest.first == UInt8(ascii: "\"") {
+                rest = rest.dropFirst()
+                guard let close = rest.firstIndex(of: UInt8(ascii: "\"")) else { plain = false; break }
+                tags.append(String(decoding: rest[..<close], as: UTF8.self))
+                rest = rest[rest.index(after: close)...]
+                if rest.first == UInt8(ascii: ",") {
+                    rest = rest.dropFirst()
+                    plain = rest.first == UInt8(ascii: "\"")
+                }
+            }
+            if plain, rest.isEmpty { return tags }
+        }
+        return try JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
 }
