@@ -492,17 +492,17 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    /// The names in `folder` that `keep` picks, read one at a time: a large library's media
+    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
     /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
     /// at the end of the build, at its peak. Nothing when the folder will not open.
-    private static func names(in folder: String, where keep: (String) -> Bool) -> [String] {
+    private static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
             // Records are as long as their name: read it in place, as the content walk does.
             let name = String(cString: UnsafeRawPointer(entry).advanced(by: LocalFileAccess.nameOffset).assumingMemoryBound(to: CChar.self))
-            if name != ".", name != "..", keep(name) { names.append(name) }
+            if name != ".", name != "..", picked(name) { names.append(name) }
         }
         return names
     }
