@@ -1,0 +1,89 @@
+import CSystem
+import Foundation
+
+/// Putting the new site in place: the media no page uses deleted, then the two trees swapped.
+extension PublicOutput {
+    /// How the new site was put in place.
+    public enum Swap: Sendable, Equatable {
+        /// In one step: no moment without a complete `public/`.
+        case atomic
+        /// This file system cannot swap two folders in one step: for a moment there was none.
+        case inTwoSteps
+    }
+
+    /// Deletes the media no page of the new site refers to, then puts the new site in place of
+    /// the old one. `media` holds every media file ("media/….jpg") and tile folder
+    /// ("media/tiles/…/") in use; nil when they are the last build's, whose media are then all
+    /// kept. `pages` are the paths of the published site's pages and files (its manifest): with
+    /// the trees in step (`prepare(differing:)`), the pages to delete are found among them.
+    @discardableResult
+    public func commit(keepingMedia media: Set<String>?, pages: some Sequence<String> = [String]()) throws -> Swap {
+        if let differing {
+            removeUnmade(knowing: pages, differing: differing)
+        } else {
+            removeUnmade()
+            // The published pages this build did not make are where the trees will differ,
+            // whether or not the next tree had them.
+            lock.lock()
+            for relative in pages where !relative.hasPrefix("media/") && !made.contains(relative) { changed.insert(relative) }
+            lock.unlock()
+        }
+        if let media { removeUnused(media) }
+        let swap: Swap
+        if !fm.fileExists(atPath: destination.path) {
+            try move(next, to: destination)
+            swap = .atomic
+        } else if folio_exchange(next.path, destination.path) == 0 {
+            swap = .atomic
+        } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
+            let aside = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).swap")
+            try? fm.removeItem(at: aside)
+            try move(destination, to: aside)
+            do {
+                try move(next, to: destination)
+            } catch {
+                try? fm.moveItem(at: aside, to: destination)
+                throw error
+            }
+            try move(aside, to: next)
+            swap = .inTwoSteps
+        } else {
+            throw FolioError(path: destination.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
+        }
+        return swap
+    }
+
+    private func move(_ from: URL, to: URL) throws {
+        guard rename(from.path, to.path) == 0 else {
+            throw FolioError(path: to.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func removeUnused(_ media: Set<String>) {
+        let root = next.appendingPathComponent("media")
+        for name in Self.names(in: root.path, where: { $0 != "tiles" && !media.contains("media/\($0)") }) {
+            try? fm.removeItem(at: root.appendingPathComponent(name))
+            noteChanged("media/\(name)")
+        }
+        let tiles = root.appendingPathComponent("tiles")
+        for name in Self.names(in: tiles.path, where: { !media.contains("media/tiles/\($0)/") }) {
+            try? fm.removeItem(at: tiles.appendingPathComponent(name))
+            noteChanged("media/tiles/\(name)/")
+        }
+    }
+
+    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
+    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
+    /// at the end of the build, at its peak. Nothing when the folder will not open.
+    private static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            // Records are as long as their name: read it in place, as the content walk does.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: LocalFileAccess.nameOffset).assumingMemoryBound(to: CChar.self))
+            if name != ".", name != "..", picked(name) { names.append(name) }
+        }
+        return names
+    }
+}
