@@ -13,8 +13,10 @@ final class SiteTemplateValueTests: XCTestCase {
         image.animation = "media/a.gif"
         let crumb = Crumb(title: "t", href: "h")
         let zoom = TilePyramid(width: 4000, height: 3000, tileSize: 256, overlap: 1, format: "jpg", minLevel: 11, maxLevel: 12, tilesBase: "media/tiles/x/")
-        let card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",
+        var card = PhotoCard(href: "h", title: "t", subtitle: "s", alt: "a", thumb: image, favorite: true, identifier: "p1",
                              shape: image, shapeSizes: "300px", eager: true, leading: true)
+        card.duration = "0:07"
+        card.live = true
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
@@ -94,6 +96,31 @@ final class SiteTemplateValueTests: XCTestCase {
         XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.titel}}</h1>{{#page.photo}}{{originalWidht}}{{/page.photo}}", known: known),
                        ["page.titel", "originalWidht"])
         XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.title}}</h1>{{>srcset}}{{! a comment }}{{$main}}{{/main}}", known: known), [])
+    }
+
+    /// The values that write their own template value (`TemplateConvertible`) write what their
+    /// encoding would, on pages of every kind; their sample sets every optional field, so a field
+    /// added to one of them and not to what it writes is found.
+    func testValuesThatWriteThemselvesWriteWhatTheirEncodingWould() throws {
+        let renderer = PageRenderer(theme: try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil), settings: SiteSettings())
+        for page in everyKindOfPage() {
+            let written = try renderer.values(page)
+            let encoded = try renderer.values(page, encoder: TemplateEncoder(recordingKeys: true))
+            XCTAssertEqual(written, encoded, "\(type(of: page))")
+        }
+        let page = try XCTUnwrap(everyKindOfPage().compactMap { $0 as? PhotosPage }.first)
+        let card = try XCTUnwrap(page.photoSections.first?.photos.first)
+        let image = try XCTUnwrap(card.thumb)
+        let picture = try XCTUnwrap(image.picture)
+        let samples: [any TemplateConvertible] = [card, image, picture, try XCTUnwrap(picture.candidates.first)]
+        for sample in samples {
+            let absent = Mirror(reflecting: sample).children.filter { child in
+                if case Optional<Any>.none = child.value { return true }
+                return false
+            }
+            XCTAssertEqual(absent.compactMap(\.label), [], "\(type(of: sample)): the sample sets every field")
+            XCTAssertEqual(sample.templateValue.object?.names.count, Mirror(reflecting: sample).children.count, "\(type(of: sample))")
+        }
     }
 
     func testAPageSeesItsOwnFieldsAndItsFramesSideBySide() throws {

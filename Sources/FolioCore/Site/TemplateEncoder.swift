@@ -16,6 +16,7 @@ final class TemplateEncoder {
     }
 
     func encode(_ value: some Encodable) throws -> TemplateValue {
+        if let direct = direct(value) { return direct }
         let node = Node()
         try value.encode(to: TreeEncoder(node: node, owner: self))
         return node.value
@@ -23,6 +24,13 @@ final class TemplateEncoder {
 
     fileprivate func record(_ key: String) {
         keys?.insert(key)
+    }
+
+    /// The value as it writes itself, when it does and names are not being recorded (recording
+    /// goes through `Encodable`, which names absent optionals too).
+    fileprivate func direct(_ value: some Encodable) -> TemplateValue? {
+        guard keys == nil, let value = value as? any TemplateConvertible else { return nil }
+        return value.templateValue
     }
 
     /// One value of the tree being built: filled in by whichever container the value asks for.
@@ -151,7 +159,7 @@ final class TemplateEncoder {
 
     /// Scalars stay themselves; anything else is encoded into `node`.
     private static func put(_ value: some Encodable, into node: Node, owner: TemplateEncoder) throws {
-        if let scalar = scalar(value) { return node.set(scalar) }
+        if let scalar = scalar(value) ?? owner.direct(value) { return node.set(scalar) }
         try value.encode(to: TreeEncoder(node: node, owner: owner))
     }
 
@@ -187,7 +195,7 @@ final class TemplateEncoder {
 
         mutating func encode(_ value: some Encodable, forKey key: Key) throws {
             owner.record(key.stringValue)
-            if let scalar = TemplateEncoder.scalar(value) { return node.set(scalar, at: key.stringValue) }
+            if let scalar = TemplateEncoder.scalar(value) ?? owner.direct(value) { return node.set(scalar, at: key.stringValue) }
             try value.encode(to: TreeEncoder(node: node.child(key.stringValue), owner: owner))
         }
 
@@ -245,7 +253,7 @@ final class TemplateEncoder {
 
 
         mutating func encode(_ value: some Encodable) throws {
-            if let scalar = TemplateEncoder.scalar(value) { return node.append(scalar) }
+            if let scalar = TemplateEncoder.scalar(value) ?? owner.direct(value) { return node.append(scalar) }
             try value.encode(to: TreeEncoder(node: node.appended(), owner: owner))
         }
 
@@ -300,7 +308,7 @@ extension TemplateScalarContainer {
 
 /// A value as a template sees it: what `TemplateEncoder` makes of a page's values. Drawing a
 /// page asks each value what it is thousands of times: an enum's case, not a dynamic cast.
-indirect enum TemplateValue: Sendable {
+indirect enum TemplateValue: Sendable, Equatable {
     case text(String)
     case number(Int)
     case real(Double)
@@ -329,7 +337,7 @@ indirect enum TemplateValue: Sendable {
 /// What a template sees of a value: its fields by name. Names are found by comparing them, not
 /// hashing: a template looks names up by the thousand per page, most of them missing from the
 /// values nearest (Mustache climbs the context), and a short name compares as two machine words.
-struct TemplateObject: Sendable {
+struct TemplateObject: Sendable, Equatable {
     private(set) var names: [String]
     private(set) var values: [TemplateValue]
 
