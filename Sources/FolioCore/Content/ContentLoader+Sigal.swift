@@ -3,10 +3,10 @@ import Foundation
 /// The description files of a gallery moved from sigal: `<photo stem>.md` beside a photo, and an
 /// album's `index.md`. They are part of what they describe, not skipped files.
 extension ContentLoader {
-    func readSigalDescriptions(into inventory: inout ContentInventory, listing: [FileEntry], photos: Set<String>) {
+    func readSigalDescriptions(into inventory: inout ContentInventory, listing: [FileEntry], photos: () -> Set<String>) {
         // By lower-cased path without ".md": cameras write IMG_1.JPG, people IMG_1.md.
         var markdown: [String: String] = [:]
-        for entry in listing where !entry.isLink && entry.path.lowercased().hasSuffix(".md") {
+        for entry in listing where !entry.isLink && RelativePath.lowercasedExtension(of: entry.path) == "md" {
             markdown[String(entry.path.dropLast(3)).lowercased()] = entry.path
         }
         guard !markdown.isEmpty else { return }
@@ -35,7 +35,7 @@ extension ContentLoader {
             var cover = described.thumbnail
             if let thumbnail = cover {
                 let path = ContentPath.resolve(thumbnail, in: folder)
-                if path == nil || !photos.contains(path!) || !path!.hasPrefix(folder + "/") || path!.dropFirst(folder.count + 1).contains("/") {
+                if path == nil || !photos().contains(path!) || !path!.hasPrefix(folder + "/") || path!.dropFirst(folder.count + 1).contains("/") {
                     inventory.issues.append(.warning(shown, "Thumbnail '\(thumbnail)' is not a photo of this folder; the newest photo is the cover"))
                     cover = nil
                 }

@@ -52,20 +52,14 @@ public struct ContentLoader: Sendable {
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
         let clips = Self.liveClips(all)
-        let images = all.filter { ContentPath.isImage($0) || (ContentPath.isVideo($0) && clips.clipOf[$0] == nil) }
+        let images = all.filter { Self.isPhoto($0, clips: clips) }
         let realRoot = files.realPath(contentRoot) + "/"
-        // Regular files the walk found are inside content/ by construction; only links, and paths
-        // a catalog names that the walk did not find, need their real path checked.
-        let inside = Set(listing.filter { !$0.isLink }.map(\.path))
-        // What the walk learnt of each file on its way, so most files cost no stat of their own.
-        // Swift's String equality is canonical: a name found must be the same bytes as the one
-        // asked for, or it is another file (composed and decomposed names are two on Linux).
-        var found: [String: (path: String, stamp: FileStamp)] = [:]
-        for entry in listing where !entry.isLink { if let stamp = entry.stamp { found[entry.path] = (entry.path, stamp) } }
-        let walkStamps = WalkStamps(found: found)
+        // The regular files the walk found, which are inside content/ by construction (only links,
+        // and paths a catalog names that the walk did not find, need their real path checked),
+        // with what the walk learnt of each on its way, so most files cost no stat of their own;
+        // and which of them are photos already, by a record or as found.
+        var walked = WalkedFiles(listing)
 
-        // Paths as bytes: two files whose names differ only in Unicode normal form are two files.
-        var listed = Set<PhotoSource>()
         // A catalog typed in one normal form finds a file named in the other (macOS writes names
         // decomposed; keyboards type them composed). Made only when a record names a file the
         // walk did not find: composing every name costs more than the rest of the walk.
@@ -82,7 +76,7 @@ public struct ContentLoader: Sendable {
         for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
         // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
         let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
-        let photos = Set(images)
+        lazy var photos = Set(images)
         for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
             let (album, password, issues) = albumReader.read(settings, photos: photos)
             guard let album else { continue }
@@ -112,23 +106,27 @@ public struct ContentLoader: Sendable {
             if let key = result.cacheKey { cached.insert(key) }
             inventory.issues += result.issues
             for var record in result.records {
-                if walkStamps[record.path] == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil,
-                   let onDisk = onDisk(record.path) {
+                var at = walked.position(of: record.path)
+                if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
                     record.path = onDisk
+                    at = walked.position(of: onDisk)
                 }
                 if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
-                guard !listed.contains(.content(path: record.path)) else {
+                guard !walked.isListed(record.path, at: at) else {
                     inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                     continue
                 }
-                guard let entry = entry(record.path, record: record, realRoot: realRoot, inside: inside, stamps: walkStamps,
+                guard let entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
                                         catalog: record.location, issues: &inventory.issues) else { continue }
-                listed.insert(.content(path: record.path))
+                walked.list(record.path, at: at)
                 inventory.entries.append(entry)
             }
         }
-        for image in images where !listed.contains(.content(path: image)) {
-            if let entry = entry(image, record: nil, realRoot: realRoot, inside: inside, stamps: walkStamps, catalog: nil,
+        for file in listing where Self.isPhoto(file.path, clips: clips) {
+            // Not the file's place in the listing: a name in the other normal form may hold its key.
+            let at = file.isLink ? nil : walked.position(of: file.path)
+            guard !walked.isListed(file.path, at: at) else { continue }
+            if let entry = entry(file.path, at: at, record: nil, realRoot: realRoot, walked: walked, catalog: nil,
                                  issues: &inventory.issues) {
                 inventory.entries.append(entry)
             }
@@ -143,16 +141,21 @@ public struct ContentLoader: Sendable {
             let path = inventory.entries[index].path
             let candidates = [path + ".xmp", RelativePath(path).deletingExtension.text + ".xmp"].map { $0.lowercased() }
             guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
-                  let stamp = walkStamps[sidecar] ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+                  let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
-        readSigalDescriptions(into: &inventory, listing: listing, photos: Set(images))
+        readSigalDescriptions(into: &inventory, listing: listing, photos: { photos })
         for index in inventory.entries.indices where !clips.clipOf.isEmpty {
             guard let clip = clips.stillOf[inventory.entries[index].path],
-                  let stamp = walkStamps[clip] ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }
+                  let stamp = walked.stamp(of: clip) ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }
             inventory.entries[index].clip = Sidecar(path: clip, stamp: stamp)
         }
         return inventory
+    }
+
+    /// What becomes a photo of the gallery: an image, or a video that is no Live Photo's clip.
+    private static func isPhoto(_ path: String, clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool {
+        ContentPath.isImage(path) || (ContentPath.isVideo(path) && clips.clipOf[path] == nil)
     }
 
     /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
@@ -211,16 +214,18 @@ public struct ContentLoader: Sendable {
         return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
-    private func entry(_ path: String, record: CatalogRecord?, realRoot: String, inside: Set<String>, stamps: WalkStamps,
+    /// The photo of the file at `path`, which the walk found at `at` (nil: a link, or a path a
+    /// catalog names that the walk did not find).
+    private func entry(_ path: String, at: Int?, record: CatalogRecord?, realRoot: String, walked: WalkedFiles,
                        catalog: String?, issues: inout [BuildIssue]) -> ContentEntry? {
         var url: URL { contentRoot.appendingPathComponent(path) }
         var shown: String { "content/\(path)" }
         var blame: String { catalog.map { "\($0) (\(path))" } ?? shown }
-        guard let stamp = stamps[path] ?? files.stamp(of: url) else {
+        guard let stamp = at.flatMap(walked.stamp(at:)) ?? files.stamp(of: url) else {
             issues.append(.error(blame, "image file not found"))
             return nil
         }
-        guard inside.contains(path) || files.realPath(url).pathRelative(to: realRoot) != nil else {
+        guard at != nil || files.realPath(url).pathRelative(to: realRoot) != nil else {
             issues.append(.error(blame, "is a link that leads outside content/"))
             return nil
         }
@@ -232,12 +237,41 @@ public struct ContentLoader: Sendable {
     }
 }
 
-/// The stamps the walk learnt, found by the bytes of a path.
-struct WalkStamps {
-    let found: [String: (path: String, stamp: FileStamp)]
+/// The regular files a walk found, by the bytes of their paths, and which of them (or of the
+/// paths the walk did not find) are photos already: each record's path is looked up once.
+struct WalkedFiles {
+    private let files: [FileEntry]
+    /// Where each regular file is in `files`. A String key finds a name in either Unicode normal
+    /// form; a hit counts only when its bytes are the path's (on Linux the two are two files).
+    private let positions: [String: Int]
+    private var listed: [Bool]
+    private var listedElsewhere = Set<PhotoSource>()
 
-    subscript(path: String) -> FileStamp? {
-        guard let hit = found[path], hit.path.utf8.elementsEqual(path.utf8) else { return nil }
-        return hit.stamp
+    init(_ listing: [FileEntry]) {
+        files = listing
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(listing.count)
+        for (at, file) in listing.enumerated() where !file.isLink { positions[file.path] = at }
+        self.positions = positions
+        listed = Array(repeating: false, count: listing.count)
+    }
+
+    /// Where the walk found the regular file at `path`, by its bytes.
+    func position(of path: String) -> Int? {
+        guard let at = positions[path], files[at].path.utf8.elementsEqual(path.utf8) else { return nil }
+        return at
+    }
+
+    func stamp(at position: Int) -> FileStamp? { files[position].stamp }
+
+    func stamp(of path: String) -> FileStamp? { position(of: path).flatMap(stamp(at:)) }
+
+    /// Whether `path` (found by the walk at `at`) is a photo already.
+    func isListed(_ path: String, at: Int?) -> Bool {
+        at.map { listed[$0] } ?? listedElsewhere.contains(.content(path: path))
+    }
+
+    mutating func list(_ path: String, at: Int?) {
+        if let at { listed[at] = true } else { listedElsewhere.insert(.content(path: path)) }
     }
 }
