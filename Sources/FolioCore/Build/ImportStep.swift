@@ -60,9 +60,19 @@ struct ImportStep: BuildStep {
         Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
-        let unseen = stamps.keys.filter { $0.contentPath.map(inventory.isUnseen) ?? false }
-        let listed = Set(inventory.entries.map(\.source)).union(unseen)
-        batch.removals = stamps.keys.filter { !listed.contains($0) }.sorted()
+        let unseen = inventory.unreadableFolders.isEmpty ? [] : stamps.keys.filter { $0.contentPath.map(inventory.isUnseen) ?? false }
+        // Entries are one to a source: when those the model holds are as many as its photos, every
+        // photo is listed again and none is removed, found without a set of every source.
+        let added = changed.filter { $0.1 == nil }.map(\.0.source)
+        let listed: (PhotoSource) -> Bool
+        if unseen.isEmpty, inventory.entries.count - added.count == stamps.count {
+            let added = Set(added)
+            listed = { stamps[$0] != nil || added.contains($0) }
+        } else {
+            let sources = Set(inventory.entries.map(\.source)).union(unseen)
+            listed = sources.contains
+            batch.removals = stamps.keys.filter { !sources.contains($0) }.sorted()
+        }
         try database.apply(batch)
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])

@@ -4,11 +4,13 @@ extension GalleryDatabase {
     /// Replaces the problems of the photos read this build with what reading them found, forgets
     /// those of photos no longer in content/, and returns the problems still kept for the others
     /// (read by an earlier build, unchanged since): they are not fixed, only not read again.
-    public func replacePhotoProblems(read: [PhotoSource: [BuildIssue]], listed: Set<PhotoSource>) throws -> [BuildIssue] {
+    public func replacePhotoProblems(read: [PhotoSource: [BuildIssue]], listed: (PhotoSource) -> Bool) throws -> [BuildIssue] {
         try writer.write { db in
             let stored = try StoredProblem.filter(StoredProblem.Columns.photoSource != nil).fetchAll(db)
-            let keep = Set(listed.map(\.text)).subtracting(read.keys.map(\.text))
-            let kept = stored.filter { keep.contains($0.photoSource ?? "") }
+            let kept = stored.filter { problem in
+                guard let source = problem.photoSource.flatMap(PhotoSource.init(text:)) else { return false }
+                return listed(source) && read[source] == nil
+            }
             let wanted = kept + read.sorted { $0.key < $1.key }.flatMap { source, issues in
                 issues.map { StoredProblem($0, of: source) }
             }
