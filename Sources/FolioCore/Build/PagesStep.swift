@@ -91,7 +91,7 @@ struct PagesStep: BuildStep {
         let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
         let unlisted = secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
-        for item in snapshot.photos {
+        for item in snapshot.photos where !unlisted.isEmpty {
             guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
             unlistedPhotos[album, default: []].insert(item.photo.id)
         }
