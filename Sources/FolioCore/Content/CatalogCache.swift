@@ -28,7 +28,7 @@ struct CatalogCache: Sendable {
         var writer = Writer()
         writer.result(result)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? writer.data.write(to: folder.appendingPathComponent(key), options: .atomic)
+        try? Data(writer.bytes).write(to: folder.appendingPathComponent(key), options: .atomic)
     }
 
     /// Forgets the readings of catalogs that are no longer as they were.
@@ -38,25 +38,25 @@ struct CatalogCache: Sendable {
         }
     }
 
-    /// Length-prefixed values, in the order `Reader` takes them back.
+    /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
+    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
     private struct Writer {
-        var data = Data("folio-catalog 1\n".utf8)
+        var bytes = Array("folio-catalog 1\n".utf8)
 
         mutating func int(_ value: Int) {
-            withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { bytes.append(contentsOf: $0) }
         }
 
         mutating func text(_ value: String?) {
             guard let value else { return int(-1) }
-            let bytes = Array(value.utf8)
-            int(bytes.count)
-            data.append(contentsOf: bytes)
+            int(value.utf8.count)
+            bytes.append(contentsOf: value.utf8)
         }
 
         mutating func number(_ value: Double?) {
             guard let value else { return int(-1) }
             int(0)
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
         }
 
         mutating func result(_ result: CatalogReader.Result) {
