@@ -141,7 +141,24 @@ public struct RenditionSet: Sendable {
     /// rebuilds cost nothing and caches can keep them forever.
     public func fileName(_ request: RenditionRequest, checksum: String, colour source: SourceColour) -> String {
         let spec = specNames[SpecKey(request: request, colour: source)] ?? Self.specName(spec(request, colour: source))
-        return "media/\(checksum.prefix(16))-\(request.name)-\(spec).\(request.format.fileExtension)"
+        // Put together by appending: drawing a page of 150 photos names each of their renditions.
+        let (name, fileExtension) = (request.name, request.format.fileExtension)
+        var file = "media/"
+        file.reserveCapacity(6 + 16 + name.utf8.count + spec.utf8.count + fileExtension.utf8.count + 3)
+        file += Self.prefix(of: checksum)
+        file += "-"
+        file += name
+        file += "-"
+        file += spec
+        file += "."
+        file += fileExtension
+        return file
+    }
+
+    /// What names a source's files: its checksum's first 16 characters, all of it when it is
+    /// XXH64's 16 hex digits (taken without going through it a Character at a time).
+    static func prefix(of checksum: String) -> Substring {
+        checksum.utf8.count <= 16 ? checksum[...] : checksum.prefix(16)
     }
 
     /// An animated photo's animation: the GIF or WebP itself, so named by the source's checksum
