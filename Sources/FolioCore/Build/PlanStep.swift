@@ -152,65 +152,91 @@ struct PlanStep: BuildStep {
         let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs)
         let output = site.output
         let contentRoot = site.paths.content.path + "/"
+        // What each photo misses, on every core: naming each of its renditions and asking both
+        // trees for it is most of a plan that looks at every photo (one checksum changed moves
+        // the media stamp of all of them).
+        let needs = snapshot.photos.concurrentMap { item in
+            Self.needs(of: item.photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot)
+        }
         // Photos with the same bytes share their media: one job, by checksum, makes it for all.
         var jobIndex: [String: Int] = [:]
-        for item in snapshot.photos {
+        for (item, need) in zip(snapshot.photos, needs) {
+            guard let need else { continue }
             let photo = item.photo
-            let id = photo.id
-            guard let source = Self.source(of: photo, site: site, contentRoot: contentRoot) else { continue }
-            let colour = photo.colour
-            let set = names.set(for: photo)
-            var missing: [RenditionRequest] = []
-            let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
-            let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
-            let rows = source.screens ? set.rowRenditions(width: source.width, height: source.height).filter { !screens.contains($0) } : []
-            for request in set.withFallbacks(thumbnails) {
-                let file = set.fileName(request, checksum: photo.checksum, colour: colour)
-                let key = ThumbnailKey(photoId: id, spec: set.spec(request, colour: colour))
-                if stored.contains(key) {
-                    if !output.hasMedia(file) { plan.restores.append(ThumbnailRestore(key: key, file: file)) }
-                    plan.reused += 1
-                } else {
-                    missing.append(request)
-                }
-            }
-            for request in set.withFallbacks(screens + rows) {
-                if output.hasMedia(set.fileName(request, checksum: photo.checksum, colour: colour)) {
-                    plan.reused += 1
-                } else {
-                    missing.append(request)
-                }
-            }
-            // Its media named only when it may have a file beside its renditions (most photos of
-            // a large library are too small for tiles, and neither move nor play).
-            let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
-            let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
-            let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
-            let animationMissing = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
-            let videoMissing = media?.video.flatMap { file in
-                output.hasMedia(file) ? nil : Self.videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
-            }
-
-            let tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+            plan.restores += need.restores
+            plan.reused += need.reused
             // A photo that misses nothing needs no job (nearly all of them, on most builds).
-            guard !missing.isEmpty || tiles != nil || animationMissing != nil || videoMissing != nil else { continue }
+            guard !need.missing.isEmpty || need.tiles != nil || need.animation != nil || need.video != nil else { continue }
             if let index = jobIndex[photo.checksum] {
-                plan.jobs[index].photos.append((id, photo.source))
-                for request in missing where !plan.jobs[index].requests.contains(request) {
+                plan.jobs[index].photos.append((photo.id, photo.source))
+                for request in need.missing where !plan.jobs[index].requests.contains(request) {
                     plan.jobs[index].requests.append(request)
                 }
-                plan.jobs[index].tiles = plan.jobs[index].tiles ?? tiles
-                plan.jobs[index].animation = plan.jobs[index].animation ?? animationMissing
-                plan.jobs[index].video = plan.jobs[index].video ?? videoMissing
+                plan.jobs[index].tiles = plan.jobs[index].tiles ?? need.tiles
+                plan.jobs[index].animation = plan.jobs[index].animation ?? need.animation
+                plan.jobs[index].video = plan.jobs[index].video ?? need.video
                 continue
             }
             jobIndex[photo.checksum] = plan.jobs.count
             plan.jobs.append(ImageJob(
-                photos: [(id, photo.source)], origin: source.origin, width: source.width, height: source.height,
-                checksum: photo.checksum, colour: colour, requests: missing, tiles: tiles, animation: animationMissing,
-                video: videoMissing))
+                photos: [(photo.id, photo.source)], origin: need.origin, width: need.width, height: need.height,
+                checksum: photo.checksum, colour: photo.colour, requests: need.missing, tiles: need.tiles, animation: need.animation,
+                video: need.video))
         }
         return plan
+    }
+
+    /// What one photo's media miss in the trees, and what of them is reused or restored from the model.
+    private struct Needs: Sendable {
+        var origin: ImageJob.Origin
+        var width: Int
+        var height: Int
+        var missing: [RenditionRequest] = []
+        var restores: [ThumbnailRestore] = []
+        var reused = 0
+        var tiles: (request: TileRequest, folder: String)?
+        var animation: String?
+        var video: (source: URL, file: String, duration: Double)?
+    }
+
+    /// What `photo` needs made; nil for a photo nothing can be made from.
+    private static func needs(of photo: Photo, site: ConfiguredSite, names: MediaNames, stored: Set<ThumbnailKey>,
+                              output: PublicOutput, contentRoot: String) -> Needs? {
+        guard let source = source(of: photo, site: site, contentRoot: contentRoot) else { return nil }
+        var need = Needs(origin: source.origin, width: source.width, height: source.height)
+        let colour = photo.colour
+        let set = names.set(for: photo)
+        let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
+        let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
+        let rows = source.screens ? set.rowRenditions(width: source.width, height: source.height).filter { !screens.contains($0) } : []
+        for request in set.withFallbacks(thumbnails) {
+            let file = set.fileName(request, checksum: photo.checksum, colour: colour)
+            let key = ThumbnailKey(photoId: photo.id, spec: set.spec(request, colour: colour))
+            if stored.contains(key) {
+                if !output.hasMedia(file) { need.restores.append(ThumbnailRestore(key: key, file: file)) }
+                need.reused += 1
+            } else {
+                need.missing.append(request)
+            }
+        }
+        for request in set.withFallbacks(screens + rows) {
+            if output.hasMedia(set.fileName(request, checksum: photo.checksum, colour: colour)) {
+                need.reused += 1
+            } else {
+                need.missing.append(request)
+            }
+        }
+        // Its media named only when it may have a file beside its renditions (most photos of
+        // a large library are too small for tiles, and neither move nor play).
+        let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
+        let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
+        let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
+        need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+        need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
+        need.video = media?.video.flatMap { file in
+            output.hasMedia(file) ? nil : videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
+        }
+        return need
     }
 
     /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
