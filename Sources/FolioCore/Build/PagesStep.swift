@@ -54,10 +54,14 @@ struct MediaInUse: Sendable {
     }
 
     func paths() -> Set<String> {
-        var paths = Set(files)
-        for item in photos where !unpublished.contains(item.photo.id) {
-            paths.formUnion(names.media(of: item.photo)?.paths ?? [])
+        // Named on every core: each photo's media named is most of it.
+        let (names, unpublished) = (self.names, self.unpublished)
+        let named = photos.concurrentMap { item in
+            unpublished.contains(item.photo.id) ? [] : names.media(of: item.photo)?.paths ?? []
         }
+        var paths = Set(files)
+        paths.reserveCapacity(files.count + named.reduce(0) { $0 + $1.count })
+        for list in named { paths.formUnion(list) }
         return paths
     }
 }
