@@ -25,6 +25,8 @@ final class IncrementalBuildTests: XCTestCase {
         var uploaded: Date
         /// Where it was taken, which moves its place on the maps.
         var gps: (latitude: Double, longitude: Double)? = nil
+        /// The file's bytes are its seed's with a comment naming this: another checksum, the same pixels.
+        var mark: Int? = nil
 
         var record: [String: Any] {
             var record: [String: Any] = ["path": path, "name": title, "favorite": favorite, "taken": taken, "uploaded": uploaded]
@@ -39,11 +41,22 @@ final class IncrementalBuildTests: XCTestCase {
         try site.catalog("catalog.plist", entries.map(\.record))
     }
 
+    /// Writes the entry's photo file: its seed's bytes, with a JPEG comment segment after the
+    /// start of image when it has a mark.
+    func writePhoto(_ entry: Entry, to site: TestSite) throws {
+        var bytes = try Data(contentsOf: Self.seeds[entry.seed])
+        if let mark = entry.mark {
+            let text = Array("replaced \(mark)".utf8)
+            bytes = bytes.prefix(2) + Data([0xFF, 0xFE, UInt8((text.count + 2) >> 8), UInt8((text.count + 2) & 0xFF)] + text) + bytes.dropFirst(2)
+        }
+        try site.write(bytes, to: "content/\(entry.path)")
+    }
+
     /// A cold build of the same content and settings, in a folder of its own.
     func coldBuild(of entries: [Entry], settings: Data) async throws -> TestSite {
         let fresh = try TestSite()
         try fresh.write(settings, to: "folio.json")
-        for entry in entries { try fresh.photo(entry.path, from: Self.seeds[entry.seed]) }
+        for entry in entries { try writePhoto(entry, to: fresh) }
         try write(entries, to: fresh)
         try await fresh.build(now: now)
         return fresh
@@ -116,7 +129,7 @@ final class IncrementalBuildTests: XCTestCase {
         }
         for _ in 0..<36 {
             let entry = newEntry()
-            try site.photo(entry.path, from: Self.seeds[entry.seed])
+            try writePhoto(entry, to: site)
             entries.append(entry)
         }
         try write(entries, to: site)
@@ -126,7 +139,7 @@ final class IncrementalBuildTests: XCTestCase {
             var done: [String] = []
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 let at = Int.random(in: 0..<entries.count, using: &random)
-                switch Int.random(in: 0..<9, using: &random) {
+                switch Int.random(in: 0..<10, using: &random) {
                 case 0:
                     entries[at].title += " again"
                     done.append("retitled \(entries[at].path)")
@@ -158,9 +171,17 @@ final class IncrementalBuildTests: XCTestCase {
                 case 7:
                     entries[at].gps = gps()
                     done.append("gave \(entries[at].path) GPS \(String(describing: entries[at].gps))")
+                case 8:
+                    // The file written over with other bytes, in place: its media are made again,
+                    // and its old ones go unless another photo has those bytes.
+                    made += 1
+                    entries[at].seed = Int.random(in: 0..<3, using: &random)
+                    entries[at].mark = Bool.random(using: &random) ? made : nil
+                    try writePhoto(entries[at], to: site)
+                    done.append("replaced \(entries[at].path) with seed \(entries[at].seed), mark \(String(describing: entries[at].mark))")
                 default:
                     let entry = newEntry()
-                    try site.photo(entry.path, from: Self.seeds[entry.seed])
+                    try writePhoto(entry, to: site)
                     entries.append(entry)
                     done.append("added \(entry.path)")
                 }
@@ -212,5 +233,67 @@ final class IncrementalBuildTests: XCTestCase {
         try site.write(Data("p { color: red }".utf8), to: "templates/assets/extra.css")
         let restyled = try await site.build(now: now)
         XCTAssertEqual(restyled.pagesLookedAt, restyled.pages)
+    }
+
+    /// The media files of `site` whose names start with `checksum`'s prefix.
+    func media(of checksum: String, in site: TestSite) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: site.publicFolder.appendingPathComponent("media").path)
+            .filter { $0.hasPrefix(checksum.prefix(16) + "-") }
+    }
+
+    func testAPhotoFileReplacedIsThePhotoWhoseMediaAreLookedAt() async throws {
+        let site = try TestSite()
+        // Every photo its own bytes, but photos 0 and 1, which share theirs.
+        var entries = (0..<12).map { n in
+            Entry(path: "photo-\(n).jpg", seed: n == 0 ? 1 : n % 3, title: "Photo \(n)", user: "Josh", place: Self.places[n % 5], favorite: false,
+                  taken: now.addingTimeInterval(-Double(n) * 86_400), uploaded: now.addingTimeInterval(-Double(n) * 60), mark: max(1, n))
+        }
+        for entry in entries { try writePhoto(entry, to: site) }
+        try write(entries, to: site)
+        let cold = try await site.build(now: now)
+        XCTAssertEqual(cold.photosLookedAt, 12)
+        // The first build that knows what the trees held keeps each photo's media.
+        entries[5].title = "Retitled"
+        try write(entries, to: site)
+        let retitled = try await site.build(now: now)
+        XCTAssertEqual(retitled.photosLookedAt, 12, "no photo's media were known")
+        XCTAssertTrue(retitled.summary.contains("12 photos looked at"), retitled.summary)
+
+        // One file written over: its media only, made again; the old ones gone.
+        let old = try XCTUnwrap(site.database.photo(identifier: try site.identifier("photo-7.jpg"))).checksum
+        XCTAssertFalse(try media(of: old, in: site).isEmpty)
+        entries[7].mark = 100
+        try writePhoto(entries[7], to: site)
+        let replaced = try await site.build(now: now)
+        XCTAssertEqual(replaced.photosLookedAt, 1, replaced.summary)
+        XCTAssertGreaterThan(replaced.renditionsMade, 0)
+        XCTAssertEqual(try media(of: old, in: site), [], "the replaced file's media are no page's any more")
+        let new = try XCTUnwrap(site.database.photo(identifier: try site.identifier("photo-7.jpg"))).checksum
+        XCTAssertNotEqual(new, old)
+        XCTAssertFalse(try media(of: new, in: site).isEmpty)
+
+        // One of two photos with the same bytes written over: their media stay, the other's.
+        let shared = try XCTUnwrap(site.database.photo(identifier: try site.identifier("photo-0.jpg"))).checksum
+        entries[0].mark = 101
+        try writePhoto(entries[0], to: site)
+        let twin = try await site.build(now: now)
+        XCTAssertEqual(twin.photosLookedAt, 1, twin.summary)
+        XCTAssertFalse(try media(of: shared, in: site).isEmpty, "photo 1 still shows them")
+
+        // A photo removed: nothing looked at, its media gone.
+        let gone = try XCTUnwrap(site.database.photo(identifier: try site.identifier("photo-9.jpg"))).checksum
+        entries.remove(at: 9)
+        try FileManager.default.removeItem(at: site.content.appendingPathComponent("photo-9.jpg"))
+        try write(entries, to: site)
+        let removed = try await site.build(now: now)
+        XCTAssertEqual(removed.photosLookedAt, 0, removed.summary)
+        XCTAssertEqual(try media(of: gone, in: site), [])
+
+        // A setting that names media otherwise: every photo looked at again.
+        try site.write(Data(#"{"thumbnailSizes": [240]}"#.utf8), to: "folio.json")
+        let resized = try await site.build(now: now)
+        XCTAssertEqual(resized.photosLookedAt, 11)
+        let fresh = try await coldBuild(of: entries, settings: Data(#"{"thumbnailSizes": [240]}"#.utf8))
+        XCTAssertEqual(try tree(site.publicFolder).keys.sorted(), try tree(fresh.publicFolder).keys.sorted())
     }
 }

@@ -238,8 +238,15 @@ final class ModelTests: XCTestCase {
                                        keepingSpecs: ["s"])
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"]).count, 1)
         XCTAssertEqual(try database.thumbnailKeys(specs: ["other"]).count, 0)
+        XCTAssertEqual(try database.thumbnailKeys(specs: ["s"], of: [id]).count, 1)
+        XCTAssertEqual(try database.thumbnailKeys(specs: ["s"], of: [id + 1]).count, 0, "another photo's")
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: nil, checksum: "new")]))
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"]).count, 0)
+        // Forgotten when their photo is among those looked at, or all are.
+        try database.forgetThumbnails(keepingSpecs: ["s"], of: [id + 1])
+        XCTAssertEqual(try database.count("thumbnail"), 1)
+        try database.forgetThumbnails(keepingSpecs: ["s"], of: [id])
+        XCTAssertEqual(try database.count("thumbnail"), 0)
     }
 
     func testABuildsThumbnailsAreStoredABatchAtATimeNotHeldToTheEnd() throws {

@@ -16,6 +16,9 @@ public struct BuildReport: Sendable {
     public var removed = 0
     public var renditionsMade = 0
     public var renditionsReused = 0
+    /// Photos whose media were looked for: those whose media may have changed since the last
+    /// build (every photo when that is not known, `MediaLedger`).
+    public var photosLookedAt = 0
     /// Renditions shards made, taken from the rendition cache.
     public var renditionsFromCache = 0
     /// Photos left out of the site because their file would not read or decode, as the model
@@ -73,6 +76,7 @@ public struct BuildReport: Sendable {
             line += " (up to date)"
         } else {
             line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
+            line += " \(PhotoText.count(photosLookedAt, "photo")) looked at,"
             line += " \(pagesLookedAt) pages looked at, \(pagesRendered) rendered, \(pagesWritten) written)"
         }
         if !failedPhotos.isEmpty { line += ", \(PhotoText.count(failedPhotos.count, "photo")) failed" }

@@ -32,6 +32,7 @@ struct BuildState {
     private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
     private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
     private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
+    private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
     private struct Record: Codable {
@@ -97,9 +98,23 @@ struct BuildState {
         try keeping { try FileManager.default.removeItem(at: treesFile) }
     }
 
-    /// Keeps the ledger of the trees now in place, once their state is saved (`save(pages:…)`).
-    func save(trees ledger: TreeLedger) throws {
-        try keeping { try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic) }
+    /// Each photo's media as the last build left them in both trees (`MediaLedger`); nil unless
+    /// `ledger`, the trees' ledger in place, vouches for it.
+    func media(of ledger: TreeLedger) -> MediaLedger? {
+        guard let hash = ledger.media, let data = try? Data(contentsOf: mediaFile), ContentHash.hex(data) == hash else { return nil }
+        return MediaLedger.decode(data)
+    }
+
+    /// Keeps the ledger of the trees now in place, and of each photo's media in them, once
+    /// their state is saved (`save(pages:…)`).
+    func save(trees ledger: TreeLedger, media: MediaLedger) throws {
+        var ledger = ledger
+        try keeping {
+            let data = media.encoded()
+            try data.write(to: mediaFile, options: .atomic)
+            ledger.media = ContentHash.hex(data)
+            try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic)
+        }
     }
 
     /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
@@ -167,10 +182,9 @@ struct TreeLedger: Codable, Equatable {
     var next: String
     /// The pages, files, media files and tile folders ("media/tiles/…/") the last build wrote or deleted.
     var differing: [String]
-    /// What media the photos needed (`MediaNames.stamp`), when the last build made all of them;
-    /// with the same stamp, a build plans no image work, and finds `reused` renditions.
-    var media: UInt64?
-    var reused: Int
-    /// The media the pages referred to (`MediaInUse.stamp`): with the same, none are deleted.
+    /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
+    var media: String?
+    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.stamp`):
+    /// with the same, only the names of photos whose media moved are looked at.
     var inUse: UInt64?
 }

@@ -89,7 +89,9 @@ struct ImagesStep: BuildStep {
             published += job.photos.map(\.source)
         }
         try store.finish()
-        try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs)
+        // Only the photos made for can have thumbnails gone stale, unless the plan looked at all.
+        try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs,
+                                           of: plan.moved == nil ? nil : jobs.flatMap { $0.photos.map(\.id) })
         try site.database.recordFailures(failures, published: published)
         return result
     }

@@ -12,6 +12,10 @@ struct ImportResult: StepOutput {
     /// The issues that belong to a photo (found reading it, this build or an earlier one), kept
     /// in the model apart from the build's own.
     var photoIssues: Set<BuildIssue> = []
+    /// The tally of the model's thumbnails (`GalleryDatabase.thumbnailTally`) before photos
+    /// were removed, whose thumbnails go with them; nil when none were: what the last build's
+    /// media ledger is held against (`MediaLedger.holds`).
+    var thumbnailsBeforeRemovals: String?
 }
 
 /// Brings the model in line with `content/`: new and edited photos are read (checksum, size,
@@ -73,6 +77,7 @@ struct ImportStep: BuildStep {
             listed = sources.contains
             batch.removals = stamps.keys.filter { !sources.contains($0) }.sorted()
         }
+        if !batch.removals.isEmpty { result.thumbnailsBeforeRemovals = try database.thumbnailTally() }
         try database.apply(batch)
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])

@@ -47,17 +47,26 @@ struct MediaInUse: Sendable {
     /// Media that are not a photo's (the map's).
     var files: [String]
 
-    /// One number for the media in use, given the stamp of what the photos need
-    /// (`MediaNames.stamp`): the same as the last build's, its media are all still in use.
-    func stamp(media: UInt64) -> UInt64 {
-        ContentHash.hash(Data("\(media) \(unpublished.sorted()) \(files.sorted())".utf8))
+    /// One number for what decides the media in use besides each photo's own (`MediaLedger`):
+    /// how media are named (`drawing`), the photos kept out, the map's files. The same as the
+    /// last build's, only the names of the photos whose media moved need looking at.
+    func stamp(drawing: String) -> UInt64 {
+        ContentHash.hash(Data("\(drawing) \(unpublished.sorted()) \(files.sorted())".utf8))
     }
 
-    func paths() -> Set<String> {
+    /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),
+    /// or all of them: the map's files, and the media of each photo named by one of them.
+    func paths(among prefixes: Set<String>? = nil) -> Set<String> {
         // Named on every core: each photo's media named is most of it.
         let (names, unpublished) = (self.names, self.unpublished)
-        let named = photos.concurrentMap { item in
-            unpublished.contains(item.photo.id) ? [] : names.media(of: item.photo)?.paths ?? []
+        let named = photos.concurrentMap { item -> [String] in
+            let photo = item.photo
+            guard !unpublished.contains(photo.id) else { return [] }
+            if let prefixes, let prefix = MediaLedger.namePrefix(of: photo.checksum), !prefixes.contains(prefix),
+               photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)).map(prefixes.contains) != true {
+                return []
+            }
+            return names.media(of: photo)?.paths ?? []
         }
         var paths = Set(files)
         paths.reserveCapacity(files.count + named.reduce(0) { $0 + $1.count })

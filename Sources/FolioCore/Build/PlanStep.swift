@@ -64,38 +64,33 @@ struct MediaNames: Sendable {
 
     func set(for photo: Photo) -> RenditionSet { photo.transparent ? transparent : opaque }
 
-    /// One number for what media `photos` need, as named here (`drawing`: the settings and this
-    /// Folio), and for the thumbnails the model keeps (`thumbnails`): a build whose stamp is the
-    /// last one's, which made all it planned, needs no image work, and has no photo looked at.
-    func stamp(of photos: [GalleryPhoto], drawing: String, thumbnails: String) -> UInt64 {
+    /// One number for what a photo's media are, as named here (by the settings and this Folio,
+    /// the same for every photo of a build): the same as the last build's, the photo needs no
+    /// image work and its media are the files that build left (`MediaLedger`).
+    func digest(of photo: Photo) -> UInt64 {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(photos.count * 96)
+        bytes.reserveCapacity(128)
         func add(_ text: String) {
             var text = text
             text.withUTF8 { bytes.append(contentsOf: $0) }
             bytes.append(0)
         }
         func add(_ number: Int64) { withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) } }
-        add(drawing)
-        add(thumbnails)
-        for item in photos {
-            let photo = item.photo
-            add(photo.id)
-            add(photo.source.text)
-            add(photo.checksum)
-            add(Int64(photo.width) << 32 | Int64(photo.height))
-            // A favorite's media differ only from Flickr (`source(of:site:contentRoot:)`).
-            let favorite = photo.favorite && photo.remote != nil
-            add(Int64(photo.orientation) << 8 | (favorite ? 4 : 0) | (photo.transparent ? 2 : 0) | (photo.animated ? 1 : 0))
-            add(photo.format.rawValue)
-            add(photo.colour.rawValue)
-            if let motion = photo.motion {
-                add("\(motion.kind.rawValue) \(motion.duration) \(motion.clip ?? "") \(motion.clipChecksum ?? "")")
-            }
-            for size in photo.remote?.sizes ?? [] {
-                add(size.url)
-                add(Int64(size.width) << 32 | Int64(size.height))
-            }
+        add(photo.id)
+        add(photo.source.text)
+        add(photo.checksum)
+        add(Int64(photo.width) << 32 | Int64(photo.height))
+        // A favorite's media differ only from Flickr (`source(of:site:contentRoot:)`).
+        let favorite = photo.favorite && photo.remote != nil
+        add(Int64(photo.orientation) << 8 | (favorite ? 4 : 0) | (photo.transparent ? 2 : 0) | (photo.animated ? 1 : 0))
+        add(photo.format.rawValue)
+        add(photo.colour.rawValue)
+        if let motion = photo.motion {
+            add("\(motion.kind.rawValue) \(motion.duration) \(motion.clip ?? "") \(motion.clipChecksum ?? "")")
+        }
+        for size in photo.remote?.sizes ?? [] {
+            add(size.url)
+            add(Int64(size.width) << 32 | Int64(size.height))
         }
         return bytes.withUnsafeBytes { ContentHash.hash($0) }
     }
@@ -124,48 +119,82 @@ struct BuildPlan: StepOutput {
     var restores: [ThumbnailRestore]
     /// Renditions already published or kept in the model.
     var reused: Int
-    /// What media the photos need (`MediaNames.stamp`).
-    var media: UInt64
+    /// Photos whose media were looked for (`BuildReport.photosLookedAt`).
+    var lookedAt = 0
+    /// Each photo's media as they are once the jobs are done (the thumbnails' tally is taken
+    /// when the build ends): what the next build plans from.
+    var ledger: MediaLedger
+    /// The checksum prefixes the media of the photos looked at were named by, in the last build
+    /// and in this one (photos removed since included): only among names with these can media
+    /// have fallen out of use. Nil when every name must be looked at (the last build's media
+    /// are not known).
+    var moved: Set<String>?
 }
 
 /// Decides what images must be made. A photo whose thumbnails are in the model and whose other
-/// renditions are already published needs no decoding at all. Writes nothing.
+/// renditions are already published needs no decoding at all; one whose media digest is the
+/// last build's (`MediaLedger`) is not looked at. Writes nothing.
 struct PlanStep: BuildStep {
     static let name = "plan"
 
-    func run(_ input: (site: ConfiguredSite, imported: ImportResult, trees: TreeLedger?), in run: BuildRun) async throws -> BuildPlan {
-        let (site, imported, trees) = input
+    func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: MediaLedger?), in run: BuildRun) async throws -> BuildPlan {
+        let (site, imported, last) = input
         let database = site.database
         var full = try database.snapshot()
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
         let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
         let names = MediaNames(site: site)
-        let stamp = names.stamp(of: snapshot.photos, drawing: BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio),
-                                thumbnails: try database.thumbnailTally())
-        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0, media: stamp)
-        // The same media as the last build needed, and it made them all: both trees hold them.
-        if let trees, trees.media == stamp {
-            plan.reused = trees.reused
-            return plan
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let thumbnails = try database.thumbnailTally()
+        // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
+        let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
+        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0,
+                             ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
+        // The photos whose media are not the last build's: all of them on a cold build or
+        // after a setting changed, else those added or whose file changed.
+        let digests = snapshot.photos.concurrentMap { names.digest(of: $0.photo) }
+        var looked = Array(snapshot.photos.indices)
+        if let known {
+            let standing = known.standing(of: snapshot.photos, digests: digests)
+            looked = standing.changed
+            plan.ledger.entries = standing.kept
+            plan.reused = standing.kept.values.reduce(0) { $0 + $1.renditions }
+            plan.moved = standing.gone
         }
-        let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs)
+        plan.lookedAt = looked.count
+        guard !looked.isEmpty else { return plan }
+        // The thumbnails the model keeps, of the photos looked at when they are a few.
+        let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].photo.id } : nil
+        let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
         let output = site.output
         let contentRoot = site.paths.content.path + "/"
         // What each photo misses, on every core: naming each of its renditions and asking both
-        // trees for it is most of a plan that looks at every photo (one checksum changed moves
-        // the media stamp of all of them).
-        let needs = snapshot.photos.concurrentMap { item in
-            Self.needs(of: item.photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot)
+        // trees for it is most of a plan that looks at every photo.
+        let needs = looked.concurrentMap(minimum: 256) { index in
+            Self.needs(of: snapshot.photos[index].photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot)
         }
         // Photos with the same bytes share their media: one job, by checksum, makes it for all.
         var jobIndex: [String: Int] = [:]
-        for (item, need) in zip(snapshot.photos, needs) {
+        for (index, need) in zip(looked, needs) {
+            let photo = snapshot.photos[index].photo
+            let entry = MediaLedger.Entry(digest: digests[index], renditions: need.map { $0.reused + $0.missing.count } ?? 0,
+                                          prefix: MediaLedger.namePrefix(of: photo.checksum),
+                                          clipPrefix: photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)))
+            if plan.moved != nil {
+                let old = known?.entries[photo.id]
+                if entry.prefix == nil || (old != nil && old?.prefix == nil) {
+                    // Named by a prefix no file name can be told by: every name is looked at.
+                    plan.moved = nil
+                } else {
+                    plan.moved?.formUnion([entry.prefix, entry.clipPrefix, old?.prefix, old?.clipPrefix].compactMap { $0 })
+                }
+            }
+            plan.ledger.entries[photo.id] = entry
             guard let need else { continue }
-            let photo = item.photo
             plan.restores += need.restores
             plan.reused += need.reused
-            // A photo that misses nothing needs no job (nearly all of them, on most builds).
+            // A photo that misses nothing needs no job.
             guard !need.missing.isEmpty || need.tiles != nil || need.animation != nil || need.video != nil else { continue }
             if let index = jobIndex[photo.checksum] {
                 plan.jobs[index].photos.append((photo.id, photo.source))

@@ -13,11 +13,13 @@ extension PublicOutput {
 
     /// Deletes the media no page of the new site refers to, then puts the new site in place of
     /// the old one. `media` holds every media file ("media/….jpg") and tile folder
-    /// ("media/tiles/…/") in use; nil when they are the last build's, whose media are then all
+    /// ("media/tiles/…/") in use, or those among names starting with one of `prefixes` (the
+    /// rest are kept unlooked at); nil when they are the last build's, whose media are then all
     /// kept. `pages` are the paths of the published site's pages and files (its manifest): with
     /// the trees in step (`prepare(differing:)`), the pages to delete are found among them.
     @discardableResult
-    public func commit(keepingMedia media: Set<String>?, pages: some Sequence<String> = [String]()) throws -> Swap {
+    public func commit(keepingMedia media: Set<String>?, among prefixes: Set<String>? = nil,
+                       pages: some Sequence<String> = [String]()) throws -> Swap {
         if let differing {
             removeUnmade(knowing: pages, differing: differing)
         } else {
@@ -28,7 +30,7 @@ extension PublicOutput {
             for relative in pages where !relative.hasPrefix("media/") && !made.contains(relative) { changed.insert(relative) }
             lock.unlock()
         }
-        if let media { removeUnused(media) }
+        if let media { removeUnused(media, among: prefixes) }
         let swap: Swap
         if !fm.fileExists(atPath: destination.path) {
             try move(next, to: destination)
@@ -59,14 +61,20 @@ extension PublicOutput {
         }
     }
 
-    private func removeUnused(_ media: Set<String>) {
+    /// Deletes the media files and tile folders not in `media`, of those whose name starts
+    /// with one of `prefixes` and a dash (`MediaLedger.namePrefix(ofFile:)`), or of all.
+    private func removeUnused(_ media: Set<String>, among prefixes: Set<String>?) {
+        func looked(_ name: String) -> Bool {
+            guard let prefixes else { return true }
+            return MediaLedger.namePrefix(ofFile: name[...]).map { prefixes.contains(String($0)) } ?? false
+        }
         let root = next.appendingPathComponent("media")
-        for name in Self.names(in: root.path, where: { $0 != "tiles" && !media.contains("media/\($0)") }) {
+        for name in Self.names(in: root.path, where: { $0 != "tiles" && looked($0) && !media.contains("media/\($0)") }) {
             try? fm.removeItem(at: root.appendingPathComponent(name))
             noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
-        for name in Self.names(in: tiles.path, where: { !media.contains("media/tiles/\($0)/") }) {
+        for name in Self.names(in: tiles.path, where: { looked($0) && !media.contains("media/tiles/\($0)/") }) {
             try? fm.removeItem(at: tiles.appendingPathComponent(name))
             noteChanged("media/tiles/\(name)/")
         }

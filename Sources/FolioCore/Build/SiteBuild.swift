@@ -49,9 +49,10 @@ public struct SiteBuild: Sendable {
         // next tree is touched, so a build killed from here on leaves the next looking at every file.
         let state = BuildState(paths: paths)
         let trees = state.trees(next: site.output.next)
+        let media = trees.flatMap(state.media(of:))
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
-        var plan = try await steps.step(PlanStep(), (site, imported, trees))
+        var plan = try await steps.step(PlanStep(), (site, imported, media))
         let images = try await steps.step(ImagesStep(), (site, plan))
         // What is done is let go: a cold build of a large library held every photo's image job,
         // then every page's route and the builders' lists, to its end, where its peak is.
@@ -63,17 +64,19 @@ public struct SiteBuild: Sendable {
         pages.builders = []
         pages.routes = []
         let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
+        // A photo whose images failed is planned again by the next build.
+        for id in images.failed { plan.ledger.entries[id] = nil }
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
                                                               clean: !steps.hasErrors,
                                                               content: quiet ? walk.digest : nil, trees: trees,
-                                                              media: images.failed.isEmpty && images.issues.isEmpty ? plan.media : nil,
-                                                              reused: plan.reused))
+                                                              media: plan.ledger, moved: plan.moved))
 
         report.photos = pages.photos
         report.pages = pageCount
         report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
+        report.photosLookedAt = plan.lookedAt
         report.renditionsFromCache = images.fromCache
         report.pagesLookedAt = rendered.lookedAt
         report.pagesRendered = rendered.rendered

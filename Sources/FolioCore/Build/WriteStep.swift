@@ -18,10 +18,11 @@ struct WriteStep: BuildStep {
         var content: UInt64?
         /// Where the trees differed as the last build left them, if that is known.
         var trees: TreeLedger?
-        /// What media the photos need (`MediaNames.stamp`), when this build made all it planned.
-        var media: UInt64?
-        /// Renditions the plan found made (`BuildPlan.reused`): the next build's, when it plans nothing.
-        var reused = 0
+        /// Each photo's media as this build leaves them (`BuildPlan.ledger`, less the photos
+        /// whose images failed): what the next build plans from.
+        var media: MediaLedger
+        /// Where media may have fallen out of use (`BuildPlan.moved`).
+        var moved: Set<String>?
     }
 
     func run(_ input: Input, in run: BuildRun) async throws -> Written {
@@ -36,10 +37,12 @@ struct WriteStep: BuildStep {
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
                                pages: input.pageCount, content: input.content)
         }
-        // The media in use listed only when they may not be the last build's.
-        let inUse = input.media.map { input.pages.media.stamp(media: $0) }
-        let keeping = inUse != nil && inUse == input.trees?.inUse ? nil : input.pages.media.paths()
-        let swap = try output.commit(keepingMedia: keeping, pages: input.rendered.previous.entries.keys)
+        // The media in use listed only where they may not be the last build's: among the names
+        // of the photos whose media moved, when nothing else that decides them did.
+        let inUse = input.pages.media.stamp(drawing: input.media.drawing)
+        let moved = inUse == input.trees?.inUse ? input.moved : nil
+        let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
+        let swap = try output.commit(keepingMedia: keeping, among: moved, pages: input.rendered.previous.entries.keys)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
@@ -48,8 +51,11 @@ struct WriteStep: BuildStep {
             try state.save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest.
             if !input.rendered.previous.entries.isEmpty, let pages = state.pagesHash(), let next = BuildState.identity(of: output.next) {
-                try state.save(trees: TreeLedger(pages: pages, next: next, differing: output.changedPaths.sorted(),
-                                                 media: input.media, reused: input.reused, inUse: inUse))
+                // The thumbnails' tally as the build leaves them: the images step stored some.
+                var media = input.media
+                media.thumbnails = try site.database.thumbnailTally()
+                try state.save(trees: TreeLedger(pages: pages, next: next, differing: output.changedPaths.sorted(), inUse: inUse),
+                               media: media)
             }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))

@@ -11,15 +11,27 @@ extension GalleryDatabase {
         }
     }
 
-    public func thumbnailKeys(specs: [String]) throws -> Set<ThumbnailKey> {
+    /// Of all photos, or of `photos` alone (a build that looks at a few of a large library's).
+    public func thumbnailKeys(specs: [String], of photos: [Int64]? = nil) throws -> Set<ThumbnailKey> {
         guard !specs.isEmpty else { return [] }
+        let sql = """
+            SELECT thumbnail.photoId, thumbnail.spec FROM thumbnail JOIN photo ON photo.id = thumbnail.photoId
+            WHERE thumbnail.checksum = photo.checksum AND thumbnail.spec IN \(Self.placeholders(specs.count))
+            """
         return try writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT thumbnail.photoId, thumbnail.spec FROM thumbnail JOIN photo ON photo.id = thumbnail.photoId
-                WHERE thumbnail.checksum = photo.checksum AND thumbnail.spec IN \(Self.placeholders(specs.count))
-                """, arguments: StatementArguments(specs))
             var keys = Set<ThumbnailKey>()
-            while let row = try rows.next() { keys.insert(ThumbnailKey(photoId: row[0], spec: row[1])) }
+            func add(_ sql: String, _ arguments: StatementArguments) throws {
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() { keys.insert(ThumbnailKey(photoId: row[0], spec: row[1])) }
+            }
+            guard let photos else {
+                try add(sql, StatementArguments(specs))
+                return keys
+            }
+            for chunk in photos.chunked(500) {
+                try add(sql + " AND thumbnail.photoId IN \(Self.placeholders(chunk.count))",
+                        StatementArguments(specs) + StatementArguments(Array(chunk)))
+            }
             return keys
         }
     }
@@ -52,13 +64,23 @@ extension GalleryDatabase {
     }
 
     /// Forgets the thumbnails no current photo or spec can use.
-    func forgetThumbnails(keepingSpecs specs: [String]) throws {
+    /// Of every photo, or of `photos` alone (a build that made the thumbnails of a few of a
+    /// large library's, the specs as they were: a look at every thumbnail is a scan of them all).
+    func forgetThumbnails(keepingSpecs specs: [String], of photos: [Int64]? = nil) throws {
+        let sql = """
+            DELETE FROM thumbnail
+            WHERE (spec NOT IN \(Self.placeholders(specs.count))
+               OR checksum <> (SELECT checksum FROM photo WHERE photo.id = thumbnail.photoId))
+            """
         try writer.write { db in
-            try db.execute(sql: """
-                DELETE FROM thumbnail
-                WHERE spec NOT IN \(Self.placeholders(specs.count))
-                   OR checksum <> (SELECT checksum FROM photo WHERE photo.id = thumbnail.photoId)
-                """, arguments: StatementArguments(specs))
+            guard let photos else {
+                try db.execute(sql: sql, arguments: StatementArguments(specs))
+                return
+            }
+            for chunk in photos.chunked(500) {
+                try db.execute(sql: sql + " AND photoId IN \(Self.placeholders(chunk.count))",
+                               arguments: StatementArguments(specs) + StatementArguments(Array(chunk)))
+            }
         }
     }
 }
