@@ -170,4 +170,26 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(read.entries.count, 3)
         XCTAssertEqual(read.entries, PageManifest.decode(String(decoding: mixed, as: UTF8.self)).entries)
     }
+
+    func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
+        var random = SplitMix64(0x1ED6_E125)
+        var ledger = MediaLedger(drawing: "0123456789abcdef", thumbnails: "200000 5000050000.0 200001")
+        for id in (1...300).map({ Int64($0 * 7) }) + [Int64.max] {
+            ledger.entries[id] = MediaLedger.Entry(digest: random.next(), renditions: Int(random.next() % 12),
+                                                   prefix: id % 5 == 0 ? nil : String(ContentHash.hexText(random.next()).prefix(id % 3 == 0 ? 2 : 16)),
+                                                   clipPrefix: id % 4 == 0 ? ContentHash.hexText(random.next()) : nil)
+        }
+        let written = ledger.encoded()
+        XCTAssertEqual(MediaLedger.decode(written), ledger)
+        XCTAssertEqual(MediaLedger.decode(written)?.encoded(), written, "written again, the same bytes")
+        XCTAssertEqual(MediaLedger.decode(MediaLedger(drawing: "d", thumbnails: "").encoded()), MediaLedger(drawing: "d", thumbnails: ""))
+        // Cut short anywhere, or one field damaged: not a ledger (the next build plans every photo).
+        for cut in [1, 20, written.count / 2, written.count - 1] {
+            XCTAssertNil(MediaLedger.decode(written.prefix(cut)), "cut at \(cut)")
+        }
+        var text = String(decoding: written, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\n7 ", with: "\nx7 ")
+        XCTAssertNil(MediaLedger.decode(Data(text.utf8)))
+        XCTAssertNil(MediaLedger.decode(written + Data("8 0 0 - -\n".utf8)), "more lines than it says")
+    }
 }
