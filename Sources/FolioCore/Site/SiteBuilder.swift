@@ -115,14 +115,32 @@ public struct SiteBuilder: Sendable {
     /// photo there when one photo is made a favorite or given to someone else.
     struct ShownPhoto: Encodable {
         var photo: Photo
-        var person: Person
-        var place: Place?
-        var region: Region?
+        /// The stamps of its person, place and region (0 for none).
+        var named: [UInt64]
 
-        init(_ item: GalleryPhoto) {
-            (photo, person, place, region) = (item.photo, item.person, item.place, item.region)
-            place?.hasFavorites = false
-            region?.photographerCount = 0
+        /// Each photo's stamp, in order. A person, place or region is stamped once for all the
+        /// photos that name it (the snapshot's are one value an id): through `Encodable`, each
+        /// photo's was a fifth of a build that finds one photo edited at 100,000 photos.
+        static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
+            var people: [Int64: UInt64] = [:]
+            var places: [Int64: UInt64] = [:]
+            var regions: [Int64: UInt64] = [:]
+            for item in photos {
+                if people[item.person.id] == nil { people[item.person.id] = ValueStamp.of(item.person) }
+                if var place = item.place, places[place.id] == nil {
+                    place.hasFavorites = false
+                    places[place.id] = ValueStamp.of(place)
+                }
+                if var region = item.region, regions[region.id] == nil {
+                    region.photographerCount = 0
+                    regions[region.id] = ValueStamp.of(region)
+                }
+            }
+            let (named, located, regional) = (people, places, regions)
+            return photos.concurrentMap { item in
+                ValueStamp.of(ShownPhoto(photo: item.photo, named: [named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
+                                                                    item.region.flatMap { regional[$0.id] } ?? 0]))
+            }
         }
     }
 
@@ -204,7 +222,7 @@ public struct SiteBuilder: Sendable {
             centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
         }
         self.index = index
-        stamps = ordered.concurrentMap { ValueStamp.of(ShownPhoto($0)) }
+        stamps = ShownPhoto.stamps(of: ordered)
     }
 
     /// Every page of the site, in the order they are drawn.
