@@ -42,6 +42,10 @@ struct WriteStep: BuildStep {
         let inUse = input.pages.media.stamp(drawing: input.media.drawing)
         let moved = inUse == input.trees?.inUse ? input.moved : nil
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
+        // The thumbnails' tally as the build leaves them (the images step stored some), read
+        // before the swap: a model that will not answer leaves the published site as it was.
+        var media = input.media
+        media.thumbnails = try site.database.thumbnailTally()
         let swap = try output.commit(keepingMedia: keeping, among: moved, pages: input.rendered.previous.entries.keys)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
@@ -51,9 +55,6 @@ struct WriteStep: BuildStep {
             try state.save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest.
             if !input.rendered.previous.entries.isEmpty, let pages = state.pagesHash(), let next = BuildState.identity(of: output.next) {
-                // The thumbnails' tally as the build leaves them: the images step stored some.
-                var media = input.media
-                media.thumbnails = try site.database.thumbnailTally()
                 try state.save(trees: TreeLedger(pages: pages, next: next, differing: output.changedPaths.sorted(), inUse: inUse),
                                media: media)
             }
