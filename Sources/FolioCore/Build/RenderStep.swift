@@ -85,6 +85,7 @@ struct RenderStep: BuildStep {
             }
         }
         var rendered = RenderedSite(manifest: PageManifest(), previous: previous)
+        rendered.manifest.entries.reserveCapacity(max(routes.count, previous.entries.count))
         for result in results {
             for page in try result.get() {
                 rendered.manifest.entries[page.path] = page.entry
@@ -97,8 +98,11 @@ struct RenderStep: BuildStep {
             rendered.manifest.entries[path] = entry
         }
         let address = SiteAddress(site.settings.baseURL)
-        let listed = rendered.manifest.entries.filter { $0.value.isPage && !$0.key.hasPrefix(UnlistedAlbum.top) }
-        let sitemaps = Sitemap.files(pages: listed.map { ($0.key, $0.value.changed ?? now) }, address: address)
+        // A sitemap only for a site that says where it lives.
+        let listed = address == nil ? [] : rendered.manifest.entries.compactMap { path, entry in
+            entry.isPage && !path.hasPrefix(UnlistedAlbum.top) ? (path: path, changed: entry.changed ?? now) : nil
+        }
+        let sitemaps = Sitemap.files(pages: listed, address: address)
         for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
             try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest.entries, output: output, now: now)
         }
