@@ -292,6 +292,7 @@ public struct SiteBuilder: Sendable {
     /// Each route names its builder by its number in `builders`.
     public static func checkPaths(_ routes: [(route: Route, builder: Int)], of builders: [SiteBuilder]) throws {
         var seen: [String: Int] = [:]
+        seen.reserveCapacity(routes.count)
         for (position, entry) in routes.enumerated() {
             let path = entry.route.path
             guard let first = seen.updateValue(position, forKey: path) else { continue }
