@@ -104,9 +104,11 @@ struct PagesStep: BuildStep {
         let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
         let unlisted = secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
-        for item in snapshot.photos where !unlisted.isEmpty {
-            guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
-            unlistedPhotos[album, default: []].insert(item.photo.id)
+        if !unlisted.isEmpty {
+            for item in snapshot.photos {
+                guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
+                unlistedPhotos[album, default: []].insert(item.photo.id)
+            }
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
         // The world the maps are drawn on, projected from the theme's outlines once per build.
