@@ -343,15 +343,20 @@ public final class PublicOutput: @unchecked Sendable {
     func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) {
         lock.lock()
         defer { lock.unlock() }
-        for relative in Set(pages).union(differing) where !relative.hasPrefix("media/") && !made.contains(relative) {
-            let path = next.path + "/" + relative
-            Self.makeWay(path)
+        // Each path once, without a set of all 100,000 of a large site's pages: the few removed
+        // are remembered, as a path may be both a page and where the trees differ.
+        var removed = Set<String>()
+        func remove(_ relative: String) {
+            guard !relative.hasPrefix("media/"), !made.contains(relative), removed.insert(relative).inserted else { return }
+            Self.makeWay(next.path + "/" + relative)
             changed.insert(relative)
             var folder = RelativePath(relative).folder
             while !folder.isEmpty, rmdir(next.path + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder
             }
         }
+        for relative in pages { remove(relative) }
+        for relative in differing { remove(relative) }
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning.
