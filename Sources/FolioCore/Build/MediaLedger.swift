@@ -4,8 +4,8 @@ import Foundation
 /// (`BuildState`): a photo whose media digest (`MediaNames.digest(of:)`) is the one recorded
 /// here had all its media in both trees, and had no others, when that build ended. A build
 /// then plans only the photos whose digest moved, and looks for media fallen out of use only
-/// among the names of those photos' checksums, old and new: one photo file replaced in a
-/// library of 100,000 names and looks for the renditions of that photo, not of all of them.
+/// among the names of those photos' checksums, old and new: when one photo file of a library
+/// of 100,000 is replaced, the renditions of that photo are named and looked for, not all of theirs.
 ///
 /// The entries hold only while how media are named (`drawing`: the settings, the theme, this
 /// Folio) and the thumbnails the model keeps (`thumbnails`, a tally taken as the build ended)
