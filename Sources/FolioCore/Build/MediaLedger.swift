@@ -23,6 +23,14 @@ struct MediaLedger: Sendable, Equatable {
         /// own, and a Live Photo's clip's; nil where a prefix is not one a file name can be told by.
         var prefix: String?
         var clipPrefix: String?
+
+        var prefixes: [String] { [prefix, clipPrefix].compactMap { $0 } }
+    }
+
+    /// The entry of `photo`, whose media digest is `digest`, with the renditions it has once made.
+    static func entry(of photo: Photo, digest: UInt64, renditions: Int) -> Entry {
+        Entry(digest: digest, renditions: renditions, prefix: namePrefix(of: photo.checksum),
+              clipPrefix: photo.motion?.clipChecksum.flatMap(namePrefix(of:)))
     }
 
     /// Whether the entries hold for a build that names media by `drawing`, with `thumbnails` in the model.
@@ -32,30 +40,36 @@ struct MediaLedger: Sendable, Equatable {
 
     /// How `photos`, whose digests are `digests`, stand against the ledger: the entries of
     /// those whose media are as recorded (`kept`), the positions of the others (`changed`), and
-    /// the prefixes the media of the photos recorded and gone since were named by (`gone`; nil
-    /// when one of them had a prefix no file name can be told by).
-    func standing(of photos: [GalleryPhoto], digests: [UInt64]) -> (kept: [Int64: Entry], changed: [Int], gone: Set<String>?) {
+    /// the name prefixes among which media may have fallen out of use (`moved`): those of the
+    /// changed photos, as recorded and as they are now, and of the photos recorded and gone
+    /// since; nil when one of them is a prefix no file name can be told by.
+    func standing(of photos: [GalleryPhoto], digests: [UInt64]) -> (kept: [Int64: Entry], changed: [Int], moved: Set<String>?) {
         var kept: [Int64: Entry] = [:]
         kept.reserveCapacity(photos.count)
         var changed: [Int] = []
+        var moved = Set<String>()
         var recorded = 0
+        var unnamed = false
         for (index, item) in photos.enumerated() {
-            guard let entry = entries[item.photo.id] else {
-                changed.append(index)
+            let old = entries[item.photo.id]
+            if old != nil { recorded += 1 }
+            if let old, old.digest == digests[index] {
+                kept[item.photo.id] = old
                 continue
             }
-            recorded += 1
-            if entry.digest == digests[index] { kept[item.photo.id] = entry } else { changed.append(index) }
+            changed.append(index)
+            let now = Self.entry(of: item.photo, digest: digests[index], renditions: 0)
+            unnamed = unnamed || now.prefix == nil || (old != nil && old?.prefix == nil)
+            moved.formUnion(now.prefixes + (old?.prefixes ?? []))
         }
-        var gone: Set<String>? = []
         if entries.count > recorded {
             let ids = Set(photos.map(\.photo.id))
             for (id, entry) in entries where !ids.contains(id) {
-                guard let prefix = entry.prefix else { return (kept, changed, nil) }
-                gone?.formUnion([prefix, entry.clipPrefix].compactMap { $0 })
+                unnamed = unnamed || entry.prefix == nil
+                moved.formUnion(entry.prefixes)
             }
         }
-        return (kept, changed, gone)
+        return (kept, changed, unnamed ? nil : moved)
     }
 
     /// The prefix of the media names a photo with `checksum` has, when every one of its files

@@ -126,8 +126,8 @@ struct BuildPlan: StepOutput {
     var ledger: MediaLedger
     /// The checksum prefixes the media of the photos looked at were named by, in the last build
     /// and in this one (photos removed since included): only among names with these can media
-    /// have fallen out of use. Nil when every name must be looked at (the last build's media
-    /// are not known).
+    /// have fallen out of use (`MediaLedger.standing`). Nil when every name must be looked at
+    /// (the last build's media are not known).
     var moved: Set<String>?
 }
 
@@ -160,7 +160,7 @@ struct PlanStep: BuildStep {
             looked = standing.changed
             plan.ledger.entries = standing.kept
             plan.reused = standing.kept.values.reduce(0) { $0 + $1.renditions }
-            plan.moved = standing.gone
+            plan.moved = standing.moved
         }
         plan.lookedAt = looked.count
         guard !looked.isEmpty else { return plan }
@@ -178,19 +178,8 @@ struct PlanStep: BuildStep {
         var jobIndex: [String: Int] = [:]
         for (index, need) in zip(looked, needs) {
             let photo = snapshot.photos[index].photo
-            let entry = MediaLedger.Entry(digest: digests[index], renditions: need.map { $0.reused + $0.missing.count } ?? 0,
-                                          prefix: MediaLedger.namePrefix(of: photo.checksum),
-                                          clipPrefix: photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)))
-            if plan.moved != nil {
-                let old = known?.entries[photo.id]
-                if entry.prefix == nil || (old != nil && old?.prefix == nil) {
-                    // Named by a prefix no file name can be told by: every name is looked at.
-                    plan.moved = nil
-                } else {
-                    plan.moved?.formUnion([entry.prefix, entry.clipPrefix, old?.prefix, old?.clipPrefix].compactMap { $0 })
-                }
-            }
-            plan.ledger.entries[photo.id] = entry
+            plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: digests[index],
+                                                              renditions: need.map { $0.reused + $0.missing.count } ?? 0)
             guard let need else { continue }
             plan.restores += need.restores
             plan.reused += need.reused
