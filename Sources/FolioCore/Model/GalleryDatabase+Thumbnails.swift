@@ -20,19 +20,21 @@ extension GalleryDatabase {
             """
         return try writer.read { db in
             var keys = Set<ThumbnailKey>()
-            func add(_ sql: String, _ arguments: StatementArguments) throws {
+            try Self.each(sql, specs: specs, photos: photos, column: "thumbnail.photoId") { sql, arguments in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() { keys.insert(ThumbnailKey(photoId: row[0], spec: row[1])) }
             }
-            guard let photos else {
-                try add(sql, StatementArguments(specs))
-                return keys
-            }
-            for chunk in photos.chunked(500) {
-                try add(sql + " AND thumbnail.photoId IN \(Self.placeholders(chunk.count))",
-                        StatementArguments(specs) + StatementArguments(Array(chunk)))
-            }
             return keys
+        }
+    }
+
+    /// Runs `sql`, whose arguments are `specs`, once; or, given `photos`, once for each 500 of
+    /// them, narrowed to those by `column`.
+    private static func each(_ sql: String, specs: [String], photos: [Int64]?, column: String,
+                             _ body: (String, StatementArguments) throws -> Void) rethrows {
+        guard let photos else { return try body(sql, StatementArguments(specs)) }
+        for chunk in photos.chunked(500) {
+            try body(sql + " AND \(column) IN \(placeholders(chunk.count))", StatementArguments(specs) + StatementArguments(Array(chunk)))
         }
     }
 
@@ -73,14 +75,7 @@ extension GalleryDatabase {
                OR checksum <> (SELECT checksum FROM photo WHERE photo.id = thumbnail.photoId))
             """
         try writer.write { db in
-            guard let photos else {
-                try db.execute(sql: sql, arguments: StatementArguments(specs))
-                return
-            }
-            for chunk in photos.chunked(500) {
-                try db.execute(sql: sql + " AND photoId IN \(Self.placeholders(chunk.count))",
-                               arguments: StatementArguments(specs) + StatementArguments(Array(chunk)))
-            }
+            try Self.each(sql, specs: specs, photos: photos, column: "photoId") { try db.execute(sql: $0, arguments: $1) }
         }
     }
 }
