@@ -181,13 +181,18 @@ final class RobustnessTests: XCTestCase {
         XCTAssertFalse(budget.affords(101))
         await budget.acquire(60)
         let order = Order()
-        let big = Task { await budget.acquire(50); order.add("big") }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        let big = Task { await budget.acquire(95); order.add("big") }
+        while await budget.queued < 1 { try await Task.sleep(nanoseconds: 1_000_000) }
         let small = Task { await budget.acquire(10); order.add("small") }
-        try await Task.sleep(nanoseconds: 50_000_000)
-        XCTAssertEqual(order.all, [], "50 does not fit beside 60, and the small one waits its turn behind it")
+        while await budget.queued < 2 { try await Task.sleep(nanoseconds: 1_000_000) }
+        XCTAssertEqual(order.all, [], "95 does not fit beside 60, and the small one, which would, waits its turn behind it")
         await budget.release(60)
         await big.value
+        try await Task.sleep(nanoseconds: 20_000_000)
+        XCTAssertEqual(order.all, ["big"], "10 does not fit beside 95")
+        let stillQueued = await budget.queued
+        XCTAssertEqual(stillQueued, 1)
+        await budget.release(95)
         await small.value
         XCTAssertEqual(order.all, ["big", "small"])
     }

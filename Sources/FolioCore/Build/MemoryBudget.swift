@@ -10,6 +10,9 @@ actor MemoryBudget {
         capacity = bytes
     }
 
+    /// How many jobs are waiting for room.
+    var queued: Int { waiting.count }
+
     /// Whether a job needing `bytes` can ever run.
     nonisolated func affords(_ bytes: Int) -> Bool { bytes <= capacity }
 
