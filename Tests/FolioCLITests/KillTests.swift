@@ -134,12 +134,28 @@ final class KillTests: CLITestCase {
         held.standardError = FileHandle.nullDevice
         try held.run()
         defer { held.waitUntilExit() }
-        Thread.sleep(forTimeInterval: 1)
+        try waitUntilLocked(site.appendingPathComponent(".folio-lock"))
         let second = try folio(["build", "--site", site.path])
         XCTAssertEqual(second.status, 1)
         XCTAssertTrue(second.errors.contains("another Folio is building this site right now"), second.errors)
         held.waitUntilExit()
         XCTAssertEqual(held.terminationStatus, 0)
         XCTAssertEqual(try folio(["build", "--site", site.path]).status, 0, "the lock goes with the build")
+    }
+
+    /// Waits until some process holds a `flock` on `file`, as `/proc/locks` lists it (by inode),
+    /// without taking the lock itself, which would make the build it waits for fail.
+    func waitUntilLocked(_ file: URL, within seconds: Double = 60) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var info = stat()
+            if stat(file.path, &info) == 0,
+               let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8),
+               locks.split(separator: "\n").contains(where: { $0.contains("FLOCK") && $0.hasSuffix(":\(info.st_ino) 0 EOF") }) {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTFail("no process took the lock on \(file.path) within \(seconds) s")
     }
 }
