@@ -33,4 +33,26 @@ public enum LocalDateTime {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
+
+    /// The UTC calendar day and time of `date` (seconds dropped), in the Gregorian calendar, for
+    /// years 1583 to 9999; nil for any other (Foundation's calendar is Julian before October
+    /// 1582). Howard Hinnant's civil_from_days, the inverse of `daysSinceEpoch`.
+    static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 4e11 else { return nil }
+        let whole = Int(seconds)
+        let days = whole >= 0 ? whole / 86_400 : -((-whole + 86_399) / 86_400)
+        let inDay = whole - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
+        let month = shifted < 10 ? shifted + 3 : shifted - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (1583...9999).contains(year) else { return nil }
+        return (year, month, day, inDay / 3600, inDay % 3600 / 60)
+    }
 }
