@@ -235,6 +235,65 @@ final class IncrementalBuildTests: XCTestCase {
         XCTAssertEqual(restyled.pagesLookedAt, restyled.pages)
     }
 
+    /// A cold build links each file it makes into a twin that becomes the tree beside the new
+    /// site: the build after it links nothing and looks at no photo it did not change. A twin
+    /// left by a build killed after its swap is taken as the next tree, one left before it goes.
+    func testAColdBuildLeavesTheTreeBesideTheSiteInStep() async throws {
+        let site = try TestSite()
+        var entries: [Entry] = []
+        for n in 0..<6 {
+            let taken = now.addingTimeInterval(-Double(n) * 86_400), uploaded = now.addingTimeInterval(-Double(n) * 60)
+            entries.append(Entry(path: "album-\(n % 2)/photo-\(n).jpg", seed: n % 3, title: "Photo \(n)", user: "Ann",
+                                 place: Self.places[n % 5], favorite: n == 2, taken: taken, uploaded: uploaded, mark: n))
+        }
+        for entry in entries { try writePhoto(entry, to: site) }
+        try write(entries, to: site)
+        try await site.build(now: now)
+        let next = site.root.appendingPathComponent(".public.next")
+        let twin = site.root.appendingPathComponent(".public.twin")
+        let published = inodes(site.publicFolder)
+        XCTAssertGreaterThan(published.count, 20)
+        XCTAssertEqual(inodes(next), published, "every file of the new site is one file in both trees")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: twin.path))
+        XCTAssertEqual(try checkTreesInStep(site, "cold"), 0, "a ledger that says the trees differ nowhere")
+
+        entries[3].title = "Retitled"
+        try write(entries, to: site)
+        let retitled = try await site.build(now: now)
+        XCTAssertEqual(retitled.photosLookedAt, 0, retitled.summary)
+        try await assertSameAsCold(site, entries)
+        try checkTreesInStep(site, "after the edit")
+
+        // Killed after its swap, before the twin took the next tree's name: no ledger, the twin
+        // under its own name. The next build takes it, looks at every file and is in step again.
+        try FileManager.default.moveItem(at: next, to: twin)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("folio-state/public.trees"))
+        entries[4].favorite = true
+        try write(entries, to: site)
+        let adopted = try await site.build(now: now)
+        XCTAssertTrue(adopted.succeeded, adopted.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: twin.path))
+        try await assertSameAsCold(site, entries)
+        XCTAssertNotNil(try checkTreesInStep(site, "after the twin was taken"))
+
+        // Killed before its swap: no public/, half a next tree and half a twin. The twin goes,
+        // and the build is an ordinary one in the half-made tree, which leaves no twin behind.
+        try FileManager.default.removeItem(at: site.publicFolder)
+        try FileManager.default.removeItem(at: site.root.appendingPathComponent("folio-state/public.trees"))
+        try FileManager.default.createDirectory(at: twin.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: twin.appendingPathComponent("index.html"))
+        let again = try await site.build(now: now)
+        XCTAssertTrue(again.succeeded, again.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: twin.path))
+        try await assertSameAsCold(site, entries)
+    }
+
+    /// `site`'s published files are those a cold build of `entries` makes, byte for byte.
+    func assertSameAsCold(_ site: TestSite, _ entries: [Entry], file: StaticString = #filePath, line: UInt = #line) async throws {
+        let fresh = try await coldBuild(of: entries, settings: Data("{}".utf8))
+        XCTAssertEqual(try tree(site.publicFolder), try tree(fresh.publicFolder), file: file, line: line)
+    }
+
     /// The media files of `site` whose names start with `checksum`'s prefix.
     func media(of checksum: String, in site: TestSite) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: site.publicFolder.appendingPathComponent("media").path)
@@ -252,12 +311,12 @@ final class IncrementalBuildTests: XCTestCase {
         try write(entries, to: site)
         let cold = try await site.build(now: now)
         XCTAssertEqual(cold.photosLookedAt, 12)
-        // The first build that knows what the trees held keeps each photo's media.
+        // The cold build left the tree beside the site in step (its twin), and each photo's media known.
         entries[5].title = "Retitled"
         try write(entries, to: site)
         let retitled = try await site.build(now: now)
-        XCTAssertEqual(retitled.photosLookedAt, 12, "no photo's media were known")
-        XCTAssertTrue(retitled.summary.contains("12 photos looked at"), retitled.summary)
+        XCTAssertEqual(retitled.photosLookedAt, 0, retitled.summary)
+        XCTAssertTrue(retitled.summary.contains("0 photos looked at"), retitled.summary)
 
         // One file written over: its media only, made again; the old ones gone.
         let old = try XCTUnwrap(site.database.photo(identifier: try site.identifier("photo-7.jpg"))).checksum

@@ -35,6 +35,7 @@ extension PublicOutput {
         if !fm.fileExists(atPath: destination.path) {
             try move(next, to: destination)
             swap = .atomic
+            finishTwin()
         } else if folio_exchange(next.path, destination.path) == 0 {
             swap = .atomic
         } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
@@ -71,11 +72,13 @@ extension PublicOutput {
         let root = next.appendingPathComponent("media")
         for name in Self.names(in: root.path, where: { $0 != "tiles" && looked($0) && !media.contains("media/\($0)") }) {
             try? fm.removeItem(at: root.appendingPathComponent(name))
+            unmirror("media/\(name)")
             noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
         for name in Self.names(in: tiles.path, where: { looked($0) && !media.contains("media/tiles/\($0)/") }) {
             try? fm.removeItem(at: tiles.appendingPathComponent(name))
+            unmirror("media/tiles/\(name)", folder: true)
             noteChanged("media/tiles/\(name)/")
         }
     }

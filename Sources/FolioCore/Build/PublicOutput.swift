@@ -36,6 +36,13 @@ public final class PublicOutput: @unchecked Sendable {
     var differing: Set<String>?
     /// Where this build made the next tree differ from `public/`: what it wrote, and what it deleted.
     var changed = Set<String>()
+    /// The third tree a cold build links each file it makes into (`PublicOutput+Twin`); nil on
+    /// every other build. Set when the build prepares, before any file is made.
+    var twin: String?
+    /// A link into the twin failed: it is not the new site's copy, and goes at the end.
+    var twinBroken = false
+    /// Whether the twin became the next tree, in step with the new site (`commit`).
+    public internal(set) var twinIsNext = false
     let lock = NSLock()
 
     /// The output as a shard sees it: what is published, read and never written (shards run
@@ -66,7 +73,9 @@ public final class PublicOutput: @unchecked Sendable {
             try? fm.removeItem(at: parent.appendingPathComponent(leftover))
         }
         do {
+            let cold = try takeOverTwin(differing: differing)
             try fm.createDirectory(at: next, withIntermediateDirectories: true)
+            if cold { try startTwin() }
             if let differing {
                 try bringMediaInStep(differing.filter { $0.hasPrefix("media/") })
             } else {
@@ -165,7 +174,7 @@ public final class PublicOutput: @unchecked Sendable {
         return folder.isEmpty ? base : base + "/" + folder
     }
 
-    private func prepareFolder(_ folder: String) throws {
+    func prepareFolder(_ folder: String, within root: String? = nil) throws {
         lock.lock()
         let known = folders.contains(folder)
         lock.unlock()
@@ -176,7 +185,8 @@ public final class PublicOutput: @unchecked Sendable {
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             var ancestor = folder
-            while ancestor.count > next.path.count {
+            let root = root ?? next.path
+            while ancestor.count > root.count {
                 var info = stat()
                 if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { unlink(ancestor) }
                 ancestor = String(ancestor[..<(ancestor.lastIndex(of: "/") ?? ancestor.startIndex)])
@@ -243,6 +253,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// has one, else as a new file (never into one it shares with `public/`).
     public func write(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: false)
+        mirror(relative)
         noteMade(relative, changed: true)
     }
 
@@ -322,11 +333,17 @@ public final class PublicOutput: @unchecked Sendable {
                 var info = stat()
                 guard lstat(path, &info) == 0 else { continue }
                 if info.st_mode & S_IFMT == S_IFDIR {
-                    if sweep(path, inside) { rmdir(path) } else { empty = false }
+                    if sweep(path, inside) {
+                        rmdir(path)
+                        unmirror(inside, folder: true)
+                    } else {
+                        empty = false
+                    }
                 } else if made.contains(inside) {
                     empty = false
                 } else {
                     unlink(path)
+                    unmirror(inside)
                     changed.insert(inside)
                 }
             }
@@ -385,6 +402,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
         try write(data, to: relative, in: next.path, atomically: true)
+        mirror(relative)
         noteChanged(relative)
     }
 
@@ -408,6 +426,7 @@ public final class PublicOutput: @unchecked Sendable {
             unlink(scratch)
             throw FolioError(path: path, reason: "cannot put it in place: \(reason)")
         }
+        mirror(relative)
         noteChanged(relative)
     }
 
@@ -423,6 +442,7 @@ public final class PublicOutput: @unchecked Sendable {
         } catch {
             throw FolioError(path: final.path, reason: "cannot put the tiles in place: \(error.localizedDescription)")
         }
+        mirror(folder, tree: true)
         noteChanged(folder + "/")
     }
 }

@@ -53,10 +53,12 @@ struct WriteStep: BuildStep {
         let state = BuildState(paths: site.paths)
         do {
             try state.save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
-            // Only where what was published is known: its pages, by the manifest.
-            if !input.rendered.previous.entries.isEmpty, let pages = state.pagesHash(), let next = BuildState.identity(of: output.next) {
-                try state.save(trees: TreeLedger(pages: pages, next: next, differing: output.changedPaths.sorted(), inUse: inUse),
-                               media: media)
+            // Only where what was published is known: its pages, by the manifest; or where a
+            // cold build's twin is the next tree, one file with the new site at every path.
+            if !input.rendered.previous.entries.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
+               let next = BuildState.identity(of: output.next) {
+                let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
+                try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse), media: media)
             }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))

@@ -1,0 +1,111 @@
+import CSystem
+import Foundation
+
+/// The tree beside the site, made as a cold build goes.
+///
+/// A build with no published site (the first, or one after `public/` was deleted) makes the
+/// next tree from nothing and moves it into place, which leaves no tree beside the new site:
+/// the build after it had to link every file of the site into a new one (a third of a million
+/// links at 100,000 photos, and its plan looked at every photo, as no ledger could speak for
+/// trees that were not there). Instead, such a build links each file it makes into a third
+/// tree, `.public.twin`, as it makes it (the file's bytes are written once; a link costs a
+/// directory entry), mirrors what it deletes, and once the new site is in place the twin takes
+/// the next tree's name: the two trees are then one file at every path, and the build's ledger
+/// says so (`twinIsNext`).
+///
+/// A link that fails (a file system without hard links, no room) ends the mirroring: the twin
+/// is deleted, and the next build links what it needs as before. A build killed after its swap
+/// leaves the twin under its own name; the next build takes it as the next tree, without a
+/// ledger, so it looks at every file of it.
+extension PublicOutput {
+    var twinPath: String {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).twin").path
+    }
+
+    /// Deals with a twin an earlier build left, and says whether this build is a cold one that
+    /// makes a twin: neither `public/` nor the next tree there, and no ledger of them.
+    func takeOverTwin(differing: Set<String>?) throws -> Bool {
+        let leftover = access(twinPath, F_OK) == 0
+        let published = access(destination.path, F_OK) == 0
+        let hasNext = access(next.path, F_OK) == 0
+        if leftover {
+            // Killed after its swap: the twin is the site in place, file for file.
+            if published, !hasNext, rename(twinPath, next.path) == 0 { return false }
+            try fm.removeItem(atPath: twinPath)
+        }
+        return differing == nil && !published && !hasNext
+    }
+
+    func startTwin() throws {
+        try fm.createDirectory(atPath: twinPath, withIntermediateDirectories: true)
+        twin = twinPath
+    }
+
+    /// Links the next tree's file (or, with `tree`, folder of tiles) `relative` into the twin,
+    /// in place of what the twin held there.
+    func mirror(_ relative: String, tree: Bool = false) {
+        guard let twin, !isTwinBroken else { return }
+        let source = next.path + "/" + relative, target = twin + "/" + relative
+        do {
+            try prepareFolder(Self.folderPath(of: target), within: twin)
+            if tree {
+                try? fm.removeItem(atPath: target)
+                try linkEach(source, target)
+            } else {
+                unlink(target)
+                guard link(source, target) == 0 else { throw FolioError(path: target, reason: String(cString: strerror(errno))) }
+            }
+        } catch {
+            lock.lock()
+            twinBroken = true
+            lock.unlock()
+        }
+    }
+
+    /// Deletes the twin's file or folder `relative`, as the next tree's went.
+    func unmirror(_ relative: String, folder: Bool = false) {
+        guard let twin else { return }
+        let target = twin + "/" + relative
+        if folder {
+            try? fm.removeItem(atPath: target)
+        } else {
+            unlink(target)
+        }
+    }
+
+    /// Once the new site is in place: the twin becomes the tree beside it, or goes.
+    func finishTwin() {
+        guard let twin else { return }
+        if !isTwinBroken, rename(twin, next.path) == 0 {
+            twinIsNext = true
+        } else {
+            try? fm.removeItem(atPath: twin)
+        }
+        self.twin = nil
+    }
+
+    private var isTwinBroken: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return twinBroken
+    }
+
+    private static func folderPath(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+
+    /// Every file under `source` linked at the same place under `target`; a link that fails throws.
+    private func linkEach(_ source: String, _ target: String) throws {
+        try fm.createDirectory(atPath: target, withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: source) {
+            let from = source + "/" + name, to = target + "/" + name
+            var info = stat()
+            guard lstat(from, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                try linkEach(from, to)
+            } else if link(from, to) != 0 {
+                throw FolioError(path: to, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
