@@ -27,19 +27,22 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
-        let walk = try await steps.step(WalkContentStep(), site)
+        var walk: ContentWalk? = try await steps.step(WalkContentStep(), site)
+        let content = walk?.digest
         var report = BuildReport()
         // Nothing under content/ moved since the last build that found nothing to say, and
         // nothing else did: no catalog is read, no photo looked up in the model.
-        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: walk.digest) {
+        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: content) {
             return try upToDate(report, stamp: stamp, steps, run, site: site, imported: ImportResult())
         }
-        let (imported, passwords) = try await importContent(site, walk, &steps, &report)
+        let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
+        // The listing of every file under content/ is let go: only its digest is needed from here.
+        walk = nil
 
         if !steps.hasErrors, var stamp = try BuildStamp.upToDate(site, now: run.now) {
             // Files touched and read again to no effect: the next build sees content/ as now.
-            if report.isQuiet(steps.issues), stamp.content != walk.digest {
-                stamp.content = walk.digest
+            if report.isQuiet(steps.issues), stamp.content != content {
+                stamp.content = content
                 try? BuildState(paths: paths).save(stamp: stamp)
             }
             return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
@@ -68,7 +71,7 @@ public struct SiteBuild: Sendable {
         for id in images.failed { plan.ledger.entries[id] = nil }
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
                                                               clean: !steps.hasErrors,
-                                                              content: quiet ? walk.digest : nil, trees: trees,
+                                                              content: quiet ? content : nil, trees: trees,
                                                               media: plan.ledger, moved: plan.moved))
 
         report.photos = pages.photos
