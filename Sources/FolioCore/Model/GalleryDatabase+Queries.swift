@@ -4,15 +4,57 @@ import GRDB
 /// A photo with the names of its person, place and region: one row of everything a page lists.
 public struct GalleryPhoto: Sendable, Hashable {
     public var photo: Photo
-    public var person: Person
-    public var place: Place?
-    public var region: Region?
+    // Its person, place and region, each held once for all the photos that name it (`Shared`):
+    // held in each photo, they were 190 of the 640 bytes each of a large library's photos took.
+    private var sharedPerson: Shared<Person>
+    private var sharedPlace: Shared<Place>?
+    private var sharedRegion: Shared<Region>?
+
+    public var person: Person {
+        get { sharedPerson.value }
+        set { sharedPerson = Shared(newValue) }
+    }
+
+    public var place: Place? {
+        get { sharedPlace?.value }
+        set { sharedPlace = newValue.map(Shared.init) }
+    }
+
+    public var region: Region? {
+        get { sharedRegion?.value }
+        set { sharedRegion = newValue.map(Shared.init) }
+    }
 
     public init(photo: Photo, person: Person, place: Place?, region: Region?) {
+        self.init(photo: photo, person: Shared(person), place: place.map(Shared.init), region: region.map(Shared.init))
+    }
+
+    init(photo: Photo, person: Shared<Person>, place: Shared<Place>?, region: Shared<Region>?) {
         self.photo = photo
-        self.person = person
-        self.place = place
-        self.region = region
+        sharedPerson = person
+        sharedPlace = place
+        sharedRegion = region
+    }
+
+    public static func == (a: GalleryPhoto, b: GalleryPhoto) -> Bool {
+        a.photo == b.photo && a.person == b.person && a.place == b.place && a.region == b.region
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(photo)
+        hasher.combine(person)
+        hasher.combine(place)
+        hasher.combine(region)
+    }
+}
+
+/// A value many others hold, kept once: a reference to it costs a pointer where the value
+/// would cost its whole size in each of them.
+final class Shared<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }
 
@@ -59,9 +101,9 @@ extension GalleryDatabase {
             // however many photos show them, not a copy per photo (100,000 photos in 1,000
             // places held 100,000 copies of every place's name).
             let regions = try Region.order(Region.Columns.name).fetchAll(db)
-            let people = Dictionary(try Person.fetchAll(db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let places = Dictionary(try Place.fetchAll(db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            let regionsById = Dictionary(regions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let people = Dictionary(try Person.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
+            let places = Dictionary(try Place.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
+            let regionsById = Dictionary(regions.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
             // Read row by row into an array of the right size: a large library's photos are
             // the largest thing a build holds, and growing an array by doubling leaves up to
             // half of it unused.
@@ -74,7 +116,7 @@ extension GalleryDatabase {
                 let photo = try Photo(row: row, columns: columns!)
                 guard let person = people[photo.personId] else { continue }
                 let place = photo.placeId.flatMap { places[$0] }
-                photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.regionId] }))
+                photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.value.regionId] }))
             }
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
