@@ -20,8 +20,9 @@ import Foundation
 /// After a build, the two trees differ only where that build wrote, linked anew or deleted
 /// (`changedPaths`): kept as a `TreeLedger`, it lets the next build trust every other path to be
 /// one file in both, and look at none of them: no listing of the media, no look at each page,
-/// no sweep of the folders. Without a ledger (the first build, a build killed, a tree moved by
-/// hand) every file is looked at, as above.
+/// no sweep of the folders. Without a ledger (a build killed, a tree moved by hand) every file
+/// is looked at, as above. A build with no published site makes a third tree as it goes, which
+/// becomes the one beside the new site (`PublicOutput+Twin`).
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
