@@ -47,10 +47,10 @@ extension PublicOutput {
         guard let twin, !isTwinBroken else { return }
         let source = next.path + "/" + relative, target = twin + "/" + relative
         do {
-            try prepareFolder(Self.folderPath(of: target), within: twin)
+            try prepareFolder(Self.folder(of: relative, in: twin), within: twin)
             if tree {
                 try? fm.removeItem(atPath: target)
-                try linkEach(source, target)
+                try linkTree(source, target, copying: false)
             } else {
                 unlink(target)
                 guard link(source, target) == 0 else { throw FolioError(path: target, reason: String(cString: strerror(errno))) }
@@ -88,24 +88,5 @@ extension PublicOutput {
         lock.lock()
         defer { lock.unlock() }
         return twinBroken
-    }
-
-    private static func folderPath(of path: String) -> String {
-        String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    }
-
-    /// Every file under `source` linked at the same place under `target`; a link that fails throws.
-    private func linkEach(_ source: String, _ target: String) throws {
-        try fm.createDirectory(atPath: target, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: source) {
-            let from = source + "/" + name, to = target + "/" + name
-            var info = stat()
-            guard lstat(from, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                try linkEach(from, to)
-            } else if link(from, to) != 0 {
-                throw FolioError(path: to, reason: String(cString: strerror(errno)))
-            }
-        }
     }
 }

@@ -156,21 +156,26 @@ public final class PublicOutput: @unchecked Sendable {
         try fm.copyItem(atPath: source, toPath: target)
     }
 
-    private func linkTree(_ source: String, _ target: String) throws {
+    /// Every file under `source` at the same place under `target`, each a hard link; a copy
+    /// where the file system cannot link, unless `copying` is false: then a link that fails throws.
+    func linkTree(_ source: String, _ target: String, copying: Bool = true) throws {
         try fm.createDirectory(atPath: target, withIntermediateDirectories: true)
         for name in try fm.contentsOfDirectory(atPath: source) {
             let from = source + "/" + name, to = target + "/" + name
-            var isFolder: ObjCBool = false
-            if fm.fileExists(atPath: from, isDirectory: &isFolder), isFolder.boolValue {
-                try linkTree(from, to)
-            } else {
+            var info = stat()
+            guard lstat(from, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                try linkTree(from, to, copying: copying)
+            } else if copying {
                 try share(from, to)
+            } else if link(from, to) != 0 {
+                throw FolioError(path: to, reason: String(cString: strerror(errno)))
             }
         }
     }
 
     /// The folder a file of the site goes in: `base` itself for a file at the top.
-    private static func folder(of relative: String, in base: String) -> String {
+    static func folder(of relative: String, in base: String) -> String {
         let folder = RelativePath(relative).folder
         return folder.isEmpty ? base : base + "/" + folder
     }
