@@ -106,6 +106,40 @@ final class IncrementalBuildTests: XCTestCase {
         return files
     }
 
+    /// An edit's search index is made from the postings the last build kept (only the word
+    /// files of the words its changed photos had or have are made), but only from postings of the
+    /// word files in place: ones kept for other files (here, those of two builds ago, put back)
+    /// are not used, and the site comes out as a cold build's all the same.
+    func testTheSearchPostingsKeptAreUsedOnlyForTheWordFilesTheyMade() async throws {
+        let site = try TestSite()
+        var entries = (0..<30).map { n in
+            Entry(path: "photo-\(n).jpg", seed: n % 3, title: "Photo \(n)", user: "Josh", place: nil, favorite: false,
+                  taken: now.addingTimeInterval(-Double(n + 2) * 86_400), uploaded: now, mark: n)
+        }
+        for entry in entries { try writePhoto(entry, to: site) }
+        try write(entries, to: site)
+        try await site.build(now: now)
+        let postings = site.paths.state.appendingPathComponent("public.search")
+        let first = try Data(contentsOf: postings)
+        entries[12].title = "Photo 12, lighthouse"
+        try write(entries, to: site)
+        try await site.build(now: now)
+        XCTAssertTrue(try site.read("search/data/t-li.js").contains("lighthouse"))
+        XCTAssertNotEqual(try Data(contentsOf: postings), first, "kept anew with the edit")
+        try await assertSameAsCold(site, entries)
+
+        // Another photo retitled, with the postings of the first build put back: they know
+        // nothing of the lighthouse, and an index made from them would lose it.
+        entries[25].title = "Harbour"
+        try write(entries, to: site)
+        try first.write(to: postings)
+        try await site.build(now: now)
+        XCTAssertTrue(try site.read("search/data/t-li.js").contains("lighthouse"))
+        XCTAssertTrue(try site.read("search/data/t-ha.js").contains("harbour"))
+        XCTAssertNotEqual(try Data(contentsOf: postings), first, "kept anew")
+        try await assertSameAsCold(site, entries)
+    }
+
     func testEditsAtRandomLeaveTheSiteAColdBuildMakes() async throws {
         var random = SplitMix64(0x5EED_F011)
         let site = try TestSite()

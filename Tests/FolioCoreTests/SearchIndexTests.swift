@@ -185,6 +185,64 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertNotEqual(last[shard], whole[shard])
     }
 
+    /// An edit's index made from the last build's postings: the photos that changed taken out and
+    /// put back. Over rounds of random retitles (words shared by many photos, so some files are
+    /// cut; words gained that no photo had; words lost that no other photo has), it makes every
+    /// file it makes as the whole index does, keeps only files the last build made as they are,
+    /// and its postings, kept in the state's encoding and read back, carry on to the next round.
+    func testAnIndexUpdatedFromTheLastPostingsIsTheWholeIndex() throws {
+        var random = SplitMix64(7)
+        // Twenty-six words filed under "ca": their file passes the budget and is cut.
+        let common = (UInt32(97)...122).map { "ca" + String(UnicodeScalar($0)!) }
+        func title(_ n: Int) -> String {
+            (0..<8).map { _ in common.randomElement(using: &random)! }.joined(separator: " ") + " No. \(n)"
+        }
+        var photos = (1...2500).map { photo($0, title: title($0)) }
+        let first = try builder(photos).searchIndex()
+        XCTAssertTrue(first.files.contains { $0.path.hasSuffix("/t-cab.js") }, "the words under \"ca\" are cut")
+        var lastFiles = Dictionary(uniqueKeysWithValues: first.files.map { ($0.path, $0.data) })
+        var last = try XCTUnwrap(first.postings)
+        for round in 0..<3 {
+            var retitled = Set<String>()
+            for _ in 0..<6 {
+                let at = Int.random(in: photos.indices, using: &random)
+                photos[at].title = Bool.random(using: &random) ? "Harbour at dawn, round \(round)" : title(at + 1000 * round)
+                retitled.insert(photos[at].identifier)
+            }
+            // A photo that changed nothing is taken out and put back the same.
+            retitled.insert(photos[7].identifier)
+            let site = try builder(photos)
+            let positions = Set(retitled.compactMap { site.index.position[$0] })
+            let whole = site.searchIndex()
+            let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
+            let part = site.searchIndex(changing: positions, last: last)
+            for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "round \(round): \(file.path)") }
+            XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
+            for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
+            let words = { (index: SearchIndex) in index.files.filter { $0.path.contains("/t-") }.count }
+            XCTAssertLessThan(words(part), words(whole), "round \(round): only some word files made")
+            XCTAssertEqual(part.wordCount, whole.wordCount)
+            let encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
+            let read = try XCTUnwrap(SearchPostings.decode(encoded))
+            XCTAssertEqual(read.files, UInt64(round))
+            last = read.postings
+            lastFiles = wholeFiles
+        }
+    }
+
+    func testPostingsThatAreNotWholeAreNotRead() throws {
+        let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex()
+        let encoded = try XCTUnwrap(index.postings).encoded(files: 1)
+        XCTAssertNotNil(SearchPostings.decode(encoded))
+        for cut in [0, 10, encoded.count / 2, encoded.count - 1] {
+            XCTAssertNil(SearchPostings.decode(encoded.prefix(cut)), "cut at \(cut)")
+        }
+        XCTAssertNil(SearchPostings.decode(encoded + Data([0, 0, 0, 0])), "a number past the end")
+        var wrong = encoded
+        wrong[wrong.count - 4] = 0xFF
+        XCTAssertNil(SearchPostings.decode(wrong), "a photo past the last")
+    }
+
     /// A site of 10,000 photos: nothing a page loads up front grows with it, and what a search
     /// loads stays small. Prints the sizes (see the README's section on search).
     func testTenThousandPhotosMakeSmallFiles() throws {

@@ -7,12 +7,15 @@ import Foundation
 ///
 /// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
 /// record of one output folder, swapped in with it. Lose it and the next build draws every page
-/// again and writes only those that come out different. One output folder's state is three files
+/// again and writes only those that come out different. One output folder's state is files
 /// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
 /// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
 /// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
 /// and the other two's hashes. A build killed between the swap
 /// and the state leaves a `.build` that does not match the folder in place, and is ignored.
+/// Beside them: `<name>.trees` and `<name>.media`, how the two trees differ (`TreeLedger`,
+/// `MediaLedger`); `<name>.search`, the search index's postings (`SearchPostings`), which
+/// vouch for themselves by the checksums of the word files they were written as.
 struct BuildState {
     let folder: URL
     let output: URL
@@ -33,6 +36,7 @@ struct BuildState {
     private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
     private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
     private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
+    private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
     private struct Record: Codable {
@@ -114,6 +118,22 @@ struct BuildState {
             try data.write(to: mediaFile, options: .atomic)
             ledger.media = ContentHash.hex(data)
             try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic)
+        }
+    }
+
+    /// The search index's postings as some build last wrote them, with the stamp of the word
+    /// files they were written as (`SearchPostings.filesStamp`): they describe the site in place
+    /// only when its manifest's word files have that stamp. Nil when there are none to read.
+    func search() -> (postings: SearchPostings, files: UInt64)? {
+        guard let data = try? Data(contentsOf: searchFile, options: .alwaysMapped) else { return nil }
+        return SearchPostings.decode(data)
+    }
+
+    /// Keeps the search index's postings (`search()`), written as the word files of `files`.
+    func save(search postings: SearchPostings, files: UInt64) throws {
+        try keeping {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try postings.encoded(files: files).write(to: searchFile, options: .atomic)
         }
     }
 

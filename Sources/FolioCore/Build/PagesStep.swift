@@ -139,13 +139,13 @@ struct PagesStep: BuildStep {
         let digest = builder.digest(drawing: drawing)
         let changes = builder.changes(since: await lastDigest, to: digest)
         let previous = await lastPages
-        // The search index's photo shards made again only where a photo's row may differ, and its
-        // identifier buckets not at all, when the photos are in the same order: the rest are the
-        // last build's files, taken over as they are.
+        // The search index's photo shards and word files made again only where a photo's row or
+        // words may differ, and its identifier buckets not at all, when the photos are in the same
+        // order: the rest are the last build's files, taken over as they are.
         let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
         let searchPublished = (0..<shards).allSatisfy { previous.entries[SearchIndex.shardFile($0)] != nil }
             && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previous.entries[SearchIndex.bucketFile($0)] != nil }
-        let remaking = searchPublished ? changes.searchShards : nil
+        let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {
@@ -155,7 +155,7 @@ struct PagesStep: BuildStep {
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         let (output, now) = (site.output, run.now)
-        let search = Task { try SearchFiles.make(builder, remaking: remaking, output: output, previous: previous, now: now) }
+        let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: previous, now: now) }
         return SitePages(builders: builders, routes: routes, search: search, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),

@@ -17,20 +17,33 @@ final class SearchFiles: @unchecked Sendable {
         self.now = now
     }
 
-    /// Writes the index of `builder`'s photos: only the photo shards in `remaking` when the rest,
-    /// and every identifier bucket, are the last build's files, else all of it. Returns the
+    /// Writes the index of `builder`'s photos, and keeps its postings in `state`. When the photos
+    /// are in the same order as the last build's and only those at `changed` may differ (nil when
+    /// any may), only their photo shards are made; and when the state's postings are those of the
+    /// word files in place, only the word files of the words the changed photos had or have. The
+    /// rest, and every identifier bucket, are the last build's files, taken over. Returns the
     /// manifest's entries for its files; throws what stopped one being written.
-    static func make(_ builder: SiteBuilder, remaking: Set<Int>?, output: PublicOutput, previous: PageManifest,
-                     now: Date) throws -> [String: PageManifest.Entry] {
+    static func make(_ builder: SiteBuilder, changed: Set<Int>?, state: BuildState, output: PublicOutput,
+                     previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
-        var index = builder.searchIndex(remaking: remaking, emit: files.write)
+        var index: SearchIndex
+        if let changed, let last = state.search(), last.postings.photoCount == builder.ordered.count,
+           last.postings.filesStamp(in: previous.entries) == last.files {
+            index = builder.searchIndex(changing: changed, last: last.postings, emit: files.write)
+        } else {
+            index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write)
+        }
         if index.kept.contains(where: { !output.reuse($0) }) {
             // A file the last build made (the pages step saw it in the manifest) is not there to
             // take over: every one is made.
             files = SearchFiles(output: output, previous: previous, now: now)
             index = builder.searchIndex(emit: files.write)
         }
-        return try files.finish(kept: index.kept)
+        let entries = try files.finish(kept: index.kept)
+        if let postings = index.postings, let stamp = postings.filesStamp(in: entries) {
+            try state.save(search: postings, files: stamp)
+        }
+        return entries
     }
 
     /// Writes one file of the index, unless it is the last build's, byte for byte.

@@ -54,6 +54,8 @@ public struct SearchIndex: Sendable {
     public var kept: [String] = []
     public var photoCount: Int
     public var wordCount: Int
+    /// Its words and their photos, for the build state (`SearchPostings`).
+    var postings: SearchPostings?
 
     static func shardName(_ shard: Int) -> String { "p-\(shard).js" }
     static func bucketName(_ bucket: Int) -> String { "i-\(bucket).js" }
@@ -77,8 +79,8 @@ public struct SearchIndex: Sendable {
     /// The index made one photo at a time, in the site's order: each photo's words go into the
     /// postings and its row into its shard as it comes, so a large library's entries (two sets
     /// of words and a record for each photo) are never all held at once. Words are numbered as
-    /// they are first met (`number(of:)`), and a photo's words come as those numbers: a name that
-    /// recurs on thousands of photos is hashed once, not once for each of them.
+    /// they are first met (`SearchPostings.number(of:)`), and a photo's words come as those
+    /// numbers: a name that recurs on thousands of photos is hashed once, not once for each of them.
     struct Making {
         let count: Int
         /// The photo shards to make, when the rest, and every identifier bucket, are as the last
@@ -86,20 +88,32 @@ public struct SearchIndex: Sendable {
         let remaking: Set<Int>?
         /// Where each file goes as it is made; nil to hold them all in the index made.
         let emit: ((File) -> Void)?
+        /// The word files to make, by the shard keys of their words, when the postings were the
+        /// last build's, updated (`SearchPostings.replace`): the rest are its files; nil for all.
+        private let wordGroups: Set<String>?
         private var kept: [String] = []
         private var number = 0
-        private var numbers: [String: Int] = [:]
-        private var words: [String] = []
-        /// Each word's photos, by the word's number: `photo * 2 + 1` where it is in the title.
-        private var postings: [[Int]] = []
+        var postings: SearchPostings
         private var files: [File] = []
         private var rows: [String] = []
         private var buckets: [[String]]
 
         init(count: Int, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
+            self.init(count: count, remaking: remaking, emit: emit, postings: SearchPostings(photoCount: count), wordGroups: nil)
+        }
+
+        /// The index of photos whose words are all in `postings` already (an update): they come
+        /// as rows alone (`add(id:record:)`), and only the word files under `wordGroups` are made.
+        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: SearchPostings, wordGroups: Set<String>) {
+            self.init(count: count, remaking: remaking, emit: emit, postings: postings, wordGroups: wordGroups)
+        }
+
+        private init(count: Int, remaking: Set<Int>?, emit: ((File) -> Void)?, postings: SearchPostings, wordGroups: Set<String>?) {
             self.count = count
             self.remaking = remaking
             self.emit = emit
+            self.postings = postings
+            self.wordGroups = wordGroups
             buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
             rows.reserveCapacity(SearchIndex.photosPerShard)
         }
@@ -117,29 +131,22 @@ public struct SearchIndex: Sendable {
             if let emit { emit(file) } else { files.append(file) }
         }
 
-        /// The word's number, given it the first time it is met.
-        mutating func number(of word: String) -> Int {
-            if let known = numbers[word] { return known }
-            numbers[word] = words.count
-            words.append(word)
-            postings.append([])
-            return words.count - 1
-        }
-
         /// The next photo; photos must come `count` of them, in the site's order.
         mutating func add(_ entry: Entry) {
-            let title = entry.titleWords.map { number(of: $0) }
-            add(words: entry.words.map { number(of: $0) }, title: title, id: entry.id, record: entry.record)
+            let title = entry.titleWords.map { postings.number(of: $0) }
+            add(words: entry.words.map { postings.number(of: $0) }, title: title, id: entry.id, record: entry.record)
         }
 
-        /// The next photo, its words as their numbers (`number(of:)`), in any order, any number of
-        /// times; `title` those of them its title holds.
+        /// The next photo, its words as their numbers (`SearchPostings.number(of:)`), in any
+        /// order, any number of times; `title` those of them its title holds.
         mutating func add(words: [Int], title: [Int], id: String, record: SearchRecord?) {
-            var last = -1
-            for word in words.sorted() where word != last {
-                last = word
-                postings[word].append(number * 2 + (title.contains(word) ? 1 : 0))
-            }
+            postings.add(photo: number, words: words, title: title)
+            add(id: id, record: record)
+        }
+
+        /// The next photo's row and identifier alone: its words are in the postings already,
+        /// or are being put in (`add(words:…)`).
+        mutating func add(id: String, record: SearchRecord?) {
             let shard = number / SearchIndex.photosPerShard
             if remaking?.contains(shard) ?? true {
                 guard let record else { preconditionFailure("photo \(number) of shard \(shard), made again, has no row") }
@@ -164,39 +171,15 @@ public struct SearchIndex: Sendable {
         mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
             precondition(number == count, "the search index was promised \(count) photos and given \(number)")
             flushShard()
-            // Each word's entry is written once, as bytes into one buffer (text appended a number
-            // at a time was most of a build's index); the cutting only decides which file it goes to.
-            var entries: [UInt8] = []
-            var spans: [Range<Int>] = []
-            spans.reserveCapacity(words.count)
-            for (word, numbers) in zip(words, postings) {
-                let start = entries.count
-                entries.append(contentsOf: JSONText.string(word).utf8)
-                entries.append(contentsOf: ":[".utf8)
-                var previous = 0
-                for (at, value) in numbers.enumerated() {
-                    if at > 0 { entries.append(UInt8(ascii: ",")) }
-                    entries.append(contentsOf: String(value - previous).utf8)
-                    previous = value
-                }
-                entries.append(UInt8(ascii: "]"))
-                spans.append(start..<entries.count)
+            let wordFiles = postings.wordFiles(under: wordGroups)
+            if let wordGroups {
+                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchPostings.path(ofKey:))
             }
-            let numbers = self.numbers
-            let wordFiles = Dictionary(grouping: words, by: SearchText.shardKey)
-                .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
-                .sorted { $0.key < $1.key }
             // Word files first, as the index always wrote them; then the shards made so far.
             let shards = files
             files = []
             for file in wordFiles {
-                var value: [UInt8] = [UInt8(ascii: "{")]
-                for (at, word) in file.words.enumerated() {
-                    if at > 0 { value.append(UInt8(ascii: ",")) }
-                    value.append(contentsOf: entries[spans[numbers[word]!]])
-                }
-                value.append(UInt8(ascii: "}"))
-                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key, bytes: value)
+                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key, bytes: file.value)
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {
@@ -213,10 +196,11 @@ public struct SearchIndex: Sendable {
             let meta = "{\"version\":2,\"photos\":\(count),\"shard\":\(SearchIndex.photosPerShard),\"buckets\":\(buckets.count),"
                 + "\"fields\":" + SearchRecord.schema + ","
                 + "\"pages\":" + SearchIndex.pages + ","
-                + "\"keys\":[" + wordFiles.map { JSONText.string($0.key) }.joined(separator: ",") + "]}"
+                + "\"keys\":[" + postings.keys.map { JSONText.string($0) }.joined(separator: ",") + "]}"
             add("meta.js", "meta", "", meta)
-            var index = SearchIndex(files: files, photoCount: count, wordCount: words.count)
+            var index = SearchIndex(files: files, photoCount: count, wordCount: postings.wordCount)
             index.kept = kept
+            index.postings = postings
             return index
         }
     }
@@ -250,54 +234,43 @@ extension SiteBuilder {
     /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
     /// file is handed to it as it is made, and the index holds none.
     func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
-        // Names of people, places, regions, albums and tags recur on thousands of photos: each
-        // is cut into words, and its words numbered, once.
         var making = SearchIndex.Making(count: ordered.count, remaking: remaking, emit: emit)
-        var known: [String: [Int]] = [:]
-        func shared(_ text: String) -> [Int] {
-            if let words = known[text] { return words }
-            let words = SearchText.words(text).map { making.number(of: $0) }
-            known[text] = words
-            return words
-        }
-        var albumWords: [String: [Int]] = [:]
-        var folders: [Substring: String?] = [:]
-        var words: [Int] = []
+        var wording = SearchWording(builder: self)
         for (position, item) in ordered.enumerated() {
-            let photo = item.photo
-            let title = PhotoText.title(photo)
-            let titleWords = SearchText.words(title).map { making.number(of: $0) }
-            words = titleWords
-            if let description = photo.description { words += SearchText.words(description).map { making.number(of: $0) } }
-            for field in [item.person.name, item.place?.name, item.region?.name] {
-                if let field { words += shared(field) }
-            }
-            // A photo is found by the titles of its album and the albums above it: a folder's
-            // words gathered once for all its photos, and the folder worked out once for all the
-            // photos in it, by the text before a photo's name.
-            var directory: Substring = ""
-            if case .content(let path) = photo.source, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
-                directory = path[..<slash]
-            }
-            let folder: String?
-            if let known = folders[directory] {
-                folder = known
-            } else {
-                folder = AlbumTree.folder(of: photo)
-                folders[directory] = folder
-            }
-            if let folder {
-                if let found = albumWords[folder] {
-                    words += found
-                } else {
-                    let found = albumTree.lineage(folder).flatMap { shared($0.title) }
-                    albumWords[folder] = found
-                    words += found
-                }
-            }
-            for tag in photo.tags { words += shared(tag) }
+            let words = wording.words(of: item, into: &making.postings)
             let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
-            making.add(words: words, title: titleWords, id: photo.identifier, record: made ? record(item, title: title) : nil)
+            making.add(words: words.all, title: words.title, id: item.photo.identifier,
+                       record: made ? record(item, title: words.titleText) : nil)
+        }
+        return making.finish(sequences: unlisted == nil ? sequences() : [])
+    }
+
+    /// The search index of these photos, made from the last build's (`last`, its postings) when
+    /// the photos are in the same order and only those at `changed` may be found by other words
+    /// or show other rows: their words are taken out of the postings and put back as they are now,
+    /// and only their photo shards, and the word files of the words they had or have, are made;
+    /// the rest are the last build's files (`SearchIndex.kept`).
+    func searchIndex(changing changed: Set<Int>, last: SearchPostings, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+        precondition(last.photoCount == ordered.count, "the last build's postings are of \(last.photoCount) photos, not \(ordered.count)")
+        var postings = last
+        var wording = SearchWording(builder: self)
+        var photos: [(position: Int, words: [Int], title: [Int])] = []
+        var titles: [Int: String] = [:]
+        for position in changed.sorted() where ordered.indices.contains(position) {
+            let words = wording.words(of: ordered[position], into: &postings)
+            photos.append((position, words.all, words.title))
+            titles[position] = words.titleText
+        }
+        let groups = postings.replace(changed, with: photos)
+        let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
+        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: postings, wordGroups: groups)
+        for position in ordered.indices {
+            guard shards.contains(position / SearchIndex.photosPerShard) else {
+                making.add(id: "", record: nil)
+                continue
+            }
+            let item = ordered[position]
+            making.add(id: item.photo.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo)))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
@@ -313,6 +286,63 @@ extension SiteBuilder {
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
                             pick: item.photo.favorite, duration: item.photo.motion?.kind == .video ? item.photo.motion?.durationText : nil,
                             live: item.photo.motion?.kind == .live)
+    }
+}
+
+/// How search finds a photo: the words of its title, description, person, place, region, albums
+/// and tags, numbered in the postings being made. Names of people, places, regions, albums and tags
+/// recur on thousands of photos: each is cut into words, and its words numbered, once a build.
+struct SearchWording {
+    let builder: SiteBuilder
+    private var known: [String: [Int]] = [:]
+    private var albumWords: [String: [Int]] = [:]
+    private var folders: [Substring: String?] = [:]
+
+    init(builder: SiteBuilder) {
+        self.builder = builder
+    }
+
+    /// The photo's words and its title's (numbers in `postings`), and its title.
+    mutating func words(of item: GalleryPhoto, into postings: inout SearchPostings) -> (all: [Int], title: [Int], titleText: String) {
+        func shared(_ text: String) -> [Int] {
+            if let words = known[text] { return words }
+            let words = SearchText.words(text).map { postings.number(of: $0) }
+            known[text] = words
+            return words
+        }
+        let photo = item.photo
+        let title = PhotoText.title(photo)
+        let titleWords = SearchText.words(title).map { postings.number(of: $0) }
+        var words = titleWords
+        if let description = photo.description { words += SearchText.words(description).map { postings.number(of: $0) } }
+        for field in [item.person.name, item.place?.name, item.region?.name] {
+            if let field { words += shared(field) }
+        }
+        // A photo is found by the titles of its album and the albums above it: a folder's words
+        // gathered once for all its photos, and the folder worked out once for all the photos in
+        // it, by the text before a photo's name.
+        var directory: Substring = ""
+        if case .content(let path) = photo.source, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+            directory = path[..<slash]
+        }
+        let folder: String?
+        if let known = folders[directory] {
+            folder = known
+        } else {
+            folder = AlbumTree.folder(of: photo)
+            folders[directory] = folder
+        }
+        if let folder {
+            if let found = albumWords[folder] {
+                words += found
+            } else {
+                let found = builder.albumTree.lineage(folder).flatMap { shared($0.title) }
+                albumWords[folder] = found
+                words += found
+            }
+        }
+        for tag in photo.tags { words += shared(tag) }
+        return (words, titleWords, title)
     }
 }
 

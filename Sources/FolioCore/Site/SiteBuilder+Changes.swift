@@ -89,10 +89,9 @@ struct PageChanges: Sendable {
 
     var isEverything: Bool { photos == nil }
 
-    /// The search index's photo shards whose rows may differ; nil when any may.
-    var searchShards: Set<Int>? {
-        photos.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }
-    }
+    /// Positions of the photos whose pages, and so whose search rows and words, may differ;
+    /// nil when any may.
+    var photoPositions: Set<Int>? { photos }
 
     /// Marks `pages` of a listing as ones that may differ.
     fileprivate mutating func touch(_ listing: String, _ pages: Pages = .all) {

@@ -1,0 +1,207 @@
+import Foundation
+
+/// The search index's words, each with the photos that have it: what its word files (`t-<key>.js`)
+/// hold. A build keeps it in the build state (`BuildState.search`), so the next one, when its photos
+/// are in the same order, takes out and puts back only the photos that changed, and remakes only the
+/// word files of the words they had or have: at 100,000 photos, every photo's words worked out and
+/// every word file written was most of an edit's search index (0.65 s of CPU, one core).
+struct SearchPostings: Sendable {
+    /// The photos indexed: a photo's number is its position in the site's order.
+    var photoCount: Int
+    /// Each word, by its number (the order words were first met in: files are sorted by word).
+    private(set) var words: [String] = []
+    /// Each word's photos, by the word's number: `photo * 2 + 1` where the word is in its title,
+    /// else `photo * 2`, increasing. A word no photo has any more has none, and is in no file.
+    private(set) var postings: [[UInt32]] = []
+    private var numbers: [String: Int] = [:]
+    /// The keys of the word files, sorted, as they were last cut (`SearchIndex.cut`).
+    private(set) var keys: [String] = []
+
+    /// The words some photo has.
+    var wordCount: Int { postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
+
+    init(photoCount: Int) {
+        self.photoCount = photoCount
+    }
+
+    /// The word's number, given it the first time it is met.
+    mutating func number(of word: String) -> Int {
+        if let known = numbers[word] { return known }
+        numbers[word] = words.count
+        words.append(word)
+        postings.append([])
+        return words.count - 1
+    }
+
+    /// The next photo: the numbers of its words (`number(of:)`), in any order, any number of
+    /// times; `title` those of them its title holds. Photos come in the site's order.
+    mutating func add(photo: Int, words: [Int], title: [Int]) {
+        var last = -1
+        for word in words.sorted() where word != last {
+            last = word
+            postings[word].append(UInt32(photo * 2 + (title.contains(word) ? 1 : 0)))
+        }
+    }
+
+    /// Takes the photos at `positions` out and puts `photos` (each one's position and words, as
+    /// `add` takes them) back in; returns the shard keys (`SearchText.shardKey`) of the words
+    /// whose photos changed: the word files to make again.
+    mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<String> {
+        var touched = Set<Int>()
+        var taken = [Bool](repeating: false, count: photoCount)
+        for position in positions where position < photoCount { taken[position] = true }
+        for word in postings.indices where postings[word].contains(where: { taken[Int($0 >> 1)] }) {
+            postings[word].removeAll { taken[Int($0 >> 1)] }
+            touched.insert(word)
+        }
+        for photo in photos {
+            var last = -1
+            for word in photo.words.sorted() where word != last {
+                last = word
+                let value = UInt32(photo.position * 2 + (photo.title.contains(word) ? 1 : 0))
+                var (low, high) = (0, postings[word].count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if postings[word][middle] < value { low = middle + 1 } else { high = middle }
+                }
+                postings[word].insert(value, at: low)
+                touched.insert(word)
+            }
+        }
+        return Set(touched.map { SearchText.shardKey(words[$0]) })
+    }
+
+    /// The word files of the words filed under `groups` (shard keys), or of every word, each as
+    /// its key and its value, `{"word":[…],…}`, sorted by key; `keys` then names every word file.
+    mutating func wordFiles(under groups: Set<String>? = nil) -> [(key: String, value: [UInt8])] {
+        // Each word's entry is written once, as bytes into one buffer (text appended a number at a
+        // time was most of a build's index); the cutting only decides which file it goes to.
+        var entries: [UInt8] = []
+        var spans = [Range<Int>](repeating: 0..<0, count: words.count)
+        var filed: [String: [String]] = [:]
+        for (number, word) in words.enumerated() where !postings[number].isEmpty {
+            let group = SearchText.shardKey(word)
+            if let groups, !groups.contains(group) { continue }
+            filed[group, default: []].append(word)
+            let start = entries.count
+            entries.append(contentsOf: JSONText.string(word).utf8)
+            entries.append(contentsOf: ":[".utf8)
+            var previous: UInt32 = 0
+            for (at, value) in postings[number].enumerated() {
+                if at > 0 { entries.append(UInt8(ascii: ",")) }
+                entries.append(contentsOf: String(value - previous).utf8)
+                previous = value
+            }
+            entries.append(UInt8(ascii: "]"))
+            spans[number] = start..<entries.count
+        }
+        let numbers = self.numbers
+        let files = filed
+            .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
+            .sorted { $0.key < $1.key }
+        if let groups {
+            keys = (keys.filter { !groups.contains(SearchText.shardKey($0)) } + files.map(\.key)).sorted()
+        } else {
+            keys = files.map(\.key)
+        }
+        return files.map { file in
+            var value: [UInt8] = [UInt8(ascii: "{")]
+            for (at, word) in file.words.enumerated() {
+                if at > 0 { value.append(UInt8(ascii: ",")) }
+                value.append(contentsOf: entries[spans[numbers[word]!]])
+            }
+            value.append(UInt8(ascii: "}"))
+            return (file.key, value)
+        }
+    }
+
+    /// The path of the word file of `key`.
+    static func path(ofKey key: String) -> String {
+        SearchIndex.folder + "t-\(SearchText.fileName(forKey: key)).js"
+    }
+
+    /// One number for the word files these postings were written as: the checksum of each, as
+    /// `manifest` has it, in the order of their keys, and of `meta.js`, which names every word
+    /// file (so a manifest with one more has another). Nil when one is not in it.
+    func filesStamp(in manifest: [String: PageManifest.Entry]) -> UInt64? {
+        var checksums: [UInt64] = []
+        checksums.reserveCapacity(keys.count + 1)
+        for path in keys.map(Self.path(ofKey:)) + [SearchIndex.folder + "meta.js"] {
+            guard let entry = manifest[path], !entry.isPage else { return nil }
+            checksums.append(entry.checksum)
+        }
+        return checksums.withUnsafeBytes { ContentHash.hash($0) }
+    }
+
+    private static let heading = "folio-search-postings 1"
+
+    /// The postings as kept in the build state, with the stamp of the word files written from
+    /// them (`filesStamp`): lines of text (a heading, the counts, the keys, the words, none of
+    /// which holds a line break), then each word's count of photos and its photos, as 32-bit
+    /// little-endian numbers.
+    func encoded(files: UInt64) -> Data {
+        let live = words.indices.filter { !postings[$0].isEmpty }
+        var text = "\(Self.heading)\nphotos \(photoCount) files \(ContentHash.hexText(files)) keys \(keys.count) words \(live.count)\n"
+        for key in keys { text += key + "\n" }
+        for word in live { text += words[word] + "\n" }
+        var numbers: [UInt32] = live.map { UInt32(postings[$0].count) }
+        numbers.reserveCapacity(numbers.count + live.reduce(0) { $0 + postings[$1].count })
+        for word in live { numbers += postings[word] }
+        var data = Data(text.utf8)
+        numbers.map(\.littleEndian).withUnsafeBytes { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// The postings `encoded` wrote, with the stamp of their word files; nil for anything else.
+    static func decode(_ data: Data) -> (postings: SearchPostings, files: UInt64)? {
+        data.withUnsafeBytes { bytes -> (SearchPostings, UInt64)? in
+            var at = 0
+            func line() -> Substring? {
+                guard let end = bytes[at...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                defer { at = end + 1 }
+                return Substring(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
+            }
+            guard line() == Substring(heading), let fields = line()?.split(separator: " "), fields.count == 8,
+                  fields[0] == "photos", let photos = Int(fields[1]), photos >= 0,
+                  fields[2] == "files", let files = UInt64(fields[3], radix: 16),
+                  fields[4] == "keys", let keyCount = Int(fields[5]), keyCount >= 0,
+                  fields[6] == "words", let wordCount = Int(fields[7]), wordCount >= 0 else { return nil }
+            var postings = SearchPostings(photoCount: photos)
+            for _ in 0..<keyCount {
+                guard let key = line() else { return nil }
+                postings.keys.append(String(key))
+            }
+            postings.words.reserveCapacity(wordCount)
+            postings.numbers.reserveCapacity(wordCount)
+            for number in 0..<wordCount {
+                guard let word = line() else { return nil }
+                postings.words.append(String(word))
+                postings.numbers[String(word)] = number
+            }
+            func number() -> UInt32? {
+                guard at + 4 <= bytes.count else { return nil }
+                defer { at += 4 }
+                return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+            }
+            var counts: [Int] = []
+            counts.reserveCapacity(wordCount)
+            for _ in 0..<wordCount {
+                guard let count = number() else { return nil }
+                counts.append(Int(count))
+            }
+            let limit = UInt32(clamping: photos * 2)
+            for count in counts {
+                guard count > 0, at + count * 4 <= bytes.count else { return nil }
+                var list: [UInt32] = []
+                list.reserveCapacity(count)
+                for _ in 0..<count {
+                    guard let value = number(), value < limit, list.last.map({ $0 < value }) ?? true else { return nil }
+                    list.append(value)
+                }
+                postings.postings.append(list)
+            }
+            guard at == bytes.count, postings.numbers.count == wordCount else { return nil }
+            return (postings, files)
+        }
+    }
+}
