@@ -112,7 +112,7 @@ extension GalleryDatabase {
             let rows = try Row.fetchCursor(db, Photo.all())
             var columns: Photo.ColumnIndexes?
             while let row = try rows.next() {
-                if columns == nil { columns = Photo.ColumnIndexes(row) }
+                if columns == nil { columns = try Photo.ColumnIndexes(row) }
                 let photo = try Photo(row: row, columns: columns!)
                 guard let person = people[photo.personId] else { continue }
                 let place = photo.placeId.flatMap { places[$0] }
