@@ -206,7 +206,9 @@ final class SearchIndexTests: XCTestCase {
             var retitled = Set<String>()
             for _ in 0..<6 {
                 let at = Int.random(in: photos.indices, using: &random)
-                photos[at].title = Bool.random(using: &random) ? "Harbour at dawn, round \(round)" : title(at + 1000 * round)
+                // Words beyond ASCII too: accents folded, a key of two ideographs, Hangul syllables.
+                let titles = ["Harbour at dawn, round \(round)", "Éze, 東京駅 and 한국어 \(round)", title(at + 1000 * round)]
+                photos[at].title = titles.randomElement(using: &random)
                 retitled.insert(photos[at].identifier)
             }
             // A photo that changed nothing is taken out and put back the same.
@@ -228,6 +230,7 @@ final class SearchIndexTests: XCTestCase {
             last = read.postings
             lastFiles = wholeFiles
         }
+        XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
     func testPostingsThatAreNotWholeAreNotRead() throws {

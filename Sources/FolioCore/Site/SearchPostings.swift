@@ -78,10 +78,14 @@ struct SearchPostings: Sendable {
         // time was most of a build's index); the cutting only decides which file it goes to.
         var entries: [UInt8] = []
         var spans = [Range<Int>](repeating: 0..<0, count: words.count)
-        var filed: [String: [String]] = [:]
+        var filed: [Substring: [String]] = [:]
+        // A word's shard key as the text it starts with, no string made: most words are in a
+        // file that is not made again.
+        let only = groups.map { Set($0.map { Substring($0) }) }
         for (number, word) in words.enumerated() where !postings[number].isEmpty {
-            let group = SearchText.shardKey(word)
-            if let groups, !groups.contains(group) { continue }
+            let end = word.unicodeScalars.index(word.startIndex, offsetBy: 2, limitedBy: word.endIndex) ?? word.endIndex
+            let group = Substring(word.unicodeScalars[..<end])
+            if let only, !only.contains(group) { continue }
             filed[group, default: []].append(word)
             let start = entries.count
             entries.append(contentsOf: JSONText.string(word).utf8)
@@ -97,7 +101,7 @@ struct SearchPostings: Sendable {
         }
         let numbers = self.numbers
         let files = filed
-            .flatMap { key, words in SearchIndex.cut(key, words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
+            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
             .sorted { $0.key < $1.key }
         if let groups {
             keys = (keys.filter { !groups.contains(SearchText.shardKey($0)) } + files.map(\.key)).sorted()
