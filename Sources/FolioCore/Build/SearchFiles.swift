@@ -27,9 +27,10 @@ final class SearchFiles: @unchecked Sendable {
                      previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
         var index: SearchIndex
-        if let changed, let last = state.search(), last.postings.photoCount == builder.ordered.count,
-           last.postings.filesStamp(in: previous.entries) == last.files {
-            index = builder.searchIndex(changing: changed, last: last.postings, emit: files.write)
+        if let changed, let (postings, stamp) = state.search(), postings.photoCount == builder.ordered.count,
+           postings.filesStamp(in: previous.entries) == stamp {
+            // Handed over, not copied: at a million photos the postings are a hundred megabytes.
+            index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
             index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write)
         }

@@ -104,7 +104,7 @@ public struct SearchIndex: Sendable {
 
         /// The index of photos whose words are all in `postings` already (an update): they come
         /// as rows alone (`add(id:record:)`), and only the word files under `wordGroups` are made.
-        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: SearchPostings, wordGroups: Set<String>) {
+        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: consuming SearchPostings, wordGroups: Set<String>) {
             self.init(count: count, remaking: remaking, emit: emit, postings: postings, wordGroups: wordGroups)
         }
 
@@ -250,9 +250,8 @@ extension SiteBuilder {
     /// or show other rows: their words are taken out of the postings and put back as they are now,
     /// and only their photo shards, and the word files of the words they had or have, are made;
     /// the rest are the last build's files (`SearchIndex.kept`).
-    func searchIndex(changing changed: Set<Int>, last: SearchPostings, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
-        precondition(last.photoCount == ordered.count, "the last build's postings are of \(last.photoCount) photos, not \(ordered.count)")
-        var postings = last
+    func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+        precondition(postings.photoCount == ordered.count, "the last build's postings are of \(postings.photoCount) photos, not \(ordered.count)")
         var wording = SearchWording(builder: self)
         var photos: [(position: Int, words: [Int], title: [Int])] = []
         var titles: [Int: String] = [:]
@@ -263,7 +262,7 @@ extension SiteBuilder {
         }
         let groups = postings.replace(changed, with: photos)
         let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
-        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: postings, wordGroups: groups)
+        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: consume postings, wordGroups: groups)
         for position in ordered.indices {
             guard shards.contains(position / SearchIndex.photosPerShard) else {
                 making.add(id: "", record: nil)
