@@ -46,19 +46,25 @@ struct WriteStep: BuildStep {
         // before the swap: a model that will not answer leaves the published site as it was.
         var media = input.media
         media.thumbnails = try site.database.thumbnailTally()
+        // The state encoded on the other core while the site is put in place.
+        let (manifest, digest, ledger) = (input.rendered.manifest, input.pages.digest, media)
+        async let encodedPages = manifest.encoded()
+        async let encodedDigest = digest.encoded()
+        async let encodedMedia = ledger.encoded()
         let swap = try output.commit(keepingMedia: keeping, among: moved, pages: input.rendered.previous.entries.keys)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
         let state = BuildState(paths: site.paths)
         do {
-            try state.save(pages: input.rendered.manifest, digest: input.pages.digest, stamp: stamp)
+            try state.save(encodedPages: await encodedPages, digest: await encodedDigest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
             if !input.rendered.previous.entries.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
                let next = BuildState.identity(of: output.next) {
                 let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
-                try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse), media: media)
+                try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse),
+                               encodedMedia: await encodedMedia)
             }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
