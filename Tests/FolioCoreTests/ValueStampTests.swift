@@ -27,4 +27,54 @@ final class ValueStampTests: XCTestCase {
         XCTAssertNotEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample(long: String(repeating: "x", count: 701))))
         XCTAssertEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample()))
     }
+
+    /// A photo's stamp is made property by property (`Photo.stamp`): it takes every property the
+    /// type has (a property added to `Photo` fails here until the stamp takes it), a change to any
+    /// one of them moves it, and values that are not the same never run into each other.
+    func testAPhotosStampTakesEveryPropertyItHas() throws {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: [
+            PhotoImport(source: .content(path: "a/one.jpg"), identifier: "p1", title: "One", description: "The first", person: "Al",
+                        place: "Nairobi, Kenya", uploaded: Date(timeIntervalSince1970: 1000), width: 4, height: 3, checksum: "c1",
+                        tags: ["x", "y"]),
+        ]))
+        let photo = try XCTUnwrap(database.snapshot().photos.first?.photo)
+        XCTAssertEqual(Mirror(reflecting: photo).children.map { $0.label ?? "?" }, Photo.stampedProperties)
+        let changes: [String: (inout Photo) -> Void] = [
+            "id": { $0.id += 1 }, "identifier": { $0.identifier += "x" }, "source": { $0.source = .content(path: "a/two.jpg") },
+            "title": { $0.title = nil }, "description": { $0.description = "" }, "descriptionHTML": { $0.descriptionHTML = "<p>x</p>" },
+            "personId": { $0.personId += 1 }, "placeId": { $0.placeId = nil }, "taken": { $0.taken = Date(timeIntervalSince1970: 1) },
+            "uploaded": { $0.uploaded += 1 }, "width": { $0.width += 1 }, "height": { $0.height += 1 },
+            "favorite": { $0.favorite.toggle() }, "catalogFavorite": { $0.catalogFavorite.toggle() },
+            "checksum": { $0.checksum += "0" }, "fileStamp": { $0.fileStamp += "0" }, "fingerprint": { $0.fingerprint += "0" },
+            "format": { $0.format = .png }, "orientation": { $0.orientation = 6 }, "colour": { $0.colour = .cmyk },
+            "transparent": { $0.transparent.toggle() }, "animated": { $0.animated.toggle() },
+            "motion": { $0.motion = PhotoMotion(kind: .live, duration: 2) }, "camera": { $0.camera = "X100" },
+            "exposure": { $0.exposure = "1/60" }, "latitude": { $0.latitude = 1.5 }, "longitude": { $0.longitude = -0.0 },
+            "tags": { $0.tags = ["x"] }, "lastError": { $0.lastError = "bad" },
+            "remote": { $0.remote = RemotePhoto(pageURL: "https://example.org/1", license: nil, sizes: [], placeID: nil) },
+            "flickrPlaceId": { $0.flickrPlaceId = "p" },
+        ]
+        XCTAssertEqual(Set(changes.keys), Set(Photo.stampedProperties), "a change for every property")
+        var seen = [photo.stamp: "as read"]
+        for (name, change) in changes {
+            var changed = photo
+            change(&changed)
+            XCTAssertNotEqual(changed, photo, name)
+            XCTAssertNil(seen[changed.stamp], "\(name) gives the stamp of \(seen[changed.stamp] ?? "")")
+            seen[changed.stamp] = name
+        }
+        XCTAssertEqual(photo.stamp, try XCTUnwrap(database.snapshot().photos.first?.photo).stamp, "the same photo, the same stamp")
+        // Values that would run into each other written one after the other.
+        func differ(_ change: (inout Photo) -> Void, _ other: (inout Photo) -> Void, _ line: UInt = #line) {
+            var (a, b) = (photo, photo)
+            change(&a)
+            other(&b)
+            XCTAssertNotEqual(a.stamp, b.stamp, line: line)
+        }
+        differ({ ($0.title, $0.description) = ("ab", "c") }, { ($0.title, $0.description) = ("a", "bc") })
+        differ({ $0.tags = ["a", "b"] }, { $0.tags = ["ab"] })
+        differ({ $0.tags = ["a"]; $0.lastError = nil }, { $0.tags = []; $0.lastError = "a" })
+        differ({ $0.camera = nil }, { $0.camera = "" })
+    }
 }

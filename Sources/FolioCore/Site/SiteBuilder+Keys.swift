@@ -5,7 +5,7 @@ extension SiteBuilder {
     /// show that photo, not every page to compare them.
     ///
     /// A listing's key is its page made with every card standing as its photo's stamp (its
-    /// title, place, people, dates, files…, see `ShownPhoto`), and all else as it is: titles,
+    /// title, place, people, dates, files…, see `SiteBuilder.stamps(of:)`), and all else as it is: titles,
     /// counts, crumbs, paging, covers, sections. A photo's page shows the photo and links to the
     /// ones before and after it in its album, names its album and where it is there: its key is
     /// their stamps, the album's lineage and the photo's number of the album's count. Nil for a route this site has no page at.

@@ -109,38 +109,31 @@ public struct SiteBuilder: Sendable {
         var inAlbum: [Int: Int] = [:]
     }
 
-    /// What a photo's cards and page show of it: the photo, and whom and where it names; not
-    /// what the model keeps of its place and region for other pages (whether the place holds
-    /// favorites, how many photographers the region has), which would move the stamps of every
-    /// photo there when one photo is made a favorite or given to someone else.
-    struct ShownPhoto: Encodable {
-        var photo: Photo
-        /// The stamps of its person, place and region (0 for none).
-        var named: [UInt64]
-
-        /// Each photo's stamp, in order. A person, place or region is stamped once for all the
-        /// photos that name it (the snapshot's are one value an id): through `Encodable`, each
-        /// photo's was a fifth of a build that finds one photo edited at 100,000 photos.
-        static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
-            var people: [Int64: UInt64] = [:]
-            var places: [Int64: UInt64] = [:]
-            var regions: [Int64: UInt64] = [:]
-            for item in photos {
-                if people[item.person.id] == nil { people[item.person.id] = ValueStamp.of(item.person) }
-                if var place = item.place, places[place.id] == nil {
-                    place.hasFavorites = false
-                    places[place.id] = ValueStamp.of(place)
-                }
-                if var region = item.region, regions[region.id] == nil {
-                    region.photographerCount = 0
-                    regions[region.id] = ValueStamp.of(region)
-                }
+    /// Each photo's stamp: what its cards and page show of it, the photo (`Photo.stamp`) and whom
+    /// and where it names; not what the model keeps of its place and region for other pages
+    /// (whether the place holds favorites, how many photographers the region has), which would
+    /// move the stamps of every photo there when one photo is made a favorite or given to
+    /// someone else. A person, place or region is stamped once for all the photos that name it.
+    static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
+        var people: [Int64: UInt64] = [:]
+        var places: [Int64: UInt64] = [:]
+        var regions: [Int64: UInt64] = [:]
+        for item in photos {
+            if people[item.person.id] == nil { people[item.person.id] = ValueStamp.of(item.person) }
+            if var place = item.place, places[place.id] == nil {
+                place.hasFavorites = false
+                places[place.id] = ValueStamp.of(place)
             }
-            let (named, located, regional) = (people, places, regions)
-            return photos.concurrentMap { item in
-                ValueStamp.of(ShownPhoto(photo: item.photo, named: [named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
-                                                                    item.region.flatMap { regional[$0.id] } ?? 0]))
+            if var region = item.region, regions[region.id] == nil {
+                region.photographerCount = 0
+                regions[region.id] = ValueStamp.of(region)
             }
+        }
+        let (named, located, regional) = (people, places, regions)
+        return photos.concurrentMap { item in
+            let stamps = (item.photo.stamp, named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
+                          item.region.flatMap { regional[$0.id] } ?? 0)
+            return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
         }
     }
 
@@ -222,7 +215,7 @@ public struct SiteBuilder: Sendable {
             centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
         }
         self.index = index
-        stamps = ShownPhoto.stamps(of: ordered)
+        stamps = Self.stamps(of: ordered)
     }
 
     /// Every page of the site, in the order they are drawn.
