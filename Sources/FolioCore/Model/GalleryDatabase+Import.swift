@@ -11,8 +11,8 @@ extension GalleryDatabase {
             var stamps: [PhotoSource: PhotoStamp] = [:]
             stamps.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
             while let row = try rows.next() {
-                guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
-                stamps[source] = try PhotoStamp(row: row)
+                guard let source = PhotoSource.fromDatabaseValue(row[0]) else { continue }
+                stamps[source] = PhotoStamp(row: row, from: 1)
             }
             return stamps
         }

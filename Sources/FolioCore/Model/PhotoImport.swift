@@ -141,6 +141,15 @@ public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
         fingerprint = row[CodingKeys.fingerprint.rawValue]
     }
 
+    /// Read by position: the columns of `columns`, in its order, from `first` on. By name, GRDB
+    /// looks each one up among the row's columns, for each of a library's photos.
+    init(row: Row, from first: Int) {
+        identifier = row[first]
+        checksum = row[first + 1]
+        fileStamp = row[first + 2]
+        fingerprint = row[first + 3]
+    }
+
     /// The columns to select, for SQL that reads stamps.
     static var columns: String {
         CodingKeys.allCases.map(\.rawValue.quotedDatabaseIdentifier).joined(separator: ", ")
