@@ -67,6 +67,21 @@ final class RelativePathTests: XCTestCase {
         XCTAssertEqual(RelativePath("x/IMG.HeIc").lowercasedExtension, "heic")
     }
 
+    /// The folder of a path as text, worked out without splitting it, is what the split says: on
+    /// names that are empty, ".", "..", a slash, a prepended or combining mark, and at random.
+    func testTheFolderOfAPathIsTheSplitOnes() {
+        var cases = ["", "/", "a", "A", "a/b", "a/b/c.jpg", "/a/b", "a/b/", "a//b", "./a/b", "a/./b", "a/.", ".", "..", "../a",
+                     "a/../b", "a/.b/c", "a/b./c", ".a", "a/\u{301}b/c", "\u{600}/x", "x\u{600}/y/z", "日本/京都/x.jpg", "a/b/.."]
+        var random = SplitMix64(11)
+        let pieces = ["a", "b", "/", ".", "..", "é", "\u{301}", "\u{600}"]
+        for _ in 0..<2000 {
+            cases.append((0..<Int.random(in: 1...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for text in cases {
+            XCTAssertEqual(RelativePath.folder(of: text).utf8.elementsEqual(RelativePath(text).folder.utf8), true, text)
+        }
+    }
+
     func testResolvingClimbsButNeverAboveTheTop() {
         let trip = RelativePath("trip/day")
         XCTAssertEqual(trip.resolving("a.jpg")?.text, "trip/day/a.jpg")

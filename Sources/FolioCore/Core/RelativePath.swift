@@ -64,6 +64,29 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
         return String(decoding: bytes[bytes.index(after: dot)...], as: UTF8.self).lowercased()
     }
 
+    /// What `RelativePath(text).folder` is, without splitting the path into names when it has
+    /// no empty and no "." name (a photo's path in the model has none): asked of every photo of a
+    /// library, several times a build.
+    public static func folder(of text: String) -> String {
+        let bytes = text.utf8
+        var lastSlash: String.Index?
+        var length = 0
+        var isDot = false
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == slash {
+                guard length > 0, !isDot else { return RelativePath(text).folder }
+                lastSlash = index
+                length = 0
+            } else {
+                isDot = length == 0 && byte == Self.dot
+                length += 1
+            }
+        }
+        guard length > 0, !isDot else { return RelativePath(text).folder }
+        return lastSlash.map { String(decoding: bytes[..<$0], as: UTF8.self) } ?? ""
+    }
+
     /// The name without its extension: "IMG_1" of "a/IMG_1.JPG".
     public var stem: String {
         guard let dot = Self.extensionDot(name) else { return name }

@@ -110,12 +110,12 @@ struct AlbumTree: Sendable {
     /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere.
     static func folder(of photo: Photo) -> String? {
         guard case .content(let path) = photo.source else { return nil }
-        let folder = RelativePath(path).folder
+        let folder = RelativePath.folder(of: path)
         return folder.isEmpty ? nil : folder
     }
 
     static func parent(of path: String) -> String? {
-        let parent = RelativePath(path).folder
+        let parent = RelativePath.folder(of: path)
         return parent.isEmpty ? nil : parent
     }
 
