@@ -233,6 +233,16 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
+    func testNumbersAreWrittenAsStringWritesThem() {
+        var random = SplitMix64(5)
+        let values = [0, 1, 9, 10, 99, 100, 65_535, -1, -10, Int.max, Int.min] + (0..<1000).map { _ in Int.random(in: -1_000_000...10_000_000, using: &random) }
+        for value in values {
+            var bytes: [UInt8] = [7]
+            JSONText.appendDecimal(value, to: &bytes)
+            XCTAssertEqual(bytes, [7] + Array(String(value).utf8), "\(value)")
+        }
+    }
+
     func testPostingsThatAreNotWholeAreNotRead() throws {
         let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex()
         let encoded = try XCTUnwrap(index.postings).encoded(files: 1)

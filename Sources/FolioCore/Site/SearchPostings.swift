@@ -93,7 +93,7 @@ struct SearchPostings: Sendable {
             var previous: UInt32 = 0
             for (at, value) in postings[number].enumerated() {
                 if at > 0 { entries.append(UInt8(ascii: ",")) }
-                entries.append(contentsOf: String(value - previous).utf8)
+                JSONText.appendDecimal(Int(value - previous), to: &entries)
                 previous = value
             }
             entries.append(UInt8(ascii: "]"))
@@ -152,7 +152,8 @@ struct SearchPostings: Sendable {
         numbers.reserveCapacity(numbers.count + live.reduce(0) { $0 + postings[$1].count })
         for word in live { numbers += postings[word] }
         var data = Data(text.utf8)
-        numbers.map(\.littleEndian).withUnsafeBytes { data.append(contentsOf: $0) }
+        for at in numbers.indices { numbers[at] = numbers[at].littleEndian }
+        numbers.withUnsafeBytes { data.append(contentsOf: $0) }
         return data
     }
 
