@@ -57,8 +57,10 @@ public struct SearchIndex: Sendable {
     /// Its words and their photos, for the build state (`SearchPostings`).
     var postings: SearchPostings?
 
+    static func wordName(_ key: String) -> String { "t-\(SearchText.fileName(forKey: key)).js" }
     static func shardName(_ shard: Int) -> String { "p-\(shard).js" }
     static func bucketName(_ bucket: Int) -> String { "i-\(bucket).js" }
+    static func wordFile(_ key: String) -> String { folder + wordName(key) }
     static func shardFile(_ shard: Int) -> String { folder + shardName(shard) }
     static func bucketFile(_ bucket: Int) -> String { folder + bucketName(bucket) }
 
@@ -173,13 +175,13 @@ public struct SearchIndex: Sendable {
             flushShard()
             let wordFiles = postings.wordFiles(under: wordGroups)
             if let wordGroups {
-                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchPostings.path(ofKey:))
+                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
             }
             // Word files first, as the index always wrote them; then the shards made so far.
             let shards = files
             files = []
             for file in wordFiles {
-                add("t-\(SearchText.fileName(forKey: file.key)).js", "t", file.key, bytes: file.value)
+                add(SearchIndex.wordName(file.key), "t", file.key, bytes: file.value)
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {

@@ -119,18 +119,13 @@ struct SearchPostings: Sendable {
         }
     }
 
-    /// The path of the word file of `key`.
-    static func path(ofKey key: String) -> String {
-        SearchIndex.folder + "t-\(SearchText.fileName(forKey: key)).js"
-    }
-
     /// One number for the word files these postings were written as: the checksum of each, as
     /// `manifest` has it, in the order of their keys, and of `meta.js`, which names every word
     /// file (so a manifest with one more has another). Nil when one is not in it.
     func filesStamp(in manifest: [String: PageManifest.Entry]) -> UInt64? {
         var checksums: [UInt64] = []
         checksums.reserveCapacity(keys.count + 1)
-        for path in keys.map(Self.path(ofKey:)) + [SearchIndex.folder + "meta.js"] {
+        for path in keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"] {
             guard let entry = manifest[path], !entry.isPage else { return nil }
             checksums.append(entry.checksum)
         }
