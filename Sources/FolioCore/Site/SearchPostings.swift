@@ -7,7 +7,7 @@ import Foundation
 /// every word file written was most of an edit's search index (0.65 s of CPU, one core).
 struct SearchPostings: Sendable {
     /// The photos indexed: a photo's number is its position in the site's order.
-    var photoCount: Int
+    let photoCount: Int
     /// Each word, by its number (the order words were first met in: files are sorted by word).
     private(set) var words: [String] = []
     /// Each word's photos, by the word's number: `photo * 2 + 1` where the word is in its title,
