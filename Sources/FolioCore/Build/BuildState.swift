@@ -121,7 +121,7 @@ struct BuildState {
     }
 
     /// The search index's postings as some build last wrote them, with the stamp of the word
-    /// files they were written as (`SearchPostings.filesStamp`): they describe the site in place
+    /// files they were written as (`SearchFiles.stamp(of:in:)`): they describe the site in place
     /// only when its manifest's word files have that stamp. Nil when there are none to read.
     func search() -> (postings: SearchPostings, files: UInt64)? {
         guard let data = try? Data(contentsOf: searchFile, options: .alwaysMapped) else { return nil }

@@ -28,7 +28,7 @@ final class SearchFiles: @unchecked Sendable {
         var files = SearchFiles(output: output, previous: previous, now: now)
         var index: SearchIndex
         if let changed, let (postings, stamp) = state.search(), postings.photoCount == builder.ordered.count,
-           postings.filesStamp(in: previous.entries) == stamp {
+           Self.stamp(of: postings, in: previous.entries) == stamp {
             // Handed over, not copied: at a million photos the postings are a hundred megabytes.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
@@ -41,10 +41,21 @@ final class SearchFiles: @unchecked Sendable {
             index = builder.searchIndex(emit: files.write)
         }
         let entries = try files.finish(kept: index.kept)
-        if let postings = index.postings, let stamp = postings.filesStamp(in: entries) {
+        if let postings = index.postings, let stamp = Self.stamp(of: postings, in: entries) {
             try state.save(search: postings, files: stamp)
         }
         return entries
+    }
+
+    /// One number for the files `postings` were written as (`SearchPostings.writtenFiles`): each
+    /// one's checksum as `manifest` has it. Nil when one is not in it.
+    static func stamp(of postings: SearchPostings, in manifest: [String: PageManifest.Entry]) -> UInt64? {
+        var checksums: [UInt64] = []
+        for path in postings.writtenFiles {
+            guard let entry = manifest[path], !entry.isPage else { return nil }
+            checksums.append(entry.checksum)
+        }
+        return checksums.withUnsafeBytes { ContentHash.hash($0) }
     }
 
     /// Writes one file of the index, unless it is the last build's, byte for byte.

@@ -119,25 +119,19 @@ struct SearchPostings: Sendable {
         }
     }
 
-    /// One number for the word files these postings were written as: the checksum of each, as
-    /// `manifest` has it, in the order of their keys, and of `meta.js`, which names every word
-    /// file (so a manifest with one more has another). Nil when one is not in it.
-    func filesStamp(in manifest: [String: PageManifest.Entry]) -> UInt64? {
-        var checksums: [UInt64] = []
-        checksums.reserveCapacity(keys.count + 1)
-        for path in keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"] {
-            guard let entry = manifest[path], !entry.isPage else { return nil }
-            checksums.append(entry.checksum)
-        }
-        return checksums.withUnsafeBytes { ContentHash.hash($0) }
+    /// The files these postings were written as: each word file, in the order of their keys, and
+    /// `meta.js`, which names every word file (a site with one more has another). A build keeps
+    /// the postings with the checksums of these files (`SearchFiles`), to know them for its own.
+    var writtenFiles: [String] {
+        keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"]
     }
 
     private static let heading = "folio-search-postings 1"
 
-    /// The postings as kept in the build state, with the stamp of the word files written from
-    /// them (`filesStamp`): lines of text (a heading, the counts, the keys, the words, none of
-    /// which holds a line break), then each word's count of photos and its photos, as 32-bit
-    /// little-endian numbers.
+    /// The postings as kept in the build state, with the stamp of the files written from them
+    /// (`SearchFiles.stamp(of:in:)`): lines of text (a heading, the counts, the keys, the words,
+    /// none of which holds a line break), then each word's count of photos and its photos, as
+    /// 32-bit little-endian numbers.
     func encoded(files: UInt64) -> Data {
         let live = words.indices.filter { !postings[$0].isEmpty }
         var text = "\(Self.heading)\nphotos \(photoCount) files \(ContentHash.hexText(files)) keys \(keys.count) words \(live.count)\n"
