@@ -303,7 +303,6 @@ struct SearchWording {
     let builder: SiteBuilder
     private var known: [String: [Int]] = [:]
     private var albumWords: [String: [Int]] = [:]
-    private var folders: [Substring: String?] = [:]
 
     init(builder: SiteBuilder) {
         self.builder = builder
@@ -326,20 +325,8 @@ struct SearchWording {
             if let field { words += shared(field) }
         }
         // A photo is found by the titles of its album and the albums above it: a folder's words
-        // gathered once for all its photos, and the folder worked out once for all the photos in
-        // it, by the text before a photo's name.
-        var directory: Substring = ""
-        if case .content(let path) = photo.source, let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
-            directory = path[..<slash]
-        }
-        let folder: String?
-        if let known = folders[directory] {
-            folder = known
-        } else {
-            folder = AlbumTree.folder(of: photo)
-            folders[directory] = folder
-        }
-        if let folder {
+        // gathered once for all its photos.
+        if let folder = AlbumTree.folder(of: photo) {
             if let found = albumWords[folder] {
                 words += found
             } else {
@@ -368,19 +355,13 @@ enum JSONText {
     /// the index writes millions of numbers at 100,000 photos.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
         var rest = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: buffer[(20 - count)...])
-        }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
     }
 
     static func string(_ text: String) -> String {
