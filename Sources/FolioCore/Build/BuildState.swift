@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
 /// record of one output folder, swapped in with it. Lose it and the next build draws every page
-/// again and writes only those that come out different. One output folder's state is files
+/// again and writes only those that come out different. One output folder's state is a few files
 /// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
 /// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
 /// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
