@@ -112,48 +112,74 @@ public struct LocalFileAccess: FileAccess {
         }
         var found: [FileEntry] = []
         var unreadable: [(path: String, reason: String)] = []
-        var pending = [""]
-        while let folder = pending.popLast() {
-            guard let directory = opendir(folder.isEmpty ? root.path : root.path + "/" + folder) else {
-                let reason = "cannot be read: \(String(cString: strerror(errno)))"
-                if folder.isEmpty { throw FolioError(path: root.path, reason: reason) }
-                unreadable.append((folder, reason))
-                continue
-            }
-            defer { closedir(directory) }
-            let descriptor = dirfd(directory)
-            while let entry = readdir(directory) {
-                // Records are as long as their name, not sizeof(dirent): read the name in place.
-                let namePointer = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self)
-                let name = String(cString: namePointer)
-                guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
-                let path = folder.isEmpty ? name : folder + "/" + name
-                var type = Int32(entry.pointee.d_type)
-                var info = stat()
-                var known = false
-                if type == Int32(DT_UNKNOWN) {
-                    // Some file systems do not say; ask.
-                    guard fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-                    known = true
-                    switch info.st_mode & S_IFMT {
-                    case S_IFDIR: type = Int32(DT_DIR)
-                    case S_IFLNK: type = Int32(DT_LNK)
-                    case S_IFREG: type = Int32(DT_REG)
-                    default: continue
-                    }
-                }
-                switch type {
-                case Int32(DT_DIR): pending.append(path)
-                case Int32(DT_REG):
-                    // Its stamp from the folder already open: no lookup of the whole path.
-                    if !known { known = fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 }
-                    found.append(FileEntry(path: path, isLink: false, stamp: known ? Self.stamp(info) : nil))
-                case Int32(DT_LNK): found.append(FileEntry(path: path, isLink: true))
-                default: continue
+        // A level of folders at a time, its folders read on every core: a file's stamp is a call
+        // into the kernel, and a large library's hundred thousand are most of a no-op build.
+        var level = [""]
+        while !level.isEmpty {
+            let read = level.concurrentMap(minimum: 2) { Self.read(folder: $0, under: root.path) }
+            level = []
+            for (folder, read) in read {
+                switch read {
+                case .success(let contents):
+                    found += contents.files
+                    level += contents.folders
+                case .failure(let reason):
+                    if folder.isEmpty { throw FolioError(path: root.path, reason: reason.text) }
+                    unreadable.append((folder, reason.text))
                 }
             }
         }
         return FolderListing(entries: found.sorted { $0.path < $1.path }, unreadable: unreadable.sorted { $0.path < $1.path })
+    }
+
+    private struct FolderContents {
+        var files: [FileEntry] = []
+        var folders: [String] = []
+    }
+
+    private struct Unreadable: Error {
+        var text: String
+    }
+
+    /// The files and folders in one folder (`folder` under `root`, "" for the root itself).
+    private static func read(folder: String, under root: String) -> (String, Result<FolderContents, Unreadable>) {
+        guard let directory = opendir(folder.isEmpty ? root : root + "/" + folder) else {
+            return (folder, .failure(Unreadable(text: "cannot be read: \(String(cString: strerror(errno)))")))
+        }
+        defer { closedir(directory) }
+        var contents = FolderContents()
+        let descriptor = dirfd(directory)
+        while let entry = readdir(directory) {
+            // Records are as long as their name, not sizeof(dirent): read the name in place.
+            let namePointer = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self)
+            let name = String(cString: namePointer)
+            guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
+            let path = folder.isEmpty ? name : folder + "/" + name
+            var type = Int32(entry.pointee.d_type)
+            var info = stat()
+            var known = false
+            if type == Int32(DT_UNKNOWN) {
+                // Some file systems do not say; ask.
+                guard fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                known = true
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: type = Int32(DT_DIR)
+                case S_IFLNK: type = Int32(DT_LNK)
+                case S_IFREG: type = Int32(DT_REG)
+                default: continue
+                }
+            }
+            switch type {
+            case Int32(DT_DIR): contents.folders.append(path)
+            case Int32(DT_REG):
+                // Its stamp from the folder already open: no lookup of the whole path.
+                if !known { known = fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                contents.files.append(FileEntry(path: path, isLink: false, stamp: known ? Self.stamp(info) : nil))
+            case Int32(DT_LNK): contents.files.append(FileEntry(path: path, isLink: true))
+            default: continue
+            }
+        }
+        return (folder, .success(contents))
     }
 
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
