@@ -159,6 +159,32 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(view.topRegions.map(\.name), try database.snapshot().topRegions.map(\.name))
     }
 
+    /// A model's photos read in two halves at once, the later by a connection of its own, are
+    /// the photos one connection reads: none twice, none missed, whatever ids were freed.
+    func testPhotosReadInTwoHalvesAreThePhotosReadInOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("halves-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try GalleryDatabase.open(at: folder.appendingPathComponent("gallery.sqlite"))
+        try model.apply(ImportBatch(upserts: (0..<301).map { n in
+            photo(n, by: "P\(n % 7)", at: n % 5 == 0 ? nil : "Town \(n % 11), Region \(n % 3), Country", favorite: n % 4 == 0)
+        }))
+        // Ids freed at the start, in the middle and at the end.
+        try model.apply(ImportBatch(removals: [0, 1, 150, 151, 152, 300].map { PhotoSource.content(path: "\($0).jpg") }))
+        let whole = try model.snapshot(halves: .max)
+        XCTAssertEqual(whole.photos.count, 295)
+        for halves in [1, 2, 295] {
+            let read = try model.snapshot(halves: halves)
+            XCTAssertEqual(read.photos.map(\.photo.identifier), whole.photos.map(\.photo.identifier), "from \(halves)")
+            XCTAssertTrue(read.photos == whole.photos, "from \(halves)")
+            XCTAssertEqual(read.photos.map(\.place?.name), whole.photos.map(\.place?.name))
+            XCTAssertEqual(read.regions, whole.regions)
+        }
+        // A model in memory has no second connection: one reads it all.
+        XCTAssertEqual(try database.snapshot(halves: 1).photos.count, 0)
+        try database.apply(ImportBatch(upserts: (0..<3).map { photo($0, by: "Josh", at: nil) }))
+        XCTAssertEqual(try database.snapshot(halves: 1).photos.map(\.photo.identifier), ["p0", "p1", "p2"])
+    }
+
     func testTopRegionsTieBreakByNameAndStopAtTheLimit() throws {
         var photos: [PhotoImport] = []
         for n in 0..<60 {

@@ -94,7 +94,9 @@ public struct GallerySnapshot: Sendable {
 }
 
 extension GalleryDatabase {
-    public func snapshot(topRegionLimit: Int = 50) throws -> GallerySnapshot {
+    /// Everything pages show. From `halves` photos on, the photos' rows are read in two halves at
+    /// once (`photos(_:count:names:beside:)`).
+    public func snapshot(topRegionLimit: Int = 50, halves: Int = photosReadInHalves) throws -> GallerySnapshot {
         try writer.read { db in
             // Photos, people, places and regions each read once and put together here, not
             // joined in SQL: a person's, a place's and a region's names are then one string each
@@ -104,23 +106,81 @@ extension GalleryDatabase {
             let people = Dictionary(try Person.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
             let places = Dictionary(try Place.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
             let regionsById = Dictionary(regions.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
-            // Read row by row into an array of the right size: a large library's photos are
-            // the largest thing a build holds, and growing an array by doubling leaves up to
-            // half of it unused.
-            var photos: [GalleryPhoto] = []
-            photos.reserveCapacity(try Photo.fetchCount(db))
-            let rows = try Row.fetchCursor(db, Photo.all())
-            var columns: Photo.ColumnIndexes?
-            while let row = try rows.next() {
-                if columns == nil { columns = try Photo.ColumnIndexes(row) }
-                let photo = try Photo(row: row, columns: columns!)
-                guard let person = people[photo.personId] else { continue }
-                let place = photo.placeId.flatMap { places[$0] }
-                photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { regionsById[$0.value.regionId] }))
-            }
+            let names = PhotoNames(people: people, places: places, regions: regionsById)
+            let count = try Photo.fetchCount(db)
+            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? reader() : nil)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
+        }
+    }
+
+    /// From how many photos a snapshot reads the rows in two halves at once.
+    public static let photosReadInHalves = 20_000
+
+    /// The people, places and regions photos name, by id, each held once (`Shared`).
+    private struct PhotoNames: Sendable {
+        var people: [Int64: Shared<Person>]
+        var places: [Int64: Shared<Place>]
+        var regions: [Int64: Shared<Region>]
+    }
+
+    /// Every photo with its names, in the order of their ids. With a second connection
+    /// (`beside`), the later half of the rows is read by it on another core while `db` reads
+    /// the first: decoding a large library's rows is a second of one core. The halves are put
+    /// together only when both connections saw the same model (its generation, and as many
+    /// photos); else `db` reads the rest itself.
+    private static func photos(_ db: Database, count: Int, names: PhotoNames, beside reader: DatabaseQueue?) throws -> [GalleryPhoto] {
+        // Read row by row into an array of the right size: a large library's photos are
+        // the largest thing a build holds, and growing an array by doubling leaves up to
+        // half of it unused.
+        var photos: [GalleryPhoto] = []
+        photos.reserveCapacity(count)
+        guard let reader, let middle = try Int64.fetchOne(db, sql: "SELECT id FROM photo ORDER BY id LIMIT 1 OFFSET ?", arguments: [count / 2])
+        else {
+            try read(db, Photo.all(), names: names, into: &photos)
+            return photos
+        }
+        let generation = try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration")
+        let later = Photo.filter(Photo.Columns.id >= middle).order(Photo.Columns.id)
+        let laterHalf = Later()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            laterHalf.result = Result {
+                try reader.read { db -> [GalleryPhoto]? in
+                    guard try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration") == generation,
+                          try Photo.fetchCount(db) == count else { return nil }
+                    var half: [GalleryPhoto] = []
+                    half.reserveCapacity(count - count / 2)
+                    try read(db, later, names: names, into: &half)
+                    return half
+                }
+            }
+        }
+        try read(db, Photo.filter(Photo.Columns.id < middle).order(Photo.Columns.id), names: names, into: &photos)
+        group.wait()
+        if let half = try laterHalf.result?.get() {
+            photos += half
+        } else {
+            try read(db, later, names: names, into: &photos)
+        }
+        return photos
+    }
+
+    /// What the second connection read: set on its thread, read once the group is waited for.
+    private final class Later: @unchecked Sendable {
+        var result: Result<[GalleryPhoto]?, any Error>?
+    }
+
+    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into photos: inout [GalleryPhoto]) throws {
+        let rows = try Row.fetchCursor(db, request)
+        var columns: Photo.ColumnIndexes?
+        while let row = try rows.next() {
+            if columns == nil { columns = try Photo.ColumnIndexes(row) }
+            let photo = try Photo(row: row, columns: columns!)
+            guard let person = names.people[photo.personId] else { continue }
+            let place = photo.placeId.flatMap { names.places[$0] }
+            photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { names.regions[$0.value.regionId] }))
         }
     }
 

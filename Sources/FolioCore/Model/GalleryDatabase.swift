@@ -8,6 +8,8 @@ import GRDB
 /// same transaction that changes what they are derived from.
 public struct GalleryDatabase: Sendable {
     let writer: any DatabaseWriter
+    /// The file, for a second connection that reads beside the first (nil in memory).
+    let path: String?
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
     public static func open(at url: URL) throws -> GalleryDatabase {
@@ -26,9 +28,10 @@ public struct GalleryDatabase: Sendable {
         try GalleryDatabase(DatabaseQueue(configuration: configuration))
     }
 
-    init(_ writer: any DatabaseWriter, path: String = ":memory:") throws {
+    init(_ writer: any DatabaseWriter, path: String? = nil) throws {
         self.writer = writer
-        try writer.read { db in try Self.checkIsFolioModel(db, path: path) }
+        self.path = path
+        try writer.read { db in try Self.checkIsFolioModel(db, path: path ?? ":memory:") }
         try Self.migrator.migrate(writer)
     }
 
@@ -62,6 +65,14 @@ public struct GalleryDatabase: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
         return config
+    }
+
+    /// A connection of its own that only reads the file, for work beside this one's; nil in memory.
+    func reader() throws -> DatabaseQueue? {
+        guard let path else { return nil }
+        var config = Self.configuration
+        config.readonly = true
+        return try DatabaseQueue(path: path, configuration: config)
     }
 
     /// What SQLite finds wrong with the file (`integrity_check`) and with its references

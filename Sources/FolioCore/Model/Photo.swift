@@ -61,6 +61,7 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
 extension Photo {
     /// The columns queries name, made from the coding keys (see `Region.Columns`).
     public enum Columns {
+        public static let id = Column(CodingKeys.id)
         public static let identifier = Column(CodingKeys.identifier)
         public static let taken = Column(CodingKeys.taken)
         public static let favorite = Column(CodingKeys.favorite)
