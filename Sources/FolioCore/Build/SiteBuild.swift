@@ -85,7 +85,11 @@ public struct SiteBuild: Sendable {
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
-        return try finish(report, steps, run, site: site, imported: imported)
+        let finished = try finish(report, steps, run, site: site, imported: imported)
+        // What the build held (every photo, page and media file of a large library) is freed on
+        // another core while the caller gets on with the report.
+        letGo((plan, pages, rendered, media))
+        return finished
     }
 
     /// Loads content/ and brings the model in line with it. The content's listing (an entry per
@@ -93,13 +97,19 @@ public struct SiteBuild: Sendable {
     /// pages are planned, leaving what the report and the protected albums need.
     private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
+        // The model's stamps are read on another core while content/ is loaded (a large library's
+        // are a fifth of a second of SQLite).
+        let database = site.database
+        async let known = database.stamps(of: .content)
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
-        let imported = try await steps.step(ImportStep(), (site, inventory))
+        let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
         report.imported = imported.imported
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
-        return (imported, inventory.passwords)
+        let passwords = inventory.passwords
+        letGo(inventory)
+        return (imported, passwords)
     }
 
     private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
