@@ -82,6 +82,21 @@ final class RelativePathTests: XCTestCase {
         }
     }
 
+    /// The extension asked of every file of a library, lowered byte by byte when it is ASCII, is
+    /// the one the split path gives, lowered by Unicode's case mapping.
+    func testAnExtensionIsThatOfTheSplitPathLowered() {
+        var cases = ["", "a", "a.", ".a", "a/.b", "a.JPG", "x/IMG.HeIc", "a.b/c", "a/b.c/", "a.tar.GZ", "b.[Z]@`{", "A.JPĞ",
+                     "é.ÉTÉ", "a.\u{301}", "x.İ", "日本/京都.JPG", "a.ß", "a./", "a/b.Ｊ"]
+        var random = SplitMix64(12)
+        let pieces = ["a", "Z", "/", ".", "é", "É", "\u{301}", "@", "[", "İ"]
+        for _ in 0..<2000 {
+            cases.append((0..<Int.random(in: 1...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for text in cases {
+            XCTAssertEqual(RelativePath.lowercasedExtension(of: text).utf8.elementsEqual(RelativePath(text).lowercasedExtension.utf8), true, text)
+        }
+    }
+
     func testResolvingClimbsButNeverAboveTheTop() {
         let trip = RelativePath("trip/day")
         XCTAssertEqual(trip.resolving("a.jpg")?.text, "trip/day/a.jpg")

@@ -57,11 +57,23 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// asked of every file of a library, several times.
     public static func lowercasedExtension(of text: String) -> String {
         let bytes = text.utf8
-        guard bytes.last != slash else { return RelativePath(text).lowercasedExtension }
         let nameStart = bytes.lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
+        // A path whose last name is empty or "." ("a/", "a/.") has the extension of the name before.
+        guard nameStart != bytes.endIndex, !bytes[nameStart...].elementsEqual([Self.dot]) else {
+            return RelativePath(text).lowercasedExtension
+        }
         guard let dot = bytes[nameStart...].lastIndex(of: Self.dot), dot != nameStart, bytes.index(after: dot) != bytes.endIndex
         else { return "" }
-        return String(decoding: bytes[bytes.index(after: dot)...], as: UTF8.self).lowercased()
+        let suffix = bytes[bytes.index(after: dot)...]
+        // Asked of every file of a large library, several times a build: an ASCII extension (all
+        // of them, nearly) is lowered byte by byte, not through Unicode's case mapping.
+        guard suffix.allSatisfy({ $0 < 0x80 }) else { return String(decoding: suffix, as: UTF8.self).lowercased() }
+        return String(unsafeUninitializedCapacity: suffix.count) { buffer in
+            for (at, byte) in suffix.enumerated() {
+                buffer[at] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            }
+            return suffix.count
+        }
     }
 
     /// What `RelativePath(text).folder` is, without splitting the path into names when it has
