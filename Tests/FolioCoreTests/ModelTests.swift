@@ -179,6 +179,26 @@ final class ModelTests: XCTestCase {
             XCTAssertEqual(read.photos.map(\.place?.name), whole.photos.map(\.place?.name))
             XCTAssertEqual(read.regions, whole.regions)
         }
+        // A second connection that sees another model (here another file, one photo retitled
+        // since: its generation moved) is not taken at its word: the first reads that half too.
+        let other = folder.appendingPathComponent("other.sqlite")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("gallery.sqlite"), to: other)
+        var retitled = photo(200, by: "P4", at: "Town 2, Region 2, Country")
+        retitled.title = "Another title"
+        try GalleryDatabase.open(at: other).apply(ImportBatch(upserts: [retitled]))
+        let elsewhere = try model.snapshot(topRegionLimit: 50, halves: 1, beside: { try GalleryDatabase.open(at: other).reader() })
+        XCTAssertTrue(elsewhere.photos == whole.photos)
+        XCTAssertEqual(elsewhere.photos.first { $0.photo.identifier == "p200" }?.photo.title, "Photo 200")
+        // A photo whose person is gone (a model broken by hand) is passed over: the later half
+        // closes the gap in the array.
+        var unchecked = Configuration()
+        unchecked.foreignKeysEnabled = false
+        try DatabaseQueue(path: folder.appendingPathComponent("gallery.sqlite").path, configuration: unchecked).write { db in
+            try db.execute(sql: "DELETE FROM person WHERE name = 'P3'")
+        }
+        let fewer = try model.snapshot(halves: .max)
+        XCTAssertEqual(fewer.photos.count, 295 - 42)
+        XCTAssertTrue(try model.snapshot(halves: 1).photos == fewer.photos)
         // A model in memory has no second connection: one reads it all.
         XCTAssertEqual(try database.snapshot(halves: 1).photos.count, 0)
         try database.apply(ImportBatch(upserts: (0..<3).map { photo($0, by: "Josh", at: nil) }))

@@ -97,6 +97,11 @@ extension GalleryDatabase {
     /// Everything pages show. From `halves` photos on, the photos' rows are read in two halves at
     /// once (`photos(_:count:names:beside:)`).
     public func snapshot(topRegionLimit: Int = 50, halves: Int = photosReadInHalves) throws -> GallerySnapshot {
+        try snapshot(topRegionLimit: topRegionLimit, halves: halves, beside: reader)
+    }
+
+    /// The same, the later half read by the connection `beside` makes (nil: none, `db` reads all).
+    func snapshot(topRegionLimit: Int, halves: Int, beside: () throws -> DatabaseQueue?) throws -> GallerySnapshot {
         try writer.read { db in
             // Photos, people, places and regions each read once and put together here, not
             // joined in SQL: a person's, a place's and a region's names are then one string each
@@ -108,7 +113,7 @@ extension GalleryDatabase {
             let regionsById = Dictionary(regions.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
             let names = PhotoNames(people: people, places: places, regions: regionsById)
             let count = try Photo.fetchCount(db)
-            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? reader() : nil)
+            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? beside() : nil)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
@@ -127,52 +132,105 @@ extension GalleryDatabase {
 
     /// Every photo with its names, in the order of their ids. With a second connection
     /// (`beside`), the later half of the rows is read by it on another core while `db` reads
-    /// the first: decoding a large library's rows is a second of one core. The halves are put
-    /// together only when both connections saw the same model (its generation, and as many
-    /// photos); else `db` reads the rest itself.
+    /// the first: decoding a large library's rows is a second of one core. Both halves are read
+    /// into the one array the snapshot keeps (a half read apart and appended was 18 MB more at
+    /// 100,000 photos). The second connection's half is taken only when it saw the same model
+    /// (its generation, and as many photos); else `db` reads that half itself.
     private static func photos(_ db: Database, count: Int, names: PhotoNames, beside reader: DatabaseQueue?) throws -> [GalleryPhoto] {
-        // Read row by row into an array of the right size: a large library's photos are
-        // the largest thing a build holds, and growing an array by doubling leaves up to
-        // half of it unused.
-        var photos: [GalleryPhoto] = []
-        photos.reserveCapacity(count)
         guard let reader, let middle = try Int64.fetchOne(db, sql: "SELECT id FROM photo ORDER BY id LIMIT 1 OFFSET ?", arguments: [count / 2])
         else {
-            try read(db, Photo.all(), names: names, into: &photos)
+            // Read row by row into an array of the right size: a large library's photos are
+            // the largest thing a build holds, and growing an array by doubling leaves up to
+            // half of it unused.
+            var photos: [GalleryPhoto] = []
+            photos.reserveCapacity(count)
+            try read(db, Photo.all(), names: names) { photos.append($0) }
             return photos
         }
         let generation = try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration")
+        let earlier = Photo.filter(Photo.Columns.id < middle).order(Photo.Columns.id)
         let later = Photo.filter(Photo.Columns.id >= middle).order(Photo.Columns.id)
-        let laterHalf = Later()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            laterHalf.result = Result {
-                try reader.read { db -> [GalleryPhoto]? in
-                    guard try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration") == generation,
-                          try Photo.fetchCount(db) == count else { return nil }
-                    var half: [GalleryPhoto] = []
-                    half.reserveCapacity(count - count / 2)
-                    try read(db, later, names: names, into: &half)
-                    return half
+        return try [GalleryPhoto](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // In this transaction the earlier rows are exactly count / 2, the later the rest.
+            var first = Slots(start: buffer.baseAddress!, room: count / 2)
+            let second = Slots(start: buffer.baseAddress! + count / 2, room: count - count / 2)
+            let beside = Beside(second)
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                beside.read(reader, later, names: names, generation: generation, count: count)
+            }
+            do {
+                try read(db, earlier, names: names) { try first.append($0) }
+                group.wait()
+                if !beside.done {
+                    beside.slots.clear()
+                    try read(db, later, names: names) { try beside.slots.append($0) }
                 }
+            } catch {
+                group.wait()
+                first.clear()
+                beside.slots.clear()
+                throw error
+            }
+            // Rows without their person are passed over: the later half closes the gap.
+            if first.filled < first.room {
+                (first.start + first.filled).moveInitialize(from: beside.slots.start, count: beside.slots.filled)
+            }
+            initialized = first.filled + beside.slots.filled
+        }
+    }
+
+    /// Room for a run of photos in an array being made: filled from `start`, never past `room`.
+    private struct Slots: @unchecked Sendable {
+        struct Full: Error {}
+
+        let start: UnsafeMutablePointer<GalleryPhoto>
+        let room: Int
+        private(set) var filled = 0
+
+        init(start: UnsafeMutablePointer<GalleryPhoto>, room: Int) {
+            self.start = start
+            self.room = room
+        }
+
+        mutating func append(_ photo: GalleryPhoto) throws {
+            guard filled < room else { throw Full() }
+            (start + filled).initialize(to: photo)
+            filled += 1
+        }
+
+        mutating func clear() {
+            start.deinitialize(count: filled)
+            filled = 0
+        }
+    }
+
+    /// The later half, read by the second connection on its thread; looked at once the group is
+    /// waited for. `done` only when it read the same model as the first, all of it.
+    private final class Beside: @unchecked Sendable {
+        var slots: Slots
+        var done = false
+
+        init(_ slots: Slots) {
+            self.slots = slots
+        }
+
+        func read(_ reader: DatabaseQueue, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, generation: Int?, count: Int) {
+            do {
+                try reader.read { db in
+                    guard try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration") == generation,
+                          try Photo.fetchCount(db) == count else { return }
+                    try GalleryDatabase.read(db, request, names: names) { try slots.append($0) }
+                    done = true
+                }
+            } catch {
+                done = false
             }
         }
-        try read(db, Photo.filter(Photo.Columns.id < middle).order(Photo.Columns.id), names: names, into: &photos)
-        group.wait()
-        if let half = try laterHalf.result?.get() {
-            photos += half
-        } else {
-            try read(db, later, names: names, into: &photos)
-        }
-        return photos
     }
 
-    /// What the second connection read: set on its thread, read once the group is waited for.
-    private final class Later: @unchecked Sendable {
-        var result: Result<[GalleryPhoto]?, any Error>?
-    }
-
-    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into photos: inout [GalleryPhoto]) throws {
+    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames,
+                             each: (GalleryPhoto) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, request)
         var columns: Photo.ColumnIndexes?
         while let row = try rows.next() {
@@ -180,7 +238,7 @@ extension GalleryDatabase {
             let photo = try Photo(row: row, columns: columns!)
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
-            photos.append(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { names.regions[$0.value.regionId] }))
+            try each(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { names.regions[$0.value.regionId] }))
         }
     }
 
