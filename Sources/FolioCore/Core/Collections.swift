@@ -27,6 +27,18 @@ extension Array where Element: Sendable {
     }
 }
 
+/// `first` and `second` at once, the second on another core when there is one: two large pieces
+/// of work that do not depend on each other (a large library's indexes).
+func inParallel<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    // Each part sets its own result, and both are done when `concurrentPerform` returns.
+    nonisolated(unsafe) var a: A?
+    nonisolated(unsafe) var b: B?
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+        if part == 0 { a = first() } else { b = second() }
+    }
+    return (a!, b!)
+}
+
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
 

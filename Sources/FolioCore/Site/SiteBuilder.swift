@@ -154,33 +154,23 @@ public struct SiteBuilder: Sendable {
         // shares its array rather than holding a second copy of every photo.
         let ordered = Self.isNewestFirst(snapshot.photos) ? snapshot.photos : snapshot.photos.sorted(by: Self.newestFirst)
         self.ordered = ordered
-        var albumTree = AlbumTree(photos: ordered, settings: snapshot.albums)
-        if let unlisted {
-            albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
-        }
-        self.albumTree = albumTree
         self.unlisted = unlisted
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
-
-        var index = Index()
-        var places: [Int64: Place] = [:]
-        var people: [Int64: Person] = [:]
-        var centres: [Int64: MapCoordinate.Centre] = [:]
-        for (position, item) in ordered.enumerated() {
-            index.position[item.photo.identifier] = position
-            if let place = item.place {
-                index.byPlace[place.id, default: []].append(position)
-                places[place.id] = place
-                if let latitude = item.photo.latitude, let longitude = item.photo.longitude {
-                    centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
-                }
+        // The album tree and the recents' order are made on another core while this one files
+        // the photos by place, region and person: each is a tenth of a second of a large library.
+        let albums = snapshot.albums
+        let ((albumTree, latestAdded), (filed, places, people, centres)) = inParallel({
+            var albumTree = AlbumTree(photos: ordered, settings: albums)
+            if let unlisted {
+                albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
             }
-            if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
-            index.byPerson[item.person.id, default: []].append(position)
-            // No one named is no one: not in People, with no page and no list to walk.
-            if !item.person.isUnknown { people[item.person.id] = item.person }
-        }
+            return (albumTree, Self.latestAdded(ordered))
+        }, {
+            Self.filed(ordered)
+        })
+        self.albumTree = albumTree
+        var index = filed
         let letters = places.mapValues { Self.indexLetter($0.title) }
         index.places = places.values.sorted { a, b in
             let (otherA, otherB) = (letters[a.id] == "#", letters[b.id] == "#")
@@ -207,15 +197,46 @@ public struct SiteBuilder: Sendable {
         for album in albumTree.albums.values {
             for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
         }
-        index.latestAdded = ordered.indices.sorted { a, b in
-            let (pa, pb) = (ordered[a].photo, ordered[b].photo)
-            return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
-        }
+        index.latestAdded = latestAdded
         index.coordinates = centres.compactMapValues { centre in
             centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
         }
         self.index = index
         stamps = Self.stamps(of: ordered)
+    }
+
+    /// The photos' positions by identifier, place, region and person; the places and the people
+    /// named, and where each place's photos with GPS are.
+    private static func filed(_ ordered: [GalleryPhoto])
+        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: MapCoordinate.Centre]) {
+        var index = Index()
+        index.position.reserveCapacity(ordered.count)
+        var places: [Int64: Place] = [:]
+        var people: [Int64: Person] = [:]
+        var centres: [Int64: MapCoordinate.Centre] = [:]
+        for (position, item) in ordered.enumerated() {
+            index.position[item.photo.identifier] = position
+            if let place = item.place {
+                index.byPlace[place.id, default: []].append(position)
+                places[place.id] = place
+                if let latitude = item.photo.latitude, let longitude = item.photo.longitude {
+                    centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
+                }
+            }
+            if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
+            index.byPerson[item.person.id, default: []].append(position)
+            // No one named is no one: not in People, with no page and no list to walk.
+            if !item.person.isUnknown { people[item.person.id] = item.person }
+        }
+        return (index, places, people, centres)
+    }
+
+    /// Positions, the photos last added first.
+    private static func latestAdded(_ ordered: [GalleryPhoto]) -> [Int] {
+        ordered.indices.sorted { a, b in
+            let (pa, pb) = (ordered[a].photo, ordered[b].photo)
+            return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
+        }
     }
 
     /// Every page of the site, in the order they are drawn.
