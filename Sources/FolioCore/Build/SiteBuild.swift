@@ -97,19 +97,13 @@ public struct SiteBuild: Sendable {
     /// pages are planned, leaving what the report and the protected albums need.
     private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
-        // The model's stamps are read on another core while content/ is loaded (a large library's
-        // are a fifth of a second of SQLite).
-        let database = site.database
-        async let known = database.stamps(of: .content)
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
-        let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
+        let imported = try await steps.step(ImportStep(), (site, inventory))
         report.imported = imported.imported
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
-        let passwords = inventory.passwords
-        letGo(inventory)
-        return (imported, passwords)
+        return (imported, inventory.passwords)
     }
 
     private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
