@@ -113,7 +113,9 @@ extension GalleryDatabase {
             let regionsById = Dictionary(regions.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
             let names = PhotoNames(people: people, places: places, regions: regionsById)
             let count = try Photo.fetchCount(db)
-            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? beside() : nil)
+            // A second connection that will not open (the file's folder unreadable for a moment)
+            // leaves the whole to this one.
+            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? (try? beside()) ?? nil : nil)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
