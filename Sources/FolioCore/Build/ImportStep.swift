@@ -23,10 +23,14 @@ struct ImportResult: StepOutput {
 struct ImportStep: BuildStep {
     static let name = "import"
 
+    /// What the model holds of each photo from content/ (`GalleryDatabase.stamps(of:)`), when
+    /// it was read beside the load step; nil: read here.
+    var known: [PhotoSource: PhotoStamp]?
+
     func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
         let (site, inventory) = input
         let database = site.database
-        let stamps = try database.stamps(of: .content)
+        let stamps = try known ?? database.stamps(of: .content)
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
         let rating = site.settings.favoriteRating
