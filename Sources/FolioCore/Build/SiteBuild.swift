@@ -52,10 +52,13 @@ public struct SiteBuild: Sendable {
         // next tree is touched, so a build killed from here on leaves the next looking at every file.
         let state = BuildState(paths: paths)
         let trees = state.trees(next: site.output.next)
-        let media = trees.flatMap(state.media(of:))
+        var media = trees.flatMap(state.media(of:))
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
         var plan = try await steps.step(PlanStep(), (site, imported, media))
+        // The last build's media ledger (an entry per photo) is let go once planned from, not
+        // held through the pages, the render and the write, where the build's peak is.
+        media = nil
         let images = try await steps.step(ImagesStep(), (site, plan))
         // What is done is let go: a cold build of a large library held every photo's image job,
         // then every page's route and the builders' lists, to its end, where its peak is.
@@ -88,7 +91,7 @@ public struct SiteBuild: Sendable {
         let finished = try finish(report, steps, run, site: site, imported: imported)
         // What the build held (every photo, page and media file of a large library) is freed on
         // another core while the caller gets on with the report.
-        letGo((plan, pages, rendered, media))
+        letGo((plan, pages, rendered))
         return finished
     }
 
