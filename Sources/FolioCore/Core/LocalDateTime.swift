@@ -37,10 +37,14 @@ public enum LocalDateTime {
     /// The UTC calendar day and time of `date` (seconds dropped), in the Gregorian calendar, for
     /// years 1583 to 9999; nil for any other (Foundation's calendar is Julian before October
     /// 1582). Howard Hinnant's civil_from_days, the inverse of `daysSinceEpoch`.
+    ///
+    /// The time is first taken to the nearest millisecond, as DateFormatter does before it
+    /// drops the rest: 14:04:59.9998 is said "14:05" by it, and so here.
     static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite, abs(seconds) < 4e11 else { return nil }
-        let whole = Int(seconds)
+        let milliseconds = (date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
+        guard milliseconds.isFinite, abs(milliseconds) < 4e14 else { return nil }
+        let inMilliseconds = Int(milliseconds)
+        let whole = inMilliseconds >= 0 ? inMilliseconds / 1000 : -((-inMilliseconds + 999) / 1000)
         let days = whole >= 0 ? whole / 86_400 : -((-whole + 86_399) / 86_400)
         let inDay = whole - days * 86_400
         let z = days + 719_468
