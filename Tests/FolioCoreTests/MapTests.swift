@@ -1,4 +1,5 @@
 import Foundation
+import FolioTestSupport
 import XCTest
 @testable import FolioCore
 
@@ -255,6 +256,57 @@ final class MapTests: XCTestCase {
         for page in unlistedPages {
             XCTAssertFalse(try site.read(page).contains(#"<figure class="map "#), "\(page) shows where its photo was taken")
         }
+    }
+
+    /// A place moved changes the map's script: the new one is published and the old one goes, from
+    /// both trees, while the rest of `public/media/` is not looked at again (only the map's own
+    /// names and those of the photos whose media moved: `MediaInUse.moved`).
+    func testAPlaceMovedReplacesTheMapsScriptAndOnlyItsNamesAreLookedAt() async throws {
+        let site = try TestSite()
+        try site.write(try ContentTreeNamesTests.photo(1), to: "content/harbour.jpg")
+        try site.write(try ContentTreeNamesTests.photo(2), to: "content/pier.jpg")
+        func catalog(_ latitude: Double) throws {
+            try site.catalog("c.plist", [
+                ["path": "harbour.jpg", "name": "Harbour", "user": "Ana", "place": "Reykjavík, Iceland",
+                 "latitude": latitude, "longitude": -21.9426],
+                ["path": "pier.jpg", "name": "Pier", "user": "Ana", "place": "Oslo, Norway", "latitude": 59.9, "longitude": 10.7],
+            ])
+        }
+        func scripts() throws -> [String] {
+            try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("media/map-places-") }
+        }
+        try catalog(64.1466)
+        try await site.build()
+        let first = try scripts()
+        XCTAssertEqual(first.count, 1)
+        for (round, latitude) in [40.5, 12.25, 64.1466].enumerated() {
+            try catalog(latitude)
+            let report = try await site.build()
+            XCTAssertEqual(report.issues.map(\.description), [])
+            let now = try scripts()
+            XCTAssertEqual(now.count, 1, "round \(round): \(now)")
+            XCTAssertTrue(try site.read("map/index.html").contains(#"data-places="../\#(now[0])""#))
+            XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], "round \(round)")
+        }
+        XCTAssertEqual(try scripts(), first, "back where it was, named as it was")
+
+        // What the write step asks of the media: the map's prefixes only when its files changed.
+        let files = ["media/world-ba9876543210.svg", "media/map-places-0123456789ab.js"]
+        func moved(_ trees: TreeLedger?, stamp: UInt64 = 7, photos: Set<String>?) -> Set<String>? {
+            MediaInUse.moved(files: files, stamp: stamp, since: trees, photos: photos)
+        }
+        var trees = TreeLedger(pages: "p", next: "n", differing: [], inUse: 7, others: files.sorted())
+        XCTAssertEqual(moved(trees, photos: ["00ff"]), ["00ff"])
+        XCTAssertEqual(moved(trees, photos: []), [])
+        trees.others = ["media/map-places-000000000000.js", "media/world-ba9876543210.svg"]
+        XCTAssertEqual(moved(trees, photos: ["00ff"]), ["00ff", "map", "world"])
+        XCTAssertNil(moved(trees, photos: nil), "the photos' own names unknown")
+        XCTAssertNil(moved(trees, stamp: 8, photos: []), "media named another way")
+        XCTAssertNil(moved(nil, photos: []), "no ledger")
+        trees.others = nil
+        XCTAssertNil(moved(trees, photos: []), "a ledger that does not say the map's files")
+        trees.others = ["media/places.js"]
+        XCTAssertNil(moved(trees, photos: []), "a name no prefix tells")
     }
 
     /// The size the issue sets: at 100,000 photos in 4,000 places the Map page stays under 500 KB

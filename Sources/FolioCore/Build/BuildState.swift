@@ -210,4 +210,6 @@ struct TreeLedger: Codable, Equatable {
     /// What decides the media the pages refer to besides each photo's own (`MediaInUse.stamp`):
     /// with the same, only the names of photos whose media moved are looked at.
     var inUse: UInt64?
+    /// The media files in use that are not a photo's (the map's), sorted.
+    var others: [String]?
 }

@@ -47,11 +47,31 @@ struct MediaInUse: Sendable {
     /// Media that are not a photo's (the map's).
     var files: [String]
 
-    /// One number for what decides the media in use besides each photo's own (`MediaLedger`):
-    /// how media are named (`drawing`), the photos kept out, the map's files. The same as the
-    /// last build's, only the names of the photos whose media moved need looking at.
+    /// One number for what decides the media in use besides each photo's own (`MediaLedger`)
+    /// and the map's files: how media are named (`drawing`), the photos kept out. The same as
+    /// the last build's, only the names of the photos whose media moved need looking at.
     func stamp(drawing: String) -> UInt64 {
-        ContentHash.hash(Data("\(drawing) \(unpublished.sorted()) \(files.sorted())".utf8))
+        ContentHash.hash(Data("\(drawing) \(unpublished.sorted())".utf8))
+    }
+
+    /// The name prefixes among which media may have fallen out of use since the build that left
+    /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
+    /// name must be looked at. The map's files, named by their content, change with any place:
+    /// when they are not the last build's, their own prefixes ("map", "world") are looked at as
+    /// well, not every photo's media.
+    func moved(since trees: TreeLedger?, drawing: String, photos: Set<String>?) -> Set<String>? {
+        Self.moved(files: files, stamp: stamp(drawing: drawing), since: trees, photos: photos)
+    }
+
+    static func moved(files: [String], stamp: UInt64, since trees: TreeLedger?, photos: Set<String>?) -> Set<String>? {
+        guard let trees, var moved = photos, stamp == trees.inUse, let last = trees.others else { return nil }
+        let now = files.sorted()
+        guard last != now else { return moved }
+        for file in last + now {
+            guard let prefix = MediaLedger.namePrefix(ofFile: file.dropFirst("media/".count)) else { return nil }
+            moved.insert(String(prefix))
+        }
+        return moved
     }
 
     /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),

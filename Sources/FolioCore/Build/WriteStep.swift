@@ -38,9 +38,10 @@ struct WriteStep: BuildStep {
                                pages: input.pageCount, content: input.content)
         }
         // The media in use listed only where they may not be the last build's: among the names
-        // of the photos whose media moved, when nothing else that decides them did.
+        // of the photos whose media moved and of the map's files, when nothing else that decides
+        // them did.
         let inUse = input.pages.media.stamp(drawing: input.media.drawing)
-        let moved = inUse == input.trees?.inUse ? input.moved : nil
+        let moved = input.pages.media.moved(since: input.trees, drawing: input.media.drawing, photos: input.moved)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
         // The thumbnails' tally as the build leaves them (the images step stored some), read
         // before the swap: a model that will not answer leaves the published site as it was.
@@ -63,7 +64,8 @@ struct WriteStep: BuildStep {
             if !input.rendered.previous.entries.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
                let next = BuildState.identity(of: output.next) {
                 let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
-                try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse),
+                try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse,
+                                                  others: input.pages.media.files.sorted()),
                                encodedMedia: await encodedMedia)
             }
         } catch let error as FolioError {
