@@ -3,6 +3,7 @@ import Foundation
 /// The description files of a gallery moved from sigal: `<photo stem>.md` beside a photo, and an
 /// album's `index.md`. They are part of what they describe, not skipped files.
 extension ContentLoader {
+    /// `listing`: the files of content/ that may be one (its documents, at least).
     func readSigalDescriptions(into inventory: inout ContentInventory, listing: [FileEntry], photos: () -> Set<String>) {
         // By lower-cased path without ".md": cameras write IMG_1.JPG, people IMG_1.md.
         var markdown: [String: String] = [:]

@@ -48,11 +48,14 @@ public struct ContentLoader: Sendable {
             }
         }
         let all = listing.map(\.path)
-        var catalogs = all.filter { RelativePath.lowercasedExtension(of: $0) == "plist" }
+        // Each file's kind by its extension, found once (on every core) and asked by every pass below.
+        let kinds = all.concurrentMap(minimum: 4096) { ContentFileKind(path: $0) }
+        var catalogs = zip(all, kinds).filter { $0.1 == .catalog }.map(\.0)
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
-        let clips = Self.liveClips(all)
-        let images = all.filter { Self.isPhoto($0, clips: clips) }
+        let clips = Self.liveClips(all, kinds: kinds)
+        let isPhoto = zip(all, kinds).map { Self.isPhoto($0.0, kind: $0.1, clips: clips) }
+        let images = zip(all, isPhoto).filter(\.1).map(\.0)
         let realRoot = files.realPath(contentRoot) + "/"
         // The regular files the walk found, which are inside content/ by construction (only links,
         // and paths a catalog names that the walk did not find, need their real path checked),
@@ -73,7 +76,9 @@ public struct ContentLoader: Sendable {
         }
         // Sidecars by lower-cased path: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP.
         var sidecars: [String: String] = [:]
-        for entry in listing where !entry.isLink && ContentPath.isSidecar(entry.path) { sidecars[entry.path.lowercased()] = entry.path }
+        for (entry, kind) in zip(listing, kinds) where kind == .sidecar && !entry.isLink && ContentPath.isSidecar(entry.path) {
+            sidecars[entry.path.lowercased()] = entry.path
+        }
         // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
         let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
         lazy var photos = Set(images)
@@ -90,23 +95,25 @@ public struct ContentLoader: Sendable {
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
         // Catalogs are read (parsed, or taken from the cache) on every core, a large library's
-        // thousand at once; what they say is taken in the walk's order, one after the other.
-        let (files, contentRoot) = (self.files, self.contentRoot)
-        let results = catalogs.concurrentMap(minimum: 2) { catalog -> CatalogReader.Result? in
+        // thousand at once, and where the walk found each record's file looked up there too;
+        // what they say is taken in the walk's order, one after the other.
+        let (files, contentRoot, found) = (self.files, self.contentRoot, walked)
+        let results = catalogs.concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, positions: [Int?])? in
             if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                 return nil
             }
-            return reader.read(catalog: catalog)
+            let result = reader.read(catalog: catalog)
+            return (result, result.records.map { found.position(of: $0.path) })
         }
-        for (catalog, result) in zip(catalogs, results) {
-            guard let result else {
+        for (catalog, read) in zip(catalogs, results) {
+            guard let (result, positions) = read else {
                 inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                 continue
             }
             if let key = result.cacheKey { cached.insert(key) }
             inventory.issues += result.issues
-            for var record in result.records {
-                var at = walked.position(of: record.path)
+            for (var record, position) in zip(result.records, positions) {
+                var at = position
                 if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
                     record.path = onDisk
                     at = walked.position(of: onDisk)
@@ -122,7 +129,7 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
-        for file in listing where Self.isPhoto(file.path, clips: clips) {
+        for (file, isPhoto) in zip(listing, isPhoto) where isPhoto {
             // Not the file's place in the listing: a name in the other normal form may hold its key.
             let at = file.isLink ? nil : walked.position(of: file.path)
             guard !walked.isListed(file.path, at: at) else { continue }
@@ -131,7 +138,7 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
-        inventory.skipped = skippedFiles(listing.filter { !$0.isLink }.map(\.path), photos: images)
+        inventory.skipped = skippedFiles(zip(listing, kinds).filter { !$0.0.isLink }.map { ($0.0.path, $0.1) }, photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isMedia(link.path) && !catalogs.contains(link.path) {
@@ -144,7 +151,7 @@ public struct ContentLoader: Sendable {
                   let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
-        readSigalDescriptions(into: &inventory, listing: listing, photos: { photos })
+        readSigalDescriptions(into: &inventory, listing: zip(listing, kinds).filter { $0.1 == .document }.map(\.0), photos: { photos })
         for index in inventory.entries.indices where !clips.clipOf.isEmpty {
             guard let clip = clips.stillOf[inventory.entries[index].path],
                   let stamp = walked.stamp(of: clip) ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }
@@ -154,17 +161,18 @@ public struct ContentLoader: Sendable {
     }
 
     /// What becomes a photo of the gallery: an image, or a video that is no Live Photo's clip.
-    private static func isPhoto(_ path: String, clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool {
-        ContentPath.isImage(path) || (ContentPath.isVideo(path) && clips.clipOf[path] == nil)
+    private static func isPhoto(_ path: String, kind: ContentFileKind, clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool {
+        kind == .photo || (kind == .video && clips.clipOf[path] == nil)
     }
 
     /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
-    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video).
-    static func liveClips(_ paths: [String]) -> (clipOf: [String: String], stillOf: [String: String]) {
-        let videos = paths.filter(ContentPath.isVideo)
+    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video). `kinds`
+    /// are the paths' own.
+    static func liveClips(_ paths: [String], kinds: [ContentFileKind]) -> (clipOf: [String: String], stillOf: [String: String]) {
+        let videos = zip(paths, kinds).filter { $0.1 == .video }.map(\.0)
         guard !videos.isEmpty else { return ([:], [:]) }
         var stills: [String: String] = [:]
-        for path in paths where ContentPath.isImage(path) {
+        for (path, kind) in zip(paths, kinds) where kind == .photo {
             stills[RelativePath(path).deletingExtension.text.lowercased()] = path
         }
         var clipOf: [String: String] = [:], stillOf: [String: String] = [:]
@@ -179,7 +187,7 @@ public struct ContentLoader: Sendable {
     /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
     /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
     /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    private func skippedFiles(_ paths: [String], photos: [String]) -> [SkippedFile] {
+    private func skippedFiles(_ files: [(path: String, kind: ContentFileKind)], photos: [String]) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
         lazy var photoByStem: [String: String] = {
             var byStem: [String: String] = [:]
@@ -189,8 +197,7 @@ public struct ContentLoader: Sendable {
             }
             return byStem
         }()
-        return paths.compactMap { path in
-            let kind = ContentFileKind(path: path)
+        return files.compactMap { path, kind in
             // Videos are imported: alone, or as the clip of the Live Photo of their name.
             guard kind != .photo, kind != .catalog, kind != .video else { return nil }
             let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(path).deletingExtension.text.lowercased()] : nil
