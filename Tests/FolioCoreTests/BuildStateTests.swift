@@ -192,4 +192,32 @@ final class BuildStateTests: XCTestCase {
         XCTAssertNil(MediaLedger.decode(Data(text.utf8)))
         XCTAssertNil(MediaLedger.decode(written + Data("8 0 0 - -\n".utf8)), "more lines than it says")
     }
+    /// A ledger against the photos as they are: the unchanged keep their entries, the changed
+    /// and new are planned, the gone leave theirs; the names to look among are those of the
+    /// changed photos, as recorded and as now, and of the gone.
+    func testALedgerStandsThePhotosWhoseDigestMovedApartFromTheRest() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let photos = try site.database.snapshot().photos
+        XCTAssertEqual(photos.count, 3)
+        let (same, changed, new) = (photos[0].photo, photos[1].photo, photos[2].photo)
+        var ledger = MediaLedger(drawing: "d", thumbnails: "t")
+        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: 1, renditions: 4)
+        ledger.entries[changed.id] = MediaLedger.Entry(digest: 2, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
+        ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: "00cc", clipPrefix: nil)
+        let standing = ledger.standing(of: photos, digests: [1, 20, 30])
+        XCTAssertEqual(standing.kept, [same.id: ledger.entries[same.id]!])
+        XCTAssertEqual(standing.changed, [1, 2])
+        let prefixes = [changed, new].compactMap { MediaLedger.namePrefix(of: $0.checksum) }
+        XCTAssertEqual(prefixes.count, 2)
+        XCTAssertEqual(standing.moved, Set(["00aa", "00bb", "00cc"] + prefixes))
+        // Nothing moved: every entry kept, none looked among.
+        let still = ledger.standing(of: photos.filter { $0.photo.id == same.id }, digests: [1])
+        XCTAssertEqual(still.changed, [])
+        XCTAssertEqual(still.kept, [same.id: ledger.entries[same.id]!], "the absent photos' entries go")
+        XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])
+        // A recorded photo whose names no prefix tells: every name is looked at.
+        ledger.entries[9_999]?.prefix = nil
+        XCTAssertNil(ledger.standing(of: photos, digests: [1, 2, 30]).moved)
+    }
 }
