@@ -258,19 +258,19 @@ final class MapTests: XCTestCase {
         }
     }
 
-    /// A place moved changes the map's script: the new one is published and the old one goes, from
-    /// both trees, while the rest of `public/media/` is not looked at again (only the map's own
-    /// names and those of the photos whose media moved: `MediaInUse.moved`).
-    func testAPlaceMovedReplacesTheMapsScriptAndOnlyItsNamesAreLookedAt() async throws {
+    /// A place moved changes the map's script: the new one is published and the old one goes,
+    /// deleted by its name (`MediaInUse.stale`), not found by a look at every media file; and
+    /// when no photo says where it was taken any more, the map's files all go.
+    func testAPlaceMovedReplacesTheMapsScriptAndTheOldOneGoesByName() async throws {
         let site = try TestSite()
         try site.write(try ContentTreeNamesTests.photo(1), to: "content/harbour.jpg")
         try site.write(try ContentTreeNamesTests.photo(2), to: "content/pier.jpg")
-        func catalog(_ latitude: Double) throws {
-            try site.catalog("c.plist", [
-                ["path": "harbour.jpg", "name": "Harbour", "user": "Ana", "place": "Reykjavík, Iceland",
-                 "latitude": latitude, "longitude": -21.9426],
-                ["path": "pier.jpg", "name": "Pier", "user": "Ana", "place": "Oslo, Norway", "latitude": 59.9, "longitude": 10.7],
-            ])
+        func catalog(_ latitude: Double?) throws {
+            let harbour: [String: Any] = ["path": "harbour.jpg", "name": "Harbour", "user": "Ana", "place": "Reykjavík, Iceland"]
+            let pier: [String: Any] = ["path": "pier.jpg", "name": "Pier", "user": "Ana", "place": "Oslo, Norway"]
+            guard let latitude else { return try site.catalog("c.plist", [harbour, pier]) }
+            try site.catalog("c.plist", [harbour.merging(["latitude": latitude, "longitude": -21.9426]) { $1 },
+                                         pier.merging(["latitude": 59.9, "longitude": 10.7]) { $1 }])
         }
         func scripts() throws -> [String] {
             try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("media/map-places-") }
@@ -289,24 +289,21 @@ final class MapTests: XCTestCase {
             XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], "round \(round)")
         }
         XCTAssertEqual(try scripts(), first, "back where it was, named as it was")
+        try catalog(nil)
+        try await site.build()
+        let left = try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("media/map-") || $0.hasPrefix("media/world-") }
+        XCTAssertEqual(left, [], "no map, none of its files")
+        XCTAssertFalse(site.exists("map/index.html"))
 
-        // What the write step asks of the media: the map's prefixes only when its files changed.
+        // The last build's map files that this one does not publish, by name.
         let files = ["media/world-ba9876543210.svg", "media/map-places-0123456789ab.js"]
-        func moved(_ trees: TreeLedger?, stamp: UInt64 = 7, photos: Set<String>?) -> Set<String>? {
-            MediaInUse.moved(files: files, stamp: stamp, since: trees, photos: photos)
-        }
         var trees = TreeLedger(pages: "p", next: "n", differing: [], inUse: 7, others: files.sorted())
-        XCTAssertEqual(moved(trees, photos: ["00ff"]), ["00ff"])
-        XCTAssertEqual(moved(trees, photos: []), [])
+        XCTAssertEqual(MediaInUse.stale(files, since: trees), [])
         trees.others = ["media/map-places-000000000000.js", "media/world-ba9876543210.svg"]
-        XCTAssertEqual(moved(trees, photos: ["00ff"]), ["00ff", "map", "world"])
-        XCTAssertNil(moved(trees, photos: nil), "the photos' own names unknown")
-        XCTAssertNil(moved(trees, stamp: 8, photos: []), "media named another way")
-        XCTAssertNil(moved(nil, photos: []), "no ledger")
+        XCTAssertEqual(MediaInUse.stale(files, since: trees), ["media/map-places-000000000000.js"])
+        XCTAssertEqual(MediaInUse.stale([], since: trees), trees.others, "a site whose map is gone")
         trees.others = nil
-        XCTAssertNil(moved(trees, photos: []), "a ledger that does not say the map's files")
-        trees.others = ["media/places.js"]
-        XCTAssertNil(moved(trees, photos: []), "a name no prefix tells")
+        XCTAssertEqual(MediaInUse.stale(files, since: trees), [], "not known: every media name is looked at instead")
     }
 
     /// The size the issue sets: at 100,000 photos in 4,000 places the Map page stays under 500 KB

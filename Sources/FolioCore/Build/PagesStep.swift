@@ -56,22 +56,22 @@ struct MediaInUse: Sendable {
 
     /// The name prefixes among which media may have fallen out of use since the build that left
     /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
-    /// name must be looked at. The map's files, named by their content, change with any place:
-    /// when they are not the last build's, their own prefixes ("map", "world") are looked at as
-    /// well, not every photo's media.
+    /// name must be looked at. The map's files are not among them: named by their content, they
+    /// change with any place, and the last build's are known by name (`stale(since:)`).
     func moved(since trees: TreeLedger?, drawing: String, photos: Set<String>?) -> Set<String>? {
-        Self.moved(files: files, stamp: stamp(drawing: drawing), since: trees, photos: photos)
+        guard let trees, trees.others != nil, stamp(drawing: drawing) == trees.inUse else { return nil }
+        return photos
     }
 
-    static func moved(files: [String], stamp: UInt64, since trees: TreeLedger?, photos: Set<String>?) -> Set<String>? {
-        guard let trees, var moved = photos, stamp == trees.inUse, let last = trees.others else { return nil }
-        let now = files.sorted()
-        guard last != now else { return moved }
-        for file in last + now {
-            guard let prefix = MediaLedger.namePrefix(ofFile: file.dropFirst("media/".count)) else { return nil }
-            moved.insert(String(prefix))
-        }
-        return moved
+    /// The map's files the build that left `trees` published and this one does not: deleted
+    /// by name, without a look through every media file's.
+    func stale(since trees: TreeLedger?) -> [String] {
+        Self.stale(files, since: trees)
+    }
+
+    static func stale(_ files: [String], since trees: TreeLedger?) -> [String] {
+        guard let last = trees?.others else { return [] }
+        return Array(Set(last).subtracting(files)).sorted()
     }
 
     /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),

@@ -15,10 +15,11 @@ extension PublicOutput {
     /// the old one. `media` holds every media file ("media/….jpg") and tile folder
     /// ("media/tiles/…/") in use, or those among names starting with one of `prefixes` (the
     /// rest are kept unlooked at); nil when they are the last build's, whose media are then all
-    /// kept. `pages` are the paths of the published site's pages and files (its manifest): with
+    /// kept. `stale` are media files ("media/…") known to be out of use, deleted by name.
+    /// `pages` are the paths of the published site's pages and files (its manifest): with
     /// the trees in step (`prepare(differing:)`), the pages to delete are found among them.
     @discardableResult
-    public func commit(keepingMedia media: Set<String>?, among prefixes: Set<String>? = nil,
+    public func commit(keepingMedia media: Set<String>?, among prefixes: Set<String>? = nil, dropping stale: [String] = [],
                        pages: some Sequence<String> = [String]()) throws -> Swap {
         if let differing {
             removeUnmade(knowing: pages, differing: differing)
@@ -31,6 +32,11 @@ extension PublicOutput {
             lock.unlock()
         }
         if let media { removeUnused(media, among: prefixes) }
+        for file in stale where fm.fileExists(atPath: next.path + "/" + file) {
+            try? fm.removeItem(atPath: next.path + "/" + file)
+            unmirror(file)
+            noteChanged(file)
+        }
         let swap: Swap
         if !fm.fileExists(atPath: destination.path) {
             try move(next, to: destination)

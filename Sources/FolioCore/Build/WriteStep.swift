@@ -38,10 +38,11 @@ struct WriteStep: BuildStep {
                                pages: input.pageCount, content: input.content)
         }
         // The media in use listed only where they may not be the last build's: among the names
-        // of the photos whose media moved and of the map's files, when nothing else that decides
-        // them did.
+        // of the photos whose media moved, when nothing else that decides them did; the map's
+        // files the last build left are known by name.
         let inUse = input.pages.media.stamp(drawing: input.media.drawing)
         let moved = input.pages.media.moved(since: input.trees, drawing: input.media.drawing, photos: input.moved)
+        let stale = moved == nil ? [] : input.pages.media.stale(since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
         // The thumbnails' tally as the build leaves them (the images step stored some), read
         // before the swap: a model that will not answer leaves the published site as it was.
@@ -52,7 +53,8 @@ struct WriteStep: BuildStep {
         async let encodedPages = manifest.encoded()
         async let encodedDigest = digest.encoded()
         async let encodedMedia = ledger.encoded()
-        let swap = try output.commit(keepingMedia: keeping, among: moved, pages: input.rendered.previous.entries.keys)
+        let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
+                                     pages: input.rendered.previous.entries.keys)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
