@@ -47,7 +47,28 @@ public struct SiteBuild: Sendable {
             }
             return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
         }
+        var published: Published? = try await publish(site, imported: imported, passwords: passwords, content: content,
+                                                      &steps, run, report)
+        let finished = published?.report
+        // What the build held (every photo, page and media file of a large library) is freed on
+        // another core while the caller gets on with the report. Taken out, not copied: with
+        // `publish` returned and `published` emptied, no reference is left here to be dropped
+        // last, and free it on this core after all.
+        letGo(published.take()?.held)
+        return finished!
+    }
 
+    /// A published site's report, and what its build held, for the caller to let go.
+    private struct Published {
+        var report: BuildReport
+        var held: (BuildPlan, SitePages, RenderedSite)
+    }
+
+    /// Plans, makes and publishes the site from the model as imported: plan → images → pages →
+    /// render → write public/.
+    private func publish(_ site: ConfiguredSite, imported: ImportResult, passwords: [String: String], content: UInt64?,
+                         _ steps: inout StepRunner, _ run: BuildRun, _ report: BuildReport) async throws -> Published {
+        var report = report
         // Where the two output trees differ, as the last build left them; forgotten before the
         // next tree is touched, so a build killed from here on leaves the next looking at every file.
         let state = BuildState(paths: paths)
@@ -88,11 +109,7 @@ public struct SiteBuild: Sendable {
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
         report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
-        let finished = try finish(report, steps, run, site: site, imported: imported)
-        // What the build held (every photo, page and media file of a large library) is freed on
-        // another core while the caller gets on with the report.
-        letGo((plan, pages, rendered))
-        return finished
+        return Published(report: try finish(report, steps, run, site: site, imported: imported), held: (plan, pages, rendered))
     }
 
     /// Loads content/ and brings the model in line with it. The content's listing (an entry per
