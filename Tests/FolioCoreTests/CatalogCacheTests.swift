@@ -92,4 +92,63 @@ final class CatalogCacheTests: XCTestCase {
         XCTAssertTrue(again.succeeded, again.issues.description)
         XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Edited"))
     }
+    /// A catalog written well before it is read is known by its size and time, and not read at
+    /// all once its reading is kept; one written just now is known by its bytes, so a rewrite
+    /// as long within the same second (the same stamp, on a file system with coarse times) is
+    /// still seen; and a catalog that changed since the walk stamped it is not kept under that stamp.
+    func testASettledCatalogIsKnownByItsStampAndARecentOneByItsBytes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-settled-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let content = root.appendingPathComponent("content"), folder = root.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        let catalog = content.appendingPathComponent("c.plist")
+        func write(_ name: String, modified: Date) throws {
+            try PropertyListSerialization.data(fromPropertyList: [["path": "a.jpg", "name": name]], format: .xml, options: 0)
+                .write(to: catalog)
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: catalog.path)
+        }
+        let files = BuildPipelineTests.RecordingFileAccess()
+        let reader = CatalogReader(contentRoot: content, files: files, cache: CatalogCache(folder: folder, reader: "folio A"))
+        let now = Date()
+        func read(at time: Date = now) -> (name: String?, reads: Int, key: String?) {
+            files.reset()
+            let result = reader.read(catalog: "c.plist", stamp: files.stamp(of: catalog), now: time)
+            return (result.records.first?.name, files.reads.count, result.cacheKey)
+        }
+
+        // Written just now: read every time, by its bytes.
+        let recent = now.addingTimeInterval(-1)
+        try write("Harbour", modified: recent)
+        XCTAssertEqual(read().name, "Harbour")
+        XCTAssertEqual(read().reads, 1)
+        try write("Harbuor", modified: recent)
+        XCTAssertEqual(files.stamp(of: catalog)?.text, LocalFileAccess().stamp(of: catalog)?.text)
+        XCTAssertEqual(read().name, "Harbuor", "the same size and time, other bytes: seen")
+
+        // Settled: read once more (its reading kept by its stamp), then not at all.
+        let settled = read(at: now.addingTimeInterval(CatalogCache.settling + 1))
+        XCTAssertEqual(settled.name, "Harbuor")
+        XCTAssertEqual(settled.reads, 1)
+        XCTAssertTrue(settled.key?.hasPrefix("s") == true)
+        let again = read(at: now.addingTimeInterval(CatalogCache.settling + 1))
+        XCTAssertEqual([again.name, again.key], ["Harbuor", settled.key])
+        XCTAssertEqual(again.reads, 0, "a settled catalog whose reading is kept is not read")
+
+        // Written again, long ago as far as its time says: another stamp, read again.
+        let old = now.addingTimeInterval(-3600)
+        try write("Harbour at dawn", modified: old)
+        XCTAssertEqual(read().name, "Harbour at dawn")
+        XCTAssertEqual(read().reads, 0)
+
+        // Changed between the walk's stamp and the read: taken as read, kept under no stamp.
+        let walked = try XCTUnwrap(files.stamp(of: catalog))
+        try write("Pier", modified: old.addingTimeInterval(-60))
+        files.reset()
+        let raced = reader.read(catalog: "c.plist", stamp: walked, now: now)
+        XCTAssertEqual(raced.records.first?.name, "Harbour at dawn", "the reading kept under the walk's stamp")
+        let moved = reader.read(catalog: "c.plist", stamp: FileStamp(size: walked.size, modified: walked.modified.addingTimeInterval(1)),
+                                now: now)
+        XCTAssertEqual(moved.records.first?.name, "Pier")
+        XCTAssertFalse(moved.cacheKey?.hasPrefix("s") == true, "the file is not the one stamped: kept by its bytes")
+    }
 }

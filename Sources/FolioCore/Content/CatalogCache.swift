@@ -9,13 +9,32 @@ import Foundation
 /// the same Folio, read the same. The records' paths are kept as the catalog wrote them; what
 /// depends on the files around them (a record whose path has stray spaces finding its file) is
 /// decided again on every build. Lose the folder and the next build parses every catalog.
+///
+/// A catalog last written well before it was read (`settled`) is kept under a name made from its
+/// size and modification time instead, as the import knows a photo's file unchanged, and is then
+/// not even read: a large library's catalogs are tens of megabytes of XML, read and hashed on
+/// every build only to find them as they were. "Well before" is what makes that safe on a file
+/// system that keeps times to the second (or two): a catalog written in the same second as it
+/// was read could be written again, as long, within that second, and look untouched (git's
+/// "racily clean" files). Such a catalog is known by its bytes until it settles.
 struct CatalogCache: Sendable {
     let folder: URL
     /// Which Folio reads: a new one reads every catalog again.
     let reader: String
 
+    /// How long before its reading a catalog must have been written to be known by its stamp:
+    /// more than the coarsest file times in use (FAT's two seconds).
+    static let settling: TimeInterval = 3
+
     func key(catalog: String, data: Data) -> String {
         ContentHash.hex("\(reader)\u{1e}\(catalog)") + "-" + ContentHash.hex(data)
+    }
+
+    /// The name of the reading of a catalog with `stamp` that is settled when read at `now`;
+    /// nil when it was written too recently to be known by its stamp.
+    func key(catalog: String, stamp: FileStamp, now: Date) -> String? {
+        guard stamp.modified < now.addingTimeInterval(-Self.settling) else { return nil }
+        return "s" + ContentHash.hex("\(reader)\u{1e}\(catalog)") + "-" + ContentHash.hex(stamp.text)
     }
 
     func load(_ key: String) -> CatalogReader.Result? {

@@ -19,21 +19,36 @@ struct CatalogReader: Sendable {
         var cacheKey: String?
     }
 
-    func read(catalog relativePath: String) -> Result {
+    /// The records of the catalog at `relativePath`, whose size and modification time the walk
+    /// found to be `stamp` (nil: not known), read at `now`: from the cache when it has them (a
+    /// settled catalog's without reading it: `CatalogCache`), else parsed.
+    func read(catalog relativePath: String, stamp: FileStamp? = nil, now: Date = Date()) -> Result {
         let shown = "content/\(relativePath)"
-        let data: Data
-        do {
-            data = try files.read(contentRoot.appendingPathComponent(relativePath))
-        } catch {
-            return Result(issues: [.error(shown, "not a readable property list (\(Self.explain(error)))")])
-        }
-        let key = cache?.key(catalog: relativePath, data: data)
+        let settled = stamp.flatMap { cache?.key(catalog: relativePath, stamp: $0, now: now) }
         var result: Result
-        if let key, let cached = cache?.load(key) {
-            result = cached
+        let key: String?
+        if let settled, let cached = cache?.load(settled) {
+            (result, key) = (cached, settled)
         } else {
-            result = parse(data, catalog: relativePath)
-            if let key { cache?.store(result, key: key) }
+            let data: Data
+            do {
+                data = try files.read(contentRoot.appendingPathComponent(relativePath))
+            } catch {
+                return Result(issues: [.error(shown, "not a readable property list (\(Self.explain(error)))")])
+            }
+            // Known by its bytes (a reading kept before it settled), else parsed; kept under the one
+            // name the next build looks for. By its stamp only when the file read is the one the walk
+            // stamped: one written since would be kept under the stamp of what it replaced.
+            let byBytes = cache?.key(catalog: relativePath, data: data)
+            let settled = settled.flatMap { files.stamp(of: contentRoot.appendingPathComponent(relativePath)) == stamp ? $0 : nil }
+            key = settled ?? byBytes
+            if let byBytes, let cached = cache?.load(byBytes) {
+                result = cached
+                if let settled { cache?.store(result, key: settled) }
+            } else {
+                result = parse(data, catalog: relativePath)
+                if let key { cache?.store(result, key: key) }
+            }
         }
         result.cacheKey = key
         for (index, trimmed) in result.trimmedPaths.enumerated() {

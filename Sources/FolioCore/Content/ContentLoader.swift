@@ -97,12 +97,12 @@ public struct ContentLoader: Sendable {
         // Catalogs are read (parsed, or taken from the cache) on every core, a large library's
         // thousand at once, and where the walk found each record's file looked up there too;
         // what they say is taken in the walk's order, one after the other.
-        let (files, contentRoot, found) = (self.files, self.contentRoot, walked)
+        let (files, contentRoot, found, now) = (self.files, self.contentRoot, walked, Date())
         let results = catalogs.concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, positions: [Int?])? in
             if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                 return nil
             }
-            let result = reader.read(catalog: catalog)
+            let result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
             return (result, result.records.map { found.position(of: $0.path) })
         }
         for (catalog, read) in zip(catalogs, results) {
