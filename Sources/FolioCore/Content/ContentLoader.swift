@@ -91,6 +91,9 @@ public struct ContentLoader: Sendable {
             catalogs.removeAll { $0 == settings }
         }
         let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
+        // Room for an entry a photo found up front: at 100,000 photos the entries are tens of
+        // megabytes, and grown by doubling they were copied over and over into fresh pages.
+        inventory.entries.reserveCapacity(images.count)
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
@@ -265,8 +268,15 @@ struct WalkedFiles {
 
     /// Where the walk found the regular file at `path`, by its bytes.
     func position(of path: String) -> Int? {
-        guard let at = positions[path], files[at].path.utf8.elementsEqual(path.utf8) else { return nil }
+        guard let at = positions[path], Self.sameBytes(files[at].path, path) else { return nil }
         return at
+    }
+
+    /// Whether two paths are the same bytes: one memcmp (a UTF-8 view's elementsEqual, byte by
+    /// byte, was a tenth of the load step at 100,000 photos).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 
     func stamp(at position: Int) -> FileStamp? { files[position].stamp }
