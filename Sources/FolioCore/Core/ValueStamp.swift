@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value's fingerprint, from everything it encodes: every stored property (through its
 /// `Encodable` conformance), so a field added to a type is in it without a list to keep. Stable
 /// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`.
@@ -35,6 +37,48 @@ public enum ValueStamp {
         func value(_ value: (some Encodable)?) {
             guard let value else { return sink.mark(9) }
             try? value.encode(to: StampEncoder(sink: sink))
+            sink.mark(10)
+        }
+
+        // A struct as its synthesized `Encodable` conformance writes it, property by property:
+        // `keyed()`, then each stored property in order, by the name of its key; an optional one
+        // that is nil writes nothing (`encodeIfPresent`). The same bytes, so the same stamp, as `of`.
+
+        func keyed() { sink.mark(7) }
+
+        func field(_ key: String, _ value: String?) {
+            guard let value else { return }
+            sink.key(named: key)
+            sink.text(value)
+        }
+
+        func field(_ key: String, _ value: Double?) {
+            guard let value else { return }
+            sink.key(named: key)
+            sink.real(value)
+        }
+
+        func field(_ key: String, _ value: Bool) {
+            sink.key(named: key)
+            sink.flag(value)
+        }
+
+        /// A date encodes itself: its seconds since 2001, closed as a nested value is.
+        func field(_ key: String, _ value: Date?) {
+            guard let value else { return }
+            sink.key(named: key)
+            sink.real(value.timeIntervalSinceReferenceDate)
+            sink.mark(10)
+        }
+
+        /// An array encodes each element as a value of its own: each closed as a nested value is.
+        func field(_ key: String, _ values: [String]) {
+            sink.key(named: key)
+            sink.mark(8)
+            for value in values {
+                sink.text(value)
+                sink.mark(10)
+            }
             sink.mark(10)
         }
     }
@@ -117,9 +161,11 @@ public enum ValueStamp {
 
         func flag(_ value: Bool) { mark(value ? 5 : 4) }
 
-        func key(_ key: some CodingKey) {
+        func key(_ key: some CodingKey) { self.key(named: key.stringValue) }
+
+        func key(named name: String) {
             mark(6)
-            text(key.stringValue)
+            text(name)
         }
     }
 
