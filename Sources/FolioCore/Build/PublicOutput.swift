@@ -266,9 +266,17 @@ public final class PublicOutput: @unchecked Sendable {
     /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
     /// Most often the next tree has it already, the very same file, from the build before.
     public func reuse(_ relative: String) -> Bool {
+        guard reuse(relative, noting: false) else { return false }
+        noteMade(relative)
+        return true
+    }
+
+    /// As `reuse(_:)`, leaving the caller to say it made the page (`noteMade(_:)`, for many at
+    /// once): the render step takes over a large library's hundred thousand pages, and one lock
+    /// each, on two cores at once, was a quarter of its work.
+    func reuse(_ relative: String, noting: Bool) -> Bool {
         if let differing, !differing.contains(relative) {
             // The last build left this path one file in both trees.
-            noteMade(relative)
             return true
         }
         let old = destination.path + "/" + relative
@@ -276,14 +284,12 @@ public final class PublicOutput: @unchecked Sendable {
         var published = stat(), here = stat()
         guard lstat(old, &published) == 0 else { return false }
         if lstat(new, &here) == 0, here.st_ino == published.st_ino, here.st_dev == published.st_dev {
-            noteMade(relative)
             return true
         }
         do {
             try prepareFolder(Self.folder(of: relative, in: next.path))
             Self.makeWay(new)
             try share(old, new)
-            noteMade(relative)
             return true
         } catch {
             return false
@@ -294,6 +300,21 @@ public final class PublicOutput: @unchecked Sendable {
         lock.lock()
         made.insert(relative)
         if isChanged { changed.insert(relative) }
+        lock.unlock()
+    }
+
+    /// Says that this build made (took over) the pages at `paths`, as `reuse(_:noting:)` leaves it to.
+    func noteMade(_ paths: [String]) {
+        lock.lock()
+        for path in paths { made.insert(path) }
+        lock.unlock()
+    }
+
+    /// Room in the record of what this build made for about `count` paths: grown an insert at a
+    /// time, it was rehashed over and over.
+    func expectMade(_ count: Int) {
+        lock.lock()
+        made.reserveCapacity(count)
         lock.unlock()
     }
 

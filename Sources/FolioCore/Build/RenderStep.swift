@@ -40,16 +40,21 @@ struct RenderStep: BuildStep {
         let now = run.now
         let chunkSize = 64
         let chunks = routes.chunked(chunkSize).map(Array.init)
+        output.expectMade(routes.count + previous.entries.count / 10)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, routes.count))
         }) { chunk -> Result<[Drawn], FolioError> in
             do {
                 var drawn: [Drawn] = []
+                // The pages taken over untouched, said made all at once when the chunk is done.
+                var untouched: [String] = []
+                defer { output.noteMade(untouched) }
                 for (route, number) in chunk {
                     let path = route.path
                     let last = previous.entries[path]
                     // No change since the last build can touch it: its key is not even made.
-                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(path) {
+                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(path, noting: false) {
+                        untouched.append(path)
                         last.changed = last.changed ?? now
                         drawn.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
