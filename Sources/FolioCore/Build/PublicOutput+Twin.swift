@@ -51,9 +51,13 @@ extension PublicOutput {
             if tree {
                 try? fm.removeItem(atPath: target)
                 try linkTree(source, target, copying: false)
-            } else {
-                unlink(target)
-                guard link(source, target) == 0 else { throw FolioError(path: target, reason: String(cString: strerror(errno))) }
+            } else if link(source, target) != 0 {
+                // Most often nothing is there yet (the twin is being made): a link straight away,
+                // not a look for something to remove first in a folder of a hundred thousand names.
+                let failure = errno
+                guard failure == EEXIST, unlink(target) == 0 || errno == ENOENT, link(source, target) == 0 else {
+                    throw FolioError(path: target, reason: String(cString: strerror(failure == EEXIST ? errno : failure)))
+                }
             }
         } catch {
             lock.lock()

@@ -215,9 +215,14 @@ public final class PublicOutput: @unchecked Sendable {
             throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
         }
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
-        let descriptor: Int32
-        let inPlace = !atomically && Self.ownedAlone(path)
-        if inPlace {
+        // A new file where nothing is (every page of a cold build): made at once, without first
+        // looking for an old one to write over or out of the way, each a look through a folder
+        // of up to a hundred thousand names.
+        var descriptor = atomically ? -1 : open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let inPlace = descriptor < 0 && !atomically && Self.ownedAlone(path)
+        if descriptor >= 0 {
+            // Made new: nothing was there.
+        } else if inPlace {
             // The next tree's own copy of the page two builds ago: written over in place, its
             // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
             // mounted with `discard` every freed file waits for the device: a build that
