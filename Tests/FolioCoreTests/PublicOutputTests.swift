@@ -120,4 +120,37 @@ final class PublicOutputTests: XCTestCase {
         _ = try build(["a.html": nil, "b.html": "b"])
         XCTAssertEqual(files("public"), ["a.html": "a 1", "b.html": "b"])
     }
+    /// A media file is written whole beside the trees (`incoming`) and only then takes its name:
+    /// a killed build leaves no half file under a media name, what it left on the way is gone
+    /// when the next build prepares, and nothing of the way is left beside the site after a build.
+    func testAMediaFileTakesItsNameOnlyWholeAndTheWayInIsClearedBehind() throws {
+        let output = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try output.prepare()
+        let media = (0..<40).map { "media/\(String(format: "%016x", $0))-thumb-aa.jpg" }
+        for (index, path) in media.enumerated() { try output.writeMedia(Data(repeating: UInt8(index), count: 1000 + index), to: path) }
+        // The same name again (another job's photo with the same bytes): replaced, as before.
+        try output.writeMedia(Data(repeating: 7, count: 1007), to: media[7])
+        let incoming = root.appendingPathComponent(".public.next.incoming")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: incoming.path), [], "each way in let go once linked")
+        // A build killed on the way: a file half written, not yet in the media folder.
+        try Data("half".utf8).write(to: incoming.appendingPathComponent("123"))
+        try output.commit(keepingMedia: Set(media))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.path), "nothing beside the site once it is in place")
+        let published = files("public")
+        XCTAssertEqual(Set(published.keys), Set(media))
+        for (index, path) in media.enumerated() {
+            XCTAssertEqual(try Data(contentsOf: root.appendingPathComponent("public/\(path)")),
+                           Data(repeating: UInt8(index), count: 1000 + index), path)
+        }
+
+        let again = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: incoming.appendingPathComponent("456"))
+        try again.prepare()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.appendingPathComponent("456").path),
+                       "what a killed build left on the way is gone when the next one prepares")
+        try again.writeMedia(Data("new".utf8), to: "media/00000000000000ff-thumb-aa.jpg")
+        try again.commit(keepingMedia: Set(media + ["media/00000000000000ff-thumb-aa.jpg"]))
+        XCTAssertEqual(files("public")["media/00000000000000ff-thumb-aa.jpg"], "new")
+    }
 }

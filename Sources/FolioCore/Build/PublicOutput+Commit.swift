@@ -31,6 +31,7 @@ extension PublicOutput {
             for relative in pages where !relative.hasPrefix("media/") && !made.contains(relative) { changed.insert(relative) }
             lock.unlock()
         }
+        dropIncoming()
         if let media { removeUnused(media, among: prefixes) }
         for file in stale where fm.fileExists(atPath: next.path + "/" + file) {
             try? fm.removeItem(atPath: next.path + "/" + file)
