@@ -17,6 +17,6 @@ public enum SiteScaffold {
         let catalog: [[String: Any]] = []
         let data = try PropertyListSerialization.data(fromPropertyList: catalog, format: .xml, options: 0)
         try data.write(to: paths.content.appendingPathComponent("photos.plist"))
-        try "public/\n.public.next/\n.public.twin/\nfolio.sqlite\n.folio-lock\n".write(to: root.appendingPathComponent(".gitignore"), atomically: true, encoding: .utf8)
+        try "public/\n.public.next/\n.public.next.incoming/\n.public.twin/\nfolio.sqlite\n.folio-lock\n".write(to: root.appendingPathComponent(".gitignore"), atomically: true, encoding: .utf8)
     }
 }
