@@ -270,11 +270,12 @@ public final class PublicOutput: @unchecked Sendable {
         if failure == 0, inPlace, ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0, atomically {
-            // One entry made in the media folder; what was there under the name (a file of the
-            // same content, named by it) is replaced, as a rename would.
+            // One entry made in the media folder. Where a file is there already (of the same
+            // content: named by it), or the file system has no hard links (FAT, some network
+            // mounts), it is renamed into place instead, as it always was.
             if link(target, path) == 0 {
                 unlink(target)
-            } else if errno != EEXIST || rename(target, path) != 0 {
+            } else if rename(target, path) != 0 {
                 failure = errno
             }
         }
