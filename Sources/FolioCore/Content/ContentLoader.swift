@@ -91,7 +91,7 @@ public struct ContentLoader: Sendable {
             catalogs.removeAll { $0 == settings }
         }
         let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
-        // Room for an entry a photo found up front: at 100,000 photos the entries are tens of
+        // Room for every photo's entry up front: at 100,000 photos the entries are tens of
         // megabytes, and grown by doubling they were copied over and over into fresh pages.
         inventory.entries.reserveCapacity(images.count)
         var cached = Set<String>()
