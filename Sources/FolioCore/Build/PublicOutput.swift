@@ -92,68 +92,8 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    /// Deletes what a killed build left half made among the next tree's media: its pages are
-    /// dealt with one by one (`write`, `reuse`, and `removeUnmade` before the swap).
-    private func clearPartialMedia() throws {
-        for folder in [next.appendingPathComponent("media"), next.appendingPathComponent("media/tiles")] {
-            for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
-            where entry.hasSuffix(".partial") || entry.contains(".tmp-") {
-                try fm.removeItem(at: folder.appendingPathComponent(entry))
-            }
-        }
-    }
-
-    /// Gives the next tree every media file and complete tile pyramid `public/` has. Tile
-    /// folders are linked under a scratch name first, so a kill mid-way leaves no half pyramid
-    /// under a name that says it is complete.
-    private func linkMissingMedia() throws {
-        let published = destination.appendingPathComponent("media")
-        let media = next.appendingPathComponent("media")
-        guard fm.fileExists(atPath: published.path) else { return }
-        try fm.createDirectory(at: media, withIntermediateDirectories: true)
-        let have = Set((try? fm.contentsOfDirectory(atPath: media.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: published.path) where name != "tiles" && !have.contains(name) {
-            try share(published.appendingPathComponent(name).path, media.appendingPathComponent(name).path)
-        }
-        let publishedTiles = published.appendingPathComponent("tiles")
-        guard fm.fileExists(atPath: publishedTiles.path) else { return }
-        let tiles = media.appendingPathComponent("tiles")
-        try fm.createDirectory(at: tiles, withIntermediateDirectories: true)
-        let haveTiles = Set((try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !haveTiles.contains(name) && !name.hasSuffix(".partial") {
-            try linkPyramid(publishedTiles.appendingPathComponent(name).path, tiles.appendingPathComponent(name).path)
-        }
-    }
-
-    /// Links a tile pyramid under a scratch name, renamed to `target` once whole.
-    private func linkPyramid(_ source: String, _ target: String) throws {
-        let partial = target + ".partial"
-        try? fm.removeItem(atPath: partial)
-        try linkTree(source, partial)
-        try fm.moveItem(atPath: partial, toPath: target)
-    }
-
-    /// Gives the next tree `public/`'s version of each of these media files and tile folders
-    /// ("media/tiles/…/"), or none where `public/` has none: the media the last build made or
-    /// deleted, where alone the trees differ.
-    private func bringMediaInStep(_ paths: Set<String>) throws {
-        for relative in paths.sorted() {
-            let isTiles = relative.hasSuffix("/")
-            let name = isTiles ? String(relative.dropLast()) : relative
-            let published = destination.path + "/" + name, here = next.path + "/" + name
-            try? fm.removeItem(atPath: here)
-            guard access(published, F_OK) == 0 else { continue }
-            try prepareFolder(Self.folder(of: name, in: next.path))
-            if isTiles {
-                try linkPyramid(published, here)
-            } else {
-                try share(published, here)
-            }
-        }
-    }
-
     /// A hard link to `source` at `target`; a copy where the file system cannot link.
-    private func share(_ source: String, _ target: String) throws {
+    func share(_ source: String, _ target: String) throws {
         if link(source, target) == 0 || errno == EEXIST { return }
         try fm.copyItem(atPath: source, toPath: target)
     }
@@ -224,7 +164,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// Writes with plain POSIX calls on string paths: Foundation's Data.write fsyncs every file
     /// and URL path building is slow, together a third of writing ten thousand pages. Atomic
     /// writes go to a temporary file in `incoming` first and are linked into place whole.
-    private func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
+    func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
         let path = base + "/" + relative
         do {
             try prepareFolder(Self.folder(of: relative, in: base))
@@ -446,62 +386,5 @@ public final class PublicOutput: @unchecked Sendable {
         for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
             try write(try files.read(url), to: "assets/\(name)")
         }
-    }
-
-    // MARK: Media
-
-    /// Whether the media file or folder `relative` ("media/…") is already made.
-    public func hasMedia(_ relative: String) -> Bool {
-        // The next tree holds all of public/'s media once a build has prepared it; a shard
-        // looks at both, so it plans the very jobs the final build will.
-        access(next.path + "/" + relative, F_OK) == 0 || access(destination.path + "/" + relative, F_OK) == 0
-    }
-
-    /// Writes a media file; atomically, so a build that dies never leaves half a file under a
-    /// name that says it is complete.
-    public func writeMedia(_ data: Data, to relative: String) throws {
-        try write(data, to: relative, in: next.path, atomically: true)
-        mirror(relative)
-        noteChanged(relative)
-    }
-
-    /// Lets `make` write a media file beside its final name, then renames it into place.
-    public func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws {
-        let path = next.path + "/" + relative
-        do {
-            try prepareFolder(Self.folder(of: relative, in: next.path))
-        } catch {
-            throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
-        }
-        let scratch = "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))"
-        do {
-            try make(URL(fileURLWithPath: scratch))
-        } catch {
-            unlink(scratch)
-            throw error
-        }
-        guard rename(scratch, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(scratch)
-            throw FolioError(path: path, reason: "cannot put it in place: \(reason)")
-        }
-        mirror(relative)
-        noteChanged(relative)
-    }
-
-    /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
-    public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
-        let final = next.appendingPathComponent(folder)
-        let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
-        try? fm.removeItem(at: partial)
-        try body { path, data in try self.write(data, to: path, in: partial.path, atomically: false) }
-        do {
-            try? fm.removeItem(at: final)
-            try fm.moveItem(at: partial, to: final)
-        } catch {
-            throw FolioError(path: final.path, reason: "cannot put the tiles in place: \(error.localizedDescription)")
-        }
-        mirror(folder, tree: true)
-        noteChanged(folder + "/")
     }
 }
