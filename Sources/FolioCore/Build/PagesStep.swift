@@ -57,18 +57,15 @@ struct MediaInUse: Sendable {
     /// The name prefixes among which media may have fallen out of use since the build that left
     /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
     /// name must be looked at. The map's files are not among them: named by their content, they
-    /// change with any place, and the last build's are known by name (`stale(since:)`).
-    func moved(since trees: TreeLedger?, drawing: String, photos: Set<String>?) -> Set<String>? {
-        guard let trees, trees.others != nil, stamp(drawing: drawing) == trees.inUse else { return nil }
+    /// change with any place, and the last build's are known by name (`stale(_:since:)`).
+    /// `inUse` is this build's `stamp(drawing:)`.
+    static func moved(since trees: TreeLedger?, inUse: UInt64, photos: Set<String>?) -> Set<String>? {
+        guard let trees, trees.others != nil, inUse == trees.inUse else { return nil }
         return photos
     }
 
-    /// The map's files the build that left `trees` published and this one does not: deleted
-    /// by name, without a look through every media file's.
-    func stale(since trees: TreeLedger?) -> [String] {
-        Self.stale(files, since: trees)
-    }
-
+    /// The map's files (`files`) the build that left `trees` published and this one does not:
+    /// deleted by name, without a look through every media file's.
     static func stale(_ files: [String], since trees: TreeLedger?) -> [String] {
         guard let last = trees?.others else { return [] }
         return Array(Set(last).subtracting(files)).sorted()

@@ -40,7 +40,7 @@ struct RenderStep: BuildStep {
         let now = run.now
         let chunkSize = 64
         let chunks = routes.chunked(chunkSize).map(Array.init)
-        output.expectMade(routes.count + previous.entries.count / 10)
+        output.expectMade(max(routes.count, previous.entries.count))
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, routes.count))
         }) { chunk -> Result<[Drawn], FolioError> in

@@ -41,8 +41,8 @@ struct WriteStep: BuildStep {
         // of the photos whose media moved, when nothing else that decides them did; the map's
         // files the last build left are known by name.
         let inUse = input.pages.media.stamp(drawing: input.media.drawing)
-        let moved = input.pages.media.moved(since: input.trees, drawing: input.media.drawing, photos: input.moved)
-        let stale = moved == nil ? [] : input.pages.media.stale(since: input.trees)
+        let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
+        let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
         // The thumbnails' tally as the build leaves them (the images step stored some), read
         // before the swap: a model that will not answer leaves the published site as it was.
