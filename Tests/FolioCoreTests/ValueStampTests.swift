@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import XCTest
 @testable import FolioCore
 
@@ -105,5 +106,54 @@ final class ValueStampTests: XCTestCase {
             values.location = ""
             XCTAssertEqual(fingerprint, ContentHash.hex(encoding: values), "round \(round)")
         }
+    }
+
+    /// The import asks of every photo whether the model's stamp says it is unchanged, without
+    /// making the texts it compares: the number is the one the joined text gave (what earlier
+    /// models hold, so no photo is read again), and the file stamp matches its own text only.
+    func testAnEntrysFingerprintIsTheJoinedTextsAndItsStampIsReadAsWritten() throws {
+        var random = SplitMix64(0x1E)
+        func stamp() -> FileStamp {
+            FileStamp(size: Int(random.next() % 3 == 0 ? 0 : random.next() % 10_000_000),
+                      modified: Date(timeIntervalSince1970: Double(Int64(bitPattern: random.next() % 4_000_000_000_000)) / 1000 - 1e6))
+        }
+        func file(_ name: String) -> Sidecar? { random.next() % 3 == 0 ? Sidecar(path: name, stamp: stamp()) : nil }
+        for round in 0..<2_000 {
+            let record = random.next() % 4 == 0 ? nil : CatalogRecord(
+                location: "c.plist, record \(round)", path: "a/é \(round).jpg", name: round % 2 == 0 ? "Title \(round)" : nil, user: nil,
+                description: nil, place: "Kyōto", region: nil, latitude: nil, longitude: Double(round), taken: nil, uploaded: nil,
+                favorite: round % 3 == 0, tags: round % 5 == 0 ? ["a", "b c"] : [])
+            let entry = ContentEntry(path: "a/é \(round).jpg", record: record, stamp: stamp(), sidecar: file("a/x.xmp"),
+                                     markdown: file("a/x.md"), clip: file("a/x.mov"))
+            let rating = Int(random.next() % 6)
+            // What the import hashed before: each part as text, joined.
+            let sidecar = entry.sidecar.map { "\($0.path)@\($0.stamp.text)" } ?? ""
+            let markdown = entry.markdown.map { ["\($0.path)@\($0.stamp.text)"] } ?? []
+            let clip = entry.clip.map { ["clip \($0.path)@\($0.stamp.text)"] } ?? []
+            let joined = ([ImportStep.readerVersion, record?.fingerprint ?? "uncatalogued", sidecar, "\(rating)"] + markdown + clip)
+                .joined(separator: "\u{1e}")
+            let fingerprint = ImportStep.fingerprint(entry, favoriteRating: rating)
+            XCTAssertEqual(fingerprint, ContentHash.hex(joined), "round \(round)")
+
+            let known = try PhotoStamp(row: Row(["identifier": "p", "checksum": "c", "fileStamp": entry.stamp.text, "fingerprint": fingerprint]))
+            XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating + 1), "round \(round)")
+            var touched = entry
+            touched.stamp.size += 1
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+            touched = entry
+            touched.stamp.modified.addTimeInterval(0.001)
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+        }
+        // Only the text the stamp writes is its own.
+        let written = FileStamp(size: 120, modified: Date(timeIntervalSince1970: 1.5))
+        XCTAssertEqual(written.text, "120:1500")
+        XCTAssertTrue(written.isText("120:1500"))
+        for other in ["0120:1500", "120:01500", "120:1500 ", "120:", ":1500", "120", "120:1500:1", "+120:1500", "120:1501", "121:1500", ""] {
+            XCTAssertFalse(written.isText(other), other)
+        }
+        let before1970 = FileStamp(size: 0, modified: Date(timeIntervalSince1970: -2.25))
+        XCTAssertTrue(before1970.isText(before1970.text), before1970.text)
+        XCTAssertFalse(before1970.isText("0:-0"))
     }
 }

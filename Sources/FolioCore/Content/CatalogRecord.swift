@@ -35,8 +35,11 @@ public struct CatalogRecord: Sendable, Equatable, Encodable {
     /// stands in its catalog is not one of them: records may move. Written property by property,
     /// the very stamp `Encodable` gives (`ContentHash.hex(encoding:)`, which the models of earlier
     /// builds hold), at a tenth of its cost: asked of every record of a library on every build.
-    var fingerprint: String {
-        ContentHash.hexText(ValueStamp.made { values in
+    var fingerprint: String { ContentHash.hexText(fingerprintValue) }
+
+    /// The number `fingerprint` writes in hex.
+    var fingerprintValue: UInt64 {
+        ValueStamp.made { values in
             values.keyed()
             values.field("location", "")
             values.field("path", path)
@@ -51,6 +54,6 @@ public struct CatalogRecord: Sendable, Equatable, Encodable {
             values.field("uploaded", uploaded)
             values.field("favorite", favorite)
             values.field("tags", tags)
-        })
+        }
     }
 }

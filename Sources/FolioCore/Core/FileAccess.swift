@@ -65,7 +65,35 @@ public struct FileStamp: Sendable, Equatable {
     }
 
     /// Compact text stored in the model to tell a touched file from an unchanged one.
-    public var text: String { "\(size):\(Int64((modified.timeIntervalSince1970 * 1000).rounded()))" }
+    public var text: String { "\(size):\(milliseconds)" }
+
+    private var milliseconds: Int64 { Int64((modified.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Whether `text` is this stamp's `text`, read as its two numbers rather than made: asked
+    /// of every photo of every build.
+    func isText(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var at = 0
+            func number() -> Int64? {
+                let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+                if negative { at += 1 }
+                let start = at
+                var value: Int64 = 0
+                while at < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[at]), at - start < 18 {
+                    value = value * 10 + Int64(bytes[at] - UInt8(ascii: "0"))
+                    at += 1
+                }
+                // As `text` writes them: no sign on zero, no leading zeros.
+                guard at > start, bytes[start] != UInt8(ascii: "0") || at - start == 1, !(negative && value == 0) else { return nil }
+                return negative ? -value : value
+            }
+            guard let size = number(), at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return false }
+            at += 1
+            guard let milliseconds = number(), at == bytes.count else { return false }
+            return size == Int64(self.size) && milliseconds == self.milliseconds
+        }
+    }
 }
 
 /// The real local file system.
