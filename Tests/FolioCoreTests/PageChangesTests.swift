@@ -200,5 +200,11 @@ final class PageChangesTests: XCTestCase {
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
         XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 5\n0\n".utf8)), "cut short")
         XCTAssertNil(SiteDigest.decode(Data("something else".utf8)))
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n0g\n".utf8)), "not hex")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n\n".utf8)), "no stamp")
+        var random = SplitMix64(17)
+        digest.stamps = (0..<5_000).map { _ in random.next() >> (random.next() % 64) }
+        digest.listings = Dictionary(uniqueKeysWithValues: (0..<50).map { ("people/p\($0) é.html", random.next()) })
+        XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
     }
 }
