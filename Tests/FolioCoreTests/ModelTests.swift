@@ -98,6 +98,40 @@ final class ModelTests: XCTestCase {
 
     /// `Photo(row:)` reads by hand what GRDB's `Decodable` path reads: every column, the JSON
     /// ones (motion, remote, tags) included, set and unset.
+    /// Dates are read from their stored text by hand (`Photo.storedDate`): the number must be
+    /// GRDB's own to the last bit, or every photo's stamp would move between readings.
+    func testAStoredDateReadByHandIsTheDateGRDBReads() throws {
+        var random = SplitMix64(0xDA7E)
+        var texts: [String] = []
+        for round in 0..<60_000 {
+            // Photos' years, the years around 2001 (where the sum's rounding shows), and the whole
+            // range the stored form can write.
+            let (span, start): (Double, Double) = [(2_000_000_000, 0), (200_000_000, 880_000_000), (250_000_000_000, -11_000_000_000)][round % 3]
+            let seconds = Double(random.next() % UInt64(span * 1000)) / 1000 + start
+            let date = Date(timeIntervalSince1970: seconds + Double(random.next() % 1000) / 1e6)
+            guard case .string(let text) = date.databaseValue.storage else { return XCTFail("\(date) is not stored as text") }
+            texts.append(text)
+        }
+        texts += ["2024-02-29 23:59:59.999", "2023-02-29 12:00:00.000", "1599-12-31 23:59:59.999", "1600-01-01 00:00:00.000",
+                  "2024-01-01 24:00:00.000", "2024-01-01 12:00:60.000", "2024-13-01 00:00:00.000", "2024-01-01T12:00:00.000",
+                  "2024-01-01 12:00:00", "2024-01-01", "9999-12-31 23:59:59.999", "nonsense"]
+        let queue = try DatabaseQueue()
+        var fast = 0
+        try queue.read { db in
+            for text in texts {
+                let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT ?", arguments: [text]))
+                let grdb = Date.fromDatabaseValue(row[0] as DatabaseValue)
+                guard let read = Photo.storedDate(row, at: 0) else { continue }
+                fast += 1
+                XCTAssertEqual(read.timeIntervalSinceReferenceDate.bitPattern, grdb?.timeIntervalSinceReferenceDate.bitPattern, text)
+            }
+            XCTAssertNil(Photo.storedDate(try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT NULL")), at: 0))
+            XCTAssertNil(Photo.storedDate(try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT 12.5")), at: 0))
+        }
+        // Every stored date from 1600 on is read by hand; none of the other forms is.
+        XCTAssertEqual(fast, texts.filter { $0.count == 23 && $0 >= "1600" && $0.dropFirst(4).first == "-" }.count - 5)
+    }
+
     func testAPhotoReadByHandIsThePhotoGRDBDecodes() throws {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
                                                  photo(2, by: "Al", at: nil)]))

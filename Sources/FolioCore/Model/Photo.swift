@@ -144,8 +144,8 @@ extension Photo {
         descriptionHTML = row[columns.descriptionHTML]
         personId = row[columns.personId]
         placeId = row[columns.placeId]
-        taken = row[columns.taken]
-        uploaded = row[columns.uploaded]
+        taken = Self.storedDate(row, at: columns.taken) ?? row[columns.taken]
+        uploaded = Self.storedDate(row, at: columns.uploaded) ?? row[columns.uploaded]
         width = row[columns.width]
         height = row[columns.height]
         favorite = row[columns.favorite]
@@ -167,6 +167,49 @@ extension Photo {
         lastError = row[columns.lastError]
         remote = try json(columns.remote, RemotePhoto.self)
         flickrPlaceId = row[columns.flickrPlaceId]
+    }
+
+    /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC), read from the column's bytes:
+    /// through the calendar, a library's photos' two dates each were a third of reading them.
+    /// The very number GRDB's reading gives (a test holds them to each other); nil for anything
+    /// else, which GRDB reads: no date, another form, a year before 1600 (where the calendar is
+    /// Julian) or a day the month does not have.
+    static func storedDate(_ row: Row, at index: Int) -> Date? {
+        (try? row.withUnsafeData(atIndex: index) { data -> Date? in
+            guard let data, data.count == 23 else { return nil }
+            return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Date? in
+                func number(_ at: Int, _ count: Int) -> Int? {
+                    var value = 0
+                    for offset in at..<(at + count) {
+                        let digit = Int(bytes[offset]) - 0x30
+                        guard (0...9).contains(digit) else { return nil }
+                        value = value * 10 + digit
+                    }
+                    return value
+                }
+                let marks: [(Int, UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E)]
+                guard marks.allSatisfy({ bytes[$0.0] == $0.1 }), let year = number(0, 4), let month = number(5, 2),
+                      let day = number(8, 2), let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                      let milliseconds = number(20, 3), year >= 1600, (1...12).contains(month), hour < 24, minute < 60, second < 60
+                else { return nil }
+                let leap: Bool = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+                let february: Int = leap ? 29 : 28
+                let lengths: [Int] = [31, february, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+                guard (1...lengths[month - 1]).contains(day) else { return nil }
+                // Days since 2001-01-01 in the Gregorian calendar (the civil-from-days algorithm, reversed).
+                let y = month <= 2 ? year - 1 : year
+                let era = y / 400
+                let yearOfEra = y - era * 400
+                let shifted: Int = month > 2 ? month - 3 : month + 9
+                let dayOfYear: Int = (153 * shifted + 2) / 5 + day - 1
+                let dayOfEra: Int = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+                let days: Int = era * 146_097 + dayOfEra - 719_468 - 11_323
+                // The time of day first, then the days: summed in this order, as the calendar
+                // does, the sum rounds as its does (near 2001, the other order is one bit off).
+                let time = Double(hour * 3_600 + minute * 60 + second) + Double(milliseconds) / 1_000
+                return Date(timeIntervalSinceReferenceDate: Double(days) * 86_400 + time)
+            }
+        }) ?? nil
     }
 
     /// The tags column, a JSON array of strings. Most are `[]`, or a few words with nothing
