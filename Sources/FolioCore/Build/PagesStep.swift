@@ -30,11 +30,6 @@ struct SitePages: StepOutput {
     var changes: PageChanges
     /// The pages and files of the site in place (the last build's manifest).
     var previous: PageManifest
-
-    /// Whether the page at `route`, made by `builders[number]`, may differ from the last build's.
-    func mayDiffer(_ route: Route, builder number: Int) -> Bool {
-        number != 0 || builders[0].mayDiffer(route, changes)
-    }
 }
 
 /// The media files and tile folders a build's pages refer to, listed when the build is about to

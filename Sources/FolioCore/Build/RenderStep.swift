@@ -41,6 +41,10 @@ struct RenderStep: BuildStep {
         let chunkSize = 64
         let chunks = routes.chunked(chunkSize).map(Array.init)
         output.expectMade(max(routes.count, previous.entries.count))
+        // The builders, held here once: asked through `values` whether each of a hundred
+        // thousand routes may differ, the listed site's builder was copied whole for each.
+        let builders = values.builders
+        let (listedSite, changes) = (builders[0], values.changes)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, routes.count))
         }) { chunk -> Result<[Drawn], FolioError> in
@@ -53,13 +57,13 @@ struct RenderStep: BuildStep {
                     let path = route.path
                     let last = previous.entries[path]
                     // No change since the last build can touch it: its key is not even made.
-                    if !values.mayDiffer(route, builder: number), var last, last.isPage, output.reuse(path, noting: false) {
+                    if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         untouched.append(path)
                         last.changed = last.changed ?? now
                         drawn.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
-                    let builder = values.builders[number]
+                    let builder = builders[number]
                     guard let key = builder.key(route) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
