@@ -149,11 +149,7 @@ struct ImportStep: BuildStep {
         add(readerVersion)
         bytes.append(0x1E)
         if let record = entry.record {
-            let value = record.fingerprintValue
-            for index in 0..<16 {
-                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
-                bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-            }
+            ContentHash.appendHex(record.fingerprintValue, to: &bytes)
         } else {
             add("uncatalogued")
         }

@@ -112,7 +112,7 @@ struct MediaLedger: Sendable, Equatable {
     /// that finds one photo edited.
     static func decode(_ data: Data) -> MediaLedger? {
         data.withUnsafeBytes { raw -> MediaLedger? in
-            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.line() == heading, let drawing = reader.line(after: "drawing "),
                   let thumbnails = reader.line(after: "thumbnails "), let count = reader.line(after: "photos ").flatMap({ Int($0) }),
                   count >= 0 else { return nil }
@@ -126,54 +126,6 @@ struct MediaLedger: Sendable, Equatable {
                                                               clipPrefix: clipPrefix == "-" ? nil : clipPrefix)
             }
             return reader.atEnd && ledger.entries.count == count ? ledger : nil
-        }
-    }
-
-    /// Reads the encoding a field at a time.
-    private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var at = 0
-
-        var atEnd: Bool { at == bytes.count }
-
-        /// The text up to the next byte `end`, which is passed over; nil when there is none.
-        mutating func word(then end: UInt8) -> String? {
-            let start = at
-            while at < bytes.count, bytes[at] != end { at += 1 }
-            guard at < bytes.count else { return nil }
-            defer { at += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-        }
-
-        mutating func line() -> String? { word(then: 0x0A) }
-
-        mutating func line(after label: String) -> String? {
-            guard let line = line(), line.hasPrefix(label) else { return nil }
-            return String(line.dropFirst(label.count))
-        }
-
-        /// A number in `radix` (10 or 16, lower case) that fits 64 bits, up to `end`.
-        mutating func number(radix: UInt64, then end: UInt8) -> UInt64? {
-            var value: UInt64 = 0
-            var digits = 0
-            while at < bytes.count, bytes[at] != end {
-                let byte = bytes[at]
-                let digit: UInt64
-                switch byte {
-                case 0x30...0x39: digit = UInt64(byte - 0x30)
-                case 0x61...0x66 where radix == 16: digit = UInt64(byte - 0x61 + 10)
-                default: return nil
-                }
-                let (times, over) = value.multipliedReportingOverflow(by: radix)
-                let (sum, carried) = times.addingReportingOverflow(digit)
-                guard !over, !carried else { return nil }
-                value = sum
-                digits += 1
-                at += 1
-            }
-            guard digits > 0, at < bytes.count else { return nil }
-            at += 1
-            return value
         }
     }
 }

@@ -110,12 +110,6 @@ struct PageManifest {
     func encoded() -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 80)
-        func hex(_ value: UInt64) {
-            for index in 0..<16 {
-                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
-                bytes.append(digit < 10 ? 0x30 + digit : 0x61 + digit - 10)
-            }
-        }
         // In the order of the paths' bytes: the same manifest is always the same bytes. The
         // paths are copied into one buffer and sorted as spans of it: compared as `String`s,
         // each comparison of a hundred thousand paths' sort held and let go of both, most of
@@ -139,9 +133,9 @@ struct PageManifest {
             }
         }
         for (start, count, entry) in spans {
-            hex(entry.checksum)
+            ContentHash.appendHex(entry.checksum, to: &bytes)
             bytes.append(0x20)
-            hex(entry.input)
+            ContentHash.appendHex(entry.input, to: &bytes)
             bytes.append(contentsOf: " @\(Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))) ".utf8)
             bytes.append(contentsOf: paths[start..<(start + count)])
             bytes.append(0x0A)

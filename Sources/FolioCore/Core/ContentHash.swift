@@ -22,12 +22,20 @@ public enum ContentHash {
     /// every build, where `String(format:)` costs more than the hash.
     static func hexText(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
-                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-            }
+            for index in 0..<16 { buffer[index] = hexDigit(value, index) }
             return 16
         }
+    }
+
+    /// Appends the digits `hexText` writes, without making the text.
+    static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
+        for index in 0..<16 { bytes.append(hexDigit(value, index)) }
+    }
+
+    /// The `index`th of the sixteen hex digits of `value`, the most significant first.
+    @inline(__always) private static func hexDigit(_ value: UInt64, _ index: Int) -> UInt8 {
+        let digit = UInt8((value >> UInt64(60 - 4 * index)) & 0xf)
+        return digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
     }
 
     /// A hash of every value `value` encodes (`ValueStamp`): a fingerprint that includes a

@@ -35,73 +35,33 @@ struct SiteDigest: Sendable, Equatable {
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
-    /// Read a byte at a time: split into lines, a large library's hundred thousand stamps were
-    /// as many strings made and let go, on every build.
+    /// Read a field at a time (`LedgerReader`): split into lines, a large library's hundred
+    /// thousand stamps were as many strings made and let go, on every build.
     static func decode(_ data: Data) -> SiteDigest? {
-        data.withUnsafeBytes { raw in
-            var lines = Lines(raw.bindMemory(to: UInt8.self))
-            func value(_ name: String) -> Substring? {
-                guard let line = lines.next() else { return nil }
-                let text = Substring(String(decoding: line, as: UTF8.self))
-                guard text.hasPrefix(name + " ") else { return nil }
-                return text.dropFirst(name.count + 1)
-            }
-            guard let first = lines.next(), String(decoding: first, as: UTF8.self) == heading,
-                  let structure = value("structure").flatMap({ UInt64($0, radix: 16) }),
-                  let order = value("order").flatMap({ UInt64($0, radix: 16) }),
-                  let made = value("made").flatMap({ Int64($0) }), let count = value("stamps").flatMap({ Int($0) }),
-                  count >= 0, count <= raw.count / 17 else { return nil }
+        data.withUnsafeBytes { raw -> SiteDigest? in
+            var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
+            guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
+                  let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
+                  let made = reader.line(after: "made ").flatMap({ Int64($0) }),
+                  let count = reader.line(after: "stamps ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
             var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
                                     stamps: [], listings: [:], places: [:])
             digest.stamps.reserveCapacity(count)
             for _ in 0..<count {
-                guard let line = lines.next(), let stamp = Self.hex(line) else { return nil }
+                guard let stamp = reader.number(radix: 16, then: 0x0A) else { return nil }
                 digest.stamps.append(stamp)
             }
-            while let line = lines.next() {
-                guard !line.isEmpty else { continue }
-                let parts = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2)
-                guard parts.count == 3, let hash = UInt64(parts[1], radix: 16) else { return nil }
-                switch parts[0] {
-                case "listing": digest.listings[String(parts[2])] = hash
-                case "place": digest.places[String(parts[2])] = hash
+            while !reader.atEnd {
+                guard let kind = reader.word(then: 0x20), let hash = reader.number(radix: 16, then: 0x20), let path = reader.line()
+                else { return nil }
+                switch kind {
+                case "listing": digest.listings[path] = hash
+                case "place": digest.places[path] = hash
                 default: return nil
                 }
             }
             return digest
         }
-    }
-
-    /// The lines of a text, as spans of its bytes; the last one, unended, too.
-    private struct Lines {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var at = 0
-
-        init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            self.bytes = bytes
-        }
-
-        mutating func next() -> UnsafeBufferPointer<UInt8>? {
-            guard at < bytes.count else { return nil }
-            var end = at
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            defer { at = end + 1 }
-            return UnsafeBufferPointer(rebasing: bytes[at..<end])
-        }
-    }
-
-    /// A number written in hex, as `encoded()` writes it: one to sixteen lower-case digits.
-    private static func hex(_ line: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard (1...16).contains(line.count) else { return nil }
-        var value: UInt64 = 0
-        for byte in line {
-            switch byte {
-            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
-            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
-            default: return nil
-            }
-        }
-        return value
     }
 }
 
