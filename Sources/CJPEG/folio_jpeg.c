@@ -132,6 +132,8 @@ static int folio_encode_run(struct folio_encode *encode, const unsigned char *pi
         info->optimize_coding = TRUE;
         info->scan_info = dc_first_scans;
         info->num_scans = (int)(sizeof dc_first_scans / sizeof dc_first_scans[0]);
+    } else if (layout == FOLIO_JPEG_ONE_SCAN) {
+        info->optimize_coding = TRUE;
     }
 
     jpeg_start_compress(info, TRUE);

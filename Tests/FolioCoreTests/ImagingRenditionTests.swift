@@ -191,8 +191,16 @@ final class ImagingRenditionTests: XCTestCase {
         let photo = try ImagingFixtures.image(width: 600, height: 400, rectangles: (0..<30).map { index in
             (index * 20, index * 13, 11, 200, (index * 80 % 256, 255 - index * 8, index * 8))
         }).encoded(as: .png, quality: 100)
-        let requests = [inside("high", 600, 600, quality: 95), inside("low", 600, 600, quality: 30)]
-        let renditions = try run(photo, requests).renditions
+        let requests = [inside("high", 600, 600, quality: 95), inside("low", 600, 600, quality: 30), inside("thumb", 300, 300),
+                        inside("just over", 400, 400)]
+        let all = try run(photo, requests).renditions
+        // 300×200 is a thumbnail, whole at once: one scan, its tables optimised for it.
+        let thumb = try XCTUnwrap(all.first { $0.request.name == "thumb" })
+        XCTAssertEqual([thumb.width, thumb.height], [300, 200])
+        XCTAssertTrue(ImagingFixtures.jpegMarkers(thumb.bytes).contains(0xC0), "SOF0: one sequential scan")
+        XCTAssertFalse(ImagingFixtures.jpegMarkers(thumb.bytes).contains(0xC2), "not progressive")
+        XCTAssertEqual(ImagingFixtures.jpegScans(thumb.bytes).map(\.components), [3])
+        let renditions = all.filter { $0.request.name != "thumb" }
         for rendition in renditions {
             XCTAssertTrue(rendition.bytes.starts(with: [0xFF, 0xD8, 0xFF]))
             let markers = ImagingFixtures.jpegMarkers(rendition.bytes)
@@ -206,10 +214,15 @@ final class ImagingRenditionTests: XCTestCase {
         XCTAssertGreaterThan(renditions[0].bytes.count, renditions[1].bytes.count * 3 / 2)
     }
 
-    func testDCFirstIsALosslessRearrangementOfBaselineAndSmaller() throws {
+    func testDCFirstAndOneScanAreLosslessRearrangementsOfBaselineAndSmaller() throws {
         let pixels = try ImagingFixtures.decode(SamplePhoto(width: 640, height: 480, seed: 7).jpeg())
         let baseline = try JPEGEncoder.encode(pixels, quality: 82, layout: .baseline)
         let dcFirst = try JPEGEncoder.encode(pixels, quality: 82, layout: .dcFirst)
+        // One scan with optimised tables: the same pixels as both, smaller than the standard tables.
+        let oneScan = try JPEGEncoder.encode(pixels, quality: 82, layout: .oneScan)
+        XCTAssertEqual(ImagingFixtures.jpegScans(oneScan).count, 1)
+        XCTAssertLessThan(oneScan.count, baseline.count, "its own tables beat the standard ones")
+        XCTAssertTrue(try TurboJPEGDecoder().decode(oneScan, scale: .one).words == TurboJPEGDecoder().decode(baseline, scale: .one).words)
         XCTAssertTrue(ImagingFixtures.jpegMarkers(baseline).contains(0xC0), "SOF0: baseline")
         XCTAssertEqual(ImagingFixtures.jpegScans(baseline).count, 1)
         XCTAssertLessThan(dcFirst.count, baseline.count, "optimised Huffman tables beat the standard ones")
@@ -233,7 +246,7 @@ final class ImagingRenditionTests: XCTestCase {
         // offset, and a quality-100 rendition came out in blocks of wrong colour.
         let photo = try Data(contentsOf: TestSite.repository.appendingPathComponent("content/cc0/rocket.jpg"))
         let pixels = try ImageProcessor().pixels(of: photo)
-        for layout in [JPEGEncoder.Layout.baseline, .dcFirst] {
+        for layout in [JPEGEncoder.Layout.baseline, .dcFirst, .oneScan] {
             let jpeg = try JPEGEncoder.encode(pixels, quality: 100, layout: layout)
             XCTAssertGreaterThan(jpeg.count, 2 * (pixels.width * pixels.height / 4 + 4096), "\(layout): the buffer grew twice")
             let decoded = try TurboJPEGDecoder().decode(jpeg, scale: .one)

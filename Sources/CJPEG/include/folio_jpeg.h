@@ -11,6 +11,9 @@ typedef enum {
        component's AC in one scan, with Huffman tables optimised per scan. Files as small as
        libjpeg's ten-scan progressive script, at about half its encoding time. */
     FOLIO_JPEG_DC_FIRST = 1,
+    /* One interleaved scan with Huffman tables optimised for it: for a small image, which
+       arrives whole at once, smaller and quicker to write than DC first. */
+    FOLIO_JPEG_ONE_SCAN = 2,
 } folio_jpeg_layout;
 
 /* Encodes 4:2:0 JPEG from packed 32-bit pixels 0x??RRGGBB in native byte order (the X byte is

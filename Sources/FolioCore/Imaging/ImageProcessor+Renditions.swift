@@ -80,7 +80,8 @@ extension ImageProcessor {
             }
             let request = requests[index]
             let bytes = try clock.time(.encode) {
-                try encode(image, as: request.format, quality: request.quality, layout: .dcFirst, profile: colour.profile)
+                try encode(image, as: request.format, quality: request.quality,
+                           layout: JPEGEncoder.layout(width: image.width, height: image.height), profile: colour.profile)
             }
             renditions[index] = Rendition(request: request, width: image.width, height: image.height, bytes: bytes)
             sources[index] = sourceIndex

@@ -15,6 +15,20 @@ enum JPEGEncoder {
         /// tables make files as small as libjpeg's ten-scan script, at half its encoding time;
         /// for everything a visitor opens.
         case dcFirst
+        /// One scan, Huffman tables optimised for it: for a small image, which arrives whole
+        /// at once, so that painting it blurred first is moot.
+        case oneScan
+    }
+
+    /// The largest image, in pixels, written in one scan (`oneScan`) rather than DC first: a
+    /// thumbnail of up to 300×300 is a packet or two, whole at once, and one scan is as small
+    /// (0–1.3% smaller on the CC0 photos from 120 to 300 pixels) and a sixth to a third quicker
+    /// to write. Larger renditions, a screen's, paint blurred first.
+    static let oneScanPixels = 300 * 300
+
+    /// How a rendition of `width`×`height` pixels is laid out.
+    static func layout(width: Int, height: Int) -> Layout {
+        width * height <= oneScanPixels ? .oneScan : .dcFirst
     }
 
     /// 4:2:0 like every camera; the X byte of each word is ignored. `profile`, an ICC profile,
@@ -28,7 +42,7 @@ enum JPEGEncoder {
             profile.withUnsafeBytes { icc in
                 folio_jpeg_encode(
                     pixels.bindMemory(to: UInt8.self).baseAddress, Int32(image.width), Int32(image.height),
-                    Int32(min(max(quality, 1), 100)), layout == .dcFirst ? FOLIO_JPEG_DC_FIRST : FOLIO_JPEG_BASELINE,
+                    Int32(min(max(quality, 1), 100)), layout.c,
                     icc.bindMemory(to: UInt8.self).baseAddress, UInt32(icc.count),
                     &output, &size, &message, message.count)
             }
@@ -39,5 +53,15 @@ enum JPEGEncoder {
             throw ImagingError(reason: "could not encode \(image.width)x\(image.height) pixels as JPEG: \(reason)")
         }
         return Data(bytes: output, count: Int(size))
+    }
+}
+
+extension JPEGEncoder.Layout {
+    fileprivate var c: folio_jpeg_layout {
+        switch self {
+        case .baseline: return FOLIO_JPEG_BASELINE
+        case .dcFirst: return FOLIO_JPEG_DC_FIRST
+        case .oneScan: return FOLIO_JPEG_ONE_SCAN
+        }
     }
 }
