@@ -22,7 +22,7 @@ enum JPEGEncoder {
 
     /// The largest image, in pixels, written in one scan (`oneScan`) rather than DC first: a
     /// thumbnail of up to 300×300 is a packet or two, whole at once, and one scan is as small
-    /// (0–1.3% smaller on the CC0 photos from 120 to 300 pixels) and a sixth to a third quicker
+    /// (0.1–1.3% smaller on the CC0 photos from 120 to 300 pixels) and a sixth to a third quicker
     /// to write. Larger renditions, a screen's, paint blurred first.
     static let oneScanPixels = 300 * 300
 
