@@ -155,7 +155,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// How many folders of `incoming` the temporary files are spread over, each by its random
     /// name: made and unlinked in one folder, every file took that folder's lock twice, and a
-    /// cold build's two cores spent a tenth of its CPU spinning on it.
+    /// cold build's two cores spent a twelfth of its CPU (15 s) spinning on it.
     static let incomingFolders: UInt64 = 64
 
     /// A new temporary file's path in one of `incoming`'s folders, the folder made if need be.
