@@ -2,8 +2,10 @@
 #include "folio_system.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -22,4 +24,21 @@ void folio_return_freed_memory(void) {
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
+}
+
+int folio_read_ahead(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+#if defined(__APPLE__)
+    struct radvisory advice = { .ra_offset = 0, .ra_count = INT_MAX };
+    int result = fcntl(fd, F_RDADVISE, &advice) == -1 ? -1 : 0;
+#else
+    int error = posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED);
+    int result = error == 0 ? 0 : -1;
+    if (error != 0) errno = error;
+#endif
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
 }

@@ -10,4 +10,9 @@ int folio_exchange(const char *first, const char *second);
    elsewhere. */
 void folio_return_freed_memory(void);
 
+/* Asks the kernel to start reading a file's bytes into its cache, and returns without waiting
+   for them (Linux posix_fadvise WILLNEED; macOS F_RDADVISE). Returns 0, or -1 with errno set;
+   a file that cannot be opened is the reader's to report, not this. */
+int folio_read_ahead(const char *path);
+
 #endif

@@ -47,9 +47,19 @@ struct ImportStep: BuildStep {
         let files = run.files
         let favoriteRating = site.settings.favoriteRating
         let progress = run.progress("reading", total: changed.count)
-        let results = await boundedMap(changed, width: run.concurrency, onEach: { progress.update($0) }) { entry, old in
+        // Photos are read whole; a video only as far as its headers, so its bytes are not asked
+        // for. `photosIn[n]`: the photos among the first n entries.
+        let photos = changed.filter { !ContentPath.isVideo($0.0.path) }
+        let ahead = files.readAhead(photos.map { (contentRoot.appendingPathComponent($0.0.path).path, $0.0.stamp.size) })
+        var photosIn = [0]
+        for (entry, _) in changed { photosIn.append(photosIn.last! + (ContentPath.isVideo(entry.path) ? 0 : 1)) }
+        let results = await boundedMap(changed, width: run.concurrency, onEach: { [photosIn] done in
+            progress.update(done)
+            ahead?.take(photosIn[done])
+        }) { entry, old in
             Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: favoriteRating)
         }
+        ahead?.stop()
 
         var result = ImportResult()
         var batch = ImportBatch()

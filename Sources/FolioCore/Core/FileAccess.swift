@@ -17,6 +17,9 @@ public protocol FileAccess: Sendable {
     func listing(under root: URL) throws -> FolderListing
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
+    /// Starts asking for the bytes of `files` (paths and sizes), in the order they will be read
+    /// (see `ReadAhead`); nil where there is no disk to wait on. The caller stops it.
+    func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead?
 }
 
 public struct FileEntry: Sendable, Equatable {
@@ -53,6 +56,8 @@ extension FileAccess {
     public func files(under root: URL) throws -> [String] {
         try entries(under: root).map(\.path)
     }
+
+    public func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead? { nil }
 }
 
 public struct FileStamp: Sendable, Equatable {
@@ -104,6 +109,10 @@ public struct LocalFileAccess: FileAccess {
     /// reads it (as `folio serve` watches the folder being edited) is a SIGBUS, not an error.
     public func read(_ url: URL) throws -> Data {
         try Data(contentsOf: url)
+    }
+
+    public func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead? {
+        files.isEmpty ? nil : ReadAhead(files)
     }
 
     public func isFolder(_ url: URL) -> Bool {

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+@testable import FolioCore
+
+/// What `ReadAhead` asks the kernel for, watched through its `ask`: every file once, in the
+/// readers' order, never further ahead of them than its window allows, nothing after `stop`.
+final class ReadAheadTests: XCTestCase {
+    /// The files asked for, and the readers' count when each was.
+    final class Asked: @unchecked Sendable {
+        private let lock = NSCondition()
+        private(set) var files: [(index: Int, taken: Int)] = []
+        var taken = 0
+
+        func record(_ path: String) {
+            lock.withLock {
+                files.append((Int(path.dropFirst(5))!, taken))
+                lock.broadcast()
+            }
+        }
+
+        func setTaken(_ count: Int) { lock.withLock { taken = count } }
+
+        var snapshot: [(index: Int, taken: Int)] { lock.withLock { files } }
+
+        /// Waits until `index` has been asked for; false after five seconds.
+        func wait(for index: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            return lock.withLock {
+                while !files.contains(where: { $0.index == index }) {
+                    guard lock.wait(until: deadline) else { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    func files(_ count: Int, size: Int) -> [(path: String, size: Int)] {
+        (0..<count).map { ("file-\($0)", size) }
+    }
+
+    func testEveryFileIsAskedForOnceAndNeverBeyondTheWindow() {
+        let asked = Asked()
+        let ahead = ReadAhead(files(600, size: 1), threads: 4, window: 16, bytes: 1 << 20, ask: asked.record)
+        for index in 0..<600 {
+            // A reader takes a file only once it has been asked for: slower than the threads.
+            XCTAssertTrue(asked.wait(for: index), "file \(index) was never asked for")
+            asked.setTaken(index + 1)
+            ahead.take(index + 1)
+        }
+        ahead.stop()
+        let seen = asked.snapshot
+        XCTAssertEqual(seen.map(\.index).sorted(), Array(0..<600), "each file once")
+        for (index, taken) in seen {
+            XCTAssertLessThan(index, taken + 16, "file \(index) asked for with the readers at \(taken)")
+        }
+    }
+
+    func testTheBytesAheadAreBoundedButTheNextFileIsAlwaysAskedFor() {
+        let asked = Asked()
+        // Ten bytes each and thirty-five allowed: three files ahead at most. File 200 is larger
+        // than the bound on its own, and is asked for all the same once it is next.
+        var list = files(300, size: 10)
+        list[200].size = 1_000
+        let ahead = ReadAhead(list, threads: 3, window: 100, bytes: 35, ask: asked.record)
+        for index in 0..<300 {
+            XCTAssertTrue(asked.wait(for: index), "file \(index) was never asked for")
+            asked.setTaken(index + 1)
+            ahead.take(index + 1)
+        }
+        ahead.stop()
+        let seen = asked.snapshot
+        XCTAssertEqual(seen.count, 300)
+        for (index, taken) in seen {
+            let ahead = list[taken...index].reduce(0) { $0 + $1.size }
+            XCTAssertTrue(index == taken || ahead <= 35, "file \(index) asked for \(ahead) bytes ahead of the readers at \(taken)")
+        }
+    }
+
+    func testFilesTheReadersHavePassedAreSkippedAndNothingIsAskedAfterStop() {
+        let asked = Asked()
+        let ahead = ReadAhead(files(1_000, size: 1), threads: 2, window: 8, ask: asked.record)
+        // The readers are far ahead at once: what lies behind them is theirs already.
+        asked.setTaken(900)
+        ahead.take(900)
+        XCTAssertTrue(asked.wait(for: 907))
+        let behind = asked.snapshot.filter { $0.index < 900 }.count
+        XCTAssertLessThanOrEqual(behind, 8 + 2, "only what was asked before the readers jumped")
+        ahead.stop()
+        Thread.sleep(forTimeInterval: 0.05)
+        let count = asked.snapshot.count
+        ahead.take(1_000)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(asked.snapshot.count, count, "nothing after stop")
+        XCTAssertFalse(asked.snapshot.contains { $0.index >= 908 }, "nothing beyond the window of the readers at 900")
+    }
+
+    func testTheKernelIsAskedForRealFilesAndAMissingOneIsNoHarm() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("read-ahead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var list: [(path: String, size: Int)] = []
+        for index in 0..<20 {
+            let path = folder.appendingPathComponent("photo-\(index).jpg").path
+            if index != 7 { try Data(repeating: UInt8(index), count: 4_096).write(to: URL(fileURLWithPath: path)) }
+            list.append((path, 4_096))
+        }
+        let ahead = try XCTUnwrap(LocalFileAccess().readAhead(list))
+        for index in 0..<20 {
+            ahead.take(index + 1)
+            if index != 7 {
+                XCTAssertEqual(try LocalFileAccess().read(URL(fileURLWithPath: list[index].path)), Data(repeating: UInt8(index), count: 4_096))
+            }
+        }
+        ahead.stop()
+        XCTAssertNil(LocalFileAccess().readAhead([]))
+    }
+}
