@@ -31,10 +31,14 @@ extension GalleryDatabase {
             var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
 
             let personIds = try Self.upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
-            // Places by full name, with the region each photo (or Flickr) gives it.
+            // Places by full name, with the region each photo (or Flickr) gives it. A library
+            // names a few thousand places for a hundred thousand photos: each is split once.
+            var placeNames: [String: PlaceName] = [:]
             var regionOfPlace: [String: String] = [:]
             for p in batch.upserts {
-                guard let place = p.place.map(PlaceName.init) else { continue }
+                guard let given = p.place else { continue }
+                let place = placeNames[given] ?? PlaceName(given)
+                placeNames[given] = place
                 if regionOfPlace[place.full] == nil { regionOfPlace[place.full] = p.region ?? place.defaultRegion }
             }
             for place in batch.flickrPlaces where regionOfPlace[PlaceName(place.name).full] == nil {
@@ -44,7 +48,8 @@ extension GalleryDatabase {
             var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
             let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
 
-            try Self.upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeIds, db)
+            try Self.upsertPhotos(batch.upserts, personIds: personIds,
+                                  placeIds: placeNames.compactMapValues { placeIds[$0.full] }, db)
             for chunk in batch.removals.chunked(500) {
                 try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
                                arguments: StatementArguments(chunk.map(\.text)))
@@ -199,12 +204,13 @@ extension GalleryDatabase {
     /// the columns. A photo already in the model keeps its identifier (its page's address) and
     /// takes everything else anew, except its favorite flag: a favorite set from the command line
     /// stays until the catalog itself changes its mind.
+    /// `placeIds`: by the place as each photo names it.
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
         // A few hundred rows at a time, so a large batch is never all rows at once.
         for chunk in photos.chunked(400) {
             let rows = try chunk.map { photo in
                 Photo(importing: photo, personId: try id(of: photo.personKey, in: personIds, "person"),
-                      placeId: photo.place.flatMap { placeIds[PlaceName($0).full] })
+                      placeId: photo.place.flatMap { placeIds[$0] })
             }
             try insertRows(rows, perStatement: 40, db, onConflict: "source") { columns in
                 columns.filter { !["identifier", "source", "favorite"].contains($0) }.map(takingNew) + ["""
