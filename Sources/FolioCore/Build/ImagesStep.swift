@@ -200,7 +200,10 @@ struct ImagesStep: BuildStep {
     /// photo's, made from the bytes its checksum names, and a later build would make the same.
     final class ThumbnailStore: @unchecked Sendable {
         private let database: GalleryDatabase
+        /// Guards what waits; a batch is taken out under it and stored under `writing`, so
+        /// the other cores go on adding while one stores.
         private let lock = NSLock()
+        private let writing = NSLock()
         private var pending: [Thumbnail] = []
         private var bytes = 0
         private var failure: (any Error)?
@@ -213,7 +216,7 @@ struct ImagesStep: BuildStep {
         /// A job's thumbnails, for every photo with its bytes (`photos`, by id).
         func add(_ thumbnails: [Thumbnail], for photos: [Int64]) {
             guard !thumbnails.isEmpty else { return }
-            lock.withLock {
+            let batch: [Thumbnail]? = lock.withLock {
                 for thumbnail in thumbnails {
                     for id in photos {
                         var copy = thumbnail
@@ -222,26 +225,34 @@ struct ImagesStep: BuildStep {
                         bytes += thumbnail.bytes.count
                     }
                 }
-                if bytes >= Self.batchBytes { flush() }
+                return bytes >= Self.batchBytes ? take() : nil
             }
+            if let batch { store(batch) }
         }
 
         /// Stores what waits; throws the first failure to store any batch.
         func finish() throws {
-            try lock.withLock {
-                flush()
+            store(lock.withLock { take() })
+            try writing.withLock {
                 if let failure { throw failure }
             }
         }
 
-        /// Called with the lock held: one writer at a time, the others wait their turn.
-        private func flush() {
-            defer { pending.removeAll(); bytes = 0 }
-            guard failure == nil else { return }
-            do {
-                try database.store(pending)
-            } catch {
-                failure = error
+        /// Called with `lock` held.
+        private func take() -> [Thumbnail] {
+            defer { pending = []; bytes = 0 }
+            return pending
+        }
+
+        /// One writer at a time; after a failure, nothing more.
+        private func store(_ batch: [Thumbnail]) {
+            writing.withLock {
+                guard failure == nil else { return }
+                do {
+                    try database.store(batch)
+                } catch {
+                    failure = error
+                }
             }
         }
     }

@@ -58,8 +58,8 @@ extension GalleryDatabase {
     func store(_ thumbnails: [Thumbnail]) throws {
         guard !thumbnails.isEmpty else { return }
         try writer.write { db in
-            for thumbnail in thumbnails {
-                try thumbnail.upsert(db)
+            try Self.insertRows(thumbnails, perStatement: 40, db, onConflict: "photoId, spec") { columns in
+                columns.filter { $0 != "photoId" && $0 != "spec" }.map(Self.takingNew)
             }
             try Self.bumpGeneration(db)
         }
