@@ -46,7 +46,7 @@ public final class ReadAhead: @unchecked Sendable {
         condition.withLock {
             guard count > taken else { return }
             taken = count
-            wakeOne()
+            wakeIfRoom()
         }
     }
 
@@ -67,10 +67,15 @@ public final class ReadAhead: @unchecked Sendable {
         return index == taken || ends[index] - before <= bytes
     }
 
-    /// Wakes one waiting thread if there is a file for it (under the lock): one per file, never
-    /// the whole pool for each file the readers take.
-    private func wakeOne() {
-        if waiting > 0, max(next, taken) < paths.count, isWithinReach(max(next, taken)) { condition.signal() }
+    /// Wakes the waiting threads once the readers have freed a quarter of the room ahead (or
+    /// caught up): the threads then go on in a batch, not one wake-up for each file taken.
+    private func wakeIfRoom() {
+        let ahead = max(next, taken)
+        guard waiting > 0, ahead < paths.count else { return }
+        let before = taken == 0 ? 0 : ends[taken - 1]
+        if ahead == taken || (ahead - taken <= window - window / 4 && ends[ahead] - before <= bytes - bytes / 4) {
+            condition.broadcast()
+        }
     }
 
     private func work() {
@@ -84,10 +89,7 @@ public final class ReadAhead: @unchecked Sendable {
                 }
                 next = max(next, taken)
                 guard !stopped, next < paths.count else { return nil }
-                defer {
-                    next += 1
-                    wakeOne()
-                }
+                defer { next += 1 }
                 return next
             }
             guard let index else { return }
