@@ -25,7 +25,7 @@ extension GalleryDatabase {
         guard !batch.isEmpty else { return }
         // No control character is ever stored: SQLite would hand a name with a NUL back cut short.
         var batch = batch
-        batch.upserts = batch.upserts.map { $0.cleaned() }
+        batch.upserts = batch.upserts.concurrentMap { $0.cleaned() }
         try writer.write { db in
             let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
             var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
