@@ -382,6 +382,37 @@ final class ModelTests: XCTestCase {
         XCTAssertTrue(snapshot.favorite)
     }
 
+    /// A batch larger than the blocks the rows are encoded in (two whole blocks and part of a
+    /// third): every photo written once, with its own values, its person and its place.
+    func testABatchOfManyBlocksWritesEveryPhotoWithItsOwnValues() throws {
+        let count = GalleryDatabase.encodingBlock * 2 + 276
+        try database.apply(ImportBatch(upserts: (0..<count).map { n in
+            var photo = photo(n, by: "P\(n % 13)", at: n % 5 == 0 ? nil : "Town \(n % 17), Region \(n % 3), Country",
+                              favorite: n % 9 == 0, checksum: "c\(n)")
+            photo.tags = n % 4 == 0 ? ["tag \(n)", "every fourth"] : []
+            photo.latitude = n % 6 == 0 ? Double(n) / 100 : nil
+            photo.taken = n % 7 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 61.5)
+            return photo
+        }))
+        let photos = try database.snapshot().photos
+        XCTAssertEqual(photos.count, count)
+        XCTAssertEqual(try database.count("photo"), count)
+        for item in photos {
+            let photo = item.photo
+            let n = try XCTUnwrap(Int(photo.identifier.dropFirst()))
+            XCTAssertEqual(photo.source, .content(path: "\(n).jpg"))
+            XCTAssertEqual(photo.title, "Photo \(n)")
+            XCTAssertEqual(photo.checksum, "c\(n)")
+            XCTAssertEqual(photo.uploaded, Date(timeIntervalSince1970: Double(n)))
+            XCTAssertEqual(photo.taken, n % 7 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 61.5))
+            XCTAssertEqual(photo.favorite, n % 9 == 0)
+            XCTAssertEqual(photo.tags, n % 4 == 0 ? ["tag \(n)", "every fourth"] : [])
+            XCTAssertEqual(photo.latitude, n % 6 == 0 ? Double(n) / 100 : nil)
+            XCTAssertEqual(item.person.name, "P\(n % 13)")
+            XCTAssertEqual(item.place?.name, n % 5 == 0 ? nil : "Town \(n % 17), Region \(n % 3), Country")
+        }
+    }
+
     func testABatchCostsAHandfulOfStatementsWhateverItsSize() throws {
         let counter = StatementCounter()
         var config = Configuration()

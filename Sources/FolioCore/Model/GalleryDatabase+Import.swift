@@ -206,18 +206,16 @@ extension GalleryDatabase {
     /// stays until the catalog itself changes its mind.
     /// `placeIds`: by the place as each photo names it.
     static func upsertPhotos(_ photos: [PhotoImport], personIds: [String: Int64], placeIds: [String: Int64], _ db: Database) throws {
-        // A few hundred rows at a time, so a large batch is never all rows at once.
-        for chunk in photos.chunked(400) {
-            let rows = try chunk.map { photo in
-                Photo(importing: photo, personId: try id(of: photo.personKey, in: personIds, "person"),
-                      placeId: photo.place.flatMap { placeIds[$0] })
-            }
-            try insertRows(rows, perStatement: 40, db, onConflict: "source") { columns in
-                columns.filter { !["identifier", "source", "favorite"].contains($0) }.map(takingNew) + ["""
-                    favorite = CASE WHEN excluded.catalogFavorite = photo.catalogFavorite THEN photo.favorite
-                                    ELSE excluded.catalogFavorite END
-                    """]
-            }
+        for photo in photos { _ = try id(of: photo.personKey, in: personIds, "person") }
+        // Made as `insertRows` takes them, a block at a time: a large batch is never all rows at once.
+        let rows = photos.lazy.map { photo in
+            Photo(importing: photo, personId: personIds[photo.personKey] ?? unwrittenID, placeId: photo.place.flatMap { placeIds[$0] })
+        }
+        try insertRows(rows, perStatement: 40, db, onConflict: "source") { columns in
+            columns.filter { !["identifier", "source", "favorite"].contains($0) }.map(takingNew) + ["""
+                favorite = CASE WHEN excluded.catalogFavorite = photo.catalogFavorite THEN photo.favorite
+                                ELSE excluded.catalogFavorite END
+                """]
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension GalleryDatabase {
@@ -10,13 +11,18 @@ extension GalleryDatabase {
     /// record is a column written here with nothing else to edit. `id` is left to SQLite.
     /// With `key`, a row whose `key` is taken is updated instead, by the clauses `updates`
     /// makes of the columns written (none: the row is left as it is).
-    static func insertRows<Record: EncodableRecord & TableRecord & Sendable>(
-        _ records: [Record], perStatement: Int, _ db: Database,
+    static func insertRows<Records: RandomAccessCollection>(
+        _ records: Records, perStatement: Int, _ db: Database,
         onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
-    ) throws {
+    ) throws where Records.Element: EncodableRecord & TableRecord & Sendable, Records.Index == Int {
         guard !records.isEmpty else { return }
-        // Encoded on every core: GRDB's encoding of a record costs more than SQLite's writing it.
-        let encoded = records.concurrentMap(minimum: 256) { record in Result { try record.databaseDictionary } }
+        // GRDB's encoding of a record into its columns costs more than SQLite's writing it: a
+        // block is encoded on every core while SQLite writes the block before. A block at a
+        // time, so a large batch's encoded rows are never all held at once.
+        let blocks = stride(from: records.startIndex, to: records.endIndex, by: Self.encodingBlock).map {
+            $0..<Swift.min($0 + Self.encodingBlock, records.endIndex)
+        }
+        var encoded = EncodedRows(Array(records[blocks[0]])).rows()
         let columns = try encoded[0].get().keys.filter { $0 != "id" }.sorted()
         var conflict = ""
         if let key {
@@ -25,16 +31,44 @@ extension GalleryDatabase {
                 : " ON CONFLICT(\(key)) DO UPDATE SET " + clauses.joined(separator: ", ")
         }
         let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        for chunk in encoded.chunked(perStatement) {
-            var arguments = StatementArguments()
-            for record in chunk {
-                let row = try record.get()
-                arguments += StatementArguments(columns.map { row[$0] ?? .null })
+        let table = Records.Element.databaseTableName.quotedDatabaseIdentifier
+        for (index, _) in blocks.enumerated() {
+            let next = index + 1 < blocks.count ? EncodedRows(Array(records[blocks[index + 1]])) : nil
+            for chunk in encoded.chunked(perStatement) {
+                var arguments = StatementArguments()
+                for record in chunk {
+                    let row = try record.get()
+                    arguments += StatementArguments(columns.map { row[$0] ?? .null })
+                }
+                try db.execute(sql: """
+                    INSERT INTO \(table) (\(names)) VALUES \(rows(chunk.count, columns: columns.count))\(conflict)
+                    """, arguments: arguments)
             }
-            try db.execute(sql: """
-                INSERT INTO \(Record.databaseTableName.quotedDatabaseIdentifier) (\(names)) \
-                VALUES \(rows(chunk.count, columns: columns.count))\(conflict)
-                """, arguments: arguments)
+            if let next { encoded = next.rows() }
+        }
+    }
+
+    /// Records encoded by `insertRows` at a time.
+    static let encodingBlock = 512
+
+    /// A block of records being encoded on other threads from the moment it is made.
+    final class EncodedRows<Record: EncodableRecord & Sendable>: @unchecked Sendable {
+        typealias Encoded = Result<[String: DatabaseValue], any Error>
+        private let done = DispatchSemaphore(value: 0)
+        /// Written by the encoding thread before `done` is signalled, read only after.
+        private var encoded: [Encoded] = []
+
+        init(_ records: [Record]) {
+            DispatchQueue.global().async { [self] in
+                encoded = records.concurrentMap(minimum: 256) { record in Result { try record.databaseDictionary } }
+                done.signal()
+            }
+        }
+
+        /// Waits for the block's rows.
+        func rows() -> [Encoded] {
+            done.wait()
+            return encoded
         }
     }
 
