@@ -1,4 +1,5 @@
 #include "folio_jpeg.h"
+#include "folio_huffman.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -132,7 +133,7 @@ static int folio_encode_run(struct folio_encode *encode, const unsigned char *pi
         info->optimize_coding = TRUE;
         info->scan_info = dc_first_scans;
         info->num_scans = (int)(sizeof dc_first_scans / sizeof dc_first_scans[0]);
-    } else if (layout == FOLIO_JPEG_ONE_SCAN) {
+    } else if (layout == FOLIO_JPEG_ONE_SCAN_BY_LIBJPEG) {
         info->optimize_coding = TRUE;
     }
 
@@ -164,12 +165,28 @@ int folio_jpeg_encode(const unsigned char *pixels, int width, int height, int qu
     encode.errors.message_size = message_size;
     *output = NULL;
     *size = 0;
-    if (folio_encode_run(&encode, pixels, width, height, quality, layout, icc, icc_size) != 0) {
+    /* One scan is written with the standard tables first, then with its own. */
+    folio_jpeg_layout first = layout == FOLIO_JPEG_ONE_SCAN ? FOLIO_JPEG_BASELINE : layout;
+    if (folio_encode_run(&encode, pixels, width, height, quality, first, icc, icc_size) != 0) {
         free(encode.destination.buffer);
         return -1;
     }
-    *output = encode.destination.buffer;
-    *size = (unsigned long)(encode.destination.capacity - encode.destination.base.free_in_buffer);
+    unsigned char *written = encode.destination.buffer;
+    size_t written_size = encode.destination.capacity - encode.destination.base.free_in_buffer;
+    if (layout == FOLIO_JPEG_ONE_SCAN) {
+        size_t optimised_size = 0;
+        unsigned char *optimised = folio_huffman_optimise(written, written_size, &optimised_size);
+        free(written);
+        if (optimised == NULL) {
+            /* Not a file it reads back (or no memory): libjpeg optimises it, the long way. */
+            return folio_jpeg_encode(pixels, width, height, quality, FOLIO_JPEG_ONE_SCAN_BY_LIBJPEG, icc, icc_size,
+                                     output, size, message, message_size);
+        }
+        written = optimised;
+        written_size = optimised_size;
+    }
+    *output = written;
+    *size = (unsigned long)written_size;
     return 0;
 }
 

@@ -1,4 +1,5 @@
 import CExif
+import CJPEG
 import Foundation
 import FolioTestSupport
 import XCTest
@@ -238,6 +239,78 @@ final class ImagingRenditionTests: XCTestCase {
             error += abs(green.0 - green.1)
         }
         XCTAssertLessThan(Double(error) / Double(pixels.words.count), 4, "mean green error under 4 levels")
+    }
+
+    /// The baseline file read back and written again with tables optimised from its symbols.
+    func reoptimised(_ baseline: Data) -> Data? {
+        baseline.withUnsafeBytes { bytes -> Data? in
+            var size = 0
+            guard let output = folio_huffman_optimise(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &size) else { return nil }
+            defer { free(output) }
+            return Data(bytes: output, count: size)
+        }
+    }
+
+    /// One scan is written with the standard tables, read back, and written again with tables
+    /// optimised from its symbols: the very file libjpeg's own optimisation writes, for photos
+    /// of every size a thumbnail has (one pixel up), every quality, noise, flat colour, and a
+    /// colour profile.
+    func testOneScanIsLibjpegsOwnOptimisedFileByteForByte() throws {
+        var images: [(String, PixelBuffer)] = []
+        for name in ["hubble_deep_field.jpg", "retina.jpg", "rocket.jpg"] {
+            let photo = try ImageProcessor().pixels(of: Data(contentsOf: TestSite.repository.appendingPathComponent("content/cc0/\(name)")))
+            for width in [1, 7, 16, 17, 120, 160, 300] {
+                let height = max(1, photo.height * width / photo.width)
+                images.append(("\(name) at \(width)x\(height)", photo.resampled(toWidth: width, height: height)))
+            }
+        }
+        images.append(("a library photo", try ImagingFixtures.decode(SamplePhoto(width: 160, height: 120, seed: 11).jpeg())))
+        images.append(("flat grey", PixelBuffer(width: 33, height: 17) { $0.initialize(repeating: 0x808080, count: 33 * 17) }))
+        var random = SplitMix64(21)
+        let noise = (0..<(64 * 48)).map { _ in UInt32(truncatingIfNeeded: random.next()) & 0xFF_FFFF }
+        images.append(("noise", PixelBuffer(width: 64, height: 48) { $0.initialize(from: noise, count: noise.count) }))
+        var compared = 0
+        for (name, image) in images {
+            for quality in [1, 30, 82, 95, 100] {
+                let baseline = try JPEGEncoder.encode(image, quality: quality, layout: .baseline)
+                let libjpeg = try JPEGEncoder.encode(image, quality: quality, layout: .oneScanByLibjpeg)
+                let optimised = try XCTUnwrap(reoptimised(baseline), "\(name) q\(quality): read back")
+                XCTAssertEqual(optimised, libjpeg, "\(name) q\(quality): \(optimised.count) bytes, libjpeg's \(libjpeg.count)")
+                XCTAssertEqual(try JPEGEncoder.encode(image, quality: quality, layout: .oneScan), libjpeg, "\(name) q\(quality)")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 24 * 5)
+        let profile = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let small = images[4].1
+        XCTAssertEqual(try JPEGEncoder.encode(small, quality: 82, layout: .oneScan, profile: profile),
+                       try JPEGEncoder.encode(small, quality: 82, layout: .oneScanByLibjpeg, profile: profile))
+        XCTAssertNotNil(reoptimised(try JPEGEncoder.encode(small, quality: 82, layout: .baseline, profile: profile)))
+    }
+
+    /// What it cannot read back it refuses (and the encoder has libjpeg optimise): any file cut
+    /// short or with a byte changed, a progressive one, none; never a crash.
+    func testAFileItCannotReadBackIsRefusedNeverACrash() throws {
+        let image = try ImagingFixtures.decode(SamplePhoto(width: 48, height: 40, seed: 5).jpeg())
+        let baseline = try JPEGEncoder.encode(image, quality: 82, layout: .baseline)
+        XCTAssertNil(reoptimised(Data()))
+        XCTAssertNil(reoptimised(try JPEGEncoder.encode(image, quality: 82, layout: .dcFirst)), "progressive")
+        for length in 0..<baseline.count - 2 {
+            XCTAssertNil(reoptimised(baseline.prefix(length)), "cut to \(length) bytes")
+        }
+        var random = SplitMix64(8)
+        var refused = 0
+        for _ in 0..<3_000 {
+            var damaged = baseline
+            let at = Int(random.next() % UInt64(damaged.count))
+            damaged[at] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+            if let rewritten = reoptimised(damaged) {
+                XCTAssertEqual(Array(rewritten.prefix(2)), [0xFF, 0xD8])
+            } else {
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(refused, 100, "damage is found")
     }
 
     func testAJPEGThatOutgrowsItsFirstBufferIsWholeAndRight() throws {

@@ -12,8 +12,13 @@ typedef enum {
        libjpeg's ten-scan progressive script, at about half its encoding time. */
     FOLIO_JPEG_DC_FIRST = 1,
     /* One interleaved scan with Huffman tables optimised for it: for a small image, which
-       arrives whole at once, smaller and quicker to write than DC first. */
+       arrives whole at once, smaller and quicker to write than DC first. Written with the
+       standard tables, then again with tables optimised from its symbols (folio_huffman.c). */
     FOLIO_JPEG_ONE_SCAN = 2,
+    /* The same file as FOLIO_JPEG_ONE_SCAN, by libjpeg's own optimisation (a second pass over
+       every block's coefficients): two to four times slower. What ONE_SCAN falls back to for a
+       file it cannot read back, and what the tests hold it to. */
+    FOLIO_JPEG_ONE_SCAN_BY_LIBJPEG = 3,
 } folio_jpeg_layout;
 
 /* Encodes 4:2:0 JPEG from packed 32-bit pixels 0x??RRGGBB in native byte order (the X byte is
