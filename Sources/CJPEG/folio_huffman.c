@@ -110,53 +110,62 @@ static inline int reader_symbol(struct bit_reader *reader, const struct huffman_
     return -1;
 }
 
-/* The table K.2 builds for `frequency` (of symbols 0 to 255), as libjpeg builds it: the two
-   rarest go together first, the higher symbol first among equal counts. */
+/* Symbols by how often they occur, the rarest on top, the higher symbol first among equal
+   counts: the order in which jpeg_gen_optimal_table picks them. */
+struct symbol_heap {
+    const int64_t *frequency;
+    int symbols[257];
+    int count;
+};
+
+static inline int heap_rarer(const struct symbol_heap *heap, int a, int b) {
+    const int64_t *frequency = heap->frequency;
+    return frequency[a] < frequency[b] || (frequency[a] == frequency[b] && a > b);
+}
+
+static void heap_push(struct symbol_heap *heap, int symbol) {
+    int at = heap->count++;
+    heap->symbols[at] = symbol;
+    while (at > 0 && heap_rarer(heap, heap->symbols[at], heap->symbols[(at - 1) / 2])) {
+        int parent = (at - 1) / 2, swap = heap->symbols[at];
+        heap->symbols[at] = heap->symbols[parent];
+        heap->symbols[parent] = swap;
+        at = parent;
+    }
+}
+
+static int heap_pop(struct symbol_heap *heap) {
+    int top = heap->symbols[0];
+    heap->symbols[0] = heap->symbols[--heap->count];
+    int at = 0;
+    for (;;) {
+        int left = 2 * at + 1, right = left + 1, least = at;
+        if (left < heap->count && heap_rarer(heap, heap->symbols[left], heap->symbols[least])) least = left;
+        if (right < heap->count && heap_rarer(heap, heap->symbols[right], heap->symbols[least])) least = right;
+        if (least == at) return top;
+        int swap = heap->symbols[at];
+        heap->symbols[at] = heap->symbols[least];
+        heap->symbols[least] = swap;
+        at = least;
+    }
+}
+
+/* The table K.2 builds for `counted` (the counts of symbols 0 to 255), as libjpeg builds it:
+   the two rarest go together first. */
 static int build_optimal(const uint32_t counted[256], struct huffman_table *table) {
     int64_t frequency[257];
     int codesize[257];
     int others[257];
-    int heap[257];
-    int heap_count = 0;
     for (int i = 0; i < 256; i++) frequency[i] = counted[i];
     frequency[256] = 1; /* a reserved symbol: no code is all ones */
+    struct symbol_heap heap = {.frequency = frequency, .count = 0};
     for (int i = 0; i < 257; i++) {
         codesize[i] = 0;
         others[i] = -1;
+        if (frequency[i] > 0) heap_push(&heap, i);
     }
-#define RARER(a, b) (frequency[a] < frequency[b] || (frequency[a] == frequency[b] && (a) > (b)))
-    /* A binary heap, the rarest (then the highest symbol) on top. */
-    for (int i = 0; i < 257; i++) {
-        if (frequency[i] == 0) continue;
-        int at = heap_count++;
-        heap[at] = i;
-        while (at > 0 && RARER(heap[at], heap[(at - 1) / 2])) {
-            int parent = (at - 1) / 2, swap = heap[at];
-            heap[at] = heap[parent];
-            heap[parent] = swap;
-            at = parent;
-        }
-    }
-#define POP(into)                                                                             \
-    do {                                                                                      \
-        into = heap[0];                                                                       \
-        heap[0] = heap[--heap_count];                                                         \
-        int at = 0;                                                                           \
-        for (;;) {                                                                            \
-            int left = 2 * at + 1, right = left + 1, least = at;                              \
-            if (left < heap_count && RARER(heap[left], heap[least])) least = left;            \
-            if (right < heap_count && RARER(heap[right], heap[least])) least = right;         \
-            if (least == at) break;                                                           \
-            int swap = heap[at];                                                              \
-            heap[at] = heap[least];                                                           \
-            heap[least] = swap;                                                               \
-            at = least;                                                                       \
-        }                                                                                     \
-    } while (0)
-    while (heap_count >= 2) {
-        int first, second;
-        POP(first);
-        POP(second);
+    while (heap.count >= 2) {
+        int first = heap_pop(&heap), second = heap_pop(&heap);
         frequency[first] += frequency[second];
         frequency[second] = 0;
         /* Every symbol under either branch is one bit longer; the second's chain joins the first's. */
@@ -174,17 +183,8 @@ static int build_optimal(const uint32_t counted[256], struct huffman_table *tabl
             codesize[c]++;
         }
         /* The merged branch goes back in under the first's symbol and new count. */
-        int at = heap_count++;
-        heap[at] = first;
-        while (at > 0 && RARER(heap[at], heap[(at - 1) / 2])) {
-            int parent = (at - 1) / 2, swap = heap[at];
-            heap[at] = heap[parent];
-            heap[parent] = swap;
-            at = parent;
-        }
+        heap_push(&heap, first);
     }
-#undef POP
-#undef RARER
     int bits[33] = {0};
     for (int i = 0; i < 257; i++) {
         if (codesize[i] == 0) continue;

@@ -39,17 +39,22 @@ final class ReadAheadTests: XCTestCase {
         (0..<count).map { ("file-\($0)", size) }
     }
 
-    func testEveryFileIsAskedForOnceAndNeverBeyondTheWindow() {
-        let asked = Asked()
-        let ahead = ReadAhead(files(600, size: 1), threads: 4, window: 16, bytes: 1 << 20, ask: asked.record)
-        for index in 0..<600 {
-            // A reader takes a file only once it has been asked for: slower than the threads.
+    /// Readers slower than the threads: each file is taken only once it has been asked for.
+    /// What was asked, once all have been taken.
+    func readAll(_ count: Int, ahead: ReadAhead, asked: Asked) -> [(index: Int, taken: Int)] {
+        for index in 0..<count {
             XCTAssertTrue(asked.wait(for: index), "file \(index) was never asked for")
             asked.setTaken(index + 1)
             ahead.take(index + 1)
         }
         ahead.stop()
-        let seen = asked.snapshot
+        return asked.snapshot
+    }
+
+    func testEveryFileIsAskedForOnceAndNeverBeyondTheWindow() {
+        let asked = Asked()
+        let ahead = ReadAhead(files(600, size: 1), threads: 4, window: 16, bytes: 1 << 20, ask: asked.record)
+        let seen = readAll(600, ahead: ahead, asked: asked)
         XCTAssertEqual(seen.map(\.index).sorted(), Array(0..<600), "each file once")
         for (index, taken) in seen {
             XCTAssertLessThan(index, taken + 16, "file \(index) asked for with the readers at \(taken)")
@@ -62,14 +67,7 @@ final class ReadAheadTests: XCTestCase {
         // than the bound on its own, and is asked for all the same once it is next.
         var list = files(300, size: 10)
         list[200].size = 1_000
-        let ahead = ReadAhead(list, threads: 3, window: 100, bytes: 35, ask: asked.record)
-        for index in 0..<300 {
-            XCTAssertTrue(asked.wait(for: index), "file \(index) was never asked for")
-            asked.setTaken(index + 1)
-            ahead.take(index + 1)
-        }
-        ahead.stop()
-        let seen = asked.snapshot
+        let seen = readAll(300, ahead: ReadAhead(list, threads: 3, window: 100, bytes: 35, ask: asked.record), asked: asked)
         XCTAssertEqual(seen.count, 300)
         for (index, taken) in seen {
             let ahead = list[taken...index].reduce(0) { $0 + $1.size }

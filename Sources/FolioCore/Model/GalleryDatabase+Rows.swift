@@ -32,7 +32,7 @@ extension GalleryDatabase {
         }
         let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let table = Records.Element.databaseTableName.quotedDatabaseIdentifier
-        for (index, _) in blocks.enumerated() {
+        for index in blocks.indices {
             let next = index + 1 < blocks.count ? EncodedRows(Array(records[blocks[index + 1]])) : nil
             for chunk in encoded.chunked(perStatement) {
                 var arguments = StatementArguments()
