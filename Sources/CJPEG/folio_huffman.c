@@ -233,18 +233,22 @@ struct writer {
     int count;
 };
 
-static void writer_bytes(struct writer *writer, const uint8_t *bytes, size_t count) {
-    if (writer->failed) return;
-    if (writer->size + count > writer->capacity) {
-        size_t capacity = writer->capacity * 2 + count;
-        uint8_t *grown = realloc(writer->data, capacity);
-        if (grown == NULL) {
-            writer->failed = 1;
-            return;
-        }
-        writer->data = grown;
-        writer->capacity = capacity;
+/* Room for `count` more bytes: at least twice what there was, so that appends stay cheap. */
+static void writer_reserve(struct writer *writer, size_t count) {
+    if (writer->failed || writer->size + count <= writer->capacity) return;
+    size_t capacity = writer->capacity * 2 > writer->size + count ? writer->capacity * 2 : writer->size + count;
+    uint8_t *grown = realloc(writer->data, capacity);
+    if (grown == NULL) {
+        writer->failed = 1;
+        return;
     }
+    writer->data = grown;
+    writer->capacity = capacity;
+}
+
+static void writer_bytes(struct writer *writer, const uint8_t *bytes, size_t count) {
+    writer_reserve(writer, count);
+    if (writer->failed) return;
     memcpy(writer->data + writer->size, bytes, count);
     writer->size += count;
 }
@@ -293,19 +297,6 @@ static void writer_finish(struct writer *writer) {
         if (byte == 0xFF) writer->data[writer->size++] = 0;
     }
     writer->count = 0;
-}
-
-/* Room for `count` more bytes. */
-static void writer_reserve(struct writer *writer, size_t count) {
-    if (writer->failed || writer->size + count <= writer->capacity) return;
-    size_t capacity = writer->size + count;
-    uint8_t *grown = realloc(writer->data, capacity);
-    if (grown == NULL) {
-        writer->failed = 1;
-        return;
-    }
-    writer->data = grown;
-    writer->capacity = capacity;
 }
 
 static uint16_t read16(const uint8_t *at) { return (uint16_t)(at[0] << 8 | at[1]); }
