@@ -18,11 +18,13 @@ final class SiteTemplateValueTests: XCTestCase {
         card.duration = "0:07"
         card.live = true
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
-        let detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
+        var detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
                                  facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw",
                                  sequence: SequencePlace(key: "album/a", number: 1, count: 2, title: "t", href: "h"))
+        detail.video = "media/v.mp4"
+        detail.liveVideo = "media/l.mp4"
         var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")
         frame.descriptionHTML = "<p>d</p>"
         frame.crumbs = [crumb]
@@ -112,7 +114,19 @@ final class SiteTemplateValueTests: XCTestCase {
         let card = try XCTUnwrap(page.photoSections.first?.photos.first)
         let image = try XCTUnwrap(card.thumb)
         let picture = try XCTUnwrap(image.picture)
-        let samples: [any TemplateConvertible] = [card, image, picture, try XCTUnwrap(picture.candidates.first)]
+        let photoPage = try XCTUnwrap(everyKindOfPage().compactMap { $0 as? PhotoPage }.first)
+        let detail = photoPage.photo, frame = photoPage.frame
+        let paging = try XCTUnwrap(frame.paging)
+        let words = PageRenderer.SiteWords(title: "t", description: "d", baseURL: "https://example.com/", language: "en")
+        let nav = NavItem(title: "t", href: "h", current: true)
+        let view = PageRenderer.View(site: words, root: "", nav: [nav], generator: "g", documentTitle: "d",
+                                     hasCrumbs: true, hasLetters: true, hasTags: true, hasFeed: true)
+        let samples: [any TemplateConvertible] = [
+            card, image, picture, try XCTUnwrap(picture.candidates.first),
+            photoPage, detail, frame, try XCTUnwrap(detail.zoom), try XCTUnwrap(detail.facts.first), try XCTUnwrap(detail.previous),
+            try XCTUnwrap(detail.sequence), try XCTUnwrap(frame.sequence), try XCTUnwrap(frame.social), paging,
+            try XCTUnwrap(paging.pages.first), try XCTUnwrap(photoPage.map), view, words, nav,
+        ]
         for sample in samples {
             let absent = Mirror(reflecting: sample).children.filter { child in
                 if case Optional<Any>.none = child.value { return true }
