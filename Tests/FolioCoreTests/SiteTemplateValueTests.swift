@@ -36,7 +36,7 @@ final class SiteTemplateValueTests: XCTestCase {
         frame.noindex = true
         frame.lock = "l"
         frame.sequence = PhotoSequence(kind: .album, slug: "a", title: "t")
-        let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true)]
+        let sections = [PhotoSection(title: "t", photos: [card], keepsShapes: true, continued: true, href: "h", subtitle: "s", more: crumb)]
         let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", slug: "s", href: "h")
         let map = MapFigure(kind: "world", label: "l", pins: [pin], frame: .world, displayWidth: 1000, basemap: "b", root: "")
         return [
@@ -125,7 +125,7 @@ final class SiteTemplateValueTests: XCTestCase {
             card, image, picture, try XCTUnwrap(picture.candidates.first),
             photoPage, detail, frame, try XCTUnwrap(detail.zoom), try XCTUnwrap(detail.facts.first), try XCTUnwrap(detail.previous),
             try XCTUnwrap(detail.sequence), try XCTUnwrap(frame.sequence), try XCTUnwrap(frame.social), paging,
-            try XCTUnwrap(paging.pages.first), try XCTUnwrap(photoPage.map), view, words, nav,
+            try XCTUnwrap(paging.pages.first), try XCTUnwrap(photoPage.map), view, words, nav, page, try XCTUnwrap(page.photoSections.first),
         ]
         for sample in samples {
             let absent = Mirror(reflecting: sample).children.filter { child in

@@ -71,6 +71,31 @@ extension PhotoPage: TemplateConvertible {
     }
 }
 
+extension PhotosPage: TemplateConvertible {
+    var templateValue: TemplateValue {
+        var fields = TemplateFields(capacity: 4)
+        fields.add("frame", frame)
+        fields.add("photoSections", photoSections)
+        fields.add("emptyMessage", emptyMessage)
+        fields.add("map", map)
+        return fields.value
+    }
+}
+
+extension PhotoSection: TemplateConvertible {
+    var templateValue: TemplateValue {
+        var fields = TemplateFields(capacity: 7)
+        fields.add("title", title)
+        fields.add("photos", photos)
+        fields.add("keepsShapes", keepsShapes)
+        fields.add("continued", continued)
+        fields.add("href", href)
+        fields.add("subtitle", subtitle)
+        fields.add("more", more)
+        return fields.value
+    }
+}
+
 extension PhotoDetail: TemplateConvertible {
     var templateValue: TemplateValue {
         var fields = TemplateFields(capacity: 23)
