@@ -135,7 +135,7 @@ final class ValueStampTests: XCTestCase {
             let fingerprint = ImportStep.fingerprint(entry, favoriteRating: rating)
             XCTAssertEqual(fingerprint, ContentHash.hex(joined), "round \(round)")
 
-            let known = try PhotoStamp(row: Row(["identifier": "p", "checksum": "c", "fileStamp": entry.stamp.text, "fingerprint": fingerprint]))
+            let known = PhotoMark(fileStamp: entry.stamp.text, fingerprint: fingerprint)
             XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating), "round \(round)")
             XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating + 1), "round \(round)")
             var touched = entry

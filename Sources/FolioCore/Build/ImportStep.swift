@@ -23,23 +23,25 @@ struct ImportResult: StepOutput {
 struct ImportStep: BuildStep {
     static let name = "import"
 
-    /// What the model holds of each photo from content/ (`GalleryDatabase.stamps(of:)`), when
+    /// What the model holds of each photo from content/ (`GalleryDatabase.marks(of:)`), when
     /// it was read beside the load step; nil: read here.
-    var known: [PhotoSource: PhotoStamp]?
+    var known: [PhotoSource: PhotoMark]?
 
     func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
         let (site, inventory) = input
         let database = site.database
-        let stamps = try known ?? database.stamps(of: .content)
+        let stamps = try known ?? database.marks(of: .content)
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
         let rating = site.settings.favoriteRating
         let unchanged = inventory.entries.concurrentMap { entry in
             stamps[entry.source].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating) } ?? false
         }
+        let edited = zip(inventory.entries, unchanged).filter { !$0.1 && stamps[$0.0.source] != nil }.map(\.0.source)
+        let old = try database.stamps(for: edited)
         var changed: [(ContentEntry, PhotoStamp?)] = []
         for (entry, unchanged) in zip(inventory.entries, unchanged) where !unchanged {
-            changed.append((entry, stamps[entry.source]))
+            changed.append((entry, old[entry.source]))
         }
 
         let contentRoot = site.paths.content
@@ -132,9 +134,8 @@ struct ImportStep: BuildStep {
     /// Whether the model's `stamp` of the photo says it is as `entry` finds it: the same file,
     /// the same fingerprint. Asked of every photo of every build, so neither text is made: at
     /// 100,000 photos, making them was most of an import that finds one photo changed.
-    static func isUnchanged(_ entry: ContentEntry, since stamp: PhotoStamp, favoriteRating: Int) -> Bool {
-        guard entry.stamp.isText(stamp.fileStamp), let known = UInt64(stamp.fingerprint, radix: 16), stamp.fingerprint.utf8.count == 16
-        else { return false }
+    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int) -> Bool {
+        guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
         return known == fingerprintValue(entry, favoriteRating: favoriteRating)
     }
 

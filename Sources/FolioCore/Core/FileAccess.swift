@@ -77,6 +77,16 @@ public struct FileStamp: Sendable, Equatable {
     /// Whether `text` is this stamp's `text`, read as its two numbers rather than made: asked
     /// of every photo of every build.
     func isText(_ text: String) -> Bool {
+        Self.numbers(text).map(matches) ?? false
+    }
+
+    /// Whether the numbers `numbers(_:)` read are this stamp's.
+    func matches(_ numbers: (size: Int64, milliseconds: Int64)) -> Bool {
+        numbers.size == Int64(size) && numbers.milliseconds == milliseconds
+    }
+
+    /// The size and milliseconds of a stamp's `text`; nil for text `text` would not write.
+    static func numbers(_ text: String) -> (size: Int64, milliseconds: Int64)? {
         var text = text
         return text.withUTF8 { bytes in
             var at = 0
@@ -93,10 +103,10 @@ public struct FileStamp: Sendable, Equatable {
                 guard at > start, bytes[start] != UInt8(ascii: "0") || at - start == 1, !(negative && value == 0) else { return nil }
                 return negative ? -value : value
             }
-            guard let size = number(), at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return false }
+            guard let size = number(), at < bytes.count, bytes[at] == UInt8(ascii: ":") else { return nil }
             at += 1
-            guard let milliseconds = number(), at == bytes.count else { return false }
-            return size == Int64(self.size) && milliseconds == self.milliseconds
+            guard let milliseconds = number(), at == bytes.count else { return nil }
+            return (size, milliseconds)
         }
     }
 }

@@ -18,6 +18,23 @@ extension GalleryDatabase {
         }
     }
 
+    /// What the import needs of every photo of one kind of source to tell the changed ones, by
+    /// source (`PhotoMark`); `stamps(for:)` reads the changed ones' whole stamps.
+    func marks(of kind: PhotoSource.Kind) throws -> [PhotoSource: PhotoMark] {
+        try writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT source, fileStamp, fingerprint FROM photo WHERE source LIKE ? ESCAPE '\\'
+                """, arguments: [Self.likePrefix(kind.rawValue + ":")])
+            var marks: [PhotoSource: PhotoMark] = [:]
+            marks.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
+            while let row = try rows.next() {
+                guard let source = PhotoSource.fromDatabaseValue(row[0]) else { continue }
+                marks[source] = PhotoMark(fileStamp: row[1], fingerprint: row[2])
+            }
+            return marks
+        }
+    }
+
     /// Applies a batch in one transaction, with a handful of statements whatever its size:
     /// people, regions and places are upserted as sets, photos in multi-row upserts, and the
     /// derived values refreshed for just the places and regions the batch touched.
