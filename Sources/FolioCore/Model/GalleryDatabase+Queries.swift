@@ -253,7 +253,10 @@ extension GalleryDatabase {
         let rows = try Row.fetchCursor(db, request)
         var columns: Photo.ColumnIndexes?
         while let row = try rows.next() {
-            if columns == nil { columns = try Photo.ColumnIndexes(row) }
+            if columns == nil {
+                columns = try Photo.ColumnIndexes(row)
+                columns!.readsImportStamps = false
+            }
             let photo = try Photo(row: row, columns: columns!)
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
