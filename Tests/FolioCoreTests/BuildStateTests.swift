@@ -53,8 +53,10 @@ final class BuildStateTests: XCTestCase {
         let state = BuildState(paths: site.paths)
         var pages = state.pages()
         let older = Data("<!doctype html><title>as Folio A drew it</title>".utf8)
-        let home = try XCTUnwrap(pages.entries["index.html"])
-        pages.entries["index.html"]?.checksum = ContentHash.hash(older)
+        let home = try XCTUnwrap(pages["index.html"])
+        var drawnByA = home
+        drawnByA.checksum = ContentHash.hash(older)
+        pages["index.html"] = drawnByA
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
         try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
         try state.save(pages: pages, digest: nil, stamp: state.stamp())
@@ -147,8 +149,8 @@ final class BuildStateTests: XCTestCase {
         let names = ["index.html", "a b/c d.html", "café/été.html", "@odd.html", "x/ @y.html", "日本/京都.html", "search/data/t-zz.js"]
         for number in 0..<500 {
             let path = number < names.count ? names[number] : "photos/p\(random.next() % 100_000).html"
-            manifest.entries[path] = PageManifest.Entry(checksum: random.next(), input: number % 7 == 0 ? PageManifest.wholeFile : random.next(),
-                                                        changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
+            manifest[path] = PageManifest.Entry(checksum: random.next(), input: number % 7 == 0 ? PageManifest.wholeFile : random.next(),
+                                                changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
         }
         let written = manifest.encoded()
         XCTAssertEqual(PageManifest.decode(written).entries, manifest.entries, "read a byte at a time")
@@ -169,6 +171,23 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(read.entries["new.html"]?.changed, Date(timeIntervalSince1970: 99))
         XCTAssertEqual(read.entries.count, 3)
         XCTAssertEqual(read.entries, PageManifest.decode(String(decoding: mixed, as: UTF8.self)).entries)
+
+        // Set as pages are drawn, in any order and a path twice: the last set is kept, looked up
+        // before the manifest is sorted and after, and written once.
+        var drawn = PageManifest()
+        let first = PageManifest.Entry(checksum: 1, input: 2, changed: Date(timeIntervalSince1970: 5))
+        let last = PageManifest.Entry(checksum: 3, input: 4, changed: Date(timeIntervalSince1970: 6))
+        for path in ["b.html", "a.html", "ab.html", "a"] { drawn[path] = first }
+        drawn["a.html"] = last
+        XCTAssertEqual(drawn["a.html"], last)
+        XCTAssertNil(drawn["c.html"])
+        drawn.sort()
+        XCTAssertEqual(drawn["a.html"], last)
+        XCTAssertEqual(drawn["a"], first)
+        XCTAssertNil(drawn["a.htm"])
+        XCTAssertEqual(drawn.count, 4)
+        XCTAssertEqual(Array(drawn.paths), ["a", "a.html", "ab.html", "b.html"])
+        XCTAssertEqual(PageManifest.decode(drawn.encoded()).entries, ["a": first, "a.html": last, "ab.html": first, "b.html": first])
     }
 
     func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
@@ -191,6 +210,18 @@ final class BuildStateTests: XCTestCase {
         text = text.replacingOccurrences(of: "\n7 ", with: "\nx7 ")
         XCTAssertNil(MediaLedger.decode(Data(text.utf8)))
         XCTAssertNil(MediaLedger.decode(written + Data("8 0 0 - -\n".utf8)), "more lines than it says")
+        // A prefix is up to sixteen lower-case hex digits, leading zeros its own.
+        let one = MediaLedger(drawing: "d", thumbnails: "t")
+        for prefix in ["00ab", "0", "0123456789abcdef"] {
+            var ledger = one
+            ledger.entries[1] = MediaLedger.Entry(digest: 1, renditions: 2, prefix: prefix, clipPrefix: nil)
+            XCTAssertEqual(ledger.entries[1]?.prefix, prefix)
+            XCTAssertEqual(MediaLedger.decode(ledger.encoded()), ledger, prefix)
+        }
+        for prefix in ["00AB", "0123456789abcdef0", "x1"] {
+            let text = String(decoding: one.encoded(), as: UTF8.self).replacingOccurrences(of: "photos 0", with: "photos 1") + "1 1 2 \(prefix) -\n"
+            XCTAssertNil(MediaLedger.decode(Data(text.utf8)), prefix)
+        }
     }
     /// A ledger against the photos as they are: the unchanged keep their entries, the changed
     /// and new are planned, the gone leave theirs; the names to look among are those of the
@@ -217,7 +248,7 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(still.kept, [same.id: ledger.entries[same.id]!], "the absent photos' entries go")
         XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])
         // A recorded photo whose names no prefix tells: every name is looked at.
-        ledger.entries[9_999]?.prefix = nil
+        ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: nil, clipPrefix: nil)
         XCTAssertNil(ledger.standing(of: photos, digests: [1, 2, 30]).moved)
     }
 }

@@ -18,13 +18,55 @@ struct MediaLedger: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         var digest: UInt64
         /// The renditions the photo had made (what the plan counts as reused when it looks at none).
-        var renditions: Int
+        var renditions: Int {
+            get { Int(made) }
+            set { made = UInt32(clamping: newValue) }
+        }
+        private var made: UInt32
+        // The name prefixes as numbers: as text, sixteen hex digits were a string on the heap
+        // for each photo (64 bytes; an entry is 32 now, 140 bytes less a photo with its slot).
+        private var ownPrefix: HexPrefix?
+        private var clip: HexPrefix?
+
+        init(digest: UInt64, renditions: Int, prefix: String?, clipPrefix: String?) {
+            self.digest = digest
+            made = UInt32(clamping: renditions)
+            ownPrefix = prefix.flatMap(HexPrefix.init)
+            clip = clipPrefix.flatMap(HexPrefix.init)
+        }
+
         /// The checksum prefixes its media files are named by (`RenditionSet.prefix(of:)`): its
-        /// own, and a Live Photo's clip's; nil where a prefix is not one a file name can be told by.
-        var prefix: String?
-        var clipPrefix: String?
+        /// own, and a Live Photo's clip's; nil where a prefix is not one a file name can be told by
+        /// (up to sixteen lower-case hex digits, as `namePrefix(of:)` makes them).
+        var prefix: String? { ownPrefix?.text }
+        var clipPrefix: String? { clip?.text }
 
         var prefixes: [String] { [prefix, clipPrefix].compactMap { $0 } }
+    }
+
+    /// Up to sixteen lower-case hex digits, as a number and how many digits it has ("00aa" is
+    /// not "aa").
+    struct HexPrefix: Sendable, Equatable {
+        private var bits: UInt64
+        private var digits: UInt8
+
+        init?(_ text: some StringProtocol) {
+            guard (1...16).contains(text.utf8.count) else { return nil }
+            bits = 0
+            for byte in text.utf8 {
+                switch byte {
+                case 0x30...0x39: bits = bits << 4 | UInt64(byte - 0x30)
+                case 0x61...0x66: bits = bits << 4 | UInt64(byte - 0x61 + 10)
+                default: return nil
+                }
+            }
+            digits = UInt8(text.utf8.count)
+        }
+
+        var text: String {
+            let hex = String(bits, radix: 16)
+            return String(repeating: "0", count: Int(digits) - hex.utf8.count) + hex
+        }
     }
 
     /// The entry of `photo`, whose media digest is `digest`, with the renditions it has once made.
@@ -88,6 +130,11 @@ struct MediaLedger: Sendable, Equatable {
 
     private static let heading = "folio-media-ledger 1"
 
+    /// "-" or a prefix an entry keeps: anything else is not this Folio's ledger.
+    private static func isPrefix(_ word: String) -> Bool {
+        word == "-" || HexPrefix(word) != nil
+    }
+
     /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
     func encoded() -> Data {
         var text = "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n"
@@ -120,8 +167,9 @@ struct MediaLedger: Sendable, Equatable {
             ledger.entries.reserveCapacity(count)
             for _ in 0..<count {
                 guard let id = reader.number(radix: 10, then: 0x20), id <= UInt64(Int64.max), let digest = reader.number(radix: 16, then: 0x20),
-                      let renditions = reader.number(radix: 10, then: 0x20), let prefix = reader.word(then: 0x20),
-                      let clipPrefix = reader.word(then: 0x0A) else { return nil }
+                      let renditions = reader.number(radix: 10, then: 0x20), renditions <= UInt32.max,
+                      let prefix = reader.word(then: 0x20), let clipPrefix = reader.word(then: 0x0A),
+                      Self.isPrefix(prefix), Self.isPrefix(clipPrefix) else { return nil }
                 ledger.entries[Int64(bitPattern: id)] = Entry(digest: digest, renditions: Int(renditions), prefix: prefix == "-" ? nil : prefix,
                                                               clipPrefix: clipPrefix == "-" ? nil : clipPrefix)
             }

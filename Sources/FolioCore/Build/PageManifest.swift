@@ -30,11 +30,133 @@ struct PageManifest {
     /// that one whose bytes are as last time is taken over rather than written again.
     static let wholeFile: UInt64 = 0
 
-    var entries: [String: Entry] = [:]
+    /// Every path's bytes, one after the other: as a dictionary of strings, a page's entry took
+    /// 180 bytes, and a build holds two manifests (370 MB at a million pages). Now 32 and its path.
+    private var bytes: [UInt8] = []
+    /// An entry each, where its path is in `bytes`; in the order of the paths' bytes, one to a
+    /// path, unless `isSorted` is false (entries added since: `sort()`).
+    private var rows: [Row] = []
+    private var isSorted = true
+
+    private struct Row {
+        var start: UInt32
+        var count: UInt32
+        var checksum: UInt64
+        var input: UInt64
+        /// Seconds since 1970; NaN when not known.
+        var changed: Double
+
+        var entry: Entry {
+            Entry(checksum: checksum, input: input, changed: changed.isNaN ? nil : Date(timeIntervalSince1970: changed))
+        }
+    }
+
+    var count: Int { rows.count }
+    var isEmpty: Bool { rows.isEmpty }
+
+    /// The entry at `path`. Set, it is added: the manifest is sorted again by `sort()`, and
+    /// the entry set last at a path is the one kept.
+    subscript(path: String) -> Entry? {
+        get {
+            var path = path
+            return path.withUTF8 { key in
+                if !isSorted { return rows.lastIndex { compare($0, key) == 0 }.map { rows[$0].entry } }
+                var (low, high) = (0, rows.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    let order = compare(rows[middle], key)
+                    if order == 0 { return rows[middle].entry }
+                    if order < 0 { low = middle + 1 } else { high = middle }
+                }
+                return nil
+            }
+        }
+        set {
+            guard let newValue else { return }
+            var path = path
+            path.withUTF8 { add($0, newValue) }
+        }
+    }
+
+    /// Every path, in the manifest's order.
+    var paths: some Sequence<String> {
+        rows.lazy.map { row in self.bytes.withUnsafeBufferPointer { String(decoding: $0[Int(row.start)..<Int(row.start + row.count)], as: UTF8.self) } }
+    }
+
+    /// Every entry with its path, in the manifest's order.
+    func compactMap<T>(_ transform: (_ path: String, _ entry: Entry) throws -> T?) rethrows -> [T] {
+        try rows.compactMap { row in
+            try transform(bytes.withUnsafeBufferPointer { String(decoding: $0[Int(row.start)..<Int(row.start + row.count)], as: UTF8.self) }, row.entry)
+        }
+    }
+
+    /// The whole manifest as a dictionary, to compare two.
+    var entries: [String: Entry] {
+        Dictionary(compactMap { ($0, $1) }, uniquingKeysWith: { _, last in last })
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        rows.reserveCapacity(count)
+        bytes.reserveCapacity(count * 40)
+    }
+
+    private mutating func add(_ path: UnsafeBufferPointer<UInt8>, _ entry: Entry) {
+        precondition(bytes.count + path.count < UInt32.max, "a manifest's paths fill 4 GB")
+        let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), checksum: entry.checksum, input: entry.input,
+                      changed: entry.changed?.timeIntervalSince1970 ?? .nan)
+        bytes.append(contentsOf: path)
+        if isSorted, let last = rows.last, order(last, row) >= 0 { isSorted = false }
+        rows.append(row)
+    }
+
+    /// Puts the entries in the order of their paths' bytes, the last set at a path kept.
+    mutating func sort() {
+        guard !isSorted else { return }
+        let positions = bytes.withUnsafeBufferPointer { base in
+            rows.indices.sorted { a, b in
+                let order = Self.order(base, rows[a], rows[b])
+                return order != 0 ? order < 0 : a < b
+            }
+        }
+        var sorted: [Row] = []
+        sorted.reserveCapacity(rows.count)
+        bytes.withUnsafeBufferPointer { base in
+            for position in positions {
+                if let last = sorted.last, Self.order(base, last, rows[position]) == 0 {
+                    sorted[sorted.count - 1] = rows[position]
+                } else {
+                    sorted.append(rows[position])
+                }
+            }
+        }
+        rows = sorted
+        isSorted = true
+    }
+
+    /// The order of two rows' paths: their bytes compared, a path before those it starts.
+    private func order(_ a: Row, _ b: Row) -> Int32 {
+        bytes.withUnsafeBufferPointer { Self.order($0, a, b) }
+    }
+
+    private static func order(_ base: UnsafeBufferPointer<UInt8>, _ a: Row, _ b: Row) -> Int32 {
+        let common = Int(min(a.count, b.count))
+        let order = common == 0 ? 0 : memcmp(base.baseAddress! + Int(a.start), base.baseAddress! + Int(b.start), common)
+        return order != 0 ? order : a.count == b.count ? 0 : a.count < b.count ? -1 : 1
+    }
+
+    /// The order of a row's path against `key`'s bytes.
+    private func compare(_ row: Row, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        bytes.withUnsafeBufferPointer { base in
+            let common = min(Int(row.count), key.count)
+            let order = common == 0 ? 0 : memcmp(base.baseAddress! + Int(row.start), key.baseAddress!, common)
+            return order != 0 ? order : Int(row.count) == key.count ? 0 : Int(row.count) < key.count ? -1 : 1
+        }
+    }
 
     static func decode(_ text: String) -> PageManifest {
         var manifest = PageManifest()
         for line in text.split(separator: "\n") { manifest.add(line) }
+        manifest.sort()
         return manifest
     }
 
@@ -44,7 +166,9 @@ struct PageManifest {
         var manifest = PageManifest()
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let bytes = bytes.bindMemory(to: UInt8.self)
-            manifest.entries.reserveCapacity(bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
+            let lines = bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            manifest.rows.reserveCapacity(lines)
+            manifest.bytes.reserveCapacity(max(0, bytes.count - lines * 36))
             var start = 0
             while start < bytes.count {
                 var end = start
@@ -54,6 +178,7 @@ struct PageManifest {
                 start = end + 1
             }
         }
+        manifest.sort()
         return manifest
     }
 
@@ -63,11 +188,11 @@ struct PageManifest {
         let parts = line.split(separator: " ", maxSplits: 3)
         guard parts.count >= 3 else { return }
         if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
-            entries[String(parts[3])] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]),
-                                              changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+            self[String(parts[3])] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]),
+                                           changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
         } else {
             let path = parts.dropFirst(2).joined(separator: " ")
-            entries[path] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]), changed: nil)
+            self[path] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]), changed: nil)
         }
     }
 
@@ -83,8 +208,7 @@ struct PageManifest {
             digits += 1
         }
         guard digits > 0, at + 1 < line.count, line[at] == 0x20 else { return false }
-        let path = String(decoding: UnsafeBufferPointer(rebasing: line[(at + 1)...]), as: UTF8.self)
-        entries[path] = Entry(checksum: checksum, input: input, changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        add(UnsafeBufferPointer(rebasing: line[(at + 1)...]), Entry(checksum: checksum, input: input, changed: Date(timeIntervalSince1970: TimeInterval(seconds))))
         return true
     }
 
@@ -107,40 +231,23 @@ struct PageManifest {
         UInt64(text, radix: 16) ?? 1
     }
 
+    /// The manifest as a file: a line an entry, in the order of the paths' bytes, so the same
+    /// manifest is always the same bytes.
     func encoded() -> Data {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 80)
-        // In the order of the paths' bytes: the same manifest is always the same bytes. The
-        // paths are copied into one buffer and sorted as spans of it: compared as `String`s,
-        // each comparison of a hundred thousand paths' sort held and let go of both, most of
-        // writing the manifest.
-        var paths: [UInt8] = []
-        paths.reserveCapacity(entries.count * 48)
-        var spans: [(start: Int, count: Int, entry: Entry)] = []
-        spans.reserveCapacity(entries.count)
-        for (path, entry) in entries {
-            var path = path
-            let start = paths.count
-            path.withUTF8 { paths.append(contentsOf: $0) }
-            spans.append((start, paths.count - start, entry))
+        var manifest = self
+        manifest.sort()
+        var text: [UInt8] = []
+        text.reserveCapacity(manifest.bytes.count + manifest.rows.count * 48)
+        for row in manifest.rows {
+            ContentHash.appendHex(row.checksum, to: &text)
+            text.append(0x20)
+            ContentHash.appendHex(row.input, to: &text)
+            let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
+            text.append(contentsOf: " @\(seconds) ".utf8)
+            text.append(contentsOf: manifest.bytes[Int(row.start)..<Int(row.start + row.count)])
+            text.append(0x0A)
         }
-        paths.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            spans.sort { a, b in
-                let common = min(a.count, b.count)
-                let order = common == 0 ? 0 : memcmp(base + a.start, base + b.start, common)
-                return order != 0 ? order < 0 : a.count < b.count
-            }
-        }
-        for (start, count, entry) in spans {
-            ContentHash.appendHex(entry.checksum, to: &bytes)
-            bytes.append(0x20)
-            ContentHash.appendHex(entry.input, to: &bytes)
-            bytes.append(contentsOf: " @\(Int64((entry.changed ?? Date(timeIntervalSince1970: 0)).timeIntervalSince1970.rounded(.down))) ".utf8)
-            bytes.append(contentsOf: paths[start..<(start + count)])
-            bytes.append(0x0A)
-        }
-        return Data(bytes)
+        return Data(text)
     }
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as

@@ -155,8 +155,8 @@ struct PagesStep: BuildStep {
         // words may differ, and its identifier buckets not at all, when the photos are in the same
         // order: the rest are the last build's files, taken over as they are.
         let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
-        let searchPublished = (0..<shards).allSatisfy { previous.entries[SearchIndex.shardFile($0)] != nil }
-            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previous.entries[SearchIndex.bucketFile($0)] != nil }
+        let searchPublished = (0..<shards).allSatisfy { previous[SearchIndex.shardFile($0)] != nil }
+            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previous[SearchIndex.bucketFile($0)] != nil }
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         var files = builder.feed().map { [$0] } ?? []

@@ -40,7 +40,7 @@ struct RenderStep: BuildStep {
         let now = run.now
         let chunkSize = 64
         let chunks = routes.chunked(chunkSize).map(Array.init)
-        output.expectMade(max(routes.count, previous.entries.count))
+        output.expectMade(max(routes.count, previous.count))
         // The builders, held here once: asked through `values` whether each of a hundred
         // thousand routes may differ, the listed site's builder was copied whole for each.
         let builders = values.builders
@@ -55,7 +55,7 @@ struct RenderStep: BuildStep {
                 defer { output.noteMade(untouched) }
                 for (route, number) in chunk {
                     let path = route.path
-                    let last = previous.entries[path]
+                    let last = previous[path]
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         untouched.append(path)
@@ -94,42 +94,42 @@ struct RenderStep: BuildStep {
             }
         }
         var rendered = RenderedSite(manifest: PageManifest(), previous: previous)
-        rendered.manifest.entries.reserveCapacity(max(routes.count, previous.entries.count))
+        rendered.manifest.reserveCapacity(max(routes.count, previous.count))
         for result in results {
             for page in try result.get() {
-                rendered.manifest.entries[page.path] = page.entry
+                rendered.manifest[page.path] = page.entry
                 if page.lookedAt { rendered.lookedAt += 1 }
                 if page.rendered { rendered.rendered += 1 }
                 if page.written { rendered.written += 1 }
             }
         }
         for (path, entry) in try await values.search.value {
-            rendered.manifest.entries[path] = entry
+            rendered.manifest[path] = entry
         }
         let address = SiteAddress(site.settings.baseURL)
         // A sitemap only for a site that says where it lives.
-        let listed = address == nil ? [] : rendered.manifest.entries.compactMap { path, entry in
+        let listed = address == nil ? [] : rendered.manifest.compactMap { path, entry in
             entry.isPage && !path.hasPrefix(UnlistedAlbum.top) ? (path: path, changed: entry.changed ?? now) : nil
         }
         let sitemaps = Sitemap.files(pages: listed, address: address)
         for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
-            try Self.write(file.data, to: file.path, last: previous, into: &rendered.manifest.entries, output: output, now: now)
+            rendered.manifest[file.path] = try Self.write(file.data, to: file.path, last: previous, output: output, now: now)
         }
+        rendered.manifest.sort()
         return rendered
     }
 
     /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
     /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
     /// modification time, as an unchanged page is.
-    static func write(_ data: Data, to path: String, last: PageManifest, into manifest: inout [String: PageManifest.Entry],
-                      output: PublicOutput, now: Date) throws {
+    static func write(_ data: Data, to path: String, last: PageManifest, output: PublicOutput, now: Date) throws -> PageManifest.Entry {
         var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
-        if let last = last.entries[path], last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
+        if let last = last[path], last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
             entry.changed = last.changed ?? now
         } else {
             try output.write(data, to: path)
         }
-        manifest[path] = entry
+        return entry
     }
 
     /// A protected page as published: the page drawn as usual, its images put inside it (one of

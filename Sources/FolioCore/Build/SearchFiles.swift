@@ -28,7 +28,7 @@ final class SearchFiles: @unchecked Sendable {
         var files = SearchFiles(output: output, previous: previous, now: now)
         var index: SearchIndex
         if let changed, let (postings, stamp) = state.search(), postings.photoCount == builder.ordered.count,
-           Self.stamp(of: postings, in: previous.entries) == stamp {
+           Self.stamp(of: postings, in: { previous[$0] }) == stamp {
             // Handed over, not copied: at a million photos the postings are a hundred megabytes.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
@@ -41,7 +41,7 @@ final class SearchFiles: @unchecked Sendable {
             index = builder.searchIndex(emit: files.write)
         }
         let entries = try files.finish(kept: index.kept)
-        if let postings = index.postings, let stamp = Self.stamp(of: postings, in: entries) {
+        if let postings = index.postings, let stamp = Self.stamp(of: postings, in: { entries[$0] }) {
             try state.save(search: postings, files: stamp)
         }
         return entries
@@ -49,10 +49,10 @@ final class SearchFiles: @unchecked Sendable {
 
     /// One number for the files `postings` were written as (`SearchPostings.writtenFiles`): each
     /// one's checksum as `manifest` has it. Nil when one is not in it.
-    static func stamp(of postings: SearchPostings, in manifest: [String: PageManifest.Entry]) -> UInt64? {
+    static func stamp(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
         var checksums: [UInt64] = []
         for path in postings.writtenFiles {
-            guard let entry = manifest[path], !entry.isPage else { return nil }
+            guard let entry = manifest(path), !entry.isPage else { return nil }
             checksums.append(entry.checksum)
         }
         return checksums.withUnsafeBytes { ContentHash.hash($0) }
@@ -63,7 +63,7 @@ final class SearchFiles: @unchecked Sendable {
         lock.withLock {
             guard failure == nil else { return }
             do {
-                try RenderStep.write(file.data, to: file.path, last: previous, into: &entries, output: output, now: now)
+                entries[file.path] = try RenderStep.write(file.data, to: file.path, last: previous, output: output, now: now)
             } catch {
                 failure = error
             }
@@ -73,7 +73,7 @@ final class SearchFiles: @unchecked Sendable {
     private func finish(kept: [String]) throws -> [String: PageManifest.Entry] {
         try lock.withLock {
             if let failure { throw failure }
-            for path in kept { entries[path] = previous.entries[path] }
+            for path in kept { entries[path] = previous[path] }
             return entries
         }
     }

@@ -54,7 +54,7 @@ struct WriteStep: BuildStep {
         async let encodedDigest = digest.encoded()
         async let encodedMedia = ledger.encoded()
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
-                                     pages: input.rendered.previous.entries.keys)
+                                     pages: input.rendered.previous.paths)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
@@ -63,7 +63,7 @@ struct WriteStep: BuildStep {
             try state.save(encodedPages: await encodedPages, digest: await encodedDigest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
-            if !input.rendered.previous.entries.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
+            if !input.rendered.previous.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
                let next = BuildState.identity(of: output.next) {
                 let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
                 try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse,
