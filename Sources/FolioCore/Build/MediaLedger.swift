@@ -22,48 +22,48 @@ struct MediaLedger: Sendable, Equatable {
             get { Int(made) }
             set { made = UInt32(clamping: newValue) }
         }
+        // The name prefixes as numbers, side by side: as text, sixteen hex digits were a string
+        // on the heap for each photo (an entry with its slot was 210 bytes a photo; now 40).
+        private var ownPrefix: UInt64
+        private var clip: UInt64
         private var made: UInt32
-        // The name prefixes as numbers: as text, sixteen hex digits were a string on the heap
-        // for each photo (64 bytes; an entry is 32 now, 140 bytes less a photo with its slot).
-        private var ownPrefix: HexPrefix?
-        private var clip: HexPrefix?
+        private var ownDigits: UInt8
+        private var clipDigits: UInt8
 
         init(digest: UInt64, renditions: Int, prefix: String?, clipPrefix: String?) {
             self.digest = digest
             made = UInt32(clamping: renditions)
-            ownPrefix = prefix.flatMap(HexPrefix.init)
-            clip = clipPrefix.flatMap(HexPrefix.init)
+            (ownPrefix, ownDigits) = HexPrefix.packed(prefix)
+            (clip, clipDigits) = HexPrefix.packed(clipPrefix)
         }
 
         /// The checksum prefixes its media files are named by (`RenditionSet.prefix(of:)`): its
         /// own, and a Live Photo's clip's; nil where a prefix is not one a file name can be told by
         /// (up to sixteen lower-case hex digits, as `namePrefix(of:)` makes them).
-        var prefix: String? { ownPrefix?.text }
-        var clipPrefix: String? { clip?.text }
+        var prefix: String? { HexPrefix.text(ownPrefix, digits: ownDigits) }
+        var clipPrefix: String? { HexPrefix.text(clip, digits: clipDigits) }
 
         var prefixes: [String] { [prefix, clipPrefix].compactMap { $0 } }
     }
 
-    /// Up to sixteen lower-case hex digits, as a number and how many digits it has ("00aa" is
-    /// not "aa").
-    struct HexPrefix: Sendable, Equatable {
-        private var bits: UInt64
-        private var digits: UInt8
-
-        init?(_ text: some StringProtocol) {
-            guard (1...16).contains(text.utf8.count) else { return nil }
-            bits = 0
+    /// Up to sixteen lower-case hex digits as a number and how many digits it has ("00aa" is
+    /// not "aa"); no digits for none.
+    enum HexPrefix {
+        static func packed(_ text: String?) -> (bits: UInt64, digits: UInt8) {
+            guard let text, (1...16).contains(text.utf8.count) else { return (0, 0) }
+            var bits: UInt64 = 0
             for byte in text.utf8 {
                 switch byte {
                 case 0x30...0x39: bits = bits << 4 | UInt64(byte - 0x30)
                 case 0x61...0x66: bits = bits << 4 | UInt64(byte - 0x61 + 10)
-                default: return nil
+                default: return (0, 0)
                 }
             }
-            digits = UInt8(text.utf8.count)
+            return (bits, UInt8(text.utf8.count))
         }
 
-        var text: String {
+        static func text(_ bits: UInt64, digits: UInt8) -> String? {
+            guard digits > 0 else { return nil }
             let hex = String(bits, radix: 16)
             return String(repeating: "0", count: Int(digits) - hex.utf8.count) + hex
         }
@@ -132,7 +132,7 @@ struct MediaLedger: Sendable, Equatable {
 
     /// "-" or a prefix an entry keeps: anything else is not this Folio's ledger.
     private static func isPrefix(_ word: String) -> Bool {
-        word == "-" || HexPrefix(word) != nil
+        word == "-" || HexPrefix.packed(word).digits > 0
     }
 
     /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
