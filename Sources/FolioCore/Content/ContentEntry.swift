@@ -8,14 +8,52 @@ public struct ContentEntry: Sendable, Equatable {
     public var stamp: FileStamp
     /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
     /// darktable write them.
-    public var sidecar: Sidecar?
+    public var sidecar: Sidecar? {
+        get { companions?.value.sidecar }
+        set { change { $0.sidecar = newValue } }
+    }
     /// sigal's description of the photo (`11.md` beside `11.jpg`): a title and Markdown.
-    public var markdown: Sidecar?
+    public var markdown: Sidecar? {
+        get { companions?.value.markdown }
+        set { change { $0.markdown = newValue } }
+    }
     /// A Live Photo's clip: the video of the photo's name beside it (`IMG_1.MOV` by `IMG_1.HEIC`).
-    public var clip: Sidecar?
+    public var clip: Sidecar? {
+        get { companions?.value.clip }
+        set { change { $0.clip = newValue } }
+    }
+
+    /// The files beside the image, held by reference where it has any: most have none, and the
+    /// three, held in each entry, were 96 of its 312 bytes (at a million photos, 96 MB).
+    private var companions: Shared<Companions>?
+
+    private struct Companions: Sendable, Equatable {
+        var sidecar: Sidecar?
+        var markdown: Sidecar?
+        var clip: Sidecar?
+    }
+
+    public init(path: String, record: CatalogRecord?, stamp: FileStamp, sidecar: Sidecar? = nil, markdown: Sidecar? = nil,
+                clip: Sidecar? = nil) {
+        self.path = path
+        self.record = record
+        self.stamp = stamp
+        let companions = Companions(sidecar: sidecar, markdown: markdown, clip: clip)
+        self.companions = companions == Companions() ? nil : Shared(companions)
+    }
 
     /// Where the model says the photo comes from.
     public var source: PhotoSource { .content(path: path) }
+
+    private mutating func change(_ body: (inout Companions) -> Void) {
+        var companions = self.companions?.value ?? Companions()
+        body(&companions)
+        self.companions = companions == Companions() ? nil : Shared(companions)
+    }
+
+    public static func == (a: ContentEntry, b: ContentEntry) -> Bool {
+        a.path == b.path && a.record == b.record && a.stamp == b.stamp && a.companions?.value == b.companions?.value
+    }
 }
 
 /// A file that describes the image of the same name: XMP, or sigal's Markdown.
