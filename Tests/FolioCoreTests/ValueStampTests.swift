@@ -155,5 +155,39 @@ final class ValueStampTests: XCTestCase {
         let before1970 = FileStamp(size: 0, modified: Date(timeIntervalSince1970: -2.25))
         XCTAssertTrue(before1970.isText(before1970.text), before1970.text)
         XCTAssertFalse(before1970.isText("0:-0"))
+        // A mark holds the same: a stored stamp in another form, or a fingerprint not sixteen
+        // hex digits (an older model's), is a photo to read again.
+        for other in ["0120:1500", "120:1501", "120"] {
+            XCTAssertFalse(PhotoMark(fileStamp: other, fingerprint: "0123456789abcdef").isFile(written), other)
+        }
+        XCTAssertTrue(PhotoMark(fileStamp: "120:1500", fingerprint: "0123456789abcdef").isFile(written))
+        XCTAssertEqual(PhotoMark(fileStamp: "120:1500", fingerprint: "0123456789abcdef").fingerprint, 0x0123456789abcdef)
+        XCTAssertNil(PhotoMark(fileStamp: "120:1500", fingerprint: "0123456789abcdef0").fingerprint)
+        XCTAssertNil(PhotoMark(fileStamp: "120:1500", fingerprint: "").fingerprint)
+    }
+
+    /// The model's marks are found by their paths' hashes; paths whose hashes meet are held with
+    /// no mark, so the import reads them again rather than take one's mark for the other's.
+    func testMarksAreFoundByPathAndAHashTwoPathsShareGivesNoMark() {
+        let (a, b, c) = (PhotoMark(fileStamp: "1:1", fingerprint: "000000000000000a"), PhotoMark(fileStamp: "2:2", fingerprint: "000000000000000b"),
+                         PhotoMark(fileStamp: "3:3", fingerprint: "000000000000000c"))
+        let paths = (0..<1_000).map { "folder \($0 % 7)/photo \($0).jpg" }
+        let marks = ContentMarks(paths.reversed().map { (ContentMarks.key(of: $0), $0.hasSuffix("7.jpg") ? a : b) })
+        XCTAssertEqual(marks.count, 1_000)
+        for path in paths {
+            XCTAssertEqual(marks[path]?.fingerprint, path.hasSuffix("7.jpg") ? 10 : 11, path)
+            XCTAssertTrue(marks.holds(path))
+        }
+        XCTAssertNil(marks["folder 0/photo 1000.jpg"])
+        XCTAssertFalse(marks.holds("folder 0/photo 1000.jpg"))
+        // Two paths given one hash (as if they met), among others.
+        let met = ContentMarks([(ContentMarks.key(of: "x.jpg"), a), (ContentMarks.key(of: "x.jpg"), b), (ContentMarks.key(of: "y.jpg"), c),
+                                (ContentMarks.key(of: "w.jpg"), a)])
+        XCTAssertEqual(met.count, 4)
+        XCTAssertNil(met["x.jpg"])
+        XCTAssertTrue(met.holds("x.jpg"))
+        XCTAssertEqual(met["y.jpg"]?.fingerprint, 12)
+        XCTAssertEqual(met["w.jpg"]?.fingerprint, 10)
+        XCTAssertFalse(met.holds("z.jpg"))
     }
 }

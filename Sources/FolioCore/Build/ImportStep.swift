@@ -23,21 +23,21 @@ struct ImportResult: StepOutput {
 struct ImportStep: BuildStep {
     static let name = "import"
 
-    /// What the model holds of each photo from content/ (`GalleryDatabase.marks(of:)`), when
+    /// What the model holds of each photo from content/ (`GalleryDatabase.contentMarks()`), when
     /// it was read beside the load step; nil: read here.
-    var known: [PhotoSource: PhotoMark]?
+    var known: ContentMarks?
 
     func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
         let (site, inventory) = input
         let database = site.database
-        let stamps = try known ?? database.marks(of: .content)
+        let marks = try known ?? database.contentMarks()
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
         let rating = site.settings.favoriteRating
         let unchanged = inventory.entries.concurrentMap { entry in
-            stamps[entry.source].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating) } ?? false
+            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating) } ?? false
         }
-        let edited = zip(inventory.entries, unchanged).filter { !$0.1 && stamps[$0.0.source] != nil }.map(\.0.source)
+        let edited = zip(inventory.entries, unchanged).filter { !$0.1 && marks.holds($0.0.path) }.map(\.0.source)
         let old = try database.stamps(for: edited)
         var changed: [(ContentEntry, PhotoStamp?)] = []
         for (entry, unchanged) in zip(inventory.entries, unchanged) where !unchanged {
@@ -80,23 +80,24 @@ struct ImportStep: BuildStep {
         Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
-        let unseen = inventory.unreadableFolders.isEmpty ? [] : stamps.keys.filter { $0.contentPath.map(inventory.isUnseen) ?? false }
+        let unseen = inventory.unreadableFolders.isEmpty ? []
+            : try database.sources(of: .content).filter { $0.contentPath.map(inventory.isUnseen) ?? false }
         // Entries are one to a source: when those the model holds are as many as its photos, every
         // photo is listed again and none is removed, found without a set of every source.
         let added = changed.filter { $0.1 == nil }.map(\.0.source)
         let listed: (PhotoSource) -> Bool
-        if unseen.isEmpty, inventory.entries.count - added.count == stamps.count {
+        if unseen.isEmpty, inventory.entries.count - added.count == marks.count {
             let added = Set(added)
-            listed = { stamps[$0] != nil || added.contains($0) }
+            listed = { source in source.contentPath.map(marks.holds) == true || added.contains(source) }
         } else {
             let sources = Set(inventory.entries.map(\.source)).union(unseen)
             listed = sources.contains
-            batch.removals = stamps.keys.filter { !sources.contains($0) }.sorted()
+            batch.removals = try database.sources(of: .content).filter { !sources.contains($0) }.sorted()
         }
         if !batch.removals.isEmpty { result.thumbnailsBeforeRemovals = try database.thumbnailTally() }
         try database.apply(batch)
         try database.replaceAlbums(inventory.albums)
-        try database.recordFailures(result.failed.filter { stamps[$0.key] != nil }, published: [])
+        try database.recordFailures(result.failed.filter { $0.key.contentPath.map(marks.holds) == true }, published: [])
         for source in unseen { result.failed[source] = "its folder cannot be read" }
         // Unchanged photos are not read again, but what was wrong with them still is.
         result.issues += try database.replacePhotoProblems(read: found, listed: listed)

@@ -120,7 +120,7 @@ public struct SiteBuild: Sendable {
         // The model's stamps are read on another core while content/ is loaded, which does not
         // touch the model (a large library's are 0.2 s of SQLite at 100,000 photos, 5 s at a million).
         let database = site.database
-        async let known = database.marks(of: .content)
+        async let known = database.contentMarks()
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
         report.imported = imported.imported

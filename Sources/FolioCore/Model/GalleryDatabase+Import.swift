@@ -18,20 +18,32 @@ extension GalleryDatabase {
         }
     }
 
-    /// What the import needs of every photo of one kind of source to tell the changed ones, by
-    /// source (`PhotoMark`); `stamps(for:)` reads the changed ones' whole stamps.
-    func marks(of kind: PhotoSource.Kind) throws -> [PhotoSource: PhotoMark] {
+    /// What the import needs of every photo from content/ to tell the changed ones (`ContentMarks`);
+    /// `stamps(for:)` reads the changed ones' whole stamps.
+    func contentMarks() throws -> ContentMarks {
         try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT source, fileStamp, fingerprint FROM photo WHERE source LIKE ? ESCAPE '\\'
-                """, arguments: [Self.likePrefix(kind.rawValue + ":")])
-            var marks: [PhotoSource: PhotoMark] = [:]
+                """, arguments: [Self.likePrefix(PhotoSource.Kind.content.rawValue + ":")])
+            var marks: [(key: UInt64, mark: PhotoMark)] = []
             marks.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
+            let prefix = PhotoSource.Kind.content.rawValue.utf8.count + 1
             while let row = try rows.next() {
-                guard let source = PhotoSource.fromDatabaseValue(row[0]) else { continue }
-                marks[source] = PhotoMark(fileStamp: row[1], fingerprint: row[2])
+                // The path's hash from the column's bytes ("content:" left off): no string made.
+                guard let key = try row.withUnsafeData(atIndex: 0, { data in
+                    data.flatMap { $0.count > prefix ? $0.dropFirst(prefix).withUnsafeBytes(ContentMarks.key(of:)) : nil }
+                }) else { continue }
+                marks.append((key, PhotoMark(fileStamp: row[1], fingerprint: row[2])))
             }
-            return marks
+            return ContentMarks(marks)
+        }
+    }
+
+    /// Every source of one kind the model holds: for the import that finds photos gone.
+    func sources(of kind: PhotoSource.Kind) throws -> [PhotoSource] {
+        try writer.read { db in
+            try String.fetchAll(db, sql: "SELECT source FROM photo WHERE source LIKE ? ESCAPE '\\'",
+                                arguments: [Self.likePrefix(kind.rawValue + ":")]).compactMap(PhotoSource.init(text:))
         }
     }
 
