@@ -75,6 +75,26 @@ final class Shared<Value: Sendable>: Sendable {
     }
 }
 
+/// A value held by reference inside another, which it would make larger inline (an optional
+/// part most of a library's photos lack costs its whole size in each of them, nil or not). A
+/// change makes a box of its own: the value's other copies keep what they hold.
+struct Boxed<Value: Sendable & Hashable>: Sendable, Hashable {
+    private var box: Shared<Value>
+
+    init(_ value: Value) {
+        box = Shared(value)
+    }
+
+    var value: Value {
+        get { box.value }
+        set { box = Shared(newValue) }
+    }
+
+    static func == (a: Boxed, b: Boxed) -> Bool { a.box === b.box || a.box.value == b.box.value }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(box.value) }
+}
+
 /// Everything a site build reads from the model, fetched in a few queries.
 public struct GallerySnapshot: Sendable {
     public var photos: [GalleryPhoto]
