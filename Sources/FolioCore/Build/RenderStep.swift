@@ -29,6 +29,39 @@ struct RenderStep: BuildStep {
         var written: Bool
     }
 
+    /// The pages drawn so far, from every chunk, as one manifest.
+    private final class DrawnPages: @unchecked Sendable {
+        private let lock = NSLock()
+        private var site: RenderedSite
+
+        init(capacity: Int) {
+            site = RenderedSite(manifest: PageManifest(), previous: PageManifest())
+            site.manifest.reserveCapacity(capacity)
+        }
+
+        func add(_ pages: [Drawn]) {
+            lock.withLock {
+                for page in pages {
+                    site.manifest[page.path] = page.entry
+                    if page.lookedAt { site.lookedAt += 1 }
+                    if page.rendered { site.rendered += 1 }
+                    if page.written { site.written += 1 }
+                }
+            }
+        }
+
+        /// What was drawn, beside the site in place (`previous`), handed over (not copied: the
+        /// manifest is added to after).
+        func finish(previous: PageManifest) -> RenderedSite {
+            lock.withLock {
+                var drawn = site
+                site = RenderedSite(manifest: PageManifest(), previous: PageManifest())
+                drawn.previous = previous
+                return drawn
+            }
+        }
+    }
+
     func run(_ input: (site: ConfiguredSite, pages: SitePages), in run: BuildRun) async throws -> RenderedSite {
         let (site, values) = input
         let output = site.output
@@ -39,7 +72,10 @@ struct RenderStep: BuildStep {
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
-        let chunks = routes.chunked(chunkSize).map(Array.init)
+        // Ranges of the routes, not copies: a copy of every route was 58 bytes a page.
+        let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
+        // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
+        let drawn = DrawnPages(capacity: max(routes.count, previous.count))
         output.expectMade(max(routes.count, previous.count))
         // The builders, held here once: asked through `values` whether each of a hundred
         // thousand routes may differ, the listed site's builder was copied whole for each.
@@ -47,20 +83,20 @@ struct RenderStep: BuildStep {
         let (listedSite, changes) = (builders[0], values.changes)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, routes.count))
-        }) { chunk -> Result<[Drawn], FolioError> in
+        }) { chunk -> FolioError? in
             do {
-                var drawn: [Drawn] = []
+                var pages: [Drawn] = []
                 // The pages taken over untouched, said made all at once when the chunk is done.
                 var untouched: [String] = []
                 defer { output.noteMade(untouched) }
-                for (route, number) in chunk {
+                for (route, number) in routes[chunk] {
                     let path = route.path
                     let last = previous[path]
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         untouched.append(path)
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
+                        pages.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
                     let builder = builders[number]
@@ -70,7 +106,7 @@ struct RenderStep: BuildStep {
                     let input = PageManifest.input(key: key, drawing: drawing)
                     if var last, last.input == input, output.reuse(path) {
                         last.changed = last.changed ?? now
-                        drawn.append(Drawn(path: path, entry: last, lookedAt: true, rendered: false, written: false))
+                        pages.append(Drawn(path: path, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
                     }
                     guard let page = builder.page(route) else {
@@ -84,25 +120,18 @@ struct RenderStep: BuildStep {
                     let same = last?.checksum == entry.checksum && output.reuse(page.path)
                     if same { entry.changed = last?.changed ?? now }
                     if !same { try output.write(html, to: page.path) }
-                    drawn.append(Drawn(path: page.path, entry: entry, lookedAt: true, rendered: true, written: !same))
+                    pages.append(Drawn(path: page.path, entry: entry, lookedAt: true, rendered: true, written: !same))
                 }
-                return .success(drawn)
+                drawn.add(pages)
+                return nil
             } catch let error as FolioError {
-                return .failure(error)
+                return error
             } catch {
-                return .failure(FolioError(reason: "\(error)"))
+                return FolioError(reason: "\(error)")
             }
         }
-        var rendered = RenderedSite(manifest: PageManifest(), previous: previous)
-        rendered.manifest.reserveCapacity(max(routes.count, previous.count))
-        for result in results {
-            for page in try result.get() {
-                rendered.manifest[page.path] = page.entry
-                if page.lookedAt { rendered.lookedAt += 1 }
-                if page.rendered { rendered.rendered += 1 }
-                if page.written { rendered.written += 1 }
-            }
-        }
+        if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
+        var rendered = drawn.finish(previous: previous)
         for (path, entry) in try await values.search.value {
             rendered.manifest[path] = entry
         }
