@@ -10,15 +10,30 @@ struct SearchPostings: Sendable {
     let photoCount: Int
     /// Each word, by its number (the order words were first met in: files are sorted by word).
     private(set) var words: [String] = []
-    /// Each word's photos, by the word's number: `photo * 2 + 1` where the word is in its title,
-    /// else `photo * 2`, increasing. A word no photo has any more has none, and is in no file.
-    private(set) var postings: [[UInt32]] = []
+    /// Each word's photos, one word after the other (`spans`, by the word's number): `photo * 2 + 1`
+    /// where the word is in its title, else `photo * 2`, increasing. A word no photo has any more
+    /// has none, and is in no file. One array for all: an array for each word was 80 bytes a word,
+    /// and most of a library's words (a file's name, a number) are one photo's.
+    private var values: [UInt32] = []
+    private var spans: [Span] = []
+    /// Photos added since the values were last put in order (`add`), a word and a value each.
+    private var pending: [(word: UInt32, value: UInt32)] = []
     private var numbers: [String: Int] = [:]
     /// The keys of the word files, sorted, as they were last cut (`SearchIndex.cut`).
     private(set) var keys: [String] = []
 
+    private struct Span {
+        var start: UInt32
+        var count: UInt32
+
+        var range: Range<Int> { Int(start)..<Int(start + count) }
+    }
+
     /// The words some photo has.
-    var wordCount: Int { postings.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
+    var wordCount: Int {
+        precondition(pending.isEmpty, "the postings are read before their photos are put in order")
+        return spans.reduce(0) { $0 + ($1.count == 0 ? 0 : 1) }
+    }
 
     init(photoCount: Int) {
         self.photoCount = photoCount
@@ -29,7 +44,7 @@ struct SearchPostings: Sendable {
         if let known = numbers[word] { return known }
         numbers[word] = words.count
         words.append(word)
-        postings.append([])
+        spans.append(Span(start: 0, count: 0))
         return words.count - 1
     }
 
@@ -39,50 +54,79 @@ struct SearchPostings: Sendable {
         var last = -1
         for word in words.sorted() where word != last {
             last = word
-            postings[word].append(UInt32(photo * 2 + (title.contains(word) ? 1 : 0)))
+            pending.append((UInt32(word), UInt32(photo * 2 + (title.contains(word) ? 1 : 0))))
         }
+    }
+
+    /// The photos added since (`pending`) put after each word's own, word by word.
+    private mutating func putInOrder() {
+        guard !pending.isEmpty else { return }
+        var counts = spans.map(\.count)
+        for (word, _) in pending { counts[Int(word)] += 1 }
+        var next: [UInt32] = []
+        next.reserveCapacity(values.count + pending.count)
+        var placed = [Span](repeating: Span(start: 0, count: 0), count: spans.count)
+        for word in spans.indices {
+            placed[word] = Span(start: UInt32(next.count), count: spans[word].count)
+            next += values[spans[word].range]
+            next += repeatElement(0, count: Int(counts[word] - spans[word].count))
+        }
+        for (word, value) in pending {
+            next[Int(placed[Int(word)].start + placed[Int(word)].count)] = value
+            placed[Int(word)].count += 1
+        }
+        (values, spans, pending) = (next, placed, [])
     }
 
     /// Takes the photos at `positions` out and puts `photos` (each one's position and words, as
     /// `add` takes them) back in; returns the shard keys (`SearchText.shardKey`) of the words
     /// whose photos changed: the word files to make again.
     mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<String> {
-        var touched = Set<Int>()
+        putInOrder()
         var taken = [Bool](repeating: false, count: photoCount)
         for position in positions where position < photoCount { taken[position] = true }
-        for word in postings.indices where postings[word].contains(where: { taken[Int($0 >> 1)] }) {
-            postings[word].removeAll { taken[Int($0 >> 1)] }
-            touched.insert(word)
-        }
+        var inserted: [Int: [UInt32]] = [:]
         for photo in photos {
             var last = -1
             for word in photo.words.sorted() where word != last {
                 last = word
-                let value = UInt32(photo.position * 2 + (photo.title.contains(word) ? 1 : 0))
-                var (low, high) = (0, postings[word].count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    if postings[word][middle] < value { low = middle + 1 } else { high = middle }
-                }
-                postings[word].insert(value, at: low)
-                touched.insert(word)
+                inserted[word, default: []].append(UInt32(photo.position * 2 + (photo.title.contains(word) ? 1 : 0)))
             }
         }
+        var touched = Set<Int>()
+        var next: [UInt32] = []
+        next.reserveCapacity(values.count + inserted.values.reduce(0) { $0 + $1.count })
+        for word in spans.indices {
+            let start = next.count
+            let kept = values[spans[word].range].lazy.filter { !taken[Int($0 >> 1)] }
+            next += kept
+            if next.count - start != Int(spans[word].count) { touched.insert(word) }
+            if var added = inserted[word] {
+                added.sort()
+                // Merged in place: both runs are increasing.
+                next += added
+                next[start...].sort()
+                touched.insert(word)
+            }
+            spans[word] = Span(start: UInt32(start), count: UInt32(next.count - start))
+        }
+        values = next
         return Set(touched.map { SearchText.shardKey(words[$0]) })
     }
 
     /// The word files of the words filed under `groups` (shard keys), or of every word, each as
     /// its key and its value, `{"word":[…],…}`, sorted by key; `keys` then names every word file.
     mutating func wordFiles(under groups: Set<String>? = nil) -> [(key: String, value: [UInt8])] {
+        putInOrder()
         // Each word's entry is written once, as bytes into one buffer (text appended a number at a
         // time was most of a build's index); the cutting only decides which file it goes to.
         var entries: [UInt8] = []
-        var spans = [Range<Int>](repeating: 0..<0, count: words.count)
+        var written = [Range<Int>](repeating: 0..<0, count: words.count)
         var filed: [Substring: [String]] = [:]
         // A word's shard key as the text it starts with, no string made: most words are in a
         // file that is not made again.
         let only = groups.map { Set($0.map { Substring($0) }) }
-        for (number, word) in words.enumerated() where !postings[number].isEmpty {
+        for (number, word) in words.enumerated() where spans[number].count > 0 {
             let end = word.unicodeScalars.index(word.startIndex, offsetBy: 2, limitedBy: word.endIndex) ?? word.endIndex
             let group = Substring(word.unicodeScalars[..<end])
             if let only, !only.contains(group) { continue }
@@ -91,17 +135,17 @@ struct SearchPostings: Sendable {
             entries.append(contentsOf: JSONText.string(word).utf8)
             entries.append(contentsOf: ":[".utf8)
             var previous: UInt32 = 0
-            for (at, value) in postings[number].enumerated() {
+            for (at, value) in values[spans[number].range].enumerated() {
                 if at > 0 { entries.append(UInt8(ascii: ",")) }
                 JSONText.appendDecimal(Int(value - previous), to: &entries)
                 previous = value
             }
             entries.append(UInt8(ascii: "]"))
-            spans[number] = start..<entries.count
+            written[number] = start..<entries.count
         }
         let numbers = self.numbers
         let files = filed
-            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { spans[numbers[$0]!].count + 1 }) }
+            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { written[numbers[$0]!].count + 1 }) }
             .sorted { $0.key < $1.key }
         if let groups {
             keys = (keys.filter { !groups.contains(SearchText.shardKey($0)) } + files.map(\.key)).sorted()
@@ -112,7 +156,7 @@ struct SearchPostings: Sendable {
             var value: [UInt8] = [UInt8(ascii: "{")]
             for (at, word) in file.words.enumerated() {
                 if at > 0 { value.append(UInt8(ascii: ",")) }
-                value.append(contentsOf: entries[spans[numbers[word]!]])
+                value.append(contentsOf: entries[written[numbers[word]!]])
             }
             value.append(UInt8(ascii: "}"))
             return (file.key, value)
@@ -133,13 +177,14 @@ struct SearchPostings: Sendable {
     /// none of which holds a line break), then each word's count of photos and its photos, as
     /// 32-bit little-endian numbers.
     func encoded(files: UInt64) -> Data {
-        let live = words.indices.filter { !postings[$0].isEmpty }
+        precondition(pending.isEmpty, "the postings are kept before their photos are put in order")
+        let live = words.indices.filter { spans[$0].count > 0 }
         var text = "\(Self.heading)\nphotos \(photoCount) files \(ContentHash.hexText(files)) keys \(keys.count) words \(live.count)\n"
         for key in keys { text += key + "\n" }
         for word in live { text += words[word] + "\n" }
-        var numbers: [UInt32] = live.map { UInt32(postings[$0].count) }
-        numbers.reserveCapacity(numbers.count + live.reduce(0) { $0 + postings[$1].count })
-        for word in live { numbers += postings[word] }
+        var numbers: [UInt32] = live.map { spans[$0].count }
+        numbers.reserveCapacity(numbers.count + live.reduce(0) { $0 + Int(spans[$1].count) })
+        for word in live { numbers += values[spans[word].range] }
         var data = Data(text.utf8)
         for at in numbers.indices { numbers[at] = numbers[at].littleEndian }
         numbers.withUnsafeBytes { data.append(contentsOf: $0) }
@@ -184,15 +229,17 @@ struct SearchPostings: Sendable {
                 counts.append(Int(count))
             }
             let limit = UInt32(clamping: photos * 2)
+            postings.values.reserveCapacity(max(0, (bytes.count - at) / 4 - wordCount))
+            postings.spans.reserveCapacity(wordCount)
             for count in counts {
                 guard count > 0, at + count * 4 <= bytes.count else { return nil }
-                var list: [UInt32] = []
-                list.reserveCapacity(count)
+                let start = postings.values.count
                 for _ in 0..<count {
-                    guard let value = number(), value < limit, list.last.map({ $0 < value }) ?? true else { return nil }
-                    list.append(value)
+                    guard let value = number(), value < limit, postings.values.count == start || postings.values[postings.values.count - 1] < value
+                    else { return nil }
+                    postings.values.append(value)
                 }
-                postings.postings.append(list)
+                postings.spans.append(Span(start: UInt32(start), count: UInt32(count)))
             }
             guard at == bytes.count, postings.numbers.count == wordCount else { return nil }
             return (postings, files)
