@@ -97,41 +97,43 @@ public struct ContentLoader: Sendable {
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
-        // Catalogs are read (parsed, or taken from the cache) on every core, a large library's
-        // thousand at once, and where the walk found each record's file looked up there too;
-        // what they say is taken in the walk's order, one after the other.
+        // Catalogs are read (parsed, or taken from the cache) on every core, and where the walk
+        // found each record's file looked up there too; what they say is taken in the walk's
+        // order, one after the other. A batch of 64 at a time: read all at once, a million
+        // photos' records were held beside the entries made of them (180 MB and their strings).
         let (files, contentRoot, found, now) = (self.files, self.contentRoot, walked, Date())
-        var results = catalogs.concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, positions: [Int?])? in
-            if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
-                return nil
-            }
-            let result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
-            return (result, result.records.map { found.position(of: $0.path) })
-        }
-        for (index, catalog) in catalogs.enumerated() {
-            // Each catalog's records are let go once they are entries: held to the end, they were
-            // a second copy of every record (180 bytes a photo, 180 MB at a million).
-            guard let (result, positions) = results[index].take() else {
-                inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
-                continue
-            }
-            if let key = result.cacheKey { cached.insert(key) }
-            inventory.issues += result.issues
-            for (var record, position) in zip(result.records, positions) {
-                var at = position
-                if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
-                    record.path = onDisk
-                    at = walked.position(of: onDisk)
+        for batch in catalogs.chunked(64) {
+            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, positions: [Int?])? in
+                if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
+                    return nil
                 }
-                if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
-                guard !walked.isListed(record.path, at: at) else {
-                    inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
+                let result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
+                return (result, result.records.map { found.position(of: $0.path) })
+            }
+            for (index, catalog) in batch.enumerated() {
+                // Each catalog's records are let go once they are entries.
+                guard let (result, positions) = results[index].take() else {
+                    inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                     continue
                 }
-                guard let entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
-                                        catalog: record.location, issues: &inventory.issues) else { continue }
-                walked.list(record.path, at: at)
-                inventory.entries.append(entry)
+                if let key = result.cacheKey { cached.insert(key) }
+                inventory.issues += result.issues
+                for (var record, position) in zip(result.records, positions) {
+                    var at = position
+                    if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
+                        record.path = onDisk
+                        at = walked.position(of: onDisk)
+                    }
+                    if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
+                    guard !walked.isListed(record.path, at: at) else {
+                        inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
+                        continue
+                    }
+                    guard let entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
+                                            catalog: record.location, issues: &inventory.issues) else { continue }
+                    walked.list(record.path, at: at)
+                    inventory.entries.append(entry)
+                }
             }
         }
         for (file, isPhoto) in zip(listing, isPhoto) where isPhoto {
