@@ -106,7 +106,23 @@ public struct SiteBuilder: Sendable {
         /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
         var coordinates: [Int64: MapCoordinate] = [:]
         /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
-        var inAlbum: [Int: Int] = [:]
+        var inAlbum = AlbumOrder(count: 0)
+    }
+
+    /// Where each photo is in its album's own order, by its position in `ordered`: a number each
+    /// (as a dictionary, 33 bytes a photo).
+    struct AlbumOrder: Sendable {
+        private var places: [Int32]
+
+        init(count: Int) {
+            places = [Int32](repeating: -1, count: count)
+        }
+
+        /// Nil for a photo in no album.
+        subscript(position: Int) -> Int? {
+            get { places.indices.contains(position) && places[position] >= 0 ? Int(places[position]) : nil }
+            set { places[position] = newValue.map { Int32($0) } ?? -1 }
+        }
     }
 
     /// Each photo's stamp: what its cards and page show of it, the photo (`Photo.stamp`) and whom
@@ -194,6 +210,7 @@ public struct SiteBuilder: Sendable {
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        index.inAlbum = AlbumOrder(count: ordered.count)
         for album in albumTree.albums.values {
             for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
         }
