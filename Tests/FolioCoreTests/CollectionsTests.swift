@@ -16,4 +16,26 @@ final class CollectionsTests: XCTestCase {
         XCTAssertEqual(values.chunked(4).map(Array.init), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]])
         XCTAssertEqual([Int]().chunked(4).count, 0)
     }
+
+    /// A set of paths in one buffer holds what a `Set<String>` would, through its growth: paths
+    /// of any bytes, one that starts another, the empty path, the same path twice.
+    func testAPathSetHoldsWhatASetOfStringsWould() {
+        var random = SplitMix64(0x9A7_5E7)
+        var paths = PathSet()
+        var strings = Set<String>()
+        let odd = ["", "a", "a/", "a/b", "ab", "café/été.html", "日本/京都.html", "x/ @y.html"]
+        for number in 0..<20_000 {
+            let path = number < odd.count ? odd[number] : "photos/p\(random.next() % 15_000).html"
+            XCTAssertEqual(paths.insert(path), strings.insert(path).inserted, path)
+        }
+        XCTAssertEqual(paths.count, strings.count)
+        for path in strings { XCTAssertTrue(paths.contains(path), path) }
+        for number in 15_000..<15_200 { XCTAssertFalse(paths.contains("photos/p\(number).html")) }
+        XCTAssertFalse(paths.contains("a/b/"))
+        var reserved = PathSet()
+        reserved.reserveCapacity(1_000)
+        for path in odd { reserved.insert(path) }
+        XCTAssertEqual(reserved.count, odd.count)
+        XCTAssertTrue(odd.allSatisfy(reserved.contains))
+    }
 }

@@ -31,7 +31,7 @@ public final class PublicOutput: @unchecked Sendable {
     private var folders = Set<String>()
     /// The pages and assets this build put in the next tree (written, or taken over): the rest
     /// of it, but for media, goes before the swap.
-    var made = Set<String>()
+    var made = PathSet()
     /// Where the two trees may differ, as the last build left them; nil when that is not known,
     /// and every file is looked at.
     var differing: Set<String>?
