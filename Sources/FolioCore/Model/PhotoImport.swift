@@ -203,6 +203,8 @@ struct ContentMarks: Sendable {
     }
 }
 
+/// What the model already holds about an imported photo, to tell what changed: the columns of
+/// its coding keys, read without the rest of the row.
 public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
     public var identifier: String
     public var checksum: String
