@@ -25,9 +25,9 @@ public struct ContentEntry: Sendable, Equatable {
 
     /// The files beside the image, held by reference where it has any: most have none, and the
     /// three, held in each entry, were 96 of its 312 bytes (at a million photos, 96 MB).
-    private var companions: Shared<Companions>?
+    private var companions: Boxed<Companions>?
 
-    private struct Companions: Sendable, Equatable {
+    private struct Companions: Sendable, Hashable {
         var sidecar: Sidecar?
         var markdown: Sidecar?
         var clip: Sidecar?
@@ -38,8 +38,7 @@ public struct ContentEntry: Sendable, Equatable {
         self.path = path
         self.record = record
         self.stamp = stamp
-        let companions = Companions(sidecar: sidecar, markdown: markdown, clip: clip)
-        self.companions = companions == Companions() ? nil : Shared(companions)
+        change { $0 = Companions(sidecar: sidecar, markdown: markdown, clip: clip) }
     }
 
     /// Where the model says the photo comes from.
@@ -48,16 +47,12 @@ public struct ContentEntry: Sendable, Equatable {
     private mutating func change(_ body: (inout Companions) -> Void) {
         var companions = self.companions?.value ?? Companions()
         body(&companions)
-        self.companions = companions == Companions() ? nil : Shared(companions)
-    }
-
-    public static func == (a: ContentEntry, b: ContentEntry) -> Bool {
-        a.path == b.path && a.record == b.record && a.stamp == b.stamp && a.companions?.value == b.companions?.value
+        self.companions = companions == Companions() ? nil : Boxed(companions)
     }
 }
 
 /// A file that describes the image of the same name: XMP, or sigal's Markdown.
-public struct Sidecar: Sendable, Equatable {
+public struct Sidecar: Sendable, Hashable {
     /// Relative to content/.
     public var path: String
     public var stamp: FileStamp

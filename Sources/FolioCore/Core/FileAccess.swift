@@ -60,7 +60,7 @@ extension FileAccess {
     public func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead? { nil }
 }
 
-public struct FileStamp: Sendable, Equatable {
+public struct FileStamp: Sendable, Hashable {
     public var size: Int
     public var modified: Date
 
