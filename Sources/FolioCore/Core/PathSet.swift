@@ -3,14 +3,24 @@ import Foundation
 /// A set of paths held as one buffer of their bytes, found through a table of their numbers by
 /// hash. As a `Set<String>`, each path was a string of its own on the heap and a slot of the set's
 /// (about 100 bytes a page, 100 MB for a million pages); here it is its bytes and 8 more.
-struct PathSet: Sendable {
+public struct PathSet: Sendable, ExpressibleByArrayLiteral {
     private var bytes: [UInt8] = []
     /// Where each path starts in `bytes`; it ends where the next starts.
     private var starts: [UInt32] = []
     /// Each slot a path's number in `starts`, or -1; a power of two long, at most half full.
     private var table = [Int32](repeating: -1, count: 16)
 
-    var count: Int { starts.count }
+    public init() {}
+
+    public init(_ paths: some Sequence<String>) {
+        for path in paths { insert(path) }
+    }
+
+    public init(arrayLiteral paths: String...) {
+        self.init(paths)
+    }
+
+    public var count: Int { starts.count }
 
     mutating func reserveCapacity(_ count: Int) {
         starts.reserveCapacity(count)
@@ -19,7 +29,7 @@ struct PathSet: Sendable {
     }
 
     @discardableResult
-    mutating func insert(_ path: String) -> Bool {
+    public mutating func insert(_ path: String) -> Bool {
         var path = path
         return path.withUTF8 { key in
             let (slot, found) = find(key)
@@ -33,7 +43,7 @@ struct PathSet: Sendable {
         }
     }
 
-    func contains(_ path: String) -> Bool {
+    public func contains(_ path: String) -> Bool {
         var path = path
         return path.withUTF8 { find($0).found }
     }
