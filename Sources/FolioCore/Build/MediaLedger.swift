@@ -137,31 +137,22 @@ struct MediaLedger: Sendable, Equatable {
 
     /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
     func encoded() -> Data {
-        // Lines made in a small buffer and added to the file's bytes a buffer at a time: made
-        // whole as text and then copied, the two were 120 MB at a million photos.
-        var data = Data("\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n".utf8)
-        data.reserveCapacity(data.count + entries.count * 64)
-        var text: [UInt8] = []
-        text.reserveCapacity(1 << 16)
+        var file = LedgerWriter(heading: "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n",
+                                capacity: entries.count * 64)
         for id in entries.keys.sorted() {
             let entry = entries[id]!
-            JSONText.appendDecimal(Int(id), to: &text)
-            text.append(0x20)
-            ContentHash.appendHex(entry.digest, to: &text)
-            text.append(0x20)
-            JSONText.appendDecimal(entry.renditions, to: &text)
-            text.append(0x20)
-            text.append(contentsOf: (entry.prefix ?? "-").utf8)
-            text.append(0x20)
-            text.append(contentsOf: (entry.clipPrefix ?? "-").utf8)
-            text.append(0x0A)
-            if text.count >= 1 << 16 - 4_096 {
-                data.append(contentsOf: text)
-                text.removeAll(keepingCapacity: true)
-            }
+            JSONText.appendDecimal(Int(id), to: &file.line)
+            file.line.append(0x20)
+            ContentHash.appendHex(entry.digest, to: &file.line)
+            file.line.append(0x20)
+            JSONText.appendDecimal(entry.renditions, to: &file.line)
+            file.line.append(0x20)
+            file.line.append(contentsOf: (entry.prefix ?? "-").utf8)
+            file.line.append(0x20)
+            file.line.append(contentsOf: (entry.clipPrefix ?? "-").utf8)
+            file.endLine()
         }
-        data.append(contentsOf: text)
-        return data
+        return file.finish()
     }
 
     /// Nil for anything but a ledger this Folio wrote whole: the next build then plans every photo.

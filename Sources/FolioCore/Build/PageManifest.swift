@@ -237,27 +237,17 @@ struct PageManifest {
     func encoded() -> Data {
         var manifest = self
         manifest.sort()
-        // Lines made in a small buffer and added to the file's bytes a buffer at a time: made
-        // whole first and then copied into a `Data`, the two were 160 MB at a million pages.
-        var data = Data()
-        data.reserveCapacity(manifest.bytes.count + manifest.rows.count * 40)
-        var text: [UInt8] = []
-        text.reserveCapacity(1 << 16)
+        var file = LedgerWriter(capacity: manifest.bytes.count + manifest.rows.count * 40)
         for row in manifest.rows {
-            ContentHash.appendHex(row.checksum, to: &text)
-            text.append(0x20)
-            ContentHash.appendHex(row.input, to: &text)
+            ContentHash.appendHex(row.checksum, to: &file.line)
+            file.line.append(0x20)
+            ContentHash.appendHex(row.input, to: &file.line)
             let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
-            text.append(contentsOf: " @\(seconds) ".utf8)
-            text.append(contentsOf: manifest.bytes[Int(row.start)..<Int(row.start + row.count)])
-            text.append(0x0A)
-            if text.count >= 1 << 16 - 4_096 {
-                data.append(contentsOf: text)
-                text.removeAll(keepingCapacity: true)
-            }
+            file.line.append(contentsOf: " @\(seconds) ".utf8)
+            file.line.append(contentsOf: manifest.bytes[Int(row.start)..<Int(row.start + row.count)])
+            file.endLine()
         }
-        data.append(contentsOf: text)
-        return data
+        return file.finish()
     }
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
