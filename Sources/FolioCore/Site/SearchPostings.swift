@@ -101,9 +101,8 @@ struct SearchPostings: Sendable {
             let kept = values[spans[word].range].lazy.filter { !taken[Int($0 >> 1)] }
             next += kept
             if next.count - start != Int(spans[word].count) { touched.insert(word) }
-            if var added = inserted[word] {
-                added.sort()
-                // Merged in place: both runs are increasing.
+            if let added = inserted[word] {
+                // The word's kept photos and its new ones, in order together.
                 next += added
                 next[start...].sort()
                 touched.insert(word)
