@@ -46,6 +46,9 @@ struct PageManifest {
         /// Seconds since 1970; NaN when not known.
         var changed: Double
 
+        /// Where its path is in `bytes`.
+        var range: Range<Int> { Int(start)..<Int(start + count) }
+
         var entry: Entry {
             Entry(checksum: checksum, input: input, changed: changed.isNaN ? nil : Date(timeIntervalSince1970: changed))
         }
@@ -80,14 +83,18 @@ struct PageManifest {
 
     /// Every path, in the manifest's order.
     var paths: some Sequence<String> {
-        rows.lazy.map { row in self.bytes.withUnsafeBufferPointer { String(decoding: $0[Int(row.start)..<Int(row.start + row.count)], as: UTF8.self) } }
+        rows.lazy.map(path(of:))
     }
 
     /// Every entry with its path, in the manifest's order.
     func compactMap<T>(_ transform: (_ path: String, _ entry: Entry) throws -> T?) rethrows -> [T] {
         try rows.compactMap { row in
-            try transform(bytes.withUnsafeBufferPointer { String(decoding: $0[Int(row.start)..<Int(row.start + row.count)], as: UTF8.self) }, row.entry)
+            try transform(path(of: row), row.entry)
         }
+    }
+
+    private func path(of row: Row) -> String {
+        String(decoding: bytes[row.range], as: UTF8.self)
     }
 
     /// The whole manifest as a dictionary, to compare two.
@@ -139,7 +146,7 @@ struct PageManifest {
     }
 
     private static func order(_ base: UnsafeBufferPointer<UInt8>, _ a: Row, _ b: Row) -> Int32 {
-        compare(base, a, UnsafeBufferPointer(rebasing: base[Int(b.start)..<Int(b.start + b.count)]))
+        compare(base, a, UnsafeBufferPointer(rebasing: base[b.range]))
     }
 
     /// The order of a row's path against `key`'s bytes.
@@ -244,7 +251,7 @@ struct PageManifest {
             ContentHash.appendHex(row.input, to: &file.line)
             let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
             file.line.append(contentsOf: " @\(seconds) ".utf8)
-            file.line.append(contentsOf: manifest.bytes[Int(row.start)..<Int(row.start + row.count)])
+            file.line.append(contentsOf: manifest.bytes[row.range])
             file.endLine()
         }
         return file.finish()
