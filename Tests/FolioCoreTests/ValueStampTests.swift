@@ -40,7 +40,8 @@ final class ValueStampTests: XCTestCase {
                         tags: ["x", "y"]),
         ]))
         let photo = try XCTUnwrap(database.snapshot().photos.first?.photo)
-        XCTAssertEqual(Mirror(reflecting: photo).children.map { $0.label ?? "?" }, Photo.stampedProperties)
+        XCTAssertEqual(Photo.heldProperties(of: photo).sorted(), Photo.stampedProperties.sorted())
+        XCTAssertEqual(Photo.CodingKeys.allCases.map(\.stringValue), Photo.stampedProperties)
         let changes: [String: (inout Photo) -> Void] = [
             "id": { $0.id += 1 }, "identifier": { $0.identifier += "x" }, "source": { $0.source = .content(path: "a/two.jpg") },
             "title": { $0.title = nil }, "description": { $0.description = "" }, "descriptionHTML": { $0.descriptionHTML = "<p>x</p>" },

@@ -1,8 +1,9 @@
 import Foundation
 
 extension Photo {
-    /// Every stored property, in the order `stamp` takes them: a test holds this list to the
-    /// type's own (`Mirror`), so a property added to `Photo` cannot be left out of the stamp.
+    /// Every property, in the order `stamp` takes them: a test holds this list to the type's
+    /// stored properties and those it holds in `rare` (`Mirror`), and to its coding keys, so a
+    /// property added to `Photo` cannot be left out of the stamp or the row.
     static let stampedProperties = [
         "id", "identifier", "source", "title", "description", "descriptionHTML", "personId", "placeId", "taken",
         "uploaded", "width", "height", "favorite", "catalogFavorite", "checksum", "fileStamp", "fingerprint",

@@ -12,30 +12,27 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     /// Where it comes from; what an import finds its row by.
     public var source: PhotoSource
     public var title: String?
-    public var description: String?
-    /// The description as HTML, when it was written in Markdown; `description` is its text.
-    public var descriptionHTML: String?
     public var personId: Int64
+    // The one-byte properties after an optional's ninth byte, where they take no room of their
+    // own (Swift lays a struct out in the order it is written): 16 bytes a photo.
     public var placeId: Int64?
-    public var taken: Date?
-    public var uploaded: Date
-    public var width: Int
-    public var height: Int
     public var favorite: Bool
     public var catalogFavorite: Bool
-    /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
-    public var checksum: String
-    public var fileStamp: String
-    public var fingerprint: String
     /// Its file's format, as its bytes said (a remote photo's is JPEG).
     public var format: ImageFormat
-    public var orientation: Int
     /// What its pixel values mean.
     public var colour: SourceColour
     /// Whether it has transparency its renditions must keep (Imaging's ImageMetadata.transparent).
     public var transparent: Bool
     /// Whether it moves (ImageMetadata.animated): its animation is published beside its stills.
     public var animated: Bool
+    public var taken: Date?
+    public var uploaded: Date
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
+    public var checksum: String
     /// A video's or a Live Photo's motion; nil for a still.
     public var motion: PhotoMotion?
     public var camera: String?
@@ -44,13 +41,103 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var longitude: Double?
     /// Stored as a JSON array (see the v11 migration).
     public var tags: [String]
-    /// Why the last build could not publish it (its file would not read or decode); nil when it
-    /// was published. The row stays, with everything set on it, until its source is gone.
-    public var lastError: String?
     /// What a photo from Flickr brings: its page, licence and sized image URLs.
     public var remote: RemotePhoto?
+    /// What most photos a site draws do not have, held by reference and nil when none is set:
+    /// inline, these six were 96 of a photo's 360 bytes, for every photo of a library.
+    private var rare: Boxed<Rare>?
+
+    private struct Rare: Sendable, Hashable {
+        var description: String?
+        var descriptionHTML: String?
+        var fileStamp = ""
+        var fingerprint = ""
+        var lastError: String?
+        var flickrPlaceId: String?
+
+        var isEmpty: Bool { self == Rare() }
+    }
+
+    /// The names of every property a photo holds, its own and those in `rare`: what a test holds
+    /// the stamp's properties to.
+    static func heldProperties(of photo: Photo) -> [String] {
+        Mirror(reflecting: photo).children.flatMap { child -> [String] in
+            child.label == "rare" ? Mirror(reflecting: Rare()).children.map { $0.label ?? "?" } : [child.label ?? "?"]
+        }
+    }
+
+    private mutating func setRare(_ change: (inout Rare) -> Void) {
+        var value = rare?.value ?? Rare()
+        change(&value)
+        rare = value.isEmpty ? nil : Boxed(value)
+    }
+
+    public var description: String? {
+        get { rare?.value.description }
+        set { setRare { $0.description = newValue } }
+    }
+    /// The description as HTML, when it was written in Markdown; `description` is its text.
+    public var descriptionHTML: String? {
+        get { rare?.value.descriptionHTML }
+        set { setRare { $0.descriptionHTML = newValue } }
+    }
+    /// The file's stamp and fingerprint as the import last saw them: what it tells a changed
+    /// file by. Empty in a site's snapshot, which does not read them (`readsImportStamps`).
+    public var fileStamp: String {
+        get { rare?.value.fileStamp ?? "" }
+        set { setRare { $0.fileStamp = newValue } }
+    }
+    public var fingerprint: String {
+        get { rare?.value.fingerprint ?? "" }
+        set { setRare { $0.fingerprint = newValue } }
+    }
+    /// Why the last build could not publish it (its file would not read or decode); nil when it
+    /// was published. The row stays, with everything set on it, until its source is gone.
+    public var lastError: String? {
+        get { rare?.value.lastError }
+        set { setRare { $0.lastError = newValue } }
+    }
     /// Flickr's place id while the place it names is not known yet.
-    public var flickrPlaceId: String?
+    public var flickrPlaceId: String? {
+        get { rare?.value.flickrPlaceId }
+        set { setRare { $0.flickrPlaceId = newValue } }
+    }
+
+    public init(id: Int64, identifier: String, source: PhotoSource, title: String?, description: String?,
+                descriptionHTML: String?, personId: Int64, placeId: Int64?, taken: Date?, uploaded: Date, width: Int,
+                height: Int, favorite: Bool, catalogFavorite: Bool, checksum: String, fileStamp: String,
+                fingerprint: String, format: ImageFormat, orientation: Int, colour: SourceColour, transparent: Bool,
+                animated: Bool, motion: PhotoMotion?, camera: String?, exposure: String?, latitude: Double?,
+                longitude: Double?, tags: [String], lastError: String?, remote: RemotePhoto?, flickrPlaceId: String?) {
+        self.id = id
+        self.identifier = identifier
+        self.source = source
+        self.title = title
+        self.personId = personId
+        self.placeId = placeId
+        self.favorite = favorite
+        self.catalogFavorite = catalogFavorite
+        self.format = format
+        self.colour = colour
+        self.transparent = transparent
+        self.animated = animated
+        self.taken = taken
+        self.uploaded = uploaded
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.checksum = checksum
+        self.motion = motion
+        self.camera = camera
+        self.exposure = exposure
+        self.latitude = latitude
+        self.longitude = longitude
+        self.tags = tags
+        self.remote = remote
+        let rare = Rare(description: description, descriptionHTML: descriptionHTML, fileStamp: fileStamp,
+                        fingerprint: fingerprint, lastError: lastError, flickrPlaceId: flickrPlaceId)
+        self.rare = rare.isEmpty ? nil : Boxed(rare)
+    }
 
     public static let databaseTableName = "photo"
     public static let person = belongsTo(Person.self)
@@ -65,6 +152,82 @@ extension Photo {
         public static let identifier = Column(CodingKeys.identifier)
         public static let taken = Column(CodingKeys.taken)
         public static let favorite = Column(CodingKeys.favorite)
+    }
+}
+
+extension Photo {
+    /// The columns, in the order the photo table has them (and `stamp` takes them).
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, identifier, source, title, description, descriptionHTML, personId, placeId, taken, uploaded, width,
+             height, favorite, catalogFavorite, checksum, fileStamp, fingerprint, format, orientation, colour,
+             transparent, animated, motion, camera, exposure, latitude, longitude, tags, lastError, remote, flickrPlaceId
+    }
+
+    // Written out because some properties are held in `rare`: as the compiler would write them
+    // for stored properties (optionals present or not), so rows and JSON are as they were.
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try values.decode(Int64.self, forKey: .id), identifier: try values.decode(String.self, forKey: .identifier),
+            source: try values.decode(PhotoSource.self, forKey: .source),
+            title: try values.decodeIfPresent(String.self, forKey: .title),
+            description: try values.decodeIfPresent(String.self, forKey: .description),
+            descriptionHTML: try values.decodeIfPresent(String.self, forKey: .descriptionHTML),
+            personId: try values.decode(Int64.self, forKey: .personId),
+            placeId: try values.decodeIfPresent(Int64.self, forKey: .placeId),
+            taken: try values.decodeIfPresent(Date.self, forKey: .taken), uploaded: try values.decode(Date.self, forKey: .uploaded),
+            width: try values.decode(Int.self, forKey: .width), height: try values.decode(Int.self, forKey: .height),
+            favorite: try values.decode(Bool.self, forKey: .favorite),
+            catalogFavorite: try values.decode(Bool.self, forKey: .catalogFavorite),
+            checksum: try values.decode(String.self, forKey: .checksum), fileStamp: try values.decode(String.self, forKey: .fileStamp),
+            fingerprint: try values.decode(String.self, forKey: .fingerprint),
+            format: try values.decode(ImageFormat.self, forKey: .format), orientation: try values.decode(Int.self, forKey: .orientation),
+            colour: try values.decode(SourceColour.self, forKey: .colour), transparent: try values.decode(Bool.self, forKey: .transparent),
+            animated: try values.decode(Bool.self, forKey: .animated),
+            motion: try values.decodeIfPresent(PhotoMotion.self, forKey: .motion),
+            camera: try values.decodeIfPresent(String.self, forKey: .camera),
+            exposure: try values.decodeIfPresent(String.self, forKey: .exposure),
+            latitude: try values.decodeIfPresent(Double.self, forKey: .latitude),
+            longitude: try values.decodeIfPresent(Double.self, forKey: .longitude),
+            tags: try values.decode([String].self, forKey: .tags),
+            lastError: try values.decodeIfPresent(String.self, forKey: .lastError),
+            remote: try values.decodeIfPresent(RemotePhoto.self, forKey: .remote),
+            flickrPlaceId: try values.decodeIfPresent(String.self, forKey: .flickrPlaceId))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(id, forKey: .id)
+        try values.encode(identifier, forKey: .identifier)
+        try values.encode(source, forKey: .source)
+        try values.encodeIfPresent(title, forKey: .title)
+        try values.encodeIfPresent(description, forKey: .description)
+        try values.encodeIfPresent(descriptionHTML, forKey: .descriptionHTML)
+        try values.encode(personId, forKey: .personId)
+        try values.encodeIfPresent(placeId, forKey: .placeId)
+        try values.encodeIfPresent(taken, forKey: .taken)
+        try values.encode(uploaded, forKey: .uploaded)
+        try values.encode(width, forKey: .width)
+        try values.encode(height, forKey: .height)
+        try values.encode(favorite, forKey: .favorite)
+        try values.encode(catalogFavorite, forKey: .catalogFavorite)
+        try values.encode(checksum, forKey: .checksum)
+        try values.encode(fileStamp, forKey: .fileStamp)
+        try values.encode(fingerprint, forKey: .fingerprint)
+        try values.encode(format, forKey: .format)
+        try values.encode(orientation, forKey: .orientation)
+        try values.encode(colour, forKey: .colour)
+        try values.encode(transparent, forKey: .transparent)
+        try values.encode(animated, forKey: .animated)
+        try values.encodeIfPresent(motion, forKey: .motion)
+        try values.encodeIfPresent(camera, forKey: .camera)
+        try values.encodeIfPresent(exposure, forKey: .exposure)
+        try values.encodeIfPresent(latitude, forKey: .latitude)
+        try values.encodeIfPresent(longitude, forKey: .longitude)
+        try values.encode(tags, forKey: .tags)
+        try values.encodeIfPresent(lastError, forKey: .lastError)
+        try values.encodeIfPresent(remote, forKey: .remote)
+        try values.encodeIfPresent(flickrPlaceId, forKey: .flickrPlaceId)
     }
 }
 
@@ -139,37 +302,22 @@ extension Photo {
         guard let source = PhotoSource(text: sourceText) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.source], debugDescription: "unknown photo source '\(sourceText)'"))
         }
-        id = row[columns.id]
-        identifier = row[columns.identifier]
-        self.source = source
-        title = row[columns.title]
-        description = row[columns.description]
-        descriptionHTML = row[columns.descriptionHTML]
-        personId = row[columns.personId]
-        placeId = row[columns.placeId]
-        taken = Self.storedDate(row, at: columns.taken) ?? row[columns.taken]
-        uploaded = Self.storedDate(row, at: columns.uploaded) ?? row[columns.uploaded]
-        width = row[columns.width]
-        height = row[columns.height]
-        favorite = row[columns.favorite]
-        catalogFavorite = row[columns.catalogFavorite]
-        checksum = row[columns.checksum]
-        fileStamp = columns.readsImportStamps ? row[columns.fileStamp] : ""
-        fingerprint = columns.readsImportStamps ? row[columns.fingerprint] : ""
-        format = row[columns.format]
-        orientation = row[columns.orientation]
-        colour = row[columns.colour]
-        transparent = row[columns.transparent]
-        animated = row[columns.animated]
-        motion = try json(columns.motion, PhotoMotion.self)
-        camera = row[columns.camera]
-        exposure = row[columns.exposure]
-        latitude = row[columns.latitude]
-        longitude = row[columns.longitude]
-        tags = try Self.tags(row[columns.tags])
-        lastError = row[columns.lastError]
-        remote = try json(columns.remote, RemotePhoto.self)
-        flickrPlaceId = row[columns.flickrPlaceId]
+        self.init(
+            id: row[columns.id], identifier: row[columns.identifier], source: source, title: row[columns.title],
+            description: row[columns.description], descriptionHTML: row[columns.descriptionHTML],
+            personId: row[columns.personId], placeId: row[columns.placeId],
+            taken: Self.storedDate(row, at: columns.taken) ?? row[columns.taken],
+            uploaded: Self.storedDate(row, at: columns.uploaded) ?? row[columns.uploaded],
+            width: row[columns.width], height: row[columns.height], favorite: row[columns.favorite],
+            catalogFavorite: row[columns.catalogFavorite], checksum: row[columns.checksum],
+            fileStamp: columns.readsImportStamps ? row[columns.fileStamp] : "",
+            fingerprint: columns.readsImportStamps ? row[columns.fingerprint] : "",
+            format: row[columns.format], orientation: row[columns.orientation], colour: row[columns.colour],
+            transparent: row[columns.transparent], animated: row[columns.animated],
+            motion: try json(columns.motion, PhotoMotion.self), camera: row[columns.camera],
+            exposure: row[columns.exposure], latitude: row[columns.latitude], longitude: row[columns.longitude],
+            tags: try Self.tags(row[columns.tags]), lastError: row[columns.lastError],
+            remote: try json(columns.remote, RemotePhoto.self), flickrPlaceId: row[columns.flickrPlaceId])
     }
 
     /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC), read from the column's bytes:
