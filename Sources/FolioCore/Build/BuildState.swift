@@ -36,6 +36,8 @@ struct BuildState {
     private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
     private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
     private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
+    /// The media ledger a build leaves, written before the site is put in place (`stage(media:)`).
+    private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
@@ -109,13 +111,28 @@ struct BuildState {
         return MediaLedger.decode(data)
     }
 
+    /// Writes the media ledger a build will leave beside the one in place, which it replaces
+    /// when the build keeps its trees' ledger (`save(trees:stagedMedia:)`); a build that stops
+    /// before leaves it there for the next to write over. Returns the hash of what was written.
+    func stage(media ledger: MediaLedger) throws -> String {
+        try keeping {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let data = ledger.encoded()
+            try data.write(to: stagedMediaFile, options: .atomic)
+            return ContentHash.hex(data)
+        }
+    }
+
     /// Keeps the ledger of the trees now in place, and of each photo's media in them, once
-    /// their state is saved (`save(pages:…)`); `data` is the media ledger encoded (`MediaLedger.encoded`).
-    func save(trees ledger: TreeLedger, encodedMedia data: Data) throws {
+    /// their state is saved (`save(pages:…)`): the media ledger written by `stage(media:)`,
+    /// whose hash was `media`.
+    func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
         var ledger = ledger
         try keeping {
-            try data.write(to: mediaFile, options: .atomic)
-            ledger.media = ContentHash.hex(data)
+            guard rename(stagedMediaFile.path, mediaFile.path) == 0 else {
+                throw FolioError(path: stagedMediaFile.path, reason: String(cString: strerror(errno)))
+            }
+            ledger.media = media
             try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic)
         }
     }
@@ -187,9 +204,9 @@ struct BuildState {
     }
 
     /// Runs `save`, whose failure is the build state's, named by its folder.
-    private func keeping(_ save: () throws -> Void) throws {
+    private func keeping<Kept>(_ save: () throws -> Kept) throws -> Kept {
         do {
-            try save()
+            return try save()
         } catch {
             throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
         }

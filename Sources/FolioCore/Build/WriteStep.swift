@@ -19,8 +19,9 @@ struct WriteStep: BuildStep {
         /// Where the trees differed as the last build left them, if that is known.
         var trees: TreeLedger?
         /// Each photo's media as this build leaves them (`BuildPlan.ledger`, less the photos
-        /// whose images failed): what the next build plans from.
-        var media: MediaLedger
+        /// whose images failed), written beside the state in place (`BuildState.stage(media:)`):
+        /// what the next build plans from. Its hash, or why it could not be written.
+        var media: Result<String, any Error>
         /// Where media may have fallen out of use (`BuildPlan.moved`).
         var moved: Set<String>?
     }
@@ -40,19 +41,14 @@ struct WriteStep: BuildStep {
         // The media in use listed only where they may not be the last build's: among the names
         // of the photos whose media moved, when nothing else that decides them did; the map's
         // files the last build left are known by name.
-        let inUse = input.pages.media.stamp(drawing: input.media.drawing)
+        let inUse = input.pages.media.stamp(drawing: input.pages.drawing)
         let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
         let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
-        // The thumbnails' tally as the build leaves them (the images step stored some), read
-        // before the swap: a model that will not answer leaves the published site as it was.
-        var media = input.media
-        media.thumbnails = try site.database.thumbnailTally()
         // The state encoded on the other core while the site is put in place.
-        let (manifest, digest, ledger) = (input.rendered.manifest, input.pages.digest, media)
+        let (manifest, digest) = (input.rendered.manifest, input.pages.digest)
         async let encodedPages = manifest.encoded()
         async let encodedDigest = digest.encoded()
-        async let encodedMedia = ledger.encoded()
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
                                      pages: input.rendered.previous.paths)
         var issues: [BuildIssue] = []
@@ -68,7 +64,7 @@ struct WriteStep: BuildStep {
                 let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
                 try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse,
                                                   others: input.pages.media.files.sorted()),
-                               encodedMedia: await encodedMedia)
+                               stagedMedia: try input.media.get())
             }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
