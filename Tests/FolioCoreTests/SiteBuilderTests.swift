@@ -27,6 +27,33 @@ final class SiteBuilderTests: XCTestCase {
         return try XCTUnwrap(found as? P, "\(path) is a \(type(of: found)), not a \(P.self)")
     }
 
+    /// A build's pages, photo routes made as they are asked for (`SiteRoutes`), are each
+    /// builder's routes in turn, each with its builder's number; and a photo is found by its
+    /// identifier (`PhotoPositions`), not another of the same start.
+    func testSiteRoutesAreEachBuildersRoutesInTurnAndPhotosAreFoundByIdentifier() throws {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: (1...40).map {
+            PhotoImport(source: .content(path: "a/\($0).jpg"), identifier: "p\($0)", title: "P\($0)", person: "X",
+                        uploaded: Date(timeIntervalSince1970: Double($0)), width: 4, height: 3, checksum: "c\($0)")
+        }))
+        let snapshot = try database.snapshot()
+        let builder = SiteBuilder(snapshot: snapshot, media: [:], settings: SiteSettings(), now: Date())
+        let few = SiteBuilder(snapshot: snapshot.excluding(Set(snapshot.photos.dropFirst(3).map(\.photo.id))), media: [:],
+                              settings: SiteSettings(), now: Date())
+        let builders = [builder, few, builder]
+        let routes = SiteRoutes(builders)
+        XCTAssertEqual(routes.count, builders.map { $0.routes().count }.reduce(0, +))
+        XCTAssertEqual(routes.map(\.route), builders.flatMap { $0.routes() })
+        XCTAssertEqual(routes.map(\.builder), builders.indices.flatMap { Array(repeating: $0, count: builders[$0].routes().count) })
+        XCTAssertEqual(SiteRoutes().count, 0)
+        for (position, item) in builder.ordered.enumerated() {
+            XCTAssertEqual(builder.index.position[item.photo.identifier], position)
+        }
+        XCTAssertNil(builder.index.position["p41"])
+        XCTAssertNil(builder.index.position["p"])
+        XCTAssertNil(SiteBuilder.PhotoPositions()["p1"])
+    }
+
     func testTitleFallsBackToDescriptionThenUnknown() throws {
         let pages = try builder([
             photo(1, title: "Sunset", description: "Over the bay"),

@@ -6,9 +6,8 @@ import Foundation
 struct SitePages: StepOutput {
     /// The listed site's builder first, then each unlisted album's.
     var builders: [SiteBuilder]
-    /// Every page, with the number of the builder in `builders` that makes it: a builder holds
-    /// the whole gallery, and is not copied into each of a large library's hundred thousand routes.
-    var routes: [(route: Route, builder: Int)]
+    /// Every page, with the number of the builder in `builders` that makes it.
+    var routes: SiteRoutes
     /// The search index, made and written beside the render step's page checks, on the core
     /// they leave (at 100,000 photos it is seconds of work that no page waits for): the
     /// manifest's entries for its files.
@@ -30,6 +29,45 @@ struct SitePages: StepOutput {
     var changes: PageChanges
     /// The pages and files of the site in place (the last build's manifest).
     var previous: PageManifest
+}
+
+/// Every page of a site in the order they are drawn, each with the number of the builder (in
+/// the builders given) that makes it: each builder's listings (`SiteBuilder.listingRoutes()`),
+/// then its photos' pages. A photo's route is made when it is asked for, from its builder's
+/// photos: held as routes, a million photos' pages were 64 MB.
+struct SiteRoutes: RandomAccessCollection, Sendable {
+    private var builders: [SiteBuilder] = []
+    private var listings: [[Route]] = []
+    /// Where each builder's pages start, and (last) where the pages end.
+    private var starts = [0]
+
+    init() {}
+
+    init(_ builders: [SiteBuilder]) {
+        self.builders = builders
+        for builder in builders {
+            listings.append(builder.listingRoutes())
+            starts.append(starts.last! + listings.last!.count + builder.ordered.count)
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { starts.last! }
+
+    subscript(position: Int) -> (route: Route, builder: Int) {
+        precondition(position >= 0 && position < endIndex, "no page at \(position)")
+        // The last builder whose pages start at or before `position` (those with none start where the next does).
+        var (low, high) = (0, builders.count - 1)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        let offset = position - starts[low]
+        let listings = self.listings[low]
+        if offset < listings.count { return (listings[offset], low) }
+        let builder = builders[low]
+        return (builder.route(of: builder.ordered[offset - listings.count]), low)
+    }
 }
 
 /// The media files and tile folders a build's pages refer to, listed when the build is about to
@@ -132,7 +170,6 @@ struct PagesStep: BuildStep {
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
                                   basemap: basemap?.path)
         var builders = [builder]
-        var routes = builder.routes().map { (route: $0, builder: 0) }
         var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
@@ -147,9 +184,9 @@ struct PagesStep: BuildStep {
             let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
                                            now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
-            routes += albumBuilder.routes().map { (route: $0, builder: builders.count) }
             builders.append(albumBuilder)
         }
+        let routes = SiteRoutes(builders)
         try SiteBuilder.checkPaths(routes, of: builders)
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let digest = builder.digest(drawing: drawing)

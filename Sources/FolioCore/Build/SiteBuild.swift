@@ -99,7 +99,7 @@ public struct SiteBuild: Sendable {
         let rendered = try await steps.step(RenderStep(), (site, pages))
         let pageCount = pages.routes.count
         pages.builders = []
-        pages.routes = []
+        pages.routes = SiteRoutes()
         let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
                                                               clean: !steps.hasErrors,

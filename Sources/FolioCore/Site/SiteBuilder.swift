@@ -80,7 +80,7 @@ public struct SiteBuilder: Sendable {
     var stampsOnly = false
 
     struct Index: Sendable {
-        var position: [String: Int] = [:]
+        var position = PhotoPositions()
         var byPlace: [Int64: [Int]] = [:]
         var byRegion: [Int64: [Int]] = [:]
         var byPerson: [Int64: [Int]] = [:]
@@ -122,6 +122,43 @@ public struct SiteBuilder: Sendable {
         subscript(position: Int) -> Int? {
             get { places.indices.contains(position) && places[position] >= 0 ? Int(places[position]) : nil }
             set { places[position] = newValue.map { Int32($0) } ?? -1 }
+        }
+    }
+
+    /// Where each photo is in `ordered`, by its identifier: a table of positions by the
+    /// identifier's hash, the identifiers the photos' own (as a dictionary of strings, 67 bytes
+    /// a photo; here 4 to 8). A photo listed twice is found where it was listed last.
+    struct PhotoPositions: Sendable {
+        private var ordered: [GalleryPhoto] = []
+        /// Each slot a position in `ordered`, or -1; a power of two long, at most half full.
+        private var table: [Int32] = [-1]
+
+        init() {}
+
+        init(_ ordered: [GalleryPhoto]) {
+            precondition(ordered.count < Int32.max, "more photos than a table of positions holds")
+            self.ordered = ordered
+            var size = 16
+            while size < ordered.count * 2 { size *= 2 }
+            table = [Int32](repeating: -1, count: size)
+            for (position, item) in ordered.enumerated() {
+                table[slot(of: item.photo.identifier)] = Int32(position)
+            }
+        }
+
+        subscript(identifier: String) -> Int? {
+            let position = table[slot(of: identifier)]
+            return position < 0 ? nil : Int(position)
+        }
+
+        /// The slot that holds the position of the photo named `identifier`, or the empty one it would go in.
+        private func slot(of identifier: String) -> Int {
+            let mask = table.count - 1
+            var slot = identifier.hashValue & mask
+            while table[slot] >= 0, ordered[Int(table[slot])].photo.identifier != identifier {
+                slot = (slot + 1) & mask
+            }
+            return slot
         }
     }
 
@@ -227,12 +264,11 @@ public struct SiteBuilder: Sendable {
     private static func filed(_ ordered: [GalleryPhoto])
         -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: MapCoordinate.Centre]) {
         var index = Index()
-        index.position.reserveCapacity(ordered.count)
+        index.position = PhotoPositions(ordered)
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         var centres: [Int64: MapCoordinate.Centre] = [:]
         for (position, item) in ordered.enumerated() {
-            index.position[item.photo.identifier] = position
             if let place = item.place {
                 index.byPlace[place.id, default: []].append(position)
                 places[place.id] = place
@@ -256,8 +292,14 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// Every page of the site, in the order they are drawn.
+    /// Every page of the site, in the order they are drawn: its listings, then a page for each
+    /// photo, in the order of `ordered`.
     public func routes() -> [Route] {
+        listingRoutes() + ordered.map { route(of: $0) }
+    }
+
+    /// The pages of the site but its photos'.
+    func listingRoutes() -> [Route] {
         if let unlisted { return unlistedRoutes(unlisted) }
         var routes: [Route] = [.home, .recents, .search]
         routes += paged(.albums(), count: albumTree.albums.count)
@@ -282,7 +324,6 @@ public struct SiteBuilder: Sendable {
         for (place, favorites) in index.placesWithFavorites {
             routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
         }
-        routes += ordered.map { route(of: $0) }
         return routes
     }
 
@@ -321,12 +362,15 @@ public struct SiteBuilder: Sendable {
     /// Fails when two routes would write one file, naming what both pages are made from: one
     /// would silently replace the other (an unlisted album's sub-album and photo of one name).
     /// Each route names its builder by its number in `builders`.
-    public static func checkPaths(_ routes: [(route: Route, builder: Int)], of builders: [SiteBuilder]) throws {
-        var seen: [String: Int] = [:]
+    public static func checkPaths<Routes: RandomAccessCollection<(route: Route, builder: Int)>>(_ routes: Routes, of builders: [SiteBuilder]) throws
+        where Routes.Index == Int {
+        // The paths in one buffer (a dictionary of a million pages' paths was 100 MB); the
+        // first route of a path found twice looked for again.
+        var seen = PathSet()
         seen.reserveCapacity(routes.count)
         for (position, entry) in routes.enumerated() {
             let path = entry.route.path
-            guard let first = seen.updateValue(position, forKey: path) else { continue }
+            guard !seen.insert(path), let first = routes.firstIndex(where: { $0.route.path == path }) else { continue }
             func described(_ at: Int) -> String {
                 builders[routes[at].builder].page(routes[at].route)?.frame.described ?? path
             }
