@@ -38,4 +38,28 @@ final class CollectionsTests: XCTestCase {
         XCTAssertEqual(reserved.count, odd.count)
         XCTAssertTrue(odd.allSatisfy(reserved.contains))
     }
+
+    /// A table of numbers by the strings held elsewhere finds what a dictionary of the strings
+    /// would: the last number filed under a string met twice, nothing for a string never filed,
+    /// through every growth of the table.
+    func testANumberTableFindsWhatADictionaryWould() {
+        var random = SplitMix64(0x7AB_1E)
+        let odd = ["", "a", "A", "a ", "café", "cafe\u{301}", "日本", "p0"]
+        var keys: [String] = []
+        var table = NumberTable()
+        var dictionary: [String: Int] = [:]
+        for number in 0..<20_000 {
+            let key = number < odd.count ? odd[number] : "p\(random.next() % 15_000)"
+            keys.append(key)
+            table.insert(number, for: key) { keys[$0] }
+            dictionary[key] = number
+        }
+        XCTAssertEqual(table.count, dictionary.count)
+        for (key, number) in dictionary { XCTAssertEqual(table.number(of: key) { keys[$0] }, number, key) }
+        for number in 15_000..<15_200 { XCTAssertNil(table.number(of: "p\(number)") { keys[$0] }) }
+        let built = NumberTable(count: keys.count) { keys[$0] }
+        XCTAssertEqual(built.count, dictionary.count)
+        for (key, number) in dictionary { XCTAssertEqual(built.number(of: key) { keys[$0] }, number, key) }
+        XCTAssertNil(NumberTable().number(of: "") { keys[$0] })
+    }
 }

@@ -149,7 +149,22 @@ struct BuildState {
     func save(search postings: SearchPostings, files: UInt64) throws {
         try keeping {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try postings.encoded(files: files).write(to: searchFile, options: .atomic)
+            // Written as it is encoded, into a file put in place when whole.
+            let scratch = folder.appendingPathComponent(name + ".search-next")
+            guard FileManager.default.createFile(atPath: scratch.path, contents: nil) else {
+                throw FolioError(path: scratch.path, reason: "cannot be created")
+            }
+            let handle = try FileHandle(forWritingTo: scratch)
+            do {
+                try postings.encode(files: files) { try handle.write(contentsOf: $0) }
+                try handle.close()
+            } catch {
+                try? handle.close()
+                throw error
+            }
+            guard rename(scratch.path, searchFile.path) == 0 else {
+                throw FolioError(path: scratch.path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 

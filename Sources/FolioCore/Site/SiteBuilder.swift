@@ -125,40 +125,21 @@ public struct SiteBuilder: Sendable {
         }
     }
 
-    /// Where each photo is in `ordered`, by its identifier: a table of positions by the
-    /// identifier's hash, the identifiers the photos' own (as a dictionary of strings, 67 bytes
-    /// a photo; here 4 to 8). A photo listed twice is found where it was listed last.
+    /// Where each photo is in `ordered`, by its identifier (`NumberTable`, over the photos' own
+    /// identifiers). A photo listed twice is found where it was listed last.
     struct PhotoPositions: Sendable {
         private var ordered: [GalleryPhoto] = []
-        /// Each slot a position in `ordered`, or -1; a power of two long, at most half full.
-        private var table: [Int32] = [-1]
+        private var table = NumberTable()
 
         init() {}
 
         init(_ ordered: [GalleryPhoto]) {
-            precondition(ordered.count < Int32.max, "more photos than a table of positions holds")
             self.ordered = ordered
-            var size = 16
-            while size < ordered.count * 2 { size *= 2 }
-            table = [Int32](repeating: -1, count: size)
-            for (position, item) in ordered.enumerated() {
-                table[slot(of: item.photo.identifier)] = Int32(position)
-            }
+            table = NumberTable(count: ordered.count) { ordered[$0].photo.identifier }
         }
 
         subscript(identifier: String) -> Int? {
-            let position = table[slot(of: identifier)]
-            return position < 0 ? nil : Int(position)
-        }
-
-        /// The slot that holds the position of the photo named `identifier`, or the empty one it would go in.
-        private func slot(of identifier: String) -> Int {
-            let mask = table.count - 1
-            var slot = identifier.hashValue & mask
-            while table[slot] >= 0, ordered[Int(table[slot])].photo.identifier != identifier {
-                slot = (slot + 1) & mask
-            }
-            return slot
+            table.number(of: identifier) { ordered[$0].photo.identifier }
         }
     }
 
