@@ -30,8 +30,11 @@ public final class PublicOutput: @unchecked Sendable {
     let fm = FileManager.default
     private var folders = Set<String>()
     /// The pages and assets this build put in the next tree (written, or taken over): the rest
-    /// of it, but for media, goes before the swap.
+    /// of it, but for media, goes before the swap. The pages a caller files elsewhere (the render
+    /// step's, in its manifest) are not in it, but vouched for (`vouch(for:)`).
     var made = PathSet()
+    /// Whether a path is among the pages the caller made without noting them (`made`).
+    private var vouched: (@Sendable (String) -> Bool)?
     /// Where the two trees may differ, as the last build left them; nil when that is not known,
     /// and every file is looked at.
     var differing: Set<String>?
@@ -243,9 +246,17 @@ public final class PublicOutput: @unchecked Sendable {
     /// Writes a page or an asset of the new site: over the next tree's own old file where it
     /// has one, else as a new file (never into one it shares with `public/`).
     public func write(_ data: Data, to relative: String) throws {
+        try write(data, to: relative, noting: true)
+    }
+
+    /// As `write(_:to:)`; `noting` false leaves the caller to vouch for the page (`vouch(for:)`).
+    func write(_ data: Data, to relative: String, noting: Bool) throws {
         try write(data, to: relative, in: next.path, atomically: false)
         mirror(relative)
-        noteMade(relative, changed: true)
+        lock.lock()
+        if noting { made.insert(relative) }
+        changed.insert(relative)
+        lock.unlock()
     }
 
     /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
@@ -256,9 +267,9 @@ public final class PublicOutput: @unchecked Sendable {
         return true
     }
 
-    /// As `reuse(_:)`, leaving the caller to say it made the page (`noteMade(_:)`, for many at
-    /// once): the render step takes over a large library's hundred thousand pages, and one lock
-    /// each, on two cores at once, was a quarter of its work.
+    /// As `reuse(_:)`, leaving the caller to say it made the page (`vouch(for:)`): the render
+    /// step takes over a large library's hundred thousand pages, and one lock each, on two cores
+    /// at once, was a quarter of its work.
     func reuse(_ relative: String, noting: Bool) -> Bool {
         if let differing, !differing.contains(relative) {
             // The last build left this path one file in both trees.
@@ -281,26 +292,24 @@ public final class PublicOutput: @unchecked Sendable {
         }
     }
 
-    private func noteMade(_ relative: String, changed isChanged: Bool = false) {
+    private func noteMade(_ relative: String) {
         lock.lock()
         made.insert(relative)
-        if isChanged { changed.insert(relative) }
         lock.unlock()
     }
 
-    /// Says that this build made (took over) the pages at `paths`, as `reuse(_:noting:)` leaves it to.
-    func noteMade(_ paths: [String]) {
+    /// Says which pages this build made (wrote or took over) without noting them
+    /// (`write(_:to:noting:)`, `reuse(_:noting:)`): the render step's pages, which its manifest
+    /// holds. A million pages' paths noted again here were 66 MB at the render's peak.
+    func vouch(for pages: @escaping @Sendable (String) -> Bool) {
         lock.lock()
-        for path in paths { made.insert(path) }
+        vouched = pages
         lock.unlock()
     }
 
-    /// Room in the record of what this build made for about `count` paths: grown an insert at a
-    /// time, it was rehashed over and over.
-    func expectMade(_ count: Int) {
-        lock.lock()
-        made.reserveCapacity(count)
-        lock.unlock()
+    /// Whether this build made the page or asset at `relative` (the lock held).
+    func isMade(_ relative: String) -> Bool {
+        made.contains(relative) || vouched?(relative) == true
     }
 
     func noteChanged(_ relative: String) {
@@ -351,7 +360,7 @@ public final class PublicOutput: @unchecked Sendable {
                     } else {
                         empty = false
                     }
-                } else if made.contains(inside) {
+                } else if isMade(inside) {
                     empty = false
                 } else {
                     unlink(path)
@@ -376,7 +385,7 @@ public final class PublicOutput: @unchecked Sendable {
         // are remembered, as a path may be both a page and where the trees differ.
         var removed = Set<String>()
         func remove(_ relative: String) {
-            guard !relative.hasPrefix("media/"), !made.contains(relative), removed.insert(relative).inserted else { return }
+            guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
             Self.makeWay(next.path + "/" + relative)
             changed.insert(relative)
             var folder = RelativePath(relative).folder

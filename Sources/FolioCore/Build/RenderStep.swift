@@ -76,7 +76,6 @@ struct RenderStep: BuildStep {
         let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
         // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
         let drawn = DrawnPages(capacity: max(routes.count, previous.count))
-        output.expectMade(max(routes.count, previous.count))
         // The builders, held here once: asked through `values` whether each of a hundred
         // thousand routes may differ, the listed site's builder was copied whole for each.
         let builders = values.builders
@@ -86,15 +85,13 @@ struct RenderStep: BuildStep {
         }) { chunk -> FolioError? in
             do {
                 var pages: [Drawn] = []
-                // The pages taken over untouched, said made all at once when the chunk is done.
-                var untouched: [String] = []
-                defer { output.noteMade(untouched) }
+                // Every page written or taken over is in the manifest, which vouches for them
+                // all when the pages are drawn: none is noted made as it goes.
                 for (route, number) in routes[chunk] {
                     let path = route.path
                     let last = previous[path]
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
-                        untouched.append(path)
                         last.changed = last.changed ?? now
                         pages.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
@@ -104,7 +101,7 @@ struct RenderStep: BuildStep {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     let input = PageManifest.input(key: key, drawing: drawing)
-                    if var last, last.input == input, output.reuse(path) {
+                    if var last, last.input == input, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now
                         pages.append(Drawn(path: path, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
@@ -117,9 +114,9 @@ struct RenderStep: BuildStep {
                         html = try Self.sealed(page, html: html, with: seal, renderer: renderer, media: output.next)
                     }
                     var entry = PageManifest.Entry(checksum: ContentHash.hash(html), input: input, changed: now)
-                    let same = last?.checksum == entry.checksum && output.reuse(page.path)
+                    let same = last?.checksum == entry.checksum && output.reuse(page.path, noting: false)
                     if same { entry.changed = last?.changed ?? now }
-                    if !same { try output.write(html, to: page.path) }
+                    if !same { try output.write(html, to: page.path, noting: false) }
                     pages.append(Drawn(path: page.path, entry: entry, lookedAt: true, rendered: true, written: !same))
                 }
                 drawn.add(pages)
@@ -145,6 +142,8 @@ struct RenderStep: BuildStep {
             rendered.manifest[file.path] = try Self.write(file.data, to: file.path, last: previous, output: output, now: now)
         }
         rendered.manifest.sort()
+        let manifest = rendered.manifest
+        output.vouch { manifest[$0] != nil }
         return rendered
     }
 
