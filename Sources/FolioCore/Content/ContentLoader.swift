@@ -39,12 +39,16 @@ public struct ContentLoader: Sendable {
         var exclusions = exclusions
         let markers = walk.entries.filter { ContentExclusions.isMarker($0.path) }
         exclusions.readMarkers(markers.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
-        var listing: [FileEntry] = []
-        for entry in walk.entries where markers.isEmpty || !ContentExclusions.isMarker(entry.path) {
-            if !exclusions.isEmpty, let reason = exclusions.reason(for: RelativePath(entry.path)) {
-                inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
-            } else {
-                listing.append(entry)
+        // The walk's own listing when nothing is left out (a copy was 48 bytes a file).
+        var listing = walk.entries
+        if !markers.isEmpty || !exclusions.isEmpty {
+            listing = []
+            for entry in walk.entries where markers.isEmpty || !ContentExclusions.isMarker(entry.path) {
+                if !exclusions.isEmpty, let reason = exclusions.reason(for: RelativePath(entry.path)) {
+                    inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
+                } else {
+                    listing.append(entry)
+                }
             }
         }
         let all = listing.map(\.path)
@@ -255,24 +259,25 @@ public struct ContentLoader: Sendable {
 /// paths the walk did not find) are photos already: each record's path is looked up once.
 struct WalkedFiles {
     private let files: [FileEntry]
-    /// Where each regular file is in `files`. A String key finds a name in either Unicode normal
-    /// form; a hit counts only when its bytes are the path's (on Linux the two are two files).
-    private let positions: [String: Int]
+    /// Where each regular file is in `files` (a table over the listing's own paths: a dictionary
+    /// of them was 48 bytes a file). A string finds a name in either Unicode normal form; a hit
+    /// counts only when its bytes are the path's (on Linux the two are two files).
+    private let positions: NumberTable
     private var listed: [Bool]
     private var listedElsewhere = Set<PhotoSource>()
 
     init(_ listing: [FileEntry]) {
         files = listing
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(listing.count)
-        for (at, file) in listing.enumerated() where !file.isLink { positions[file.path] = at }
+        var positions = NumberTable()
+        positions.reserveCapacity(listing.count) { listing[$0].path }
+        for (at, file) in listing.enumerated() where !file.isLink { positions.insert(at, for: file.path) { listing[$0].path } }
         self.positions = positions
         listed = Array(repeating: false, count: listing.count)
     }
 
     /// Where the walk found the regular file at `path`, by its bytes.
     func position(of path: String) -> Int? {
-        guard let at = positions[path], Self.sameBytes(files[at].path, path) else { return nil }
+        guard let at = positions.number(of: path, key: { files[$0].path }), Self.sameBytes(files[at].path, path) else { return nil }
         return at
     }
 
