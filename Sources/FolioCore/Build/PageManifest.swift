@@ -244,7 +244,9 @@ struct PageManifest {
     func encoded() -> Data {
         var manifest = self
         manifest.sort()
-        var file = LedgerWriter(capacity: manifest.bytes.count + manifest.rows.count * 40)
+        // Each line its path and 47 bytes (two hashes, ten digits of seconds, three spaces, "@"
+        // and the line feed): a file too small for its room was made again at twice the size.
+        var file = LedgerWriter(capacity: manifest.bytes.count + manifest.rows.count * 48)
         for row in manifest.rows {
             ContentHash.appendHex(row.checksum, to: &file.line)
             file.line.append(0x20)

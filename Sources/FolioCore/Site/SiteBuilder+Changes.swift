@@ -25,13 +25,25 @@ struct SiteDigest: Sendable, Equatable {
     private static let heading = "folio-site-digest 1"
 
     func encoded() -> Data {
-        var text = "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
-        text += "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n"
-        text.reserveCapacity(text.utf8.count + stamps.count * 17 + (listings.count + places.count) * 64)
-        for stamp in stamps { text += ContentHash.hexText(stamp) + "\n" }
-        for (path, hash) in listings.sorted(by: { $0.key < $1.key }) { text += "listing \(ContentHash.hexText(hash)) \(path)\n" }
-        for (path, hash) in places.sorted(by: { $0.key < $1.key }) { text += "place \(ContentHash.hexText(hash)) \(path)\n" }
-        return Data(text.utf8)
+        // A line at a time (`LedgerWriter`): made as one text and then copied into a `Data`, a
+        // million photos' stamps were there twice.
+        var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
+                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n",
+                                capacity: stamps.count * 17 + (listings.count + places.count) * 64)
+        for stamp in stamps {
+            ContentHash.appendHex(stamp, to: &file.line)
+            file.endLine()
+        }
+        for (kind, hashes) in [("listing ", listings), ("place ", places)] {
+            for (path, hash) in hashes.sorted(by: { $0.key < $1.key }) {
+                file.line.append(contentsOf: kind.utf8)
+                ContentHash.appendHex(hash, to: &file.line)
+                file.line.append(0x20)
+                file.line.append(contentsOf: path.utf8)
+                file.endLine()
+            }
+        }
+        return file.finish()
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
