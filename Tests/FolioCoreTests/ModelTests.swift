@@ -317,6 +317,9 @@ final class ModelTests: XCTestCase {
         try database.replaceThumbnails([Thumbnail(photoId: id, spec: "s", checksum: "old", width: 1, height: 1, bytes: Data([1]))],
                                        keepingSpecs: ["s"])
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"]).count, 1)
+        XCTAssertTrue(try database.thumbnailKeys(specs: ["s"]).contains(ThumbnailKey(photoId: id, spec: "s")))
+        XCTAssertFalse(try database.thumbnailKeys(specs: ["s"]).contains(ThumbnailKey(photoId: id + 1, spec: "s")))
+        XCTAssertFalse(try database.thumbnailKeys(specs: ["s"]).contains(ThumbnailKey(photoId: id, spec: "t")))
         XCTAssertEqual(try database.thumbnailKeys(specs: ["other"]).count, 0)
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"], of: [id]).count, 1)
         XCTAssertEqual(try database.thumbnailKeys(specs: ["s"], of: [id + 1]).count, 0, "another photo's")
@@ -327,6 +330,26 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(try database.count("thumbnail"), 1)
         try database.forgetThumbnails(keepingSpecs: ["s"], of: [id])
         XCTAssertEqual(try database.count("thumbnail"), 0)
+    }
+
+    /// The thumbnails a plan looks up, by spec as sorted ids, find what a set of their keys would.
+    func testStoredThumbnailsFindWhatASetOfKeysWould() {
+        var random = SplitMix64(0x7_4B)
+        var stored = StoredThumbnails()
+        var keys = Set<ThumbnailKey>()
+        for _ in 0..<5_000 {
+            let key = ThumbnailKey(photoId: Int64(random.next() % 3_000) - 5, spec: ["a", "b", "thumb 600x600 squareCrop jpeg q82"][Int(random.next() % 3)])
+            stored.insert(photoId: key.photoId, spec: key.spec)
+            keys.insert(key)
+        }
+        stored.putInOrder()
+        XCTAssertEqual(stored.count, keys.count)
+        for id in Int64(-10)..<3_010 {
+            for spec in ["a", "b", "thumb 600x600 squareCrop jpeg q82", "c"] {
+                XCTAssertEqual(stored.contains(ThumbnailKey(photoId: id, spec: spec)), keys.contains(ThumbnailKey(photoId: id, spec: spec)))
+            }
+        }
+        XCTAssertFalse(StoredThumbnails().contains(ThumbnailKey(photoId: 1, spec: "a")))
     }
 
     func testABuildsThumbnailsAreStoredABatchAtATimeNotHeldToTheEnd() throws {

@@ -218,7 +218,7 @@ struct PlanStep: BuildStep {
     }
 
     /// What `photo` needs made; nil for a photo nothing can be made from.
-    private static func needs(of photo: Photo, site: ConfiguredSite, names: MediaNames, stored: Set<ThumbnailKey>,
+    private static func needs(of photo: Photo, site: ConfiguredSite, names: MediaNames, stored: StoredThumbnails,
                               output: PublicOutput, contentRoot: String) -> Needs? {
         guard let source = source(of: photo, site: site, contentRoot: contentRoot) else { return nil }
         var need = Needs(origin: source.origin, width: source.width, height: source.height)
