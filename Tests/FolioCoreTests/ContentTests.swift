@@ -109,5 +109,29 @@ final class ContentTests: XCTestCase {
         let long = Data((0..<1000).map { UInt8($0 % 251) })
         XCTAssertEqual(ContentHash.hash(long), ContentHash.hash(long))
         XCTAssertNotEqual(ContentHash.hash(long), ContentHash.hash(long.dropLast()))
+        // Past one 32-byte stripe, as the hash gave them before it was cut into parts.
+        XCTAssertEqual(ContentHash.hex(long), "f306f04aa88b54d3")
+        XCTAssertEqual(ContentHash.hex(long.prefix(32)), "cbf59c5116ff32b4")
+        XCTAssertEqual(ContentHash.hex(long.prefix(63)), "e26aa9e2a95f8e4f")
+        XCTAssertEqual(ContentHash.hex(long.prefix(100), seed: 7), "80653e7e9b887cdd")
+    }
+
+    /// Bytes hashed a piece at a time (a file written as it is made) give the hash of them all.
+    func testAHashOfPiecesIsTheHashOfTheWhole() {
+        var random = SplitMix64(0x5_7AE)
+        let bytes = Data((0..<700).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        for count in [0, 1, 31, 32, 33, 64, 65, 700] {
+            let whole = bytes.prefix(count)
+            for _ in 0..<20 {
+                var stream = ContentHash.Stream()
+                var at = whole.startIndex
+                while at < whole.endIndex {
+                    let next = min(whole.endIndex, at + Int(random.next() % 70))
+                    whole[at..<next].withUnsafeBytes { stream.add($0) }
+                    at = next
+                }
+                XCTAssertEqual(stream.value, ContentHash.hash(whole), "\(count) bytes")
+            }
+        }
     }
 }

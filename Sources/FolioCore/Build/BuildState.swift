@@ -38,6 +38,8 @@ struct BuildState {
     private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
     /// The media ledger a build leaves, written before the site is put in place (`stage(media:)`).
     private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
+    /// The page manifest a build leaves, written while the site is put in place (`stage(pages:)`).
+    private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
     /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
@@ -129,9 +131,7 @@ struct BuildState {
     func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
         var ledger = ledger
         try keeping {
-            guard rename(stagedMediaFile.path, mediaFile.path) == 0 else {
-                throw FolioError(path: stagedMediaFile.path, reason: String(cString: strerror(errno)))
-            }
+            try Self.rename(stagedMediaFile, to: mediaFile)
             ledger.media = media
             try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic)
         }
@@ -149,22 +149,9 @@ struct BuildState {
     func save(search postings: SearchPostings, files: UInt64) throws {
         try keeping {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            // Written as it is encoded, into a file put in place when whole.
             let scratch = folder.appendingPathComponent(name + ".search-next")
-            guard FileManager.default.createFile(atPath: scratch.path, contents: nil) else {
-                throw FolioError(path: scratch.path, reason: "cannot be created")
-            }
-            let handle = try FileHandle(forWritingTo: scratch)
-            do {
-                try postings.encode(files: files) { try handle.write(contentsOf: $0) }
-                try handle.close()
-            } catch {
-                try? handle.close()
-                throw error
-            }
-            guard rename(scratch.path, searchFile.path) == 0 else {
-                throw FolioError(path: scratch.path, reason: String(cString: strerror(errno)))
-            }
+            _ = try Self.write(scratch) { write in postings.encode(files: files, to: write) }
+            try Self.rename(scratch, to: searchFile)
         }
     }
 
@@ -196,14 +183,59 @@ struct BuildState {
     /// As `save(pages:digest:stamp:)`, the manifest and the digest encoded already: a build
     /// encodes them (a second of work at 100,000 photos, all told) while it puts the site in place.
     func save(encodedPages manifest: Data, digest site: Data?, stamp: BuildStamp?) throws {
+        try keeping {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try manifest.write(to: stagedPagesFile, options: .atomic)
+        }
+        try save(stagedPages: ContentHash.hex(manifest), digest: site, stamp: stamp)
+    }
+
+    /// Writes the page manifest a build will leave beside the state in place, as it is encoded
+    /// (never whole in memory), for `save(stagedPages:digest:stamp:)` to put in place once the
+    /// site is. Returns the hash of what was written.
+    func stage(pages manifest: PageManifest) throws -> String {
+        try keeping {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return try Self.write(stagedPagesFile) { write in manifest.encode(to: write) }
+        }
+    }
+
+    /// Keeps the state of the output folder now in place: the manifest written by
+    /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
+    /// vouches for them.
+    func save(stagedPages pages: String, digest site: Data?, stamp: BuildStamp?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         try keeping {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try manifest.write(to: pagesFile, options: .atomic)
+            try Self.rename(stagedPagesFile, to: pagesFile)
             if let site { try site.write(to: digestFile, options: .atomic) } else { try? FileManager.default.removeItem(at: digestFile) }
-            try write(Record(output: current, pages: ContentHash.hex(manifest), site: site.map { ContentHash.hex($0) }, stamp: stamp))
+            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, stamp: stamp))
+        }
+    }
+
+    /// Writes `file` as `encode` hands it its bytes, a piece at a time; returns their hash.
+    private static func write(_ file: URL, _ encode: (@escaping (UnsafeRawBufferPointer) -> Void) -> Void) throws -> String {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw FolioError(path: file.path, reason: "cannot be created")
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        var hash = ContentHash.Stream()
+        var failure: (any Error)?
+        encode { bytes in
+            guard failure == nil else { return }
+            hash.add(bytes)
+            do { try handle.write(contentsOf: bytes) } catch { failure = error }
+        }
+        do { try handle.close() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+        return ContentHash.hexText(hash.value)
+    }
+
+    /// Puts `file` in place of `target` in one step.
+    private static func rename(_ file: URL, to target: URL) throws {
+        guard Foundation.rename(file.path, target.path) == 0 else {
+            throw FolioError(path: file.path, reason: String(cString: strerror(errno)))
         }
     }
 

@@ -45,18 +45,19 @@ struct WriteStep: BuildStep {
         let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
         let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
-        // The state encoded on the other core while the site is put in place.
+        // The state written on the other core while the site is put in place: the manifest
+        // beside the state in place, a piece at a time, to be put in its place after.
+        let state = BuildState(paths: site.paths)
         let (manifest, digest) = (input.rendered.manifest, input.pages.digest)
-        async let encodedPages = manifest.encoded()
+        async let stagedPages = Result { try state.stage(pages: manifest) }
         async let encodedDigest = digest.encoded()
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
                                      pages: input.rendered.previous.paths)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
-        let state = BuildState(paths: site.paths)
         do {
-            try state.save(encodedPages: await encodedPages, digest: await encodedDigest, stamp: stamp)
+            try state.save(stagedPages: try await stagedPages.get(), digest: await encodedDigest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
             if !input.rendered.previous.isEmpty || output.twinIsNext, let pages = state.pagesHash(),

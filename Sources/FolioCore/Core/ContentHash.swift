@@ -61,25 +61,51 @@ public enum ContentHash {
     public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
         var offset = 0
-        @inline(__always) func word64(_ at: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
         var h: UInt64
         if count >= 32 {
-            var v1 = seed &+ p1 &+ p2, v2 = seed &+ p2, v3 = seed, v4 = seed &- p1
+            var lanes = Lanes(seed: seed)
             while offset + 32 <= count {
-                v1 = round(v1, word64(offset))
-                v2 = round(v2, word64(offset + 8))
-                v3 = round(v3, word64(offset + 16))
-                v4 = round(v4, word64(offset + 24))
+                lanes.add(bytes, at: offset)
                 offset += 32
             }
-            h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
-            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+            h = lanes.merged
         } else {
             h = seed &+ p5
         }
-        h = h &+ UInt64(count)
+        return finish(h &+ UInt64(count), UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+    }
+
+    /// The four accumulators of 32-byte stripes.
+    private struct Lanes {
+        var v1, v2, v3, v4: UInt64
+
+        init(seed: UInt64) {
+            (v1, v2, v3, v4) = (seed &+ p1 &+ p2, seed &+ p2, seed, seed &- p1)
+        }
+
+        @inline(__always) mutating func add(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+            @inline(__always) func word64(_ at: Int) -> UInt64 { UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            v1 = round(v1, word64(offset))
+            v2 = round(v2, word64(offset + 8))
+            v3 = round(v3, word64(offset + 16))
+            v4 = round(v4, word64(offset + 24))
+        }
+
+        var merged: UInt64 {
+            var h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
+            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+            return h
+        }
+    }
+
+    /// The last bytes (fewer than 32) into `h`, then the avalanche.
+    private static func finish(_ h: UInt64, _ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h = h
+        let count = bytes.count
+        var offset = 0
         while offset + 8 <= count {
-            h = rotl(h ^ round(0, word64(offset)), 27) &* p1 &+ p4
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            h = rotl(h ^ round(0, word), 27) &* p1 &+ p4
             offset += 8
         }
         if offset + 4 <= count {
@@ -95,5 +121,43 @@ public enum ContentHash {
         h ^= h >> 29; h = h &* p3
         h ^= h >> 32
         return h
+    }
+
+    /// The hash of bytes given a piece at a time: the very number `hash` gives for them all at
+    /// once (a file written as it is made is hashed as it goes, never held whole).
+    struct Stream {
+        private let seed: UInt64
+        private var lanes: Lanes
+        /// The bytes after the last whole stripe: fewer than 32.
+        private var rest: [UInt8] = []
+        private var count = 0
+
+        init(seed: UInt64 = 0) {
+            self.seed = seed
+            lanes = Lanes(seed: seed)
+            rest.reserveCapacity(32)
+        }
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            count += bytes.count
+            var offset = 0
+            if !rest.isEmpty {
+                offset = min(32 - rest.count, bytes.count)
+                rest.append(contentsOf: bytes[0..<offset])
+                guard rest.count == 32 else { return }
+                rest.withUnsafeBytes { lanes.add($0, at: 0) }
+                rest.removeAll(keepingCapacity: true)
+            }
+            while offset + 32 <= bytes.count {
+                lanes.add(bytes, at: offset)
+                offset += 32
+            }
+            rest.append(contentsOf: bytes[offset...])
+        }
+
+        var value: UInt64 {
+            let h = count >= 32 ? lanes.merged : seed &+ p5
+            return rest.withUnsafeBytes { ContentHash.finish(h &+ UInt64(count), $0) }
+        }
     }
 }
