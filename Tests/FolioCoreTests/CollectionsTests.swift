@@ -62,4 +62,20 @@ final class CollectionsTests: XCTestCase {
         for (key, number) in dictionary { XCTAssertEqual(built.number(of: key) { keys[$0] }, number, key) }
         XCTAssertNil(NumberTable().number(of: "") { keys[$0] })
     }
+
+    /// Paths known by their hashes find every path put in, any number of times, in any order,
+    /// and (the hashes being 64 bits) none of thousands of others.
+    func testPathHashesHoldWhatASetOfPathsWould() {
+        var random = SplitMix64(0x9A7_4A5)
+        let paths = (0..<20_000).map { _ in "media/\(String(random.next() % 15_000, radix: 16))-thumb.jpg" }
+        var hashes = PathHashes(paths.prefix(5_000))
+        hashes.insert(hashes: paths.dropFirst(5_000).map(PathHashes.hash))
+        hashes.putInOrder()
+        for path in paths { XCTAssertTrue(hashes.contains(path), path) }
+        let others = Set((0..<15_000).map { "media/\(String($0, radix: 16))-thumb.jpg" }).subtracting(paths)
+        XCTAssertFalse(others.isEmpty)
+        for path in others { XCTAssertFalse(hashes.contains(path), path) }
+        XCTAssertFalse(PathHashes().contains(""))
+        XCTAssertTrue(PathHashes(["", "a"]).contains(""))
+    }
 }

@@ -138,7 +138,7 @@ final class PublicOutputTests: XCTestCase {
         XCTAssertGreaterThan(ways.filter { !$0.contains("/") }.count, 4)
         // A build killed on the way: a file half written, not yet in the media folder.
         try Data("half".utf8).write(to: incoming.appendingPathComponent("123"))
-        try output.commit(keepingMedia: PathSet(media))
+        try output.commit(keepingMedia: PathHashes(media))
         XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.path), "nothing beside the site once it is in place")
         let published = files("public")
         XCTAssertEqual(Set(published.keys), Set(media))
@@ -154,7 +154,7 @@ final class PublicOutputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: incoming.appendingPathComponent("456").path),
                        "what a killed build left on the way is gone when the next one prepares")
         try again.writeMedia(Data("new".utf8), to: "media/00000000000000ff-thumb-aa.jpg")
-        try again.commit(keepingMedia: PathSet(media + ["media/00000000000000ff-thumb-aa.jpg"]))
+        try again.commit(keepingMedia: PathHashes(media + ["media/00000000000000ff-thumb-aa.jpg"]))
         XCTAssertEqual(files("public")["media/00000000000000ff-thumb-aa.jpg"], "new")
     }
 }

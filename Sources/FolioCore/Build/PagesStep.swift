@@ -106,25 +106,24 @@ struct MediaInUse: Sendable {
 
     /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),
     /// or all of them: the map's files, and the media of each photo named by one of them.
-    func paths(among prefixes: Set<String>? = nil) -> PathSet {
+    func paths(among prefixes: Set<String>? = nil) -> PathHashes {
         // Named on every core, 10,000 photos at a time (each photo's media named is most of it;
         // all at once, a million photos' names were 250 MB before they were put in the set).
         let (names, unpublished) = (self.names, self.unpublished)
-        var paths = PathSet(files)
+        var paths = PathHashes(files)
         for part in photos.chunked(10_000) {
-            let named = Array(part).concurrentMap { item -> [String] in
+            let named = Array(part).concurrentMap { item -> [UInt64] in
                 let photo = item.photo
                 guard !unpublished.contains(photo.id) else { return [] }
                 if let prefixes, let prefix = MediaLedger.namePrefix(of: photo.checksum), !prefixes.contains(prefix),
                    photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)).map(prefixes.contains) != true {
                     return []
                 }
-                return names.media(of: photo)?.paths ?? []
+                return (names.media(of: photo)?.paths ?? []).map(PathHashes.hash)
             }
-            for list in named {
-                for path in list { paths.insert(path) }
-            }
+            for list in named { paths.insert(hashes: list) }
         }
+        paths.putInOrder()
         return paths
     }
 }

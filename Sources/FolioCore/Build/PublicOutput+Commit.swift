@@ -19,7 +19,7 @@ extension PublicOutput {
     /// `pages` are the paths of the published site's pages and files (its manifest): with
     /// the trees in step (`prepare(differing:)`), the pages to delete are found among them.
     @discardableResult
-    public func commit(keepingMedia media: PathSet?, among prefixes: Set<String>? = nil, dropping stale: [String] = [],
+    public func commit(keepingMedia media: PathHashes?, among prefixes: Set<String>? = nil, dropping stale: [String] = [],
                        pages: some Sequence<String> = [String]()) throws -> Swap {
         if let differing {
             removeUnmade(knowing: pages, differing: differing)
@@ -71,7 +71,7 @@ extension PublicOutput {
 
     /// Deletes the media files and tile folders not in `media`, of those whose name starts
     /// with one of `prefixes` and a dash (`MediaLedger.namePrefix(ofFile:)`), or of all.
-    private func removeUnused(_ media: PathSet, among prefixes: Set<String>?) {
+    private func removeUnused(_ media: PathHashes, among prefixes: Set<String>?) {
         func looked(_ name: String) -> Bool {
             guard let prefixes else { return true }
             return MediaLedger.namePrefix(ofFile: name[...]).map { prefixes.contains(String($0)) } ?? false

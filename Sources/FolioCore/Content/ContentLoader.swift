@@ -128,6 +128,9 @@ public struct ContentLoader: Sendable {
                         record.path = onDisk
                         at = walked.position(of: onDisk)
                     }
+                    // The walk's own string for the path (the same bytes): the record's, made
+                    // from the catalog's folder and the name it gives, goes (64 MB at a million).
+                    if let at { record.path = walked.path(at: at) }
                     if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
                     guard !walked.isListed(record.path, at: at) else {
                         inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
@@ -289,6 +292,8 @@ struct WalkedFiles {
     }
 
     func stamp(at position: Int) -> FileStamp? { files[position].stamp }
+
+    func path(at position: Int) -> String { files[position].path }
 
     func stamp(of path: String) -> FileStamp? { position(of: path).flatMap(stamp(at:)) }
 
