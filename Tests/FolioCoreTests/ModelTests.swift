@@ -332,6 +332,22 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(try database.count("thumbnail"), 0)
     }
 
+    /// A checksum comes back as it went in, whether held as its number (sixteen lower-case hex
+    /// digits, leading zeros and all) or as text (anything else).
+    func testAPhotosChecksumIsReadBackAsWritten() throws {
+        let checksums = ["00000000000000ff", "0123456789abcdef", "ffffffffffffffff", "0123456789ABCDEF", "0123456789abcde",
+                         "0123456789abcdef0", "c1", "", "+123456789abcdef", "0123456789abcdeg"]
+        try database.apply(ImportBatch(upserts: checksums.indices.map { photo($0 + 1, by: "Josh", at: nil, checksum: checksums[$0]) }))
+        for (index, checksum) in checksums.enumerated() {
+            var photo = try XCTUnwrap(database.photo(identifier: "p\(index + 1)"))
+            XCTAssertEqual(photo.checksum, checksum)
+            let same = photo
+            photo.checksum = checksum
+            XCTAssertEqual(photo, same)
+            XCTAssertEqual(photo.stamp, same.stamp)
+        }
+    }
+
     /// The thumbnails a plan looks up, by spec as sorted ids, find what a set of their keys would.
     func testStoredThumbnailsFindWhatASetOfKeysWould() {
         var random = SplitMix64(0x7_4B)

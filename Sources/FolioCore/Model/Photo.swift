@@ -32,7 +32,11 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var height: Int
     public var orientation: Int
     /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
-    public var checksum: String
+    public var checksum: String {
+        get { checksumValue.text }
+        set { checksumValue = Checksum(newValue) }
+    }
+    private var checksumValue: Checksum
     /// A video's or a Live Photo's motion; nil for a still.
     public var motion: PhotoMotion?
     public var camera: String?
@@ -47,6 +51,31 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     /// inline, these six were 96 of a photo's 360 bytes, for every photo of a library.
     private var rare: Boxed<Rare>?
 
+    /// A checksum as a photo holds it: sixteen lower-case hex digits (every checksum Folio
+    /// makes, `ContentHash.hex`) as their number, anything else as text. As text, sixteen
+    /// digits are one byte more than a string holds inline: one on the heap for every photo.
+    private enum Checksum: Sendable, Hashable {
+        case hex(UInt64)
+        case text(String)
+
+        init(_ text: String) {
+            let digits = text.utf8
+            guard digits.count == 16, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+                  let value = UInt64(text, radix: 16) else {
+                self = .text(text)
+                return
+            }
+            self = .hex(value)
+        }
+
+        var text: String {
+            switch self {
+            case .hex(let value): return ContentHash.hexText(value)
+            case .text(let text): return text
+            }
+        }
+    }
+
     private struct Rare: Sendable, Hashable {
         var description: String?
         var descriptionHTML: String?
@@ -58,11 +87,15 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         var isEmpty: Bool { self == Rare() }
     }
 
-    /// The names of every property a photo holds, its own and those in `rare`: what a test holds
-    /// the stamp's properties to.
+    /// The names of every property a photo holds, its own (its checksum as `checksumValue`) and
+    /// those in `rare`: what a test holds the stamp's properties to.
     static func heldProperties(of photo: Photo) -> [String] {
         Mirror(reflecting: photo).children.flatMap { child -> [String] in
-            child.label == "rare" ? Mirror(reflecting: Rare()).children.map { $0.label ?? "?" } : [child.label ?? "?"]
+            switch child.label {
+            case "rare": return Mirror(reflecting: Rare()).children.map { $0.label ?? "?" }
+            case "checksumValue": return ["checksum"]
+            default: return [child.label ?? "?"]
+            }
         }
     }
 
@@ -126,7 +159,7 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         self.width = width
         self.height = height
         self.orientation = orientation
-        self.checksum = checksum
+        checksumValue = Checksum(checksum)
         self.motion = motion
         self.camera = camera
         self.exposure = exposure
