@@ -126,7 +126,7 @@ struct BuildState {
     }
 
     /// Keeps the ledger of the trees now in place, and of each photo's media in them, once
-    /// their state is saved (`save(pages:…)`): the media ledger written by `stage(media:)`,
+    /// their state is saved (`save(stagedPages:…)`): the media ledger written by `stage(media:)`,
     /// whose hash was `media`.
     func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
         var ledger = ledger
@@ -177,17 +177,7 @@ struct BuildState {
     /// then the record that vouches for them. A clean build's `stamp` lets the next see it has
     /// nothing to do.
     func save(pages: PageManifest, digest: SiteDigest?, stamp: BuildStamp?) throws {
-        try save(encodedPages: pages.encoded(), digest: digest?.encoded(), stamp: stamp)
-    }
-
-    /// As `save(pages:digest:stamp:)`, the manifest and the digest encoded already: a build
-    /// encodes them (a second of work at 100,000 photos, all told) while it puts the site in place.
-    func save(encodedPages manifest: Data, digest site: Data?, stamp: BuildStamp?) throws {
-        try keeping {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try manifest.write(to: stagedPagesFile, options: .atomic)
-        }
-        try save(stagedPages: ContentHash.hex(manifest), digest: site, stamp: stamp)
+        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), stamp: stamp)
     }
 
     /// Writes the page manifest a build will leave beside the state in place, as it is encoded
