@@ -233,6 +233,37 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
+    /// Photos taken out of the postings and put back in place, round after round, leave the
+    /// postings that their photos' words make afresh: the same word files, byte for byte.
+    func testPostingsReplacedInPlaceAreThoseMadeAfresh() {
+        var random = SplitMix64(0x9E7)
+        let vocabulary = (0..<300).map { "w\($0)" }
+        func words() -> [String] { (0..<Int(random.next() % 6)).map { _ in vocabulary[Int(random.next() % 300)] } }
+        var photos = (0..<400).map { _ in words() }
+        func made(_ photos: [[String]]) -> SearchPostings {
+            var postings = SearchPostings(photoCount: photos.count)
+            for (at, words) in photos.enumerated() {
+                let numbers = words.map { postings.number(of: $0) }
+                postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
+            }
+            return postings
+        }
+        var postings = made(photos)
+        for round in 0..<30 {
+            let changed = Set((0..<Int(random.next() % 12)).map { _ in Int(random.next() % 400) })
+            var put: [(position: Int, words: [Int], title: [Int])] = []
+            for at in changed.sorted() {
+                photos[at] = words() + (round % 3 == 0 ? ["new\(round)"] : [])
+                let numbers = photos[at].map { postings.number(of: $0) }
+                put.append((at, numbers, Array(numbers.prefix(1))))
+            }
+            _ = postings.replace(changed, with: put)
+            var fresh = made(photos)
+            XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value), "round \(round)")
+            XCTAssertEqual(postings.wordCount, fresh.wordCount, "round \(round)")
+        }
+    }
+
     func testNumbersAreWrittenAsStringWritesThem() {
         var random = SplitMix64(5)
         let values = [0, 1, 9, 10, 99, 100, 65_535, -1, -10, Int.max, Int.min] + (0..<1000).map { _ in Int.random(in: -1_000_000...10_000_000, using: &random) }
