@@ -173,15 +173,18 @@ public struct SearchIndex: Sendable {
         mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
             precondition(number == count, "the search index was promised \(count) photos and given \(number)")
             flushShard()
-            let wordFiles = postings.wordFiles(under: wordGroups)
-            if let wordGroups {
-                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
-            }
-            // Word files first, as the index always wrote them; then the shards made so far.
+            // Word files first, as the index always wrote them; then the shards made so far. Each
+            // added as it is made (the postings taken out of `self` meanwhile, not copied).
             let shards = files
             files = []
-            for file in wordFiles {
-                add(SearchIndex.wordName(file.key), "t", file.key, bytes: file.value)
+            var words = postings
+            postings = SearchPostings(photoCount: 0)
+            words.wordFiles(under: wordGroups) { key, value in
+                add(SearchIndex.wordName(key), "t", key, bytes: value)
+            }
+            postings = words
+            if let wordGroups {
+                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {

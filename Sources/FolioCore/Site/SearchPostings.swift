@@ -136,6 +136,15 @@ struct SearchPostings: Sendable {
     /// The word files of the words filed under `groups` (shard keys), or of every word, each as
     /// its key and its value, `{"word":[…],…}`, sorted by key; `keys` then names every word file.
     mutating func wordFiles(under groups: Set<String>? = nil) -> [(key: String, value: [UInt8])] {
+        var files: [(key: String, value: [UInt8])] = []
+        wordFiles(under: groups) { files.append(($0, $1)) }
+        return files
+    }
+
+    /// As `wordFiles(under:)`, each file handed to `each` as it is made, in the order of their
+    /// keys: all made before any was written, a group of a million words (every "photo-…" file
+    /// name) was its entries twice, 50 MB, at the peak of the build that changed one of them.
+    mutating func wordFiles(under groups: Set<String>? = nil, each: (_ key: String, _ value: [UInt8]) -> Void) {
         putInOrder()
         // Each word's entry is written once, as bytes into one buffer (text appended a number at a
         // time was most of a build's index); the cutting only decides which file it goes to.
@@ -171,14 +180,14 @@ struct SearchPostings: Sendable {
         } else {
             keys = files.map(\.key)
         }
-        return files.map { file in
+        for file in files {
             var value: [UInt8] = [UInt8(ascii: "{")]
             for (at, word) in file.words.enumerated() {
                 if at > 0 { value.append(UInt8(ascii: ",")) }
                 value.append(contentsOf: entries[written[numbers.number(of: word) { all[$0] }!]])
             }
             value.append(UInt8(ascii: "}"))
-            return (file.key, value)
+            each(file.key, value)
         }
     }
 
