@@ -176,7 +176,9 @@ public struct LocalFileAccess: FileAccess {
                 }
             }
         }
-        return FolderListing(entries: found.sorted { $0.path < $1.path }, unreadable: unreadable.sorted { $0.path < $1.path })
+        // Sorted in place: a sorted copy was a second listing (48 MB at a million files).
+        found.sort { $0.path < $1.path }
+        return FolderListing(entries: found, unreadable: unreadable.sorted { $0.path < $1.path })
     }
 
     private struct FolderContents {
