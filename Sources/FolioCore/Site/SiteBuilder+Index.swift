@@ -1,0 +1,130 @@
+import Foundation
+
+/// How a builder finds its photos: by position, identifier, place, region, person and album,
+/// and each photo's stamp.
+extension SiteBuilder {
+    struct Index: Sendable {
+        var position = PhotoPositions()
+        var byPlace: [Int64: [Int]] = [:]
+        var byRegion: [Int64: [Int]] = [:]
+        var byPerson: [Int64: [Int]] = [:]
+        /// Places A–Z, titles that start with no letter last (the "#" section).
+        var places: [Place] = []
+        /// The same, under their letters (`indexLetter`), A–Z then "#".
+        var placesByLetter: [(letter: String, places: [Place])] = []
+        /// The favorites of each place that holds any (positions, newest first).
+        var favorites: [Int64: [Int]] = [:]
+
+        /// Places that hold favorites, A–Z, with their favorites.
+        var placesWithFavorites: [(place: Place, favorites: [Int])] {
+            places.compactMap { place in favorites[place.id].map { (place, $0) } }
+        }
+        /// Everyone named, A–Z: never the person of photos no one is named for (`Person.isUnknown`).
+        var people: [Person] = []
+        var place: [String: Place] = [:]
+        var region: [String: Region] = [:]
+        var person: [String: Person] = [:]
+        var album: [String: String] = [:]
+        /// Positions, the photos last added first.
+        var latestAdded: [Int] = []
+        /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
+        var coordinates: [Int64: MapCoordinate] = [:]
+        /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
+        var inAlbum = AlbumOrder(count: 0)
+    }
+
+    /// Where each photo is in its album's own order, by its position in `ordered`: a number each
+    /// (as a dictionary, 33 bytes a photo).
+    struct AlbumOrder: Sendable {
+        private var places: [Int32]
+
+        init(count: Int) {
+            places = [Int32](repeating: -1, count: count)
+        }
+
+        /// Nil for a photo in no album.
+        subscript(position: Int) -> Int? {
+            get { places.indices.contains(position) && places[position] >= 0 ? Int(places[position]) : nil }
+            set { places[position] = newValue.map { Int32($0) } ?? -1 }
+        }
+    }
+
+    /// Where each photo is in `ordered`, by its identifier (`NumberTable`, over the photos' own
+    /// identifiers). A photo listed twice is found where it was listed last.
+    struct PhotoPositions: Sendable {
+        private var ordered: [GalleryPhoto] = []
+        private var table = NumberTable()
+
+        init() {}
+
+        init(_ ordered: [GalleryPhoto]) {
+            self.ordered = ordered
+            table = NumberTable(count: ordered.count) { ordered[$0].photo.identifier }
+        }
+
+        subscript(identifier: String) -> Int? {
+            table.number(of: identifier) { ordered[$0].photo.identifier }
+        }
+    }
+
+    /// Each photo's stamp: what its cards and page show of it, the photo (`Photo.stamp`) and whom
+    /// and where it names; not what the model keeps of its place and region for other pages
+    /// (whether the place holds favorites, how many photographers the region has), which would
+    /// move the stamps of every photo there when one photo is made a favorite or given to
+    /// someone else. A person, place or region is stamped once for all the photos that name it.
+    static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
+        var people: [Int64: UInt64] = [:]
+        var places: [Int64: UInt64] = [:]
+        var regions: [Int64: UInt64] = [:]
+        for item in photos {
+            if people[item.person.id] == nil { people[item.person.id] = ValueStamp.of(item.person) }
+            if var place = item.place, places[place.id] == nil {
+                place.hasFavorites = false
+                places[place.id] = ValueStamp.of(place)
+            }
+            if var region = item.region, regions[region.id] == nil {
+                region.photographerCount = 0
+                regions[region.id] = ValueStamp.of(region)
+            }
+        }
+        let (named, located, regional) = (people, places, regions)
+        return photos.concurrentMap { item in
+            let stamps = (item.photo.stamp, named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
+                          item.region.flatMap { regional[$0.id] } ?? 0)
+            return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
+        }
+    }
+
+    /// The photos' positions by identifier, place, region and person; the places and the people
+    /// named, and where each place's photos with GPS are.
+    static func filed(_ ordered: [GalleryPhoto])
+        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: MapCoordinate.Centre]) {
+        var index = Index()
+        index.position = PhotoPositions(ordered)
+        var places: [Int64: Place] = [:]
+        var people: [Int64: Person] = [:]
+        var centres: [Int64: MapCoordinate.Centre] = [:]
+        for (position, item) in ordered.enumerated() {
+            if let place = item.place {
+                index.byPlace[place.id, default: []].append(position)
+                places[place.id] = place
+                if let latitude = item.photo.latitude, let longitude = item.photo.longitude {
+                    centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
+                }
+            }
+            if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
+            index.byPerson[item.person.id, default: []].append(position)
+            // No one named is no one: not in People, with no page and no list to walk.
+            if !item.person.isUnknown { people[item.person.id] = item.person }
+        }
+        return (index, places, people, centres)
+    }
+
+    /// Positions, the photos last added first.
+    static func latestAdded(_ ordered: [GalleryPhoto]) -> [Int] {
+        ordered.indices.sorted { a, b in
+            let (pa, pb) = (ordered[a].photo, ordered[b].photo)
+            return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
+        }
+    }
+}
