@@ -190,6 +190,53 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(PageManifest.decode(drawn.encoded()).entries, ["a": first, "a.html": last, "ab.html": first, "b.html": first])
     }
 
+    func testTheNextManifestIsTheOneMadeWholeOverTheLastBuilds() throws {
+        var random = SplitMix64(0x0E1D_F00D)
+        func entry() -> PageManifest.Entry {
+            PageManifest.Entry(checksum: random.next(), input: random.next() % 5 == 0 ? PageManifest.wholeFile : random.next(),
+                               changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000) + 0.75))
+        }
+        for round in 0..<20 {
+            // The last build's pages; this build draws some again, leaves some out, adds others.
+            var last = PageManifest()
+            for _ in 0..<(round * 37) { last["photos/p\(random.next() % 2_000).html"] = entry() }
+            if round % 3 == 0 { last["日本/京都.html"] = entry() }
+            let lastPaths = Set(last.entries.keys)
+            var next = NextManifest(last: last)
+            var whole = PageManifest()
+            for path in lastPaths.sorted().shuffled(using: &random) where random.next() % 4 != 0 {
+                XCTAssertEqual(next.last(path), last[path], "the last build's entry, asked before it is set")
+                let drawn = entry()
+                next.set(path, drawn)
+                whole[path] = drawn
+            }
+            for _ in 0..<(round * 11) {
+                let path = random.next() % 2 == 0 ? "photos/p\(random.next() % 2_000).html" : "search/data/w\(random.next() % 300).js"
+                let drawn = entry()
+                next.set(path, drawn)
+                whole[path] = drawn
+            }
+            next.finish()
+            XCTAssertEqual(next.lastIsEmpty, lastPaths.isEmpty)
+            XCTAssertEqual(Set(next.lastPaths), lastPaths, "the last build's paths, those dropped too")
+            for path in lastPaths.union(whole.entries.keys) {
+                XCTAssertEqual(next.has(path), whole[path] != nil, path)
+            }
+            var written = Data()
+            next.encode { written.append(contentsOf: $0) }
+            XCTAssertEqual(written, whole.encoded(), "round \(round): the same bytes as the manifest made whole")
+            XCTAssertEqual(next.manifest.entries, whole.entries)
+            XCTAssertEqual(last.only(under: "photos/").entries, last.entries.filter { $0.key.hasPrefix("photos/") })
+            // Merged with a manifest that has some of its paths: that one's entries win, each path once.
+            var merged: [(String, PageManifest.Entry)] = []
+            whole.sort()
+            last.sort()
+            last.merged(keeping: { _ in true }, with: whole) { merged.append(($0, $1)) }
+            XCTAssertEqual(merged.map(\.0), Array(lastPaths.union(whole.entries.keys)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            XCTAssertEqual(Dictionary(merged, uniquingKeysWith: { a, _ in a }), last.entries.merging(whole.entries) { $1 })
+        }
+    }
+
     func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
         var random = SplitMix64(0x1ED6_E125)
         var ledger = MediaLedger(drawing: "0123456789abcdef", thumbnails: "200000 5000050000.0 200001")

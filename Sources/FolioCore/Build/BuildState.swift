@@ -184,6 +184,11 @@ struct BuildState {
     /// (never whole in memory), for `save(stagedPages:digest:stamp:)` to put in place once the
     /// site is. Returns the hash of what was written.
     func stage(pages manifest: PageManifest) throws -> String {
+        try stage(pages: NextManifest(made: manifest))
+    }
+
+    /// `stage(pages:)` for the manifest a build made over the last one's.
+    func stage(pages manifest: NextManifest) throws -> String {
         try keeping {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return try Self.write(stagedPagesFile) { write in manifest.encode(to: write) }

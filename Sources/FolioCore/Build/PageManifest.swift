@@ -60,25 +60,51 @@ struct PageManifest {
     /// The entry at `path`. Set, it is added (nil adds nothing: an entry is never taken out); the
     /// manifest is put in order again by `sort()`, and the entry set last at a path is the one kept.
     subscript(path: String) -> Entry? {
-        get {
-            var path = path
-            return path.withUTF8 { key in
-                if !isSorted { return rows.lastIndex { compare($0, key) == 0 }.map { rows[$0].entry } }
-                var (low, high) = (0, rows.count)
-                while low < high {
-                    let middle = (low + high) / 2
-                    let order = compare(rows[middle], key)
-                    if order == 0 { return rows[middle].entry }
-                    if order < 0 { low = middle + 1 } else { high = middle }
-                }
-                return nil
-            }
-        }
+        get { position(of: path).map { rows[$0].entry } }
         set {
             guard let newValue else { return }
             var path = path
             path.withUTF8 { add($0, newValue) }
         }
+    }
+
+    /// Where the entry at `path` is (the last set there, while the manifest is out of order).
+    func position(of path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { key in
+            if !isSorted { return rows.lastIndex { compare($0, key) == 0 } }
+            var (low, high) = (0, rows.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(rows[middle], key)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    /// Replaces the entry at `position`, its path kept.
+    mutating func replace(at position: Int, with entry: Entry) {
+        rows[position].checksum = entry.checksum
+        rows[position].input = entry.input
+        rows[position].changed = entry.changed?.timeIntervalSince1970 ?? .nan
+    }
+
+    /// The entries whose paths start with `prefix`, as a manifest of their own.
+    func only(under prefix: String) -> PageManifest {
+        var part = PageManifest()
+        var prefix = prefix
+        prefix.withUTF8 { prefix in
+            bytes.withUnsafeBufferPointer { base in
+                for row in rows where Int(row.count) >= prefix.count
+                    && memcmp(base.baseAddress! + Int(row.start), prefix.baseAddress!, prefix.count) == 0 {
+                    part.add(UnsafeBufferPointer(rebasing: base[row.range]), row.entry)
+                }
+            }
+        }
+        part.sort()
+        return part
     }
 
     /// Every path, in the manifest's order.
@@ -260,14 +286,60 @@ struct PageManifest {
     private func encode(into file: inout LedgerWriter) {
         var manifest = self
         manifest.sort()
-        for row in manifest.rows {
+        manifest.encode(keeping: { _ in true }, with: PageManifest(), into: &file)
+    }
+
+    /// `encode(to:)` for the manifest of this one's entries that `keep` says yes to (by their
+    /// position) and `other`'s, which wins where both have a path: written as they are merged,
+    /// without that manifest made. Both must be in order.
+    func encode(keeping keep: (Int) -> Bool, with other: PageManifest, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var file = LedgerWriter(sink: write)
+        encode(keeping: keep, with: other, into: &file)
+        file.finish()
+    }
+
+    private func encode(keeping keep: (Int) -> Bool, with other: PageManifest, into file: inout LedgerWriter) {
+        merged(keeping: keep, with: other) { path, row in
             ContentHash.appendHex(row.checksum, to: &file.line)
             file.line.append(0x20)
             ContentHash.appendHex(row.input, to: &file.line)
             let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
             file.line.append(contentsOf: " @\(seconds) ".utf8)
-            file.line.append(contentsOf: manifest.bytes[row.range])
+            file.line.append(contentsOf: path)
             file.endLine()
+        }
+    }
+
+    /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
+    /// `other`, handed to `body` with its path in the order of the paths: where both have a path,
+    /// `other`'s entry. Both must be in order.
+    func merged(keeping keep: (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
+        try merged(keeping: keep, with: other) { path, row in try body(String(decoding: path, as: UTF8.self), row.entry) }
+    }
+
+    private func merged(keeping keep: (Int) -> Bool, with other: PageManifest,
+                        _ body: (UnsafeBufferPointer<UInt8>, Row) throws -> Void) rethrows {
+        precondition(isSorted && other.isSorted, "only manifests in order are merged")
+        try bytes.withUnsafeBufferPointer { mine in
+            try other.bytes.withUnsafeBufferPointer { theirs in
+                var (at, atOther) = (0, 0)
+                while at < rows.count || atOther < other.rows.count {
+                    if at < rows.count, !keep(at) {
+                        at += 1
+                        continue
+                    }
+                    let order: Int32 = at == rows.count ? 1 : atOther == other.rows.count ? -1
+                        : Self.compare(mine, rows[at], UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]))
+                    if order < 0 {
+                        try body(UnsafeBufferPointer(rebasing: mine[rows[at].range]), rows[at])
+                        at += 1
+                    } else {
+                        try body(UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]), other.rows[atOther])
+                        if order == 0 { at += 1 }
+                        atOther += 1
+                    }
+                }
+            }
         }
     }
 

@@ -27,8 +27,9 @@ struct SitePages: StepOutput {
     /// change since the last build can touch (an unlisted album's are all looked at).
     var digest: SiteDigest
     var changes: PageChanges
-    /// The pages and files of the site in place (the last build's manifest).
-    var previous: PageManifest
+    /// The manifest the render step draws into, made from the last build's, whose pages and
+    /// files are those of the site in place.
+    var manifest: SharedManifest
 }
 
 /// Every page of a site in the order they are drawn, each with the number of the builder (in
@@ -207,10 +208,12 @@ struct PagesStep: BuildStep {
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         let (output, now) = (site.output, run.now)
-        let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: previous, now: now) }
+        // The search index's own entries apart: the manifest is the render step's to change.
+        let lastSearch = previous.only(under: SearchIndex.folder)
+        let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: lastSearch, now: now) }
         return SitePages(builders: builders, routes: routes, search: search, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
-                         drawing: drawing, digest: digest, changes: changes, previous: previous)
+                         drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))
     }
 }

@@ -2,9 +2,8 @@ import Foundation
 
 /// The pages drawn into the new site, beside the old one.
 struct RenderedSite: StepOutput {
-    var manifest: PageManifest
-    /// The pages and files of the site in place (the last build's manifest).
-    var previous: PageManifest
+    /// The manifest this build leaves, made over the last build's (whose paths it keeps).
+    var manifest: NextManifest
     /// Pages whose keys were made: those a change since the last build could touch.
     var lookedAt = 0
     /// Pages drawn through the templates: those whose values or drawing changed.
@@ -29,35 +28,31 @@ struct RenderStep: BuildStep {
         var written: Bool
     }
 
-    /// The pages drawn so far, from every chunk, as one manifest.
+    /// The pages drawn so far, from every chunk, set in the manifest as each chunk is done.
     private final class DrawnPages: @unchecked Sendable {
         private let lock = NSLock()
-        private var site: RenderedSite
+        private var counts = (lookedAt: 0, rendered: 0, written: 0)
+        let manifest: SharedManifest
 
-        init(capacity: Int) {
-            site = RenderedSite(manifest: PageManifest(), previous: PageManifest())
-            site.manifest.reserveCapacity(capacity)
+        init(_ manifest: SharedManifest) {
+            self.manifest = manifest
         }
 
         func add(_ pages: [Drawn]) {
+            manifest.set(pages.map { ($0.path, $0.entry) })
             lock.withLock {
                 for page in pages {
-                    site.manifest[page.path] = page.entry
-                    if page.lookedAt { site.lookedAt += 1 }
-                    if page.rendered { site.rendered += 1 }
-                    if page.written { site.written += 1 }
+                    if page.lookedAt { counts.lookedAt += 1 }
+                    if page.rendered { counts.rendered += 1 }
+                    if page.written { counts.written += 1 }
                 }
             }
         }
 
-        /// What was drawn, beside the site in place (`previous`), handed over (not copied: the
-        /// manifest is added to after).
-        func finish(previous: PageManifest) -> RenderedSite {
+        /// What was drawn, the manifest handed over.
+        func finish() -> RenderedSite {
             lock.withLock {
-                var drawn = site
-                site = RenderedSite(manifest: PageManifest(), previous: PageManifest())
-                drawn.previous = previous
-                return drawn
+                RenderedSite(manifest: manifest.take(), lookedAt: counts.lookedAt, rendered: counts.rendered, written: counts.written)
             }
         }
     }
@@ -67,7 +62,6 @@ struct RenderStep: BuildStep {
         let output = site.output
         let renderer = PageRenderer(theme: site.theme, settings: site.settings)
         let routes = values.routes
-        let previous = values.previous
         let drawing = values.drawing
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
@@ -75,7 +69,7 @@ struct RenderStep: BuildStep {
         // Ranges of the routes, not copies: a copy of every route was 58 bytes a page.
         let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
         // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
-        let drawn = DrawnPages(capacity: max(routes.count, previous.count))
+        let drawn = DrawnPages(values.manifest)
         // The builders, held here once: asked through `values` whether each of a hundred
         // thousand routes may differ, the listed site's builder was copied whole for each.
         let builders = values.builders
@@ -89,7 +83,7 @@ struct RenderStep: BuildStep {
                 // all when the pages are drawn: none is noted made as it goes.
                 for (route, number) in routes[chunk] {
                     let path = route.path
-                    let last = previous[path]
+                    let last = drawn.manifest.last(path)
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now
@@ -128,31 +122,36 @@ struct RenderStep: BuildStep {
             }
         }
         if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
-        var rendered = drawn.finish(previous: previous)
         for (path, entry) in try await values.search.value {
-            rendered.manifest[path] = entry
+            drawn.manifest.set(path, entry)
         }
+        var rendered = drawn.finish()
         let address = SiteAddress(site.settings.baseURL)
         // A sitemap only for a site that says where it lives.
-        let listed = address == nil ? [] : rendered.manifest.compactMap { path, entry in
-            entry.isPage && !path.hasPrefix(UnlistedAlbum.top) ? (path: path, changed: entry.changed ?? now) : nil
+        var listed: [(path: String, changed: Date)] = []
+        if address != nil {
+            rendered.manifest.forEach { path, entry in
+                if entry.isPage && !path.hasPrefix(UnlistedAlbum.top) { listed.append((path, entry.changed ?? now)) }
+            }
         }
         let sitemaps = Sitemap.files(pages: listed, address: address)
+        listed = []
         for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
-            rendered.manifest[file.path] = try Self.write(file.data, to: file.path, last: previous, output: output, now: now)
+            rendered.manifest.set(file.path, try Self.write(file.data, to: file.path, last: rendered.manifest.last(file.path),
+                                                             output: output, now: now))
         }
-        rendered.manifest.sort()
+        rendered.manifest.finish()
         let manifest = rendered.manifest
-        output.vouch { manifest[$0] != nil }
+        output.vouch { manifest.has($0) }
         return rendered
     }
 
     /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
     /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
     /// modification time, as an unchanged page is.
-    static func write(_ data: Data, to path: String, last: PageManifest, output: PublicOutput, now: Date) throws -> PageManifest.Entry {
+    static func write(_ data: Data, to path: String, last: PageManifest.Entry?, output: PublicOutput, now: Date) throws -> PageManifest.Entry {
         var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
-        if let last = last[path], last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
+        if let last, last.checksum == entry.checksum, !last.isPage, output.reuse(path) {
             entry.changed = last.changed ?? now
         } else {
             try output.write(data, to: path)

@@ -63,7 +63,7 @@ final class SearchFiles: @unchecked Sendable {
         lock.withLock {
             guard failure == nil else { return }
             do {
-                entries[file.path] = try RenderStep.write(file.data, to: file.path, last: previous, output: output, now: now)
+                entries[file.path] = try RenderStep.write(file.data, to: file.path, last: previous[file.path], output: output, now: now)
             } catch {
                 failure = error
             }

@@ -52,7 +52,7 @@ struct WriteStep: BuildStep {
         async let stagedPages = Result { try state.stage(pages: manifest) }
         async let encodedDigest = digest.encoded()
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
-                                     pages: input.rendered.previous.paths)
+                                     pages: input.rendered.manifest.lastPaths)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
@@ -60,7 +60,7 @@ struct WriteStep: BuildStep {
             try state.save(stagedPages: try await stagedPages.get(), digest: await encodedDigest, stamp: stamp)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
-            if !input.rendered.previous.isEmpty || output.twinIsNext, let pages = state.pagesHash(),
+            if !input.rendered.manifest.lastIsEmpty || output.twinIsNext, let pages = state.pagesHash(),
                let next = BuildState.identity(of: output.next) {
                 let differing = output.twinIsNext ? [] : output.changedPaths.sorted()
                 try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse,

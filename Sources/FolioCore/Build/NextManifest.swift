@@ -1,0 +1,122 @@
+import Foundation
+
+/// The page manifest a build leaves, made in the place of the last build's: a page drawn again
+/// has its entry replaced where it is, a page the last build did not have is added beside, and
+/// which of the last build's pages this build made is a bit each. The two were held whole through
+/// the render and the write steps: 79 MB each at a million pages.
+///
+/// Asked for an entry (`last(_:)`), it answers with the last build's until this build sets one at
+/// that path: a build draws each path once, and asks before it sets.
+struct NextManifest: Sendable {
+    /// The last build's manifest, in order, its entries replaced as this build sets them.
+    private var base: PageManifest
+    /// One bit for each of `base`'s entries: set by this build.
+    private var made: [UInt64]
+    /// The entries at paths `base` does not have.
+    private var added = PageManifest()
+
+    init(last: PageManifest = PageManifest()) {
+        base = last
+        base.sort()
+        made = Array(repeating: 0, count: (base.count + 63) / 64)
+    }
+
+    /// A manifest made whole, as a build leaves it.
+    init(made: PageManifest) {
+        self.init()
+        added = made
+        added.sort()
+    }
+
+    /// Whether the last build left no manifest (or one this build cannot read).
+    var lastIsEmpty: Bool { base.isEmpty }
+
+    /// The paths of the last build's pages and files, in order.
+    var lastPaths: some Sequence<String> { base.paths }
+
+    /// The entry the last build left at `path` (see the type).
+    func last(_ path: String) -> PageManifest.Entry? {
+        base[path]
+    }
+
+    /// Sets the entry this build leaves at `path`.
+    mutating func set(_ path: String, _ entry: PageManifest.Entry) {
+        if let position = base.position(of: path) {
+            base.replace(at: position, with: entry)
+            made[position / 64] |= 1 << UInt64(position % 64)
+        } else {
+            added[path] = entry
+        }
+    }
+
+    /// Whether this build set an entry at `path`.
+    func has(_ path: String) -> Bool {
+        if let position = base.position(of: path) { return isMade(position) }
+        return added[path] != nil
+    }
+
+    private func isMade(_ position: Int) -> Bool {
+        made[position / 64] & (1 << UInt64(position % 64)) != 0
+    }
+
+    /// Puts the entries added in order: done once this build has set its last.
+    mutating func finish() {
+        added.sort()
+    }
+
+    /// Every entry this build set, with its path, in the order of the paths (`finish()` done).
+    func forEach(_ body: (String, PageManifest.Entry) throws -> Void) rethrows {
+        try base.merged(keeping: isMade, with: added, body)
+    }
+
+    /// The manifest this build leaves, handed to `write` a piece at a time as `PageManifest`
+    /// writes it, without being made whole (`finish()` done).
+    func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        base.encode(keeping: isMade, with: added, to: write)
+    }
+
+    /// The manifest this build leaves, made whole.
+    var manifest: PageManifest {
+        var whole = PageManifest()
+        forEach { whole[$0] = $1 }
+        return whole
+    }
+}
+
+/// A `NextManifest` the render step's chunks look in and set entries in, each on its own core,
+/// made by the pages step from the last build's manifest and held by no one else, so that its
+/// entries are replaced where they are rather than in a copy.
+final class SharedManifest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next: NextManifest
+
+    init(last: PageManifest) {
+        next = NextManifest(last: last)
+    }
+
+    /// The entry the last build left at `path` (`NextManifest.last(_:)`).
+    func last(_ path: String) -> PageManifest.Entry? {
+        lock.withLock { next.last(path) }
+    }
+
+    func set(_ path: String, _ entry: PageManifest.Entry) {
+        lock.withLock { next.set(path, entry) }
+    }
+
+    /// Sets a chunk's entries, the lock taken once.
+    func set(_ entries: [(path: String, entry: PageManifest.Entry)]) {
+        lock.withLock {
+            for (path, entry) in entries { next.set(path, entry) }
+        }
+    }
+
+    /// The manifest made, handed over (not copied) and finished; this one is left empty.
+    func take() -> NextManifest {
+        lock.withLock {
+            var taken = NextManifest()
+            swap(&taken, &next)
+            taken.finish()
+            return taken
+        }
+    }
+}
