@@ -192,9 +192,9 @@ final class DiscoveryTests: XCTestCase {
             ("photos/b.html", early), ("index.html", early), ("places/index.html", Self.now), ("photos/a.html", early),
             ("people/x.html", early), ("photos/c.html", Self.now), ("photos/d.html", early),
         ]
-        XCTAssertEqual(Sitemap.files(pages: Array(pages.prefix(3)), address: address, limit: 3).map(\.path), ["sitemap.xml"],
+        XCTAssertEqual(try Sitemap.files(pages: Array(pages.prefix(3)), address: address, limit: 3).map(\.path), ["sitemap.xml"],
                        "up to the limit, one sitemap")
-        let files = Sitemap.files(pages: pages, address: address, limit: 3)
+        let files = try Sitemap.files(pages: pages, address: address, limit: 3)
         XCTAssertEqual(files.map(\.path), ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml"])
         XCTAssertEqual(files.map { PublishFile.Phase.of($0.path) }, Array(repeating: .entrances, count: 4))
 
@@ -223,7 +223,7 @@ final class DiscoveryTests: XCTestCase {
                        "every page once, the home page first, in the order of one sitemap")
         XCTAssertEqual(String(decoding: Sitemap.robots(address: address).data, as: UTF8.self),
                        "User-agent: *\nAllow: /\n\nSitemap: \(Self.base)sitemap.xml\n", "robots.txt names the index")
-        XCTAssertEqual(Sitemap.files(pages: pages, address: nil, limit: 3).count, 0, "no base, no sitemap")
+        XCTAssertEqual(try Sitemap.files(pages: pages, address: nil, limit: 3).count, 0, "no base, no sitemap")
     }
 
     func meta(_ html: String) -> [String: String] {

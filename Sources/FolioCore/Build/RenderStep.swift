@@ -127,22 +127,26 @@ struct RenderStep: BuildStep {
         }
         var rendered = drawn.finish()
         let address = SiteAddress(site.settings.baseURL)
-        // A sitemap only for a site that says where it lives.
-        var listed: [(path: String, changed: Date)] = []
-        if address != nil {
-            rendered.manifest.forEach { path, entry in
-                if entry.isPage && !path.hasPrefix(UnlistedAlbum.top) { listed.append((path, entry.changed ?? now)) }
+        // A sitemap only for a site that says where it lives, each of its files written as it
+        // is made from the pages in the manifest.
+        // Set once all are made: the manifest is not changed while it is read.
+        var written: [(path: String, entry: PageManifest.Entry)] = []
+        try Sitemap.write(pages: { each in
+            try rendered.manifest.forEach { path, entry in
+                if entry.isPage && !path.hasPrefix(UnlistedAlbum.top) { try each(path, entry.changed ?? now) }
             }
+        }, address: address) { file in
+            written.append((file.path, try Self.write(file.data, to: file.path, last: rendered.manifest.last(file.path),
+                                                      output: output, now: now)))
         }
-        let sitemaps = Sitemap.files(pages: listed, address: address)
-        listed = []
-        for file in values.files + [Sitemap.robots(address: address)] + sitemaps {
-            rendered.manifest.set(file.path, try Self.write(file.data, to: file.path, last: rendered.manifest.last(file.path),
-                                                             output: output, now: now))
+        for file in values.files + [Sitemap.robots(address: address)] {
+            written.append((file.path, try Self.write(file.data, to: file.path, last: rendered.manifest.last(file.path),
+                                                      output: output, now: now)))
         }
+        for (path, entry) in written { rendered.manifest.set(path, entry) }
         rendered.manifest.finish()
-        let manifest = rendered.manifest
-        output.vouch { manifest.has($0) }
+        let made = rendered.manifest
+        output.vouch { made.has($0) }
         return rendered
     }
 

@@ -13,26 +13,54 @@ public enum Sitemap {
     public static let limit = 50_000
 
     /// `pages` are paths from the public root with when each last changed; `limit` is the most
-    /// a sitemap lists (the protocol's, except in tests).
-    public static func files(pages: [(path: String, changed: Date)], address: SiteAddress?, limit: Int = limit) -> [SiteFile] {
-        guard let address else { return [] }
-        let sorted = pages.sorted(by: { order($0.path) < order($1.path) })
-        guard sorted.count > limit else { return [SiteFile(path: path, text: urlset(sorted[...], address: address))] }
-        let parts = stride(from: 0, to: sorted.count, by: limit).map { sorted[$0..<min($0 + limit, sorted.count)] }
+    /// a sitemap lists (the protocol's, except in tests). The index first, when there is one.
+    public static func files(pages: [(path: String, changed: Date)], address: SiteAddress?, limit: Int = limit) throws -> [SiteFile] {
+        let sorted = pages.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        var files: [SiteFile] = []
+        try write(pages: { each in try sorted.forEach { try each($0.path, $0.changed) } }, address: address, limit: limit) { files.append($0) }
+        return files.last.map { [$0] + files.dropLast() } ?? []
+    }
+
+    /// The sitemap files made a part at a time and handed to `emit` as each is made, the index
+    /// (when there is one) last, never every page's address at once: at a million pages they were
+    /// hundreds of megabytes. `pages` hands each page (a path from the public root, when it last
+    /// changed) to the function it is given, in the order of the paths' bytes, as many times as
+    /// it is called (four).
+    public static func write(pages: (_ each: (String, Date) throws -> Void) throws -> Void, address: SiteAddress?,
+                             limit: Int = limit, emit: (SiteFile) throws -> Void) throws {
+        guard let address else { return }
+        var count = 0
+        try pages { _, _ in count += 1 }
+        var parts: [(path: String, changed: Date)] = []
+        var part = URLSet(address: address)
+        func finishPart() -> SiteFile {
+            let file = SiteFile(path: count > limit ? partPath(parts.count + 1) : path, text: part.finish())
+            parts.append((file.path, part.latest ?? .distantPast))
+            part = URLSet(address: address)
+            return file
+        }
+        try withoutActuallyEscaping(emit) { emit in
+            // The home page first, then section indexes, then the rest, each group in the paths' order.
+            for group in 0..<3 {
+                try pages { path, changed in
+                    guard Self.group(of: path) == group else { return }
+                    part.add(path, changed)
+                    if part.count == limit { try emit(finishPart()) }
+                }
+            }
+            if part.count > 0 || parts.isEmpty { try emit(finishPart()) }
+        }
+        guard count > limit else { return }
         var index = """
             <?xml version="1.0" encoding="utf-8"?>
             <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 
             """
-        var files: [SiteFile] = []
-        for (number, part) in zip(1..., parts) {
-            let file = SiteFile(path: partPath(number), text: urlset(part, address: address))
-            let changed = part.map(\.changed).max()!
-            index += "  <sitemap><loc>\(XMLText.escape(address.absolute(file.path)))</loc><lastmod>\(XMLText.date(changed))</lastmod></sitemap>\n"
-            files.append(file)
+        for part in parts {
+            index += "  <sitemap><loc>\(XMLText.escape(address.absolute(part.path)))</loc><lastmod>\(XMLText.date(part.changed))</lastmod></sitemap>\n"
         }
         index += "</sitemapindex>\n"
-        return [SiteFile(path: path, text: index)] + files
+        try emit(SiteFile(path: path, text: index))
     }
 
     /// The name of the `number`th sitemap of a site that needs more than one.
@@ -43,25 +71,37 @@ public enum Sitemap {
         path == self.path || (path.hasPrefix("sitemap-") && path.hasSuffix(".xml") && Int(path.dropFirst(8).dropLast(4)) != nil)
     }
 
-    private static func urlset(_ pages: ArraySlice<(path: String, changed: Date)>, address: SiteAddress) -> String {
+    /// One sitemap's addresses, as they are added.
+    private struct URLSet {
+        let address: SiteAddress
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 
             """
-        for page in pages {
-            // The home page is the folder itself; "index.html" would be a second name for it.
-            let location = page.path == Route.home.path ? address.base : address.absolute(page.path)
-            xml += "  <url><loc>\(XMLText.escape(location))</loc><lastmod>\(XMLText.date(page.changed))</lastmod></url>\n"
+        var count = 0
+        var latest: Date?
+
+        init(address: SiteAddress) {
+            self.address = address
         }
-        xml += "</urlset>\n"
-        return xml
+
+        mutating func add(_ path: String, _ changed: Date) {
+            // The home page is the folder itself; "index.html" would be a second name for it.
+            let location = path == Route.home.path ? address.base : address.absolute(path)
+            xml += "  <url><loc>\(XMLText.escape(location))</loc><lastmod>\(XMLText.date(changed))</lastmod></url>\n"
+            count += 1
+            latest = max(latest ?? changed, changed)
+        }
+
+        func finish() -> String {
+            xml + "</urlset>\n"
+        }
     }
 
-    /// The home page first, then section indexes, then the rest, each group alphabetical.
-    private static func order(_ path: String) -> (Int, String) {
-        if path == Route.home.path { return (0, path) }
-        return (path.hasSuffix("/index.html") ? 1 : 2, path)
+    /// The home page first, then section indexes, then the rest.
+    private static func group(of path: String) -> Int {
+        path == Route.home.path ? 0 : path.hasSuffix("/index.html") ? 1 : 2
     }
 
     /// `robots.txt`: everything may be crawled, and where the sitemap (or the sitemap index) is,
