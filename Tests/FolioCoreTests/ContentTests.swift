@@ -32,6 +32,43 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(b.tags, ["city", "river"])
     }
 
+    /// A build's load keeps of each record only where it is and its fingerprint; the import
+    /// reads again the records of the photos that changed: as the load read them, or as the
+    /// catalog says now if it was edited in between (by the path, wherever the record moved).
+    func testRecordsLetGoAreReadAgainAsTheCatalogHasThem() throws {
+        let site = try TestSite()
+        for name in ["a.jpg", "b.jpg", "c.jpg", "d.jpg", "loose.jpg"] { try site.photo("trip/\(name)") }
+        let records: [[String: Any]] = ["a", "b", "c", "d"].map { ["path": "\($0).jpg", "name": $0.uppercased(), "user": "Josh", "tags": [$0]] }
+        try site.catalog("trip/trip.plist", [["name": "no path"]] + records)
+        let whole = try load(site)
+        var loader = ContentLoader(contentRoot: site.content)
+        loader.keepsRecords = false
+        let light = try loader.load()
+        XCTAssertEqual(light.entries.map(\.path), whole.entries.map(\.path))
+        XCTAssertEqual(light.issues, whole.issues)
+        XCTAssertTrue(light.entries.allSatisfy { $0.record == nil }, "no record held")
+        XCTAssertEqual(light.entries.map(\.recordFingerprint), whole.entries.map { $0.record?.fingerprintValue })
+        XCTAssertEqual(light.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) },
+                       whole.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) }, "the import tells them by the same fingerprints")
+        let reader = CatalogReader(contentRoot: site.content, files: LocalFileAccess())
+        var changed = light.entries.map { ($0, PhotoStamp?.none) }
+        XCTAssertEqual(ImportStep.takeBackRecords(&changed, reader: reader).count, 0)
+        XCTAssertEqual(changed.map(\.0), whole.entries, "read again, the records the load read")
+
+        // Edited between the load and the import: records moved, one changed, one gone.
+        var edited = Array(records.reversed())
+        edited[0]["name"] = "D, renamed"
+        edited.removeLast()
+        try site.catalog("trip/trip.plist", edited)
+        changed = light.entries.map { ($0, PhotoStamp?.none) }
+        let lost = ImportStep.takeBackRecords(&changed, reader: reader)
+        XCTAssertEqual(lost.map(\.0), [.content(path: "trip/a.jpg")])
+        XCTAssertEqual(lost.first?.1.path, "content/trip/trip.plist (trip/a.jpg)")
+        XCTAssertEqual(changed.map(\.0.path), ["trip/b.jpg", "trip/c.jpg", "trip/d.jpg", "trip/loose.jpg"])
+        XCTAssertEqual(changed.map { $0.0.record?.name }, ["B", "C", "D, renamed", nil])
+        XCTAssertEqual(changed.map { $0.0.record?.tags }, [["b"], ["c"], ["d"], nil])
+    }
+
     func testImagesNoCatalogListsAreFoundToo() throws {
         let site = try TestSite()
         try site.photo("listed.jpg")

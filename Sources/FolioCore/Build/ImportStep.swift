@@ -43,6 +43,13 @@ struct ImportStep: BuildStep {
         for (entry, unchanged) in zip(inventory.entries, unchanged) where !unchanged {
             changed.append((entry, old[entry.source]))
         }
+        var result = ImportResult()
+        let reader = CatalogReader(contentRoot: site.paths.content, files: run.files,
+                                   cache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio))
+        for (source, issue) in Self.takeBackRecords(&changed, reader: reader) {
+            result.failed[source] = issue.reason
+            result.issues.append(issue)
+        }
 
         let contentRoot = site.paths.content
         let processor = site.processor
@@ -63,7 +70,6 @@ struct ImportStep: BuildStep {
         }
         ahead?.stop()
 
-        var result = ImportResult()
         var batch = ImportBatch()
         var found: [PhotoSource: [BuildIssue]] = [:]
         for ((entry, _), read) in zip(changed, results) {
@@ -105,6 +111,44 @@ struct ImportStep: BuildStep {
         result.imported = batch.upserts.count
         result.removed = batch.removals.count
         return result
+    }
+
+    /// Reads again, a catalog at a time, the records the load let go of the entries that
+    /// changed (`ContentEntry.catalogued`): each is the record read from its catalog where the load
+    /// found it, or, if the catalog was edited since, the record there that names its file. One
+    /// whose record is gone is left out of this build, said so, and read by the next. Returns those.
+    static func takeBackRecords(_ changed: inout [(ContentEntry, PhotoStamp?)], reader: CatalogReader) -> [(PhotoSource, BuildIssue)] {
+        var byCatalog: [String: [Int]] = [:]
+        for (at, (entry, _)) in changed.enumerated() {
+            if let place = entry.catalogued { byCatalog[place.catalog, default: []].append(at) }
+        }
+        var lost: [(PhotoSource, BuildIssue)] = []
+        var gone = IndexSet()
+        for (catalog, positions) in byCatalog.sorted(by: { $0.key < $1.key }) {
+            let records = reader.read(catalog: catalog, stamp: reader.files.stamp(of: reader.contentRoot.appendingPathComponent(catalog))).records
+            // By path, composed, only when the catalog moved its records since the load.
+            lazy var byPath = Dictionary(records.map { ($0.path.precomposedStringWithCanonicalMapping, $0) }, uniquingKeysWith: { first, _ in first })
+            for at in positions {
+                let entry = changed[at].0
+                guard let place = entry.catalogued else { continue }
+                // The load's record named the entry's file by the walk's bytes for it.
+                var record = records.indices.contains(Int(place.index)) ? records[Int(place.index)] : nil
+                record?.path = entry.path
+                if record?.fingerprintValue != place.fingerprint {
+                    record = byPath[entry.path.precomposedStringWithCanonicalMapping]
+                    record?.path = entry.path
+                }
+                if let record {
+                    changed[at].0.takeBack(record)
+                } else {
+                    lost.append((entry.source, .warning("content/\(catalog) (\(entry.path))",
+                                                        "its record changed while this build ran; the photo is read again by the next")))
+                    gone.insert(at)
+                }
+            }
+        }
+        if !gone.isEmpty { changed = changed.indices.filter { !gone.contains($0) }.map { changed[$0] } }
+        return lost
     }
 
     /// Photos with coordinates and no place from anyone get the place the gazetteer finds there;
@@ -160,8 +204,8 @@ struct ImportStep: BuildStep {
         }
         add(readerVersion)
         bytes.append(0x1E)
-        if let record = entry.record {
-            ContentHash.appendHex(record.fingerprintValue, to: &bytes)
+        if let record = entry.recordFingerprint {
+            ContentHash.appendHex(record, to: &bytes)
         } else {
             add("uncatalogued")
         }

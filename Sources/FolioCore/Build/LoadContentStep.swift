@@ -4,10 +4,11 @@ struct LoadContentStep: BuildStep {
 
     func run(_ input: (site: ConfiguredSite, walk: ContentWalk), in run: BuildRun) async throws -> ContentInventory {
         let site = input.site
-        return try ContentLoader(contentRoot: site.paths.content, files: run.files,
-                                 exclusions: ContentExclusions(patterns: site.settings.excludePatterns),
-                                 catalogCache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio))
-            .load(walk: input.walk.listing)
+        var loader = ContentLoader(contentRoot: site.paths.content, files: run.files,
+                                   exclusions: ContentExclusions(patterns: site.settings.excludePatterns),
+                                   catalogCache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio))
+        loader.keepsRecords = false
+        return try loader.load(walk: input.walk.listing)
     }
 }
 

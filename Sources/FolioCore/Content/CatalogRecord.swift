@@ -1,7 +1,7 @@
 import Foundation
 
 /// One entry of a `*.plist` catalog, checked and typed.
-public struct CatalogRecord: Sendable, Equatable, Encodable {
+public struct CatalogRecord: Sendable, Hashable, Encodable {
     /// Where the record stands, for messages: "content/FakeData.plist, record 3".
     public var location: String
     /// The image, relative to `content/`.
@@ -55,5 +55,16 @@ public struct CatalogRecord: Sendable, Equatable, Encodable {
             values.field("favorite", favorite)
             values.field("tags", tags)
         }
+    }
+}
+
+extension CatalogRecord {
+    /// Where a record was read: its catalog (relative to `content/`), its place among the
+    /// records read from it (`CatalogReader.Result.records`), and its fingerprint, which tells
+    /// the record read again there from one edited since.
+    public struct Place: Sendable, Equatable {
+        public var catalog: String
+        public var index: Int32
+        public var fingerprint: UInt64
     }
 }

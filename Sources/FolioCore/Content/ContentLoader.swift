@@ -8,6 +8,10 @@ public struct ContentLoader: Sendable {
     public let exclusions: ContentExclusions
     /// Where the readings of catalogs are kept between builds; every catalog is parsed when nil.
     let catalogCache: CatalogCache?
+    /// Whether each entry keeps its record whole, or only where it is and its fingerprint
+    /// (`ContentEntry.catalogued`), as a build's load does: its import reads again the records
+    /// of the photos that changed (`ImportStep.takeBackRecords`).
+    var keepsRecords = true
 
     public init(contentRoot: URL, files: any FileAccess = LocalFileAccess(), exclusions: ContentExclusions = ContentExclusions()) {
         self.init(contentRoot: contentRoot, files: files, exclusions: exclusions, catalogCache: nil)
@@ -122,7 +126,7 @@ public struct ContentLoader: Sendable {
                 }
                 if let key = result.cacheKey { cached.insert(key) }
                 inventory.issues += result.issues
-                for (var record, position) in zip(result.records, positions) {
+                for (index, (var record, position)) in zip(result.records, positions).enumerated() {
                     var at = position
                     if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
                         record.path = onDisk
@@ -136,9 +140,10 @@ public struct ContentLoader: Sendable {
                         inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
                         continue
                     }
-                    guard let entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
+                    guard var entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
                                             catalog: record.location, issues: &inventory.issues) else { continue }
                     walked.list(record.path, at: at)
+                    if !keepsRecords { entry.letGoOfRecord(catalog: catalog, index: index) }
                     inventory.entries.append(entry)
                 }
             }
@@ -152,7 +157,7 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(entry)
             }
         }
-        inventory.skipped = skippedFiles(zip(listing, kinds).filter { !$0.0.isLink }.map { ($0.0.path, $0.1) }, photos: images)
+        inventory.skipped = skippedFiles(listing, kinds: kinds, photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for link in listing where link.isLink && !ContentPath.isMedia(link.path) && !catalogs.contains(link.path) {
@@ -201,7 +206,7 @@ public struct ContentLoader: Sendable {
     /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
     /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
     /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    private func skippedFiles(_ files: [(path: String, kind: ContentFileKind)], photos: [String]) -> [SkippedFile] {
+    private func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: [String]) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
         lazy var photoByStem: [String: String] = {
             var byStem: [String: String] = [:]
@@ -211,13 +216,17 @@ public struct ContentLoader: Sendable {
             }
             return byStem
         }()
-        return files.compactMap { path, kind in
+        // Looked through where they are: listed apart with their kinds first, a million files
+        // were 75 MB at the load step's peak.
+        var skipped: [SkippedFile] = []
+        for (file, kind) in zip(listing, kinds) where !file.isLink {
             // Videos are imported: alone, or as the clip of the Live Photo of their name.
-            guard kind != .photo, kind != .catalog, kind != .video else { return nil }
-            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(path).deletingExtension.text.lowercased()] : nil
-            if kind == .sidecar, photo != nil { return nil }
-            return SkippedFile(path: path, kind: kind, companionOf: photo)
-        }.sorted { $0.path < $1.path }
+            guard kind != .photo, kind != .catalog, kind != .video else { continue }
+            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
+            if kind == .sidecar, photo != nil { continue }
+            skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
+        }
+        return skipped.sorted { $0.path < $1.path }
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
