@@ -39,9 +39,24 @@ struct NextManifest: Sendable {
         base[path]
     }
 
+    /// Where the last build's entry at `path` is, for `entry(at:)` and `set(_:at:_:)`: the
+    /// positions stay where they are as entries are set.
+    func position(of path: String) -> Int? {
+        base.position(of: path)
+    }
+
+    func entry(at position: Int) -> PageManifest.Entry {
+        base[entryAt: position]
+    }
+
     /// Sets the entry this build leaves at `path`.
     mutating func set(_ path: String, _ entry: PageManifest.Entry) {
-        if let position = base.position(of: path) {
+        set(path, at: nil, entry)
+    }
+
+    /// Sets the entry at `path`, which is at `position` (`position(of:)`; nil: looked for).
+    mutating func set(_ path: String, at position: Int?, _ entry: PageManifest.Entry) {
+        if let position = position ?? base.position(of: path) {
             base.replace(at: position, with: entry)
             made[position / 64] |= 1 << UInt64(position % 64)
         } else {
@@ -85,34 +100,56 @@ struct NextManifest: Sendable {
 
 /// A `NextManifest` the render step's chunks look in and set entries in, each on its own core,
 /// made by the pages step from the last build's manifest and held by no one else, so that its
-/// entries are replaced where they are rather than in a copy.
+/// entries are replaced where they are rather than in a copy. Looked in side by side (a read
+/// lock), set one chunk at a time (the write lock), by the positions found.
 final class SharedManifest: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
     private var next: NextManifest
 
     init(last: PageManifest) {
         next = NextManifest(last: last)
+        pthread_rwlock_init(lock, nil)
     }
 
-    /// The entry the last build left at `path` (`NextManifest.last(_:)`).
-    func last(_ path: String) -> PageManifest.Entry? {
-        lock.withLock { next.last(path) }
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    private func reading<T>(_ body: () -> T) -> T {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body()
+    }
+
+    private func writing<T>(_ body: () -> T) -> T {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body()
+    }
+
+    /// Where the last build's entry at `path` is, and that entry (`NextManifest.last(_:)`).
+    func last(_ path: String) -> (position: Int?, entry: PageManifest.Entry?) {
+        reading {
+            guard let position = next.position(of: path) else { return (nil, nil) }
+            return (position, next.entry(at: position))
+        }
     }
 
     func set(_ path: String, _ entry: PageManifest.Entry) {
-        lock.withLock { next.set(path, entry) }
+        writing { next.set(path, entry) }
     }
 
-    /// Sets a chunk's entries, the lock taken once.
-    func set(_ entries: [(path: String, entry: PageManifest.Entry)]) {
-        lock.withLock {
-            for (path, entry) in entries { next.set(path, entry) }
+    /// Sets a chunk's entries, each at the position `last(_:)` found for its path.
+    func set(_ entries: [(path: String, position: Int?, entry: PageManifest.Entry)]) {
+        writing {
+            for (path, position, entry) in entries { next.set(path, at: position, entry) }
         }
     }
 
     /// The manifest made, handed over (not copied) and finished; this one is left empty.
     func take() -> NextManifest {
-        lock.withLock {
+        writing {
             var taken = NextManifest()
             swap(&taken, &next)
             taken.finish()

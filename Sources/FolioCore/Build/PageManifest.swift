@@ -84,6 +84,11 @@ struct PageManifest {
         }
     }
 
+    /// The entry at `position` (`position(of:)`).
+    subscript(entryAt position: Int) -> Entry {
+        rows[position].entry
+    }
+
     /// Replaces the entry at `position`, its path kept.
     mutating func replace(at position: Int, with entry: Entry) {
         rows[position].checksum = entry.checksum

@@ -22,6 +22,8 @@ struct RenderStep: BuildStep {
 
     private struct Drawn: Sendable {
         var path: String
+        /// Where the last build's entry at `path` is in the manifest.
+        var position: Int?
         var entry: PageManifest.Entry
         var lookedAt: Bool
         var rendered: Bool
@@ -39,7 +41,7 @@ struct RenderStep: BuildStep {
         }
 
         func add(_ pages: [Drawn]) {
-            manifest.set(pages.map { ($0.path, $0.entry) })
+            manifest.set(pages.map { ($0.path, $0.position, $0.entry) })
             lock.withLock {
                 for page in pages {
                     if page.lookedAt { counts.lookedAt += 1 }
@@ -83,11 +85,11 @@ struct RenderStep: BuildStep {
                 // all when the pages are drawn: none is noted made as it goes.
                 for (route, number) in routes[chunk] {
                     let path = route.path
-                    let last = drawn.manifest.last(path)
+                    let (position, last) = drawn.manifest.last(path)
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now
-                        pages.append(Drawn(path: path, entry: last, lookedAt: false, rendered: false, written: false))
+                        pages.append(Drawn(path: path, position: position, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
                     let builder = builders[number]
@@ -97,7 +99,7 @@ struct RenderStep: BuildStep {
                     let input = PageManifest.input(key: key, drawing: drawing)
                     if var last, last.input == input, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now
-                        pages.append(Drawn(path: path, entry: last, lookedAt: true, rendered: false, written: false))
+                        pages.append(Drawn(path: path, position: position, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
                     }
                     guard let page = builder.page(route) else {
@@ -111,7 +113,7 @@ struct RenderStep: BuildStep {
                     let same = last?.checksum == entry.checksum && output.reuse(page.path, noting: false)
                     if same { entry.changed = last?.changed ?? now }
                     if !same { try output.write(html, to: page.path, noting: false) }
-                    pages.append(Drawn(path: page.path, entry: entry, lookedAt: true, rendered: true, written: !same))
+                    pages.append(Drawn(path: page.path, position: page.path == path ? position : nil, entry: entry, lookedAt: true, rendered: true, written: !same))
                 }
                 drawn.add(pages)
                 return nil
