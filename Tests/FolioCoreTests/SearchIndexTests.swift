@@ -264,6 +264,59 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// An edit makes again only the word files holding a word whose photos changed, in a group
+    /// cut into many files too; the rest are the files in place (even where a cut moved, the
+    /// files it moved are made), and together they are the files made afresh, byte for byte.
+    func testAnEditMakesOnlyTheWordFilesOfItsWords() throws {
+        var random = SplitMix64(0xF11E)
+        // Every photo's file name a word of its own, all under "ph": a group cut into many files.
+        var photos = (0..<6000).map { ["photo-\($0)", random.next() % 2 == 0 ? "harbour" : "dawn"] }
+        func made(_ photos: [[String]]) -> SearchPostings {
+            var postings = SearchPostings(photoCount: photos.count)
+            for (at, words) in photos.enumerated() {
+                let numbers = words.map { postings.number(of: $0) }
+                postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
+            }
+            return postings
+        }
+        var postings = made(photos)
+        var files = Dictionary(uniqueKeysWithValues: postings.wordFiles().map { ($0.key, $0.value) })
+        let cut = files.keys.filter { $0.hasPrefix("ph") }.count
+        XCTAssertGreaterThan(cut, 5, "the group is cut into many files")
+        var keptAny = false
+        for round in 0..<24 {
+            var changed = Set((0..<(1 + Int(random.next() % 5))).map { _ in Int(random.next() % 6000) })
+            // Every third round, 300 photos under "photo-1" given long words, then back again:
+            // a file over the budget is cut further, and joined again.
+            if round % 3 == 1 { changed.formUnion(1000..<1300) }
+            var put: [(position: Int, words: [Int], title: [Int])] = []
+            for at in changed.sorted() {
+                photos[at] = ["photo-\(at)", "harbour"]
+                if round % 3 == 1, (1000..<1300).contains(at) { photos[at].append("photo-\(at)-a-long-name-of-round-\(round)") }
+                if round % 4 == 0 { photos[at].append("new\(round)") }
+                let numbers = photos[at].map { postings.number(of: $0) }
+                put.append((at, numbers, Array(numbers.prefix(1))))
+            }
+            let touched = postings.replace(changed, with: put)
+            let groups = postings.groups(of: touched)
+            var remade: [String: [UInt8]] = [:]
+            let kept = postings.wordFiles(under: groups, touched: touched) { remade[$0] = $1 }
+            var next = files.filter { !groups.contains(SearchText.shardKey($0.key)) }
+            for key in kept { next[key] = try XCTUnwrap(files[key], "round \(round): \(key) kept, but there was no such file") }
+            next.merge(remade) { _, made in made }
+            var fresh = made(photos)
+            let freshFiles = Dictionary(uniqueKeysWithValues: fresh.wordFiles().map { ($0.key, $0.value) })
+            XCTAssertEqual(next, freshFiles, "round \(round)")
+            XCTAssertEqual(postings.keys, freshFiles.keys.sorted(), "round \(round)")
+            if round % 3 == 0 {
+                XCTAssertLessThan(remade.keys.filter { $0.hasPrefix("ph") }.count, cut / 2, "round \(round): not every file of the group made")
+            }
+            keptAny = keptAny || kept.contains { $0.hasPrefix("ph") }
+            files = next
+        }
+        XCTAssertTrue(keptAny)
+    }
+
     func testNumbersAreWrittenAsStringWritesThem() {
         var random = SplitMix64(5)
         let values = [0, 1, 9, 10, 99, 100, 65_535, -1, -10, Int.max, Int.min] + (0..<1000).map { _ in Int.random(in: -1_000_000...10_000_000, using: &random) }

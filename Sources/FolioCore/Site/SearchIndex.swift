@@ -93,6 +93,9 @@ public struct SearchIndex: Sendable {
         /// The word files to make, by the shard keys of their words, when the postings were the
         /// last build's, updated (`SearchPostings.replace`): the rest are its files; nil for all.
         private let wordGroups: Set<String>?
+        /// The words whose photos changed, in an update: a file of the groups above that holds
+        /// none of them is the last build's too.
+        private let touched: Set<Int>?
         private var kept: [String] = []
         private var number = 0
         var postings: SearchPostings
@@ -101,21 +104,22 @@ public struct SearchIndex: Sendable {
         private var buckets: [[String]]
 
         init(count: Int, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
-            self.init(count: count, remaking: remaking, emit: emit, postings: SearchPostings(photoCount: count), wordGroups: nil)
+            self.init(count: count, remaking: remaking, emit: emit, postings: SearchPostings(photoCount: count), touched: nil)
         }
 
         /// The index of photos whose words are all in `postings` already (an update): they come
-        /// as rows alone (`add(id:record:)`), and only the word files under `wordGroups` are made.
-        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: consuming SearchPostings, wordGroups: Set<String>) {
-            self.init(count: count, remaking: remaking, emit: emit, postings: postings, wordGroups: wordGroups)
+        /// as rows alone (`add(id:record:)`), and only the word files of the `touched` words are made.
+        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: consuming SearchPostings, touched: Set<Int>) {
+            self.init(count: count, remaking: remaking, emit: emit, postings: postings, touched: touched)
         }
 
-        private init(count: Int, remaking: Set<Int>?, emit: ((File) -> Void)?, postings: SearchPostings, wordGroups: Set<String>?) {
+        private init(count: Int, remaking: Set<Int>?, emit: ((File) -> Void)?, postings: SearchPostings, touched: Set<Int>?) {
             self.count = count
             self.remaking = remaking
             self.emit = emit
+            self.wordGroups = touched.map(postings.groups(of:))
+            self.touched = touched
             self.postings = postings
-            self.wordGroups = wordGroups
             buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
             rows.reserveCapacity(SearchIndex.photosPerShard)
         }
@@ -179,12 +183,13 @@ public struct SearchIndex: Sendable {
             files = []
             var words = postings
             postings = SearchPostings(photoCount: 0)
-            words.wordFiles(under: wordGroups) { key, value in
+            let unchanged = words.wordFiles(under: wordGroups, touched: touched) { key, value in
                 add(SearchIndex.wordName(key), "t", key, bytes: value)
             }
             postings = words
             if let wordGroups {
                 kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
+                kept += unchanged.map(SearchIndex.wordFile)
             }
             files += shards
             for (bucket, list) in buckets.enumerated() {
@@ -271,9 +276,9 @@ extension SiteBuilder {
             photos.append((position, words.all, words.title))
             titles[position] = words.titleText
         }
-        let groups = postings.replace(changed, with: photos)
+        let touched = postings.replace(changed, with: photos)
         let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
-        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: consume postings, wordGroups: groups)
+        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: consume postings, touched: touched)
         for position in ordered.indices {
             guard shards.contains(position / SearchIndex.photosPerShard) else {
                 making.add(id: "", record: nil)

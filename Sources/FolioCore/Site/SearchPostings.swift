@@ -80,9 +80,9 @@ struct SearchPostings: Sendable {
     }
 
     /// Takes the photos at `positions` out and puts `photos` (each one's position and words, as
-    /// `add` takes them) back in; returns the shard keys (`SearchText.shardKey`) of the words
-    /// whose photos changed: the word files to make again.
-    mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<String> {
+    /// `add` takes them) back in; returns the numbers of the words whose photos changed: the
+    /// words of the word files to make again (`groups(of:)`, `wordFiles(under:touched:each:)`).
+    mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<Int> {
         putInOrder()
         var taken = [Bool](repeating: false, count: photoCount)
         for position in positions where position < photoCount { taken[position] = true }
@@ -130,7 +130,12 @@ struct SearchPostings: Sendable {
             }
             spans[word] = Span(start: UInt32(start), count: UInt32(end + own.count - start))
         }
-        return Set(touched.map { SearchText.shardKey(words[$0]) })
+        return touched
+    }
+
+    /// The shard keys (`SearchText.shardKey`) of `words` (numbers): the groups of word files they are in.
+    func groups(of words: Set<Int>) -> Set<String> {
+        Set(words.map { SearchText.shardKey(self.words[$0]) })
     }
 
     /// The word files of the words filed under `groups` (shard keys), or of every word, each as
@@ -142,14 +147,15 @@ struct SearchPostings: Sendable {
     }
 
     /// As `wordFiles(under:)`, each file handed to `each` as it is made, in the order of their
-    /// keys: all made before any was written, a group of a million words (every "photo-…" file
-    /// name) was its entries twice, 50 MB, at the peak of the build that changed one of them.
-    mutating func wordFiles(under groups: Set<String>? = nil, each: (_ key: String, _ value: [UInt8]) -> Void) {
+    /// keys. With `touched` (the words whose photos changed since the files in place were made,
+    /// `replace`), a file under `groups` that holds no touched word, and held none that went,
+    /// cut where it was cut then, is the file in place: it is not made, and its key is returned. A group holds every
+    /// word of a kind (the "ph" of a million "photo-…" file names): one photo's edit made all its
+    /// files again, 33 MB at the peak of a build at a million photos, to write one.
+    @discardableResult
+    mutating func wordFiles(under groups: Set<String>? = nil, touched: Set<Int>? = nil,
+                            each: (_ key: String, _ value: [UInt8]) -> Void) -> [String] {
         putInOrder()
-        // Each word's entry is written once, as bytes into one buffer (text appended a number at a
-        // time was most of a build's index); the cutting only decides which file it goes to.
-        var entries: [UInt8] = []
-        var written = [Range<Int>](repeating: 0..<0, count: words.count)
         var filed: [Substring: [String]] = [:]
         // A word's shard key as the text it starts with, no string made: most words are in a
         // file that is not made again.
@@ -159,36 +165,98 @@ struct SearchPostings: Sendable {
             let group = Substring(word.unicodeScalars[..<end])
             if let only, !only.contains(group) { continue }
             filed[group, default: []].append(word)
-            let start = entries.count
-            entries.append(contentsOf: JSONText.string(word).utf8)
-            entries.append(contentsOf: ":[".utf8)
-            var previous: UInt32 = 0
-            for (at, value) in values[spans[number].range].enumerated() {
-                if at > 0 { entries.append(UInt8(ascii: ",")) }
-                JSONText.appendDecimal(Int(value - previous), to: &entries)
-                previous = value
-            }
-            entries.append(UInt8(ascii: "]"))
-            written[number] = start..<entries.count
         }
         let (numbers, all) = (self.numbers, self.words)
+        func number(_ word: String) -> Int { numbers.number(of: word) { all[$0] }! }
         let files = filed
-            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { written[numbers.number(of: $0) { all[$0] }!].count + 1 }) }
+            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { entrySize(number($0)) + 1 }) }
             .sorted { $0.key < $1.key }
+        let last = keys
         if let groups {
             keys = (keys.filter { !groups.contains(SearchText.shardKey($0)) } + files.map(\.key)).sorted()
         } else {
             keys = files.map(\.key)
         }
-        for file in files {
+        // The files a touched word is in, or was in before its last photo went: the file of
+        // the longest key it starts with.
+        var dirty = Set<String>()
+        if let touched {
+            let made = Set(files.map(\.key))
+            for word in touched.map({ all[$0] }) where only?.contains(Substring(SearchText.shardKey(word))) ?? true {
+                let scalars = Array(word.unicodeScalars)
+                for length in stride(from: scalars.count, through: 1, by: -1) {
+                    let key = String(String.UnicodeScalarView(scalars[..<length]))
+                    if made.contains(key) {
+                        dirty.insert(key)
+                        break
+                    }
+                }
+            }
+        }
+        var kept: [String] = []
+        for (at, file) in files.enumerated() {
+            if touched != nil, !dirty.contains(file.key),
+               Self.isCut(file.key, in: last) == (at + 1 < files.count && Self.isUnder(files[at + 1].key, file.key)) {
+                kept.append(file.key)
+                continue
+            }
             var value: [UInt8] = [UInt8(ascii: "{")]
+            value.reserveCapacity(file.words.reduce(2) { $0 + entrySize(number($1)) + 1 })
             for (at, word) in file.words.enumerated() {
                 if at > 0 { value.append(UInt8(ascii: ",")) }
-                value.append(contentsOf: entries[written[numbers.number(of: word) { all[$0] }!]])
+                appendEntry(number(word), to: &value)
             }
             value.append(UInt8(ascii: "}"))
             each(file.key, value)
         }
+        return kept
+    }
+
+    /// Whether `key` was a file's key among `keys` (sorted) and cut further there: the words
+    /// under it were in files of their own (keys that start with it, which follow it).
+    /// Nil when it was no file's key.
+    private static func isCut(_ key: String, in keys: [String]) -> Bool? {
+        var (low, high) = (0, keys.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
+        }
+        guard low < keys.count, keys[low] == key else { return nil }
+        return low + 1 < keys.count && isUnder(keys[low + 1], key)
+    }
+
+    /// Whether `key` is a longer key that starts with `prefix`, by its characters as a cut takes them.
+    private static func isUnder(_ key: String, _ prefix: String) -> Bool {
+        key.unicodeScalars.count > prefix.unicodeScalars.count && key.unicodeScalars.starts(with: prefix.unicodeScalars)
+    }
+
+    /// A word's entry in its file, `"word":[…]`: its photos, each as the difference from the one before.
+    private func appendEntry(_ number: Int, to entry: inout [UInt8]) {
+        entry.append(contentsOf: JSONText.string(words[number]).utf8)
+        entry.append(contentsOf: ":[".utf8)
+        var previous: UInt32 = 0
+        for (at, value) in values[spans[number].range].enumerated() {
+            if at > 0 { entry.append(UInt8(ascii: ",")) }
+            JSONText.appendDecimal(Int(value - previous), to: &entry)
+            previous = value
+        }
+        entry.append(UInt8(ascii: "]"))
+    }
+
+    /// The bytes `appendEntry` writes, counted without writing them.
+    private func entrySize(_ number: Int) -> Int {
+        var size = JSONText.string(words[number]).utf8.count + 3
+        var previous: UInt32 = 0
+        for (at, value) in values[spans[number].range].enumerated() {
+            if at > 0 { size += 1 }
+            var difference = value - previous
+            repeat {
+                size += 1
+                difference /= 10
+            } while difference > 0
+            previous = value
+        }
+        return size
     }
 
     /// The files these postings were written as: each word file, in the order of their keys, and
