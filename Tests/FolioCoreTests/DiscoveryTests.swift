@@ -226,6 +226,25 @@ final class DiscoveryTests: XCTestCase {
         XCTAssertEqual(try Sitemap.files(pages: pages, address: nil, limit: 3).count, 0, "no base, no sitemap")
     }
 
+    /// The sitemap's and the feed's dates, worked out by hand, are the ones Foundation's
+    /// formatter writes, on both sides of 1970, from 1583 (before the Gregorian reform Foundation
+    /// turns Julian; ISO 8601 stays Gregorian, as the hand-made ones do) to 9999.
+    func testDatesAreWrittenAsTheISOFormatterWritesThem() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime]
+        var random = SplitMix64(0xDA7E)
+        // 1583-01-01 and 9999-12-31T23:59:59, in seconds since 1970.
+        let (first, last): (Int64, Int64) = (-12_212_553_600, 253_402_300_799)
+        let fixed: [TimeInterval] = [0, -1, -0.5, 0.999, 86_399, 86_400, 951_782_400, 951_868_800, 4_107_542_400, -2_208_988_800,
+                                     TimeInterval(first), TimeInterval(last), 1_764_000_000.75]
+        for seconds in fixed + (0..<20_000).map({ _ in TimeInterval(Int64(random.next() % UInt64(last - first)) + first) + 0.25 }) {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(XMLText.date(date), formatter.string(from: date), "\(seconds)")
+        }
+        XCTAssertEqual(XMLText.date(Date(timeIntervalSince1970: 1_763_546_400)), "2025-11-19T10:00:00Z")
+    }
+
     func meta(_ html: String) -> [String: String] {
         var found: [String: String] = [:]
         for tag in PublicTreeChecks.matches(#"(<meta (?:property|name)="(?:og|twitter):[^>]*>)"#, in: html) {
