@@ -149,9 +149,10 @@ struct SearchPostings: Sendable {
     /// As `wordFiles(under:)`, each file handed to `each` as it is made, in the order of their
     /// keys. With `touched` (the words whose photos changed since the files in place were made,
     /// `replace`), a file under `groups` that holds no touched word, and held none that went,
-    /// cut where it was cut then, is the file in place: it is not made, and its key is returned. A group holds every
-    /// word of a kind (the "ph" of a million "photo-…" file names): one photo's edit made all its
-    /// files again, 33 MB at the peak of a build at a million photos, to write one.
+    /// cut where it was cut then, is the file in place: it is not made, and its key is returned.
+    /// A group holds every word of a kind (the "ph" of a million "photo-…" file names): one
+    /// photo's edit made all its files again, 33 MB at the peak of a build at a million photos,
+    /// to write one.
     @discardableResult
     mutating func wordFiles(under groups: Set<String>? = nil, touched: Set<Int>? = nil,
                             each: (_ key: String, _ value: [UInt8]) -> Void) -> [String] {
