@@ -236,8 +236,8 @@ final class DiscoveryTests: XCTestCase {
         var random = SplitMix64(0xDA7E)
         // 1583-01-01 and 9999-12-31T23:59:59, in seconds since 1970.
         let (first, last): (Int64, Int64) = (-12_212_553_600, 253_402_300_799)
-        let fixed: [TimeInterval] = [0, -1, -0.5, 0.999, 86_399, 86_400, 951_782_400, 951_868_800, 4_107_542_400, -2_208_988_800,
-                                     TimeInterval(first), TimeInterval(last), 1_764_000_000.75]
+        let fixed: [TimeInterval] = [0, -1, -0.5, -0.0001, 0.999, 0.9998, 59.9996, 86_399, 86_400, 951_782_400, 951_868_800,
+                                     4_107_542_400, -2_208_988_800, TimeInterval(first), TimeInterval(last), 1_764_000_059.9999]
         for seconds in fixed + (0..<20_000).map({ _ in TimeInterval(Int64(random.next() % UInt64(last - first)) + first) + 0.25 }) {
             let date = Date(timeIntervalSince1970: seconds)
             XCTAssertEqual(XMLText.date(date), formatter.string(from: date), "\(seconds)")

@@ -233,6 +233,16 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
+    /// The postings of photos' words, each photo's first word in its title.
+    static func postings(of photos: [[String]]) -> SearchPostings {
+        var postings = SearchPostings(photoCount: photos.count)
+        for (at, words) in photos.enumerated() {
+            let numbers = words.map { postings.number(of: $0) }
+            postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
+        }
+        return postings
+    }
+
     /// Photos taken out of the postings and put back in place, round after round, leave the
     /// postings that their photos' words make afresh: the same word files, byte for byte.
     func testPostingsReplacedInPlaceAreThoseMadeAfresh() {
@@ -240,15 +250,7 @@ final class SearchIndexTests: XCTestCase {
         let vocabulary = (0..<300).map { "w\($0)" }
         func words() -> [String] { (0..<Int(random.next() % 6)).map { _ in vocabulary[Int(random.next() % 300)] } }
         var photos = (0..<400).map { _ in words() }
-        func made(_ photos: [[String]]) -> SearchPostings {
-            var postings = SearchPostings(photoCount: photos.count)
-            for (at, words) in photos.enumerated() {
-                let numbers = words.map { postings.number(of: $0) }
-                postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
-            }
-            return postings
-        }
-        var postings = made(photos)
+        var postings = Self.postings(of: photos)
         for round in 0..<30 {
             let changed = Set((0..<Int(random.next() % 12)).map { _ in Int(random.next() % 400) })
             var put: [(position: Int, words: [Int], title: [Int])] = []
@@ -258,7 +260,7 @@ final class SearchIndexTests: XCTestCase {
                 put.append((at, numbers, Array(numbers.prefix(1))))
             }
             _ = postings.replace(changed, with: put)
-            var fresh = made(photos)
+            var fresh = Self.postings(of: photos)
             XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value), "round \(round)")
             XCTAssertEqual(postings.wordCount, fresh.wordCount, "round \(round)")
         }
@@ -271,15 +273,7 @@ final class SearchIndexTests: XCTestCase {
         var random = SplitMix64(0xF11E)
         // Every photo's file name a word of its own, all under "ph": a group cut into many files.
         var photos = (0..<6000).map { ["photo-\($0)", random.next() % 2 == 0 ? "harbour" : "dawn"] }
-        func made(_ photos: [[String]]) -> SearchPostings {
-            var postings = SearchPostings(photoCount: photos.count)
-            for (at, words) in photos.enumerated() {
-                let numbers = words.map { postings.number(of: $0) }
-                postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
-            }
-            return postings
-        }
-        var postings = made(photos)
+        var postings = Self.postings(of: photos)
         var files = Dictionary(uniqueKeysWithValues: postings.wordFiles().map { ($0.key, $0.value) })
         let cut = files.keys.filter { $0.hasPrefix("ph") }.count
         XCTAssertGreaterThan(cut, 5, "the group is cut into many files")
@@ -304,7 +298,7 @@ final class SearchIndexTests: XCTestCase {
             var next = files.filter { !groups.contains(SearchText.shardKey($0.key)) }
             for key in kept { next[key] = try XCTUnwrap(files[key], "round \(round): \(key) kept, but there was no such file") }
             next.merge(remade) { _, made in made }
-            var fresh = made(photos)
+            var fresh = Self.postings(of: photos)
             let freshFiles = Dictionary(uniqueKeysWithValues: fresh.wordFiles().map { ($0.key, $0.value) })
             XCTAssertEqual(next, freshFiles, "round \(round)")
             XCTAssertEqual(postings.keys, freshFiles.keys.sorted(), "round \(round)")

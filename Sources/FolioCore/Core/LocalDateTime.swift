@@ -36,11 +36,19 @@ public enum LocalDateTime {
 
     /// The UTC calendar day and time of `date` (seconds dropped), in the Gregorian calendar, for
     /// years 1583 to 9999; nil for any other (Foundation's calendar is Julian before October
-    /// 1582). Howard Hinnant's civil_from_days, the inverse of `daysSinceEpoch`.
-    ///
-    /// The time is first taken to the nearest millisecond, as DateFormatter does before it
-    /// drops the rest: 14:04:59.9998 is said "14:05" by it, and so here.
+    /// 1582). See `civilSeconds`.
     static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
+        guard let at = civilSeconds(date), (1583...9999).contains(at.year) else { return nil }
+        return (at.year, at.month, at.day, at.hour, at.minute)
+    }
+
+    /// The UTC calendar day and time of `date`, to the second, in the Gregorian calendar (before
+    /// 1582 too, as ISO 8601 has it); nil for a date no formatter writes either. Howard Hinnant's
+    /// civil_from_days, the inverse of `daysSinceEpoch`.
+    ///
+    /// The time is first taken to the nearest millisecond, as Foundation's formatters do before
+    /// they drop the rest: 14:04:59.9998 is said "14:05" by them, and so here.
+    static func civilSeconds(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
         let milliseconds = (date.timeIntervalSince1970 * 1000 + 0.5).rounded(.down)
         guard milliseconds.isFinite, abs(milliseconds) < 4e14 else { return nil }
         let inMilliseconds = Int(milliseconds)
@@ -56,7 +64,6 @@ public enum LocalDateTime {
         let day = dayOfYear - (153 * shifted + 2) / 5 + 1
         let month = shifted < 10 ? shifted + 3 : shifted - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        guard (1583...9999).contains(year) else { return nil }
-        return (year, month, day, inDay / 3600, inDay % 3600 / 60)
+        return (year, month, day, inDay / 3600, inDay % 3600 / 60, inDay % 60)
     }
 }
