@@ -78,4 +78,18 @@ final class CollectionsTests: XCTestCase {
         XCTAssertFalse(PathHashes().contains(""))
         XCTAssertTrue(PathHashes(["", "a"]).contains(""))
     }
+
+    /// An element found by halving a sorted array is where a look through it finds it, at any
+    /// length, duplicates and all, and nothing else is found.
+    func testSortedIndexFindsWhatALookThroughFinds() {
+        var random = SplitMix64(0x5027)
+        for length in [0, 1, 2, 3, 7, 64, 1_000] {
+            let values = (0..<length).map { _ in Int(random.next() % 500) }.sorted()
+            for value in -1...501 {
+                let found = values.sortedIndex(of: value)
+                XCTAssertEqual(found, values.firstIndex(of: value), "\(value) in \(length)")
+                XCTAssertEqual(values.map { (number: $0, text: "\($0)") }.sortedIndex(of: value, by: \.number), found)
+            }
+        }
+    }
 }

@@ -8,6 +8,26 @@ extension Array {
     }
 }
 
+extension Array {
+    /// Where an element whose `key` is `value` is, in an array sorted by `key` (found by halving);
+    /// nil when none is.
+    func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) / 2
+            if key(self[middle]) < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && key(self[low]) == value ? low : nil
+    }
+}
+
+extension Array where Element: Comparable {
+    /// Where `value` is in this sorted array (found by halving); nil when it is not in it.
+    func sortedIndex(of value: Element) -> Int? {
+        sortedIndex(of: value) { $0 }
+    }
+}
+
 extension Array where Element: Sendable {
     /// `map` on every core, in order, for pure work on each of many elements (a large library's
     /// photos); an array shorter than `minimum` is mapped on this thread.

@@ -125,13 +125,7 @@ public struct PathHashes: Sendable, ExpressibleByArrayLiteral {
     }
 
     public func contains(_ path: String) -> Bool {
-        let hash = Self.hash(path)
-        var (low, high) = (0, hashes.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if hashes[middle] < hash { low = middle + 1 } else { high = middle }
-        }
-        return low < hashes.count && hashes[low] == hash
+        hashes.sortedIndex(of: Self.hash(path)) != nil
     }
 
     static func hash(_ path: String) -> UInt64 {

@@ -111,12 +111,6 @@ public struct StoredThumbnails: Sendable {
     }
 
     public func contains(_ key: ThumbnailKey) -> Bool {
-        guard let ids = photos[key.spec] else { return false }
-        var (low, high) = (0, ids.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if ids[middle] < key.photoId { low = middle + 1 } else { high = middle }
-        }
-        return low < ids.count && ids[low] == key.photoId
+        photos[key.spec]?.sortedIndex(of: key.photoId) != nil
     }
 }

@@ -184,13 +184,7 @@ struct ContentMarks: Sendable {
     let count: Int
 
     subscript(path: String) -> PhotoMark? {
-        let key = Self.key(of: path)
-        var (low, high) = (0, rows.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].key < key { low = middle + 1 } else { high = middle }
-        }
-        return low < rows.count && rows[low].key == key ? rows[low].mark : nil
+        rows.sortedIndex(of: Self.key(of: path), by: \.key).map { rows[$0].mark }
     }
 
     static func key(of path: String) -> UInt64 {

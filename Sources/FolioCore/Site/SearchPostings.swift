@@ -217,13 +217,8 @@ struct SearchPostings: Sendable {
     /// under it were in files of their own (keys that start with it, which follow it).
     /// Nil when it was no file's key.
     private static func isCut(_ key: String, in keys: [String]) -> Bool? {
-        var (low, high) = (0, keys.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        guard low < keys.count, keys[low] == key else { return nil }
-        return low + 1 < keys.count && isUnder(keys[low + 1], key)
+        guard let at = keys.sortedIndex(of: key) else { return nil }
+        return at + 1 < keys.count && isUnder(keys[at + 1], key)
     }
 
     /// Whether `key` is a longer key that starts with `prefix`, by its characters as a cut takes them.

@@ -194,7 +194,7 @@ extension SiteBuilder {
             }
             // A sorted listing's cover is its first photo.
             func pages(in listing: [Int]) -> PageChanges.Pages {
-                let at = Self.index(of: position, in: listing)
+                let at = listing.sortedIndex(of: position)
                 return self.pages(showing: at, cover: itself && at == 0)
             }
             if let folder = AlbumTree.folder(of: item.photo), let album = albumTree.albums[folder] {
@@ -217,16 +217,6 @@ extension SiteBuilder {
             if let album = albumTree.albums[folder] { changes.touch(album.route.path) }
         }
         return changes
-    }
-
-    /// Where `position` is in `listing` (positions, in the site's order), if it is in it.
-    private static func index(of position: Int, in listing: [Int]) -> Int? {
-        var (low, high) = (0, listing.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if listing[middle] < position { low = middle + 1 } else { high = middle }
-        }
-        return low < listing.count && listing[low] == position ? low : nil
     }
 
     /// The pages of a listing a change to its photo at `at` may touch: the page that shows it,
