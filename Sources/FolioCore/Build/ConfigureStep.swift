@@ -19,6 +19,14 @@ struct ConfiguredSite: StepOutput {
     let folio: String
 }
 
+extension ConfiguredSite {
+    /// Where the readings of the site's catalogs are kept between builds: the load reads
+    /// through it, and the import reads again through it the records the load let go.
+    var catalogCache: CatalogCache {
+        CatalogCache(folder: paths.catalogCache, reader: folio)
+    }
+}
+
 /// Reads the settings, loads the theme, opens the model and the output.
 struct ConfigureStep: BuildStep {
     static let name = "configure"

@@ -45,7 +45,7 @@ struct ImportStep: BuildStep {
         }
         var result = ImportResult()
         let reader = CatalogReader(contentRoot: site.paths.content, files: run.files,
-                                   cache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio))
+                                   cache: site.catalogCache)
         for (source, issue) in Self.takeBackRecords(&changed, reader: reader) {
             result.failed[source] = issue.reason
             result.issues.append(issue)

@@ -6,7 +6,7 @@ struct LoadContentStep: BuildStep {
         let site = input.site
         var loader = ContentLoader(contentRoot: site.paths.content, files: run.files,
                                    exclusions: ContentExclusions(patterns: site.settings.excludePatterns),
-                                   catalogCache: CatalogCache(folder: site.paths.catalogCache, reader: site.folio))
+                                   catalogCache: site.catalogCache)
         loader.keepsRecords = false
         return try loader.load(walk: input.walk.listing)
     }

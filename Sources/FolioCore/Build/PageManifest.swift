@@ -280,14 +280,6 @@ struct PageManifest {
         return file.finish()
     }
 
-    /// `encoded()` handed to `write` a piece at a time: a million pages' manifest, made whole,
-    /// was 75 MB more at the peak of the build that kept it.
-    func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var file = LedgerWriter(sink: write)
-        encode(into: &file)
-        file.finish()
-    }
-
     private func encode(into file: inout LedgerWriter) {
         var manifest = self
         manifest.sort()

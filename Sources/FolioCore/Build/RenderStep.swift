@@ -130,8 +130,8 @@ struct RenderStep: BuildStep {
         var rendered = drawn.finish()
         let address = SiteAddress(site.settings.baseURL)
         // A sitemap only for a site that says where it lives, each of its files written as it
-        // is made from the pages in the manifest.
-        // Set once all are made: the manifest is not changed while it is read.
+        // is made from the pages in the manifest; these files' entries are set once all are
+        // made, as the manifest is not changed while it is read.
         var written: [(path: String, entry: PageManifest.Entry)] = []
         try Sitemap.write(pages: { each in
             try rendered.manifest.forEach { path, entry in

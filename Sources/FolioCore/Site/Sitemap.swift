@@ -15,7 +15,7 @@ public enum Sitemap {
     /// `pages` are paths from the public root with when each last changed; `limit` is the most
     /// a sitemap lists (the protocol's, except in tests). The index first, when there is one.
     public static func files(pages: [(path: String, changed: Date)], address: SiteAddress?, limit: Int = limit) throws -> [SiteFile] {
-        let sorted = pages.sorted { Array($0.path.utf8).lexicographicallyPrecedes(Array($1.path.utf8)) }
+        let sorted = pages.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         var files: [SiteFile] = []
         try write(pages: { each in try sorted.forEach { try each($0.path, $0.changed) } }, address: address, limit: limit) { files.append($0) }
         return files.last.map { [$0] + files.dropLast() } ?? []
