@@ -421,6 +421,73 @@ final class ModelTests: XCTestCase {
         XCTAssertTrue(snapshot.favorite)
     }
 
+    /// A photo holds its optional numbers as bits and its sizes as 32-bit numbers, in 192 bytes
+    /// (a site's snapshot holds one for every photo): what is set is what is read, nil included,
+    /// a NaN a photo is given included, and a photo equals itself.
+    func testAPhotoHoldsItsNumbersAsSetInItsOwnFewBytes() throws {
+        XCTAssertEqual(MemoryLayout<Photo>.size, 192)
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: nil)]))
+        var held = try XCTUnwrap(database.photo(identifier: "p1"))
+        for value in [nil, 0, -0.0, 1.5, -33.86, .greatestFiniteMagnitude, -.infinity, .nan] as [Double?] {
+            held.latitude = value
+            held.longitude = value.map { -$0 }
+            XCTAssertEqual(held.latitude?.bitPattern, value?.bitPattern)
+            XCTAssertEqual(held.longitude?.bitPattern, value.map { -$0 }?.bitPattern)
+            held.taken = value.map(Date.init(timeIntervalSinceReferenceDate:))
+            XCTAssertEqual(held.taken?.timeIntervalSinceReferenceDate.bitPattern, value?.bitPattern)
+            XCTAssertEqual(held, held)
+        }
+        for id in [nil, 1, Int64.max, -1] as [Int64?] {
+            held.placeId = id
+            XCTAssertEqual(held.placeId, id)
+        }
+        for (width, height, orientation) in [(0, 0, 0), (8_192, 65_535, 8), (Int(Int32.max), 1, 255)] {
+            (held.width, held.height, held.orientation) = (width, height, orientation)
+            XCTAssertEqual([held.width, held.height, held.orientation], [width, height, orientation])
+        }
+        held.checksum = "c1"
+        XCTAssertEqual(held.checksum, "c1")
+        held.checksum = "0123456789abcdef"
+        XCTAssertEqual(held.checksum, "0123456789abcdef")
+        var fresh = try XCTUnwrap(database.photo(identifier: "p1"))
+        fresh.checksum = "0123456789abcdef"
+        fresh.latitude = held.latitude
+        fresh.longitude = held.longitude
+        fresh.taken = held.taken
+        fresh.placeId = held.placeId
+        (fresh.width, fresh.height, fresh.orientation) = (held.width, held.height, held.orientation)
+        XCTAssertEqual(fresh, held, "a text checksum replaced by digits leaves nothing of itself")
+    }
+
+    /// A snapshot holds a camera, an exposure and a list of tags that many photos have once for
+    /// all of them: the same storage, the same values as each photo read alone; past the table's
+    /// limit, values are read as they are, and still right.
+    func testASnapshotHoldsWhatManyPhotosHaveAlikeOnce() throws {
+        let count = Photo.SharedValues.limit + 10
+        try database.apply(ImportBatch(upserts: (1...count).map { n in
+            var photo = photo(n, by: "Josh", at: nil)
+            photo.camera = n % 3 == 0 ? "Canon EOS 5D Mark IV" : "X100"
+            photo.exposure = "1/250 s at f/5.6, ISO \(n % 2 == 0 ? 100 : n)"
+            photo.tags = n % 2 == 0 ? ["sea", "dawn light"] : ["tag \(n)"]
+            return photo
+        }))
+        let photos = try database.snapshot(topRegionLimit: 50, halves: Int.max).photos.map(\.photo)
+        XCTAssertEqual(photos.count, count)
+        for held in photos {
+            XCTAssertEqual(held, try XCTUnwrap(database.photo(identifier: held.identifier)), held.identifier)
+        }
+        func storage(_ text: String?) -> UnsafeRawPointer? {
+            var text = text ?? ""
+            return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        let canon = photos.filter { $0.camera == "Canon EOS 5D Mark IV" }
+        XCTAssertEqual(Set(canon.map { storage($0.camera) }).count, 1)
+        let even = photos.filter { $0.tags.count == 2 }
+        XCTAssertEqual(even.count, count / 2)
+        XCTAssertEqual(Set(even.map { $0.tags.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }).count, 1)
+        XCTAssertEqual(Set(even.map { storage($0.exposure) }).count, 1)
+    }
+
     /// A batch larger than the blocks the rows are encoded in (two whole blocks and part of a
     /// third): every photo written once, with its own values, its person and its place.
     func testABatchOfManyBlocksWritesEveryPhotoWithItsOwnValues() throws {

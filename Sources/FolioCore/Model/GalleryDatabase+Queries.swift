@@ -276,6 +276,7 @@ extension GalleryDatabase {
             if columns == nil {
                 columns = try Photo.ColumnIndexes(row)
                 columns!.readsImportStamps = false
+                columns!.shared = Photo.SharedValues()
             }
             let photo = try Photo(row: row, columns: columns!)
             guard let person = names.people[photo.personId] else { continue }

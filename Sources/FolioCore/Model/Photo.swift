@@ -11,11 +11,8 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var identifier: String
     /// Where it comes from; what an import finds its row by.
     public var source: PhotoSource
-    public var title: String?
-    public var personId: Int64
-    // The one-byte properties after an optional's ninth byte, where they take no room of their
-    // own (Swift lays a struct out in the order it is written): 16 bytes a photo.
-    public var placeId: Int64?
+    // The one-byte properties straight after the source, in the byte its case leaves before the
+    // next eight (Swift lays a struct out in the order it is written): no room of their own.
     public var favorite: Bool
     public var catalogFavorite: Bool
     /// Its file's format, as its bytes said (a remote photo's is JPEG).
@@ -26,54 +23,93 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var transparent: Bool
     /// Whether it moves (ImageMetadata.animated): its animation is published beside its stills.
     public var animated: Bool
-    public var taken: Date?
+    private var orientationValue: UInt8
+    public var title: String?
+    public var personId: Int64
+    // The optional numbers below are held as their bits, nil as a bit pattern no value has (see
+    // `Absent`): an optional's ninth byte took eight with the padding after it, and sizes as the
+    // 32-bit numbers images have. The photo so takes 192 bytes where it took 256, in every photo
+    // a site's snapshot holds from the plan to the write (64 MB at a million photos).
+    private var placeNumber: Int64
+    private var takenBits: UInt64
     public var uploaded: Date
-    public var width: Int
-    public var height: Int
-    public var orientation: Int
-    /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
-    public var checksum: String {
-        get { checksumValue.text }
-        set { checksumValue = Checksum(newValue) }
-    }
-    private var checksumValue: Checksum
+    private var widthValue: Int32
+    private var heightValue: Int32
+    /// Sixteen lower-case hex digits (every checksum Folio makes, `ContentHash.hex`) as their
+    /// number; anything else is held as text in `rare`.
+    private var checksumNumber: UInt64
     /// A video's or a Live Photo's motion; nil for a still.
     public var motion: PhotoMotion?
     public var camera: String?
     public var exposure: String?
-    public var latitude: Double?
-    public var longitude: Double?
+    private var latitudeBits: UInt64
+    private var longitudeBits: UInt64
     /// Stored as a JSON array (see the v11 migration).
     public var tags: [String]
     /// What a photo from Flickr brings: its page, licence and sized image URLs.
     public var remote: RemotePhoto?
     /// What most photos a site draws do not have, held by reference and nil when none is set:
-    /// inline, these six were 96 of a photo's 360 bytes, for every photo of a library.
+    /// inline, these were 96 of a photo's 360 bytes, for every photo of a library.
     private var rare: Boxed<Rare>?
 
-    /// A checksum as a photo holds it: sixteen lower-case hex digits (every checksum Folio
-    /// makes, `ContentHash.hex`) as their number, anything else as text. As text, sixteen
+    public var orientation: Int {
+        get { Int(orientationValue) }
+        set { orientationValue = UInt8(clamping: newValue) }
+    }
+    public var placeId: Int64? {
+        get { placeNumber == Absent.number ? nil : placeNumber }
+        set { placeNumber = newValue ?? Absent.number }
+    }
+    public var taken: Date? {
+        get { Absent.real(takenBits).map(Date.init(timeIntervalSinceReferenceDate:)) }
+        set { takenBits = Absent.bits(newValue?.timeIntervalSinceReferenceDate) }
+    }
+    public var width: Int {
+        get { Int(widthValue) }
+        set { widthValue = Int32(clamping: newValue) }
+    }
+    public var height: Int {
+        get { Int(heightValue) }
+        set { heightValue = Int32(clamping: newValue) }
+    }
+    public var latitude: Double? {
+        get { Absent.real(latitudeBits) }
+        set { latitudeBits = Absent.bits(newValue) }
+    }
+    public var longitude: Double? {
+        get { Absent.real(longitudeBits) }
+        set { longitudeBits = Absent.bits(newValue) }
+    }
+    /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
+    public var checksum: String {
+        get { rare?.value.checksumText ?? ContentHash.hexText(checksumNumber) }
+        set {
+            let number = Self.hexNumber(newValue)
+            checksumNumber = number ?? 0
+            // Most photos hold no text, and keep `rare` nil.
+            if number == nil || rare?.value.checksumText != nil {
+                setRare { $0.checksumText = number == nil ? newValue : nil }
+            }
+        }
+    }
+
+    /// How an optional property held as its bits says it has no value: a NaN with a payload
+    /// no arithmetic makes (a NaN a photo is given is held as that NaN), and for ids the least
+    /// number, which SQLite never gives a row.
+    private enum Absent {
+        static let number = Int64.min
+        static let real: UInt64 = 0x7FF4_F011_0A00_0001
+
+        static func bits(_ value: Double?) -> UInt64 { value?.bitPattern ?? real }
+        static func real(_ bits: UInt64) -> Double? { bits == real ? nil : Double(bitPattern: bits) }
+    }
+
+    /// The number sixteen lower-case hex digits are; nil for any other text. As text, sixteen
     /// digits are one byte more than a string holds inline: one on the heap for every photo.
-    private enum Checksum: Sendable, Hashable {
-        case hex(UInt64)
-        case text(String)
-
-        init(_ text: String) {
-            let digits = text.utf8
-            guard digits.count == 16, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-                  let value = UInt64(text, radix: 16) else {
-                self = .text(text)
-                return
-            }
-            self = .hex(value)
-        }
-
-        var text: String {
-            switch self {
-            case .hex(let value): return ContentHash.hexText(value)
-            case .text(let text): return text
-            }
-        }
+    private static func hexNumber(_ text: String) -> UInt64? {
+        let digits = text.utf8
+        guard digits.count == 16, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return UInt64(text, radix: 16)
     }
 
     private struct Rare: Sendable, Hashable {
@@ -83,18 +119,23 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         var fingerprint = ""
         var lastError: String?
         var flickrPlaceId: String?
+        /// A checksum that is not sixteen hex digits (`checksum`).
+        var checksumText: String?
 
         var isEmpty: Bool { self == Rare() }
     }
 
-    /// The names of every property a photo holds, its own (its checksum as `checksumValue`) and
-    /// those in `rare`: what a test holds the stamp's properties to.
+    /// The names of every property a photo holds, its own (those held as bits or narrower
+    /// numbers by the property's name) and those in `rare`: what a test holds the stamp's
+    /// properties to.
     static func heldProperties(of photo: Photo) -> [String] {
-        Mirror(reflecting: photo).children.flatMap { child -> [String] in
+        let heldAs = ["orientationValue": "orientation", "placeNumber": "placeId", "takenBits": "taken", "widthValue": "width",
+                      "heightValue": "height", "checksumNumber": "checksum", "latitudeBits": "latitude", "longitudeBits": "longitude"]
+        return Mirror(reflecting: photo).children.flatMap { child -> [String] in
             switch child.label {
-            case "rare": return Mirror(reflecting: Rare()).children.map { $0.label ?? "?" }
-            case "checksumValue": return ["checksum"]
-            default: return [child.label ?? "?"]
+            case "rare": return Mirror(reflecting: Rare()).children.compactMap { $0.label == "checksumText" ? nil : $0.label ?? "?" }
+            case let label?: return [heldAs[label] ?? label]
+            default: return ["?"]
             }
         }
     }
@@ -147,28 +188,30 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         self.source = source
         self.title = title
         self.personId = personId
-        self.placeId = placeId
+        placeNumber = placeId ?? Absent.number
         self.favorite = favorite
         self.catalogFavorite = catalogFavorite
         self.format = format
         self.colour = colour
         self.transparent = transparent
         self.animated = animated
-        self.taken = taken
+        takenBits = Absent.bits(taken?.timeIntervalSinceReferenceDate)
         self.uploaded = uploaded
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        checksumValue = Checksum(checksum)
+        widthValue = Int32(clamping: width)
+        heightValue = Int32(clamping: height)
+        orientationValue = UInt8(clamping: orientation)
+        let number = Self.hexNumber(checksum)
+        checksumNumber = number ?? 0
         self.motion = motion
         self.camera = camera
         self.exposure = exposure
-        self.latitude = latitude
-        self.longitude = longitude
+        latitudeBits = Absent.bits(latitude)
+        longitudeBits = Absent.bits(longitude)
         self.tags = tags
         self.remote = remote
         let rare = Rare(description: description, descriptionHTML: descriptionHTML, fileStamp: fileStamp,
-                        fingerprint: fingerprint, lastError: lastError, flickrPlaceId: flickrPlaceId)
+                        fingerprint: fingerprint, lastError: lastError, flickrPlaceId: flickrPlaceId,
+                        checksumText: number == nil ? checksum : nil)
         self.rare = rare.isEmpty ? nil : Boxed(rare)
     }
 
@@ -281,6 +324,9 @@ extension Photo {
         /// False to leave `fileStamp` and `fingerprint` empty: what the import alone asks of a
         /// photo, not read into a site's snapshot (two strings a photo, 130 MB at a million).
         var readsImportStamps = true
+        /// Where the rows' cameras, exposures and tags are held once for all the photos that
+        /// have the same (a snapshot's rows); nil to read each photo's as its own.
+        var shared: SharedValues?
 
         init(_ row: Row) throws {
             var indexes: [String: Int] = [:]
@@ -347,10 +393,40 @@ extension Photo {
             fingerprint: columns.readsImportStamps ? row[columns.fingerprint] : "",
             format: row[columns.format], orientation: row[columns.orientation], colour: row[columns.colour],
             transparent: row[columns.transparent], animated: row[columns.animated],
-            motion: try json(columns.motion, PhotoMotion.self), camera: row[columns.camera],
-            exposure: row[columns.exposure], latitude: row[columns.latitude], longitude: row[columns.longitude],
-            tags: try Self.tags(row[columns.tags]), lastError: row[columns.lastError],
+            motion: try json(columns.motion, PhotoMotion.self), camera: columns.shared?.text(row[columns.camera]) ?? row[columns.camera],
+            exposure: columns.shared?.text(row[columns.exposure]) ?? row[columns.exposure],
+            latitude: row[columns.latitude], longitude: row[columns.longitude],
+            tags: try columns.shared?.tags(row[columns.tags], read: Self.tags) ?? Self.tags(row[columns.tags]),
+            lastError: row[columns.lastError],
             remote: try json(columns.remote, RemotePhoto.self), flickrPlaceId: row[columns.flickrPlaceId])
+    }
+
+    /// The cameras, exposures and tag lists many photos have alike ("Canon EOS 5D Mark IV",
+    /// "1/250 s at f/5.6, ISO 100", ["family", "beach"]), held once for all of them as one
+    /// reading of rows goes: read as each photo's own, a text over 15 bytes and a list of tags
+    /// are an allocation each in every photo a snapshot holds. At most `limit` of each kind are
+    /// kept, so a library whose every exposure differs pays a table of bounded size, not an entry
+    /// more for each photo. Used by one reading, on one thread.
+    final class SharedValues {
+        static let limit = 4_096
+        private var texts: [String: String] = [:]
+        private var lists: [String: [String]] = [:]
+
+        /// The same text, held once when it is not short enough to be held inline anyway.
+        func text(_ value: String?) -> String? {
+            guard let value, value.utf8.count > 15 else { return value }
+            if let held = texts[value] { return held }
+            if texts.count < Self.limit { texts[value] = value }
+            return value
+        }
+
+        /// The tags the column's text says, read once for all the photos whose column says the same.
+        func tags(_ column: String, read: (String) throws -> [String]) rethrows -> [String] {
+            if let held = lists[column] { return held }
+            let tags = try read(column)
+            if !tags.isEmpty, lists.count < Self.limit { lists[column] = tags }
+            return tags
+        }
     }
 
     /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC), read from the column's bytes:
