@@ -76,8 +76,7 @@ struct BuildState {
     /// The manifest of the pages in place; empty when nothing is known of them.
     func pages() -> PageManifest {
         if let record = record() {
-            guard let data = try? Data(contentsOf: pagesFile), ContentHash.hex(data) == record.pages else { return PageManifest() }
-            return PageManifest.decode(data)
+            return PageManifest.read(path: pagesFile.path, hash: record.pages) ?? PageManifest()
         }
         return legacy().pages
     }
@@ -141,8 +140,7 @@ struct BuildState {
     /// files they were written as (`SearchFiles.stamp(of:in:)`): they describe the site in place
     /// only when its manifest's word files have that stamp. Nil when there are none to read.
     func search() -> (postings: SearchPostings, files: UInt64)? {
-        guard let data = try? Data(contentsOf: searchFile, options: .alwaysMapped) else { return nil }
-        return SearchPostings.decode(data)
+        LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
     }
 
     /// Keeps the search index's postings (`search()`), written as the word files of `files`.

@@ -202,21 +202,30 @@ struct PageManifest {
     /// The manifest as this Folio writes it, read a byte at a time: at 100,000 pages, splitting
     /// it as text was a second of every build. A line in another form is read as text.
     static func decode(_ data: Data) -> PageManifest {
+        decode(from: LedgerStream(bytes: data), lines: data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
+    }
+
+    /// The manifest in the file at `path`, read a buffer at a time, never held whole beside the
+    /// manifest made of it (77 MB more at a million pages); nil when the file will not open or
+    /// its hash (`ContentHash`) is not `hash`. Read twice: once to count its lines and check its
+    /// hash, then into a manifest of the right size.
+    static func read(path: String, hash: String) -> PageManifest? {
+        guard let counting = LedgerStream(path: path) else { return nil }
+        var lines = 0
+        while counting.line({ _ in () }) != nil { lines += 1 }
+        guard counting.failure == nil, ContentHash.hexText(counting.digest) == hash,
+              let stream = LedgerStream(path: path), stream.size == counting.size else { return nil }
+        let manifest = decode(from: stream, lines: lines)
+        return stream.failure == nil && ContentHash.hexText(stream.digest) == hash ? manifest : nil
+    }
+
+    private static func decode(from stream: LedgerStream, lines: Int) -> PageManifest {
         var manifest = PageManifest()
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            let bytes = bytes.bindMemory(to: UInt8.self)
-            let lines = bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-            manifest.rows.reserveCapacity(lines)
-            manifest.bytes.reserveCapacity(max(0, bytes.count - lines * 36))
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if !manifest.addWritten(line) { manifest.add(Substring(String(decoding: line, as: UTF8.self))) }
-                start = end + 1
-            }
-        }
+        manifest.rows.reserveCapacity(lines)
+        manifest.bytes.reserveCapacity(max(0, stream.size - lines * 36))
+        while stream.line({ (line: UnsafeBufferPointer<UInt8>) -> Void in
+            if !manifest.addWritten(line) { manifest.add(Substring(String(decoding: line, as: UTF8.self))) }
+        }) != nil {}
         manifest.sort()
         return manifest
     }

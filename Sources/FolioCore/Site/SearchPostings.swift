@@ -306,63 +306,55 @@ struct SearchPostings: Sendable {
 
     /// The postings `encoded` wrote, with the stamp of their word files; nil for anything else.
     static func decode(_ data: Data) -> (postings: SearchPostings, files: UInt64)? {
-        data.withUnsafeBytes { bytes -> (SearchPostings, UInt64)? in
-            var at = 0
-            func line() -> Substring? {
-                guard let end = bytes[at...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-                defer { at = end + 1 }
-                return Substring(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<end]), as: UTF8.self)
-            }
-            guard line() == Substring(heading), let fields = line()?.split(separator: " "), fields.count == 8,
-                  fields[0] == "photos", let photos = Int(fields[1]), photos >= 0,
-                  fields[2] == "files", let files = UInt64(fields[3], radix: 16),
-                  fields[4] == "keys", let keyCount = Int(fields[5]), keyCount >= 0,
-                  fields[6] == "words", let wordCount = Int(fields[7]), wordCount >= 0 else { return nil }
-            var postings = SearchPostings(photoCount: photos)
-            for _ in 0..<keyCount {
-                guard let key = line() else { return nil }
-                postings.keys.append(String(key))
-            }
-            // Room for the words of the photos a build changes: an array grown by one word past
-            // its room is made again at twice its size (at a million photos, 16 MB for words
-            // alone, 24 MB with their spans and 8 MB of their table).
-            let room = wordCount + wordCount / 64 + 1_024
-            postings.words.reserveCapacity(room)
-            for _ in 0..<wordCount {
-                guard let word = line() else { return nil }
-                postings.words.append(String(word))
-            }
-            let words = postings.words
-            postings.numbers.reserveCapacity(room) { words[$0] }
-            for number in 0..<wordCount { postings.numbers.insert(number, for: words[number]) { words[$0] } }
-            func number() -> UInt32? {
-                guard at + 4 <= bytes.count else { return nil }
-                defer { at += 4 }
-                return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-            }
-            var counts: [Int] = []
-            counts.reserveCapacity(wordCount)
-            for _ in 0..<wordCount {
-                guard let count = number() else { return nil }
-                counts.append(Int(count))
-            }
-            let limit = UInt32(clamping: photos * 2)
-            // With room for the photos a build puts back in (`replace`, in place).
-            let values = (bytes.count - at) / 4
-            postings.values.reserveCapacity(values + values / 64 + 4_096)
-            postings.spans.reserveCapacity(room)
-            for count in counts {
-                guard count > 0, at + count * 4 <= bytes.count else { return nil }
-                let start = postings.values.count
-                for _ in 0..<count {
-                    guard let value = number(), value < limit, postings.values.count == start || postings.values[postings.values.count - 1] < value
-                    else { return nil }
-                    postings.values.append(value)
-                }
-                postings.spans.append(Span(start: UInt32(start), count: UInt32(count)))
-            }
-            guard at == bytes.count, postings.numbers.count == wordCount else { return nil }
-            return (postings, files)
+        decode(from: LedgerStream(bytes: data))
+    }
+
+    /// The same, read from the file as it goes (`LedgerStream`), not mapped or held whole.
+    static func decode(from stream: LedgerStream) -> (postings: SearchPostings, files: UInt64)? {
+        guard stream.line() == Substring(heading), let fields = stream.line()?.split(separator: " "), fields.count == 8,
+              fields[0] == "photos", let photos = Int(fields[1]), photos >= 0,
+              fields[2] == "files", let files = UInt64(fields[3], radix: 16),
+              fields[4] == "keys", let keyCount = Int(fields[5]), keyCount >= 0,
+              fields[6] == "words", let wordCount = Int(fields[7]), wordCount >= 0, wordCount <= stream.size else { return nil }
+        var postings = SearchPostings(photoCount: photos)
+        for _ in 0..<keyCount {
+            guard let key = stream.line() else { return nil }
+            postings.keys.append(String(key))
         }
+        // Room for the words of the photos a build changes: an array grown by one word past
+        // its room is made again at twice its size (at a million photos, 16 MB for words
+        // alone, 24 MB with their spans and 8 MB of their table).
+        let room = wordCount + wordCount / 64 + 1_024
+        postings.words.reserveCapacity(room)
+        for _ in 0..<wordCount {
+            guard let word = stream.line() else { return nil }
+            postings.words.append(String(word))
+        }
+        let words = postings.words
+        postings.numbers.reserveCapacity(room) { words[$0] }
+        for number in 0..<wordCount { postings.numbers.insert(number, for: words[number]) { words[$0] } }
+        var counts: [UInt32] = []
+        counts.reserveCapacity(wordCount)
+        for _ in 0..<wordCount {
+            guard let count = stream.number() else { return nil }
+            counts.append(count)
+        }
+        let limit = UInt32(clamping: photos * 2)
+        // With room for the photos a build puts back in (`replace`, in place).
+        let values = (stream.size - stream.offset) / 4
+        postings.values.reserveCapacity(values + values / 64 + 4_096)
+        postings.spans.reserveCapacity(room)
+        for count in counts {
+            guard count > 0, stream.offset + Int(count) * 4 <= stream.size else { return nil }
+            let start = postings.values.count
+            for _ in 0..<count {
+                guard let value = stream.number(), value < limit,
+                      postings.values.count == start || postings.values[postings.values.count - 1] < value else { return nil }
+                postings.values.append(value)
+            }
+            postings.spans.append(Span(start: UInt32(start), count: count))
+        }
+        guard stream.atEnd, stream.failure == nil, stream.offset == stream.size, postings.numbers.count == wordCount else { return nil }
+        return (postings, files)
     }
 }

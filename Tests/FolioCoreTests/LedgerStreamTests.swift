@@ -1,0 +1,98 @@
+import Foundation
+import XCTest
+@testable import FolioCore
+
+/// Build-state files read a buffer at a time (`LedgerStream`) read as the same bytes held whole
+/// do, whatever the buffer's size: lines and numbers across the buffer's ends, lines longer than
+/// it, a last line with no line feed, the file's hash.
+final class LedgerStreamTests: XCTestCase {
+    var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-stream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func file(_ data: Data, _ name: String = "ledger") throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        return url.path
+    }
+
+    func testAFileReadABufferAtATimeIsItsBytes() throws {
+        var random = SplitMix64(0x1ED6_E5)
+        var text = Data()
+        var lines: [String] = []
+        for number in 0..<300 {
+            let line = String(repeating: "é\(number % 10)", count: Int(random.next() % 40))
+            lines.append(line)
+            text.append(contentsOf: line.utf8)
+            text.append(0x0A)
+        }
+        let numbers = (0..<200).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+        var whole = text
+        for number in numbers { withUnsafeBytes(of: number.littleEndian) { whole.append(contentsOf: $0) } }
+        whole.append(contentsOf: "last line".utf8)
+        let path = try file(whole)
+        for size in [1, 3, 4, 7, 64, 1 << 20] {
+            let stream = try XCTUnwrap(LedgerStream(path: path, bufferSize: size))
+            XCTAssertEqual(stream.size, whole.count)
+            for line in lines { XCTAssertEqual(stream.line().map(String.init), line, "buffer of \(size)") }
+            XCTAssertEqual(stream.offset, text.count)
+            for number in numbers { XCTAssertEqual(stream.number(), number, "buffer of \(size)") }
+            XCTAssertFalse(stream.atEnd)
+            XCTAssertEqual(stream.line(), "last line", "a last line with no line feed")
+            XCTAssertTrue(stream.atEnd)
+            XCTAssertNil(stream.line())
+            XCTAssertNil(stream.number())
+            XCTAssertEqual(stream.digest, ContentHash.hash(whole))
+            XCTAssertNil(stream.failure)
+        }
+        let held = LedgerStream(bytes: whole)
+        XCTAssertEqual(held.line().map(String.init), lines[0])
+        XCTAssertEqual(held.digest, ContentHash.hash(whole))
+        let early = try XCTUnwrap(LedgerStream(path: path, bufferSize: 5))
+        XCTAssertEqual(early.digest, ContentHash.hash(whole), "the hash of the whole file, read or not")
+        XCTAssertNil(LedgerStream(path: folder.appendingPathComponent("missing").path))
+    }
+
+    /// The page manifest and the search postings read from their files as they are from bytes;
+    /// a manifest whose hash is not the one its state names is not read.
+    func testTheManifestAndThePostingsReadFromTheirFilesAsFromTheirBytes() throws {
+        var random = SplitMix64(0xFA11)
+        var manifest = PageManifest()
+        for number in 0..<2_000 {
+            manifest["photos/p\(random.next() % 1_000_000)/index.html"] = PageManifest.Entry(
+                checksum: random.next(), input: number % 9 == 0 ? PageManifest.wholeFile : random.next(),
+                changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
+        }
+        let written = manifest.encoded()
+        let path = try file(written, "pages")
+        let read = try XCTUnwrap(PageManifest.read(path: path, hash: ContentHash.hex(written)))
+        XCTAssertEqual(read.entries, manifest.entries)
+        XCTAssertEqual(read.encoded(), written)
+        XCTAssertNil(PageManifest.read(path: path, hash: ContentHash.hex(written + Data([0x0A]))), "another hash")
+        XCTAssertNil(PageManifest.read(path: folder.appendingPathComponent("missing").path, hash: ContentHash.hex(written)))
+
+        var postings = SearchPostings(photoCount: 400)
+        for photo in 0..<400 {
+            let words = (0..<Int(random.next() % 6)).map { _ in postings.number(of: "w\(random.next() % 300)") }
+            postings.add(photo: photo, words: words, title: Array(words.prefix(1)))
+        }
+        _ = postings.replace([], with: [])
+        let encoded = postings.encoded(files: 0xABC)
+        let postingsPath = try file(encoded, "search")
+        for size in [1, 5, 1 << 20] {
+            let stream = try XCTUnwrap(LedgerStream(path: postingsPath, bufferSize: size))
+            let (fromFile, files) = try XCTUnwrap(SearchPostings.decode(from: stream))
+            XCTAssertEqual(files, 0xABC)
+            XCTAssertEqual(fromFile.encoded(files: files), encoded, "buffer of \(size)")
+        }
+        let cut = try XCTUnwrap(LedgerStream(path: try file(encoded.prefix(encoded.count - 2), "cut"), bufferSize: 7))
+        XCTAssertNil(SearchPostings.decode(from: cut))
+    }
+}
