@@ -54,7 +54,8 @@ final class LedgerStream {
 
     var atEnd: Bool { !ensure(1) }
 
-    /// The hash (`ContentHash`) of the whole file: read to its end first.
+    /// The hash (`ContentHash`) of the whole file. What is left unread is read into the buffer
+    /// and held there: asked once the file is read (a test asks early).
     var digest: UInt64 {
         while !ended { refill() }
         return hash.value
