@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -41,4 +43,22 @@ int folio_read_ahead(const char *path) {
     close(fd);
     errno = saved;
     return result;
+}
+
+int folio_unnamed_file(const char *folder) {
+    int fd;
+#if defined(O_TMPFILE)
+    fd = open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+#endif
+    /* A file system without unnamed files: a name made and taken away at once. */
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/.folio-spill-XXXXXX", folder) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    fd = mkstemp(path);
+    if (fd < 0) return -1;
+    unlink(path);
+    return fd;
 }

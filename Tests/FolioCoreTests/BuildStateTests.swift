@@ -280,22 +280,25 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(photos.count, 3)
         let (same, changed, new) = (photos[0].photo, photos[1].photo, photos[2].photo)
         var ledger = MediaLedger(drawing: "d", thumbnails: "t")
-        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: 1, renditions: 4)
-        ledger.entries[changed.id] = MediaLedger.Entry(digest: 2, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
+        // Each photo's digest is the one its snapshot holds (`GalleryPhoto.mediaStamp`).
+        XCTAssertEqual(photos.map(\.mediaStamp), [same, changed, new].map(\.mediaStamp))
+        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: same.mediaStamp, renditions: 4)
+        ledger.entries[changed.id] = MediaLedger.Entry(digest: changed.mediaStamp &+ 1, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
         ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: "00cc", clipPrefix: nil)
-        let standing = ledger.standing(of: photos, digests: [1, 20, 30])
+        let standing = ledger.standing(of: photos)
         XCTAssertEqual(standing.kept, [same.id: ledger.entries[same.id]!])
         XCTAssertEqual(standing.changed, [1, 2])
         let prefixes = [changed, new].compactMap { MediaLedger.namePrefix(of: $0.checksum) }
         XCTAssertEqual(prefixes.count, 2)
         XCTAssertEqual(standing.moved, Set(["00aa", "00bb", "00cc"] + prefixes))
         // Nothing moved: every entry kept, none looked among.
-        let still = ledger.standing(of: photos.filter { $0.photo.id == same.id }, digests: [1])
+        let still = ledger.standing(of: photos.filter { $0.photo.id == same.id })
         XCTAssertEqual(still.changed, [])
         XCTAssertEqual(still.kept, [same.id: ledger.entries[same.id]!], "the absent photos' entries go")
         XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])
         // A recorded photo whose names no prefix tells: every name is looked at.
         ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: nil, clipPrefix: nil)
-        XCTAssertNil(ledger.standing(of: photos, digests: [1, 2, 30]).moved)
+        ledger.entries[changed.id]?.digest = changed.mediaStamp
+        XCTAssertNil(ledger.standing(of: photos).moved)
     }
 }

@@ -459,33 +459,83 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(fresh, held, "a text checksum replaced by digits leaves nothing of itself")
     }
 
-    /// A snapshot holds a camera, an exposure and a list of tags that many photos have once for
-    /// all of them: the same storage, the same values as each photo read alone; past the table's
-    /// limit, values are read as they are, and still right.
-    func testASnapshotHoldsWhatManyPhotosHaveAlikeOnce() throws {
-        let count = Photo.SharedValues.limit + 10
+    /// A snapshot keeps its photos packed (`PackedStore`) and holds beside each what every pass
+    /// over a library reads (`GalleryPhoto`): each photo unpacked is the model's, and every value
+    /// held beside it is its photo's, whichever half of the rows read it: photos with few values
+    /// and with many, text checksums, clips, remote photos, folders at any depth.
+    func testASnapshotsPhotosArePackedAndReadBackAsTheModelHasThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-packed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try GalleryDatabase.open(at: folder.appendingPathComponent("folio.sqlite"))
+        let count = 600
         try database.apply(ImportBatch(upserts: (1...count).map { n in
-            var photo = photo(n, by: "Josh", at: nil)
-            photo.camera = n % 3 == 0 ? "Canon EOS 5D Mark IV" : "X100"
-            photo.exposure = "1/250 s at f/5.6, ISO \(n % 2 == 0 ? 100 : n)"
-            photo.tags = n % 2 == 0 ? ["sea", "dawn light"] : ["tag \(n)"]
+            let source: PhotoSource = n % 17 == 0 ? .flickr(id: "\(n)") : .content(path: n % 5 == 0 ? "\(n).jpg" : "trips/day \(n % 7)/\(n).jpg")
+            var photo = PhotoImport(
+                source: source, identifier: "p\(n)", title: n % 4 == 0 ? nil : "Photo \(n)", description: n % 3 == 0 ? "Seen on day \(n)" : nil,
+                person: "P\(n % 11)", place: n % 6 == 0 ? nil : "Town \(n % 13), Country",
+                taken: n % 9 == 0 ? nil : Date(timeIntervalSince1970: 1_500_000_000 + Double(n % 50) * 3600),
+                uploaded: Date(timeIntervalSince1970: 1_600_000_000 + Double(n)), width: n, height: 2 * n, favorite: n % 8 == 0,
+                checksum: n % 10 == 0 ? "text \(n)" : String(format: "%016llx", UInt64(n) &* 0x9E37_79B9_7F4A_7C15),
+                orientation: n % 8 + 1, camera: n % 2 == 0 ? "Canon EOS 5D Mark IV" : nil, exposure: n % 3 == 0 ? "1/250 s at f/5.6" : nil,
+                latitude: n % 4 == 0 ? nil : Double(n) / 10 - 30, longitude: n % 4 == 0 ? nil : 150 - Double(n) / 7,
+                tags: n % 2 == 0 ? ["sea", "dawn light"] : [],
+                remote: n % 17 == 0 ? RemotePhoto(pageURL: "https://example.org/\(n)", license: "4",
+                                                  sizes: [.init(label: "z", url: "https://example.org/\(n)_z.jpg", width: 640, height: 480)],
+                                                  placeID: nil) : nil,
+                transparent: n % 11 == 0, animated: n % 13 == 0)
+            if n % 12 == 0 { photo.motion = PhotoMotion(kind: .live, duration: 2.5, clip: "trips/\(n).mov", clipChecksum: "0123456789abcdef") }
+            if n % 14 == 0 { photo.motion = PhotoMotion(kind: .video, duration: 61) }
             return photo
         }))
-        let photos = try database.snapshot(topRegionLimit: 50, halves: Int.max).photos.map(\.photo)
-        XCTAssertEqual(photos.count, count)
-        for held in photos {
-            XCTAssertEqual(held, try XCTUnwrap(database.photo(identifier: held.identifier)), held.identifier)
+        for halves in [Int.max, 100] {
+            let items = try database.snapshot(topRegionLimit: 50, halves: halves).photos
+            XCTAssertEqual(items.count, count)
+            for item in items {
+                var photo = item.photo
+                let single = try XCTUnwrap(database.photo(identifier: item.identifier))
+                XCTAssertEqual(item.stamp, photo.stamp, item.identifier)
+                // A snapshot does not read what only the import asks (`readsImportStamps`).
+                (photo.fileStamp, photo.fingerprint) = (single.fileStamp, single.fingerprint)
+                XCTAssertEqual(photo, single, item.identifier)
+                XCTAssertEqual(item.id, single.id)
+                XCTAssertEqual(item.taken, single.taken)
+                XCTAssertEqual(item.uploaded, single.uploaded)
+                XCTAssertEqual(item.latitude, single.latitude)
+                XCTAssertEqual(item.longitude, single.longitude)
+                XCTAssertEqual(item.favorite, single.favorite)
+                XCTAssertEqual(item.folder, single.source.folder)
+                XCTAssertEqual(item.mediaStamp, single.mediaStamp)
+                XCTAssertEqual(item.checksumAsNumber.map { ContentHash.hexText($0) }, single.checksum.hasPrefix("text") ? nil : single.checksum)
+                XCTAssertEqual(item.hasClip, single.motion?.clip != nil)
+            }
+            XCTAssertEqual(Set(items.compactMap(\.folder)).count, 7)
         }
-        func storage(_ text: String?) -> UnsafeRawPointer? {
-            var text = text ?? ""
-            return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// Every property a photo has comes back from its packed bytes as it was: all of them set,
+    /// and none.
+    func testAPhotoPackedIsReadBackWithEveryProperty() throws {
+        let full = Photo(id: 7, identifier: "p7", source: .content(path: "a/b/ç.heic"), title: "Tï", description: "D", descriptionHTML: "<p>D</p>",
+                         personId: -3, placeId: 1 << 40, taken: Date(timeIntervalSinceReferenceDate: -1.25), uploaded: Date(timeIntervalSinceReferenceDate: 9e8),
+                         width: Int(Int32.max), height: 1, favorite: true, catalogFavorite: true, checksum: "not hex", fileStamp: "s", fingerprint: "f",
+                         format: .heic, orientation: 6, colour: .adobeRGB, transparent: true, animated: true,
+                         motion: PhotoMotion(kind: .live, duration: 1.5, clip: "a/b/ç.mov", clipChecksum: "00ff"), camera: "C", exposure: "",
+                         latitude: -0.0, longitude: .infinity, tags: ["", "x y"], lastError: "bad",
+                         remote: RemotePhoto(pageURL: "u", license: nil, sizes: [.init(label: "s", url: "v", width: 1, height: 2)], placeID: "pl"),
+                         flickrPlaceId: "fp")
+        let bare = Photo(id: 1, identifier: "", source: .flickr(id: ""), title: nil, description: nil, descriptionHTML: nil, personId: 0,
+                         placeId: nil, taken: nil, uploaded: Date(timeIntervalSinceReferenceDate: 0), width: 0, height: 0, favorite: false,
+                         catalogFavorite: false, checksum: "0123456789abcdef", fileStamp: "", fingerprint: "", format: .jpeg, orientation: 1,
+                         colour: .sRGB, transparent: false, animated: false, motion: nil, camera: nil, exposure: nil, latitude: nil,
+                         longitude: nil, tags: [], lastError: nil, remote: nil, flickrPlaceId: nil)
+        for photo in [full, bare] {
+            var packed = PackedWriter()
+            photo.pack(into: &packed)
+            let read = packed.bytes.withUnsafeBytes { Photo(unpacking: $0) }
+            XCTAssertEqual(read, photo)
+            XCTAssertEqual(read.stamp, photo.stamp)
+            XCTAssertEqual(read.latitude?.sign, photo.latitude?.sign)
         }
-        let canon = photos.filter { $0.camera == "Canon EOS 5D Mark IV" }
-        XCTAssertEqual(Set(canon.map { storage($0.camera) }).count, 1)
-        let even = photos.filter { $0.tags.count == 2 }
-        XCTAssertEqual(even.count, count / 2)
-        XCTAssertEqual(Set(even.map { $0.tags.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }).count, 1)
-        XCTAssertEqual(Set(even.map { storage($0.exposure) }).count, 1)
     }
 
     /// A batch larger than the blocks the rows are encoded in (two whole blocks and part of a

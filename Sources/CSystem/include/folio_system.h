@@ -15,4 +15,9 @@ void folio_return_freed_memory(void);
    a file that cannot be opened is the reader's to report, not this. */
 int folio_read_ahead(const char *path);
 
+/* Opens a new file in `folder` that has no name (Linux O_TMPFILE; elsewhere made and unlinked at
+   once): it is gone when it is closed, or when the process ends however it ends. Returns the
+   descriptor, open for reading and writing, or -1 with errno set. */
+int folio_unnamed_file(const char *folder);
+
 #endif

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the last build knew of each photo's media, kept with the ledger of the two output trees
-/// (`BuildState`): a photo whose media digest (`MediaNames.digest(of:)`) is the one recorded
+/// (`BuildState`): a photo whose media digest (`Photo.mediaStamp`) is the one recorded
 /// here had all its media in both trees, and had no others, when that build ended. A build
 /// then plans only the photos whose digest moved, and looks for media fallen out of use only
 /// among the names of those photos' checksums, old and new: when one photo file of a library
@@ -80,12 +80,12 @@ struct MediaLedger: Sendable, Equatable {
         self.drawing == drawing && self.thumbnails == thumbnails
     }
 
-    /// How `photos`, whose digests are `digests`, stand against the ledger: the entries of
+    /// How `photos` (by their digests, `GalleryPhoto.mediaStamp`) stand against the ledger: the entries of
     /// those whose media are as recorded (`kept`), the positions of the others (`changed`), and
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
     /// since; nil when one of them is a prefix no file name can be told by.
-    func standing(of photos: [GalleryPhoto], digests: [UInt64]) -> (kept: [Int64: Entry], changed: [Int], moved: Set<String>?) {
+    func standing(of photos: [GalleryPhoto]) -> (kept: [Int64: Entry], changed: [Int], moved: Set<String>?) {
         // The ledger less what moved: a build that finds a few photos changed removes a few
         // entries, where building a dictionary of those kept was most of its plan at 100,000.
         var kept = entries
@@ -94,17 +94,17 @@ struct MediaLedger: Sendable, Equatable {
         var recorded = 0
         var unnamed = false
         for (index, item) in photos.enumerated() {
-            let old = entries[item.photo.id]
+            let old = entries[item.id]
             if old != nil { recorded += 1 }
-            if let old, old.digest == digests[index] { continue }
-            if old != nil { kept[item.photo.id] = nil }
+            if let old, old.digest == item.mediaStamp { continue }
+            if old != nil { kept[item.id] = nil }
             changed.append(index)
-            let now = Self.entry(of: item.photo, digest: digests[index], renditions: 0)
+            let now = Self.entry(of: item.photo, digest: item.mediaStamp, renditions: 0)
             unnamed = unnamed || now.prefix == nil || (old != nil && old?.prefix == nil)
             moved.formUnion(now.prefixes + (old?.prefixes ?? []))
         }
         if entries.count > recorded {
-            let ids = Set(photos.map(\.photo.id))
+            let ids = Set(photos.map(\.id))
             for (id, entry) in entries where !ids.contains(id) {
                 kept[id] = nil
                 unnamed = unnamed || entry.prefix == nil

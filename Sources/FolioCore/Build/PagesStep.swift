@@ -111,11 +111,15 @@ struct MediaInUse: Sendable {
         // Named on every core, 10,000 photos at a time (each photo's media named is most of it;
         // all at once, a million photos' names were 250 MB before they were put in the set).
         let (names, unpublished) = (self.names, self.unpublished)
+        // A checksum Folio made is sixteen hex digits, its own prefix: told by its number, held
+        // beside the photo, without unpacking the photo (`GalleryPhoto`).
+        let whole = prefixes.map { Set($0.compactMap { $0.utf8.count == 16 ? UInt64($0, radix: 16) : nil }) }
         var paths = PathHashes(files)
         for part in photos.chunked(10_000) {
             let named = Array(part).concurrentMap { item -> [UInt64] in
+                guard !unpublished.contains(item.id) else { return [] }
+                if let whole, let number = item.checksumAsNumber, !item.hasClip, !whole.contains(number) { return [] }
                 let photo = item.photo
-                guard !unpublished.contains(photo.id) else { return [] }
                 if let prefixes, let prefix = MediaLedger.namePrefix(of: photo.checksum), !prefixes.contains(prefix),
                    photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)).map(prefixes.contains) != true {
                     return []
@@ -160,8 +164,8 @@ struct PagesStep: BuildStep {
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
         if !unlisted.isEmpty {
             for item in snapshot.photos {
-                guard let folder = AlbumTree.folder(of: item.photo), let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
-                unlistedPhotos[album, default: []].insert(item.photo.id)
+                guard let folder = item.folder, let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
+                unlistedPhotos[album, default: []].insert(item.id)
             }
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
@@ -181,7 +185,7 @@ struct PagesStep: BuildStep {
                 let salt = album.salt(secret: secret)
                 seals[album.folder] = AlbumSeal(cipher: try AlbumCipher(password: password, salt: salt), lock: lock)
             }
-            let others = Set(snapshot.photos.map { $0.photo.id }).subtracting(own)
+            let others = Set(snapshot.photos.map(\.id)).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
                                            now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
             builders.append(albumBuilder)

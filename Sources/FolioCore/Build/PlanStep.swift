@@ -64,37 +64,6 @@ struct MediaNames: Sendable {
 
     func set(for photo: Photo) -> RenditionSet { photo.transparent ? transparent : opaque }
 
-    /// One number for what a photo's media are, as named here (by the settings and this Folio,
-    /// the same for every photo of a build): the same as the last build's, the photo needs no
-    /// image work and its media are the files that build left (`MediaLedger`).
-    func digest(of photo: Photo) -> UInt64 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(128)
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-            bytes.append(0)
-        }
-        func add(_ number: Int64) { withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) } }
-        add(photo.id)
-        add(photo.source.text)
-        add(photo.checksum)
-        add(Int64(photo.width) << 32 | Int64(photo.height))
-        // A favorite's media differ only from Flickr (`source(of:site:contentRoot:)`).
-        let favorite = photo.favorite && photo.remote != nil
-        add(Int64(photo.orientation) << 8 | (favorite ? 4 : 0) | (photo.transparent ? 2 : 0) | (photo.animated ? 1 : 0))
-        add(photo.format.rawValue)
-        add(photo.colour.rawValue)
-        if let motion = photo.motion {
-            add("\(motion.kind.rawValue) \(motion.duration) \(motion.clip ?? "") \(motion.clipChecksum ?? "")")
-        }
-        for size in photo.remote?.sizes ?? [] {
-            add(size.url)
-            add(Int64(size.width) << 32 | Int64(size.height))
-        }
-        return bytes.withUnsafeBytes { ContentHash.hash($0) }
-    }
-
     /// Nil for a photo with nothing to publish (a remote photo without sizes).
     func media(of photo: Photo) -> PhotoMedia? {
         guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
@@ -143,7 +112,9 @@ struct PlanStep: BuildStep {
         var full = try database.snapshot()
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
-        let snapshot = full.excluding(Set(full.photos.filter { imported.failed[$0.photo.source] != nil }.map { $0.photo.id }))
+        // A photo's source is in its packed value: looked at only when some photo failed.
+        let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
+        let snapshot = full.excluding(Set(failed))
         let names = MediaNames(site: site)
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let thumbnails = try database.thumbnailTally()
@@ -153,10 +124,9 @@ struct PlanStep: BuildStep {
                              ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
         // The photos whose media are not the last build's: all of them on a cold build or
         // after a setting changed, else those added or whose file changed.
-        let digests = snapshot.photos.concurrentMap { names.digest(of: $0.photo) }
         var looked = Array(snapshot.photos.indices)
         if let known {
-            let standing = known.standing(of: snapshot.photos, digests: digests)
+            let standing = known.standing(of: snapshot.photos)
             looked = standing.changed
             plan.ledger.entries = standing.kept
             plan.reused = standing.kept.values.reduce(0) { $0 + $1.renditions }
@@ -165,7 +135,7 @@ struct PlanStep: BuildStep {
         plan.lookedAt = looked.count
         guard !looked.isEmpty else { return plan }
         // The thumbnails the model keeps, of the photos looked at when they are a few.
-        let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].photo.id } : nil
+        let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].id } : nil
         let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
         let output = site.output
         let contentRoot = site.paths.content.path + "/"
@@ -180,7 +150,7 @@ struct PlanStep: BuildStep {
             }
             for (index, need) in zip(part, needs) {
                 let photo = snapshot.photos[index].photo
-                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: digests[index],
+                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
                                                                   renditions: need.map { $0.reused + $0.missing.count } ?? 0)
                 guard let need else { continue }
                 plan.restores += need.restores

@@ -1,70 +1,6 @@
 import Foundation
 import GRDB
 
-/// A photo with the names of its person, place and region: one row of everything a page lists.
-public struct GalleryPhoto: Sendable, Hashable {
-    /// Held by reference: every pass over a large library's photos (a loop, a sort, a closure's
-    /// argument) copies each one, and a copy is then one retain, not one for each of the photo's
-    /// strings and arrays (at 100,000 photos those copies were a twentieth of a one-photo edit's CPU).
-    private var parts: Shared<Parts>
-
-    private struct Parts: Sendable {
-        var photo: Photo
-        // Its person, place and region, each held once for all the photos that name it (`Shared`):
-        // held in each photo, they were 190 of the 640 bytes each of a large library's photos took.
-        var person: Shared<Person>
-        var place: Shared<Place>?
-        var region: Shared<Region>?
-    }
-
-    public var photo: Photo {
-        // Lent, not copied: `item.photo.title` reads one field of the photo in its box.
-        _read { yield parts.value.photo }
-        set { change { $0.photo = newValue } }
-    }
-
-    public var person: Person {
-        get { parts.value.person.value }
-        set { change { $0.person = Shared(newValue) } }
-    }
-
-    public var place: Place? {
-        get { parts.value.place?.value }
-        set { change { $0.place = newValue.map(Shared.init) } }
-    }
-
-    public var region: Region? {
-        get { parts.value.region?.value }
-        set { change { $0.region = newValue.map(Shared.init) } }
-    }
-
-    public init(photo: Photo, person: Person, place: Place?, region: Region?) {
-        self.init(photo: photo, person: Shared(person), place: place.map(Shared.init), region: region.map(Shared.init))
-    }
-
-    init(photo: Photo, person: Shared<Person>, place: Shared<Place>?, region: Shared<Region>?) {
-        parts = Shared(Parts(photo: photo, person: person, place: place, region: region))
-    }
-
-    /// A change makes a box of its own: the photo's other copies keep what they hold.
-    private mutating func change(_ body: (inout Parts) -> Void) {
-        var copy = parts.value
-        body(&copy)
-        parts = Shared(copy)
-    }
-
-    public static func == (a: GalleryPhoto, b: GalleryPhoto) -> Bool {
-        a.photo == b.photo && a.person == b.person && a.place == b.place && a.region == b.region
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(photo)
-        hasher.combine(person)
-        hasher.combine(place)
-        hasher.combine(region)
-    }
-}
-
 /// A value many others hold, kept once: a reference to it costs a pointer where the value
 /// would cost its whole size in each of them.
 final class Shared<Value: Sendable>: Sendable {
@@ -110,13 +46,13 @@ public struct GallerySnapshot: Sendable {
     /// were in are counted again from the photos that stay, so no page promises a photo that
     /// is not there. The model itself keeps them.
     public func excluding(_ excluded: Set<Int64>) -> GallerySnapshot {
-        let removed = photos.filter { excluded.contains($0.photo.id) }
+        let removed = photos.filter { excluded.contains($0.id) }
         guard !removed.isEmpty else { return self }
         var copy = self
-        copy.photos = photos.filter { !excluded.contains($0.photo.id) }
+        copy.photos = photos.filter { !excluded.contains($0.id) }
         let affected = Set(removed.compactMap { $0.region?.id })
         let photographers = Region.photographerCounts(copy.photos.compactMap { item in
-            item.region.flatMap { affected.contains($0.id) ? (region: $0.id, person: item.photo.personId) : nil }
+            item.region.flatMap { affected.contains($0.id) ? (region: $0.id, person: item.person.id) : nil }
         })
         let lived = Set(copy.photos.compactMap { $0.region?.id })
         copy.regions = regions.compactMap { region in
@@ -152,7 +88,9 @@ extension GalleryDatabase {
             let count = try Photo.fetchCount(db)
             // A second connection that will not open (the file's folder unreadable for a moment)
             // leaves the whole to this one.
-            let photos = try Self.photos(db, count: count, names: names, beside: count >= halves ? (try? beside()) ?? nil : nil)
+            let spill = path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+            let photos = try Self.photos(db, count: count, names: names, spillingInto: spill,
+                                         beside: count >= halves ? (try? beside()) ?? nil : nil)
             let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
             let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
             return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
@@ -175,7 +113,8 @@ extension GalleryDatabase {
     /// into the one array the snapshot keeps (a half read apart and appended was 18 MB more at
     /// 100,000 photos). The second connection's half is taken only when it saw the same model
     /// (its generation, and as many photos); else `db` reads that half itself.
-    private static func photos(_ db: Database, count: Int, names: PhotoNames, beside reader: DatabaseQueue?) throws -> [GalleryPhoto] {
+    private static func photos(_ db: Database, count: Int, names: PhotoNames, spillingInto folder: String?,
+                               beside reader: DatabaseQueue?) throws -> [GalleryPhoto] {
         guard let reader, let middle = try Int64.fetchOne(db, sql: "SELECT id FROM photo ORDER BY id LIMIT 1 OFFSET ?", arguments: [count / 2])
         else {
             // Read row by row into an array of the right size: a large library's photos are
@@ -183,7 +122,9 @@ extension GalleryDatabase {
             // half of it unused.
             var photos: [GalleryPhoto] = []
             photos.reserveCapacity(count)
-            try read(db, Photo.all(), names: names) { photos.append($0) }
+            let store = PackedStore(spillingInto: folder)
+            try read(db, Photo.all(), names: names, into: store) { photos.append($0) }
+            store.seal()
             return photos
         }
         let generation = try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration")
@@ -193,18 +134,21 @@ extension GalleryDatabase {
             // In this transaction the earlier rows are exactly count / 2, the later the rest.
             var first = Slots(start: buffer.baseAddress!, room: count / 2)
             let second = Slots(start: buffer.baseAddress! + count / 2, room: count - count / 2)
-            let beside = Beside(second)
+            let beside = Beside(second, store: PackedStore(spillingInto: folder))
             let group = DispatchGroup()
             DispatchQueue.global().async(group: group) {
                 beside.read(reader, later, names: names, generation: generation, count: count)
             }
+            let store = PackedStore(spillingInto: folder)
             do {
-                try read(db, earlier, names: names) { try first.append($0) }
+                try read(db, earlier, names: names, into: store) { try first.append($0) }
                 group.wait()
                 if !beside.done {
                     beside.slots.clear()
-                    try read(db, later, names: names) { try beside.slots.append($0) }
+                    try read(db, later, names: names, into: store) { try beside.slots.append($0) }
                 }
+                store.seal()
+                beside.store.seal()
             } catch {
                 group.wait()
                 first.clear()
@@ -248,10 +192,13 @@ extension GalleryDatabase {
     /// waited for. `done` only when it read the same model as the first, all of it.
     private final class Beside: @unchecked Sendable {
         var slots: Slots
+        /// Where its photos are packed (`GalleryPhoto`): a store of its own, written on its thread.
+        let store: PackedStore
         var done = false
 
-        init(_ slots: Slots) {
+        init(_ slots: Slots, store: PackedStore) {
             self.slots = slots
+            self.store = store
         }
 
         func read(_ reader: DatabaseQueue, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, generation: Int?, count: Int) {
@@ -259,7 +206,7 @@ extension GalleryDatabase {
                 try reader.read { db in
                     guard try Int.fetchOne(db, sql: "SELECT generation FROM modelGeneration") == generation,
                           try Photo.fetchCount(db) == count else { return }
-                    try GalleryDatabase.read(db, request, names: names) { try slots.append($0) }
+                    try GalleryDatabase.read(db, request, names: names, into: store) { try slots.append($0) }
                     done = true
                 }
             } catch {
@@ -268,20 +215,28 @@ extension GalleryDatabase {
         }
     }
 
-    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames,
+    /// Reads the rows `request` asks for, each photo packed into `store`.
+    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into store: PackedStore,
                              each: (GalleryPhoto) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, request)
         var columns: Photo.ColumnIndexes?
+        // One string for each folder, however many photos it holds.
+        var folders: [String: String] = [:]
         while let row = try rows.next() {
             if columns == nil {
                 columns = try Photo.ColumnIndexes(row)
                 columns!.readsImportStamps = false
-                columns!.shared = Photo.SharedValues()
             }
             let photo = try Photo(row: row, columns: columns!)
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
-            try each(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { names.regions[$0.value.regionId] }))
+            let folder = photo.source.folder.map { folder in
+                if let held = folders[folder] { return held }
+                folders[folder] = folder
+                return folder
+            }
+            try each(GalleryPhoto(photo: photo, person: person, place: place, region: place.flatMap { names.regions[$0.value.regionId] },
+                                  store: store, folder: .some(folder)))
         }
     }
 

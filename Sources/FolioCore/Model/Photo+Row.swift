@@ -18,9 +18,6 @@ extension Photo {
         /// False to leave `fileStamp` and `fingerprint` empty: what the import alone asks of a
         /// photo, not read into a site's snapshot (two strings a photo, 130 MB at a million).
         var readsImportStamps = true
-        /// Where the rows' cameras, exposures and tags are held once for all the photos that
-        /// have the same (a snapshot's rows); nil to read each photo's as its own.
-        var shared: SharedValues?
 
         init(_ row: Row) throws {
             var indexes: [String: Int] = [:]
@@ -87,40 +84,12 @@ extension Photo {
             fingerprint: columns.readsImportStamps ? row[columns.fingerprint] : "",
             format: row[columns.format], orientation: row[columns.orientation], colour: row[columns.colour],
             transparent: row[columns.transparent], animated: row[columns.animated],
-            motion: try json(columns.motion, PhotoMotion.self), camera: columns.shared?.text(row[columns.camera]) ?? row[columns.camera],
-            exposure: columns.shared?.text(row[columns.exposure]) ?? row[columns.exposure],
+            motion: try json(columns.motion, PhotoMotion.self), camera: row[columns.camera],
+            exposure: row[columns.exposure],
             latitude: row[columns.latitude], longitude: row[columns.longitude],
-            tags: try columns.shared?.tags(row[columns.tags], read: Self.tags) ?? Self.tags(row[columns.tags]),
+            tags: try Self.tags(row[columns.tags]),
             lastError: row[columns.lastError],
             remote: try json(columns.remote, RemotePhoto.self), flickrPlaceId: row[columns.flickrPlaceId])
-    }
-
-    /// The cameras, exposures and tag lists many photos have alike ("Canon EOS 5D Mark IV",
-    /// "1/250 s at f/5.6, ISO 100", ["family", "beach"]), held once for all of them as one
-    /// reading of rows goes: read as each photo's own, a text over 15 bytes and a list of tags
-    /// are an allocation each in every photo a snapshot holds. At most `limit` of each kind are
-    /// kept, so a library whose every exposure differs pays a table of bounded size, not an entry
-    /// more for each photo. Used by one reading, on one thread.
-    final class SharedValues {
-        static let limit = 4_096
-        private var texts: [String: String] = [:]
-        private var lists: [String: [String]] = [:]
-
-        /// The same text, held once when it is not short enough to be held inline anyway.
-        func text(_ value: String?) -> String? {
-            guard let value, value.utf8.count > 15 else { return value }
-            if let held = texts[value] { return held }
-            if texts.count < Self.limit { texts[value] = value }
-            return value
-        }
-
-        /// The tags the column's text says, read once for all the photos whose column says the same.
-        func tags(_ column: String, read: (String) throws -> [String]) rethrows -> [String] {
-            if let held = lists[column] { return held }
-            let tags = try read(column)
-            if !tags.isEmpty, lists.count < Self.limit { lists[column] = tags }
-            return tags
-        }
     }
 
     /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC), read from the column's bytes:

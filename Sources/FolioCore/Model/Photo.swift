@@ -93,10 +93,14 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         }
     }
 
+    /// The checksum as its number, when it is sixteen lower-case hex digits (as every checksum
+    /// Folio makes is); nil for any other text.
+    var checksumAsNumber: UInt64? { rare?.value.checksumText == nil ? checksumNumber : nil }
+
     /// How an optional property held as its bits says it has no value: a NaN with a payload
     /// no arithmetic makes (a NaN a photo is given is held as that NaN), and for ids the least
     /// number, which SQLite never gives a row.
-    private enum Absent {
+    enum Absent {
         static let number = Int64.min
         static let real: UInt64 = 0x7FF4_F011_0A00_0001
 

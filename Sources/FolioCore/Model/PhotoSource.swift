@@ -47,6 +47,14 @@ public enum PhotoSource: Hashable, Sendable, Comparable, CustomStringConvertible
         return nil
     }
 
+    /// The folder a content photo's file is in, relative to content/ ("travel/japan"); nil at
+    /// the top of content/ or from elsewhere.
+    public var folder: String? {
+        guard case .content(let path) = self else { return nil }
+        let folder = RelativePath.folder(of: path)
+        return folder.isEmpty ? nil : folder
+    }
+
     /// How messages name it: the file as the user sees it, or the Flickr photo.
     public var description: String {
         switch self {

@@ -46,7 +46,7 @@ struct AlbumTree: Sendable {
 
     init(photos: [GalleryPhoto], settings: [String: AlbumInfo]) {
         for (position, item) in photos.enumerated() {
-            guard let folder = Self.folder(of: item.photo) else { continue }
+            guard let folder = item.folder else { continue }
             var path: String? = folder
             while let current = path, albums[current] == nil {
                 let parent = Self.parent(of: current)
@@ -78,11 +78,11 @@ struct AlbumTree: Sendable {
         for path in albums.keys.sorted(by: { $0.utf8.count > $1.utf8.count }) {
             var album = albums[path]!
             album.total = album.photos.count
-            let dated = album.photos.filter { photos[$0].photo.taken != nil }
-            album.firstTaken = dated.first.flatMap { photos[$0].photo.taken }
-            album.lastTaken = dated.last.flatMap { photos[$0].photo.taken }
+            let dated = album.photos.filter { photos[$0].taken != nil }
+            album.firstTaken = dated.first.flatMap { photos[$0].taken }
+            album.lastTaken = dated.last.flatMap { photos[$0].taken }
             album.latestDated = dated.last
-            album.firstUndated = album.photos.first { photos[$0].photo.taken == nil }
+            album.firstUndated = album.photos.first { photos[$0].taken == nil }
             for child in album.children.compactMap({ albums[$0] }) {
                 album.total += child.total
                 album.firstTaken = [album.firstTaken, child.firstTaken].compactMap { $0 }.min()
@@ -97,22 +97,19 @@ struct AlbumTree: Sendable {
     /// An album's order: as its photos were taken, then those that do not say when, by name. A
     /// file's own date is when it was copied, not when the photo was taken: it does not count.
     static func inAlbumOrder(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
-        switch (a.photo.taken, b.photo.taken) {
+        switch (a.taken, b.taken) {
         case let (da?, db?) where da != db: return da < db
         case (_?, nil): return true
         case (nil, _?): return false
         default:
-            let (na, nb) = (a.photo.source.contentPath ?? a.photo.identifier, b.photo.source.contentPath ?? b.photo.identifier)
-            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.photo.identifier < b.photo.identifier
+            let (na, nb) = (a.photo.source.contentPath ?? a.identifier, b.photo.source.contentPath ?? b.identifier)
+            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.identifier < b.identifier
         }
     }
 
-    /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere.
-    static func folder(of photo: Photo) -> String? {
-        guard case .content(let path) = photo.source else { return nil }
-        let folder = RelativePath.folder(of: path)
-        return folder.isEmpty ? nil : folder
-    }
+    /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere:
+    /// its album's path.
+    static func folder(of photo: Photo) -> String? { photo.source.folder }
 
     static func parent(of path: String) -> String? {
         let parent = RelativePath.folder(of: path)

@@ -32,7 +32,7 @@ extension SiteBuilder {
         let latest = latestAdded(settings.feedCount)
         func link(_ relative: String) -> String { XMLText.escape(address?.absolute(relative) ?? relative) }
         let e = XMLText.escape
-        let updated = latest.first?.photo.uploaded ?? now
+        let updated = latest.first?.uploaded ?? now
 
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>

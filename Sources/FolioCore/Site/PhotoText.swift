@@ -14,9 +14,14 @@ public enum PhotoText {
 
     /// Alternative text: what the photo is, for people who cannot see it.
     public static func alt(_ item: GalleryPhoto) -> String {
+        alt(item, of: item.photo)
+    }
+
+    /// The same, where `item`'s photo is unpacked already (`GalleryPhoto.photo`).
+    static func alt(_ item: GalleryPhoto, of photo: Photo) -> String {
         // A photo with no words of its own (untitled, or titled by a file name of only
         // punctuation) is still "Photo": an image's alternative text is never empty.
-        let title = title(item.photo)
+        let title = title(photo)
         var parts = [title == "Unknown" || title.allSatisfy(\.isWhitespace) ? "Photo" : title]
         // No one named is not said: "Photo by Unknown" tells a listener nothing.
         if !item.person.isUnknown { parts.append("by \(item.person.name)") }

@@ -255,7 +255,7 @@ extension SiteBuilder {
         for (position, item) in ordered.enumerated() {
             let words = wording.words(of: item, into: &making.postings)
             let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
-            making.add(words: words.all, title: words.title, id: item.photo.identifier,
+            making.add(words: words.all, title: words.title, id: item.identifier,
                        record: made ? record(item, title: words.titleText) : nil)
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
@@ -285,22 +285,23 @@ extension SiteBuilder {
                 continue
             }
             let item = ordered[position]
-            making.add(id: item.photo.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo)))
+            making.add(id: item.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo)))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
 
     /// What a search result, a visitor's favorite or a recent shows of a photo.
     func record(_ item: GalleryPhoto, title: String) -> SearchRecord {
-        let thumb = images[item.photo]?.thumb.map { thumb in
+        let photo = item.photo
+        let thumb = images[photo]?.thumb.map { thumb in
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
-        return SearchRecord(id: item.photo.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item),
+        return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo),
                             person: item.person.isUnknown ? nil : item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
-                            pick: item.photo.favorite, duration: item.photo.motion?.kind == .video ? item.photo.motion?.durationText : nil,
-                            live: item.photo.motion?.kind == .live)
+                            pick: item.favorite, duration: photo.motion?.kind == .video ? photo.motion?.durationText : nil,
+                            live: photo.motion?.kind == .live)
     }
 }
 

@@ -118,7 +118,7 @@ struct PageChanges: Sendable {
 extension SiteBuilder {
     /// The digest of these pages, made as `drawing` says (`BuildStamp.drawing`).
     func digest(drawing: String) -> SiteDigest {
-        var identifiers = ordered.map(\.photo.identifier).joined(separator: "\n")
+        var identifiers = ordered.map(\.identifier).joined(separator: "\n")
         let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
@@ -197,7 +197,7 @@ extension SiteBuilder {
                 let at = listing.sortedIndex(of: position)
                 return self.pages(showing: at, cover: itself && at == 0)
             }
-            if let folder = AlbumTree.folder(of: item.photo), let album = albumTree.albums[folder] {
+            if let folder = item.folder, let album = albumTree.albums[folder] {
                 above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
                 // An album of albums shows its sub-albums' covers and dates on its pages too: all of them.
                 let cover = chosenCover(album) ?? album.cover

@@ -59,11 +59,11 @@ extension SiteBuilder {
 
         init(_ ordered: [GalleryPhoto]) {
             self.ordered = ordered
-            table = NumberTable(count: ordered.count) { ordered[$0].photo.identifier }
+            table = NumberTable(count: ordered.count) { ordered[$0].identifier }
         }
 
         subscript(identifier: String) -> Int? {
-            table.number(of: identifier) { ordered[$0].photo.identifier }
+            table.number(of: identifier) { ordered[$0].identifier }
         }
     }
 
@@ -89,7 +89,7 @@ extension SiteBuilder {
         }
         let (named, located, regional) = (people, places, regions)
         return photos.concurrentMap { item in
-            let stamps = (item.photo.stamp, named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
+            let stamps = (item.stamp, named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
                           item.region.flatMap { regional[$0.id] } ?? 0)
             return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
         }
@@ -108,7 +108,7 @@ extension SiteBuilder {
             if let place = item.place {
                 index.byPlace[place.id, default: []].append(position)
                 places[place.id] = place
-                if let latitude = item.photo.latitude, let longitude = item.photo.longitude {
+                if let latitude = item.latitude, let longitude = item.longitude {
                     centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
                 }
             }
@@ -123,7 +123,7 @@ extension SiteBuilder {
     /// Positions, the photos last added first.
     static func latestAdded(_ ordered: [GalleryPhoto]) -> [Int] {
         ordered.indices.sorted { a, b in
-            let (pa, pb) = (ordered[a].photo, ordered[b].photo)
+            let (pa, pb) = (ordered[a], ordered[b])
             return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
         }
     }

@@ -20,7 +20,7 @@ extension SiteBuilder {
             key.stamps.append(neighbours.previous.map { stamps[$0] } ?? 0)
             key.stamps.append(neighbours.next.map { stamps[$0] } ?? 0)
             key.sequence = neighbours.place
-            if let folder = AlbumTree.folder(of: item.photo) {
+            if let folder = item.folder {
                 key.album = albumTree.lineage(folder).map { Crumb(title: $0.title, href: $0.href) }
             }
             return ValueStamp.of(key)

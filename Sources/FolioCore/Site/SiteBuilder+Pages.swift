@@ -3,7 +3,7 @@ import Foundation
 extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
-        let favorites = snapshot.photos.filter(\.photo.favorite).count
+        let favorites = snapshot.photos.filter(\.favorite).count
         // A count that says nothing of a small gallery ("1 People" in one photographer's
         // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
@@ -276,18 +276,19 @@ extension SiteBuilder {
         let neighbours = neighbours(of: position)
         let previous = neighbours.previous.map { ordered[$0] }
         let next = neighbours.next.map { ordered[$0] }
+        let nextPhoto = next?.photo
         let detail = PhotoDetail(
             identifier: photo.identifier, title: PhotoText.title(photo),
             description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
             descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
-            alt: PhotoText.alt(item), image: images?.screen, thumb: images?.thumb,
+            alt: PhotoText.alt(item, of: photo), image: images?.screen, thumb: images?.thumb,
             originalWidth: photo.width, originalHeight: photo.height,
             fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, zoomDescriptor: images?.zoom?.descriptor, facts: facts,
             tags: photo.tags, favorite: photo.favorite,
             previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-            next: next.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-            nextImage: next.flatMap { self.images[$0.photo]?.screen },
-            nextSizes: next.map { Self.fillSizes(width: $0.photo.width, height: $0.photo.height) },
+            next: next.map { Crumb(title: PhotoText.title(nextPhoto!), href: photoPath($0)) },
+            nextImage: nextPhoto.flatMap { self.images[$0]?.screen },
+            nextSizes: nextPhoto.map { Self.fillSizes(width: $0.width, height: $0.height) },
             video: photo.motion?.kind == .video ? images?.video : nil,
             liveVideo: photo.motion?.kind == .live ? images?.video : nil,
             sequence: neighbours.place)

@@ -99,7 +99,7 @@ extension SiteBuilder {
     }
 
     func route(of item: GalleryPhoto) -> Route {
-        unlisted.map { .unlistedPhoto(folder: $0.folder, identifier: item.photo.identifier) } ?? .photo(identifier: item.photo.identifier)
+        unlisted.map { .unlistedPhoto(folder: $0.folder, identifier: item.identifier) } ?? .photo(identifier: item.identifier)
     }
 
     func photoPath(_ item: GalleryPhoto) -> String { route(of: item).path }

@@ -34,7 +34,7 @@ extension SiteBuilder {
     /// The photos a photo's page leads to as written: its album's, in album order, with where it
     /// is there; for a photo in no album (at the top of content/, from Flickr), the site's.
     func neighbours(of position: Int) -> (previous: Int?, next: Int?, place: SequencePlace?) {
-        if let folder = AlbumTree.folder(of: ordered[position].photo), let album = albumTree.albums[folder],
+        if let folder = ordered[position].folder, let album = albumTree.albums[folder],
            let at = index.inAlbum[position] {
             let photos = album.photos
             return (at > 0 ? photos[at - 1] : nil, at + 1 < photos.count ? photos[at + 1] : nil,

@@ -4,14 +4,14 @@ extension SiteBuilder {
     func socialCard(listing page: PageFrame, cover: GalleryPhoto?) -> SocialCard {
         return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
                           url: address?.absolute(page.path), image: cover.flatMap { images[$0.photo]?.screen },
-                          imageAlt: cover.map(PhotoText.alt), address: address)
+                          imageAlt: cover.map { PhotoText.alt($0) }, address: address)
     }
 
     /// The card of a photo's page: the photo itself, at its screen size.
     func socialCard(photo page: PageFrame, _ item: GalleryPhoto) -> SocialCard {
-        let subtitle = PhotoText.subtitle(item.photo)
-        let description = subtitle.isEmpty ? PhotoText.alt(item) : subtitle
-        return SocialCard(type: "article", title: page.title, description: description, url: address?.absolute(page.path),
-                          image: images[item.photo]?.screen, imageAlt: PhotoText.alt(item), address: address)
+        let photo = item.photo
+        let (subtitle, alt) = (PhotoText.subtitle(photo), PhotoText.alt(item, of: photo))
+        return SocialCard(type: "article", title: page.title, description: subtitle.isEmpty ? alt : subtitle,
+                          url: address?.absolute(page.path), image: images[photo]?.screen, imageAlt: alt, address: address)
     }
 }

@@ -127,7 +127,7 @@ public struct SiteBuilder: Sendable {
                 index.placesByLetter.append((letter, [place]))
             }
             if place.hasFavorites {
-                let favorites = (index.byPlace[place.id] ?? []).filter { ordered[$0].photo.favorite }
+                let favorites = (index.byPlace[place.id] ?? []).filter { ordered[$0].favorite }
                 if !favorites.isEmpty { index.favorites[place.id] = favorites }
             }
         }
@@ -165,12 +165,12 @@ public struct SiteBuilder: Sendable {
         return frame
     }
 
-    static func when(_ item: GalleryPhoto) -> Date { item.photo.taken ?? item.photo.uploaded }
+    static func when(_ item: GalleryPhoto) -> Date { item.taken ?? item.uploaded }
 
     static func newestFirst(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
         let (da, db) = (when(a), when(b))
         if da != db { return da > db }
-        return a.photo.identifier < b.photo.identifier
+        return a.identifier < b.identifier
     }
 
     static func isNewestFirst(_ photos: [GalleryPhoto]) -> Bool {
@@ -188,13 +188,15 @@ public struct SiteBuilder: Sendable {
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        return card(item, thumb: images[item.photo]?.thumb)
+        let photo = item.photo
+        return card(item, photo, thumb: images[photo]?.thumb)
     }
 
-    private func card(_ item: GalleryPhoto, thumb: ImageRef?) -> PhotoCard {
-        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(item.photo), subtitle: PhotoText.subtitle(item.photo).nilIfEmpty,
-                             alt: PhotoText.alt(item), thumb: thumb, favorite: item.photo.favorite, identifier: item.photo.identifier)
-        if let motion = item.photo.motion {
+    /// `photo` is `item`'s, unpacked once for the whole card.
+    private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
+        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
+                             alt: PhotoText.alt(item, of: photo), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
+        if let motion = photo.motion {
             card.duration = motion.kind == .video ? motion.durationText : nil
             card.live = motion.kind == .live
         }
@@ -203,22 +205,24 @@ public struct SiteBuilder: Sendable {
 
     /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
     private func stampCard(_ item: GalleryPhoto) -> PhotoCard {
-        let stamp = index.position[item.photo.identifier].map { stamps[$0] } ?? 0
+        let stamp = index.position[item.identifier].map { stamps[$0] } ?? 0
         return PhotoCard(href: "", title: String(stamp, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
-                         identifier: item.photo.identifier)
+                         identifier: item.identifier)
     }
 
     /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
     func cover(_ positions: [Int]) -> (ImageRef?, String) {
         guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
-        return (images[first.photo]?.thumb, PhotoText.alt(first))
+        let photo = first.photo
+        return (images[photo]?.thumb, PhotoText.alt(first, of: photo))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
         if stampsOnly { return stampCard(item) }
-        let images = self.images[item.photo]
-        var card = card(item, thumb: images?.thumb)
+        let photo = item.photo
+        let images = self.images[photo]
+        var card = card(item, photo, thumb: images?.thumb)
         if let shape = images?.row ?? images?.screen, shape.width > 0, shape.height > 0 {
             card.shape = shape
             card.shapeSizes = Self.shapeSizes(width: shape.width, height: shape.height)

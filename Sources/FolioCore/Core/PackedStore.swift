@@ -1,0 +1,184 @@
+import CSystem
+import Foundation
+
+/// Records written once, one after another, then read where they lie as often as asked: held in
+/// memory while they are few, and past `spillAt` bytes written to a file of no name beside the
+/// model (gone when the store is, however Folio stops) and mapped once the writing is done. Its
+/// pages are then the kernel's cache, read when a record is asked for and given back when the
+/// kernel needs them: a million photos' records are not this process's memory (`GallerySnapshot`).
+///
+/// One writer appends, then `seal()`; after that any number of readers, on any thread.
+final class PackedStore: @unchecked Sendable {
+    /// Bytes not yet in the file (all of them while there is no file).
+    private var buffer = PackedWriter()
+    /// The file's descriptor, -1 while there is none (or none could be made: then all stays in memory).
+    private var file: Int32 = -1
+    /// How many bytes the file holds: every offset below this is there, the rest in `buffer`.
+    private var spilled = 0
+    private var mapped: UnsafeRawBufferPointer?
+    private var sealed = false
+    private let folder: String?
+    private let spillAt: Int
+
+    /// From 4 MB on, a store spills: most of a small site's snapshot stays in memory.
+    static let spillSize = 4 << 20
+
+    /// A store that spills into `folder` (nil: one that stays in memory).
+    init(spillingInto folder: String?, at spillAt: Int = PackedStore.spillSize) {
+        self.folder = folder
+        self.spillAt = spillAt
+    }
+
+    deinit {
+        if let mapped { munmap(UnsafeMutableRawPointer(mutating: mapped.baseAddress), mapped.count) }
+        if file >= 0 { close(file) }
+    }
+
+    /// Where the next record starts.
+    var end: Int { spilled + buffer.bytes.count }
+
+    /// Adds one record, `write` putting in its values; returns where it starts.
+    func append(_ write: (inout PackedWriter) -> Void) -> Int {
+        precondition(!sealed, "a sealed store takes no more records")
+        let start = end
+        write(&buffer)
+        if buffer.bytes.count >= spillAt, let folder { spill(into: folder) }
+        return start
+    }
+
+    /// Writes the buffer to the file (made at the first spill). A file that cannot be made or
+    /// written leaves the records in memory: the store then holds them as a small one does.
+    private func spill(into folder: String) {
+        if file < 0, spilled == 0 {
+            file = folio_unnamed_file(folder)
+            if file < 0 { return }
+        }
+        guard file >= 0, Self.write(buffer.bytes, to: file, at: spilled) else { return }
+        spilled += buffer.bytes.count
+        buffer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    private static func write(_ bytes: [UInt8], to file: Int32, at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let wrote = pwrite(file, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if wrote < 0, errno == EINTR { continue }
+                guard wrote > 0 else { return false }
+                done += wrote
+            }
+            return true
+        }
+    }
+
+    /// Ends the writing: what the file holds is mapped (or, where it cannot be, read back).
+    func seal() {
+        guard !sealed else { return }
+        sealed = true
+        buffer.bytes = Array(buffer.bytes)  // no room kept for records that will not come
+        guard spilled > 0 else { return }
+        if let address = mmap(nil, spilled, PROT_READ, MAP_SHARED, file, 0), address != UnsafeMutableRawPointer(bitPattern: -1) {
+            mapped = UnsafeRawBufferPointer(start: address, count: spilled)
+            return
+        }
+        var whole = [UInt8](repeating: 0, count: spilled)
+        let read = whole.withUnsafeMutableBytes { pread(file, $0.baseAddress!, spilled, 0) }
+        precondition(read == spilled, "a store's own file could not be read back")
+        buffer.bytes = whole + buffer.bytes
+        spilled = 0
+    }
+
+    /// The bytes from `offset` to the end of the part that holds it (a record never straddles the
+    /// file and the buffer): a reader takes one record from their start.
+    func withBytes<Result>(from offset: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        precondition(sealed, "a store is read once it is sealed")
+        if offset < spilled, let mapped {
+            return try body(UnsafeRawBufferPointer(rebasing: mapped[offset...]))
+        }
+        return try buffer.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[(offset - spilled)...])) }
+    }
+
+    /// Whether the records went to a file (tests).
+    var spills: Bool { mapped != nil }
+}
+
+/// Values written as packed bytes: numbers as variable-length integers, texts with their length.
+/// `PackedReader` reads them back in the same order.
+struct PackedWriter {
+    var bytes: [UInt8] = []
+
+    mutating func number(_ value: Int64) {
+        // Zig-zag, so small negative numbers are short too.
+        var rest = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func bits(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func text(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            number(Int64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// Nil as -1 where a length would be.
+    mutating func text(_ value: String?) {
+        if let value { text(value) } else { number(-1) }
+    }
+
+    mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+}
+
+/// Reads what `PackedWriter` wrote, in the same order, from the start of the bytes given.
+struct PackedReader {
+    private let bytes: UnsafeRawBufferPointer
+    private var at = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    mutating func number() -> Int64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[at]
+            at += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+    }
+
+    mutating func bits() -> UInt64 {
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 8)])) }
+        at += 8
+        return UInt64(littleEndian: value)
+    }
+
+    mutating func text() -> String {
+        optionalText() ?? ""
+    }
+
+    mutating func optionalText() -> String? {
+        let count = Int(number())
+        guard count >= 0 else { return nil }
+        defer { at += count }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)]), as: UTF8.self)
+    }
+
+    mutating func flag() -> Bool {
+        defer { at += 1 }
+        return bytes[at] != 0
+    }
+}

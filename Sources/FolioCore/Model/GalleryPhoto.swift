@@ -1,0 +1,112 @@
+import Foundation
+
+/// A photo with the names of its person, place and region: one row of everything a page lists.
+///
+/// The photo itself is kept packed (`PackedStore`, its snapshot's: past a few megabytes a file
+/// the kernel caches, not this process's memory) and read from there whenever `photo` is asked
+/// for. What every pass over a library's photos reads (the site's order, its lists by place,
+/// person and album, what changed since the last build) is held here beside it: a million
+/// photos' values whole were 310 MB of a build's memory from its plan to its last page; these
+/// are a third of that.
+public struct GalleryPhoto: Sendable, Hashable {
+    public private(set) var id: Int64
+    public private(set) var identifier: String
+    private var takenBits: UInt64
+    public private(set) var uploaded: Date
+    private var latitudeBits: UInt64
+    private var longitudeBits: UInt64
+    /// The photo's `stamp`: everything it holds, as one number.
+    private(set) var stamp: UInt64
+    /// The photo's `mediaStamp`: what its published media are made from, as one number.
+    private(set) var mediaStamp: UInt64
+    /// Its folder under content/ (`PhotoSource.folder`: its album), nil at the top or from elsewhere.
+    /// One string for all the photos of a folder when a snapshot reads them.
+    private(set) var folder: String?
+    public private(set) var favorite: Bool
+    /// Whether it moves with a clip of its own (a Live Photo's), whose checksum names media too.
+    private(set) var hasClip: Bool
+    /// Its checksum as a number (`Photo.checksumAsNumber`), nil when it is other text.
+    private var checksumNumber: UInt64
+    private var checksumIsNumber: Bool
+    private var person_: Shared<Person>
+    private var place_: Shared<Place>?
+    private var region_: Shared<Region>?
+    /// Where the photo is packed.
+    private var store: PackedStore
+    private var offset: Int
+
+    /// The photo as the model has it, unpacked: bind it once where several of its properties are read.
+    public var photo: Photo {
+        get { store.withBytes(from: offset) { Photo(unpacking: $0) } }
+        set {
+            let store = PackedStore(spillingInto: nil)
+            self = GalleryPhoto(photo: newValue, person: person_, place: place_, region: region_, store: store)
+            store.seal()
+        }
+    }
+
+    /// The checksum as a number, when it is sixteen lower-case hex digits (`Photo.checksumAsNumber`).
+    var checksumAsNumber: UInt64? { checksumIsNumber ? checksumNumber : nil }
+
+    public var taken: Date? { Photo.Absent.real(takenBits).map(Date.init(timeIntervalSinceReferenceDate:)) }
+    public var latitude: Double? { Photo.Absent.real(latitudeBits) }
+    public var longitude: Double? { Photo.Absent.real(longitudeBits) }
+
+    public var person: Person {
+        get { person_.value }
+        set { person_ = Shared(newValue) }
+    }
+
+    public var place: Place? {
+        get { place_?.value }
+        set { place_ = newValue.map(Shared.init) }
+    }
+
+    public var region: Region? {
+        get { region_?.value }
+        set { region_ = newValue.map(Shared.init) }
+    }
+
+    /// A photo of its own, packed in a store of its own.
+    public init(photo: Photo, person: Person, place: Place?, region: Region?) {
+        let store = PackedStore(spillingInto: nil)
+        self.init(photo: photo, person: Shared(person), place: place.map(Shared.init), region: region.map(Shared.init), store: store)
+        store.seal()
+    }
+
+    /// `photo` packed into `store`, which is read once it is sealed. `folder`, when given, is
+    /// the photo's folder as another photo of the same store has it: one string for both.
+    init(photo: Photo, person: Shared<Person>, place: Shared<Place>?, region: Shared<Region>?, store: PackedStore,
+         folder: String?? = nil) {
+        id = photo.id
+        identifier = photo.identifier
+        takenBits = Photo.Absent.bits(photo.taken?.timeIntervalSinceReferenceDate)
+        uploaded = photo.uploaded
+        latitudeBits = Photo.Absent.bits(photo.latitude)
+        longitudeBits = Photo.Absent.bits(photo.longitude)
+        stamp = photo.stamp
+        mediaStamp = photo.mediaStamp
+        self.folder = folder ?? photo.source.folder
+        favorite = photo.favorite
+        hasClip = photo.motion?.clipChecksum != nil
+        checksumNumber = photo.checksumAsNumber ?? 0
+        checksumIsNumber = photo.checksumAsNumber != nil
+        person_ = person
+        place_ = place
+        region_ = region
+        self.store = store
+        offset = store.append { photo.pack(into: &$0) }
+    }
+
+    public static func == (a: GalleryPhoto, b: GalleryPhoto) -> Bool {
+        a.photo == b.photo && a.person == b.person && a.place == b.place && a.region == b.region
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(stamp)
+        hasher.combine(person)
+        hasher.combine(place)
+        hasher.combine(region)
+    }
+}
