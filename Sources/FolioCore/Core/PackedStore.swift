@@ -3,24 +3,27 @@ import Foundation
 
 /// Records written once, one after another, then read where they lie as often as asked: held in
 /// memory while they are few, and past `spillAt` bytes written to a file of no name beside the
-/// model (gone when the store is, however Folio stops) and mapped once the writing is done. Its
-/// pages are then the kernel's cache, read when a record is asked for and given back when the
-/// kernel needs them: a million photos' records are not this process's memory (`GallerySnapshot`).
+/// model (gone when the store is, however Folio stops), each record read from it when asked for.
+/// Its pages are then the kernel's cache, not this process's memory: a million photos' records
+/// are not held by the build (`GallerySnapshot`). Read with `pread`, not mapped: a mapping's
+/// resident pages count as the process's, and the kernel maps 64 KB around each page a read
+/// touches, so a few thousand photos read across a mapped million made all of it resident.
 ///
 /// One writer appends, then `seal()`; after that any number of readers, on any thread.
 final class PackedStore: @unchecked Sendable {
-    /// Bytes not yet in the file (all of them while there is no file).
+    /// Bytes not yet in the file (all of them while there is no file): each record its length, then its values.
     private var buffer = PackedWriter()
+    /// A record's values, written here and then after their length into `buffer`.
+    private var record = PackedWriter()
     /// The file's descriptor, -1 while there is none (or none could be made: then all stays in memory).
     private var file: Int32 = -1
-    /// How many bytes the file holds: every offset below this is there, the rest in `buffer`.
+    /// How many bytes the file holds: every record that starts below this is there, the rest in `buffer`.
     private var spilled = 0
-    private var mapped: UnsafeRawBufferPointer?
     private var sealed = false
     private let folder: String?
     private let spillAt: Int
 
-    /// From 4 MB on, a store spills: most of a small site's snapshot stays in memory.
+    /// From 4 MB on, a store spills: a small site's snapshot stays in memory.
     static let spillSize = 4 << 20
 
     /// A store that spills into `folder` (nil: one that stays in memory).
@@ -30,18 +33,17 @@ final class PackedStore: @unchecked Sendable {
     }
 
     deinit {
-        if let mapped { munmap(UnsafeMutableRawPointer(mutating: mapped.baseAddress), mapped.count) }
         if file >= 0 { close(file) }
     }
-
-    /// Where the next record starts.
-    var end: Int { spilled + buffer.bytes.count }
 
     /// Adds one record, `write` putting in its values; returns where it starts.
     func append(_ write: (inout PackedWriter) -> Void) -> Int {
         precondition(!sealed, "a sealed store takes no more records")
-        let start = end
-        write(&buffer)
+        let start = spilled + buffer.bytes.count
+        record.bytes.removeAll(keepingCapacity: true)
+        write(&record)
+        buffer.number(Int64(record.bytes.count))
+        buffer.bytes.append(contentsOf: record.bytes)
         if buffer.bytes.count >= spillAt, let folder { spill(into: folder) }
         return start
     }
@@ -71,35 +73,59 @@ final class PackedStore: @unchecked Sendable {
         }
     }
 
-    /// Ends the writing: what the file holds is mapped (or, where it cannot be, read back).
+    /// Ends the writing.
     func seal() {
         guard !sealed else { return }
         sealed = true
         buffer.bytes = Array(buffer.bytes)  // no room kept for records that will not come
-        guard spilled > 0 else { return }
-        if let address = mmap(nil, spilled, PROT_READ, MAP_SHARED, file, 0), address != UnsafeMutableRawPointer(bitPattern: -1) {
-            mapped = UnsafeRawBufferPointer(start: address, count: spilled)
-            return
-        }
-        var whole = [UInt8](repeating: 0, count: spilled)
-        let read = whole.withUnsafeMutableBytes { pread(file, $0.baseAddress!, spilled, 0) }
-        precondition(read == spilled, "a store's own file could not be read back")
-        buffer.bytes = whole + buffer.bytes
-        spilled = 0
+        record = PackedWriter()
     }
 
-    /// The bytes from `offset` to the end of the part that holds it (a record never straddles the
-    /// file and the buffer): a reader takes one record from their start.
-    func withBytes<Result>(from offset: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    /// The record that starts at `offset` (`append`'s result), its values' bytes.
+    func withRecord<Result>(at offset: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         precondition(sealed, "a store is read once it is sealed")
-        if offset < spilled, let mapped {
-            return try body(UnsafeRawBufferPointer(rebasing: mapped[offset...]))
+        guard offset < spilled else {
+            return try buffer.bytes.withUnsafeBytes { bytes in
+                try body(Self.values(in: UnsafeRawBufferPointer(rebasing: bytes[(offset - spilled)...])))
+            }
         }
-        return try buffer.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[(offset - spilled)...])) }
+        // Most records are a few hundred bytes: one read of 1 KB takes the whole of one.
+        return try withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 8) { chunk in
+            let got = Self.read(file, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, spilled - offset)]), at: offset)
+            precondition(got > 0, "a record of a store's own file could not be read back")
+            var header = PackedReader(UnsafeRawBufferPointer(rebasing: chunk[..<got]))
+            let count = Int(header.number())
+            let start = header.position
+            if start + count <= got { return try body(UnsafeRawBufferPointer(rebasing: chunk[start..<(start + count)])) }
+            return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 8) { whole in
+                let read = Self.read(file, into: whole, at: offset + start)
+                precondition(read == count, "a record of a store's own file could not be read back")
+                return try body(UnsafeRawBufferPointer(whole))
+            }
+        }
+    }
+
+    /// A record's values: the bytes after its length, as many as it says.
+    private static func values(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var header = PackedReader(bytes)
+        let count = Int(header.number())
+        return UnsafeRawBufferPointer(rebasing: bytes[header.position..<(header.position + count)])
+    }
+
+    /// Reads into `bytes` from `offset` of `file`, up to its size; how many bytes came.
+    private static func read(_ file: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        var done = 0
+        while done < bytes.count {
+            let got = pread(file, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            done += got
+        }
+        return done
     }
 
     /// Whether the records went to a file (tests).
-    var spills: Bool { mapped != nil }
+    var spills: Bool { spilled > 0 }
 }
 
 /// Values written as packed bytes: numbers as variable-length integers, texts with their length.
@@ -141,6 +167,9 @@ struct PackedWriter {
 struct PackedReader {
     private let bytes: UnsafeRawBufferPointer
     private var at = 0
+
+    /// How many bytes have been read.
+    var position: Int { at }
 
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes

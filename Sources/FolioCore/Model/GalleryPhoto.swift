@@ -22,22 +22,23 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// Its folder under content/ (`PhotoSource.folder`: its album), nil at the top or from elsewhere.
     /// One string for all the photos of a folder when a snapshot reads them.
     private(set) var folder: String?
-    public private(set) var favorite: Bool
-    /// Whether it moves with a clip of its own (a Live Photo's), whose checksum names media too.
-    private(set) var hasClip: Bool
-    /// Its checksum as a number (`Photo.checksumAsNumber`), nil when it is other text.
+    /// Its checksum as a number (`Photo.checksumAsNumber`), when it is one (`checksumIsNumber`).
     private var checksumNumber: UInt64
-    private var checksumIsNumber: Bool
     private var person_: Shared<Person>
     private var place_: Shared<Place>?
     private var region_: Shared<Region>?
     /// Where the photo is packed.
     private var store: PackedStore
     private var offset: Int
+    // The one-byte properties last, together: no padding after each.
+    public private(set) var favorite: Bool
+    /// Whether it moves with a clip of its own (a Live Photo's), whose checksum names media too.
+    private(set) var hasClip: Bool
+    private var checksumIsNumber: Bool
 
     /// The photo as the model has it, unpacked: bind it once where several of its properties are read.
     public var photo: Photo {
-        get { store.withBytes(from: offset) { Photo(unpacking: $0) } }
+        get { store.withRecord(at: offset) { Photo(unpacking: $0) } }
         set {
             let store = PackedStore(spillingInto: nil)
             self = GalleryPhoto(photo: newValue, person: person_, place: place_, region: region_, store: store)
