@@ -227,20 +227,47 @@ public struct SearchIndex: Sendable {
         self.wordCount = wordCount
     }
 
-    /// The word files of the words under `key` (sorted): one when they fit `wordFileBudget`,
-    /// else the words that end at `key` and, for each next character, the cut of those under it.
-    static func cut(_ key: String, words: [String], size: (String) -> Int) -> [(key: String, words: [String])] {
-        guard words.count > 1, words.reduce(0, { $0 + size($1) }) > wordFileBudget else { return [(key, words)] }
-        let depth = key.unicodeScalars.count
-        var here: [String] = []
-        var longer: [(key: String, words: [String])] = []
-        for word in words {
-            guard word.unicodeScalars.count > depth else { here.append(word); continue }
-            let next = String(String.UnicodeScalarView(word.unicodeScalars.prefix(depth + 1)))
-            if longer.last?.key == next { longer[longer.count - 1].words.append(word) } else { longer.append((next, [word])) }
+    /// The word files of the words under `key` (sorted, each starting with `key`): one when they
+    /// fit `wordFileBudget`, else the word that is `key` itself and, for each next character, the
+    /// cut of those under it. Each file's words are a run of `words`, not a copy: a group of a
+    /// million words ("photo-…" file names) was copied at every character of their cut (a hundred
+    /// megabytes at once), and each word's size counted again at each.
+    static func cut(_ key: String, words: [String], size: (String) -> Int) -> [(key: String, words: ArraySlice<String>)] {
+        // The sizes of the words before each: the size of any run of them is a difference.
+        var before = [Int]()
+        before.reserveCapacity(words.count + 1)
+        before.append(0)
+        for word in words { before.append(before[before.count - 1] + size(word)) }
+        var files: [(key: String, words: ArraySlice<String>)] = []
+        func cut(_ key: String, depth: Int, _ run: Range<Int>) {
+            guard run.count > 1, before[run.upperBound] - before[run.lowerBound] > wordFileBudget else {
+                files.append((key, words[run]))
+                return
+            }
+            // The word that ends at `key` sorts before the longer ones.
+            var start = run.lowerBound
+            if words[start].unicodeScalars.count <= depth {
+                files.append((key, words[start..<(start + 1)]))
+                start += 1
+            }
+            // A key all of whose words go one way is cut again at once: no file for nothing.
+            while start < run.upperBound {
+                guard let next = words[start].unicodeScalars.dropFirst(depth).first else {
+                    // Another word that ends at `key` (canonically the same as the first, by other characters).
+                    files.append((key, words[start..<(start + 1)]))
+                    start += 1
+                    continue
+                }
+                var end = start + 1
+                while end < run.upperBound, words[end].unicodeScalars.dropFirst(depth).first == next { end += 1 }
+                var longer = key
+                longer.unicodeScalars.append(next)
+                cut(longer, depth: depth + 1, start..<end)
+                start = end
+            }
         }
-        // A key all of whose words go one way is cut again at once: no file for nothing.
-        return (here.isEmpty ? [] : [(key, here)]) + longer.flatMap { cut($0.key, words: $0.words, size: size) }
+        cut(key, depth: key.unicodeScalars.count, words.indices)
+        return files
     }
 }
 

@@ -169,9 +169,14 @@ struct SearchPostings: Sendable {
         }
         let (numbers, all) = (self.numbers, self.words)
         func number(_ word: String) -> Int { numbers.number(of: word) { all[$0] }! }
-        let files = filed
-            .flatMap { key, words in SearchIndex.cut(String(key), words: words.sorted(), size: { entrySize(number($0)) + 1 }) }
-            .sorted { $0.key < $1.key }
+        // Each group sorted in place and cut, taken out of `filed` first: one copy of its words.
+        var files: [(key: String, words: ArraySlice<String>)] = []
+        for group in Array(filed.keys) {
+            var words = filed.removeValue(forKey: group)!
+            words.sort()
+            files += SearchIndex.cut(String(group), words: words, size: { entrySize(number($0)) + 1 })
+        }
+        files.sort { $0.key < $1.key }
         let last = keys
         if let groups {
             keys = (keys.filter { !groups.contains(SearchText.shardKey($0)) } + files.map(\.key)).sorted()
