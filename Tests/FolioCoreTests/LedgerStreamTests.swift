@@ -66,7 +66,8 @@ final class LedgerStreamTests: XCTestCase {
         var random = SplitMix64(0xFA11)
         var manifest = PageManifest()
         for number in 0..<2_000 {
-            manifest["photos/p\(random.next() % 1_000_000)/index.html"] = PageManifest.Entry(
+            let path = number % 5 == 0 ? "search/data/t-\(random.next() % 1_000_000).js" : "photos/p\(random.next() % 1_000_000)/index.html"
+            manifest[path] = PageManifest.Entry(
                 checksum: random.next(), input: number % 9 == 0 ? PageManifest.wholeFile : random.next(),
                 changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
         }
@@ -76,6 +77,12 @@ final class LedgerStreamTests: XCTestCase {
         XCTAssertEqual(read.entries, manifest.entries)
         XCTAssertEqual(read.encoded(), written)
         XCTAssertNil(PageManifest.read(path: path, hash: ContentHash.hex(written + Data([0x0A]))), "another hash")
+        // One folder's entries alone, the rest not read into it (the search index's, read before the rest).
+        let search = try XCTUnwrap(PageManifest.read(path: path, hash: ContentHash.hex(written), under: "search/data/"))
+        XCTAssertEqual(search.entries, manifest.only(under: "search/data/").entries)
+        XCTAssertEqual(search.count, manifest.entries.keys.filter { $0.hasPrefix("search/data/") }.count)
+        XCTAssertGreaterThan(search.count, 300)
+        XCTAssertEqual(try XCTUnwrap(PageManifest.read(path: path, hash: ContentHash.hex(written))).count, manifest.count, "and read whole again")
         XCTAssertNil(PageManifest.read(path: folder.appendingPathComponent("missing").path, hash: ContentHash.hex(written)))
 
         var postings = SearchPostings(photoCount: 400)

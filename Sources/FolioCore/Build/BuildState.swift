@@ -81,6 +81,14 @@ struct BuildState {
         return legacy().pages
     }
 
+    /// The entries of `pages()` under the folder `prefix` alone ("search/"), read without the rest.
+    func pages(under prefix: String) -> PageManifest {
+        if let record = record() {
+            return PageManifest.read(path: pagesFile.path, hash: record.pages, under: prefix) ?? PageManifest()
+        }
+        return legacy().pages.only(under: prefix)
+    }
+
     /// What the pages in place were made from; nil when nothing is known of it (every page is
     /// then looked at).
     func digest() -> SiteDigest? {

@@ -37,6 +37,8 @@ struct PageManifest {
     /// path, unless `isSorted` is false (entries added since: `sort()`).
     private var rows: [Row] = []
     private var isSorted = true
+    /// While a file is read into it for the entries under one folder alone (`read(path:hash:under:)`), that folder.
+    private var only: [UInt8]?
 
     private struct Row {
         var start: UInt32
@@ -139,6 +141,7 @@ struct PageManifest {
     }
 
     private mutating func add(_ path: UnsafeBufferPointer<UInt8>, _ entry: Entry) {
+        if let only, !path.starts(with: only) { return }
         precondition(bytes.count + path.count < UInt32.max, "a manifest's paths fill 4 GB")
         let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), checksum: entry.checksum, input: entry.input,
                       changed: entry.changed?.timeIntervalSince1970 ?? .nan)
@@ -209,23 +212,29 @@ struct PageManifest {
     /// manifest made of it (77 MB more at a million pages); nil when the file will not open or
     /// its hash (`ContentHash`) is not `hash`. Read twice: once to count its lines and check its
     /// hash, then into a manifest of the right size.
-    static func read(path: String, hash: String) -> PageManifest? {
+    /// With `prefix`, only the entries whose paths start with it are kept.
+    static func read(path: String, hash: String, under prefix: String? = nil) -> PageManifest? {
         guard let counting = LedgerStream(path: path) else { return nil }
         var lines = 0
         while counting.line({ _ in () }) != nil { lines += 1 }
         guard counting.failure == nil, ContentHash.hexText(counting.digest) == hash,
               let stream = LedgerStream(path: path), stream.size == counting.size else { return nil }
-        let manifest = decode(from: stream, lines: lines)
+        let manifest = decode(from: stream, lines: lines, under: prefix)
         return stream.failure == nil && ContentHash.hexText(stream.digest) == hash ? manifest : nil
     }
 
-    private static func decode(from stream: LedgerStream, lines: Int) -> PageManifest {
+    private static func decode(from stream: LedgerStream, lines: Int, under prefix: String? = nil) -> PageManifest {
         var manifest = PageManifest()
-        manifest.rows.reserveCapacity(lines)
-        manifest.bytes.reserveCapacity(max(0, stream.size - lines * 36))
+        if let prefix {
+            manifest.only = Array(prefix.utf8)
+        } else {
+            manifest.rows.reserveCapacity(lines)
+            manifest.bytes.reserveCapacity(max(0, stream.size - lines * 36))
+        }
         while stream.line({ (line: UnsafeBufferPointer<UInt8>) -> Void in
             if !manifest.addWritten(line) { manifest.add(Substring(String(decoding: line, as: UTF8.self))) }
         }) != nil {}
+        manifest.only = nil
         manifest.sort()
         return manifest
     }

@@ -8,10 +8,8 @@ struct SitePages: StepOutput {
     var builders: [SiteBuilder]
     /// Every page, with the number of the builder in `builders` that makes it.
     var routes: SiteRoutes
-    /// The search index, made and written beside the render step's page checks, on the core
-    /// they leave (at 100,000 photos it is seconds of work that no page waits for): the
-    /// manifest's entries for its files.
-    var search: Task<[String: PageManifest.Entry], any Error>
+    /// The search index's files, written: the manifest's entries for them.
+    var search: [String: PageManifest.Entry]
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
     var photos: Int
@@ -149,10 +147,12 @@ struct PagesStep: BuildStep {
              in run: BuildRun) async throws -> SitePages {
         let (site, plan, images, passwords) = input
         // The last build's state (at 100,000 pages, a quarter of a second of reading) is read
-        // beside the builder's work on the model, not after it.
+        // beside the builder's work on the model, not after it: its digest, and the search
+        // index's part of its manifest. The rest of the manifest is read once the search index
+        // is made (below).
         let state = BuildState(paths: site.paths)
         async let lastDigest = state.digest()
-        async let lastPages = state.pages()
+        async let lastSearch = state.pages(under: SearchIndex.folder)
         let snapshot = plan.snapshot.excluding(images.failed)
         let names = plan.names
         let media = ImageLookup { names.media(of: $0) }
@@ -195,15 +195,21 @@ struct PagesStep: BuildStep {
         let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let digest = builder.digest(drawing: drawing)
         let changes = builder.changes(since: await lastDigest, to: digest)
-        let previous = await lastPages
+        let previousSearch = await lastSearch
         // The search index's photo shards and word files made again only where a photo's row or
         // words may differ, and its identifier buckets not at all, when the photos are in the same
         // order: the rest are the last build's files, taken over as they are.
         let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
-        let searchPublished = (0..<shards).allSatisfy { previous[SearchIndex.shardFile($0)] != nil }
-            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previous[SearchIndex.bucketFile($0)] != nil }
+        let searchPublished = (0..<shards).allSatisfy { previousSearch[SearchIndex.shardFile($0)] != nil }
+            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previousSearch[SearchIndex.bucketFile($0)] != nil }
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
+        // The search index is made on another core while this one makes the feed and the map,
+        // and before the last build's manifest is read: its postings and the manifest, held at
+        // once, were 150 MB of a one-photo edit's peak at a million photos (made beside the
+        // render step, it cost a second and a half less there).
+        let (output, now) = (site.output, run.now)
+        let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: previousSearch, now: now) }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {
             if let basemap { files.append(SiteFile(path: basemap.path, text: String(decoding: basemap.svg, as: UTF8.self))) }
@@ -211,11 +217,9 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        let (output, now) = (site.output, run.now)
-        // The search index's own entries apart: the manifest is the render step's to change.
-        let lastSearch = previous.only(under: SearchIndex.folder)
-        let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: lastSearch, now: now) }
-        return SitePages(builders: builders, routes: routes, search: search, files: files,
+        let searched = try await search.value
+        let previous = state.pages()
+        return SitePages(builders: builders, routes: routes, search: searched, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
                          drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))

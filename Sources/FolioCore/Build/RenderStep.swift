@@ -124,7 +124,7 @@ struct RenderStep: BuildStep {
             }
         }
         if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
-        for (path, entry) in try await values.search.value {
+        for (path, entry) in values.search {
             drawn.manifest.set(path, entry)
         }
         var rendered = drawn.finish()

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The search index written into the new site as it is made, file by file, beside the render
-/// step's pages: at 100,000 photos its 5,000 photo shards, held until the render step wrote them,
-/// were 30 MB of the build's peak (and stayed held to its end).
+/// The search index written into the new site as it is made, file by file, by the pages step:
+/// at 100,000 photos its 5,000 photo shards, held until the render step wrote them, were 30 MB
+/// of the build's peak (and stayed held to its end).
 final class SearchFiles: @unchecked Sendable {
     private let output: PublicOutput
     private let previous: PageManifest
