@@ -49,6 +49,7 @@ final class PackedStoreTests: XCTestCase {
         let offsets = fill(store, count: 2_000)
         store.seal()
         XCTAssertTrue(store.spills)
+        XCTAssertEqual(store.held, 0, "the records written after the last spill go to the file at the seal")
         Self.check(store, offsets)
         // The file has no name: nothing is left in the folder, during the build or after it.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
@@ -62,6 +63,7 @@ final class PackedStoreTests: XCTestCase {
         let offsets = fill(small, count: 100)
         small.seal()
         XCTAssertFalse(small.spills)
+        XCTAssertGreaterThan(small.held, 0)
         Self.check(small, offsets)
         let nowhere = PackedStore(spillingInto: folder.appendingPathComponent("missing").path, at: 100)
         let more = fill(nowhere, count: 500)

@@ -73,10 +73,12 @@ final class PackedStore: @unchecked Sendable {
         }
     }
 
-    /// Ends the writing.
+    /// Ends the writing: a store that spilled puts the rest in its file too (two halves' last
+    /// few megabytes each were otherwise held to the build's end).
     func seal() {
         guard !sealed else { return }
         sealed = true
+        if spilled > 0, !buffer.bytes.isEmpty, let folder { spill(into: folder) }
         buffer.bytes = Array(buffer.bytes)  // no room kept for records that will not come
         record = PackedWriter()
     }
@@ -124,8 +126,9 @@ final class PackedStore: @unchecked Sendable {
         return done
     }
 
-    /// Whether the records went to a file (tests).
+    /// Whether the records went to a file, and how many bytes of them are held in memory (tests).
     var spills: Bool { spilled > 0 }
+    var held: Int { buffer.bytes.count }
 }
 
 /// Values written as packed bytes: numbers as variable-length integers, texts with their length.
