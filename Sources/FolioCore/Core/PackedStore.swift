@@ -20,7 +20,8 @@ final class PackedStore: @unchecked Sendable {
     /// How many bytes the file holds: every record that starts below this is there, the rest in `buffer`.
     private var spilled = 0
     private var sealed = false
-    private let folder: String?
+    /// Nil once a file could not be made or written: the rest stays in memory, not tried again.
+    private var folder: String?
     private let spillAt: Int
 
     /// From 4 MB on, a store spills: a small site's snapshot stays in memory.
@@ -51,11 +52,13 @@ final class PackedStore: @unchecked Sendable {
     /// Writes the buffer to the file (made at the first spill). A file that cannot be made or
     /// written leaves the records in memory: the store then holds them as a small one does.
     private func spill(into folder: String) {
-        if file < 0, spilled == 0 {
+        if file < 0 {
             file = folio_unnamed_file(folder)
-            if file < 0 { return }
         }
-        guard file >= 0, Self.write(buffer.bytes, to: file, at: spilled) else { return }
+        guard file >= 0, Self.write(buffer.bytes, to: file, at: spilled) else {
+            self.folder = nil
+            return
+        }
         spilled += buffer.bytes.count
         buffer.bytes.removeAll(keepingCapacity: true)
     }
