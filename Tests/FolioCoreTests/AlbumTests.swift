@@ -136,6 +136,31 @@ final class AlbumTests: XCTestCase {
         XCTAssertTrue(try coverThumb("undated").contains(String(try checksum("undated/x.jpg").prefix(8))), "none dated: the first by name")
     }
 
+    /// An album's photos taken at one moment, and those that do not say when, go by name (read
+    /// from each photo's packed value once, not at each comparison); the cover `album.plist`
+    /// names is found among them once, when the tree is made.
+    func testPhotosTakenAtOneMomentGoByNameAndTheChosenCoverIsFoundOnce() throws {
+        let moment = Date(timeIntervalSince1970: 1_600_000_000)
+        let person = Person(id: 1, key: "al", name: "Al", slug: "al")
+        let files: [(String, Date?)] = [("trip/IMG_10.jpg", moment), ("trip/IMG_9.jpg", moment), ("trip/b.jpg", nil), ("trip/a.jpg", nil),
+                                        ("trip/first.jpg", moment.addingTimeInterval(-60))]
+        let photos = files.enumerated().map { number, file in
+            GalleryPhoto(photo: Photo(id: Int64(number + 1), identifier: "p\(number)", source: .content(path: file.0), title: nil,
+                                      description: nil, descriptionHTML: nil, personId: 1, placeId: nil, taken: file.1,
+                                      uploaded: moment, width: 4, height: 3, favorite: false, catalogFavorite: false,
+                                      checksum: "0123456789abcdef", fileStamp: "", fingerprint: "", format: .jpeg, orientation: 1,
+                                      colour: .sRGB, transparent: false, animated: false, motion: nil, camera: nil, exposure: nil,
+                                      latitude: nil, longitude: nil, tags: [], lastError: nil, remote: nil, flickrPlaceId: nil),
+                         person: person, place: nil, region: nil)
+        }
+        let tree = AlbumTree(photos: photos, settings: ["trip": AlbumInfo(path: "trip", cover: "b.jpg")])
+        let album = try XCTUnwrap(tree.albums["trip"])
+        XCTAssertEqual(album.photos.map { files[$0].0 }, ["trip/first.jpg", "trip/IMG_9.jpg", "trip/IMG_10.jpg", "trip/a.jpg", "trip/b.jpg"])
+        XCTAssertEqual(album.chosenCover.map { files[$0].0 }, "trip/b.jpg")
+        let unnamed = AlbumTree(photos: photos, settings: ["trip": AlbumInfo(path: "trip", cover: "elsewhere.jpg")])
+        XCTAssertNil(unnamed.albums["trip"]?.chosenCover, "a cover that is not one of the album's own is no cover")
+    }
+
     func plist(_ value: Any) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: value, format: .xml, options: 0)
     }

@@ -24,8 +24,9 @@ struct AlbumTree: Sendable {
         /// What its pages list, in turn: its sub-albums, then its own photos (an album of a
         /// thousand folders takes pages of them, as a long album takes pages of photos).
         var entries: Int { children.count + photos.count }
-        /// The photo `album.plist` names as cover, if any.
+        /// The photo `album.plist` names as cover, if any; and where it is, if it is one of the album's own.
         var coverFile: String?
+        var chosenCover: Int?
         /// Its page: "albums/<slug>.html", or where an unlisted album's link leads.
         var route = Route.album(slug: "")
         var href: String { route.path }
@@ -69,10 +70,29 @@ struct AlbumTree: Sendable {
             return ta == tb ? a < b : ta.localizedStandardCompare(tb) == .orderedAscending
         }
         roots.sort(by: byTitle)
-        let inOrder: (Int, Int) -> Bool = { Self.inAlbumOrder(photos[$0], photos[$1]) }
+        // A photo's name is in its packed value (`GalleryPhoto.photo`): read once for each photo
+        // whose date does not place it (undated, or taken at the moment another was), not at
+        // every comparison of a sort; and once for each photo of an album that names its cover.
+        var names: [Int: String] = [:]
+        func name(_ position: Int) -> String {
+            if let name = names[position] { return name }
+            let item = photos[position]
+            return item.photo.source.contentPath ?? item.identifier
+        }
+        let inOrder: (Int, Int) -> Bool = { Self.inAlbumOrder((photos[$0], $0), (photos[$1], $1), names: name) }
         for path in albums.keys {
             albums[path]!.children.sort(by: byTitle)
+            var taken: [Date?: Int] = [:]
+            for position in albums[path]!.photos { taken[photos[position].taken, default: 0] += 1 }
+            for position in albums[path]!.photos where photos[position].taken == nil || taken[photos[position].taken]! > 1 {
+                names[position] = name(position)
+            }
             albums[path]!.photos.sort(by: inOrder)
+            if let file = albums[path]!.coverFile {
+                let source = PhotoSource.content(path: "\(path)/\(file)")
+                albums[path]!.chosenCover = albums[path]!.photos.first { photos[$0].photo.source == source }
+            }
+            names = [:]
         }
         // Deepest first, so each album's sub-albums are summed before it.
         for path in albums.keys.sorted(by: { $0.utf8.count > $1.utf8.count }) {
@@ -94,16 +114,18 @@ struct AlbumTree: Sendable {
         }
     }
 
-    /// An album's order: as its photos were taken, then those that do not say when, by name. A
-    /// file's own date is when it was copied, not when the photo was taken: it does not count.
-    static func inAlbumOrder(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
-        switch (a.taken, b.taken) {
+    /// An album's order: as its photos were taken, then those that do not say when, by name
+    /// (`names`, by position: the file's path under content/, else the identifier). A file's own
+    /// date is when it was copied, not when the photo was taken: it does not count.
+    static func inAlbumOrder(_ a: (item: GalleryPhoto, position: Int), _ b: (item: GalleryPhoto, position: Int),
+                             names: (Int) -> String) -> Bool {
+        switch (a.item.taken, b.item.taken) {
         case let (da?, db?) where da != db: return da < db
         case (_?, nil): return true
         case (nil, _?): return false
         default:
-            let (na, nb) = (a.photo.source.contentPath ?? a.identifier, b.photo.source.contentPath ?? b.identifier)
-            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.identifier < b.identifier
+            let (na, nb) = (names(a.position), names(b.position))
+            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.item.identifier < b.item.identifier
         }
     }
 

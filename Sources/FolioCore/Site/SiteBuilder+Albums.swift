@@ -60,14 +60,15 @@ extension SiteBuilder {
     /// how many photos it holds with those of its sub-albums, and when they were taken.
     private func row(_ album: AlbumTree.Album, title: String) -> ListRow {
         let cover = (chosenCover(album) ?? album.cover).map { ordered[$0] }
-        let (thumb, alt) = cover.map { (images[$0.photo]?.thumb, PhotoText.alt($0)) } ?? (nil, "")
+        let (thumb, alt) = cover.map { item in
+            let photo = item.photo
+            return (images[photo]?.thumb, PhotoText.alt(item, of: photo))
+        } ?? (nil, "")
         return ListRow(href: album.href, title: title, subtitle: summary(album), thumb: thumb, alt: alt)
     }
 
     /// The photo `album.plist` names as the album's cover, if it is one of the album's own.
-    func chosenCover(_ album: AlbumTree.Album) -> Int? {
-        album.coverFile.flatMap { file in album.photos.first { ordered[$0].photo.source == .content(path: "\(album.path)/\(file)") } }
-    }
+    func chosenCover(_ album: AlbumTree.Album) -> Int? { album.chosenCover }
 
     /// "12 photos · 3 March 2025 – 20 November 2026", from the photos that say when they were taken.
     private func summary(_ album: AlbumTree.Album) -> String {
