@@ -145,11 +145,12 @@ struct PlanStep: BuildStep {
         // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
         // all at once, a million photos' needs (each with its source's path) were 300 MB.
         for part in looked.chunked(10_000) {
+            // Each photo unpacked once (`GalleryPhoto.photo`), for its needs and its ledger entry.
             let needs = Array(part).concurrentMap(minimum: 256) { index in
-                Self.needs(of: snapshot.photos[index].photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot)
-            }
-            for (index, need) in zip(part, needs) {
                 let photo = snapshot.photos[index].photo
+                return (photo, Self.needs(of: photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot))
+            }
+            for (index, (photo, need)) in zip(part, needs) {
                 plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
                                                                   renditions: need.map { $0.reused + $0.missing.count } ?? 0)
                 guard let need else { continue }
