@@ -28,6 +28,14 @@ void folio_return_freed_memory(void) {
 #endif
 }
 
+void folio_map_large_blocks(unsigned long bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes > INT_MAX ? INT_MAX : (int)bytes);
+#else
+    (void)bytes;
+#endif
+}
+
 int folio_read_ahead(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;

@@ -10,6 +10,12 @@ int folio_exchange(const char *first, const char *second);
    elsewhere. */
 void folio_return_freed_memory(void);
 
+/* Has the allocator map every block of `bytes` or more on its own, and unmap it when it is
+   freed, for the rest of the process (glibc mallopt M_MMAP_THRESHOLD; nothing elsewhere). Left
+   to itself glibc raises that bound to the largest block freed, up to 32 MB, and a freed array
+   that size stays in the process's heap, between blocks still held, where no trim reaches it. */
+void folio_map_large_blocks(unsigned long bytes);
+
 /* Asks the kernel to start reading a file's bytes into its cache, and returns without waiting
    for them (Linux posix_fadvise WILLNEED; macOS F_RDADVISE). Returns 0, or -1 with errno set;
    a file that cannot be opened is the reader's to report, not this. */
