@@ -73,7 +73,8 @@ public struct SearchIndex: Sendable {
     }
 
     init(entries: [Entry], sequences: [(sequence: PhotoSequence, numbers: [Int])] = []) {
-        var making = Making(count: entries.count)
+        let identifiers = entries.map(\.id)
+        var making = Making(count: entries.count, identifiers: { identifiers[$0] })
         for entry in entries { making.add(entry) }
         self = making.finish(sequences: sequences)
     }
@@ -101,26 +102,37 @@ public struct SearchIndex: Sendable {
         var postings: SearchPostings
         private var files: [File] = []
         private var rows: [String] = []
-        private var buckets: [[String]]
+        private let bucketCount: Int
+        /// Each photo's identifier bucket, by its number, when every bucket is made: each
+        /// bucket's text is made at the end, from `identifiers`. Made as the photos came, a
+        /// million photos' entries (`"id":number`) were 60 MB at the peak of a build.
+        private var buckets: [UInt16] = []
+        /// The identifier of the photo of each number.
+        private let identifiers: (Int) -> String
 
-        init(count: Int, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
-            self.init(count: count, remaking: remaking, emit: emit, postings: SearchPostings(photoCount: count), touched: nil)
+        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
+            self.init(count: count, identifiers: identifiers, remaking: remaking, emit: emit,
+                      postings: SearchPostings(photoCount: count), touched: nil)
         }
 
         /// The index of photos whose words are all in `postings` already (an update): they come
         /// as rows alone (`add(id:record:)`), and only the word files of the `touched` words are made.
-        init(count: Int, remaking: Set<Int>, emit: ((File) -> Void)?, updated postings: consuming SearchPostings, touched: Set<Int>) {
-            self.init(count: count, remaking: remaking, emit: emit, postings: postings, touched: touched)
+        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>, emit: ((File) -> Void)?,
+             updated postings: consuming SearchPostings, touched: Set<Int>) {
+            self.init(count: count, identifiers: identifiers, remaking: remaking, emit: emit, postings: postings, touched: touched)
         }
 
-        private init(count: Int, remaking: Set<Int>?, emit: ((File) -> Void)?, postings: SearchPostings, touched: Set<Int>?) {
+        private init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, emit: ((File) -> Void)?,
+                     postings: SearchPostings, touched: Set<Int>?) {
             self.count = count
+            self.identifiers = identifiers
             self.remaking = remaking
             self.emit = emit
             self.wordGroups = touched.map(postings.groups(of:))
             self.touched = touched
             self.postings = postings
-            buckets = [[String]](repeating: [], count: SearchIndex.bucketCount(for: count))
+            bucketCount = SearchIndex.bucketCount(for: count)
+            if remaking == nil { buckets.reserveCapacity(count) }
             rows.reserveCapacity(SearchIndex.photosPerShard)
         }
 
@@ -160,9 +172,7 @@ public struct SearchIndex: Sendable {
             } else if number % SearchIndex.photosPerShard == 0 {
                 kept.append(SearchIndex.shardFile(shard))
             }
-            if remaking == nil {
-                buckets[SearchText.bucket(id, of: buckets.count)].append("\(JSONText.string(id)):\(number)")
-            }
+            if remaking == nil { buckets.append(UInt16(SearchText.bucket(id, of: bucketCount))) }
             number += 1
             if number % SearchIndex.photosPerShard == 0 { flushShard() }
         }
@@ -172,6 +182,33 @@ public struct SearchIndex: Sendable {
             let shard = (number - 1) / SearchIndex.photosPerShard
             add(SearchIndex.shardName(shard), "p", String(shard), "[" + rows.joined(separator: ",\n") + "]")
             rows.removeAll(keepingCapacity: true)
+        }
+
+        /// Each identifier bucket's file, `{"id":number,…}`, its photos in the site's order.
+        private mutating func addBuckets() {
+            // The photos' numbers by bucket, each bucket's in order: where each bucket's start,
+            // then each number put in its bucket's next place.
+            var next = [Int](repeating: 0, count: bucketCount + 1)
+            for bucket in buckets { next[Int(bucket) + 1] += 1 }
+            for bucket in 0..<bucketCount { next[bucket + 1] += next[bucket] }
+            let starts = next
+            var numbers = [Int32](repeating: 0, count: buckets.count)
+            for (number, bucket) in buckets.enumerated() {
+                numbers[next[Int(bucket)]] = Int32(number)
+                next[Int(bucket)] += 1
+            }
+            buckets = []
+            for bucket in 0..<bucketCount {
+                var value: [UInt8] = [UInt8(ascii: "{")]
+                for at in starts[bucket]..<starts[bucket + 1] {
+                    if at > starts[bucket] { value.append(UInt8(ascii: ",")) }
+                    value.append(contentsOf: JSONText.string(identifiers(Int(numbers[at]))).utf8)
+                    value.append(UInt8(ascii: ":"))
+                    JSONText.appendDecimal(Int(numbers[at]), to: &value)
+                }
+                value.append(UInt8(ascii: "}"))
+                add(SearchIndex.bucketName(bucket), "i", String(bucket), bytes: value)
+            }
         }
 
         mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
@@ -192,12 +229,10 @@ public struct SearchIndex: Sendable {
                 kept += unchanged.map(SearchIndex.wordFile)
             }
             files += shards
-            for (bucket, list) in buckets.enumerated() {
-                if remaking == nil {
-                    add(SearchIndex.bucketName(bucket), "i", String(bucket), "{" + list.joined(separator: ",") + "}")
-                } else {
-                    kept.append(SearchIndex.bucketFile(bucket))
-                }
+            if remaking == nil {
+                addBuckets()
+            } else {
+                kept += (0..<bucketCount).map(SearchIndex.bucketFile)
             }
             for (sequence, numbers) in sequences {
                 var value: [UInt8] = [UInt8(ascii: "[")]
@@ -209,7 +244,7 @@ public struct SearchIndex: Sendable {
                 value.append(UInt8(ascii: "]"))
                 add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key, bytes: value)
             }
-            let meta = "{\"version\":2,\"photos\":\(count),\"shard\":\(SearchIndex.photosPerShard),\"buckets\":\(buckets.count),"
+            let meta = "{\"version\":2,\"photos\":\(count),\"shard\":\(SearchIndex.photosPerShard),\"buckets\":\(bucketCount),"
                 + "\"fields\":" + SearchRecord.schema + ","
                 + "\"pages\":" + SearchIndex.pages + ","
                 + "\"keys\":[" + postings.keys.map { JSONText.string($0) }.joined(separator: ",") + "]}"
@@ -277,7 +312,8 @@ extension SiteBuilder {
     /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
     /// file is handed to it as it is made, and the index holds none.
     func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
-        var making = SearchIndex.Making(count: ordered.count, remaking: remaking, emit: emit)
+        let ordered = self.ordered
+        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit)
         var wording = SearchWording(builder: self)
         for (position, item) in ordered.enumerated() {
             let words = wording.words(of: item, into: &making.postings)
@@ -305,7 +341,9 @@ extension SiteBuilder {
         }
         let touched = postings.replace(changed, with: photos)
         let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
-        var making = SearchIndex.Making(count: ordered.count, remaking: shards, emit: emit, updated: consume postings, touched: touched)
+        let ordered = self.ordered
+        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: shards, emit: emit,
+                                        updated: consume postings, touched: touched)
         for position in ordered.indices {
             guard shards.contains(position / SearchIndex.photosPerShard) else {
                 making.add(id: "", record: nil)
