@@ -234,13 +234,28 @@ final class SearchIndexTests: XCTestCase {
     }
 
     /// The postings of photos' words, each photo's first word in its title.
-    static func postings(of photos: [[String]]) -> SearchPostings {
-        var postings = SearchPostings(photoCount: photos.count)
+    static func postings(of photos: [[String]], pendingLimit: Int = 1 << 20) -> SearchPostings {
+        var postings = SearchPostings(photoCount: photos.count, pendingLimit: pendingLimit)
         for (at, words) in photos.enumerated() {
             let numbers = words.map { postings.number(of: $0) }
             postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
         }
         return postings
+    }
+
+    /// Photos put in order a few words at a time as they come (a large library's are, so they
+    /// are never all held as pairs) make the postings of photos put in order all at once.
+    func testPostingsPutInOrderAsTheyComeAreThoseMadeAtOnce() {
+        var random = SplitMix64(0x51A)
+        let vocabulary = (0..<200).map { "w\($0)" }
+        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 200)] } }
+        var atOnce = Self.postings(of: photos)
+        for limit in [1, 3, 64] {
+            var asTheyCome = Self.postings(of: photos, pendingLimit: limit)
+            XCTAssertEqual(asTheyCome.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "every \(limit)")
+            XCTAssertEqual(asTheyCome.wordCount, atOnce.wordCount)
+        }
+        XCTAssertEqual(atOnce.wordCount, Set(photos.joined()).count)
     }
 
     /// Photos taken out of the postings and put back in place, round after round, leave the
