@@ -247,6 +247,21 @@ final class BuildStateTests: XCTestCase {
         }
         let written = ledger.encoded()
         XCTAssertEqual(MediaLedger.decode(written), ledger)
+        // Set in any order (as the plan sets the photos it looks at, in the site's order), put
+        // in order: the same ledger, the same bytes; a photo taken out is gone from both.
+        var shuffled = MediaLedger(drawing: ledger.drawing, thumbnails: ledger.thumbnails)
+        var items = ledger.entries.items
+        for at in items.indices.reversed() { items.swapAt(at, Int(random.next() % UInt64(at + 1))) }
+        for item in items { shuffled.entries[item.id] = item.entry }
+        XCTAssertEqual(shuffled.encoded(), written)
+        shuffled.entries.putInOrder()
+        XCTAssertEqual(shuffled, ledger)
+        XCTAssertEqual(shuffled.entries[7 * 40], ledger.entries.items.first { $0.id == 7 * 40 }?.entry)
+        XCTAssertNil(shuffled.entries[8])
+        let less = shuffled.entries.removing([7, 7 * 40, 9])
+        XCTAssertEqual(less.count, ledger.entries.count - 2)
+        XCTAssertNil(less[7 * 40])
+        XCTAssertEqual(less[7 * 41], ledger.entries[7 * 41])
         XCTAssertEqual(MediaLedger.decode(written)?.encoded(), written, "written again, the same bytes")
         XCTAssertEqual(MediaLedger.decode(MediaLedger(drawing: "d", thumbnails: "").encoded()), MediaLedger(drawing: "d", thumbnails: ""))
         // Cut short anywhere, or one field damaged: not a ledger (the next build plans every photo).

@@ -13,7 +13,89 @@ import Foundation
 struct MediaLedger: Sendable, Equatable {
     var drawing: String
     var thumbnails: String
-    var entries: [Int64: Entry] = [:]
+    var entries = Entries()
+
+    /// The entries by photo id, in the order of their ids: a lookup halves, as the ledger is
+    /// read and written in that order. A dictionary of a million was 84 MB, these 40; and a
+    /// build held two (the last build's, and its own being made) at the peak of its plan.
+    struct Entries: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+        struct Item: Sendable, Equatable {
+            var id: Int64
+            var entry: Entry
+        }
+
+        /// Sorted by id, each once, while `inOrder`; else in the order they were set
+        /// (`putInOrder`). An id is set once while they are out of order.
+        private(set) var items: [Item] = []
+        private var inOrder = true
+
+        init() {}
+
+        init(dictionaryLiteral elements: (Int64, Entry)...) {
+            for (id, entry) in elements { self[id] = entry }
+            putInOrder()
+        }
+
+        init(ordered items: [Item]) {
+            precondition(zip(items, items.dropFirst()).allSatisfy { $0.id < $1.id }, "entries out of the order of their ids")
+            self.items = items
+        }
+
+        var count: Int { items.count }
+
+        /// An entry set after one of a higher id is looked up once the entries are put in order.
+        subscript(id: Int64) -> Entry? {
+            get {
+                precondition(inOrder, "an entry looked up before the entries are put in order")
+                return items.sortedIndex(of: id, by: \.id).map { items[$0].entry }
+            }
+            set {
+                if inOrder, let at = items.sortedIndex(of: id, by: \.id) {
+                    if let newValue { items[at].entry = newValue } else { items.remove(at: at) }
+                    return
+                }
+                guard let newValue else {
+                    guard !inOrder else { return }
+                    putInOrder()
+                    self[id] = nil
+                    return
+                }
+                if let last = items.last, last.id >= id { inOrder = false }
+                items.append(Item(id: id, entry: newValue))
+            }
+        }
+
+        /// Sorted by id, in place.
+        mutating func putInOrder() {
+            guard !inOrder else { return }
+            Self.sort(&items)
+            inOrder = true
+        }
+
+        /// The entries but those of `ids`.
+        func removing(_ ids: Set<Int64>) -> Entries {
+            var kept = Entries()
+            kept.items = ordered.filter { !ids.contains($0.id) }
+            return kept
+        }
+
+        private static func sort(_ items: inout [Item]) {
+            items.sort { $0.id < $1.id }
+            precondition(zip(items, items.dropFirst()).allSatisfy { $0.id < $1.id }, "an id set twice while the entries were out of order")
+        }
+
+        static func == (left: Entries, right: Entries) -> Bool {
+            left.ordered == right.ordered
+        }
+
+        /// Every entry, in the order of their ids.
+        var ordered: [Item] {
+            guard !inOrder else { return items }
+            var sorted = items
+            Self.sort(&sorted)
+            return sorted
+        }
+    }
 
     struct Entry: Sendable, Equatable {
         var digest: UInt64
@@ -85,10 +167,10 @@ struct MediaLedger: Sendable, Equatable {
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
     /// since; nil when one of them is a prefix no file name can be told by.
-    func standing(of photos: [GalleryPhoto]) -> (kept: [Int64: Entry], changed: [Int], moved: Set<String>?) {
+    func standing(of photos: [GalleryPhoto]) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
         // The ledger less what moved: a build that finds a few photos changed removes a few
         // entries, where building a dictionary of those kept was most of its plan at 100,000.
-        var kept = entries
+        var dropped = Set<Int64>()
         var changed: [Int] = []
         var moved = Set<String>()
         var recorded = 0
@@ -97,7 +179,7 @@ struct MediaLedger: Sendable, Equatable {
             let old = entries[item.id]
             if old != nil { recorded += 1 }
             if let old, old.digest == item.mediaStamp { continue }
-            if old != nil { kept[item.id] = nil }
+            if old != nil { dropped.insert(item.id) }
             changed.append(index)
             let now = Self.entry(of: item.photo, digest: item.mediaStamp, renditions: 0)
             unnamed = unnamed || now.prefix == nil || (old != nil && old?.prefix == nil)
@@ -105,13 +187,13 @@ struct MediaLedger: Sendable, Equatable {
         }
         if entries.count > recorded {
             let ids = Set(photos.map(\.id))
-            for (id, entry) in entries where !ids.contains(id) {
-                kept[id] = nil
-                unnamed = unnamed || entry.prefix == nil
-                moved.formUnion(entry.prefixes)
+            for item in entries.ordered where !ids.contains(item.id) {
+                dropped.insert(item.id)
+                unnamed = unnamed || item.entry.prefix == nil
+                moved.formUnion(item.entry.prefixes)
             }
         }
-        return (kept, changed, unnamed ? nil : moved)
+        return (dropped.isEmpty ? entries : entries.removing(dropped), changed, unnamed ? nil : moved)
     }
 
     /// The prefix of the media names a photo with `checksum` has, when every one of its files
@@ -139,8 +221,8 @@ struct MediaLedger: Sendable, Equatable {
     func encoded() -> Data {
         var file = LedgerWriter(heading: "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n",
                                 capacity: entries.count * 64)
-        for id in entries.keys.sorted() {
-            let entry = entries[id]!
+        for item in entries.ordered {
+            let (id, entry) = (item.id, item.entry)
             JSONText.appendDecimal(Int(id), to: &file.line)
             file.line.append(0x20)
             ContentHash.appendHex(entry.digest, to: &file.line)
@@ -165,16 +247,21 @@ struct MediaLedger: Sendable, Equatable {
                   let thumbnails = reader.line(after: "thumbnails "), let count = reader.line(after: "photos ").flatMap({ Int($0) }),
                   count >= 0 else { return nil }
             var ledger = MediaLedger(drawing: drawing, thumbnails: thumbnails)
-            ledger.entries.reserveCapacity(count)
+            var items: [Entries.Item] = []
+            items.reserveCapacity(count)
             for _ in 0..<count {
                 guard let id = reader.number(radix: 10, then: 0x20), id <= UInt64(Int64.max), let digest = reader.number(radix: 16, then: 0x20),
                       let renditions = reader.number(radix: 10, then: 0x20), renditions <= UInt32.max,
                       let prefix = reader.word(then: 0x20), let clipPrefix = reader.word(then: 0x0A),
-                      Self.isPrefix(prefix), Self.isPrefix(clipPrefix) else { return nil }
-                ledger.entries[Int64(bitPattern: id)] = Entry(digest: digest, renditions: Int(renditions), prefix: prefix == "-" ? nil : prefix,
-                                                              clipPrefix: clipPrefix == "-" ? nil : clipPrefix)
+                      Self.isPrefix(prefix), Self.isPrefix(clipPrefix),
+                      items.last.map({ $0.id < Int64(bitPattern: id) }) ?? true else { return nil }
+                items.append(Entries.Item(id: Int64(bitPattern: id), entry: Entry(digest: digest, renditions: Int(renditions),
+                                                                                  prefix: prefix == "-" ? nil : prefix,
+                                                                                  clipPrefix: clipPrefix == "-" ? nil : clipPrefix)))
             }
-            return reader.atEnd && ledger.entries.count == count ? ledger : nil
+            guard reader.atEnd else { return nil }
+            ledger.entries = Entries(ordered: items)
+            return ledger
         }
     }
 }

@@ -129,7 +129,7 @@ struct PlanStep: BuildStep {
             let standing = known.standing(of: snapshot.photos)
             looked = standing.changed
             plan.ledger.entries = standing.kept
-            plan.reused = standing.kept.values.reduce(0) { $0 + $1.renditions }
+            plan.reused = standing.kept.items.reduce(0) { $0 + $1.entry.renditions }
             plan.moved = standing.moved
         }
         plan.lookedAt = looked.count
@@ -175,6 +175,7 @@ struct PlanStep: BuildStep {
                     video: need.video))
             }
         }
+        plan.ledger.entries.putInOrder()
         return plan
     }
 

@@ -91,7 +91,7 @@ public struct SiteBuild: Sendable {
         // out, and let go, not held (an entry per photo) through the pages, the render and the
         // write. Written beside the pages step, it was 84 MB at a million photos at that
         // step's peak. The write step puts it in place with the site.
-        for id in images.failed { plan.ledger.entries[id] = nil }
+        if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let stagedMedia = Result { try state.stage(media: plan.ledger) }
         plan.ledger.entries = [:]
