@@ -234,8 +234,8 @@ final class SearchIndexTests: XCTestCase {
     }
 
     /// The postings of photos' words, each photo's first word in its title.
-    static func postings(of photos: [[String]], pendingLimit: Int = 1 << 20) -> SearchPostings {
-        var postings = SearchPostings(photoCount: photos.count, pendingLimit: pendingLimit)
+    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) -> SearchPostings {
+        var postings = SearchPostings(photoCount: photos.count, spillingInto: store, pendingLimit: pendingLimit)
         for (at, words) in photos.enumerated() {
             let numbers = words.map { postings.number(of: $0) }
             postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
@@ -243,9 +243,13 @@ final class SearchIndexTests: XCTestCase {
         return postings
     }
 
-    /// Photos put in order a few words at a time as they come (a large library's are, so they
-    /// are never all held as pairs) make the postings of photos put in order all at once.
-    func testPostingsPutInOrderAsTheyComeAreThoseMadeAtOnce() {
+    /// Photos put in order a few words at a time as they come, or waiting in a file until all
+    /// have come (a large library's are, so they are never all held as pairs), make the postings
+    /// of photos put in order all at once.
+    func testPostingsPutInOrderAsTheyComeAreThoseMadeAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-postings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         var random = SplitMix64(0x51A)
         let vocabulary = (0..<200).map { "w\($0)" }
         let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 200)] } }
@@ -254,6 +258,14 @@ final class SearchIndexTests: XCTestCase {
             var asTheyCome = Self.postings(of: photos, pendingLimit: limit)
             XCTAssertEqual(asTheyCome.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "every \(limit)")
             XCTAssertEqual(asTheyCome.wordCount, atOnce.wordCount)
+            // To a file, a few pairs at a time (and kept in memory, as where no file can be made).
+            let stores = [PackedStore(spillingInto: folder.path, at: 100), PackedStore(spillingInto: nil)]
+            for store in stores {
+                var spilled = Self.postings(of: photos, spillingInto: store, pendingLimit: limit)
+                XCTAssertEqual(spilled.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "spilled every \(limit)")
+                XCTAssertEqual(spilled.wordCount, atOnce.wordCount)
+                XCTAssertEqual(store.spills, store === stores.first, "every \(limit)")
+            }
         }
         XCTAssertEqual(atOnce.wordCount, Set(photos.joined()).count)
     }

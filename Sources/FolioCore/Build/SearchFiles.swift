@@ -26,19 +26,22 @@ final class SearchFiles: @unchecked Sendable {
     static func make(_ builder: SiteBuilder, changed: Set<Int>?, state: BuildState, output: PublicOutput,
                      previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
+        // A whole index's words wait, as the photos come, in a file beside the model.
+        let spill = state.folder.path
         var index: SearchIndex
         if let changed, let (postings, stamp) = state.search(), postings.photoCount == builder.ordered.count,
            Self.stamp(of: postings, in: { previous[$0] }) == stamp {
             // Handed over, not copied: at a million photos the postings are a hundred megabytes.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
-            index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write)
+            index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write,
+                                        spillingInto: spill)
         }
         if index.kept.contains(where: { !output.reuse($0) }) {
             // A file the last build made (the pages step saw it in the manifest) is not there to
             // take over: every one is made.
             files = SearchFiles(output: output, previous: previous, now: now)
-            index = builder.searchIndex(emit: files.write)
+            index = builder.searchIndex(emit: files.write, spillingInto: spill)
         }
         let entries = try files.finish(kept: index.kept)
         if let postings = index.postings, let stamp = Self.stamp(of: postings, in: { entries[$0] }) {

@@ -110,9 +110,12 @@ public struct SearchIndex: Sendable {
         /// The identifier of the photo of each number.
         private let identifiers: (Int) -> String
 
-        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil) {
+        /// `folder`: where the postings' words, as photos come, wait to be put in order (`SearchPostings`).
+        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil,
+             spillingInto folder: String? = nil) {
             self.init(count: count, identifiers: identifiers, remaking: remaking, emit: emit,
-                      postings: SearchPostings(photoCount: count), touched: nil)
+                      postings: SearchPostings(photoCount: count, spillingInto: folder.map { PackedStore(spillingInto: $0) }),
+                      touched: nil)
         }
 
         /// The index of photos whose words are all in `postings` already (an update): they come
@@ -310,10 +313,12 @@ extension SiteBuilder {
     /// The search index of every photo, in the order of the site's lists. With `remaking`, only
     /// those photo shards are made, and no identifier bucket: the rest are the last build's
     /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
-    /// file is handed to it as it is made, and the index holds none.
-    func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+    /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
+    /// words wait in a file there until every photo has come (a million photos' were 90 MB).
+    func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex {
         let ordered = self.ordered
-        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit)
+        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
+                                        spillingInto: folder)
         var wording = SearchWording(builder: self)
         for (position, item) in ordered.enumerated() {
             let words = wording.words(of: item, into: &making.postings)

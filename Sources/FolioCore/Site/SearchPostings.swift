@@ -16,12 +16,18 @@ struct SearchPostings: Sendable {
     /// and most of a library's words (a file's name, a number) are one photo's.
     private var values: [UInt32] = []
     private var spans: [Span] = []
-    /// Photos added since the values were last put in order (`add`), a word and a value each;
-    /// put in order whenever they are `pendingLimit`. All a library's held until its files were
-    /// made, a million photos' were 134 MB (twice the values they became), and 46 more as they
-    /// were put in order.
+    /// Photos added since the values were last put in order (`add`), a word and a value each.
+    /// Every `pendingLimit` of them go to `spilled` while no photo is in order yet, or else
+    /// are put in order. All a library's held until its files were made, a million photos' were
+    /// 134 MB (twice the values they became), and 46 more as they were put in order; put in
+    /// order a million at a time, the values were held twice as each was.
     private var pending: [(word: UInt32, value: UInt32)] = []
     private let pendingLimit: Int
+    /// The pairs added before any was put in order, a record each `pendingLimit` of them, in
+    /// a file beside the model (`PackedStore`): read back twice to put them in their places,
+    /// once to count each word's photos and once to place them.
+    private var spilled: PackedStore?
+    private var spilledRecords: [Int] = []
     /// Each word's number, by the word (`words` holds them).
     private var numbers = NumberTable()
     /// The keys of the word files, sorted, as they were last cut (`SearchIndex.cut`).
@@ -36,13 +42,16 @@ struct SearchPostings: Sendable {
 
     /// The words some photo has.
     var wordCount: Int {
-        precondition(pending.isEmpty, "the postings are read before their photos are put in order")
+        precondition(pending.isEmpty && spilledRecords.isEmpty, "the postings are read before their photos are put in order")
         return spans.reduce(0) { $0 + ($1.count == 0 ? 0 : 1) }
     }
 
-    init(photoCount: Int, pendingLimit: Int = 1 << 20) {
+    /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
+    /// spills to a file), or are put in order a million words at a time where there is none.
+    init(photoCount: Int, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
         self.photoCount = photoCount
-        self.pendingLimit = pendingLimit
+        self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
+        spilled = store
     }
 
     /// The word's number, given it the first time it is met.
@@ -62,11 +71,56 @@ struct SearchPostings: Sendable {
             last = word
             pending.append((UInt32(word), UInt32(photo * 2 + (title.contains(word) ? 1 : 0))))
         }
-        if pending.count >= pendingLimit { putInOrder() }
+        guard pending.count >= pendingLimit else { return }
+        if let spilled, values.isEmpty {
+            spilledRecords.append(spilled.append { record in
+                pending.withUnsafeBytes { record.bytes.append(contentsOf: $0) }
+            })
+            pending.removeAll(keepingCapacity: true)
+        } else {
+            putInOrder()
+        }
+    }
+
+    /// The pairs spilled and those pending since, put in their places among no others: each
+    /// word's photos counted, then each placed.
+    private mutating func placeSpilled() {
+        guard let store = spilled else { return }
+        spilled = nil
+        guard !spilledRecords.isEmpty else { return }
+        precondition(values.isEmpty, "pairs spilled after some were put in order")
+        store.seal()
+        func each(_ body: (_ word: Int, _ value: UInt32) -> Void) {
+            for record in spilledRecords {
+                store.withRecord(at: record) { bytes in
+                    let pairs = bytes.count / MemoryLayout<(UInt32, UInt32)>.stride
+                    for at in 0..<pairs {
+                        let pair = bytes.loadUnaligned(fromByteOffset: at * MemoryLayout<(UInt32, UInt32)>.stride, as: (UInt32, UInt32).self)
+                        body(Int(pair.0), pair.1)
+                    }
+                }
+            }
+            for (word, value) in pending { body(Int(word), value) }
+        }
+        var counts = [UInt32](repeating: 0, count: spans.count)
+        each { word, _ in counts[word] += 1 }
+        var start: UInt32 = 0
+        for word in spans.indices {
+            spans[word] = Span(start: start, count: 0)
+            start += counts[word]
+        }
+        counts = []
+        values = [UInt32](repeating: 0, count: Int(start))
+        each { word, value in
+            values[Int(spans[word].start + spans[word].count)] = value
+            spans[word].count += 1
+        }
+        (pending, spilledRecords) = ([], [])
     }
 
     /// The photos added since (`pending`) put after each word's own, word by word.
     private mutating func putInOrder() {
+        placeSpilled()
         guard !pending.isEmpty else { return }
         var counts = spans.map(\.count)
         for (word, _) in pending { counts[Int(word)] += 1 }
@@ -294,7 +348,7 @@ struct SearchPostings: Sendable {
     }
 
     private func encode(files: UInt64, into file: inout LedgerWriter) {
-        precondition(pending.isEmpty, "the postings are kept before their photos are put in order")
+        precondition(pending.isEmpty && spilledRecords.isEmpty, "the postings are kept before their photos are put in order")
         // Looked through three times rather than listed: at a million photos a list of the words
         // with photos was 12 MB more at the peak of the build that kept them.
         let live = words.indices.lazy.filter { spans[$0].count > 0 }
