@@ -18,9 +18,9 @@ struct SearchPostings: Sendable {
     private var spans: [Span] = []
     /// Photos added since the values were last put in order (`add`), a word and a value each.
     /// Every `pendingLimit` of them go to `spilled` while no photo is in order yet, or else
-    /// are put in order. All a library's held until its files were made, a million photos' were
-    /// 134 MB (twice the values they became), and 46 more as they were put in order; put in
-    /// order a million at a time, the values were held twice as each was.
+    /// are put in order. All of a million photos' held until the files were made were 134 MB
+    /// (twice the values they became), and 46 more as they were put in order; put in order a
+    /// million at a time, the values were held twice at each.
     private var pending: [(word: UInt32, value: UInt32)] = []
     private let pendingLimit: Int
     /// The pairs added before any was put in order, a record each `pendingLimit` of them, in
@@ -47,7 +47,8 @@ struct SearchPostings: Sendable {
     }
 
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
-    /// spills to a file), or are put in order a million words at a time where there is none.
+    /// spills to a file), half a megabyte at a time; or are put in order a million words at a
+    /// time where there is none (each time, the values made again).
     init(photoCount: Int, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
         self.photoCount = photoCount
         self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
