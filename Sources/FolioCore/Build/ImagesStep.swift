@@ -29,13 +29,17 @@ struct ImagesStep: BuildStep {
         let (site, plan) = input
         try restoreThumbnails(plan.restores, site: site)
         // Largest first: the last job to finish is then a small one, and no core waits long
-        // for the other at the end.
-        // Downloads wait on the network, not the cores: more of them at once.
-        let local = plan.jobs.filter { !$0.isDownload }.sorted { ($0.tiles == nil ? 0 : 1, $0.pixels) > ($1.tiles == nil ? 0 : 1, $1.pixels) }
-        let downloads = plan.jobs.filter(\.isDownload)
+        // for the other at the end. Downloads wait on the network, not the cores: more of them
+        // at once. The jobs by their numbers in the plan, not copied: a cold build of a million
+        // photos held its million jobs three times (sorted, then the two kinds together again).
+        let jobs = plan.jobs
+        let local = jobs.indices.filter { !jobs[$0].isDownload }.sorted {
+            (jobs[$0].tiles == nil ? 0 : 1, jobs[$0].pixels) > (jobs[$1].tiles == nil ? 0 : 1, jobs[$1].pixels)
+        }
+        let downloads = jobs.indices.filter { jobs[$0].isDownload }
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
         let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
-        let videoSeconds = local.compactMap(\.video).reduce(0) { $0 + VideoProgress.seconds($1.duration) }
+        let videoSeconds = local.compactMap { jobs[$0].video }.reduce(0) { $0 + VideoProgress.seconds($1.duration) }
         let context = Context(processor: site.processor, output: site.output, sources: sources,
                               renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
                               budget: MemoryBudget(bytes: site.settings.memoryLimit << 20),
@@ -45,8 +49,9 @@ struct ImagesStep: BuildStep {
         let counted = Counted()
         let cache = run.renditionCache
         let store = ThumbnailStore(database: site.database)
-        func work(_ jobs: [ImageJob], width: Int) async -> [Made] {
-            await boundedMap(jobs, width: width, onEach: { _ in progress.update(counted.increment()) }) { job -> Made in
+        func work(_ numbers: [Int], width: Int) async -> [Made] {
+            await boundedMap(numbers, width: width, onEach: { _ in progress.update(counted.increment()) }) { number -> Made in
+                let job = jobs[number]
                 do {
                     var made: Made
                     if let cache, let taken = try await Self.take(job, from: cache, context) {
@@ -66,12 +71,13 @@ struct ImagesStep: BuildStep {
         }
         async let fetched = work(downloads, width: Self.downloadsInFlight)
         let made = await work(local, width: run.concurrency) + fetched
-        let jobs = local + downloads
+        let order = local + downloads
 
         var result = MadeImages()
         var failures: [PhotoSource: String] = [:]
         var published: [PhotoSource] = []
-        for (job, outcome) in zip(jobs, made) {
+        for (number, outcome) in zip(order, made) {
+            let job = jobs[number]
             result.made += outcome.count
             result.fromCache += outcome.fromCache
             if let reason = outcome.failure {
@@ -91,7 +97,7 @@ struct ImagesStep: BuildStep {
         try store.finish()
         // Only the photos made for can have thumbnails gone stale, unless the plan looked at all.
         try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs,
-                                           of: plan.moved == nil ? nil : jobs.flatMap { $0.photos.map(\.id) })
+                                           of: plan.moved == nil ? nil : order.flatMap { jobs[$0].photos.map(\.id) })
         try site.database.recordFailures(failures, published: published)
         return result
     }
