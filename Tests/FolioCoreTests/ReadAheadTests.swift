@@ -99,18 +99,18 @@ final class ReadAheadTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         var list: [(path: String, size: Int)] = []
         for index in 0..<20 {
-            let path = folder.appendingPathComponent("photo-\(index).jpg").path
-            if index != 7 { try Data(repeating: UInt8(index), count: 4_096).write(to: URL(fileURLWithPath: path)) }
+            let path = "photo-\(index).jpg"
+            if index != 7 { try Data(repeating: UInt8(index), count: 4_096).write(to: folder.appendingPathComponent(path)) }
             list.append((path, 4_096))
         }
-        let ahead = try XCTUnwrap(LocalFileAccess().readAhead(list))
+        let ahead = try XCTUnwrap(LocalFileAccess().readAhead(list, under: folder.path))
         for index in 0..<20 {
             ahead.take(index + 1)
             if index != 7 {
-                XCTAssertEqual(try LocalFileAccess().read(URL(fileURLWithPath: list[index].path)), Data(repeating: UInt8(index), count: 4_096))
+                XCTAssertEqual(try LocalFileAccess().read(folder.appendingPathComponent(list[index].path)), Data(repeating: UInt8(index), count: 4_096))
             }
         }
         ahead.stop()
-        XCTAssertNil(LocalFileAccess().readAhead([]))
+        XCTAssertNil(LocalFileAccess().readAhead([], under: folder.path))
     }
 }

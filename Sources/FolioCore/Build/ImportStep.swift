@@ -26,91 +26,131 @@ struct ImportStep: BuildStep {
     /// What the model holds of each photo from content/ (`GalleryDatabase.contentMarks()`), when
     /// it was read beside the load step; nil: read here.
     var known: ContentMarks?
+    /// How many entries are read and applied together (`parts`): their rows, held until
+    /// applied, are a few megabytes.
+    var partSize = 2_000
 
     func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
         let (site, inventory) = input
         let database = site.database
+        let entries = inventory.entries
         let marks = try known ?? database.contentMarks()
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
         let rating = site.settings.favoriteRating
-        let unchanged = inventory.entries.concurrentMap { entry in
+        let unchanged = entries.concurrentMap { entry in
             marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating) } ?? false
         }
-        let edited = zip(inventory.entries, unchanged).filter { !$0.1 && marks.holds($0.0.path) }.map(\.0.source)
-        let old = try database.stamps(for: edited)
-        var changed: [(ContentEntry, PhotoStamp?)] = []
-        for (entry, unchanged) in zip(inventory.entries, unchanged) where !unchanged {
-            changed.append((entry, old[entry.source]))
-        }
+        // The entries read again, by their place in the inventory (a cold build's are all of
+        // them), and the stamps the model has of those it holds.
+        let changed = entries.indices.filter { !unchanged[$0] }
+        let edited = changed.filter { marks.holds(entries[$0].path) }
+        let old = try database.stamps(for: edited.map { entries[$0].source })
         var result = ImportResult()
-        let reader = CatalogReader(contentRoot: site.paths.content, files: run.files,
-                                   cache: site.catalogCache)
-        for (source, issue) in Self.takeBackRecords(&changed, reader: reader) {
-            result.failed[source] = issue.reason
-            result.issues.append(issue)
-        }
 
-        let contentRoot = site.paths.content
-        let processor = site.processor
-        let files = run.files
-        let favoriteRating = site.settings.favoriteRating
-        let progress = run.progress("reading", total: changed.count)
-        // Photos are read whole; a video only as far as its headers, so its bytes are not asked
-        // for. `photosIn[n]`: the photos among the first n entries.
-        let photos = changed.filter { !ContentPath.isVideo($0.0.path) }
-        let ahead = files.readAhead(photos.map { (contentRoot.appendingPathComponent($0.0.path).path, $0.0.stamp.size) })
-        var photosIn = [0]
-        for (entry, _) in changed { photosIn.append(photosIn.last! + (ContentPath.isVideo(entry.path) ? 0 : 1)) }
-        let results = await boundedMap(changed, width: run.concurrency, onEach: { [photosIn] done in
-            progress.update(done)
-            ahead?.take(photosIn[done])
-        }) { entry, old in
-            Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: favoriteRating)
-        }
-        ahead?.stop()
-
-        var batch = ImportBatch()
-        var found: [PhotoSource: [BuildIssue]] = [:]
-        for ((entry, _), read) in zip(changed, results) {
-            switch read {
-            case .success(let read):
-                batch.upserts.append(read.photo)
-                found[entry.source] = read.issues
-            case .failure(let issue):
-                found[entry.source] = [issue]
-                result.failed[entry.source] = issue.reason
-            }
-            result.issues += found[entry.source] ?? []
-        }
-        Self.placeByPosition(&batch.upserts, gazetteer: site.paths.gazetteer)
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
         let unseen = inventory.unreadableFolders.isEmpty ? []
             : try database.sources(of: .content).filter { $0.contentPath.map(inventory.isUnseen) ?? false }
         // Entries are one to a source: when those the model holds are as many as its photos, every
         // photo is listed again and none is removed, found without a set of every source.
-        let added = changed.filter { $0.1 == nil }.map(\.0.source)
-        let listed: (PhotoSource) -> Bool
-        if unseen.isEmpty, inventory.entries.count - added.count == marks.count {
-            let added = Set(added)
-            listed = { source in source.contentPath.map(marks.holds) == true || added.contains(source) }
-        } else {
-            let sources = Set(inventory.entries.map(\.source)).union(unseen)
-            listed = sources.contains
-            batch.removals = try database.sources(of: .content).filter { !sources.contains($0) }.sorted()
+        var removals: [PhotoSource] = []
+        if !unseen.isEmpty || entries.count - (changed.count - edited.count) != marks.count {
+            let sources = Set(entries.map(\.source)).union(unseen)
+            removals = try database.sources(of: .content).filter { !sources.contains($0) }.sorted()
         }
-        if !batch.removals.isEmpty { result.thumbnailsBeforeRemovals = try database.thumbnailTally() }
-        try database.apply(batch)
+        result.removed = removals.count
+        if !removals.isEmpty { result.thumbnailsBeforeRemovals = try database.thumbnailTally() }
+        // The photos the model keeps problems of (a few), and which of them are still listed.
+        let troubled = try database.sourcesWithProblems()
+        var listedTroubled = Set(unseen.filter(troubled.contains))
+        if !troubled.isEmpty {
+            for entry in entries where troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
+        }
+
+        let contentRoot = site.paths.content
+        let reader = CatalogReader(contentRoot: contentRoot, files: run.files, cache: site.catalogCache)
+        let processor = site.processor
+        let files = run.files
+        let progress = run.progress("reading", total: changed.count)
+        // Photos are read whole; a video only as far as its headers, so its bytes are not asked for.
+        let isPhoto = changed.map { !ContentPath.isVideo(entries[$0].path) }
+        let ahead = files.readAhead(zip(changed, isPhoto).filter(\.1).map { (entries[$0.0].path, entries[$0.0].stamp.size) },
+                                    under: contentRoot.path)
+        defer { ahead?.stop() }
+        lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer)
+        // The problems reading found (a photo read without one is not in it), and which of the
+        // troubled photos were read again.
+        var found: [PhotoSource: [BuildIssue]] = [:]
+        var readTroubled = Set<PhotoSource>()
+        var read = 0
+        var photosRead = 0
+        // A part at a time, read and applied, in one transaction.
+        try database.apply(inParts: { add in
+            for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
+                var part = positions.map { (entries[changed[$0]], old[entries[changed[$0]].source]) }
+                for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
+                    result.failed[source] = issue.reason
+                    result.issues.append(issue)
+                }
+                // `photosIn[n]`: the photos among the part's first n entries.
+                var photosIn = [photosRead]
+                for position in positions { photosIn.append(photosIn.last! + (isPhoto[position] ? 1 : 0)) }
+                let (readBefore, favoriteRating) = (read, rating)
+                let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { [photosIn] done in
+                    progress.update(readBefore + done)
+                    ahead?.take(photosIn[min(done, photosIn.count - 1)])
+                }) { entry, old in
+                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: favoriteRating)
+                }
+                read += positions.count
+                photosRead = photosIn.last!
+
+                var batch = ImportBatch(removals: removals)
+                removals = []
+                for ((entry, _), read) in zip(part, reads) {
+                    if troubled.contains(entry.source) { readTroubled.insert(entry.source) }
+                    switch read {
+                    case .success(let read):
+                        batch.upserts.append(read.photo)
+                        if !read.issues.isEmpty { found[entry.source] = read.issues }
+                    case .failure(let issue):
+                        found[entry.source] = [issue]
+                        result.failed[entry.source] = issue.reason
+                    }
+                    result.issues += found[entry.source] ?? []
+                }
+                Self.placeByPosition(&batch.upserts, finder: { finder })
+                try add(batch)
+                result.imported += batch.upserts.count
+            }
+            try add(ImportBatch(removals: removals))
+        })
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { $0.key.contentPath.map(marks.holds) == true }, published: [])
         for source in unseen { result.failed[source] = "its folder cannot be read" }
         // Unchanged photos are not read again, but what was wrong with them still is.
-        result.issues += try database.replacePhotoProblems(read: found, listed: listed)
+        result.issues += try database.replacePhotoProblems(found: found, keeping: {
+            listedTroubled.contains($0) && !readTroubled.contains($0)
+        })
         result.photoIssues = Set(result.issues)
-        result.imported = batch.upserts.count
-        result.removed = batch.removals.count
         return result
+    }
+
+    /// The import's parts: runs of `size` entries or more, each ending where a catalog does
+    /// (its records are read again once, not once for each part), none over four times that.
+    static func parts(of positions: Range<Int>, size: Int, entries entry: (Int) -> ContentEntry) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var start = positions.lowerBound
+        for at in positions.dropFirst() where at - start >= size {
+            let catalog = entry(at).catalogued?.catalog
+            if at - start >= size * 4 || catalog == nil || catalog != entry(at - 1).catalogued?.catalog {
+                parts.append(start..<at)
+                start = at
+            }
+        }
+        if start < positions.upperBound { parts.append(start..<positions.upperBound) }
+        return parts
     }
 
     /// Reads again, a catalog at a time, the records the load let go of the entries that
@@ -152,11 +192,11 @@ struct ImportStep: BuildStep {
     }
 
     /// Photos with coordinates and no place from anyone get the place the gazetteer finds there;
-    /// its index is loaded only when some photo needs it.
-    static func placeByPosition(_ photos: inout [PhotoImport], gazetteer: URL) {
+    /// its index is asked for (`finder`, which loads it) only when some photo needs it.
+    static func placeByPosition(_ photos: inout [PhotoImport], finder: () -> PlaceFinder) {
         let waiting = photos.indices.filter { photos[$0].place == nil && photos[$0].latitude != nil && photos[$0].longitude != nil }
         guard !waiting.isEmpty else { return }
-        let finder = PlaceFinder.load(cache: gazetteer)
+        let finder = finder()
         for index in waiting {
             guard let latitude = photos[index].latitude, let longitude = photos[index].longitude,
                   let found = finder.place(latitude: latitude, longitude: longitude) else { continue }

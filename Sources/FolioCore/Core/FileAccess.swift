@@ -17,9 +17,9 @@ public protocol FileAccess: Sendable {
     func listing(under root: URL) throws -> FolderListing
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
-    /// Starts asking for the bytes of `files` (paths and sizes), in the order they will be read
-    /// (see `ReadAhead`); nil where there is no disk to wait on. The caller stops it.
-    func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead?
+    /// Starts asking for the bytes of `files` (paths under `root` and sizes), in the order they
+    /// will be read (see `ReadAhead`); nil where there is no disk to wait on. The caller stops it.
+    func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead?
 }
 
 public struct FileEntry: Sendable, Equatable {
@@ -57,7 +57,7 @@ extension FileAccess {
         try entries(under: root).map(\.path)
     }
 
-    public func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead? { nil }
+    public func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead? { nil }
 }
 
 public struct FileStamp: Sendable, Hashable {
@@ -121,8 +121,8 @@ public struct LocalFileAccess: FileAccess {
         try Data(contentsOf: url)
     }
 
-    public func readAhead(_ files: [(path: String, size: Int)]) -> ReadAhead? {
-        files.isEmpty ? nil : ReadAhead(files)
+    public func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead? {
+        files.isEmpty ? nil : ReadAhead(files, under: root)
     }
 
     public func isFolder(_ url: URL) -> Bool {

@@ -9,7 +9,10 @@ import Foundation
 /// most `window` files and `bytes` bytes ahead of what the readers have taken, so a library
 /// larger than the memory never pushes out of the cache what is about to be read.
 public final class ReadAhead: @unchecked Sendable {
+    /// Relative to `root` when there is one: the strings the caller holds, shared, not a
+    /// million joined paths made up front.
     private let paths: [String]
+    private let root: String?
     /// `ends[i]`: the bytes of files 0...i together.
     private let ends: [Int]
     private let window: Int
@@ -24,10 +27,12 @@ public final class ReadAhead: @unchecked Sendable {
     /// Asks the kernel for one file's bytes (tests watch what is asked instead).
     private let ask: @Sendable (String) -> Void
 
-    /// Starts reading ahead of `files` (paths and their sizes), in order, on `threads` threads.
-    init(_ files: [(path: String, size: Int)], threads: Int = 8, window: Int = 256, bytes: Int = 256 << 20,
+    /// Starts reading ahead of `files` (paths, under `root` when given, and their sizes), in
+    /// order, on `threads` threads.
+    init(_ files: [(path: String, size: Int)], under root: String? = nil, threads: Int = 8, window: Int = 256, bytes: Int = 256 << 20,
          ask: @escaping @Sendable (String) -> Void = { _ = folio_read_ahead($0) }) {
         self.ask = ask
+        self.root = root
         paths = files.map(\.path)
         var total = 0
         ends = files.map { total += max(0, $0.size); return total }
@@ -93,7 +98,7 @@ public final class ReadAhead: @unchecked Sendable {
                 return next
             }
             guard let index else { return }
-            ask(paths[index])
+            ask(root.map { $0 + "/" + paths[index] } ?? paths[index])
         }
     }
 }

@@ -52,46 +52,73 @@ extension GalleryDatabase {
     /// derived values refreshed for just the places and regions the batch touched.
     public func apply(_ batch: ImportBatch) throws {
         guard !batch.isEmpty else { return }
+        try apply(inParts: { add in try add(batch) })
+    }
+
+    /// Applies the batches `produce` hands to `add`, as it makes them, all in one transaction:
+    /// the model has all of them or, when `produce` or a batch throws, none. A cold import of a
+    /// large library makes its photos a few thousand at a time, and never holds them all (a
+    /// million photos' rows were 1.2 GB of the import's peak). The derived values are
+    /// refreshed once, at the end, for every place and region the batches touched.
+    func apply(inParts produce: (_ add: (ImportBatch) throws -> Void) throws -> Void) throws {
+        try writer.write { db in
+            var touched = Touched()
+            var applied = false
+            try produce { batch in
+                guard !batch.isEmpty else { return }
+                try Self.applyPart(batch, &touched, db)
+                applied = true
+            }
+            guard applied else { return }
+            try Self.removeOrphans(db)
+            try Self.refreshFavorites(ofPlaces: touched.places, db)
+            try Self.refreshPhotographerCounts(ofRegions: touched.regions, db)
+            try Self.bumpGeneration(db)
+        }
+    }
+
+    /// The places and regions batches touched: their derived values are refreshed after.
+    private struct Touched {
+        var places = Set<Int64>()
+        var regions = Set<Int64>()
+    }
+
+    private static func applyPart(_ batch: ImportBatch, _ touched: inout Touched, _ db: Database) throws {
         // No control character is ever stored: SQLite would hand a name with a NUL back cut short.
         var batch = batch
         batch.upserts = batch.upserts.concurrentMap { $0.cleaned() }
-        try writer.write { db in
-            let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
-            var touchedPlaces = try Self.placeIds(ofSources: touchedSources, db)
+        let touchedSources = (batch.upserts.map(\.source) + batch.removals).map(\.text)
+        // The places the photos were in, before they change or go.
+        let left = try Self.placeIds(ofSources: touchedSources, db)
 
-            let personIds = try Self.upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
-            // Places by full name, with the region each photo (or Flickr) gives it. A library
-            // names a few thousand places for a hundred thousand photos: each is split once.
-            var placeNames: [String: PlaceName] = [:]
-            var regionOfPlace: [String: String] = [:]
-            for p in batch.upserts {
-                guard let given = p.place else { continue }
-                let place = placeNames[given] ?? PlaceName(given)
-                placeNames[given] = place
-                if regionOfPlace[place.full] == nil { regionOfPlace[place.full] = p.region ?? place.defaultRegion }
-            }
-            for place in batch.flickrPlaces where regionOfPlace[PlaceName(place.name).full] == nil {
-                regionOfPlace[PlaceName(place.name).full] = place.region
-            }
-            let regionIds = try Self.upsertRegions(Set(regionOfPlace.values), db)
-            var touchedRegions = try Self.regionIds(ofPlaces: touchedPlaces, db)
-            let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
-
-            try Self.upsertPhotos(batch.upserts, personIds: personIds,
-                                  placeIds: placeNames.compactMapValues { placeIds[$0.full] }, db)
-            for chunk in batch.removals.chunked(500) {
-                try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
-                               arguments: StatementArguments(chunk.map(\.text)))
-            }
-            try Self.learnFlickrPlaces(batch.flickrPlaces, placeIds: placeIds, db)
-
-            touchedPlaces.formUnion(placeIds.values)
-            touchedRegions.formUnion(regionIds.values)
-            try Self.removeOrphans(db)
-            try Self.refreshFavorites(ofPlaces: touchedPlaces, db)
-            try Self.refreshPhotographerCounts(ofRegions: touchedRegions, db)
-            try Self.bumpGeneration(db)
+        let personIds = try upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
+        // Places by full name, with the region each photo (or Flickr) gives it. A library
+        // names a few thousand places for a hundred thousand photos: each is split once.
+        var placeNames: [String: PlaceName] = [:]
+        var regionOfPlace: [String: String] = [:]
+        for p in batch.upserts {
+            guard let given = p.place else { continue }
+            let place = placeNames[given] ?? PlaceName(given)
+            placeNames[given] = place
+            if regionOfPlace[place.full] == nil { regionOfPlace[place.full] = p.region ?? place.defaultRegion }
         }
+        for place in batch.flickrPlaces where regionOfPlace[PlaceName(place.name).full] == nil {
+            regionOfPlace[PlaceName(place.name).full] = place.region
+        }
+        let regionIds = try Self.upsertRegions(Set(regionOfPlace.values), db)
+        touched.regions.formUnion(try Self.regionIds(ofPlaces: left, db))
+        let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
+
+        try upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeNames.compactMapValues { placeIds[$0.full] }, db)
+        for chunk in batch.removals.chunked(500) {
+            try db.execute(sql: "DELETE FROM photo WHERE source IN \(placeholders(chunk.count))",
+                           arguments: StatementArguments(chunk.map(\.text)))
+        }
+        try learnFlickrPlaces(batch.flickrPlaces, placeIds: placeIds, db)
+
+        touched.places.formUnion(left)
+        touched.places.formUnion(placeIds.values)
+        touched.regions.formUnion(regionIds.values)
     }
 
     /// Records why photos could not be published in this build, and clears the mark of those

@@ -1,23 +1,32 @@
 import GRDB
 
 extension GalleryDatabase {
-    /// Replaces the problems of the photos read this build with what reading them found, forgets
-    /// those of photos no longer in content/, and returns the problems still kept for the others
-    /// (read by an earlier build, unchanged since): they are not fixed, only not read again.
-    public func replacePhotoProblems(read: [PhotoSource: [BuildIssue]], listed: (PhotoSource) -> Bool) throws -> [BuildIssue] {
+    /// Replaces the problems of the photos read this build with what reading them `found` (a
+    /// photo read without one is not in it), keeps those of the photos `keeping` says are still
+    /// in content/ and were not read again, forgets the rest, and returns the problems kept (read
+    /// by an earlier build, unchanged since): they are not fixed, only not read again.
+    public func replacePhotoProblems(found: [PhotoSource: [BuildIssue]], keeping: (PhotoSource) -> Bool) throws -> [BuildIssue] {
         try writer.write { db in
             let stored = try StoredProblem.filter(StoredProblem.Columns.photoSource != nil).fetchAll(db)
             let kept = stored.filter { problem in
                 guard let source = problem.photoSource.flatMap(PhotoSource.init(text:)) else { return false }
-                return listed(source) && read[source] == nil
+                return found[source] == nil && keeping(source)
             }
-            let wanted = kept + read.sorted { $0.key < $1.key }.flatMap { source, issues in
+            let wanted = kept + found.sorted { $0.key < $1.key }.flatMap { source, issues in
                 issues.map { StoredProblem($0, of: source) }
             }
             guard Set(stored) != Set(wanted) || stored.count != wanted.count else { return kept.map(\.issue) }
             try StoredProblem.filter(StoredProblem.Columns.photoSource != nil).deleteAll(db)
             for problem in wanted { try problem.insert(db) }
             return kept.map(\.issue)
+        }
+    }
+
+    /// The photos the model keeps problems of: a few, where a library has a million photos.
+    func sourcesWithProblems() throws -> Set<PhotoSource> {
+        try writer.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT photoSource FROM \(StoredProblem.databaseTableName) WHERE photoSource IS NOT NULL")
+                .compactMap(PhotoSource.init(text:)))
         }
     }
 
