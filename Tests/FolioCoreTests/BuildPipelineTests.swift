@@ -40,6 +40,36 @@ final class BuildPipelineTests: XCTestCase {
         XCTAssertEqual(Set(files(under: next).filter { $0.contains("-thumb") }), Set(thumbnails), "in the site being made")
     }
 
+    /// The plan keeps of each job its photos' places in the snapshot; the job is made again
+    /// from them when its turn comes, as a job of every photo with those bytes.
+    func testAPlannedJobIsMadeAgainForEveryPhotoWithItsBytes() async throws {
+        let site = try TestSite.threePhotos()
+        try site.photo("twin.jpg")  // one.jpg's bytes
+        let run = BuildRun(paths: site.paths, options: BuildOptions(themeFolder: TestSite.theme))
+        let configured = try await ConfigureStep().run((), in: run)
+        let walk = try await WalkContentStep().run(configured, in: run)
+        let inventory = try await LoadContentStep().run((configured, walk), in: run)
+        let imported = try await ImportStep().run((configured, inventory), in: run)
+        try configured.output.prepare()
+        let plan = try await PlanStep().run((configured, imported, nil), in: run)
+        XCTAssertEqual(plan.jobs.count, 3, "four photos, three kinds of bytes")
+        let jobs = plan.jobs.compactMap(plan.job)
+        XCTAssertEqual(jobs.count, 3)
+        let sources = { (job: ImageJob) in job.photos.map(\.source.description).sorted() }
+        XCTAssertEqual(jobs.map(sources).sorted { $0.count > $1.count }.first, ["content/one.jpg", "content/twin.jpg"])
+        for (planned, job) in zip(plan.jobs, jobs) {
+            XCTAssertEqual(plan.ids(planned), job.photos.map(\.id))
+            XCTAssertEqual(planned.pixels, job.pixels)
+            XCTAssertFalse(planned.isDownload)
+            XCTAssertEqual(Set(job.requests).count, job.requests.count, "each rendition asked for once")
+            XCTAssertFalse(job.requests.isEmpty)
+            XCTAssertEqual(job.checksum, plan.snapshot.photos[Int(planned.first)].photo.checksum)
+        }
+        let images = try await ImagesStep().run((configured, plan), in: run)
+        XCTAssertEqual(images.made, jobs.reduce(0) { $0 + $1.requests.count })
+        XCTAssertEqual(images.failed, [])
+    }
+
     func testTheRunnerLogsEveryStepAndStopsEarlyWhenNothingChanged() async throws {
         let site = try TestSite.threePhotos()
         let lines = Lines()

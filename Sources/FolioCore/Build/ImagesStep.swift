@@ -30,16 +30,16 @@ struct ImagesStep: BuildStep {
         try restoreThumbnails(plan.restores, site: site)
         // Largest first: the last job to finish is then a small one, and no core waits long
         // for the other at the end. Downloads wait on the network, not the cores: more of them
-        // at once. The jobs by their numbers in the plan, not copied: a cold build of a million
-        // photos held its million jobs three times (sorted, then the two kinds together again).
+        // at once. The jobs by their numbers in the plan, each made from its planned photos
+        // when its turn comes: a cold build of a million photos held its million jobs, whole.
         let jobs = plan.jobs
         let local = jobs.indices.filter { !jobs[$0].isDownload }.sorted {
-            (jobs[$0].tiles == nil ? 0 : 1, jobs[$0].pixels) > (jobs[$1].tiles == nil ? 0 : 1, jobs[$1].pixels)
+            (jobs[$0].hasTiles ? 1 : 0, jobs[$0].pixels) > (jobs[$1].hasTiles ? 1 : 0, jobs[$1].pixels)
         }
         let downloads = jobs.indices.filter { jobs[$0].isDownload }
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
         let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
-        let videoSeconds = local.compactMap { jobs[$0].video }.reduce(0) { $0 + VideoProgress.seconds($1.duration) }
+        let videoSeconds = local.reduce(0) { $0 + Int(jobs[$1].videoSeconds) }
         let context = Context(processor: site.processor, output: site.output, sources: sources,
                               renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
                               budget: MemoryBudget(bytes: site.settings.memoryLimit << 20),
@@ -49,9 +49,11 @@ struct ImagesStep: BuildStep {
         let counted = Counted()
         let cache = run.renditionCache
         let store = ThumbnailStore(database: site.database)
-        func work(_ numbers: [Int], width: Int) async -> [Made] {
-            await boundedMap(numbers, width: width, onEach: { _ in progress.update(counted.increment()) }) { number -> Made in
-                let job = jobs[number]
+        // Added up as jobs finish, not an outcome kept for each.
+        let outcomes = Outcomes()
+        func work(_ numbers: [Int], width: Int) async {
+            _ = await boundedMap(numbers, width: width, onEach: { _ in progress.update(counted.increment()) }) { number in
+                guard let job = plan.job(jobs[number]) else { return }
                 do {
                     var made: Made
                     if let cache, let taken = try await Self.take(job, from: cache, context) {
@@ -60,46 +62,69 @@ struct ImagesStep: BuildStep {
                         made = try await Self.make(job, context)
                     }
                     store.add(made.thumbnails, for: job.photos.map(\.id))
-                    made.thumbnails = []
-                    return made
+                    outcomes.add(made, of: number)
                 } catch let error as ImagingError {
-                    return Made(failure: error.reason)
+                    outcomes.add(Made(failure: error.reason), of: number)
                 } catch {
-                    return Made(failure: "\(error)")
+                    outcomes.add(Made(failure: "\(error)"), of: number)
                 }
             }
         }
-        async let fetched = work(downloads, width: Self.downloadsInFlight)
-        let made = await work(local, width: run.concurrency) + fetched
+        async let fetched: Void = work(downloads, width: Self.downloadsInFlight)
+        await work(local, width: run.concurrency)
+        await fetched
         let order = local + downloads
 
         var result = MadeImages()
+        result.made = outcomes.made
+        result.fromCache = outcomes.fromCache
+        let failed = outcomes.failures
         var failures: [PhotoSource: String] = [:]
-        var published: [PhotoSource] = []
-        for (number, outcome) in zip(order, made) {
-            let job = jobs[number]
-            result.made += outcome.count
-            result.fromCache += outcome.fromCache
-            if let reason = outcome.failure {
-                // Every photo with these bytes stays out, each reported: a twin left on the
-                // pages would point at media that were never made.
-                let first = job.photos[0].source
-                for (id, source) in job.photos {
-                    let said = source == first ? reason : "has the same bytes as \(first), which failed: \(reason)"
-                    result.issues.append(.error(source.description, said))
-                    result.failed.insert(id)
-                    failures[source] = said
-                }
-                continue
+        for number in order {
+            guard let reason = failed[number] else { continue }
+            // Every photo with these bytes stays out, each reported: a twin left on the
+            // pages would point at media that were never made.
+            let photos = jobs[number].photos.map { (id: plan.snapshot.photos[$0].id, source: plan.snapshot.photos[$0].photo.source) }
+            let first = photos[0].source
+            for (id, source) in photos {
+                let said = source == first ? reason : "has the same bytes as \(first), which failed: \(reason)"
+                result.issues.append(.error(source.description, said))
+                result.failed.insert(id)
+                failures[source] = said
             }
-            published += job.photos.map(\.source)
         }
         try store.finish()
         // Only the photos made for can have thumbnails gone stale, unless the plan looked at all.
         try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs,
-                                           of: plan.moved == nil ? nil : order.flatMap { jobs[$0].photos.map(\.id) })
+                                           of: plan.moved == nil ? nil : order.flatMap { plan.ids(jobs[$0]) })
+        // Of the photos published, those the model says failed before: a few, not every photo's id.
+        let failedBefore = try site.database.photosWithFailures()
+        let published = failedBefore.isEmpty ? [] : order.flatMap { plan.ids(jobs[$0]) }.filter {
+            failedBefore.contains($0) && !result.failed.contains($0)
+        }
         try site.database.recordFailures(failures, published: published)
         return result
+    }
+
+    /// The jobs' outcomes, added up as they finish.
+    final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var counts = (made: 0, fromCache: 0)
+        private var failed: [Int: String] = [:]
+
+        /// Job `number`'s outcome.
+        func add(_ outcome: Made, of number: Int) {
+            lock.withLock {
+                counts.made += outcome.count
+                counts.fromCache += outcome.fromCache
+                if let failure = outcome.failure { failed[number] = failure }
+            }
+        }
+
+        var made: Int { lock.withLock { counts.made } }
+        var fromCache: Int { lock.withLock { counts.fromCache } }
+        /// Why jobs failed, by number.
+        var failures: [Int: String] { lock.withLock { failed } }
     }
 
     /// Writes the thumbnails the model holds but `public/media/` lacks.

@@ -41,6 +41,26 @@ struct ImageJob: Sendable {
     }
 }
 
+/// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
+/// snapshot, and what is needed to order the jobs. The job itself is made again from them when
+/// its turn comes (`BuildPlan.job(_:)`). A cold build plans one for every photo: as jobs, with
+/// their paths, checksums and requests, a million photos' were some 500 MB held from the plan
+/// to the end of the images step; as these, 32 MB.
+struct PlannedJob: Sendable {
+    /// The first photo with these bytes, then any others.
+    var first: Int32
+    var others: [Int32] = []
+    /// The pixel count of the size it is made from.
+    var pixels: Int
+    var isDownload: Bool
+    var hasTiles: Bool
+    /// The seconds of web video it makes (`ImagesStep.VideoProgress.seconds`), 0 for none.
+    var videoSeconds: Int32
+
+    /// Its photos, by their place in the snapshot.
+    var photos: [Int] { [Int(first)] + others.map(Int.init) }
+}
+
 /// A thumbnail the model holds whose file is missing from `public/media/` (someone deleted
 /// `public/`): written from the model's bytes, without decoding the photo.
 struct ThumbnailRestore: Sendable {
@@ -84,7 +104,9 @@ struct BuildPlan: StepOutput {
     /// The gallery as this build publishes it: the model without the photos that would not import.
     var snapshot: GallerySnapshot
     var names: MediaNames
-    var jobs: [ImageJob]
+    var jobs: [PlannedJob]
+    /// What a planned job's photos' needs are asked of again when it is made.
+    var making: PlanStep.Making?
     var restores: [ThumbnailRestore]
     /// Renditions already published or kept in the model.
     var reused: Int
@@ -98,6 +120,33 @@ struct BuildPlan: StepOutput {
     /// have fallen out of use (`MediaLedger.standing`). Nil when every name must be looked at
     /// (the last build's media are not known).
     var moved: Set<String>?
+
+    /// The job `planned` is: what each of its photos misses, asked again (as the plan asked,
+    /// of the same model and trees), together. Nil only for a plan without `making` (none
+    /// planned a job).
+    func job(_ planned: PlannedJob) -> ImageJob? {
+        guard let making else { return nil }
+        var job: ImageJob?
+        for index in planned.photos {
+            let photo = snapshot.photos[index].photo
+            guard let need = making.needs(of: photo), need.needsJob else { continue }
+            if job == nil {
+                job = ImageJob(photos: [], origin: need.origin, width: need.width, height: need.height, checksum: photo.checksum,
+                               colour: photo.colour, requests: [], tiles: nil, animation: nil, video: nil)
+            }
+            job!.photos.append((photo.id, photo.source))
+            for request in need.missing where !job!.requests.contains(request) { job!.requests.append(request) }
+            job!.tiles = job!.tiles ?? need.tiles
+            job!.animation = job!.animation ?? need.animation
+            job!.video = job!.video ?? need.video
+        }
+        return job
+    }
+
+    /// The ids of the job's photos.
+    func ids(_ planned: PlannedJob) -> [Int64] {
+        planned.photos.map { snapshot.photos[$0].id }
+    }
 }
 
 /// Decides what images must be made. A photo whose thumbnails are in the model and whose other
@@ -120,7 +169,7 @@ struct PlanStep: BuildStep {
         let thumbnails = try database.thumbnailTally()
         // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
         let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
-        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], restores: [], reused: 0,
+        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], making: nil, restores: [], reused: 0,
                              ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
         // The photos whose media are not the last build's: all of them on a cold build or
         // after a setting changed, else those added or whose file changed.
@@ -137,10 +186,13 @@ struct PlanStep: BuildStep {
         // The thumbnails the model keeps, of the photos looked at when they are a few.
         let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].id } : nil
         let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
-        let output = site.output
-        let contentRoot = site.paths.content.path + "/"
-        // Photos with the same bytes share their media: one job, by checksum, makes it for all.
-        var jobIndex: [String: Int] = [:]
+        let making = Making(settings: site.settings, paths: site.paths, names: names, stored: stored, output: site.output,
+                            contentRoot: site.paths.content.path + "/")
+        plan.making = making
+        // Photos with the same bytes share their media: one job, by checksum, makes it for
+        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's (80 bytes each).
+        // Two checksums that only begin alike each get a job, as the second is not indexed.
+        var jobIndex: [UInt64: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
         // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
         // all at once, a million photos' needs (each with its source's path) were 300 MB.
@@ -148,7 +200,7 @@ struct PlanStep: BuildStep {
             // Each photo unpacked once (`GalleryPhoto.photo`), for its needs and its ledger entry.
             let needs = Array(part).concurrentMap(minimum: 256) { index in
                 let photo = snapshot.photos[index].photo
-                return (photo, Self.needs(of: photo, site: site, names: names, stored: stored, output: output, contentRoot: contentRoot))
+                return (photo, making.needs(of: photo))
             }
             for (index, (photo, need)) in zip(part, needs) {
                 plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
@@ -157,30 +209,53 @@ struct PlanStep: BuildStep {
                 plan.restores += need.restores
                 plan.reused += need.reused
                 // A photo that misses nothing needs no job.
-                guard !need.missing.isEmpty || need.tiles != nil || need.animation != nil || need.video != nil else { continue }
-                if let index = jobIndex[photo.checksum] {
-                    plan.jobs[index].photos.append((photo.id, photo.source))
-                    for request in need.missing where !plan.jobs[index].requests.contains(request) {
-                        plan.jobs[index].requests.append(request)
+                guard need.needsJob else { continue }
+                let key = Self.key(photo.checksum)
+                if let number = jobIndex[key].map(Int.init),
+                   snapshot.photos[Int(plan.jobs[number].first)].photo.checksum == photo.checksum {
+                    plan.jobs[number].others.append(Int32(index))
+                    plan.jobs[number].hasTiles = plan.jobs[number].hasTiles || need.tiles != nil
+                    if plan.jobs[number].videoSeconds == 0, let video = need.video {
+                        plan.jobs[number].videoSeconds = Int32(ImagesStep.VideoProgress.seconds(video.duration))
                     }
-                    plan.jobs[index].tiles = plan.jobs[index].tiles ?? need.tiles
-                    plan.jobs[index].animation = plan.jobs[index].animation ?? need.animation
-                    plan.jobs[index].video = plan.jobs[index].video ?? need.video
                     continue
                 }
-                jobIndex[photo.checksum] = plan.jobs.count
-                plan.jobs.append(ImageJob(
-                    photos: [(photo.id, photo.source)], origin: need.origin, width: need.width, height: need.height,
-                    checksum: photo.checksum, colour: photo.colour, requests: need.missing, tiles: need.tiles, animation: need.animation,
-                    video: need.video))
+                if jobIndex[key] == nil { jobIndex[key] = Int32(plan.jobs.count) }
+                plan.jobs.append(PlannedJob(first: Int32(index), pixels: need.width * need.height, isDownload: need.isDownload,
+                                            hasTiles: need.tiles != nil,
+                                            videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
             }
         }
         plan.ledger.entries.putInOrder()
         return plan
     }
 
+    /// A checksum's first 64 bits (its first sixteen hex digits), or its hash when it is not hex.
+    static func key(_ checksum: String) -> UInt64 {
+        UInt64(checksum.prefix(16), radix: 16) ?? ContentHash.hash(Data(checksum.utf8))
+    }
+
+    /// What the plan asks of each photo's media, and what a job's photos are asked again when
+    /// it is made (`BuildPlan.job(_:)`).
+    struct Making: Sendable {
+        /// Not the configured site itself: the plan is let go after the build has returned,
+        /// and the site holds the build's lock.
+        let settings: SiteSettings
+        let paths: SitePaths
+        let names: MediaNames
+        /// The thumbnails the model keeps, of the photos looked at.
+        let stored: StoredThumbnails
+        let output: PublicOutput
+        let contentRoot: String
+
+        func needs(of photo: Photo) -> Needs? {
+            PlanStep.needs(of: photo, settings: settings, paths: paths, names: names, stored: stored, output: output,
+                           contentRoot: contentRoot)
+        }
+    }
+
     /// What one photo's media miss in the trees, and what of them is reused or restored from the model.
-    private struct Needs: Sendable {
+    struct Needs: Sendable {
         var origin: ImageJob.Origin
         var width: Int
         var height: Int
@@ -190,12 +265,20 @@ struct PlanStep: BuildStep {
         var tiles: (request: TileRequest, folder: String)?
         var animation: String?
         var video: (source: URL, file: String, duration: Double)?
+
+        /// Whether anything is to be made: a photo that misses nothing needs no job.
+        var needsJob: Bool { !missing.isEmpty || tiles != nil || animation != nil || video != nil }
+
+        var isDownload: Bool {
+            if case .download = origin { return true }
+            return false
+        }
     }
 
     /// What `photo` needs made; nil for a photo nothing can be made from.
-    private static func needs(of photo: Photo, site: ConfiguredSite, names: MediaNames, stored: StoredThumbnails,
+    private static func needs(of photo: Photo, settings: SiteSettings, paths: SitePaths, names: MediaNames, stored: StoredThumbnails,
                               output: PublicOutput, contentRoot: String) -> Needs? {
-        guard let source = source(of: photo, site: site, contentRoot: contentRoot) else { return nil }
+        guard let source = source(of: photo, settings: settings, paths: paths, contentRoot: contentRoot) else { return nil }
         var need = Needs(origin: source.origin, width: source.width, height: source.height)
         let colour = photo.colour
         let set = names.set(for: photo)
@@ -227,22 +310,22 @@ struct PlanStep: BuildStep {
         need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
         need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
         need.video = media?.video.flatMap { file in
-            output.hasMedia(file) ? nil : videoSource(of: photo, site: site).map { ($0, file, photo.motion?.duration ?? 0) }
+            output.hasMedia(file) ? nil : videoSource(of: photo, paths: paths).map { ($0, file, photo.motion?.duration ?? 0) }
         }
         return need
     }
 
     /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
-    static func videoSource(of photo: Photo, site: ConfiguredSite) -> URL? {
+    static func videoSource(of photo: Photo, paths: SitePaths) -> URL? {
         guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
-        return site.paths.content.appendingPathComponent(motion.clip ?? path)
+        return paths.content.appendingPathComponent(motion.clip ?? path)
     }
 
     /// Where a photo's renditions are made from, at what size, and whether it gets screen
     /// renditions of its own. A Flickr photo's page shows Flickr's own sizes; only its
     /// thumbnails are made here, from the smallest size that covers them, except for a
     /// favorite, whose screen-sized image is kept in the cache and published.
-    static func source(of photo: Photo, site: ConfiguredSite, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
+    static func source(of photo: Photo, settings: SiteSettings, paths: SitePaths, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
         switch photo.source {
         case .content(let path) where photo.motion?.kind == .video:
             return (.video(contentRoot + path), photo.width, photo.height, true)
@@ -253,15 +336,15 @@ struct PlanStep: BuildStep {
                                          animated: photo.animated)
             return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
         case .flickr(let id):
-            guard let size = remoteSize(of: photo, settings: site.settings), let url = URL(string: size.url) else { return nil }
+            guard let size = remoteSize(of: photo, settings: settings), let url = URL(string: size.url) else { return nil }
             let cache = photo.favorite
-                ? site.paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
+                ? paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
             return (.download(url, cache: cache), size.width, size.height, photo.favorite)
         }
     }
 
     /// The size a photo's renditions are made from, and whether it gets screen renditions of
-    /// its own, as `source(of:site:contentRoot:)` says, without making the job's origin.
+    /// its own, as `source(of:settings:paths:contentRoot:)` says, without making the job's origin.
     static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
         switch photo.source {
         case .content:

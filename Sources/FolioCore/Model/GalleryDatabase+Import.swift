@@ -122,19 +122,25 @@ extension GalleryDatabase {
     }
 
     /// Records why photos could not be published in this build, and clears the mark of those
-    /// that were: one statement each way. Pages do not show it, so the generation stays.
-    public func recordFailures(_ failures: [PhotoSource: String], published: [PhotoSource]) throws {
+    /// that were (`published`, by id): one statement each way. Pages do not show it, so the
+    /// generation stays.
+    public func recordFailures(_ failures: [PhotoSource: String], published: [Int64]) throws {
         guard !failures.isEmpty || !published.isEmpty else { return }
         try writer.write { db in
             for (source, reason) in failures.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "UPDATE photo SET lastError = ? WHERE source = ?", arguments: [reason, source.text])
             }
-            for chunk in published.map(\.text).chunked(500) {
+            for chunk in published.chunked(500) {
                 try db.execute(sql: """
-                    UPDATE photo SET lastError = NULL WHERE lastError IS NOT NULL AND source IN \(Self.placeholders(chunk.count))
-                    """, arguments: StatementArguments(chunk))
+                    UPDATE photo SET lastError = NULL WHERE lastError IS NOT NULL AND id IN \(Self.placeholders(chunk.count))
+                    """, arguments: StatementArguments(Array(chunk)))
             }
         }
+    }
+
+    /// The ids of the photos marked as failed (`recordFailures`).
+    func photosWithFailures() throws -> Set<Int64> {
+        try writer.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM photo WHERE lastError IS NOT NULL")) }
     }
 
     /// The photos the last build could not publish, and why.

@@ -68,7 +68,7 @@ extension Photo {
         add(source.text)
         add(checksum)
         add(Int64(width) << 32 | Int64(height))
-        // A favorite's media differ only from Flickr (`source(of:site:contentRoot:)`).
+        // A favorite's media differ only from Flickr (`PlanStep.source(of:settings:paths:contentRoot:)`).
         let remoteFavorite = favorite && remote != nil
         add(Int64(orientation) << 8 | (remoteFavorite ? 4 : 0) | (transparent ? 2 : 0) | (animated ? 1 : 0))
         add(format.rawValue)
