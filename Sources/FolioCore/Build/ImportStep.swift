@@ -96,12 +96,12 @@ struct ImportStep: BuildStep {
                 // `photosIn[n]`: the photos among the part's first n entries.
                 var photosIn = [photosRead]
                 for position in positions { photosIn.append(photosIn.last! + (isPhoto[position] ? 1 : 0)) }
-                let (readBefore, favoriteRating) = (read, rating)
+                let readBefore = read
                 let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { [photosIn] done in
                     progress.update(readBefore + done)
-                    ahead?.take(photosIn[min(done, photosIn.count - 1)])
+                    ahead?.take(photosIn[done])
                 }) { entry, old in
-                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: favoriteRating)
+                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: rating)
                 }
                 read += positions.count
                 photosRead = photosIn.last!
