@@ -44,8 +44,8 @@ struct ImageJob: Sendable {
 /// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
 /// snapshot, and what is needed to order the jobs. The job itself is made again from them when
 /// its turn comes (`BuildPlan.job(_:)`). A cold build plans one for every photo: as jobs, with
-/// their paths, checksums and requests, a million photos' were some 500 MB held from the plan
-/// to the end of the images step; as these, 32 MB.
+/// their paths, checksums and requests, a million photos' were some 500 MB by their sizes, held
+/// from the plan to the end of the images step; as these, 32 MB.
 struct PlannedJob: Sendable {
     /// The first photo with these bytes, then any others.
     var first: Int32
