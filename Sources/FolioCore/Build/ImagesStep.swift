@@ -95,14 +95,9 @@ struct ImagesStep: BuildStep {
         }
         try store.finish()
         // Only the photos made for can have thumbnails gone stale, unless the plan looked at all.
-        try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs,
-                                           of: plan.moved == nil ? nil : order.flatMap { plan.ids(jobs[$0]) })
-        // Of the photos published, those the model says failed before: a few, not every photo's id.
-        let failedBefore = try site.database.photosWithFailures()
-        let published = failedBefore.isEmpty ? [] : order.flatMap { plan.ids(jobs[$0]) }.filter {
-            failedBefore.contains($0) && !result.failed.contains($0)
-        }
-        try site.database.recordFailures(failures, published: published)
+        let madeFor = order.flatMap { plan.ids(jobs[$0]) }
+        try site.database.forgetThumbnails(keepingSpecs: site.renditions.thumbnailSpecs, of: plan.moved == nil ? nil : madeFor)
+        try site.database.recordFailures(failures, published: madeFor.filter { !result.failed.contains($0) })
         return result
     }
 

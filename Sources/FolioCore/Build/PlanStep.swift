@@ -12,6 +12,11 @@ struct ImageJob: Sendable {
         /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
         /// (read from there when it is already) when the photo is a favorite.
         case download(URL, cache: URL?)
+
+        var isDownload: Bool {
+            if case .download = self { return true }
+            return false
+        }
     }
 
     /// Every photo with these bytes: one job makes their media for all of them.
@@ -35,10 +40,7 @@ struct ImageJob: Sendable {
     /// The photo's pixel count: what its decode costs, roughly.
     var pixels: Int { width * height }
 
-    var isDownload: Bool {
-        if case .download = origin { return true }
-        return false
-    }
+    var isDownload: Bool { origin.isDownload }
 }
 
 /// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
@@ -190,8 +192,9 @@ struct PlanStep: BuildStep {
                             contentRoot: site.paths.content.path + "/")
         plan.making = making
         // Photos with the same bytes share their media: one job, by checksum, makes it for
-        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's (80 bytes each).
-        // Two checksums that only begin alike each get a job, as the second is not indexed.
+        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's
+        // (80 bytes each). Two checksums that only begin alike each get a job, the second not
+        // indexed.
         var jobIndex: [UInt64: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
         // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
@@ -221,7 +224,7 @@ struct PlanStep: BuildStep {
                     continue
                 }
                 if jobIndex[key] == nil { jobIndex[key] = Int32(plan.jobs.count) }
-                plan.jobs.append(PlannedJob(first: Int32(index), pixels: need.width * need.height, isDownload: need.isDownload,
+                plan.jobs.append(PlannedJob(first: Int32(index), pixels: need.width * need.height, isDownload: need.origin.isDownload,
                                             hasTiles: need.tiles != nil,
                                             videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
             }
@@ -268,11 +271,6 @@ struct PlanStep: BuildStep {
 
         /// Whether anything is to be made: a photo that misses nothing needs no job.
         var needsJob: Bool { !missing.isEmpty || tiles != nil || animation != nil || video != nil }
-
-        var isDownload: Bool {
-            if case .download = origin { return true }
-            return false
-        }
     }
 
     /// What `photo` needs made; nil for a photo nothing can be made from.

@@ -91,7 +91,7 @@ extension GalleryDatabase {
         // The places the photos were in, before they change or go.
         let left = try Self.placeIds(ofSources: touchedSources, db)
 
-        let personIds = try upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
+        let personIds = try Self.upsertPeople(Dictionary(batch.upserts.map { ($0.personKey, $0.person) }, uniquingKeysWith: { $1 }), db)
         // Places by full name, with the region each photo (or Flickr) gives it. A library
         // names a few thousand places for a hundred thousand photos: each is split once.
         var placeNames: [String: PlaceName] = [:]
@@ -109,12 +109,12 @@ extension GalleryDatabase {
         touched.regions.formUnion(try Self.regionIds(ofPlaces: left, db))
         let placeIds = try Self.upsertPlaces(try regionOfPlace.mapValues { try Self.id(of: $0, in: regionIds, "region") }, db)
 
-        try upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeNames.compactMapValues { placeIds[$0.full] }, db)
+        try Self.upsertPhotos(batch.upserts, personIds: personIds, placeIds: placeNames.compactMapValues { placeIds[$0.full] }, db)
         for chunk in batch.removals.chunked(500) {
-            try db.execute(sql: "DELETE FROM photo WHERE source IN \(placeholders(chunk.count))",
+            try db.execute(sql: "DELETE FROM photo WHERE source IN \(Self.placeholders(chunk.count))",
                            arguments: StatementArguments(chunk.map(\.text)))
         }
-        try learnFlickrPlaces(batch.flickrPlaces, placeIds: placeIds, db)
+        try Self.learnFlickrPlaces(batch.flickrPlaces, placeIds: placeIds, db)
 
         touched.places.formUnion(left)
         touched.places.formUnion(placeIds.values)
@@ -136,11 +136,6 @@ extension GalleryDatabase {
                     """, arguments: StatementArguments(Array(chunk)))
             }
         }
-    }
-
-    /// The ids of the photos marked as failed (`recordFailures`).
-    func photosWithFailures() throws -> Set<Int64> {
-        try writer.read { db in Set(try Int64.fetchAll(db, sql: "SELECT id FROM photo WHERE lastError IS NOT NULL")) }
     }
 
     /// The photos the last build could not publish, and why.
