@@ -104,6 +104,25 @@ final class PublicOutputTests: XCTestCase {
         XCTAssertEqual(files(".public.next"), ["a.html": "a 1"])
     }
 
+
+    /// A build beside a published site lists where it made the trees differ (for the ledger);
+    /// a cold build lists nothing (a million photos' paths were some 300 MB): its twin becomes
+    /// the tree beside the new site, one file with it at every path.
+    func testOnlyABuildBesideAPublishedSiteListsWhatItChanged() throws {
+        let cold = try build(["a.html": "a 1", "b.html": "b 1"])
+        XCTAssertNil(cold.changedPaths)
+        XCTAssertTrue(cold.twinIsNext)
+        XCTAssertEqual(try inode("public/a.html"), try inode(".public.next/a.html"))
+
+        let output = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try output.prepare()
+        try output.write(Data("a 2".utf8), to: "a.html")
+        XCTAssertTrue(output.reuse("b.html"))
+        try output.writeMedia(Data("jpeg".utf8), to: "media/c.jpg")
+        try output.commit(keepingMedia: ["media/c.jpg"])
+        XCTAssertEqual(output.changedPaths, ["a.html", "media/c.jpg"])
+        XCTAssertFalse(output.twinIsNext)
+    }
     func testAPageWhereAnOlderSiteHadAFolderAndAFolderWhereItHadAPage() throws {
         _ = try build(["x.html/index.html": "folder once", "y.html": "page once"])
         _ = try build(["other.html": "other"])

@@ -28,7 +28,7 @@ extension PublicOutput {
             // The published pages this build did not make are where the trees will differ,
             // whether or not the next tree had them.
             lock.lock()
-            for relative in pages where !relative.hasPrefix("media/") && !isMade(relative) { changed.insert(relative) }
+            for relative in pages where !relative.hasPrefix("media/") && !isMade(relative) { changed?.insert(relative) }
             lock.unlock()
         }
         dropIncoming()

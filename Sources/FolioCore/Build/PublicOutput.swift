@@ -38,8 +38,11 @@ public final class PublicOutput: @unchecked Sendable {
     /// Where the two trees may differ, as the last build left them; nil when that is not known,
     /// and every file is looked at.
     var differing: Set<String>?
-    /// Where this build made the next tree differ from `public/`: what it wrote, and what it deleted.
-    var changed = Set<String>()
+    /// Where this build made the next tree differ from `public/`: what it wrote, and what it
+    /// deleted. Nil on a cold build, which needs no list: beside its new site it leaves the twin,
+    /// one file with it at every path, or no tree at all. A million photos' media and pages,
+    /// listed, were some 300 MB at the end of such a build.
+    var changed: Set<String>? = []
     /// The third tree a cold build links each file it makes into (`PublicOutput+Twin`); nil on
     /// every other build. Set when the build prepares, before any file is made.
     var twin: String?
@@ -81,7 +84,10 @@ public final class PublicOutput: @unchecked Sendable {
         do {
             let cold = try takeOverTwin(differing: differing)
             try fm.createDirectory(at: next, withIntermediateDirectories: true)
-            if cold { try startTwin() }
+            if cold {
+                try startTwin()
+                changed = nil
+            }
             if let differing {
                 try bringMediaInStep(differing.filter { $0.hasPrefix("media/") })
             } else {
@@ -255,7 +261,7 @@ public final class PublicOutput: @unchecked Sendable {
         mirror(relative)
         lock.lock()
         if noting { made.insert(relative) }
-        changed.insert(relative)
+        changed?.insert(relative)
         lock.unlock()
     }
 
@@ -314,13 +320,13 @@ public final class PublicOutput: @unchecked Sendable {
 
     func noteChanged(_ relative: String) {
         lock.lock()
-        changed.insert(relative)
+        changed?.insert(relative)
         lock.unlock()
     }
 
     /// Where the trees differ once the new site is in place: what this build wrote into the
-    /// next tree and what it deleted from it (`TreeLedger`).
-    public var changedPaths: Set<String> {
+    /// next tree and what it deleted from it (`TreeLedger`); nil after a cold build.
+    public var changedPaths: Set<String>? {
         lock.lock()
         defer { lock.unlock() }
         return changed
@@ -365,7 +371,7 @@ public final class PublicOutput: @unchecked Sendable {
                 } else {
                     unlink(path)
                     unmirror(inside)
-                    changed.insert(inside)
+                    changed?.insert(inside)
                 }
             }
             return empty
@@ -387,7 +393,7 @@ public final class PublicOutput: @unchecked Sendable {
         func remove(_ relative: String) {
             guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
             Self.makeWay(next.path + "/" + relative)
-            changed.insert(relative)
+            changed?.insert(relative)
             var folder = RelativePath(relative).folder
             while !folder.isEmpty, rmdir(next.path + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder
