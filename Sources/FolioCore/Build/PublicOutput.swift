@@ -352,26 +352,41 @@ public final class PublicOutput: @unchecked Sendable {
     /// leaving its media to `removeUnused`.
     func removeUnmade() {
         func sweep(_ folder: String, _ relative: String) -> Bool {
-            guard let names = try? fm.contentsOfDirectory(atPath: folder) else { return false }
+            // Read a name at a time, the few to delete and the folders kept for after: the
+            // photos' folder of a large site holds a million pages, whose names, listed whole,
+            // were held at the write step's peak.
+            guard let directory = opendir(folder) else { return false }
             var empty = true
-            for name in names {
-                let path = folder + "/" + name, inside = relative.isEmpty ? name : relative + "/" + name
+            var unmade: [String] = [], folders: [String] = []
+            while let entry = readdir(directory) {
+                let name = Self.name(of: entry)
+                if name == "." || name == ".." { continue }
                 if relative.isEmpty && name == "media" { empty = false; continue }
+                let inside = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
+                guard lstat(folder + "/" + name, &info) == 0 else { continue }
                 if info.st_mode & S_IFMT == S_IFDIR {
-                    if sweep(path, inside) {
-                        rmdir(path)
-                        unmirror(inside, folder: true)
-                    } else {
-                        empty = false
-                    }
+                    folders.append(name)
                 } else if isMade(inside) {
                     empty = false
                 } else {
-                    unlink(path)
-                    unmirror(inside)
-                    changed?.insert(inside)
+                    unmade.append(name)
+                }
+            }
+            closedir(directory)
+            for name in unmade {
+                let inside = relative.isEmpty ? name : relative + "/" + name
+                unlink(folder + "/" + name)
+                unmirror(inside)
+                changed?.insert(inside)
+            }
+            for name in folders {
+                let path = folder + "/" + name, inside = relative.isEmpty ? name : relative + "/" + name
+                if sweep(path, inside) {
+                    rmdir(path)
+                    unmirror(inside, folder: true)
+                } else {
+                    empty = false
                 }
             }
             return empty
