@@ -98,15 +98,9 @@ extension PublicOutput {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = Self.name(of: entry)
+            let name = LocalFileAccess.name(of: entry)
             if name != ".", name != "..", picked(name) { names.append(name) }
         }
         return names
-    }
-
-    /// The name of a folder's entry read by `readdir`. Records are as long as their name: it is
-    /// read in place, as the content walk does.
-    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        String(cString: UnsafeRawPointer(entry).advanced(by: LocalFileAccess.nameOffset).assumingMemoryBound(to: CChar.self))
     }
 }

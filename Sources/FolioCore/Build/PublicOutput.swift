@@ -356,18 +356,18 @@ public final class PublicOutput: @unchecked Sendable {
             // photos' folder of a large site holds a million pages, whose names, listed whole,
             // were held at the write step's peak.
             guard let directory = opendir(folder) else { return false }
+            func inside(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
             var empty = true
             var unmade: [String] = [], folders: [String] = []
             while let entry = readdir(directory) {
-                let name = Self.name(of: entry)
+                let name = LocalFileAccess.name(of: entry)
                 if name == "." || name == ".." { continue }
                 if relative.isEmpty && name == "media" { empty = false; continue }
-                let inside = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
                 guard lstat(folder + "/" + name, &info) == 0 else { continue }
                 if info.st_mode & S_IFMT == S_IFDIR {
                     folders.append(name)
-                } else if isMade(inside) {
+                } else if isMade(inside(name)) {
                     empty = false
                 } else {
                     unmade.append(name)
@@ -375,16 +375,15 @@ public final class PublicOutput: @unchecked Sendable {
             }
             closedir(directory)
             for name in unmade {
-                let inside = relative.isEmpty ? name : relative + "/" + name
                 unlink(folder + "/" + name)
-                unmirror(inside)
-                changed?.insert(inside)
+                unmirror(inside(name))
+                changed?.insert(inside(name))
             }
             for name in folders {
-                let path = folder + "/" + name, inside = relative.isEmpty ? name : relative + "/" + name
-                if sweep(path, inside) {
+                let path = folder + "/" + name
+                if sweep(path, inside(name)) {
                     rmdir(path)
-                    unmirror(inside, folder: true)
+                    unmirror(inside(name), folder: true)
                 } else {
                     empty = false
                 }

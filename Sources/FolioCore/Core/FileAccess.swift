@@ -199,8 +199,7 @@ public struct LocalFileAccess: FileAccess {
         var contents = FolderContents()
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
-            // Records are as long as their name, not sizeof(dirent): read the name in place.
-            let namePointer = UnsafeRawPointer(entry).advanced(by: Self.nameOffset).assumingMemoryBound(to: CChar.self)
+            let namePointer = Self.namePointer(of: entry)
             let name = String(cString: namePointer)
             guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
             let path = folder.isEmpty ? name : folder + "/" + name
@@ -232,6 +231,16 @@ public struct LocalFileAccess: FileAccess {
     }
 
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
+    /// The name of a folder's entry read by `readdir`. Records are as long as their name, not
+    /// sizeof(dirent): the name is read in place.
+    static func namePointer(of entry: UnsafeMutablePointer<dirent>) -> UnsafePointer<CChar> {
+        UnsafePointer(UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+    }
+
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        String(cString: namePointer(of: entry))
+    }
 
     public func realPath(_ url: URL) -> String {
         if let resolved = realpath(url.path, nil) {
