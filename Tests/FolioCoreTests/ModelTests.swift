@@ -135,7 +135,28 @@ final class ModelTests: XCTestCase {
     func testAPhotoReadByHandIsThePhotoGRDBDecodes() throws {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
                                                  photo(2, by: "Al", at: nil)]))
-        var full = try XCTUnwrap(try database.snapshot().photos.first { $0.photo.identifier == "p1" }?.photo)
+        let full = Self.everyPropertySet(try XCTUnwrap(try database.snapshot().photos.first { $0.photo.identifier == "p1" }?.photo))
+        try database.writer.write { db in try full.update(db) }
+        try database.writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM photo ORDER BY identifier")
+            XCTAssertEqual(rows.count, 2)
+            for row in rows {
+                XCTAssertEqual(try Photo(row: row), try FetchableRecordDecoder().decode(Photo.self, from: row))
+            }
+            XCTAssertEqual(try Photo(row: rows[0]), full)
+            XCTAssertEqual(try Photo(row: rows[1]).tags, [])
+            XCTAssertNil(try Photo(row: rows[1]).motion)
+        }
+        try database.writer.write { db in try db.execute(sql: "UPDATE photo SET source = 'dropbox:1' WHERE identifier = 'p2'") }
+        try database.writer.read { db in
+            let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE identifier = 'p2'"))
+            XCTAssertThrowsError(try Photo(row: row)) { XCTAssertTrue("\($0)".contains("dropbox:1")) }
+        }
+    }
+
+    /// `photo` with every property set, each to something other than its default.
+    static func everyPropertySet(_ photo: Photo) -> Photo {
+        var full = photo
         full.description = "Rubble"
         full.descriptionHTML = "<p>Rubble</p>"
         full.taken = Date(timeIntervalSince1970: 1_700_000_000.25)
@@ -156,21 +177,28 @@ final class ModelTests: XCTestCase {
                                   sizes: [RemotePhoto.Size(label: "Small", url: "https://live.staticflickr.com/1_s.jpg", width: 240, height: 180)],
                                   placeID: "abc")
         full.flickrPlaceId = "abc"
-        try database.writer.write { db in try full.update(db) }
-        try database.writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM photo ORDER BY identifier")
-            XCTAssertEqual(rows.count, 2)
-            for row in rows {
-                XCTAssertEqual(try Photo(row: row), try FetchableRecordDecoder().decode(Photo.self, from: row))
-            }
-            XCTAssertEqual(try Photo(row: rows[0]), full)
-            XCTAssertEqual(try Photo(row: rows[1]).tags, [])
-            XCTAssertNil(try Photo(row: rows[1]).motion)
+        return full
+    }
+
+    /// `Photo.encode(to:)` writes by hand the row GRDB's `Encodable` path writes: every column,
+    /// set and unset, the JSON ones included; a checksum that is not hex digits too.
+    func testAPhotoWrittenByHandIsTheRowGRDBEncodes() throws {
+        struct Coded: EncodableRecord, Encodable {
+            let photo: Photo
+            func encode(to encoder: any Encoder) throws { try photo.encode(to: encoder) }
         }
-        try database.writer.write { db in try db.execute(sql: "UPDATE photo SET source = 'dropbox:1' WHERE identifier = 'p2'") }
-        try database.writer.read { db in
-            let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE identifier = 'p2'"))
-            XCTAssertThrowsError(try Photo(row: row)) { XCTAssertTrue("\($0)".contains("dropbox:1")) }
+        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
+                                                 photo(2, by: "Al", at: nil)]))
+        let photos = try database.snapshot().photos.map(\.photo)
+        XCTAssertEqual(photos.count, 2)
+        var odd = Self.everyPropertySet(photos[0])
+        odd.checksum = "not hex"
+        odd.tags = ["a/b", "é"]
+        odd.taken = Date(timeIntervalSinceReferenceDate: -1e10)
+        for photo in photos + [Self.everyPropertySet(photos[0]), odd] {
+            let byHand = try photo.databaseDictionary
+            XCTAssertEqual(byHand, try Coded(photo: photo).databaseDictionary, photo.identifier)
+            XCTAssertEqual(byHand.count, Photo.CodingKeys.allCases.count)
         }
     }
 

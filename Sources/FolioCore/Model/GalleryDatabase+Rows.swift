@@ -15,15 +15,41 @@ extension GalleryDatabase {
         _ records: Records, perStatement: Int, _ db: Database,
         onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
     ) throws where Records.Element: EncodableRecord & TableRecord & Sendable, Records.Index == Int {
+        guard let first = records.first else { return }
+        let columns = try first.databaseDictionary.keys.filter { $0 != "id" }.sorted()
+        try insertRows(records, columns: columns, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
+            let row = try record.databaseDictionary
+            return columns.map { row[$0] ?? .null }
+        }
+    }
+
+    /// As above, for records that give their columns' values themselves (`ColumnRecord`).
+    static func insertRows<Records: RandomAccessCollection>(
+        _ records: Records, perStatement: Int, _ db: Database,
+        onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
+    ) throws where Records.Element: ColumnRecord & TableRecord & Sendable, Records.Index == Int {
+        let names = Records.Element.columnNames
+        let kept = names.indices.filter { names[$0] != "id" }
+        try insertRows(records, columns: kept.map { names[$0] }, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
+            let values = try record.columnValues()
+            return kept.map { values[$0] }
+        }
+    }
+
+    /// Writes `records`, each as `values` gives its `columns`.
+    private static func insertRows<Records: RandomAccessCollection>(
+        _ records: Records, columns: [String], perStatement: Int, _ db: Database,
+        onConflict key: String?, updates: ([String]) -> [String],
+        values: @escaping @Sendable (Records.Element) throws -> [DatabaseValue]
+    ) throws where Records.Element: TableRecord & Sendable, Records.Index == Int {
         guard !records.isEmpty else { return }
-        // GRDB's encoding of a record into its columns costs more than SQLite's writing it: a
-        // block is encoded on every core while SQLite writes the block before. A block at a
-        // time, so a large batch's encoded rows are never all held at once.
+        // Encoding a record into its columns costs more than SQLite's writing it: a block is
+        // encoded on every core while SQLite writes the block before. A block at a time, so a
+        // large batch's encoded rows are never all held at once.
         let blocks = stride(from: records.startIndex, to: records.endIndex, by: Self.encodingBlock).map {
             $0..<Swift.min($0 + Self.encodingBlock, records.endIndex)
         }
-        var encoded = EncodedRows(Array(records[blocks[0]])).rows()
-        let columns = try encoded[0].get().keys.filter { $0 != "id" }.sorted()
+        var encoded = EncodedRows(Array(records[blocks[0]]), values).rows()
         var conflict = ""
         if let key {
             let clauses = updates(columns)
@@ -33,12 +59,11 @@ extension GalleryDatabase {
         let names = columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         let table = Records.Element.databaseTableName.quotedDatabaseIdentifier
         for index in blocks.indices {
-            let next = index + 1 < blocks.count ? EncodedRows(Array(records[blocks[index + 1]])) : nil
+            let next = index + 1 < blocks.count ? EncodedRows(Array(records[blocks[index + 1]]), values) : nil
             for chunk in encoded.chunked(perStatement) {
                 var arguments = StatementArguments()
                 for record in chunk {
-                    let row = try record.get()
-                    arguments += StatementArguments(columns.map { row[$0] ?? .null })
+                    arguments += StatementArguments(try record.get())
                 }
                 try db.execute(sql: """
                     INSERT INTO \(table) (\(names)) VALUES \(rows(chunk.count, columns: columns.count))\(conflict)
@@ -52,15 +77,15 @@ extension GalleryDatabase {
     static let encodingBlock = 512
 
     /// A block of records being encoded on other threads from the moment it is made.
-    final class EncodedRows<Record: EncodableRecord & Sendable>: @unchecked Sendable {
-        typealias Encoded = Result<[String: DatabaseValue], any Error>
+    final class EncodedRows<Record: Sendable>: @unchecked Sendable {
+        typealias Encoded = Result<[DatabaseValue], any Error>
         private let done = DispatchSemaphore(value: 0)
         /// Written by the encoding thread before `done` is signalled, read only after.
         private var encoded: [Encoded] = []
 
-        init(_ records: [Record]) {
+        init(_ records: [Record], _ values: @escaping @Sendable (Record) throws -> [DatabaseValue]) {
             DispatchQueue.global().async { [self] in
-                encoded = records.concurrentMap(minimum: 256) { record in Result { try record.databaseDictionary } }
+                encoded = records.concurrentMap(minimum: 256) { record in Result { try values(record) } }
                 done.signal()
             }
         }

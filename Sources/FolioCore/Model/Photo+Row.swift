@@ -92,6 +92,35 @@ extension Photo {
             remote: try json(columns.remote, RemotePhoto.self), flickrPlaceId: row[columns.flickrPlaceId])
     }
 
+    /// The row's values, column by column: the values GRDB's `Encodable` path gives (a test
+    /// holds the two to each other), without its coding container for each column, or its
+    /// trying each JSON column as a single value before it makes a JSON encoder for it. Dates as
+    /// GRDB stores them; the JSON columns through the encoder GRDB would make, no tags as it
+    /// writes none.
+    func columnValues() throws -> [DatabaseValue] {
+        func json(_ value: some Encodable, _ key: CodingKeys) throws -> DatabaseValue {
+            String(decoding: try Self.databaseJSONEncoder(for: key.stringValue).encode(value), as: UTF8.self).databaseValue
+        }
+        return [
+            id.databaseValue, identifier.databaseValue, source.databaseValue, title.databaseValue,
+            description.databaseValue, descriptionHTML.databaseValue, personId.databaseValue, placeId.databaseValue,
+            taken.databaseValue, uploaded.databaseValue, width.databaseValue, height.databaseValue,
+            favorite.databaseValue, catalogFavorite.databaseValue, checksum.databaseValue, fileStamp.databaseValue,
+            fingerprint.databaseValue, format.databaseValue, orientation.databaseValue, colour.databaseValue,
+            transparent.databaseValue, animated.databaseValue, try motion.map { try json($0, .motion) } ?? .null,
+            camera.databaseValue, exposure.databaseValue, latitude.databaseValue, longitude.databaseValue,
+            tags.isEmpty ? "[]".databaseValue : try json(tags, .tags), lastError.databaseValue,
+            try remote.map { try json($0, .remote) } ?? .null, flickrPlaceId.databaseValue,
+        ]
+    }
+
+    /// The columns in the order of `columnValues`: the coding keys'.
+    static let columnNames = CodingKeys.allCases.map(\.stringValue)
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        try encodeColumns(to: &container)
+    }
+
     /// A date as GRDB stores one ("yyyy-MM-dd HH:mm:ss.SSS", UTC), read from the column's bytes:
     /// through the calendar, a library's photos' two dates each were a third of reading them.
     /// The very number GRDB's reading gives (a test holds them to each other); nil for anything
@@ -161,3 +190,5 @@ extension Photo {
         return try JSONDecoder().decode([String].self, from: Data(text.utf8))
     }
 }
+
+extension Photo: ColumnRecord {}
