@@ -8,7 +8,8 @@ extension GalleryDatabase {
 
     /// Writes `records` in multi-row INSERTs (a handful of statements whatever their number)
     /// whose columns are the records' own encoding, their coding keys: a property added to a
-    /// record is a column written here with nothing else to edit. `id` is left to SQLite.
+    /// record is a column written here with nothing else to edit (a `ColumnRecord` lists its
+    /// value beside its key, held to the encoding by a test). `id` is left to SQLite.
     /// With `key`, a row whose `key` is taken is updated instead, by the clauses `updates`
     /// makes of the columns written (none: the row is left as it is).
     static func insertRows<Records: RandomAccessCollection>(

@@ -95,8 +95,8 @@ extension Photo {
     /// The row's values, column by column: the values GRDB's `Encodable` path gives (a test
     /// holds the two to each other), without its coding container for each column, or its
     /// trying each JSON column as a single value before it makes a JSON encoder for it. Dates as
-    /// GRDB stores them; the JSON columns through the encoder GRDB would make, no tags as it
-    /// writes none.
+    /// GRDB stores them; the JSON columns through the encoder GRDB would make, an empty list of
+    /// tags as it writes one (`[]`).
     func columnValues() throws -> [DatabaseValue] {
         func json(_ value: some Encodable, _ key: CodingKeys) throws -> DatabaseValue {
             String(decoding: try Self.databaseJSONEncoder(for: key.stringValue).encode(value), as: UTF8.self).databaseValue
