@@ -154,7 +154,8 @@ final class ModelTests: XCTestCase {
         }
     }
 
-    /// `photo` with every property set, each to something other than its default.
+    /// `photo` with every property a site's snapshot reads set, each to something other than its
+    /// default (the import's stamps, `fileStamp` and `fingerprint`, are not read into it).
     static func everyPropertySet(_ photo: Photo) -> Photo {
         var full = photo
         full.description = "Rubble"
@@ -181,7 +182,9 @@ final class ModelTests: XCTestCase {
     }
 
     /// `Photo.encode(to:)` writes by hand the row GRDB's `Encodable` path writes: every column,
-    /// set and unset, the JSON ones included; a checksum that is not hex digits too.
+    /// set and unset, the JSON ones included; a checksum that is not hex digits too. Columns of
+    /// one type hold different values in one of the photos, so that two given in each other's
+    /// place are told apart.
     func testAPhotoWrittenByHandIsTheRowGRDBEncodes() throws {
         struct Coded: EncodableRecord, Encodable {
             let photo: Photo
@@ -195,6 +198,10 @@ final class ModelTests: XCTestCase {
         odd.checksum = "not hex"
         odd.tags = ["a/b", "é"]
         odd.taken = Date(timeIntervalSinceReferenceDate: -1e10)
+        odd.fileStamp = "4517:1795911824908"
+        odd.fingerprint = "ed9571bf101ef32f"
+        (odd.favorite, odd.catalogFavorite, odd.transparent, odd.animated) = (true, false, false, true)
+        (odd.width, odd.height, odd.orientation) = (640, 480, 3)
         for photo in photos + [Self.everyPropertySet(photos[0]), odd] {
             let byHand = try photo.databaseDictionary
             XCTAssertEqual(byHand, try Coded(photo: photo).databaseDictionary, photo.identifier)
