@@ -52,6 +52,13 @@ public struct ContentEntry: Sendable, Equatable {
         change { $0 = Companions(sidecar: sidecar, markdown: markdown, clip: clip) }
     }
 
+    /// An entry whose record is let go already (`catalogued`): a build's load.
+    init(path: String, catalogued: CatalogRecord.Place, stamp: FileStamp) {
+        self.path = path
+        self.stamp = stamp
+        self.catalogued = catalogued
+    }
+
     /// The fingerprint of its record (`CatalogRecord.fingerprintValue`), held or let go; nil
     /// when it has none.
     var recordFingerprint: UInt64? {

@@ -109,42 +109,56 @@ public struct ContentLoader: Sendable {
         // found each record's file looked up there too; what they say is taken in the walk's
         // order, one after the other. A batch of 64 at a time: read all at once, a million
         // photos' records were held beside the entries made of them (180 MB and their strings).
-        let (files, contentRoot, found, now) = (self.files, self.contentRoot, walked, Date())
+        let (files, contentRoot, found, now, keepsRecords) = (self.files, self.contentRoot, walked, Date(), keepsRecords)
         for batch in catalogs.chunked(64) {
-            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, positions: [Int?])? in
+            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts)? in
                 if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                     return nil
                 }
                 let result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
-                return (result, result.records.map { found.position(of: $0.path) })
+                return (result, RecordFacts(result.records, walked: found, fingerprints: !keepsRecords))
             }
             for (index, catalog) in batch.enumerated() {
                 // Each catalog's records are let go once they are entries.
-                guard let (result, positions) = results[index].take() else {
+                guard let (result, facts) = results[index].take() else {
                     inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                     continue
                 }
                 if let key = result.cacheKey { cached.insert(key) }
                 inventory.issues += result.issues
-                for (index, (var record, position)) in zip(result.records, positions).enumerated() {
-                    var at = position
-                    if at == nil, files.stamp(of: contentRoot.appendingPathComponent(record.path)) == nil, let onDisk = onDisk(record.path) {
-                        record.path = onDisk
-                        at = walked.position(of: onDisk)
+                for (index, record) in result.records.enumerated() {
+                    var (path, at, asRead) = (record.path, facts.positions[index], true)
+                    if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
+                        (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
                     }
                     // The walk's own string for the path (the same bytes): the record's, made
                     // from the catalog's folder and the name it gives, goes (64 MB at a million).
-                    if let at { record.path = walked.path(at: at) }
-                    if !exclusions.isEmpty, exclusions.reason(for: RelativePath(record.path)) != nil { continue }
-                    guard !walked.isListed(record.path, at: at) else {
-                        inventory.issues.append(.warning(record.location, "'\(record.path)' is listed by an earlier record too; the first one is used"))
+                    if let at { path = walked.path(at: at) }
+                    if !exclusions.isEmpty, exclusions.reason(for: RelativePath(path)) != nil { continue }
+                    guard !walked.isListed(path, at: at) else {
+                        inventory.issues.append(.warning(record.location, "'\(path)' is listed by an earlier record too; the first one is used"))
                         continue
                     }
-                    guard var entry = entry(record.path, at: at, record: record, realRoot: realRoot, walked: walked,
-                                            catalog: record.location, issues: &inventory.issues) else { continue }
-                    walked.list(record.path, at: at)
-                    if !keepsRecords { entry.letGoOfRecord(catalog: catalog, index: index) }
-                    inventory.entries.append(entry)
+                    guard let stamp = stamp(of: path, at: at, isMedia: asRead ? facts.isMedia[index] : ContentPath.isMedia(path),
+                                            realRoot: realRoot, walked: walked, catalog: record.location, issues: &inventory.issues)
+                    else { continue }
+                    walked.list(path, at: at)
+                    if keepsRecords {
+                        var record = record
+                        record.path = path
+                        inventory.entries.append(ContentEntry(path: path, record: record, stamp: stamp))
+                    } else {
+                        // Its fingerprint as worked out beside the others, unless its path is
+                        // another than the record's (a name in the other normal form).
+                        var fingerprint: UInt64 {
+                            guard !asRead else { return facts.fingerprints[index] }
+                            var record = record
+                            record.path = path
+                            return record.fingerprintValue
+                        }
+                        let place = CatalogRecord.Place(catalog: catalog, index: Int32(index), fingerprint: fingerprint)
+                        inventory.entries.append(ContentEntry(path: path, catalogued: place, stamp: stamp))
+                    }
                 }
             }
         }
@@ -152,9 +166,9 @@ public struct ContentLoader: Sendable {
             // Not the file's place in the listing: a name in the other normal form may hold its key.
             let at = file.isLink ? nil : walked.position(of: file.path)
             guard !walked.isListed(file.path, at: at) else { continue }
-            if let entry = entry(file.path, at: at, record: nil, realRoot: realRoot, walked: walked, catalog: nil,
+            if let stamp = stamp(of: file.path, at: at, isMedia: true, realRoot: realRoot, walked: walked, catalog: nil,
                                  issues: &inventory.issues) {
-                inventory.entries.append(entry)
+                inventory.entries.append(ContentEntry(path: file.path, record: nil, stamp: stamp))
             }
         }
         inventory.skipped = skippedFiles(listing, kinds: kinds, photos: images)
@@ -244,10 +258,12 @@ public struct ContentLoader: Sendable {
         return .warning(shown, "is a link to a file that is not a photo: not followed")
     }
 
-    /// The photo of the file at `path`, which the walk found at `at` (nil: a link, or a path a
-    /// catalog names that the walk did not find).
-    private func entry(_ path: String, at: Int?, record: CatalogRecord?, realRoot: String, walked: WalkedFiles,
-                       catalog: String?, issues: inout [BuildIssue]) -> ContentEntry? {
+    /// The stamp of the photo file at `path`, which the walk found at `at` (nil: a link, or a
+    /// path a catalog names that the walk did not find); nil, said in `issues`, when it is no
+    /// photo of the gallery. `isMedia`: whether the path names an image or a video
+    /// (`ContentPath.isMedia`), known already.
+    private func stamp(of path: String, at: Int?, isMedia: Bool, realRoot: String, walked: WalkedFiles,
+                       catalog: String?, issues: inout [BuildIssue]) -> FileStamp? {
         var url: URL { contentRoot.appendingPathComponent(path) }
         var shown: String { "content/\(path)" }
         var blame: String { catalog.map { "\($0) (\(path))" } ?? shown }
@@ -259,11 +275,28 @@ public struct ContentLoader: Sendable {
             issues.append(.error(blame, "is a link that leads outside content/"))
             return nil
         }
-        guard ContentPath.isMedia(path) else {
+        guard isMedia else {
             issues.append(.error(blame, "not an image or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"))
             return nil
         }
-        return ContentEntry(path: path, record: record, stamp: stamp)
+        return stamp
+    }
+}
+
+/// What the load asks of each record of a catalog, worked out on the core that read it: where
+/// the walk found its file, whether it names a photo or a video, and (when the entries let their
+/// records go) its fingerprint. Asked one record after another as the entries were made, they
+/// were a quarter of the load's part on one core (100,000 photos, one edited).
+private struct RecordFacts: Sendable {
+    var positions: [Int?]
+    var isMedia: [Bool]
+    /// Empty unless asked for.
+    var fingerprints: [UInt64]
+
+    init(_ records: [CatalogRecord], walked: WalkedFiles, fingerprints: Bool) {
+        positions = records.map { walked.position(of: $0.path) }
+        isMedia = records.map { ContentPath.isMedia($0.path) }
+        self.fingerprints = fingerprints ? records.map(\.fingerprintValue) : []
     }
 }
 
