@@ -27,14 +27,17 @@ final class BuildStateTests: XCTestCase {
         let unchanged = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
         XCTAssertTrue(unchanged.upToDate)
 
-        // The state names the folder it describes: another public/ put in its place is not taken for it.
+        // The state names the folder it describes: another public/ put in its place is taken
+        // for it only where its files are the bytes the manifest says (see below).
         let copy = site.root.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: site.publicFolder, to: copy)
         try FileManager.default.removeItem(at: site.publicFolder)
         try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+        try Data("<!doctype html><title>not this site's</title>".utf8).write(to: site.publicFolder.appendingPathComponent("index.html"))
         let moved = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
         XCTAssertFalse(moved.upToDate)
-        XCTAssertEqual(moved.pagesRendered, moved.pages, "nothing is known of these pages")
+        XCTAssertEqual(moved.pagesWritten, 1, "the page that is not as the manifest says")
+        XCTAssertFalse(try site.read("index.html").contains("not this site's"))
 
         // Without its script, public/ is still known as Folio's: the state says this site built it.
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
@@ -73,6 +76,80 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(upgraded.pages, first.pages)
         let upgradedAgain = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
         XCTAssertTrue(upgradedAgain.upToDate)
+    }
+
+    /// A site moved, copied or restored from a CI cache: its `public/` is another folder (inode)
+    /// than the one the state names. Its files are read and held to the manifest; those that
+    /// are as it says are the last build's, and the build writes only what is not.
+    func testASiteRestoredFromACopyIsKnownByItsBytesAndNotWrittenAgain() async throws {
+        let site = try TestSite.threePhotos()
+        let first = try await site.build(now: now, identity: "folio A")
+        let built = try tree(site.publicFolder)
+        let manifest = BuildState(paths: site.paths).pages()
+
+        // The whole site as a cache restores it: every file a copy (its times kept, as tar
+        // keeps them), every folder another.
+        let restored = try TestSite()
+        try FileManager.default.removeItem(at: restored.content)
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = ["-a", site.root.path + "/.", restored.root.path]
+        try copy.run()
+        copy.waitUntilExit()
+        XCTAssertEqual(copy.terminationStatus, 0)
+        // One page damaged on the way, one lost, one file that is no page of the site.
+        let damaged = "places/index.html", lost = "people/index.html"
+        XCTAssertNotNil(manifest[damaged])
+        XCTAssertNotNil(manifest[lost])
+        try Data("<!doctype html><title>damaged</title>".utf8).write(to: restored.publicFolder.appendingPathComponent(damaged))
+        try FileManager.default.removeItem(at: restored.publicFolder.appendingPathComponent(lost))
+        try Data("stray".utf8).write(to: restored.publicFolder.appendingPathComponent("stray.txt"))
+
+        let report = try await restored.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertFalse(report.upToDate, "the media are looked at once more")
+        XCTAssertEqual(report.pagesRendered, 2, "only the damaged and the lost page are drawn: \(report.summary)")
+        XCTAssertEqual(report.pagesWritten, 2)
+        XCTAssertEqual(report.renditionsMade, 0)
+        XCTAssertEqual(report.pages, first.pages)
+        let after = try tree(restored.publicFolder)
+        XCTAssertEqual(Set(after.keys).symmetricDifference(built.keys).sorted(), [])
+        for (path, bytes) in built where after[path] != bytes { XCTFail("\(path) is not the page the site was built with") }
+        let again = try await restored.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(again.upToDate)
+
+        // A page that is not the bytes the manifest says is never taken over: a folder of
+        // other pages at the same paths put in place of public/ is drawn whole.
+        let other = try TestSite.threePhotos()
+        try await other.build(now: now, identity: "folio A")
+        // Made before the old one goes, so it cannot take the old one's inode.
+        let elsewhere = other.root.appendingPathComponent("elsewhere")
+        for (path, _) in built where path.hasSuffix(".html") {
+            let file = elsewhere.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<!doctype html><title>\(path), elsewhere</title>".utf8).write(to: file)
+        }
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        try Data().write(to: elsewhere.appendingPathComponent("assets/folio.js"))
+        try FileManager.default.removeItem(at: other.publicFolder)
+        try FileManager.default.moveItem(at: elsewhere, to: other.publicFolder)
+        let redrawn = try await other.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(redrawn.succeeded, redrawn.issues.description)
+        XCTAssertEqual(redrawn.pagesWritten, redrawn.pages, "no page is as any manifest says")
+        XCTAssertFalse(try other.read("index.html").contains("elsewhere"))
+    }
+
+    /// Every file under `folder` (hidden ones aside) and its bytes.
+    private func tree(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in everything(under: folder) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            var isFolder: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
     }
 
     func testAStampSavedAloneIsTheRecordAWholeSaveWrites() async throws {

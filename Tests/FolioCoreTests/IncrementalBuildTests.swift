@@ -221,6 +221,15 @@ final class IncrementalBuildTests: XCTestCase {
                 }
             }
             try write(entries, to: site)
+            // Every third round the site's output goes through a copy first, as a CI job's cache
+            // restores it: another folder, known again by its files' bytes (`BuildState.adoptMovedOutput`).
+            if round % 3 == 2 {
+                let copy = site.root.appendingPathComponent("restored")
+                try FileManager.default.copyItem(at: site.publicFolder, to: copy)
+                try FileManager.default.removeItem(at: site.publicFolder)
+                try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+                done.append("public/ restored from a copy")
+            }
             let report = try await site.build(now: now)
             XCTAssertTrue(report.issues.isEmpty, "round \(round): \(report.issues)")
             XCTAssertLessThan(report.pagesRendered, report.pages, "round \(round) redrew every page: \(done)")

@@ -11,8 +11,9 @@ import Foundation
 /// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
 /// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
 /// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
-/// and the other two's hashes. A build killed between the swap
-/// and the state leaves a `.build` that does not match the folder in place, and is ignored.
+/// and the other two's hashes. A build killed between the swap and the state leaves a `.build`
+/// that does not match the folder in place, as a site moved or restored from a copy does: its
+/// files are then held to the manifest before anything else reads the state (`adoptMovedOutput`).
 /// Beside them: `<name>.trees` and `<name>.media`, how the two trees differ (`TreeLedger`,
 /// `MediaLedger`); `<name>.search`, the search index's postings (`SearchPostings`), which
 /// vouch for themselves by the checksums of the word files they were written as.
@@ -62,6 +63,58 @@ struct BuildState {
         guard let data = try? Data(contentsOf: recordFile), let record = try? JSONDecoder().decode(Record.self, from: data),
               let current = Self.identity(of: output), record.output == current else { return nil }
         return record
+    }
+
+    /// Takes the state over for an output folder that holds the last build's pages but is not
+    /// the folder the state names: a site moved, copied, or restored from a backup or a CI
+    /// cache (each a folder of another inode). Every file the manifest lists is read and held to
+    /// its checksum; the state is kept for the folder in place with the files that are as it
+    /// says, and a build then draws again only what changed since, and writes only what is not
+    /// there as the manifest says (without this, such a build wrote every page, and the next
+    /// looked at every photo's media again). What is not carried over: the ledger of the twin
+    /// tree beside the output and of the media in both (the build plans the media from the files
+    /// again, and keeps a ledger for the next), and the stamp that would let a build stop before
+    /// it looks at them. A build killed between swapping in its site and saving its state leaves
+    /// the same: the site it swapped in, checked against the manifest of the one before.
+    /// Nil when there is nothing to take over; else how many files were listed and how many kept.
+    func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
+        guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
+              let current = Self.identity(of: output), record.output != current,
+              let manifest = PageManifest.read(path: pagesFile.path, hash: record.pages), !manifest.isEmpty else { return nil }
+        let root = output.path
+        let kept = manifest.filter { path, entry in Self.holds(root + "/" + path, checksum: entry.checksum) }
+        try dropTrees()
+        try keeping {
+            if kept.count != manifest.count {
+                record.pages = try stage(pages: kept)
+                try Self.rename(stagedPagesFile, to: pagesFile)
+            }
+            record.output = current
+            record.stamp = nil
+            try write(record)
+        }
+        return (manifest.count, kept.count)
+    }
+
+    /// Whether the regular file at `path` (not a link) holds bytes of `checksum`.
+    private static func holds(_ path: String, checksum: UInt64) -> Bool {
+        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = bytes.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let got = read(file, buffer.baseAddress! + done, buffer.count - done)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                done += got
+            }
+            return done
+        }
+        return count == bytes.count && bytes.withUnsafeBytes { ContentHash.hash($0) } == checksum
     }
 
     /// Whether the state says this Folio built the output folder as it is.

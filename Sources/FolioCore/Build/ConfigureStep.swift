@@ -40,6 +40,8 @@ struct ConfigureStep: BuildStep {
         }
         if let refusal = paths.outputRefusal() { throw FolioError(path: paths.output.path, reason: refusal) }
         let lock = try scratchModel == nil ? BuildLock(site: paths.root) : nil
+        // A site moved or restored from a cache: its pages are known again by their bytes.
+        if lock != nil { _ = try? BuildState(paths: paths).adoptMovedOutput() }
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
         let issues = unknownKeys.map { key, suggestion in
             BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")

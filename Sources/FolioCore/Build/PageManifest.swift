@@ -114,6 +114,19 @@ struct PageManifest {
         return part
     }
 
+    /// The entries `keep` takes, asked of each path and entry on every core, in the same order.
+    func filter(_ keep: @Sendable (_ path: String, _ entry: Entry) -> Bool) -> PageManifest {
+        let taken = Array(rows.indices).concurrentMap(minimum: 1024) { keep(path(of: rows[$0]), rows[$0].entry) }
+        var kept = PageManifest()
+        bytes.withUnsafeBufferPointer { base in
+            for (row, taken) in zip(rows, taken) where taken {
+                kept.add(UnsafeBufferPointer(rebasing: base[row.range]), row.entry)
+            }
+        }
+        kept.sort()
+        return kept
+    }
+
     /// Every path, in the manifest's order.
     var paths: some Sequence<String> {
         rows.lazy.map(path(of:))

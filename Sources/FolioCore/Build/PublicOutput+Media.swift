@@ -71,25 +71,56 @@ extension PublicOutput {
         }
     }
 
-    /// Gives the next tree every media file and complete tile pyramid `public/` has. Tile
-    /// folders are linked under a scratch name first, so a kill mid-way leaves no half pyramid
-    /// under a name that says it is complete.
+    /// Gives the next tree every media file and complete tile pyramid `public/` has, as the very
+    /// files `public/` holds: one the next tree has under the same name but as a file of its own
+    /// (a site restored from a copy holds copies) is linked again, or the two trees would keep
+    /// two of every media file from then on. Tile folders are linked under a scratch name first,
+    /// so a kill mid-way leaves no half pyramid under a name that says it is complete.
     func linkMissingMedia() throws {
         let published = destination.appendingPathComponent("media")
         let media = next.appendingPathComponent("media")
         guard fm.fileExists(atPath: published.path) else { return }
         try fm.createDirectory(at: media, withIntermediateDirectories: true)
         let have = Set((try? fm.contentsOfDirectory(atPath: media.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: published.path) where name != "tiles" && !have.contains(name) {
-            try share(published.appendingPathComponent(name).path, media.appendingPathComponent(name).path)
+        for name in try fm.contentsOfDirectory(atPath: published.path) where name != "tiles" {
+            let (source, target) = (published.appendingPathComponent(name).path, media.appendingPathComponent(name).path)
+            if have.contains(name) {
+                guard !Self.isSameFile(source, target) else { continue }
+                Self.makeWay(target)
+            }
+            try share(source, target)
         }
         let publishedTiles = published.appendingPathComponent("tiles")
         guard fm.fileExists(atPath: publishedTiles.path) else { return }
         let tiles = media.appendingPathComponent("tiles")
         try fm.createDirectory(at: tiles, withIntermediateDirectories: true)
         let haveTiles = Set((try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !haveTiles.contains(name) && !name.hasSuffix(".partial") {
-            try linkPyramid(publishedTiles.appendingPathComponent(name).path, tiles.appendingPathComponent(name).path)
+        for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !name.hasSuffix(".partial") {
+            let (source, target) = (publishedTiles.appendingPathComponent(name).path, tiles.appendingPathComponent(name).path)
+            if haveTiles.contains(name) {
+                guard !Self.isSameTree(source, target) else { continue }
+                try fm.removeItem(atPath: target)
+            }
+            try linkPyramid(source, target)
+        }
+    }
+
+    /// Whether `a` and `b` are one file (two links to it).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var (x, y) = (stat(), stat())
+        return lstat(a, &x) == 0 && lstat(b, &y) == 0 && x.st_ino == y.st_ino && x.st_dev == y.st_dev
+    }
+
+    /// Whether the folders `a` and `b` hold the same names, each one file in both.
+    static func isSameTree(_ a: String, _ b: String) -> Bool {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: a), let others = try? fm.contentsOfDirectory(atPath: b),
+              Set(names) == Set(others) else { return false }
+        return names.allSatisfy { name in
+            let (x, y) = (a + "/" + name, b + "/" + name)
+            var info = stat()
+            guard lstat(x, &info) == 0 else { return false }
+            return info.st_mode & S_IFMT == S_IFDIR ? isSameTree(x, y) : isSameFile(x, y)
         }
     }
 

@@ -341,7 +341,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages
     /// where a page goes now.
-    private static func makeWay(_ path: String) {
+    static func makeWay(_ path: String) {
         if unlink(path) != 0, errno == EISDIR || errno == EPERM {
             try? FileManager.default.removeItem(atPath: path)
         }
