@@ -98,23 +98,10 @@ struct BuildState {
 
     /// Whether the regular file at `path` (not a link) holds bytes of `checksum`.
     private static func holds(_ path: String, checksum: UInt64) -> Bool {
-        let file = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard file >= 0 else { return false }
-        defer { close(file) }
         var info = stat()
-        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        let count = bytes.withUnsafeMutableBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let got = read(file, buffer.baseAddress! + done, buffer.count - done)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { break }
-                done += got
-            }
-            return done
-        }
-        return count == bytes.count && bytes.withUnsafeBytes { ContentHash.hash($0) } == checksum
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              let data = FileManager.default.contents(atPath: path) else { return false }
+        return ContentHash.hash(data) == checksum
     }
 
     /// Whether the state says this Folio built the output folder as it is.
