@@ -83,12 +83,13 @@ final class ImportPartsTests: XCTestCase {
 
     func testPartsEndWhereACatalogDoesAndStayBounded() {
         func entry(_ catalog: String?) -> ContentEntry {
-            var entry = ContentEntry(path: "p.jpg", record: catalog.map { _ in
-                CatalogRecord(location: "content/c.plist, record 1", path: "p.jpg", name: nil, user: nil, description: nil, place: nil,
-                              region: nil, latitude: nil, longitude: nil, taken: nil, uploaded: nil, favorite: false, tags: [])
-            }, stamp: FileStamp(size: 1, modified: Date()))
-            if let catalog { entry.letGoOfRecord(catalog: catalog, index: 0) }
-            return entry
+            let stamp = FileStamp(size: 1, modified: Date())
+            guard let catalog else { return ContentEntry(path: "p.jpg", record: nil, stamp: stamp) }
+            let record = CatalogRecord(location: "content/c.plist, record 1", path: "p.jpg", name: nil, user: nil, description: nil,
+                                       place: nil, region: nil, latitude: nil, longitude: nil, taken: nil, uploaded: nil,
+                                       favorite: false, tags: [])
+            return ContentEntry(path: "p.jpg", catalogued: CatalogRecord.Place(catalog: catalog, index: 0, fingerprint: record.fingerprintValue),
+                                stamp: stamp)
         }
         // Catalogs of 3, 5 and 20 entries, then 4 loose ones.
         let entries = Array(repeating: "a", count: 3).map(entry) + Array(repeating: "b", count: 5).map(entry)

@@ -65,13 +65,6 @@ public struct ContentEntry: Sendable, Equatable {
         record?.fingerprintValue ?? catalogued?.fingerprint
     }
 
-    /// Lets its record go, keeping where it is: the `index`th record read from `catalog`.
-    mutating func letGoOfRecord(catalog: String, index: Int) {
-        guard let record else { return }
-        catalogued = CatalogRecord.Place(catalog: catalog, index: Int32(index), fingerprint: record.fingerprintValue)
-        held = nil
-    }
-
     /// Takes back a record let go, read again from its catalog.
     mutating func takeBack(_ record: CatalogRecord) {
         self.record = record
