@@ -160,9 +160,14 @@ struct PlanStep: BuildStep {
     func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: MediaLedger?), in run: BuildRun) async throws -> BuildPlan {
         let (site, imported, last) = input
         let database = site.database
-        var full = try database.snapshot()
+        // The last build's photos, kept, with the rows changed since; or every row.
+        let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio)
+        let read = try database.snapshot(kept: kept)
+        var full = read.snapshot
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
+        // Kept in that order, for the next build (a shard, which writes no model, keeps none).
+        if read.readWhole, site.lock != nil { database.keep(full.photos, revision: read.revision, at: kept) }
         // A photo's source is in its packed value: looked at only when some photo failed.
         let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
         let snapshot = full.excluding(Set(failed))

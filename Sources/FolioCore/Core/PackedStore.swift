@@ -33,6 +33,16 @@ final class PackedStore: @unchecked Sendable {
         self.spillAt = spillAt
     }
 
+    /// The records of a file written elsewhere (`KeptSnapshot`): `file`, open for reading, whose
+    /// first `size` bytes hold them, each at the offset it was written at. The store closes it.
+    init(reading file: Int32, size: Int) {
+        self.file = file
+        spilled = size
+        sealed = true
+        folder = nil
+        spillAt = .max
+    }
+
     deinit {
         if file >= 0 { close(file) }
     }
@@ -118,7 +128,7 @@ final class PackedStore: @unchecked Sendable {
     }
 
     /// Reads into `bytes` from `offset` of `file`, up to its size; how many bytes came.
-    private static func read(_ file: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+    static func read(_ file: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
         var done = 0
         while done < bytes.count {
             let got = pread(file, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
@@ -210,6 +220,11 @@ struct PackedReader {
         guard count >= 0 else { return nil }
         defer { at += count }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + count)]), as: UTF8.self)
+    }
+
+    /// Passes over `count` bytes.
+    mutating func skip(_ count: Int) {
+        at += count
     }
 
     mutating func flag() -> Bool {

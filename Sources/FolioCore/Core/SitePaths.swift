@@ -24,6 +24,8 @@ public struct SitePaths: Sendable, Equatable {
     public var state: URL { root.appendingPathComponent("folio-state") }
     /// Catalogs as last read, so those that did not change are not parsed again (CatalogCache).
     public var catalogCache: URL { cache.appendingPathComponent("catalogs") }
+    /// The photos of the last snapshot a build read whole, so the next reads only the rows changed since (KeptSnapshot).
+    public var keptSnapshot: URL { cache.appendingPathComponent("snapshot") }
     /// The offline gazetteer's towns, indexed for lookups by position (`PlaceFinder`).
     public var gazetteer: URL { cache.appendingPathComponent("gazetteer.index") }
 

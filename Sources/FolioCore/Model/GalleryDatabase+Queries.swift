@@ -76,35 +76,52 @@ extension GalleryDatabase {
     /// The same, the later half read by the connection `beside` makes (nil: none, `db` reads all).
     func snapshot(topRegionLimit: Int, halves: Int, beside: () throws -> DatabaseQueue?) throws -> GallerySnapshot {
         try writer.read { db in
-            // Photos, people, places and regions each read once and put together here, not
-            // joined in SQL: a person's, a place's and a region's names are then one string each
-            // however many photos show them, not a copy per photo (100,000 photos in 1,000
-            // places held 100,000 copies of every place's name).
-            let regions = try Region.order(Region.Columns.name).fetchAll(db)
-            let people = Dictionary(try Person.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
-            let places = Dictionary(try Place.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
-            let regionsById = Dictionary(regions.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
-            let names = PhotoNames(people: people, places: places, regions: regionsById)
-            let count = try Photo.fetchCount(db)
-            // A second connection that will not open (the file's folder unreadable for a moment)
-            // leaves the whole to this one.
-            let spill = path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
-            let photos = try Self.photos(db, count: count, names: names, spillingInto: spill,
-                                         beside: count >= halves ? (try? beside()) ?? nil : nil)
-            let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
-            let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
-            return GallerySnapshot(photos: photos, regions: regions, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
+            let names = try PhotoNames(db)
+            let photos = try allPhotos(db, names: names, halves: halves, beside: beside)
+            return try Self.snapshot(db, photos: photos, names: names, topRegionLimit: topRegionLimit)
         }
     }
+
+    /// The snapshot of `photos`, with the rest of what pages show read in `db`.
+    static func snapshot(_ db: Database, photos: [GalleryPhoto], names: PhotoNames, topRegionLimit: Int) throws -> GallerySnapshot {
+        let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
+        let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        return GallerySnapshot(photos: photos, regions: names.ordered, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
+    }
+
+    /// Every photo, from `halves` photos on in two halves at once (`photos(_:count:names:spillingInto:beside:)`).
+    func allPhotos(_ db: Database, names: PhotoNames, halves: Int, beside: () throws -> DatabaseQueue?) throws -> [GalleryPhoto] {
+        let count = try Photo.fetchCount(db)
+        // A second connection that will not open (the file's folder unreadable for a moment)
+        // leaves the whole to this one.
+        return try Self.photos(db, count: count, names: names, spillingInto: spillFolder,
+                               beside: count >= halves ? (try? beside()) ?? nil : nil)
+    }
+
+    /// Where a snapshot's packed photos go past a few megabytes: beside the model (nil in memory).
+    var spillFolder: String? { path.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path } }
 
     /// From how many photos a snapshot reads the rows in two halves at once.
     public static let photosReadInHalves = 20_000
 
     /// The people, places and regions photos name, by id, each held once (`Shared`).
-    private struct PhotoNames: Sendable {
+    struct PhotoNames: Sendable {
         var people: [Int64: Shared<Person>]
         var places: [Int64: Shared<Place>]
         var regions: [Int64: Shared<Region>]
+        /// The regions by name.
+        var ordered: [Region]
+
+        // Photos, people, places and regions each read once and put together here, not joined
+        // in SQL: a person's, a place's and a region's names are then one string each however
+        // many photos show them, not a copy per photo (100,000 photos in 1,000 places held
+        // 100,000 copies of every place's name).
+        init(_ db: Database) throws {
+            ordered = try Region.order(Region.Columns.name).fetchAll(db)
+            people = Dictionary(try Person.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
+            places = Dictionary(try Place.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
+            regions = Dictionary(ordered.map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     /// Every photo with its names, in the order of their ids. With a second connection
@@ -216,7 +233,7 @@ extension GalleryDatabase {
     }
 
     /// Reads the rows `request` asks for, each photo packed into `store`.
-    private static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into store: PackedStore,
+    static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into store: PackedStore,
                              each: (GalleryPhoto) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, request)
         var columns: Photo.ColumnIndexes?

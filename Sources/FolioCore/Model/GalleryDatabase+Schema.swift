@@ -217,6 +217,34 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "motion", .text) }
         }
 
+        migrator.registerMigration("v13: which photos changed, for a snapshot kept between builds") { db in
+            // Every photo row written or deleted, by anyone (the import, a command, a foreign
+            // key's cascade), gets the next revision here, by triggers: a build that kept the
+            // photos it read at revision R (`KeptSnapshot`) reads again only the rows changed
+            // since. One row a photo id, the last change's.
+            try db.create(table: "photoChange") { t in
+                t.primaryKey("photoId", .integer)
+                t.column("revision", .integer).notNull().indexed()
+            }
+            let mark = { (id: String) in
+                """
+                INSERT INTO photoChange (photoId, revision) VALUES (\(id), (SELECT IFNULL(MAX(revision), 0) + 1 FROM photoChange))
+                    ON CONFLICT (photoId) DO UPDATE SET revision = excluded.revision;
+                """
+            }
+            try db.execute(sql: """
+                CREATE TRIGGER photoInserted AFTER INSERT ON photo BEGIN \(mark("NEW.id")) END;
+                CREATE TRIGGER photoUpdated AFTER UPDATE ON photo BEGIN \(mark("OLD.id")) \(mark("NEW.id")) END;
+                CREATE TRIGGER photoDeleted AFTER DELETE ON photo BEGIN \(mark("OLD.id")) END;
+                """)
+            // Which kept snapshot the model was last read into: a file kept for another model
+            // (one restored from a backup, a copy) names another.
+            try db.create(table: "snapshotToken") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("token", .text).notNull()
+            }
+        }
+
         return migrator
     }
 }

@@ -99,6 +99,73 @@ public struct GalleryPhoto: Sendable, Hashable {
         offset = store.append { photo.pack(into: &$0) }
     }
 
+    /// What it holds beside its packed record, for a kept snapshot (`KeptSnapshot`): its person
+    /// and place by their ids (their names are read again), its folder by `folder`'s number for it.
+    func keep(into out: inout PackedWriter, folder number: Int64) {
+        out.number(id)
+        out.text(identifier)
+        for bits in [takenBits, uploaded.timeIntervalSinceReferenceDate.bitPattern, latitudeBits, longitudeBits, stamp, mediaStamp,
+                     checksumNumber] {
+            out.bits(bits)
+        }
+        out.number(number)
+        out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0))
+        out.number(person_.value.id)
+        out.number(place_?.value.id ?? -1)
+    }
+
+    /// What `keep(into:folder:)` wrote, as a kept snapshot's reader has it (`Kept.read`).
+    struct Kept {
+        var id: Int64
+        var identifier: String
+        var bits: (taken: UInt64, uploaded: UInt64, latitude: UInt64, longitude: UInt64, stamp: UInt64, mediaStamp: UInt64, checksum: UInt64)
+        var folder: Int64
+        var flags: Int64
+        var personId: Int64
+        var placeId: Int64?
+
+        static func read(_ read: inout PackedReader) -> Kept {
+            let id = read.number()
+            let identifier = read.text()
+            let bits = (read.bits(), read.bits(), read.bits(), read.bits(), read.bits(), read.bits(), read.bits())
+            let folder = read.number()
+            let flags = read.number()
+            let personId = read.number()
+            let placeId = read.number()
+            return Kept(id: id, identifier: identifier, bits: bits, folder: folder, flags: flags, personId: personId,
+                        placeId: placeId < 0 ? nil : placeId)
+        }
+    }
+
+    /// A photo of a kept snapshot: its record at `offset` in `store`, the rest as `kept` says,
+    /// with the person, place and region the model has now.
+    init(kept: Kept, folder: String?, person: Shared<Person>, place: Shared<Place>?, region: Shared<Region>?, store: PackedStore,
+         offset: Int) {
+        id = kept.id
+        identifier = kept.identifier
+        takenBits = kept.bits.taken
+        uploaded = Date(timeIntervalSinceReferenceDate: Double(bitPattern: kept.bits.uploaded))
+        latitudeBits = kept.bits.latitude
+        longitudeBits = kept.bits.longitude
+        stamp = kept.bits.stamp
+        mediaStamp = kept.bits.mediaStamp
+        self.folder = folder
+        checksumNumber = kept.bits.checksum
+        favorite = kept.flags & 1 != 0
+        hasClip = kept.flags & 2 != 0
+        checksumIsNumber = kept.flags & 4 != 0
+        person_ = person
+        place_ = place
+        region_ = region
+        self.store = store
+        self.offset = offset
+    }
+
+    /// The bytes of its packed record.
+    func withRecord<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try store.withRecord(at: offset, body)
+    }
+
     public static func == (a: GalleryPhoto, b: GalleryPhoto) -> Bool {
         a.photo == b.photo && a.person == b.person && a.place == b.place && a.region == b.region
     }

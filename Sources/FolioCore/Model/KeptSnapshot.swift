@@ -1,0 +1,190 @@
+import CSystem
+import Foundation
+
+/// The photos of a build's snapshot, kept in a file between builds (`folio-cache/snapshot`) so
+/// that the next build reads again only the rows the model changed since, not all of them: at
+/// 100,000 photos reading every row was half a second of both cores in a build that changed one.
+///
+/// The file says which Folio wrote it (another reads every row again: its packing may differ),
+/// the model's revision it holds the photos at (`photoChange`, kept by triggers), and a token
+/// the model was given when the file was written: a model restored from a backup or copied
+/// from another site has another, and the file is not used. Each photo's record is in the file
+/// as `PackedStore` writes one, and the snapshot's photos read it from there.
+///
+/// The file is written in blocks, each with its XXH64, and ends with an empty one: a block that
+/// does not hold its hash, or a file cut short, is refused whole (the build reads every row). It
+/// is written beside its place and renamed there, so the file a snapshot reads from is never
+/// changed under it.
+enum KeptSnapshot {
+    /// Where the file is, and which Folio reads it.
+    struct Place: Sendable {
+        var url: URL
+        var folio: String
+    }
+
+    struct Header {
+        var folio: String
+        var token: String
+        var revision: Int64
+        var count: Int
+    }
+
+    static let magic = Array("folio-snapshot 1\n".utf8)
+    /// Photos are written a block at a time, about this many bytes each.
+    static let blockSize = 1 << 20
+    /// A block's length and hash, before its bytes.
+    private static let blockHeader = 16
+
+    /// Writes `photos` (`GalleryPhoto.keep(into:folder:)` and each one's record) into a new file
+    /// at `url`, replacing the one there only once it is whole.
+    /// `before` is done once the new file is whole, before it takes the old one's place.
+    static func write(_ photos: [GalleryPhoto], header: Header, to url: URL, before: () throws -> Void) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw FolioError(path: partial.path, reason: "cannot be made")
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: partial)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: magic)
+            var block = PackedWriter()
+            block.text(header.folio)
+            block.text(header.token)
+            block.number(header.revision)
+            block.number(Int64(header.count))
+            try write(&block, to: handle)
+            // One string for each folder: its number, or the next number and the string itself.
+            var folders: [String: Int64] = [:]
+            for photo in photos {
+                var folder: Int64 = -1
+                var new: String?
+                if let name = photo.folder {
+                    if let known = folders[name] {
+                        folder = known
+                    } else {
+                        folder = Int64(folders.count)
+                        folders[name] = folder
+                        new = name
+                    }
+                }
+                photo.keep(into: &block, folder: folder)
+                if let new { block.text(new) }
+                photo.withRecord { bytes in
+                    block.number(Int64(bytes.count))
+                    block.bytes.append(contentsOf: bytes)
+                }
+                if block.bytes.count >= blockSize { try write(&block, to: handle) }
+            }
+            if !block.bytes.isEmpty { try write(&block, to: handle) }
+            try write(&block, to: handle)  // the empty block that ends the file
+            try handle.synchronize()
+            try before()
+            guard rename(partial.path, url.path) == 0 else {
+                throw FolioError(path: url.path, reason: "cannot be replaced: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Writes `block` with its length and hash, and empties it.
+    private static func write(_ block: inout PackedWriter, to handle: FileHandle) throws {
+        var head = PackedWriter()
+        head.bits(UInt64(block.bytes.count))
+        head.bits(block.bytes.withUnsafeBytes { ContentHash.hash($0) })
+        try handle.write(contentsOf: head.bytes + block.bytes)
+        block.bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// A kept file, open, its header read and sound.
+    final class File {
+        let header: Header
+        private let descriptor: Int32
+        /// Where the photos' blocks start.
+        private let start: Int
+
+        /// The file at `url`; nil when there is none or it is not one.
+        init?(_ url: URL) {
+            let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            self.descriptor = descriptor
+            var magic = [UInt8](repeating: 0, count: KeptSnapshot.magic.count)
+            let got = magic.withUnsafeMutableBytes { PackedStore.read(descriptor, into: $0, at: 0) }
+            var block: [UInt8] = []
+            guard got == magic.count, magic == KeptSnapshot.magic,
+                  let next = Self.block(descriptor, at: got, into: &block), !block.isEmpty
+            else {
+                close(descriptor)
+                return nil
+            }
+            header = block.withUnsafeBytes { bytes in
+                var read = PackedReader(bytes)
+                return Header(folio: read.text(), token: read.text(), revision: read.number(), count: Int(read.number()))
+            }
+            start = next
+        }
+
+        deinit {
+            if descriptor >= 0 { close(descriptor) }
+        }
+
+        /// Calls `each` with each photo of the file: what it keeps beside its record, its
+        /// folder, and where its record is in `store` (a store reading this file). False when a
+        /// block does not hold or the file is cut short: then nothing it gave is to be used.
+        func photos(_ each: (GalleryPhoto.Kept, String?, PackedStore, Int) -> Void) -> Bool {
+            var status = stat()
+            let again = dup(descriptor)
+            guard again >= 0 else { return false }
+            guard fstat(descriptor, &status) == 0 else {
+                close(again)
+                return false
+            }
+            let store = PackedStore(reading: again, size: Int(status.st_size))
+            var block: [UInt8] = []
+            var folders: [String] = []
+            var at = start
+            var count = 0
+            while let next = Self.block(descriptor, at: at, into: &block) {
+                guard !block.isEmpty else { return count == header.count }
+                let base = at + KeptSnapshot.blockHeader
+                block.withUnsafeBytes { bytes in
+                    var read = PackedReader(bytes)
+                    while read.position < bytes.count {
+                        let kept = GalleryPhoto.Kept.read(&read)
+                        var folder: String?
+                        if kept.folder >= 0 {
+                            if kept.folder == Int64(folders.count) { folders.append(read.text()) }
+                            folder = folders[Int(kept.folder)]
+                        }
+                        let offset = base + read.position
+                        read.skip(Int(read.number()))
+                        each(kept, folder, store, offset)
+                        count += 1
+                    }
+                }
+                at = next
+            }
+            return false
+        }
+
+        /// The block at `offset` into `bytes`, when it is whole and holds its hash; where the
+        /// next starts. Nil for one that is not.
+        private static func block(_ descriptor: Int32, at offset: Int, into bytes: inout [UInt8]) -> Int? {
+            var head = [UInt8](repeating: 0, count: KeptSnapshot.blockHeader)
+            guard head.withUnsafeMutableBytes({ PackedStore.read(descriptor, into: $0, at: offset) }) == head.count else { return nil }
+            let (length, hash) = head.withUnsafeBytes { bytes in
+                var read = PackedReader(bytes)
+                return (read.bits(), read.bits())
+            }
+            guard length <= UInt64(Int32.max) else { return nil }
+            bytes = [UInt8](repeating: 0, count: Int(length))
+            let start = offset + KeptSnapshot.blockHeader
+            guard bytes.withUnsafeMutableBytes({ PackedStore.read(descriptor, into: $0, at: start) }) == bytes.count,
+                  bytes.withUnsafeBytes({ ContentHash.hash($0) }) == hash
+            else { return nil }
+            return start + bytes.count
+        }
+    }
+}
