@@ -8,8 +8,9 @@ struct SitePages: StepOutput {
     var builders: [SiteBuilder]
     /// Every page, with the number of the builder in `builders` that makes it.
     var routes: SiteRoutes
-    /// The search index's files, written: the manifest's entries for them.
-    var search: [String: PageManifest.Entry]
+    /// The search index's files, written (or being written, beside the render: see
+    /// `PagesStep.manifestBeside`): the manifest's entries for them.
+    var search: Task<[String: PageManifest.Entry], any Error>
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
     var photos: Int
@@ -143,16 +144,22 @@ struct AlbumSeal: Sendable {
 struct PagesStep: BuildStep {
     static let name = "pages"
 
+    /// Up to how many photos the last build's manifest is read beside the builder's work rather
+    /// than after the search index: a tenth of a second sooner at 100,000 photos, for its 15 MB
+    /// held beside the postings; a million photos' were 150 MB of the build's peak.
+    static let manifestBeside = 200_000
+
     func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages, passwords: [String: String]),
              in run: BuildRun) async throws -> SitePages {
         let (site, plan, images, passwords) = input
         // The last build's state (at 100,000 pages, a quarter of a second of reading) is read
-        // beside the builder's work on the model, not after it: its digest, and the search
-        // index's part of its manifest. The rest of the manifest is read once the search index
-        // is made (below).
+        // beside the builder's work on the model, not after it: its digest, and its manifest.
+        // Past `manifestBeside` photos only the search index's part of the manifest is read
+        // now, the rest once the search index is made (below).
         let state = BuildState(paths: site.paths)
         async let lastDigest = state.digest()
-        async let lastSearch = state.pages(under: SearchIndex.folder)
+        let whole = plan.snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
+        async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
         let snapshot = plan.snapshot.excluding(images.failed)
         let names = plan.names
         let media = ImageLookup { names.media(of: $0) }
@@ -205,10 +212,11 @@ struct PagesStep: BuildStep {
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
-        // and before the last build's manifest is read: its postings and the manifest, held at
-        // once beside the render step, were 150 MB of a one-photo edit's peak at a million
-        // photos. Made beside the render, it took no time of its own: an edit at 100,000 photos
-        // is a tenth slower for it.
+        // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
+        // is made before the last build's manifest is read: its postings and the manifest, held
+        // at once beside the render step, were 150 MB of a one-photo edit's peak at a million
+        // photos. Made before the render, it took a quarter of a second of its own in an edit
+        // at 100,000 photos, the other core idle.
         let (output, now) = (site.output, run.now)
         let search = Task { try SearchFiles.make(builder, changed: changed, state: state, output: output, previous: previousSearch, now: now) }
         var files = builder.feed().map { [$0] } ?? []
@@ -218,9 +226,9 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        let searched = try await search.value
-        let previous = state.pages()
-        return SitePages(builders: builders, routes: routes, search: searched, files: files,
+        if whole == nil { _ = try await search.value }
+        let previous = await whole?.value ?? state.pages()
+        return SitePages(builders: builders, routes: routes, search: search, files: files,
                          photos: snapshot.photos.count, unlisted: published, seals: seals,
                          media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
                          drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))

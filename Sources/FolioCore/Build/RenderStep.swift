@@ -123,8 +123,10 @@ struct RenderStep: BuildStep {
                 return FolioError(reason: "\(error)")
             }
         }
+        // The search index, made beside the pages, is done (and done writing) before the step ends.
+        let search = await values.search.result
         if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
-        for (path, entry) in values.search {
+        for (path, entry) in try search.get() {
             drawn.manifest.set(path, entry)
         }
         var rendered = drawn.finish()
