@@ -157,8 +157,9 @@ struct BuildPlan: StepOutput {
 struct PlanStep: BuildStep {
     static let name = "plan"
 
-    func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: MediaLedger?), in run: BuildRun) async throws -> BuildPlan {
-        let (site, imported, last) = input
+    /// `last` is the last build's media ledger, being read beside the model's photos.
+    func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: Task<MediaLedger?, Never>?), in run: BuildRun) async throws -> BuildPlan {
+        let (site, imported, lastRead) = input
         let database = site.database
         // The last build's photos, kept, with the rows changed since; or every row.
         let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio)
@@ -168,6 +169,7 @@ struct PlanStep: BuildStep {
         full.photos.sort(by: SiteBuilder.newestFirst)
         // Kept in that order, for the next build (a shard, which writes no model, keeps none).
         if read.readWhole, site.lock != nil { database.keep(full.photos, revision: read.revision, at: kept) }
+        let last = await lastRead?.value
         // A photo's source is in its packed value: looked at only when some photo failed.
         let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
         let snapshot = full.excluding(Set(failed))
