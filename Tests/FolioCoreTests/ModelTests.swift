@@ -24,7 +24,7 @@ final class ModelTests: XCTestCase {
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
             "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
-            "v13: which photos changed, for a snapshot kept between builds",
+            "v13: which photos changed and which failed, found without a scan",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
@@ -273,6 +273,22 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(try database.snapshot(halves: 1).photos.count, 0)
         try database.apply(ImportBatch(upserts: (0..<3).map { photo($0, by: "Josh", at: nil) }))
         XCTAssertEqual(try database.snapshot(halves: 1).photos.map(\.photo.identifier), ["p0", "p1", "p2"])
+    }
+
+    /// Every build asks which photos failed: SQLite finds them by their index, not by reading
+    /// every photo's row; and the index answers as the table does.
+    func testFailingPhotosAreFoundByAnIndexOfThemAlone() throws {
+        try database.apply(ImportBatch(upserts: (0..<50).map { photo($0, by: "P", at: nil) }))
+        try database.recordFailures([.content(path: "7.jpg"): "cannot be decoded", .content(path: "3.jpg"): "is empty"], published: [])
+        let plan = try database.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT source, lastError FROM photo WHERE lastError IS NOT NULL ORDER BY source")
+                .map { $0["detail"] as String }
+        }
+        XCTAssertEqual(plan, ["SCAN photo USING INDEX photo_failing"])
+        XCTAssertEqual(try database.failingPhotos().map(\.source), [.content(path: "3.jpg"), .content(path: "7.jpg")])
+        let ids = try database.writer.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM photo WHERE identifier = 'p3'") }
+        try database.recordFailures([:], published: ids)
+        XCTAssertEqual(try database.failingPhotos().map(\.reason), ["cannot be decoded"])
     }
 
     func testTopRegionsTieBreakByNameAndStopAtTheLimit() throws {

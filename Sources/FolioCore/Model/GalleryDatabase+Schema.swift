@@ -217,7 +217,7 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "motion", .text) }
         }
 
-        migrator.registerMigration("v13: which photos changed, for a snapshot kept between builds") { db in
+        migrator.registerMigration("v13: which photos changed and which failed, found without a scan") { db in
             // Every photo row written or deleted, by anyone (the import, a command, a foreign
             // key's cascade), gets the next revision here, by triggers: a build that kept the
             // photos it read at revision R (`KeptSnapshot`) reads again only the rows changed
@@ -243,6 +243,9 @@ extension GalleryDatabase {
                 t.primaryKey("id", .integer).check { $0 == 1 }
                 t.column("token", .text).notNull()
             }
+            // The photos that failed, asked for by every build: found by this index of them
+            // alone, not by reading every row (60 ms at 100,000 photos).
+            try db.execute(sql: "CREATE INDEX photo_failing ON photo (source) WHERE lastError IS NOT NULL")
         }
 
         return migrator
