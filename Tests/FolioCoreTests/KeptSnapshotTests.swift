@@ -94,6 +94,41 @@ final class KeptSnapshotTests: XCTestCase {
         XCTAssertTrue(try readAndCompare("after many"))
     }
 
+    /// A site's builds: the first keeps the snapshot, the next take it (the file not written
+    /// again) and show what changed since, whoever changed it; another Folio keeps its own.
+    func testBuildsTakeTheKeptSnapshotAndShowWhatChangedSince() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(identity: "folio a")
+        let file = site.paths.keptSnapshot.path
+        func inode() throws -> Int { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int) }
+        let kept = try inode()
+        // A title changed in the catalog: the import writes the row.
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "A new title", "user": "Josh", "description": "Rubble",
+             "place": "Palo Alto, California, United States", "favorite": true],
+            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        try await site.build(identity: "folio a")
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("A new title"))
+        XCTAssertEqual(try inode(), kept, "the kept file is taken, not written again")
+        // A favorite set from the command line: no import at all.
+        let two = try site.identifier("two.jpg")
+        XCTAssertFalse(try site.read("favorites/index.html").contains("photos/\(two).html"))
+        XCTAssertTrue(try site.database.setFavorite(true, photo: two))
+        try await site.build(identity: "folio a")
+        XCTAssertTrue(try site.read("favorites/index.html").contains("photos/\(two).html"))
+        XCTAssertEqual(try inode(), kept)
+        // A photo gone.
+        try FileManager.default.removeItem(at: site.content.appendingPathComponent("loose/harbour-at-dawn.jpg"))
+        try await site.build(identity: "folio a")
+        XCTAssertEqual(try site.database.snapshot().photos.count, 2)
+        XCTAssertEqual(try inode(), kept)
+        // Another Folio reads every row, and keeps them for itself.
+        try await site.build(identity: "folio b")
+        XCTAssertNotEqual(try inode(), kept)
+        XCTAssertEqual(KeptSnapshot.File(site.paths.keptSnapshot)?.header.count, 2)
+    }
+
     func testAFileNotThisModelsThisFolioOrWholeIsNotUsed() throws {
         try model.apply(ImportBatch(upserts: (0..<50).map { n in photo(n, by: "P\(n % 3)", at: "Town \(n % 4), Region, Country") }))
         let database = folder.appendingPathComponent("folio.sqlite")
