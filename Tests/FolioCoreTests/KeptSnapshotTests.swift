@@ -168,6 +168,11 @@ final class KeptSnapshotTests: XCTestCase {
         XCTAssertFalse(try readAndCompare("a file cut short"))
         try Data("folio-snapshot 1\n".utf8).write(to: self.kept.url)
         XCTAssertFalse(try readAndCompare("a file of its first line"))
+        // A block whose length (damaged) says a terabyte: refused, no room made for it.
+        var huge = Data("folio-snapshot 1\n".utf8)
+        huge.append(contentsOf: withUnsafeBytes(of: UInt64(1 << 40).littleEndian, Array.init) + [UInt8](repeating: 0, count: 8))
+        try huge.write(to: self.kept.url)
+        XCTAssertFalse(try readAndCompare("a block's length past the file"))
         XCTAssertTrue(try readAndCompare("kept again"))
     }
 }

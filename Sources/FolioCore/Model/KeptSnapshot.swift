@@ -36,11 +36,12 @@ enum KeptSnapshot {
     private static let blockHeader = 16
 
     /// Writes `photos` (`GalleryPhoto.keep(into:folder:)` and each one's record) into a new file
-    /// at `url`, replacing the one there only once it is whole.
-    /// `before` is done once the new file is whole, before it takes the old one's place.
+    /// beside `url`, and once it is whole does `before`, then puts it in the old one's place.
+    /// One build writes at a time (the site's lock): a file left half-written by a build that
+    /// was stopped is written over by the next.
     static func write(_ photos: [GalleryPhoto], header: Header, to url: URL, before: () throws -> Void) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
             throw FolioError(path: partial.path, reason: "cannot be made")
         }
@@ -102,19 +103,22 @@ enum KeptSnapshot {
     final class File {
         let header: Header
         private let descriptor: Int32
-        /// Where the photos' blocks start.
+        /// Where the photos' blocks start, and the file's size.
         private let start: Int
+        private let size: Int
 
         /// The file at `url`; nil when there is none or it is not one.
         init?(_ url: URL) {
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             self.descriptor = descriptor
+            var status = stat()
+            size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
             var magic = [UInt8](repeating: 0, count: KeptSnapshot.magic.count)
             let got = magic.withUnsafeMutableBytes { PackedStore.read(descriptor, into: $0, at: 0) }
             var block: [UInt8] = []
             guard got == magic.count, magic == KeptSnapshot.magic,
-                  let next = Self.block(descriptor, at: got, into: &block), !block.isEmpty
+                  let next = Self.block(descriptor, at: got, size: size, into: &block), !block.isEmpty
             else {
                 close(descriptor)
                 return nil
@@ -134,19 +138,15 @@ enum KeptSnapshot {
         /// folder, and where its record is in `store` (a store reading this file). False when a
         /// block does not hold or the file is cut short: then nothing it gave is to be used.
         func photos(_ each: (GalleryPhoto.Kept, String?, PackedStore, Int) -> Void) -> Bool {
-            var status = stat()
+            // A descriptor of its own: the store outlives this.
             let again = dup(descriptor)
             guard again >= 0 else { return false }
-            guard fstat(descriptor, &status) == 0 else {
-                close(again)
-                return false
-            }
-            let store = PackedStore(reading: again, size: Int(status.st_size))
+            let store = PackedStore(reading: again, size: size)
             var block: [UInt8] = []
             var folders: [String] = []
             var at = start
             var count = 0
-            while let next = Self.block(descriptor, at: at, into: &block) {
+            while let next = Self.block(descriptor, at: at, size: size, into: &block) {
                 guard !block.isEmpty else { return count == header.count }
                 let base = at + KeptSnapshot.blockHeader
                 block.withUnsafeBytes { bytes in
@@ -169,18 +169,19 @@ enum KeptSnapshot {
             return false
         }
 
-        /// The block at `offset` into `bytes`, when it is whole and holds its hash; where the
-        /// next starts. Nil for one that is not.
-        private static func block(_ descriptor: Int32, at offset: Int, into bytes: inout [UInt8]) -> Int? {
+        /// The block at `offset` into `bytes`, when it is whole (within the file's `size`) and
+        /// holds its hash; where the next starts. Nil for one that is not.
+        private static func block(_ descriptor: Int32, at offset: Int, size: Int, into bytes: inout [UInt8]) -> Int? {
             var head = [UInt8](repeating: 0, count: KeptSnapshot.blockHeader)
             guard head.withUnsafeMutableBytes({ PackedStore.read(descriptor, into: $0, at: offset) }) == head.count else { return nil }
             let (length, hash) = head.withUnsafeBytes { bytes in
                 var read = PackedReader(bytes)
                 return (read.bits(), read.bits())
             }
-            guard length <= UInt64(Int32.max) else { return nil }
-            bytes = [UInt8](repeating: 0, count: Int(length))
             let start = offset + KeptSnapshot.blockHeader
+            // A length the file cannot hold (a damaged one) is not room to be made.
+            guard length <= UInt64(max(0, size - start)) else { return nil }
+            bytes = [UInt8](repeating: 0, count: Int(length))
             guard bytes.withUnsafeMutableBytes({ PackedStore.read(descriptor, into: $0, at: start) }) == bytes.count,
                   bytes.withUnsafeBytes({ ContentHash.hash($0) }) == hash
             else { return nil }
