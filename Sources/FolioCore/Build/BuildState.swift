@@ -155,11 +155,6 @@ struct BuildState {
 
     /// Each photo's media as the last build left them in both trees (`MediaLedger`); nil unless
     /// `ledger`, the trees' ledger in place, vouches for it.
-    /// How many bytes the media ledger in place is (0 when there is none): what reading it holds at once.
-    var mediaLedgerSize: Int {
-        ((try? FileManager.default.attributesOfItem(atPath: mediaFile.path))?[.size] as? Int) ?? 0
-    }
-
     func media(of ledger: TreeLedger) -> MediaLedger? {
         guard let hash = ledger.media, let data = try? Data(contentsOf: mediaFile), ContentHash.hex(data) == hash else { return nil }
         return MediaLedger.decode(data)

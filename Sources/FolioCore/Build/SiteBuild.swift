@@ -58,10 +58,6 @@ public struct SiteBuild: Sendable {
         return finished!
     }
 
-    /// Up to how many bytes the last media ledger is read beside the plan's reading of the model
-    /// (some 45 bytes a photo: 200,000 photos' or so, as `PagesStep.manifestBeside`).
-    static let ledgerBeside = 9 << 20
-
     /// A published site's report, and what its build held, for the caller to let go.
     private struct Published {
         var report: BuildReport
@@ -77,14 +73,11 @@ public struct SiteBuild: Sendable {
         // next tree is touched, so a build killed from here on leaves the next looking at every file.
         let state = BuildState(paths: paths)
         let trees = state.trees(next: site.output.next)
-        // The last build's media ledger (an entry per photo), let go once planned from, not held
-        // through the pages, the render and the write, where the build's peak is. Up to
-        // `ledgerBeside` bytes it is read on another core while the plan reads the model (a
-        // tenth of a second of each at 100,000 photos); a larger one is read first: a million
-        // photos' (45 MB, read whole to be decoded) beside the model's photos being read was
-        // that much more of the plan step's peak.
+        // The last build's media ledger (an entry per photo) is read on another core while the
+        // plan reads the model (a tenth of a second of each at 100,000 photos); let go once
+        // planned from, not held through the pages, the render and the write, where the
+        // build's peak is.
         var media: Task<MediaLedger?, Never>? = Task { trees.flatMap(state.media(of:)) }
-        if state.mediaLedgerSize > Self.ledgerBeside { _ = await media?.value }
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
         var plan = try await steps.step(PlanStep(), (site, imported, media))
