@@ -18,7 +18,7 @@ extension GalleryDatabase {
         try writer.read { db in
             let names = try PhotoNames(db)
             let revision = try Self.revision(db)
-            if let photos = try Self.patched(db, place: place, names: names, spillingInto: spillFolder) {
+            if let photos = try Self.patched(db, place: place, names: names, revision: revision, spillingInto: spillFolder) {
                 return KeptRead(snapshot: try Self.snapshot(db, photos: photos, names: names, topRegionLimit: topRegionLimit),
                                 revision: revision, readWhole: false)
             }
@@ -58,10 +58,12 @@ extension GalleryDatabase {
 
     /// The photos of the file at `place` with the rows changed since it was written read again;
     /// nil when there is no file for this model, Folio and revision, or too much changed.
-    private static func patched(_ db: Database, place: KeptSnapshot.Place, names: PhotoNames, spillingInto folder: String?) throws -> [GalleryPhoto]? {
+    /// `revision` is the model's now.
+    private static func patched(_ db: Database, place: KeptSnapshot.Place, names: PhotoNames, revision: Int64,
+                                spillingInto folder: String?) throws -> [GalleryPhoto]? {
         guard let token = try String.fetchOne(db, sql: "SELECT token FROM snapshotToken"),
               let file = KeptSnapshot.File(place.url),
-              file.header.folio == place.folio, file.header.token == token, file.header.revision <= (try revision(db))
+              file.header.folio == place.folio, file.header.token == token, file.header.revision <= revision
         else { return nil }
         let changed = try Int64.fetchAll(db, sql: "SELECT photoId FROM photoChange WHERE revision > ?", arguments: [file.header.revision])
         guard changed.count <= patchLimit(keeping: file.header.count) else { return nil }

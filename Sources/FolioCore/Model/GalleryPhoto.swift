@@ -104,10 +104,13 @@ public struct GalleryPhoto: Sendable, Hashable {
     func keep(into out: inout PackedWriter, folder number: Int64) {
         out.number(id)
         out.text(identifier)
-        for bits in [takenBits, uploaded.timeIntervalSinceReferenceDate.bitPattern, latitudeBits, longitudeBits, stamp, mediaStamp,
-                     checksumNumber] {
-            out.bits(bits)
-        }
+        out.bits(takenBits)
+        out.bits(uploaded.timeIntervalSinceReferenceDate.bitPattern)
+        out.bits(latitudeBits)
+        out.bits(longitudeBits)
+        out.bits(stamp)
+        out.bits(mediaStamp)
+        out.bits(checksumNumber)
         out.number(number)
         out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0))
         out.number(person_.value.id)
