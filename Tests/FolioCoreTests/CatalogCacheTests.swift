@@ -33,6 +33,9 @@ final class CatalogCacheTests: XCTestCase {
         XCTAssertEqual(cached.issues, parsed.issues)
         XCTAssertEqual(cached.trimmedPaths, parsed.trimmedPaths)
         XCTAssertEqual(cached.trimmedPaths, [nil, "trips/two.jpg"])
+        // Each record's fingerprint is kept with it: a build does not hash a cached catalog again.
+        XCTAssertEqual(parsed.fingerprints, parsed.records.map(\.fingerprintValue))
+        XCTAssertEqual(cached.fingerprints, parsed.fingerprints)
 
         XCTAssertNotEqual(CatalogCache(folder: folder, reader: "folio B").key(catalog: "trips/c.plist", data: data), key,
                           "another Folio reads again")
@@ -51,6 +54,28 @@ final class CatalogCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
     }
 
+    /// A record whose path is found only without its stray spaces is fingerprinted with the
+    /// path it is taken with, parsed or from the cache: the same number either way.
+    func testAKeptFingerprintFollowsATrimmedPath() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-trimmed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let content = root.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content.appendingPathComponent("trips"), withIntermediateDirectories: true)
+        try Data("not read".utf8).write(to: content.appendingPathComponent("trips/two.jpg"))
+        try PropertyListSerialization.data(fromPropertyList: [["path": " two.jpg ", "name": "Two"], ["path": "one.jpg"]],
+                                           format: .xml, options: 0)
+            .write(to: content.appendingPathComponent("trips/c.plist"))
+        let reader = CatalogReader(contentRoot: content, files: LocalFileAccess(),
+                                   cache: CatalogCache(folder: root.appendingPathComponent("cache"), reader: "folio A"))
+        let parsed = reader.read(catalog: "trips/c.plist")
+        let cached = reader.read(catalog: "trips/c.plist")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cache").path).count, 1)
+        for result in [parsed, cached] {
+            XCTAssertEqual(result.records.map(\.path), ["trips/two.jpg", "trips/one.jpg"])
+            XCTAssertEqual(result.fingerprints, result.records.map(\.fingerprintValue))
+        }
+    }
+
     func testABuildReadsAnUnchangedCatalogFromTheCacheAndAnEditedOneAnew() async throws {
         let site = try TestSite.threePhotos()
         try await site.build()
@@ -65,6 +90,7 @@ final class CatalogCacheTests: XCTestCase {
             }))
         var reading = try XCTUnwrap(cache.load(kept[0]))
         reading.records[0].name = "Read from the cache"
+        reading.fingerprints[0] = reading.records[0].fingerprintValue
         cache.store(reading, key: kept[0])
         // The catalog touched, its bytes as they were: the build reads content/ again (a walk that
         // finds content/ as it was stops before any catalog is read).

@@ -59,8 +59,11 @@ struct CatalogCache: Sendable {
 
     /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
     /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
+    /// The first line of a kept reading; another is not read.
+    private static let heading = Array("folio-catalog 2\n".utf8)
+
     private struct Writer {
-        var bytes = Array("folio-catalog 1\n".utf8)
+        var bytes = CatalogCache.heading
 
         mutating func int(_ value: Int) {
             withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { bytes.append(contentsOf: $0) }
@@ -80,7 +83,7 @@ struct CatalogCache: Sendable {
 
         mutating func result(_ result: CatalogReader.Result) {
             int(result.records.count)
-            for (record, trimmed) in zip(result.records, result.trimmedPaths) {
+            for ((record, trimmed), fingerprint) in zip(zip(result.records, result.trimmedPaths), result.fingerprints) {
                 for value in [record.location, record.path, trimmed, record.name, record.user, record.description,
                               record.place, record.region] { text(value) }
                 number(record.latitude)
@@ -90,6 +93,7 @@ struct CatalogCache: Sendable {
                 int(record.favorite ? 1 : 0)
                 int(record.tags.count)
                 for tag in record.tags { text(tag) }
+                int(Int(Int64(bitPattern: fingerprint)))
             }
             int(result.issues.count)
             for issue in result.issues {
@@ -138,7 +142,7 @@ struct CatalogCache: Sendable {
         }
 
         mutating func result() -> CatalogReader.Result? {
-            let header = Array("folio-catalog 1\n".utf8)
+            let header = CatalogCache.heading
             guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
             offset = header.count
             guard let count = int(), count >= 0 else { return nil }
@@ -154,12 +158,14 @@ struct CatalogCache: Sendable {
                     guard let tag = text(), let tag else { return nil }
                     tags.append(tag)
                 }
+                guard let fingerprint = int() else { return nil }
                 result.records.append(CatalogRecord(
                     location: location, path: path, name: name, user: user, description: description,
                     place: place, region: region, latitude: latitude, longitude: longitude,
                     taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
                     favorite: favorite == 1, tags: tags))
                 result.trimmedPaths.append(trimmed)
+                result.fingerprints.append(UInt64(bitPattern: Int64(fingerprint)))
             }
             guard let issueCount = int(), issueCount >= 0 else { return nil }
             for _ in 0..<issueCount {

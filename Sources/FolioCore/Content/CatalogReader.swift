@@ -15,6 +15,10 @@ struct CatalogReader: Sendable {
         /// that differs from the path as written: the file it names if none has the name as
         /// written (which the file system decides on every build, so it is not cached).
         var trimmedPaths: [String?] = []
+        /// Each record's fingerprint (`CatalogRecord.fingerprintValue`), worked out as the catalog
+        /// is parsed and kept with its reading: a catalog taken from the cache is not hashed
+        /// again, record by record, on every build.
+        var fingerprints: [UInt64] = []
         /// The catalog's name in the cache, when there is one.
         var cacheKey: String?
     }
@@ -54,6 +58,7 @@ struct CatalogReader: Sendable {
         for (index, trimmed) in result.trimmedPaths.enumerated() {
             if let trimmed, files.stamp(of: contentRoot.appendingPathComponent(result.records[index].path)) == nil {
                 result.records[index].path = trimmed
+                result.fingerprints[index] = result.records[index].fingerprintValue
             }
         }
         return result
@@ -90,6 +95,7 @@ struct CatalogReader: Sendable {
             if let record = fields.record(folder: folder) {
                 result.records.append(record)
                 result.trimmedPaths.append(fields.trimmedPath)
+                result.fingerprints.append(record.fingerprintValue)
             }
             result.issues += fields.issues
         }

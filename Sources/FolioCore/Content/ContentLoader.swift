@@ -115,8 +115,13 @@ public struct ContentLoader: Sendable {
                 if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                     return nil
                 }
-                let result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
-                return (result, RecordFacts(result.records, walked: found, fingerprints: !keepsRecords))
+                var result = reader.read(catalog: catalog, stamp: found.stamp(of: catalog), now: now)
+                let facts = RecordFacts(result, walked: found, fingerprints: !keepsRecords)
+                // Let go here, on the core that made them, when the entries will not keep them and
+                // every file they name was found as named (one that was not may be found under its
+                // name in the other normal form, and fingerprinted with that path).
+                if !keepsRecords, !facts.positions.contains(nil) { result.records = [] }
+                return (result, facts)
             }
             for (index, catalog) in batch.enumerated() {
                 // Each catalog's records are let go once they are entries.
@@ -126,25 +131,28 @@ public struct ContentLoader: Sendable {
                 }
                 if let key = result.cacheKey { cached.insert(key) }
                 inventory.issues += result.issues
-                for (index, record) in result.records.enumerated() {
-                    var (path, at, asRead) = (record.path, facts.positions[index], true)
-                    if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
-                        (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
-                    }
+                // The records by their places, not copied one by one (a copy is a dozen strings
+                // retained and released on this core: a sixth of the step at 100,000 photos).
+                for index in facts.positions.indices {
+                    var (at, asRead) = (facts.positions[index], true)
                     // The walk's own string for the path (the same bytes): the record's, made
                     // from the catalog's folder and the name it gives, goes (64 MB at a million).
-                    if let at { path = walked.path(at: at) }
+                    var path = at.map(walked.path(at:)) ?? result.records[index].path
+                    if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
+                        (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
+                        if let at { path = walked.path(at: at) }
+                    }
                     if !exclusions.isEmpty, exclusions.reason(for: RelativePath(path)) != nil { continue }
                     guard !walked.isListed(path, at: at) else {
-                        inventory.issues.append(.warning(record.location, "'\(path)' is listed by an earlier record too; the first one is used"))
+                        inventory.issues.append(.warning(facts.locations[index], "'\(path)' is listed by an earlier record too; the first one is used"))
                         continue
                     }
                     guard let stamp = stamp(of: path, at: at, isMedia: asRead ? facts.isMedia[index] : ContentPath.isMedia(path),
-                                            realRoot: realRoot, walked: walked, catalog: record.location, issues: &inventory.issues)
+                                            realRoot: realRoot, walked: walked, catalog: facts.locations[index], issues: &inventory.issues)
                     else { continue }
                     walked.list(path, at: at)
                     if keepsRecords {
-                        var record = record
+                        var record = result.records[index]
                         record.path = path
                         inventory.entries.append(ContentEntry(path: path, record: record, stamp: stamp))
                     } else {
@@ -152,7 +160,7 @@ public struct ContentLoader: Sendable {
                         // another than the record's (a name in the other normal form).
                         var fingerprint: UInt64 {
                             guard !asRead else { return facts.fingerprints[index] }
-                            var record = record
+                            var record = result.records[index]
                             record.path = path
                             return record.fingerprintValue
                         }
@@ -263,10 +271,10 @@ public struct ContentLoader: Sendable {
     /// photo of the gallery. `isMedia`: whether the path names an image or a video
     /// (`ContentPath.isMedia`), known already.
     private func stamp(of path: String, at: Int?, isMedia: Bool, realRoot: String, walked: WalkedFiles,
-                       catalog: String?, issues: inout [BuildIssue]) -> FileStamp? {
+                       catalog: @autoclosure () -> String?, issues: inout [BuildIssue]) -> FileStamp? {
         var url: URL { contentRoot.appendingPathComponent(path) }
         var shown: String { "content/\(path)" }
-        var blame: String { catalog.map { "\($0) (\(path))" } ?? shown }
+        var blame: String { catalog().map { "\($0) (\(path))" } ?? shown }
         guard let stamp = at.flatMap(walked.stamp(at:)) ?? files.stamp(of: url) else {
             issues.append(.error(blame, "image file not found"))
             return nil
@@ -290,13 +298,17 @@ public struct ContentLoader: Sendable {
 private struct RecordFacts: Sendable {
     var positions: [Int?]
     var isMedia: [Bool]
+    /// Where each record stands, for messages (`CatalogRecord.location`).
+    var locations: [String]
     /// Empty unless asked for.
     var fingerprints: [UInt64]
 
-    init(_ records: [CatalogRecord], walked: WalkedFiles, fingerprints: Bool) {
+    init(_ read: CatalogReader.Result, walked: WalkedFiles, fingerprints: Bool) {
+        let records = read.records
         positions = records.map { walked.position(of: $0.path) }
+        locations = records.map(\.location)
         isMedia = records.map { ContentPath.isMedia($0.path) }
-        self.fingerprints = fingerprints ? records.map(\.fingerprintValue) : []
+        self.fingerprints = fingerprints ? read.fingerprints : []
     }
 }
 
