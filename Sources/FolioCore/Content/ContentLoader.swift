@@ -55,15 +55,17 @@ public struct ContentLoader: Sendable {
                 }
             }
         }
-        let all = listing.map(\.path)
+        // The listing's paths, looked through where they are: as arrays of their own (every
+        // path, every photo's), a million files' were 32 MB at the step's peak.
+        let all = listing.lazy.map(\.path)
         // Each file's kind by its extension, found once (on every core) and asked by every pass below.
-        let kinds = all.concurrentMap(minimum: 4096) { ContentFileKind(path: $0) }
+        let kinds = listing.concurrentMap(minimum: 4096) { ContentFileKind(path: $0.path) }
         var catalogs = zip(all, kinds).filter { $0.1 == .catalog }.map(\.0)
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
         let clips = Self.liveClips(all, kinds: kinds)
         let isPhoto = zip(all, kinds).map { Self.isPhoto($0.0, kind: $0.1, clips: clips) }
-        let images = zip(all, isPhoto).filter(\.1).map(\.0)
+        let images = zip(all, isPhoto).lazy.filter(\.1).map(\.0)
         let realRoot = files.realPath(contentRoot) + "/"
         // The regular files the walk found, which are inside content/ by construction (only links,
         // and paths a catalog names that the walk did not find, need their real path checked),
@@ -101,7 +103,7 @@ public struct ContentLoader: Sendable {
         let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
         // Room for every photo's entry up front: at 100,000 photos the entries are tens of
         // megabytes, and grown by doubling they were copied over and over into fresh pages.
-        inventory.entries.reserveCapacity(images.count)
+        inventory.entries.reserveCapacity(isPhoto.reduce(0) { $1 ? $0 + 1 : $0 })
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
@@ -209,7 +211,7 @@ public struct ContentLoader: Sendable {
     /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
     /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video). `kinds`
     /// are the paths' own.
-    static func liveClips(_ paths: [String], kinds: [ContentFileKind]) -> (clipOf: [String: String], stillOf: [String: String]) {
+    static func liveClips(_ paths: some Sequence<String>, kinds: [ContentFileKind]) -> (clipOf: [String: String], stillOf: [String: String]) {
         let videos = zip(paths, kinds).filter { $0.1 == .video }.map(\.0)
         guard !videos.isEmpty else { return ([:], [:]) }
         var stills: [String: String] = [:]
@@ -228,7 +230,7 @@ public struct ContentLoader: Sendable {
     /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
     /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
     /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    private func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: [String]) -> [SkippedFile] {
+    private func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: some Sequence<String>) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
         lazy var photoByStem: [String: String] = {
             var byStem: [String: String] = [:]

@@ -35,7 +35,7 @@ extension GalleryDatabase {
                 }) else { continue }
                 marks.append((key, PhotoMark(fileStamp: row[1], fingerprint: row[2])))
             }
-            return ContentMarks(marks)
+            return ContentMarks(consume marks)
         }
     }
 

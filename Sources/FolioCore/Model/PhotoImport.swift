@@ -155,10 +155,12 @@ struct ContentMarks: Sendable {
     /// Hashes two paths or more share.
     private var shared: Set<UInt64> = []
 
-    /// `marks` of paths hashed as `key(of:)` hashes them, in any order.
-    init(_ marks: [(key: UInt64, mark: PhotoMark)]) {
-        rows = marks.sorted { $0.key < $1.key }
-        count = marks.count
+    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place (a
+    /// sorted copy beside them was 40 MB more at a million photos, while the load reads content/).
+    init(_ marks: consuming [(key: UInt64, mark: PhotoMark)]) {
+        rows = consume marks
+        rows.sort { $0.key < $1.key }
+        count = rows.count
         var unique: [(key: UInt64, mark: PhotoMark)] = []
         var at = 0
         while at < rows.count {
