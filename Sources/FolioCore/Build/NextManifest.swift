@@ -17,7 +17,8 @@ struct NextManifest: Sendable {
 
     init(last: PageManifest = PageManifest()) {
         base = last
-        base.sort()
+        // Looked in for every page the build has, and never added to.
+        base.index()
         made = Array(repeating: 0, count: (base.count + 63) / 64)
     }
 
