@@ -139,6 +139,33 @@ final class AlbumTests: XCTestCase {
     /// An album's photos taken at one moment, and those that do not say when, go by name (read
     /// from each photo's packed value once, not at each comparison); the cover `album.plist`
     /// names is found among them once, when the tree is made.
+    /// The photos last added are chosen a batch at a time: the same, in the same order, as every
+    /// photo sorted by when it was added (then identifier, then position), for any count.
+    func testTheLatestAddedAreThoseAFullSortPutsFirst() {
+        var random = SplitMix64(0x1A7E_57AD)
+        let person = Person(id: 1, key: "al", name: "Al", slug: "al")
+        let moment = Date(timeIntervalSince1970: 1_600_000_000)
+        let photos = (0..<700).map { number in
+            // Few moments and few identifiers: ties at every level.
+            GalleryPhoto(photo: Photo(id: Int64(number + 1), identifier: "p\(random.next() % 300)", source: .content(path: "a/\(number).jpg"),
+                                      title: nil, description: nil, descriptionHTML: nil, personId: 1, placeId: nil, taken: nil,
+                                      uploaded: moment.addingTimeInterval(Double(random.next() % 40)), width: 4, height: 3,
+                                      favorite: false, catalogFavorite: false, checksum: "0123456789abcdef", fileStamp: "", fingerprint: "",
+                                      format: .jpeg, orientation: 1, colour: .sRGB, transparent: false, animated: false, motion: nil,
+                                      camera: nil, exposure: nil, latitude: nil, longitude: nil, tags: [], lastError: nil, remote: nil,
+                                      flickrPlaceId: nil),
+                         person: person, place: nil, region: nil)
+        }
+        let sorted = photos.indices.sorted { a, b in
+            if photos[a].uploaded != photos[b].uploaded { return photos[a].uploaded > photos[b].uploaded }
+            return photos[a].identifier != photos[b].identifier ? photos[a].identifier < photos[b].identifier : a < b
+        }
+        for count in [0, 1, 3, 50, 349, 350, 351, 700, 1_000] {
+            XCTAssertEqual(SiteBuilder.latestAdded(photos, count: count), Array(sorted.prefix(count)), "\(count)")
+        }
+        XCTAssertEqual(SiteBuilder.latestAdded([], count: 50), [])
+    }
+
     func testPhotosTakenAtOneMomentGoByNameAndTheChosenCoverIsFoundOnce() throws {
         let moment = Date(timeIntervalSince1970: 1_600_000_000)
         let person = Person(id: 1, key: "al", name: "Al", slug: "al")

@@ -25,7 +25,8 @@ extension SiteBuilder {
         var region: [String: Region] = [:]
         var person: [String: Person] = [:]
         var album: [String: String] = [:]
-        /// Positions, the photos last added first.
+        /// Positions, the photos last added first: as many as a page or the feed lists
+        /// (`latestKept`), not every photo.
         var latestAdded: [Int] = []
         /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
         var coordinates: [Int64: MapCoordinate] = [:]
@@ -104,6 +105,22 @@ extension SiteBuilder {
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         var centres: [Int64: MapCoordinate.Centre] = [:]
+        // Each list made with room for its photos and no more: grown by doubling, a million
+        // photos' lists held some 10 MB of room never used.
+        var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
+        for item in ordered {
+            if let id = item.place?.id { counts.place[id, default: 0] += 1 }
+            if let id = item.region?.id { counts.region[id, default: 0] += 1 }
+            counts.person[item.person.id, default: 0] += 1
+        }
+        func lists(_ counts: [Int64: Int]) -> [Int64: [Int]] {
+            counts.mapValues { count in
+                var list: [Int] = []
+                list.reserveCapacity(count)
+                return list
+            }
+        }
+        (index.byPlace, index.byRegion, index.byPerson) = (lists(counts.place), lists(counts.region), lists(counts.person))
         for (position, item) in ordered.enumerated() {
             if let place = item.place {
                 index.byPlace[place.id, default: []].append(position)
@@ -120,11 +137,32 @@ extension SiteBuilder {
         return (index, places, people, centres)
     }
 
-    /// Positions, the photos last added first.
-    static func latestAdded(_ ordered: [GalleryPhoto]) -> [Int] {
-        ordered.indices.sorted { a, b in
+    /// The positions of the `count` photos last added, last first (photos added at the same
+    /// moment by their identifiers, then their positions). Chosen a batch at a time, never all
+    /// sorted: every photo's position, sorted, was 8 MB at a million photos for the fifty a page shows.
+    static func latestAdded(_ ordered: [GalleryPhoto], count: Int) -> [Int] {
+        func before(_ a: Int, _ b: Int) -> Bool {
             let (pa, pb) = (ordered[a], ordered[b])
-            return pa.uploaded != pb.uploaded ? pa.uploaded > pb.uploaded : pa.identifier < pb.identifier
+            if pa.uploaded != pb.uploaded { return pa.uploaded > pb.uploaded }
+            return pa.identifier != pb.identifier ? pa.identifier < pb.identifier : a < b
         }
+        guard count > 0 else { return [] }
+        var kept: [Int] = []
+        kept.reserveCapacity(2 * count)
+        for position in ordered.indices {
+            kept.append(position)
+            if kept.count == 2 * count {
+                kept.sort(by: before)
+                kept.removeLast(count)
+            }
+        }
+        kept.sort(by: before)
+        return Array(kept.prefix(count))
+    }
+
+    /// How many of the photos last added a page or the feed lists at most (`Index.latestAdded`):
+    /// Recents' fifty, the home page's `latestCount`, the feed's `feedCount`.
+    static func latestKept(_ settings: SiteSettings) -> Int {
+        max(50, settings.latestCount, settings.feedCount)
     }
 }

@@ -107,7 +107,7 @@ public struct SiteBuilder: Sendable {
             if let unlisted {
                 albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
             }
-            return (albumTree, Self.latestAdded(ordered))
+            return (albumTree, Self.latestAdded(ordered, count: Self.latestKept(settings)))
         }, {
             Self.filed(ordered)
         })
