@@ -57,11 +57,12 @@ struct CatalogCache: Sendable {
         }
     }
 
-    /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
-    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
-    /// The first line of a kept reading; another is not read.
+    /// The first line of a kept reading; another is not read (a reading without its records'
+    /// fingerprints, "folio-catalog 1", is parsed again once).
     private static let heading = Array("folio-catalog 2\n".utf8)
 
+    /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
+    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
     private struct Writer {
         var bytes = CatalogCache.heading
 

@@ -105,8 +105,8 @@ extension SiteBuilder {
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         var centres: [Int64: MapCoordinate.Centre] = [:]
-        // Each list made with room for its photos and no more: grown by doubling, a million
-        // photos' lists held some 10 MB of room never used.
+        // Each list made with room for its photos and no more: grown by doubling, a list holds
+        // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
         for item in ordered {
             if let id = item.place?.id { counts.place[id, default: 0] += 1 }
