@@ -58,6 +58,12 @@ public struct GalleryPhoto: Sendable, Hashable {
         set { person_ = Shared(newValue) }
     }
 
+    /// The ids of its person, place and region, read where they are held: `person.id` copies
+    /// the person first (its strings retained and released), once for each of a library's photos.
+    var personId: Int64 { person_.value.id }
+    var placeId: Int64? { place_?.value.id }
+    var regionId: Int64? { region_?.value.id }
+
     public var place: Place? {
         get { place_?.value }
         set { place_ = newValue.map(Shared.init) }

@@ -77,21 +77,22 @@ extension SiteBuilder {
         var people: [Int64: UInt64] = [:]
         var places: [Int64: UInt64] = [:]
         var regions: [Int64: UInt64] = [:]
+        // By their ids: each person, place and region is copied once, to be stamped.
         for item in photos {
-            if people[item.person.id] == nil { people[item.person.id] = ValueStamp.of(item.person) }
-            if var place = item.place, places[place.id] == nil {
+            if people[item.personId] == nil { people[item.personId] = ValueStamp.of(item.person) }
+            if let id = item.placeId, places[id] == nil, var place = item.place {
                 place.hasFavorites = false
-                places[place.id] = ValueStamp.of(place)
+                places[id] = ValueStamp.of(place)
             }
-            if var region = item.region, regions[region.id] == nil {
+            if let id = item.regionId, regions[id] == nil, var region = item.region {
                 region.photographerCount = 0
-                regions[region.id] = ValueStamp.of(region)
+                regions[id] = ValueStamp.of(region)
             }
         }
         let (named, located, regional) = (people, places, regions)
         return photos.concurrentMap { item in
-            let stamps = (item.stamp, named[item.person.id] ?? 0, item.place.flatMap { located[$0.id] } ?? 0,
-                          item.region.flatMap { regional[$0.id] } ?? 0)
+            let stamps = (item.stamp, named[item.personId] ?? 0, item.placeId.flatMap { located[$0] } ?? 0,
+                          item.regionId.flatMap { regional[$0] } ?? 0)
             return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
         }
     }
@@ -109,9 +110,9 @@ extension SiteBuilder {
         // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
         for item in ordered {
-            if let id = item.place?.id { counts.place[id, default: 0] += 1 }
-            if let id = item.region?.id { counts.region[id, default: 0] += 1 }
-            counts.person[item.person.id, default: 0] += 1
+            if let id = item.placeId { counts.place[id, default: 0] += 1 }
+            if let id = item.regionId { counts.region[id, default: 0] += 1 }
+            counts.person[item.personId, default: 0] += 1
         }
         func lists(_ counts: [Int64: Int]) -> [Int64: [Int]] {
             counts.mapValues { count in
@@ -129,8 +130,8 @@ extension SiteBuilder {
                     centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
                 }
             }
-            if let id = item.region?.id { index.byRegion[id, default: []].append(position) }
-            index.byPerson[item.person.id, default: []].append(position)
+            if let id = item.regionId { index.byRegion[id, default: []].append(position) }
+            index.byPerson[item.personId, default: []].append(position)
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
         }
