@@ -264,16 +264,6 @@ final class BuildStateTests: XCTestCase {
         XCTAssertNil(drawn["a.htm"])
         XCTAssertEqual(drawn.count, 4)
         XCTAssertEqual(Array(drawn.paths), ["a", "a.html", "ab.html", "b.html"])
-        // Looked up by the index as by the search, a path added after it is made found too.
-        var indexed = drawn
-        indexed.index()
-        for path in ["a", "a.html", "ab.html", "b.html", "a.htm", "", "c.html", "b.html "] {
-            XCTAssertEqual(indexed.position(of: path), drawn.position(of: path), path)
-            XCTAssertEqual(indexed[path], drawn[path], path)
-        }
-        indexed["c.html"] = last
-        XCTAssertEqual(indexed["c.html"], last)
-        XCTAssertEqual(indexed["a.html"], last)
         XCTAssertEqual(PageManifest.decode(drawn.encoded()).entries, ["a": first, "a.html": last, "ab.html": first, "b.html": first])
     }
 

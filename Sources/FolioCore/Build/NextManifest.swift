@@ -17,8 +17,7 @@ struct NextManifest: Sendable {
 
     init(last: PageManifest = PageManifest()) {
         base = last
-        // Looked in for every page the build has, and never added to.
-        base.index()
+        base.sort()
         made = Array(repeating: 0, count: (base.count + 63) / 64)
     }
 

@@ -37,11 +37,6 @@ struct PageManifest {
     /// path, unless `isSorted` is false (entries added since: `sort()`).
     private var rows: [Row] = []
     private var isSorted = true
-    /// Each row's number in a slot found by a hash of its path (`index()`), or -1: a lookup is a
-    /// probe or two, where a search among a hundred thousand sorted paths read seventeen places
-    /// far apart in memory (two fifths of a one-edit render step at 100,000 pages). Nil until
-    /// made; dropped when an entry is added.
-    private var slots: [Int32]?
     /// While a file is read into it for the entries under one folder alone (`read(path:hash:under:)`), that folder.
     private var only: [UInt8]?
 
@@ -79,7 +74,6 @@ struct PageManifest {
     func position(of path: String) -> Int? {
         var path = path
         return path.withUTF8 { key in
-            if let slots { return indexed(key, in: slots) }
             if !isSorted { return rows.lastIndex { compare($0, key) == 0 } }
             var (low, high) = (0, rows.count)
             while low < high {
@@ -90,38 +84,6 @@ struct PageManifest {
             }
             return nil
         }
-    }
-
-    /// Makes the index `position(of:)` looks in (the entries put in order first): for a
-    /// manifest looked in many times and not added to.
-    mutating func index() {
-        sort()
-        var size = 16
-        while size < rows.count * 2 { size *= 2 }
-        var slots = [Int32](repeating: -1, count: size)
-        bytes.withUnsafeBufferPointer { base in
-            for (number, row) in rows.enumerated() {
-                var slot = Self.slot(UnsafeBufferPointer(rebasing: base[row.range]), size: size)
-                while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-                slots[slot] = Int32(number)
-            }
-        }
-        self.slots = slots
-    }
-
-    /// Where a path's probe starts in an index of `size` slots.
-    private static func slot(_ key: UnsafeBufferPointer<UInt8>, size: Int) -> Int {
-        Int(truncatingIfNeeded: ContentHash.hash(UnsafeRawBufferPointer(key))) & (size - 1)
-    }
-
-    /// The row whose path is `key`, by the index.
-    private func indexed(_ key: UnsafeBufferPointer<UInt8>, in slots: [Int32]) -> Int? {
-        var slot = Self.slot(key, size: slots.count)
-        while slots[slot] >= 0 {
-            if compare(rows[Int(slots[slot])], key) == 0 { return Int(slots[slot]) }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        return nil
     }
 
     /// The entry at `position` (`position(of:)`).
@@ -199,7 +161,6 @@ struct PageManifest {
         bytes.append(contentsOf: path)
         if isSorted, let last = rows.last, order(last, row) >= 0 { isSorted = false }
         rows.append(row)
-        slots = nil
     }
 
     /// Puts the entries in the order of their paths' bytes, the last set at a path kept.
