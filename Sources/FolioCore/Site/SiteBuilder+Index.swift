@@ -161,9 +161,12 @@ extension SiteBuilder {
         return Array(kept.prefix(count))
     }
 
+    /// How many photos Recents lists without JavaScript, last added first.
+    static let recentsCount = 50
+
     /// How many of the photos last added a page or the feed lists at most (`Index.latestAdded`):
-    /// Recents' fifty, the home page's `latestCount`, the feed's `feedCount`.
+    /// Recents' `recentsCount`, the home page's `latestCount`, the feed's `feedCount`.
     static func latestKept(_ settings: SiteSettings) -> Int {
-        max(50, settings.latestCount, settings.feedCount)
+        max(recentsCount, settings.latestCount, settings.feedCount)
     }
 }

@@ -33,7 +33,7 @@ extension SiteBuilder {
     /// (what they viewed) are the theme's script's business.
     func recents() -> PhotosPage {
         var page = PhotosPage(frame: PageFrame(.recents, title: "Recents", subheading: "Recently added photos"))
-        let latest = latestAdded(50)
+        let latest = latestAdded(Self.recentsCount)
         page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
         page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
         if !latest.isEmpty { page.frame.sequence = latestSequence }

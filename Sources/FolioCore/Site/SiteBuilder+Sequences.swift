@@ -14,7 +14,7 @@ extension SiteBuilder {
     var latestSequence: PhotoSequence { PhotoSequence(kind: .latest, slug: "added", title: "Latest photos") }
 
     /// The photos the home page and Recents list without JavaScript, last added first.
-    var latestPositions: ArraySlice<Int> { index.latestAdded.prefix(max(50, settings.latestCount)) }
+    var latestPositions: ArraySlice<Int> { index.latestAdded.prefix(max(Self.recentsCount, settings.latestCount)) }
 
     /// Every list a listing page names, with its photos' numbers in the search index (their
     /// positions in `ordered`), in the list's order.
