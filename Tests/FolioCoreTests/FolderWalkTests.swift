@@ -40,6 +40,8 @@ final class FolderWalkTests: XCTestCase {
         try make(paths)
         let listed = try LocalFileAccess().listing(under: root).entries.map(\.path)
         XCTAssertEqual(listed, paths.sorted())
+        // In order as the folders are merged, before any sort (which then has one run to find).
+        XCTAssertEqual(try LocalFileAccess().walk(under: root).entries.map(\.path), listed)
     }
 
     func testPathsBeyondASCIIAreListedInTheirOrderAsStrings() throws {
