@@ -6,6 +6,7 @@ import Foundation
 /// A file left out is not read, not in the model, and in no page, index, feed or count.
 public struct ContentExclusions: Sendable {
     public static let markerName = FileEntry.nomedia
+    private static let markerBytes = Array(markerName.utf8)
 
     public var patterns: [ExcludePattern]
     /// Each `.nomedia`'s folder, with the names it lists (nil: the whole folder).
@@ -17,7 +18,7 @@ public struct ContentExclusions: Sendable {
 
     /// Whether `path` is a `.nomedia` file, by its last name (bytes, and cheap: asked of every file).
     static func isMarker(_ path: String) -> Bool {
-        let name = Array(markerName.utf8), bytes = path.utf8
+        let name = markerBytes, bytes = path.utf8
         guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
         return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")
     }
