@@ -92,4 +92,18 @@ final class CollectionsTests: XCTestCase {
             }
         }
     }
+
+    /// Sorted on two cores, an array comes out as the stable sort of the whole puts it: elements
+    /// that neither comes before (same key) in the order they were in, across the halves too.
+    func testASortOnTwoCoresIsTheStableSort() {
+        var random = SplitMix64(0x50_47ED)
+        for count in [0, 1, 63, 64, 65, 1_000, 4_097] {
+            let items = (0..<count).map { (key: Int(random.next() % 40), at: $0) }
+            let sorted = items.sorted { $0.key < $1.key }
+            XCTAssertEqual(items.sortedInParallel { $0.key < $1.key }.map(\.at), sorted.map(\.at), "\(count)")
+        }
+        let names = ["Zoë", "zoe", "Émile", "emile", "Ålesund", "aalborg", "Łódź", "lodz", "北京", "10", "9"]
+        let many = (0..<500).map { names[$0 % names.count] + " \($0 % 7)" }
+        XCTAssertEqual(many.sortedInParallel { SiteBuilder.byName($0, $1) }, many.sorted { SiteBuilder.byName($0, $1) })
+    }
 }

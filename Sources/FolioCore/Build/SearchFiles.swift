@@ -19,17 +19,18 @@ final class SearchFiles: @unchecked Sendable {
 
     /// Writes the index of `builder`'s photos, and keeps its postings in `state`. When the photos
     /// are in the same order as the last build's and only those at `changed` may differ (nil when
-    /// any may), only their photo shards are made; and when the state's postings are those of the
-    /// word files in place, only the word files of the words the changed photos had or have. The
-    /// rest, and every identifier bucket, are the last build's files, taken over. Returns the
-    /// manifest's entries for its files; throws what stopped one being written.
-    static func make(_ builder: SiteBuilder, changed: Set<Int>?, state: BuildState, output: PublicOutput,
-                     previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
+    /// any may), only their photo shards are made; and when the state's postings (`last`, asked
+    /// only then: `state.search()`, or read before) are those of the word files in place, only
+    /// the word files of the words the changed photos had or have. The rest, and every identifier
+    /// bucket, are the last build's files, taken over. Returns the manifest's entries for its
+    /// files; throws what stopped one being written.
+    static func make(_ builder: SiteBuilder, changed: Set<Int>?, last: () async -> (postings: SearchPostings, files: UInt64)?,
+                     state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) async throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
         // A whole index's words wait, as the photos come, in a file beside the model.
         let spill = state.folder.path
         var index: SearchIndex
-        if let changed, let (postings, stamp) = state.search(), postings.photoCount == builder.ordered.count,
+        if let changed, let (postings, stamp) = await last(), postings.photoCount == builder.ordered.count,
            Self.stamp(of: postings, in: { previous[$0] }) == stamp {
             // Handed over, not copied: at a million photos the postings are a hundred megabytes.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
