@@ -97,12 +97,11 @@ extension SiteBuilder {
         }
     }
 
-    /// The photos' positions by identifier, place, region and person; the places and the people
-    /// named, and where each place's photos with GPS are.
+    /// The photos' positions by place, region and person (by identifier, `PhotoPositions`, is
+    /// made beside); the places and the people named, and where each place's photos with GPS are.
     static func filed(_ ordered: [GalleryPhoto])
         -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: MapCoordinate.Centre]) {
         var index = Index()
-        index.position = PhotoPositions(ordered)
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         var centres: [Int64: MapCoordinate.Centre] = [:]

@@ -99,20 +99,22 @@ public struct SiteBuilder: Sendable {
         self.unlisted = unlisted
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
-        // The album tree and the recents' order are made on another core while this one files
-        // the photos by place, region and person: each is a tenth of a second of a large library.
+        // The album tree, the recents' order and the photos by identifier are made on another
+        // core while this one files the photos by place, region and person: each is a tenth of
+        // a second of a large library.
         let albums = snapshot.albums
-        let ((albumTree, latestAdded), (filed, places, people, centres)) = inParallel({
+        let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
             var albumTree = AlbumTree(photos: ordered, settings: albums)
             if let unlisted {
                 albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
             }
-            return (albumTree, Self.latestAdded(ordered, count: Self.latestKept(settings)))
+            return (albumTree, Self.latestAdded(ordered, count: Self.latestKept(settings)), PhotoPositions(ordered))
         }, {
             Self.filed(ordered)
         })
         self.albumTree = albumTree
         var index = filed
+        index.position = positions
         let letters = places.mapValues { Self.indexLetter($0.title) }
         // Names compared as a reader would (the locale's collation, some microseconds each): a
         // large library's places and people are sorted on both cores.
