@@ -51,4 +51,14 @@ final class FolderWalkTests: XCTestCase {
         let listed = try LocalFileAccess().listing(under: root).entries.map(\.path)
         XCTAssertEqual(listed, paths.sorted())
     }
+
+    /// Two folders whose names are one name in two Unicode forms (as macOS and a keyboard write
+    /// it) are two folders: the files of both are listed.
+    func testFoldersNamedInTwoNormalFormsAreBothListed() throws {
+        let paths = ["\u{e9}t\u{e9}/1.jpg", "e\u{301}te\u{301}/2.jpg", "e\u{301}te\u{301}/3.jpg", "\u{e9}t\u{e9}/sub/4.jpg", "e\u{301}te\u{301}/sub/5.jpg"]
+        try make(paths)
+        let listed = try LocalFileAccess().listing(under: root).entries.map { Array($0.path.utf8) }
+        XCTAssertEqual(Set(listed), Set(paths.map { Array($0.utf8) }))
+        XCTAssertEqual(listed.count, paths.count)
+    }
 }

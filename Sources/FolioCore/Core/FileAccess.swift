@@ -163,12 +163,15 @@ public struct LocalFileAccess: FileAccess {
     }
 
     /// The listing, each folder's files and folders put in order on the core that read them and
-    /// merged (`inOrder`): in the order of the paths' bytes.
+    /// merged (`inOrder`): in the order of the paths, but where two names' Unicode forms order
+    /// the whole paths otherwise than the names (which `listing` then sorts).
     func walk(under root: URL) throws -> FolderListing {
         guard isFolder(root) else {
             throw FolioError(path: root.path, reason: "no such folder")
         }
-        var read: [String: FolderContents] = [:]
+        // By the folders' bytes: two names in different Unicode forms are two folders, and one
+        // String key (equal when canonically equivalent) would hold the contents of one of them.
+        var read: [[UInt8]: FolderContents] = [:]
         var count = 0
         var unreadable: [(path: String, reason: String)] = []
         // A level of folders at a time, its folders read on every core: a file's stamp is a call
@@ -182,7 +185,7 @@ public struct LocalFileAccess: FileAccess {
                 case .success(let contents):
                     count += contents.files.count
                     level += contents.folders
-                    read[folder] = contents
+                    read[Array(folder.utf8)] = contents
                 case .failure(let reason):
                     if folder.isEmpty { throw FolioError(path: root.path, reason: reason.text) }
                     unreadable.append((folder, reason.text))
@@ -201,11 +204,11 @@ public struct LocalFileAccess: FileAccess {
     /// The files of every folder `read`, in the order of their paths: each folder's files merged
     /// with its folders as if each folder's name ended in "/", as every path inside it does. A
     /// folder's files are let go once they are listed.
-    private static func inOrder(_ read: consuming [String: FolderContents], count: Int) -> [FileEntry] {
+    private static func inOrder(_ read: consuming [[UInt8]: FolderContents], count: Int) -> [FileEntry] {
         var found: [FileEntry] = []
         found.reserveCapacity(count)
         var open: [(contents: FolderContents, file: Int, folder: Int)] = []
-        if let top = read.removeValue(forKey: "") { open.append((top, 0, 0)) }
+        if let top = read.removeValue(forKey: []) { open.append((top, 0, 0)) }
         while case (let contents, var file, let folder)? = open.popLast() {
             let inner = folder < contents.folders.count ? contents.folders[folder] + "/" : nil
             while file < contents.files.count, inner.map({ contents.files[file].path < $0 }) ?? true {
@@ -213,7 +216,7 @@ public struct LocalFileAccess: FileAccess {
                 file += 1
             }
             guard folder < contents.folders.count else { continue }
-            let next = read.removeValue(forKey: contents.folders[folder])
+            let next = read.removeValue(forKey: Array(contents.folders[folder].utf8))
             open.append((contents, file, folder + 1))
             // An unreadable folder has no contents: the folder after it is next.
             if let next { open.append((next, 0, 0)) }
