@@ -43,9 +43,10 @@ let package = Package(
         // An animated WebP's first frame: libgd reads WebP through libwebp's simple decoder, stills only.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Videos: FFmpeg's libraries read containers, decode poster frames and make the published MP4.
-        .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]),
+        // Not linked: opened when the first video is met (folio_ffmpeg.c), as they bring 78 libraries
+        // of their own to every start. Their headers come from libavformat-dev, libavcodec-dev,
+        // libswscale-dev, libswresample-dev and libavutil-dev.
+        .target(name: "CFFmpeg"),
         // libjpeg's encoder API needs setjmp for its errors, which Swift cannot call: a C file does.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.

@@ -31,8 +31,32 @@ install -m 644 README.md "$root/usr/share/doc/folio/README.md"
 # (dpkg-shlibdeps reads a debian/control, so it is given a minimal one).
 mkdir -p "$stage/source/debian"
 printf 'Source: folio\n\nPackage: folio\nArchitecture: any\n' > "$stage/source/debian/control"
-depends=$(cd "$stage/source" && dpkg-shlibdeps -O -e"$root/usr/bin/folio" | sed -n 's/^shlibs:Depends=//p')
+# The libraries folio opens itself when it needs them (FFmpeg's, at the first video) are named in
+# its dlopen note, not among what it links. dpkg-shlibdeps is given beside it a stub that links
+# them and calls the functions folio forwards to them (its own hidden functions of those names),
+# so they are depended on too, at the versions those functions need; the stub is not packaged.
+sonames=$(objcopy -O binary --only-section=.note.dlopen "$binary" /dev/stdout | tr -c '[:print:]' '\n' |
+  grep -oE '"soname":\[[^]]*\]' | grep -oE '"lib[^"]+"' | tr -d '"' || true)
+extra=()
+if [ -n "$sonames" ]; then
+  libraries=()
+  for soname in $sonames; do
+    library=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
+    [ -n "$library" ] || { echo "error: $binary opens $soname, which is not installed here" >&2; exit 1; }
+    libraries+=("$library")
+  done
+  functions=$(comm -12 <(readelf -Ws --wide "$binary" | awk '$4 == "FUNC" && $6 == "HIDDEN" { print $8 }' | sort -u) \
+                       <(nm -D --defined-only "${libraries[@]}" | awk 'NF == 3 { sub(/@.*/, "", $3); print $3 }' | sort -u))
+  stub="$root/usr/bin/folio-opens"
+  { for function in $functions; do echo "void $function(void);"; done
+    echo "void *const used[] = {"; for function in $functions; do echo "  (void *)$function,"; done; echo "};"
+    echo "int main(void) { return used[0] == 0; }"; } > "$stage/opens.c"
+  ${CC:-clang} -o "$stub" "$stage/opens.c" -Wl,--no-as-needed $(printf -- '-l:%s ' $sonames)
+  extra=(-e"$stub")
+fi
+depends=$(cd "$stage/source" && dpkg-shlibdeps -O -e"$root/usr/bin/folio" "${extra[@]}" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "error: dpkg-shlibdeps found no libraries in $binary" >&2; exit 1; }
+rm -f "$root/usr/bin/folio-opens"
 
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: folio

@@ -80,6 +80,50 @@ final class CLITests: CLITestCase {
         XCTAssertNotNil(run.output.wholeMatch(of: shape), run.output)
     }
 
+    /// FFmpeg's libraries (and the 78 they bring) are opened by the first video a run meets: a
+    /// run without one never maps them. The dynamic loader's own log (`LD_DEBUG=files`) says
+    /// which libraries each run loaded, and how.
+    func testFFmpegIsOpenedAtTheFirstVideoAndNotBefore() throws {
+        let site = try temporaryFolder().appendingPathComponent("site")
+        XCTAssertEqual(try folio(["new", site.path]).status, 0)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo1.jpg"),
+                                         to: site.appendingPathComponent("content/photo1.jpg"))
+        // "file=libgd.so.3 [0];  needed by …" for what is linked, "dynamically loaded by …" for
+        // dlopen; into a file (LD_DEBUG_OUTPUT, with the process's number after it), as it is more
+        // than a pipe holds.
+        var opened: Set<String> = []
+        let logs = try temporaryFolder()
+        func loaded(_ arguments: [String]) throws -> (libraries: [String], run: Run) {
+            let log = logs.appendingPathComponent(UUID().uuidString)
+            let run = try folio(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log.path])
+            let written = try FileManager.default.contentsOfDirectory(atPath: logs.path).filter { $0.hasPrefix(log.lastPathComponent + ".") }
+            let text = try written.map { try String(contentsOf: logs.appendingPathComponent($0), encoding: .utf8) }.joined()
+            let libraries = text.split(separator: "\n").compactMap { line -> String? in
+                guard let file = line.firstRange(of: "file=") else { return nil }
+                let name = String(line[file.upperBound...].prefix { $0 != " " && $0 != "[" })
+                if line.contains("dynamically loaded by") { opened.insert(name) }
+                return name
+            }
+            return (libraries, run)
+        }
+        let ffmpeg = { (name: String) in ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample"].contains { name.hasPrefix($0 + ".so") } }
+
+        let photo = try loaded(["build", "--site", site.path])
+        XCTAssertEqual(photo.run.status, 0, photo.run.errors)
+        XCTAssertTrue(photo.libraries.contains { $0.hasPrefix("libgd.so") }, "the log names what is linked: \(photo.libraries)")
+        XCTAssertFalse(photo.libraries.contains(where: ffmpeg), "\(photo.libraries.filter(ffmpeg))")
+
+        try VideoTools.clip(seconds: 1).write(to: site.appendingPathComponent("content/clip.mp4"))
+        let video = try loaded(["build", "--site", site.path])
+        XCTAssertEqual(video.run.status, 0, video.run.errors)
+        XCTAssertTrue(video.run.output.contains("2 photos"), video.run.output)
+        XCTAssertEqual(Set(video.libraries.filter(ffmpeg).map { String($0.prefix { $0 != "." }) }),
+                       ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample"])
+        XCTAssertTrue(opened.contains { $0.hasPrefix("libavformat.so") }, "opened by dlopen, not at the start: \(opened)")
+        let media = try FileManager.default.contentsOfDirectory(atPath: site.appendingPathComponent("public/media").path)
+        XCTAssertEqual(media.filter { $0.hasSuffix(".mp4") }.count, 1, "\(media)")
+    }
+
     func testBuildingAFolderThatIsNotASiteFails() throws {
         let folder = try temporaryFolder()
         let run = try folio(["build", "--site", folder.path])

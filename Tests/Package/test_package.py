@@ -10,9 +10,11 @@ namespaces) for unshare and mount, as the tests have here and in CI.
 The release build takes minutes; FOLIO_SKIP_PACKAGE_TEST=1 skips these tests, and says so.
 """
 
+import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -87,6 +89,28 @@ def needed(binary: Path) -> dict[str, str]:
     return {name: found.get(name, "not found") for name in names}
 
 
+def opened(binary: Path) -> dict[str, str]:
+    """The libraries the binary opens itself when it needs them (its dlopen note, as systemd's ELF
+    dlopen metadata spells it: notes of owner "FDO", type 0x407c0c0a, a JSON array), each with
+    where the dynamic loader's cache finds it."""
+    section = subprocess.run(["objcopy", "-O", "binary", "--only-section=.note.dlopen", str(binary), "/dev/stdout"],
+                             check=True, stdout=subprocess.PIPE).stdout
+    sonames, at = [], 0
+    while at + 12 <= len(section):
+        name_size, text_size, kind = struct.unpack_from("<III", section, at)
+        name_end = at + 12 + (name_size + 3) // 4 * 4
+        owner = section[at + 12:at + 12 + name_size].rstrip(b"\0")
+        text = section[name_end:name_end + text_size].rstrip(b"\0")
+        if owner == b"FDO" and kind == 0x407C0C0A:
+            sonames += [soname for feature in json.loads(text) for soname in feature["soname"]]
+        at = name_end + (text_size + 3) // 4 * 4
+    cache = subprocess.run(["ldconfig", "-p"], check=True, stdout=subprocess.PIPE, text=True).stdout
+    found: dict[str, str] = {}
+    for soname, path in re.findall(r"^\s*(\S+) \([^)]*\) => (\S+)", cache, re.M):
+        found.setdefault(soname, path)
+    return {soname: found.get(soname, "not found") for soname in sonames}
+
+
 def ldd(binary: Path) -> str:
     return subprocess.run(["ldd", str(binary)], check=True, stdout=subprocess.PIPE, text=True).stdout
 
@@ -126,14 +150,24 @@ def test_the_binary_needs_nothing_from_the_toolchain(root):
     assert str(toolchain()) not in libraries, libraries
 
 
-def test_depends_names_the_package_of_every_library_folio_links_and_no_other(package, root):
-    libraries = needed(root / "usr/bin/folio")
+def test_depends_names_the_package_of_every_library_folio_links_or_opens_and_no_other(package, root):
+    libraries = needed(root / "usr/bin/folio") | opened(root / "usr/bin/folio")
     assert "not found" not in libraries.values(), libraries
     linked = {package_of(path) for path in libraries.values()}
     named = {name for clause in depends(package) for name, _ in clause}
     assert linked == named, f"linked: {sorted(linked)}\nDepends: {field(package, 'Depends')}"
     # What folio is for: images (libgd, libjpeg-turbo), the model (SQLite), the network (libcurl).
     assert {"libgd3", "libturbojpeg0", "libsqlite3-0", "libcurl4", "libcmark0.30.2"} <= named, named
+
+
+def test_ffmpeg_is_opened_at_the_first_video_not_linked(root):
+    """FFmpeg's libraries (and the 78 they bring) cost every start of folio when linked: it opens
+    them itself, by the sonames its note names, and links none of them."""
+    binary = root / "usr/bin/folio"
+    stems = {soname.split(".so")[0] for soname in opened(binary)}
+    assert stems == {"libavutil", "libswresample", "libswscale", "libavcodec", "libavformat"}, opened(binary)
+    assert not any(name.startswith(("libav", "libsw")) for name in needed(binary)), needed(binary)
+    assert "libavcodec" not in ldd(binary), ldd(binary)
 
 
 def test_every_dependency_is_installed_here_at_the_version_it_needs(package):
@@ -182,13 +216,45 @@ def test_the_packaged_folio_makes_and_builds_a_site_without_swift(package, root,
     assert new.returncode == 0, new.stderr
     assert (site / "content").is_dir()
     shutil.copy(PHOTO, site / "content" / PHOTO.name)
+    clip(site / "content" / "harbour.mp4")
 
     build = without_swift([folio, "build", "--site", str(site)], tmp_path)
     assert build.returncode == 0, build.stdout + build.stderr
     assert "error" not in build.stderr.lower(), build.stderr
+    assert "2 photos" in build.stdout and "failed" not in build.stdout, build.stdout
     public = site / "public"
     assert (public / "index.html").is_file(), sorted(p.name for p in public.iterdir()) if public.exists() else "no public/"
-    # The photo went through the C libraries: decoded, resampled and written as a JPEG rendition.
+    # The photo went through the C libraries: decoded, resampled and written as a JPEG rendition;
+    # the video through FFmpeg's, opened by the packaged folio: its poster and its web video.
     renditions = [p for p in public.rglob("*.jpg") if p.stat().st_size > 0]
-    assert renditions, sorted(str(p.relative_to(public)) for p in public.rglob("*"))
+    assert len(renditions) >= 4, sorted(str(p.relative_to(public)) for p in public.rglob("*"))
+    videos = [p for p in public.rglob("*.mp4") if p.stat().st_size > 0]
+    assert len(videos) == 1, sorted(str(p.relative_to(public)) for p in public.rglob("*"))
     assert (public / "index.html").read_text(encoding="utf-8").count("<html") == 1
+
+
+def test_a_folio_whose_ffmpeg_will_not_load_builds_its_photos_and_names_the_video(root, tmp_path):
+    """Without FFmpeg (its libavformat unreadable here: /dev/null mounted over it) the photos are
+    published and the video is named as failed with why, not a folio that cannot start."""
+    folio = str(root / "usr/bin/folio")
+    avformat = opened(root / "usr/bin/folio")
+    avformat = next(path for soname, path in avformat.items() if soname.startswith("libavformat."))
+    site = tmp_path / "site"
+    (site / "content").mkdir(parents=True)
+    shutil.copy(PHOTO, site / "content" / PHOTO.name)
+    clip(site / "content" / "harbour.mp4")
+    hide = f'mount --bind /dev/null "{os.path.realpath(avformat)}" && exec "$@"'
+    build = without_swift(["sh", "-c", hide, "sh", folio, "build", "--site", str(site)], tmp_path)
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert build.stdout.startswith("1 photo,") and "1 photo failed" in build.stdout, build.stdout
+    named = [line for line in build.stderr.splitlines() if "content/harbour.mp4" in line]
+    assert named and "FFmpeg's libraries would not load" in named[0] and "libavformat.so" in named[0], build.stderr
+    public = site / "public"
+    assert [p for p in public.rglob("*.jpg") if p.stat().st_size > 0], sorted(public.rglob("*"))
+    assert not list(public.rglob("*.mp4"))
+
+
+def clip(path: Path):
+    """Two seconds of H.264 video, as the ffmpeg command line writes it."""
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", str(path)], check=True, timeout=120)

@@ -37,6 +37,10 @@ public final class VideoFile {
     }
 
     private init(source byteSource: ByteSource, pixelLimit: Int) throws {
+        // FFmpeg's libraries are opened by the first video a run meets, not by every run.
+        if let failure = folio_ffmpeg_load() {
+            throw ImagingError(reason: "cannot be read here: FFmpeg's libraries would not load (\(String(cString: failure)))")
+        }
         Self.quietLibraries
         guard byteSource.size > 0 else { throw ImagingError(reason: "not a video (empty file)") }
         let bufferSize = 1 << 16

@@ -4,7 +4,10 @@
 /* FFmpeg's libraries, which read, decode and write Folio's videos. Only the files of
    Sources/FolioCore/Video import this module. What Swift cannot import (macros that build
    error codes, the display matrix helpers FFmpeg marks deprecated in one release and not the
-   next) is wrapped here, so Swift sees plain functions and no warning. */
+   next) is wrapped here, so Swift sees plain functions and no warning.
+
+   The libraries are not linked: folio_ffmpeg_load opens them when the first video is met
+   (folio_ffmpeg.c), and until it has, none of their functions may be called. */
 #include <errno.h>
 #include <math.h>
 #include <libavformat/avformat.h>
@@ -17,6 +20,10 @@
 #include <libavutil/channel_layout.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+
+/* Opens FFmpeg's libraries, once for the process. NULL when they are ready; else why not
+   (the library that would not open, as the dynamic loader says), every time it is asked. */
+const char *folio_ffmpeg_load(void);
 
 static inline int folio_av_eagain(void) { return AVERROR(EAGAIN); }
 static inline int folio_av_eof(void) { return AVERROR_EOF; }
