@@ -267,6 +267,37 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(PageManifest.decode(drawn.encoded()).entries, ["a": first, "a.html": last, "ab.html": first, "b.html": first])
     }
 
+    /// Looked for from where the path before was (the render step's pages in path order), an
+    /// entry is found where the search from the middle finds it, whatever the hint: before,
+    /// after, on the path, at either end; and a path the manifest lacks is found nowhere.
+    func testAnEntryLookedForFromAHintIsWhereTheWholeSearchFindsIt() {
+        var random = SplitMix64(0x41_1E_AD)
+        var manifest = PageManifest()
+        for _ in 0..<700 {
+            manifest["photos/p\(random.next() % 5_000).html"] = PageManifest.Entry(checksum: random.next(), input: 1, changed: nil)
+        }
+        for path in ["index.html", "a", "zz/é.html", "photos/p.html"] { manifest[path] = PageManifest.Entry(checksum: 1, input: 1, changed: nil) }
+        manifest.sort()
+        let paths = Array(manifest.paths)
+        let asked = paths + ["photos/p5000.html", "photos/q.html", "", "0", "photos/p1", "zzz"]
+        for path in asked {
+            let whole = manifest.position(of: path)
+            XCTAssertEqual(whole != nil, paths.contains(path), path)
+            for hint in [0, 1, paths.count / 2, paths.count - 1, paths.count, -1] + (0..<8).map({ _ in Int(random.next() % UInt64(paths.count)) }) {
+                XCTAssertEqual(manifest.position(of: path, after: hint), whole, "\(path) from \(hint)")
+            }
+            if let whole, whole > 0 {
+                XCTAssertEqual(manifest.position(of: path, after: whole - 1), whole, "the next row")
+            }
+        }
+        // Walked in order, each from the one before: every one found.
+        var hint = 0
+        for (position, path) in paths.enumerated().dropFirst() {
+            XCTAssertEqual(manifest.position(of: path, after: hint), position)
+            hint = position
+        }
+    }
+
     func testTheNextManifestIsTheOneMadeWholeOverTheLastBuilds() throws {
         var random = SplitMix64(0x0E1D_F00D)
         func entry() -> PageManifest.Entry {

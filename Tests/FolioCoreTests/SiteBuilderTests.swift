@@ -28,8 +28,9 @@ final class SiteBuilderTests: XCTestCase {
     }
 
     /// A build's pages, photo routes made as they are asked for (`SiteRoutes`), are each
-    /// builder's routes in turn, each with its builder's number; and a photo is found by its
-    /// identifier (`PhotoPositions`), not another of the same start.
+    /// builder's routes in turn, each with its builder's number, its photos' pages in the order
+    /// of their paths (as the manifest is: `PageManifest.position(of:after:)`); and a photo is
+    /// found by its identifier (`PhotoPositions`), not another of the same start.
     func testSiteRoutesAreEachBuildersRoutesInTurnAndPhotosAreFoundByIdentifier() throws {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: (1...40).map {
@@ -46,6 +47,10 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(routes.map(\.route), builders.flatMap { $0.routes() })
         XCTAssertEqual(routes.map(\.builder), builders.indices.flatMap { Array(repeating: $0, count: builders[$0].routes().count) })
         XCTAssertEqual(SiteRoutes().count, 0)
+        let photoPaths = builder.routes().filter { if case .photo = $0 { true } else { false } }.map(\.path)
+        XCTAssertEqual(photoPaths.count, 40)
+        XCTAssertEqual(photoPaths, photoPaths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        XCTAssertEqual(photoPaths.prefix(3), ["photos/p1.html", "photos/p10.html", "photos/p11.html"])
         for (position, item) in builder.ordered.enumerated() {
             XCTAssertEqual(builder.index.position[item.photo.identifier], position)
         }

@@ -45,6 +45,11 @@ struct NextManifest: Sendable {
         base.position(of: path)
     }
 
+    /// As `position(of:)`, looked for from `hint` on (`PageManifest.position(of:after:)`).
+    func position(of path: String, after hint: Int?) -> Int? {
+        hint.map { base.position(of: path, after: $0) } ?? base.position(of: path)
+    }
+
     func entry(at position: Int) -> PageManifest.Entry {
         base[entryAt: position]
     }
@@ -126,6 +131,19 @@ final class SharedManifest: @unchecked Sendable {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return body()
+    }
+
+    /// Where the last build's entries at `paths` are, and those entries, under one lock: each
+    /// looked for from where the one before was found, as paths in order are a row or a few on.
+    func last(_ paths: [String]) -> [(position: Int?, entry: PageManifest.Entry?)] {
+        reading {
+            var hint: Int?
+            return paths.map { path in
+                guard let position = next.position(of: path, after: hint) else { return (nil, nil) }
+                hint = position
+                return (position, next.entry(at: position))
+            }
+        }
     }
 
     /// Where the last build's entry at `path` is, and that entry (`NextManifest.last(_:)`).

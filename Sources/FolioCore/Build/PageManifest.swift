@@ -86,6 +86,34 @@ struct PageManifest {
         }
     }
 
+    /// As `position(of:)`, for a path that is likely to come after the one at `hint` (the render
+    /// step asks for pages in the order of their paths): looked for from there, a row on and
+    /// then twice as far at each step, instead of from the middle of every path. Searched for
+    /// everywhere when it comes before.
+    func position(of path: String, after hint: Int) -> Int? {
+        guard isSorted, rows.indices.contains(hint) else { return position(of: path) }
+        var path = path
+        let found: Int?? = path.withUTF8 { key in
+            guard compare(rows[hint], key) < 0 else { return .none }
+            // Every row before `low` is before the path; past the widening, `high` is not.
+            var (low, high, step) = (hint + 1, hint + 1, 1)
+            while high < rows.count, compare(rows[high], key) < 0 {
+                low = high + 1
+                high += step
+                step *= 2
+            }
+            high = min(high + 1, rows.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(rows[middle], key)
+                if order == 0 { return .some(middle) }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return .some(nil)
+        }
+        return found ?? position(of: path)
+    }
+
     /// The entry at `position` (`position(of:)`).
     subscript(entryAt position: Int) -> Entry {
         rows[position].entry

@@ -33,11 +33,14 @@ struct SitePages: StepOutput {
 
 /// Every page of a site in the order they are drawn, each with the number of the builder (in
 /// the builders given) that makes it: each builder's listings (`SiteBuilder.listingRoutes()`),
-/// then its photos' pages. A photo's route is made when it is asked for, from its builder's
-/// photos: held as routes, a million photos' pages were 64 MB.
+/// then its photos' pages (in the order of their paths: `SiteBuilder.photoPageOrder()`). A
+/// photo's route is made when it is asked for, from its builder's photos: held as routes, a
+/// million photos' pages were 64 MB.
 struct SiteRoutes: RandomAccessCollection, Sendable {
     private var builders: [SiteBuilder] = []
     private var listings: [[Route]] = []
+    /// Each builder's photos (positions in its `ordered`) in the order of their pages.
+    private var photos: [[Int32]] = []
     /// Where each builder's pages start, and (last) where the pages end.
     private var starts = [0]
 
@@ -47,6 +50,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
         self.builders = builders
         for builder in builders {
             listings.append(builder.listingRoutes())
+            photos.append(builder.photoPageOrder())
             starts.append(starts.last! + listings.last!.count + builder.ordered.count)
         }
     }
@@ -66,7 +70,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
         let listings = self.listings[low]
         if offset < listings.count { return (listings[offset], low) }
         let builder = builders[low]
-        return (builder.route(of: builder.ordered[offset - listings.count]), low)
+        return (builder.route(of: builder.ordered[Int(photos[low][offset - listings.count])]), low)
     }
 }
 

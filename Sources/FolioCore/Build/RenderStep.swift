@@ -83,9 +83,13 @@ struct RenderStep: BuildStep {
                 var pages: [Drawn] = []
                 // Every page written or taken over is in the manifest, which vouches for them
                 // all when the pages are drawn: none is noted made as it goes.
-                for (route, number) in routes[chunk] {
-                    let path = route.path
-                    let (position, last) = drawn.manifest.last(path)
+                // Looked up in the last build's manifest all at once, each from where the one
+                // before was: a photo's pages come in the order of their paths (`SiteRoutes`).
+                let chunkRoutes = Array(routes[chunk])
+                let paths = chunkRoutes.map(\.route.path)
+                let lasts = drawn.manifest.last(paths)
+                for (index, (route, number)) in chunkRoutes.enumerated() {
+                    let (path, (position, last)) = (paths[index], lasts[index])
                     // No change since the last build can touch it: its key is not even made.
                     if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now

@@ -5,7 +5,30 @@ extension SiteBuilder {
     /// Every page of the site, in the order they are drawn: its listings, then a page for each
     /// photo, in the order of `ordered`.
     public func routes() -> [Route] {
-        listingRoutes() + ordered.map { route(of: $0) }
+        listingRoutes() + photoPageOrder().map { route(of: ordered[Int($0)]) }
+    }
+
+    /// The photos (their positions in `ordered`) in the order of their pages' paths, which is
+    /// the order of their identifiers' bytes and of the last build's manifest: the render step
+    /// finds each one's entry a row or a few after the one before (looked for from the middle,
+    /// a photo's page was two fifths of the render step's work in an edit at 100,000 photos).
+    /// By the identifiers' first eight bytes as a number, then, where those are the same, by
+    /// all of them; on both cores (some 30 ms at 100,000 photos on one).
+    func photoPageOrder() -> [Int32] {
+        @Sendable func prefix(_ identifier: String) -> UInt64 {
+            var identifier = identifier
+            return identifier.withUTF8 { bytes in
+                var key: UInt64 = 0
+                for index in 0..<8 { key = key << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
+                return key
+            }
+        }
+        let ordered = self.ordered
+        let prefixes = ordered.concurrentMap { prefix($0.identifier) }
+        return prefixes.indices.map { (prefix: prefixes[$0], position: Int32($0)) }.sortedInParallel { a, b in
+            guard a.prefix == b.prefix else { return a.prefix < b.prefix }
+            return ordered[Int(a.position)].identifier.utf8.lexicographicallyPrecedes(ordered[Int(b.position)].identifier.utf8)
+        }.map(\.position)
     }
 
     /// The pages of the site but its photos'.
