@@ -346,6 +346,13 @@ final class SearchIndexTests: XCTestCase {
             JSONText.appendDecimal(value, to: &bytes)
             XCTAssertEqual(bytes, [7] + Array(String(value).utf8), "\(value)")
         }
+        // A list as `map(String.init).joined(separator: ",")` writes it, across the buffer's
+        // flushes (Int.min and Int.max are the longest) and empty.
+        for list in [values, Array(repeating: Int.min, count: 500), [], [0], values.shuffled(using: &random) + values] {
+            var bytes: [UInt8] = [7]
+            JSONText.appendList(list, to: &bytes)
+            XCTAssertEqual(bytes, [7] + Array(list.map(String.init).joined(separator: ",").utf8))
+        }
     }
 
     func testPostingsThatAreNotWholeAreNotRead() throws {

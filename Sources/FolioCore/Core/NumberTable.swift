@@ -22,13 +22,16 @@ struct NumberTable: Sendable {
         return number < 0 ? nil : Int(number)
     }
 
-    /// Files `number` under `string` (over any number already filed there).
-    mutating func insert(_ number: Int, for string: String, key: (Int) -> String) {
+    /// Files `number` under `string` (over any number already filed there: then true).
+    @discardableResult
+    mutating func insert(_ number: Int, for string: String, key: (Int) -> String) -> Bool {
         precondition(number >= 0 && number < Int32.max, "a table of numbers holds up to 2³¹ − 1")
         let slot = slot(of: string, key: key)
-        if table[slot] < 0 { count += 1 }
+        let replaced = table[slot] >= 0
+        if !replaced { count += 1 }
         table[slot] = Int32(number)
         if count * 2 > table.count { rehash(to: table.count * 2, key: key) }
+        return replaced
     }
 
     mutating func reserveCapacity(_ count: Int, key: (Int) -> String) {

@@ -162,10 +162,7 @@ extension SearchIndex {
             for (sequence, numbers) in sequences {
                 var value: [UInt8] = [UInt8(ascii: "[")]
                 value.reserveCapacity(numbers.count * 7 + 2)
-                for (at, number) in numbers.enumerated() {
-                    if at > 0 { value.append(UInt8(ascii: ",")) }
-                    JSONText.appendDecimal(number, to: &value)
-                }
+                JSONText.appendList(numbers, to: &value)
                 value.append(UInt8(ascii: "]"))
                 add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key, bytes: value)
             }

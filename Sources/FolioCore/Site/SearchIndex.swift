@@ -89,13 +89,13 @@ public struct SearchIndex: Sendable {
     /// fit `wordFileBudget`, else the word that is `key` itself and, for each next character, the
     /// cut of those under it. Each file's words are a run of `words`, not a copy: a group of a
     /// million words ("photo-…" file names) was copied at every character of their cut (a hundred
-    /// megabytes at once), and each word's size counted again at each.
-    static func cut(_ key: String, words: [String], size: (String) -> Int) -> [(key: String, words: ArraySlice<String>)] {
+    /// megabytes at once), and each word's size (`sizes`, in the same order) counted again at each.
+    static func cut(_ key: String, words: [String], sizes: [Int]) -> [(key: String, words: ArraySlice<String>)] {
         // The sizes of the words before each: the size of any run of them is a difference.
         var before = [Int]()
         before.reserveCapacity(words.count + 1)
         before.append(0)
-        for word in words { before.append(before[before.count - 1] + size(word)) }
+        for size in sizes { before.append(before[before.count - 1] + size) }
         var files: [(key: String, words: ArraySlice<String>)] = []
         func cut(_ key: String, depth: Int, _ run: Range<Int>) {
             guard run.count > 1, before[run.upperBound] - before[run.lowerBound] > wordFileBudget else {
@@ -253,14 +253,48 @@ enum JSONText {
     /// Appends `value` in decimal digits, as `String(value)` writes it, without making the string:
     /// the index writes millions of numbers at 100,000 photos.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var rest = value.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        appendList(CollectionOfOne(value), to: &bytes)
+    }
+
+    /// Appends `numbers` in decimal digits, a comma between each, through a buffer on the stack
+    /// appended a few kilobytes at a time: a byte appended at a time, each with the array's own
+    /// checks, was most of the time an edit spent writing the word files of words thousands of
+    /// photos have, and every list's photos.
+    static func appendList<Numbers: Sequence<Int>>(_ numbers: Numbers, to bytes: inout [UInt8]) {
+        let capacity = 4096
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var (used, first) = (0, true)
+            for number in numbers {
+                // Room for a comma, a sign and Int.min's nineteen digits.
+                if used > capacity - 21 {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+                    used = 0
+                }
+                if !first {
+                    buffer[used] = UInt8(ascii: ",")
+                    used += 1
+                }
+                first = false
+                if number < 0 {
+                    buffer[used] = UInt8(ascii: "-")
+                    used += 1
+                }
+                var (rest, digits) = (number.magnitude, 1)
+                var probe = rest
+                while probe >= 10 {
+                    probe /= 10
+                    digits += 1
+                }
+                used += digits
+                var at = used
+                repeat {
+                    at -= 1
+                    buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                } while rest > 0
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+        }
     }
 
     static func string(_ text: String) -> String {

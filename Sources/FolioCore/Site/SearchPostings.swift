@@ -218,7 +218,9 @@ struct SearchPostings: Sendable {
     mutating func wordFiles(under groups: Set<String>? = nil, touched: Set<Int>? = nil,
                             each: (_ key: String, _ value: [UInt8]) -> Void) -> [String] {
         putInOrder()
-        var filed: [Substring: [String]] = [:]
+        // The words by their numbers, from which each one's size and entry are had: looked up
+        // again by their text, a touched group's thousands were a tenth of a second of an edit.
+        var filed: [Substring: [Int]] = [:]
         // A word's shard key as the text it starts with, no string made: most words are in a
         // file that is not made again.
         let only = groups.map { Set($0.map { Substring($0) }) }
@@ -226,16 +228,20 @@ struct SearchPostings: Sendable {
             let end = word.unicodeScalars.index(word.startIndex, offsetBy: 2, limitedBy: word.endIndex) ?? word.endIndex
             let group = Substring(word.unicodeScalars[..<end])
             if let only, !only.contains(group) { continue }
-            filed[group, default: []].append(word)
+            filed[group, default: []].append(number)
         }
-        let (numbers, all) = (self.numbers, self.words)
-        func number(_ word: String) -> Int { numbers.number(of: word) { all[$0] }! }
-        // Each group sorted in place and cut, taken out of `filed` first: one copy of its words.
-        var files: [(key: String, words: ArraySlice<String>)] = []
+        let all = self.words
+        // Each group sorted in place and cut, taken out of `filed` first; its words' texts held
+        // only while it is cut, each file then a run of its numbers.
+        var files: [(key: String, numbers: ArraySlice<Int>)] = []
         for group in Array(filed.keys) {
-            var words = filed.removeValue(forKey: group)!
-            words.sort()
-            files += SearchIndex.cut(String(group), words: words, size: { entrySize(number($0)) + 1 })
+            var numbers = filed.removeValue(forKey: group)!
+            numbers.sort { all[$0] < all[$1] }
+            // A word past the budget is cut no further however far past: its size is counted to there.
+            let sizes = numbers.map { entrySize($0, atMost: SearchIndex.wordFileBudget) + 1 }
+            for file in SearchIndex.cut(String(group), words: numbers.map { all[$0] }, sizes: sizes) {
+                files.append((file.key, numbers[file.words.indices]))
+            }
         }
         files.sort { $0.key < $1.key }
         let last = keys
@@ -268,10 +274,10 @@ struct SearchPostings: Sendable {
                 continue
             }
             var value: [UInt8] = [UInt8(ascii: "{")]
-            value.reserveCapacity(file.words.reduce(2) { $0 + entrySize(number($1)) + 1 })
-            for (at, word) in file.words.enumerated() {
+            value.reserveCapacity(file.numbers.reduce(2) { $0 + entrySize($1, atMost: SearchIndex.wordFileBudget) + 1 })
+            for (at, number) in file.numbers.enumerated() {
                 if at > 0 { value.append(UInt8(ascii: ",")) }
-                appendEntry(number(word), to: &value)
+                appendEntry(number, to: &value)
             }
             value.append(UInt8(ascii: "}"))
             each(file.key, value)
@@ -296,17 +302,15 @@ struct SearchPostings: Sendable {
     private func appendEntry(_ number: Int, to entry: inout [UInt8]) {
         entry.append(contentsOf: JSONText.string(words[number]).utf8)
         entry.append(contentsOf: ":[".utf8)
-        var previous: UInt32 = 0
-        for (at, value) in values[spans[number].range].enumerated() {
-            if at > 0 { entry.append(UInt8(ascii: ",")) }
-            JSONText.appendDecimal(Int(value - previous), to: &entry)
-            previous = value
-        }
+        let (values, range) = (self.values, spans[number].range)
+        JSONText.appendList(range.lazy.map { Int(values[$0] - ($0 > range.lowerBound ? values[$0 - 1] : 0)) }, to: &entry)
         entry.append(UInt8(ascii: "]"))
     }
 
-    /// The bytes `appendEntry` writes, counted without writing them.
-    private func entrySize(_ number: Int) -> Int {
+    /// The bytes `appendEntry` writes, counted without writing them; counted only until they
+    /// pass `limit` (a word file's cut asks whether words pass its budget, and a word of most
+    /// photos' entry is a hundred thousand numbers).
+    private func entrySize(_ number: Int, atMost limit: Int) -> Int {
         var size = JSONText.string(words[number]).utf8.count + 3
         var previous: UInt32 = 0
         for (at, value) in values[spans[number].range].enumerated() {
@@ -317,6 +321,7 @@ struct SearchPostings: Sendable {
                 difference /= 10
             } while difference > 0
             previous = value
+            if size > limit { return size }
         }
         return size
     }
