@@ -154,11 +154,12 @@ public struct LocalFileAccess: FileAccess {
     }
 
     public func listing(under root: URL) throws -> FolderListing {
-        var listing = try walk(under: root)
+        var (listing, ascii) = try walkNoting(under: root)
         // Already in order, unless two names' Unicode forms order otherwise than their bytes:
         // the sort then finds one run and is done (sorting the whole listing here, on one core,
-        // was a sixth of a large library's walk).
-        listing.entries.sort { $0.path < $1.path }
+        // was a sixth of a large library's walk). Names all ASCII have one form, and are not
+        // even looked over (a hundred thousand paths compared, 20 ms of a no-op build).
+        if !ascii { listing.entries.sort { $0.path < $1.path } }
         return listing
     }
 
@@ -166,6 +167,11 @@ public struct LocalFileAccess: FileAccess {
     /// merged (`inOrder`): in the order of the paths, but where two names' Unicode forms order
     /// the whole paths otherwise than the names (which `listing` then sorts).
     func walk(under root: URL) throws -> FolderListing {
+        try walkNoting(under: root).listing
+    }
+
+    /// The walk, and whether every name it met is ASCII.
+    private func walkNoting(under root: URL) throws -> (listing: FolderListing, ascii: Bool) {
         guard isFolder(root) else {
             throw FolioError(path: root.path, reason: "no such folder")
         }
@@ -173,6 +179,7 @@ public struct LocalFileAccess: FileAccess {
         // String key (equal when canonically equivalent) would hold the contents of one of them.
         var read: [[UInt8]: FolderContents] = [:]
         var count = 0
+        var ascii = true
         var unreadable: [(path: String, reason: String)] = []
         // A level of folders at a time, its folders read on every core: a file's stamp is a call
         // into the kernel, and a large library's hundred thousand are most of a no-op build.
@@ -184,6 +191,7 @@ public struct LocalFileAccess: FileAccess {
                 switch result {
                 case .success(let contents):
                     count += contents.files.count
+                    ascii = ascii && contents.ascii
                     level += contents.folders
                     read[Array(folder.utf8)] = contents
                 case .failure(let reason):
@@ -192,13 +200,16 @@ public struct LocalFileAccess: FileAccess {
                 }
             }
         }
-        return FolderListing(entries: Self.inOrder(consume read, count: count), unreadable: unreadable.sorted { $0.path < $1.path })
+        return (FolderListing(entries: Self.inOrder(consume read, count: count), unreadable: unreadable.sorted { $0.path < $1.path }),
+                ascii)
     }
 
     /// One folder's files and folders, each sorted by its path (on the core that read them).
     private struct FolderContents {
         var files: [FileEntry] = []
         var folders: [String] = []
+        /// Whether every name in it is ASCII.
+        var ascii = true
     }
 
     /// The files of every folder `read`, in the order of their paths: each folder's files merged
@@ -240,6 +251,7 @@ public struct LocalFileAccess: FileAccess {
             let namePointer = Self.namePointer(of: entry)
             let name = String(cString: namePointer)
             guard name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia else { continue }
+            if contents.ascii, !name.utf8.allSatisfy({ $0 < 0x80 }) { contents.ascii = false }
             let path = folder.isEmpty ? name : folder + "/" + name
             var type = Int32(entry.pointee.d_type)
             var info = stat()
