@@ -41,7 +41,8 @@ extra=()
 if [ -n "$sonames" ]; then
   libraries=()
   for soname in $sonames; do
-    library=$(ldconfig -p | awk -v soname="$soname" '$1 == soname { print $NF; exit }')
+    # awk reads to the end: leaving early would kill ldconfig by SIGPIPE, and pipefail with it
+    library=$(ldconfig -p | awk -v soname="$soname" '$1 == soname && !found { print $NF; found = 1 }')
     [ -n "$library" ] || { echo "error: $binary opens $soname, which is not installed here" >&2; exit 1; }
     libraries+=("$library")
   done
