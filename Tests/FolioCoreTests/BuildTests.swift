@@ -151,6 +151,35 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try site.read("assets/extra.txt"), "x")
     }
 
+    /// A build that is not a no-op takes the theme's unchanged assets over as an unchanged page
+    /// is (the same file: a host that tags files by their modification time sends them again
+    /// otherwise), and writes the one whose bytes changed.
+    func testAnEditKeepsTheThemesUnchangedAssetsAndWritesAChangedOne() async throws {
+        let site = try fixture()
+        try site.write(Data("x".utf8), to: "templates/assets/extra.txt")
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try await site.build(now: now)
+        func inode(_ relative: String) -> UInt64 {
+            var info = stat()
+            XCTAssertEqual(lstat(site.publicFolder.appendingPathComponent(relative).path, &info), 0, relative)
+            return UInt64(info.st_ino)
+        }
+        let assets = ["assets/style.css", "assets/folio.js", "assets/extra.txt"]
+        let first = assets.map(inode)
+
+        try database(site).setFavorite(true, photo: try identifier(site, "two.jpg"))
+        let edit = try await site.build(now: now.addingTimeInterval(60))
+        XCTAssertFalse(edit.upToDate)
+        XCTAssertGreaterThan(edit.pagesWritten, 0)
+        XCTAssertEqual(assets.map(inode), first, "the same files as the last build published")
+
+        try site.write(Data("y".utf8), to: "templates/assets/extra.txt")
+        try await site.build(now: now.addingTimeInterval(120))
+        XCTAssertEqual(try site.read("assets/extra.txt"), "y")
+        XCTAssertNotEqual(inode("assets/extra.txt"), first[2])
+        XCTAssertEqual(inode("assets/style.css"), first[0])
+    }
+
     func testABrokenTemplateIsReportedWithItsLine() async throws {
         let site = try fixture()
         try site.write(Data("<p>\n{{#page}}unclosed".utf8), to: "templates/photo.mustache")

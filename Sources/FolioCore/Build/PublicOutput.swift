@@ -417,7 +417,11 @@ public final class PublicOutput: @unchecked Sendable {
         for relative in differing { remove(relative) }
     }
 
-    /// Copies every file of the asset folders to `assets/`, later folders winning.
+    /// Copies every file of the asset folders to `assets/`, later folders winning. One whose
+    /// bytes are the published one's is taken over, as an unchanged page is: same file, same
+    /// modification time. Written again at every build, the theme's scripts and styles had a
+    /// new one each time, by which a host that tags files with it (nginx's ETag, Last-Modified)
+    /// sent them again to every visitor who had them.
     public func copyAssets(from assetFolders: [URL], files: any FileAccess) throws {
         var chosen: [String: URL] = [:]
         for folder in assetFolders where files.isFolder(folder) {
@@ -426,7 +430,9 @@ public final class PublicOutput: @unchecked Sendable {
             }
         }
         for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
-            try write(try files.read(url), to: "assets/\(name)")
+            let (data, relative) = (try files.read(url), "assets/\(name)")
+            if FileManager.default.contents(atPath: destination.path + "/" + relative) == data, reuse(relative) { continue }
+            try write(data, to: relative)
         }
     }
 }
