@@ -59,6 +59,22 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(SiteBuilder.PhotoPositions()["p1"])
     }
 
+    /// Photos' pages come in the order of their identifiers' bytes where the first eight bytes
+    /// (the number they are sorted by first) are the same, and where an identifier is shorter.
+    func testPhotoPagesAreInTheOrderOfTheirIdentifiersWhereTheirFirstEightBytesAreOne() throws {
+        let identifiers = ["photo-aaaa-2", "photo-aaaa-10", "photo-aa", "photo-aaaa", "photo-a", "Z", "photo-aaaa-1", "photo-aab", "p"]
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: identifiers.enumerated().map { n, identifier in
+            PhotoImport(source: .content(path: "\(n).jpg"), identifier: identifier, person: "X",
+                        uploaded: Date(timeIntervalSince1970: Double(n)), width: 4, height: 3, checksum: "c\(n)")
+        }))
+        let builder = SiteBuilder(snapshot: try database.snapshot(), media: [:], settings: SiteSettings(), now: now)
+        XCTAssertEqual(builder.photoPageOrder().map { builder.ordered[Int($0)].identifier },
+                       identifiers.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        XCTAssertEqual(builder.photoPageOrder().map { builder.ordered[Int($0)].identifier },
+                       ["Z", "p", "photo-a", "photo-aa", "photo-aaaa", "photo-aaaa-1", "photo-aaaa-10", "photo-aaaa-2", "photo-aab"])
+    }
+
     func testTitleFallsBackToDescriptionThenUnknown() throws {
         let pages = try builder([
             photo(1, title: "Sunset", description: "Over the bay"),

@@ -12,25 +12,31 @@ extension SiteBuilder {
     /// the order of their identifiers' bytes and of the last build's manifest: the render step
     /// finds each one's entry a row or a few after the one before (looked for from the middle,
     /// a photo's page was two fifths of the render step's work in an edit at 100,000 photos).
-    /// By the identifiers' first eight bytes as a number, then, where those are the same, by
-    /// all of them; on both cores (some 30 ms at 100,000 photos on one), 20 bytes a photo
-    /// while it sorts (at a million photos, in the step where an edit's memory peaks).
+    /// Sorted in place as values, each identifier's first eight bytes as a number beside its
+    /// position (16 bytes a photo while it sorts, at a million photos in the step where an
+    /// edit's memory peaks), the identifiers read again only where those eight are the same.
+    /// As positions sorted by a closure that looked the numbers up, on both cores, and with each
+    /// photo copied to read its identifier, it was 0.14 s of CPU at 100,000 photos; this, 0.02 s.
     func photoPageOrder() -> [Int32] {
-        @Sendable func prefix(_ identifier: String) -> UInt64 {
-            var identifier = identifier
-            return identifier.withUTF8 { bytes in
-                var key: UInt64 = 0
-                for index in 0..<8 { key = key << 8 | UInt64(index < bytes.count ? bytes[index] : 0) }
-                return key
-            }
+        struct Keyed {
+            var prefix: UInt64
+            var position: Int32
         }
         let ordered = self.ordered
-        let prefixes = ordered.concurrentMap { prefix($0.identifier) }
-        return (0..<Int32(ordered.count)).map { $0 }.sortedInParallel { a, b in
-            let (pa, pb) = (prefixes[Int(a)], prefixes[Int(b)])
-            guard pa == pb else { return pa < pb }
-            return ordered[Int(a)].identifier.utf8.lexicographicallyPrecedes(ordered[Int(b)].identifier.utf8)
+        var keyed = ordered.indices.map { position in
+            var prefix: UInt64 = 0
+            var taken = 0
+            for byte in ordered[position].identifier.utf8.prefix(8) {
+                prefix = prefix << 8 | UInt64(byte)
+                taken += 1
+            }
+            return Keyed(prefix: prefix << (8 * UInt64(8 - taken)), position: Int32(position))
         }
+        keyed.sort { a, b in
+            guard a.prefix == b.prefix else { return a.prefix < b.prefix }
+            return ordered[Int(a.position)].identifier.utf8.lexicographicallyPrecedes(ordered[Int(b.position)].identifier.utf8)
+        }
+        return keyed.map(\.position)
     }
 
     /// The pages of the site but its photos'.
