@@ -3,7 +3,7 @@ import Foundation
 /// Which pages a builder draws, where each goes, and the page at each route.
 extension SiteBuilder {
     /// Every page of the site, in the order they are drawn: its listings, then a page for each
-    /// photo, in the order of `ordered`.
+    /// photo, in the order of their paths (`photoPageOrder()`).
     public func routes() -> [Route] {
         listingRoutes() + photoPageOrder().map { route(of: ordered[Int($0)]) }
     }
