@@ -293,6 +293,32 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// A photo taken out and put back is a change only to the words it lost or gained, or that
+    /// moved into or out of its title: the place and person it keeps, on every other photo
+    /// too, are not touched, and their word files stay as they are.
+    func testAPhotoPutBackTouchesOnlyTheWordsThatChanged() throws {
+        var photos = (0..<300).map { ["sunrise-\($0)", "harbour", $0 % 2 == 0 ? "ansel" : "dorothea"] }
+        var postings = Self.postings(of: photos)
+        _ = postings.wordFiles()
+        func put(_ at: Int, _ words: [String], title: Int = 1) -> Set<String> {
+            photos[at] = words
+            let numbers = words.map { postings.number(of: $0) }
+            let touched = postings.replace([at], with: [(at, numbers, Array(numbers.prefix(title)))])
+            return Set(touched.map { postings.words[$0] })
+        }
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "ansel"]), ["sunrise-42", "sunset-42"], "retitled")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "ansel"]), [], "put back as it was")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"]), ["ansel", "dorothea"], "another person")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"], title: 2), ["harbour"], "a word into its title")
+        XCTAssertEqual(put(42, ["sunset-42", "dorothea"], title: 2), ["harbour", "dorothea"], "a word gone, another into its title")
+        var fresh = SearchPostings(photoCount: photos.count)
+        for (at, words) in photos.enumerated() {
+            let numbers = words.map { fresh.number(of: $0) }
+            fresh.add(photo: at, words: numbers, title: Array(numbers.prefix(at == 42 ? 2 : 1)))
+        }
+        XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value))
+    }
+
     /// An edit makes again only the word files holding a word whose photos changed, in a group
     /// cut into many files too; the rest are the files in place (even where a cut moved, the
     /// files it moved are made), and together they are the files made afresh, byte for byte.
