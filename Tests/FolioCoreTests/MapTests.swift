@@ -84,16 +84,53 @@ final class MapTests: XCTestCase {
         var centre = MapCoordinate.Centre()
         centre.add(latitude: -16.5, longitude: 179.9)
         centre.add(latitude: -16.5, longitude: -179.9)
-        let mean = try! XCTUnwrap(centre.mean)
-        XCTAssertEqual(abs(mean.longitude), 180, accuracy: 1e-6)
-        XCTAssertEqual(mean.latitude, -16.5, accuracy: 0.01)
+        let middle = try! XCTUnwrap(centre.median())
+        XCTAssertEqual(abs(middle.longitude), 180, accuracy: 1e-6)
+        XCTAssertEqual(middle.latitude, -16.5, accuracy: 0.01)
         var poles = MapCoordinate.Centre()
         poles.add(latitude: 90, longitude: 0)
         poles.add(latitude: -90, longitude: 0)
-        XCTAssertNil(poles.mean, "two points that cancel out have no centre")
+        XCTAssertNil(poles.median(), "two points that cancel out have no centre")
         var nothing = MapCoordinate.Centre()
         nothing.add(latitude: .nan, longitude: 3)
-        XCTAssertNil(nothing.mean)
+        XCTAssertNil(nothing.median())
+        var one = MapCoordinate.Centre()
+        one.add(latitude: 37.4419, longitude: -122.143)
+        let alone = try! XCTUnwrap(one.median())
+        XCTAssertEqual(alone.latitude, 37.4419, accuracy: 1e-9, "a place of one photo is where it is")
+        XCTAssertEqual(alone.longitude, -122.143, accuracy: 1e-9)
+    }
+
+    /// The median, found by selection, is the sort's middle value (of an even count, the mean of
+    /// the middle two), whatever the order and however many values are the same.
+    func testTheMedianIsTheMiddleOfTheSortedValues() {
+        var random = SplitMix64(0x3ED1A4)
+        for count in [1, 2, 3, 4, 5, 8, 13, 100, 101, 1000] {
+            for round in 0..<20 {
+                let spread = round % 3 == 0 ? 4 : 1_000_000
+                var values = (0..<count).map { _ in Double(random.next() % UInt64(spread)) / 7 }
+                let sorted = values.sorted()
+                let expected = count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
+                XCTAssertEqual(MapCoordinate.Centre.median(&values), expected, "\(count) values, round \(round)")
+                XCTAssertEqual(values.sorted(), sorted, "the same values, reordered")
+            }
+        }
+    }
+
+    /// A place is where most of its photos are: one photo whose GPS is a continent away (or
+    /// filed under the place by mistake, then corrected) does not move it on the map, nor the
+    /// marker every photo page of the place shows.
+    func testAStrayPhotoDoesNotMoveItsPlace() throws {
+        let town = (0..<11).map { photo($0, latitude: 37.44 + Double($0) * 0.0001, longitude: -122.14 - Double($0) * 0.0001) }
+        let before = try builder(town)
+        let after = try builder(town + [photo(11, latitude: 64.1466, longitude: -21.9426)])
+        let place = try XCTUnwrap(before.index.places.first)
+        let centre = try XCTUnwrap(before.index.coordinates[place.id])
+        XCTAssertEqual(after.index.coordinates[place.id], centre, "the same place on the map")
+        XCTAssertEqual(centre.latitude, 37.4405, accuracy: 0.01)
+        XCTAssertEqual(centre.longitude, -122.1405, accuracy: 0.02)
+        let photo3 = try XCTUnwrap(after.ordered.first { $0.identifier == "p3" })
+        XCTAssertEqual(after.locatorCoordinate(photo3), centre, "a photo page of the place, its locator where it was")
     }
 
     func testAGalleryWithoutCoordinatesHasNoMapAndNoMapLink() throws {

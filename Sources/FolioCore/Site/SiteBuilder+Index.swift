@@ -98,13 +98,13 @@ extension SiteBuilder {
     }
 
     /// The photos' positions by place, region and person (by identifier, `PhotoPositions`, is
-    /// made beside); the places and the people named, and where each place's photos with GPS are.
+    /// made beside); the places and the people named, and the centre of each place's photos
+    /// with GPS (`MapCoordinate.Centre`).
     static func filed(_ ordered: [GalleryPhoto])
-        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: MapCoordinate.Centre]) {
+        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: (latitude: Double, longitude: Double)]) {
         var index = Index()
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
-        var centres: [Int64: MapCoordinate.Centre] = [:]
         // Each list made with room for its photos and no more: grown by doubling, a list holds
         // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
@@ -125,14 +125,24 @@ extension SiteBuilder {
             if let place = item.place {
                 index.byPlace[place.id, default: []].append(position)
                 places[place.id] = place
-                if let latitude = item.latitude, let longitude = item.longitude {
-                    centres[place.id, default: MapCoordinate.Centre()].add(latitude: latitude, longitude: longitude)
-                }
             }
             if let id = item.regionId { index.byRegion[id, default: []].append(position) }
             index.byPerson[item.personId, default: []].append(position)
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
+        }
+        // One place at a time, through one set of points: every place's held at once were 24 MB
+        // at a million photos.
+        var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
+        var centre = MapCoordinate.Centre()
+        for (id, positions) in index.byPlace {
+            centre.removeAll()
+            for position in positions {
+                if let latitude = ordered[position].latitude, let longitude = ordered[position].longitude {
+                    centre.add(latitude: latitude, longitude: longitude)
+                }
+            }
+            if let median = centre.median() { centres[id] = median }
         }
         return (index, places, people, centres)
     }

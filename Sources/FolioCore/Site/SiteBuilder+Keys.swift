@@ -36,8 +36,8 @@ extension SiteBuilder {
         /// The photo's, the one before's and the one after's.
         var stamps: [UInt64]
         var lock: String?
-        /// The navigation's Map link, and where the locator puts its place (the centre of all its
-        /// photos: another photo's new GPS moves it).
+        /// The navigation's Map link, and where the locator puts its place (the median of its
+        /// photos' positions: another photo's new GPS, or a photo joining or leaving, may move it).
         var hasMap: Bool
         var coordinate: MapCoordinate?
         var album: [Crumb] = []

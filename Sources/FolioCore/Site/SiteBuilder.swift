@@ -145,8 +145,8 @@ public struct SiteBuilder: Sendable {
             for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
         }
         index.latestAdded = latestAdded
-        index.coordinates = centres.compactMapValues { centre in
-            centre.mean.map { MapCoordinate.rounded(latitude: $0.latitude, longitude: $0.longitude, kilometres: settings.mapPrecision) }
+        index.coordinates = centres.mapValues { centre in
+            MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
         }
         self.index = index
         stamps = Self.stamps(of: ordered)
