@@ -131,8 +131,8 @@ extension SiteBuilder {
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
         }
-        // One place at a time, through one set of points: every place's held at once were 24 MB
-        // at a million photos.
+        // One place at a time, through one set of points: held for every place at once, a million
+        // photos' points would be 24 MB.
         var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
         var centre = MapCoordinate.Centre()
         for (id, positions) in index.byPlace {
