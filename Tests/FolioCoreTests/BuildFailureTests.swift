@@ -127,6 +127,14 @@ final class BuildFailureTests: XCTestCase {
             XCTAssertEqual("\(error)", "people/x.html: two pages would be written here: person 'X' and photo content/x.jpg")
         }
         XCTAssertNoThrow(try SiteBuilder.checkPaths([person], of: [builder]))
+        // A listed photo's page meets only a page of another kind under photos/.
+        let listed = (route: Route.photo(identifier: "x"), builder: 0)
+        let under = (route: Route.unlistedPhoto(folder: "photos/", identifier: "x"), builder: 0)
+        XCTAssertThrowsError(try SiteBuilder.checkPaths([listed, person, under], of: [builder])) { error in
+            XCTAssertEqual("\(error)", "photos/x.html: two pages would be written here: photo content/x.jpg and photo content/x.jpg")
+        }
+        XCTAssertNoThrow(try SiteBuilder.checkPaths([listed, person, (route: Route.unlistedPhoto(folder: "photos/", identifier: "y"), builder: 0)],
+                                                    of: [builder]))
     }
 
     func testAnErrorNamesTheStepItHappenedIn() async throws {
