@@ -70,7 +70,7 @@ public struct MapCoordinate: Sendable, Hashable, Encodable {
         }
 
         /// The median of `values` (of an even count, the mean of the middle two), found in place
-        /// by selection, not a sort: the largest places hold a third of a library's photos.
+        /// by selection, not a sort: a library's largest places hold tens of thousands of photos.
         static func median(_ values: inout [Double]) -> Double {
             let middle = values.count / 2
             values.withUnsafeMutableBufferPointer { select(middle, in: $0) }

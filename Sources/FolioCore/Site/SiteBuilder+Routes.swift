@@ -114,8 +114,8 @@ extension SiteBuilder {
         }
     }
 
-    /// Whether no two of `routes` (all of them, or all but the listed photos') land on one path,
-    /// and none but a listed photo's under photos/; throws when two do.
+    /// Throws when two of `routes` land on one path: all of them, or with `photos` false all but
+    /// the listed photos'. Returns whether no page but a listed photo's is under photos/.
     private static func check<Routes: RandomAccessCollection<(route: Route, builder: Int)>>(
         _ routes: Routes, of builders: [SiteBuilder], photos: Bool) throws -> Bool where Routes.Index == Int {
         // The paths in one buffer (a dictionary of a million pages' paths was 100 MB); the
