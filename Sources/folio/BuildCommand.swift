@@ -54,12 +54,14 @@ struct BuildCommand: AsyncParsableCommand {
         if let output, output.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--output needs a folder")
         }
+        _ = try sourceDateEpoch()
     }
 
     func run() async throws {
         let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
         let terminal = isatty(STDERR_FILENO) == 1 && !quiet
-        var options = BuildOptions(themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: terminal)
+        var options = BuildOptions(themeFolder: theme.map { URL(fileURLWithPath: $0) }, sourceDateEpoch: try sourceDateEpoch(),
+                                   progress: terminal)
         do {
             options.renditionCache = try renditionCache.map {
                 try openRenditionCache($0, site: paths.root, endpoint: cacheEndpoint, region: cacheRegion)
@@ -75,22 +77,22 @@ struct BuildCommand: AsyncParsableCommand {
         let report: BuildReport
         do {
             report = try await build.run(log: { line in
-                if terminal { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+                if terminal { tell(line) }
             })
         } catch {
             throw fail(error)
         }
         for issue in report.issues where !(quiet && issue.severity == .warning) {
-            FileHandle.standardError.write(Data("\(issue)\n".utf8))
+            tell("\(issue)")
         }
-        print(report.summary)
+        say(report.summary)
         if report.renditionsFromCache > 0 {
-            print("\(report.renditionsFromCache) renditions taken from the rendition cache, made by shards")
+            say("\(report.renditionsFromCache) renditions taken from the rendition cache, made by shards")
         }
-        for line in report.skippedLines { print(line) }
-        if timings { print("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
+        for line in report.skippedLines { say(line) }
+        if timings { say("timings: \(report.timings) peak-rss-mb=\(Self.peakResidentMegabytes())") }
         guard !report.issues.isEmpty else { return }
-        FileHandle.standardError.write(Data("\(Self.problemLine(report, quiet: quiet))\n".utf8))
+        tell(Self.problemLine(report, quiet: quiet))
         if strict { throw Self.problemsStatus }
     }
 
@@ -102,15 +104,15 @@ struct BuildCommand: AsyncParsableCommand {
         do {
             let shard = try Shard.parse(text)
             report = try await ShardBuild(paths: paths, shard: shard, options: options).run(log: { line in
-                FileHandle.standardError.write(Data("\(line)\n".utf8))
+                tell(line)
             })
         } catch {
             throw fail(error)
         }
         for issue in report.issues where !(quiet && issue.severity == .warning) {
-            FileHandle.standardError.write(Data("\(issue)\n".utf8))
+            tell("\(issue)")
         }
-        print(report.summary)
+        say(report.summary)
         // Photos that would not import or decode are the final build's to report; what was made
         // and not kept is this task's failure, and a rerun makes it again.
         if report.unstored > 0 { throw ExitCode.failure }

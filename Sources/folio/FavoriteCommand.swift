@@ -39,6 +39,6 @@ struct FavoriteCommand: ParsableCommand {
         if !missing.isEmpty {
             throw fail(FolioError(path: paths.database.path, reason: "no photo with the identifier \(missing.joined(separator: ", "))"))
         }
-        print("\(identifiers.count) \(identifiers.count == 1 ? "photo" : "photos") \(remove ? "no longer a favorite" : "marked as favorite"); run 'folio build' to publish.")
+        say("\(identifiers.count) \(identifiers.count == 1 ? "photo" : "photos") \(remove ? "no longer a favorite" : "marked as favorite"); run 'folio build' to publish.")
     }
 }

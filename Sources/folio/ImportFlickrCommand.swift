@@ -68,7 +68,7 @@ struct ImportFlickrCommand: AsyncParsableCommand {
             throw fail(error)
         }
         let say: @Sendable (String) -> Void = { line in
-            if terminal { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+            if terminal { tell(line) }
         }
         let client = FlickrClient(endpoint: URL(string: endpoint)!, apiKey: key ?? "", onRetry: say)
         let selection: FlickrImport.Selection = user.map { .user($0) } ?? album.map { .album($0) } ?? .recent
@@ -80,8 +80,8 @@ struct ImportFlickrCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        for failure in summary.failures { FileHandle.standardError.write(Data("warning: \(failure)\n".utf8)) }
-        print(summary.line)
+        for failure in summary.failures { tell("warning: \(failure)") }
+        say(summary.line)
         if !summary.failures.isEmpty { throw ExitCode.failure }
     }
 

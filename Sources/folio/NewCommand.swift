@@ -24,6 +24,6 @@ struct NewCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        print("Created \(folder). Put photos in \(folder)/content/, describe them in content/photos.plist, then run 'folio build --site \(folder)'.")
+        say("Created \(folder). Put photos in \(folder)/content/, describe them in content/photos.plist, then run 'folio build --site \(folder)'.")
     }
 }

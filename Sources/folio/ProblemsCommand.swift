@@ -21,7 +21,7 @@ struct ProblemsCommand: ParsableCommand {
             throw fail(FolioError(path: paths.database.path, reason: "no model yet: run 'folio build' first"))
         }
         do {
-            for problem in try GalleryDatabase.open(at: paths.database).problems() { print(problem) }
+            for problem in try GalleryDatabase.open(at: paths.database).problems() { say("\(problem)") }
         } catch {
             throw fail(error)
         }

@@ -26,7 +26,7 @@ struct PruneCommand: ParsableCommand {
         do {
             let age = Age(olderThan)!
             let result = try FlickrPrune.run(paths: paths, database: try GalleryDatabase.open(at: paths.database), olderThan: age)
-            print("\(Wording.count(result.photos, "Flickr photo")) older than \(age) removed, \(Wording.count(result.cacheFiles, "cached image")); run 'folio build' to publish.")
+            say("\(Wording.count(result.photos, "Flickr photo")) older than \(age) removed, \(Wording.count(result.cacheFiles, "cached image")); run 'folio build' to publish.")
         } catch {
             throw fail(error)
         }

@@ -59,7 +59,7 @@ struct PublishCommand: AsyncParsableCommand {
         // A variable set but empty is no region (as the AWS command line reads it).
         let region = [region, environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"
         let say: @Sendable (String) -> Void = { line in
-            if terminal { FileHandle.standardError.write(Data("\(line)\n".utf8)) }
+            if terminal { tell(line) }
         }
         do {
             let credentials = try S3Credentials.find(environment: environment)
@@ -70,13 +70,13 @@ struct PublishCommand: AsyncParsableCommand {
             let report = try await Publisher(bucket: store, options: options, progress: terminal, say: say).run(paths.output)
             if dryRun {
                 for upload in report.plan.uploads {
-                    print("upload \(upload.file.path) (\(upload.reason.rawValue), \(upload.file.size) bytes)")
+                    say("upload \(upload.file.path) (\(upload.reason.rawValue), \(upload.file.size) bytes)")
                 }
                 for path in report.plan.stale {
-                    print(delete ? "delete \(path)" : "keep \(path) (no longer in public/; --delete removes it)")
+                    say(delete ? "delete \(path)" : "keep \(path) (no longer in public/; --delete removes it)")
                 }
             }
-            print(report.line)
+            say(report.line)
         } catch {
             throw fail(error)
         }

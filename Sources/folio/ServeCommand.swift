@@ -36,18 +36,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let theme, theme.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--theme needs a folder")
         }
+        _ = try sourceDateEpoch()
     }
 
     func run() async throws {
         let paths = SitePaths(root: siteOptions.paths.root, output: output.map { URL(fileURLWithPath: $0) })
         var options = PreviewOptions(port: UInt16(port ?? 8000), build: BuildOptions(
-            themeFolder: theme.map { URL(fileURLWithPath: $0) }, progress: isatty(STDERR_FILENO) == 1))
+            themeFolder: theme.map { URL(fileURLWithPath: $0) }, sourceDateEpoch: try sourceDateEpoch(),
+            progress: isatty(STDERR_FILENO) == 1))
         options.exactPort = port != nil
         let interrupt = InterruptSignal()
         let session = PreviewSession(paths: paths, options: options) { line in
             // Unbuffered, so the address shows at once even when output goes to a pipe.
-            let stream = line.hasPrefix("error:") ? FileHandle.standardError : FileHandle.standardOutput
-            stream.write(Data("\(line)\n".utf8))
+            if line.hasPrefix("error:") { tell(line) } else { say(line) }
         }
         do {
             try await session.start()
@@ -55,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw fail(error)
         }
         await interrupt.wait()
-        FileHandle.standardOutput.write(Data("\nStopping.\n".utf8))
+        say("\nStopping.")
         await session.stop()
     }
 }

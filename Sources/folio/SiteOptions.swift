@@ -12,6 +12,15 @@ struct SiteOptions: ParsableArguments {
 
 /// Prints a user-facing error and ends with a failure status.
 func fail(_ error: Error) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    tell("error: \(error)")
     return ExitCode.failure
+}
+
+/// SOURCE_DATE_EPOCH from the environment, when set (reproducible-builds.org).
+func sourceDateEpoch() throws -> Date? {
+    do {
+        return try BuildOptions.sourceDateEpoch(in: ProcessInfo.processInfo.environment)
+    } catch let error as FolioError {
+        throw ValidationError(error.reason)
+    }
 }

@@ -4,8 +4,11 @@ import Foundation
 public struct BuildOptions: Sendable {
     /// The theme to start from; the one found beside the executable when nil.
     public var themeFolder: URL?
-    /// The moment "hours ago" is measured from; now when nil.
+    /// The moment "hours ago" is measured from; `sourceDateEpoch`, else now, when nil.
     public var now: Date?
+    /// SOURCE_DATE_EPOCH (reproducible-builds.org), when set: the build's own moment, and the
+    /// latest a file's modification time counts as, so a fresh checkout builds what any other does.
+    public var sourceDateEpoch: Date?
     /// Progress lines on standard error (a terminal's business).
     public var progress: Bool
     /// How many photos are worked on at once; the number of cores when nil.
@@ -22,12 +25,13 @@ public struct BuildOptions: Sendable {
     /// executable's (FolioIdentity) when nil. Tests play another Folio with it.
     public var identity: String?
 
-    public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
+    public init(themeFolder: URL? = nil, now: Date? = nil, sourceDateEpoch: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
                 retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil,
                 identity: String? = nil) {
         self.themeFolder = themeFolder
         self.now = now
+        self.sourceDateEpoch = sourceDateEpoch
         self.progress = progress
         self.concurrency = concurrency
         self.files = files
@@ -35,5 +39,17 @@ public struct BuildOptions: Sendable {
         self.retry = retry
         self.renditionCache = renditionCache
         self.identity = identity
+    }
+}
+
+extension BuildOptions {
+    /// The environment's SOURCE_DATE_EPOCH: nil when unset or empty; an error naming the variable
+    /// when it is not a whole number of seconds since 1970.
+    public static func sourceDateEpoch(in environment: [String: String]) throws -> Date? {
+        guard let text = environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return nil }
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(text) else {
+            throw FolioError(reason: "SOURCE_DATE_EPOCH is '\(text)': it must be a whole number of seconds since 1970 (reproducible-builds.org)")
+        }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

@@ -17,7 +17,13 @@ struct BuildRun: Sendable {
     }
 
     /// The moment "hours ago" is measured from and builds are stamped with.
-    var now: Date { options.now ?? startedAt }
+    var now: Date { options.now ?? options.sourceDateEpoch ?? startedAt }
+
+    /// A file's modification time as the site may show it: never later than SOURCE_DATE_EPOCH,
+    /// when it is set, as a checkout writes every file at the moment it is made.
+    func fileTime(_ modified: Date) -> Date {
+        options.sourceDateEpoch.map { min(modified, $0) } ?? modified
+    }
     var files: any FileAccess { options.files }
     /// How many photos are worked on at once.
     var concurrency: Int { max(1, options.concurrency ?? ProcessInfo.processInfo.activeProcessorCount) }

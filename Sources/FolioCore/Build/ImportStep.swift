@@ -38,8 +38,9 @@ struct ImportStep: BuildStep {
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
         let rating = site.settings.favoriteRating
+        let epoch = run.options.sourceDateEpoch
         let unchanged = entries.concurrentMap { entry in
-            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating) } ?? false
+            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating, sourceDateEpoch: epoch) } ?? false
         }
         // The entries read again, by their place in the inventory (a cold build's are all of
         // them), and the stamps the model has of those it holds.
@@ -101,7 +102,8 @@ struct ImportStep: BuildStep {
                     progress.update(readBefore + done)
                     ahead?.take(photosIn[done])
                 }) { entry, old in
-                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: rating)
+                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: rating,
+                              sourceDateEpoch: epoch)
                 }
                 read += positions.count
                 photosRead = photosIn.last!
@@ -211,24 +213,38 @@ struct ImportStep: BuildStep {
     static let readerVersion = "4"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
-    /// record, its sidecar and the rating that makes a favorite.
-    static func fingerprint(_ entry: ContentEntry, favoriteRating: Int) -> String {
-        ContentHash.hexText(fingerprintValue(entry, favoriteRating: favoriteRating))
+    /// record, its sidecar, the rating that makes a favorite and, when SOURCE_DATE_EPOCH holds
+    /// its file's time back, that time.
+    static func fingerprint(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> String {
+        ContentHash.hexText(fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch))
+    }
+
+    /// When the photo was added: its record's date, else its file's modification time, never
+    /// later than SOURCE_DATE_EPOCH when that is set.
+    static func uploaded(_ entry: ContentEntry, sourceDateEpoch: Date?) -> Date {
+        entry.record?.uploaded ?? heldBack(entry, sourceDateEpoch: sourceDateEpoch) ?? entry.stamp.modified
+    }
+
+    /// SOURCE_DATE_EPOCH, when the file's time is later. Part of the fingerprint whether or not
+    /// a record gives the date: the import may know only the record's fingerprint.
+    private static func heldBack(_ entry: ContentEntry, sourceDateEpoch: Date?) -> Date? {
+        guard let epoch = sourceDateEpoch, entry.stamp.modified > epoch else { return nil }
+        return epoch
     }
 
     /// Whether the model's `stamp` of the photo says it is as `entry` finds it: the same file,
     /// the same fingerprint. Asked of every photo of every build, so neither text is made: at
     /// 100,000 photos, making them was most of an import that finds one photo changed.
-    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int) -> Bool {
+    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Bool {
         guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
-        return known == fingerprintValue(entry, favoriteRating: favoriteRating)
+        return known == fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
     }
 
     /// The number `fingerprint` writes: the hash of the reader's version, the record's
     /// fingerprint, the sidecar's path and stamp and the favorite rating, then the Markdown's
     /// and the clip's only when there is one (so photos without are not all read again), each
     /// after a U+001E. Written into one buffer, the bytes the models of earlier builds hashed.
-    static func fingerprintValue(_ entry: ContentEntry, favoriteRating: Int) -> UInt64 {
+    static func fingerprintValue(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> UInt64 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
         func add(_ text: String) {
@@ -258,6 +274,10 @@ struct ImportStep: BuildStep {
         add(String(favoriteRating))
         if let markdown = entry.markdown { add(markdown) }
         if let clip = entry.clip { add(clip, prefix: "clip ") }
+        if let epoch = heldBack(entry, sourceDateEpoch: sourceDateEpoch) {
+            bytes.append(0x1E)
+            add("uploaded \(Int64(epoch.timeIntervalSince1970))")
+        }
         return bytes.withUnsafeBytes { ContentHash.hash($0) }
     }
 
@@ -266,7 +286,7 @@ struct ImportStep: BuildStep {
     /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
     /// whole batch: `placeByPosition`), and its file name.
     static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
-                     files: any FileAccess, favoriteRating: Int) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
+                     files: any FileAccess, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let sameFile = old?.fileStamp == entry.stamp.text
         let metadata: ImageMetadata
@@ -340,10 +360,10 @@ struct ImportStep: BuildStep {
             place: place,
             region: record?.place != nil || record?.region != nil ? record?.region : described.region,
             taken: record?.taken ?? metadata.taken,
-            uploaded: record?.uploaded ?? entry.stamp.modified,
+            uploaded: uploaded(entry, sourceDateEpoch: sourceDateEpoch),
             width: metadata.width, height: metadata.height,
             favorite: (record?.favorite ?? false) || rated,
-            checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry, favoriteRating: favoriteRating),
+            checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch),
             format: metadata.format, orientation: metadata.orientation,
             camera: metadata.camera, exposure: metadata.exposure,
             latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// content/ as the walk finds it: every file's path, size and modification time, and one number
 /// for all of them, by which a build tells in a walk that nothing under content/ moved since
 /// the last clean build (see `BuildStamp.upToDate(_:now:content:)`).
@@ -8,18 +10,22 @@ struct ContentWalk: StepOutput {
     /// not learn. Such a site reads its catalogs and looks its photos up on every build.
     var digest: UInt64?
 
-    init(listing: FolderListing) {
+    /// `sourceDateEpoch` counts as content: a photo's date may be it (`ImportStep.uploaded`).
+    init(listing: FolderListing, sourceDateEpoch: Date? = nil) {
         self.listing = listing
-        digest = Self.digest(of: listing)
+        digest = Self.digest(of: listing, sourceDateEpoch: sourceDateEpoch)
     }
 
-    static func digest(of listing: FolderListing) -> UInt64? {
+    static func digest(of listing: FolderListing, sourceDateEpoch: Date? = nil) -> UInt64? {
         guard listing.unreadable.isEmpty else { return nil }
         // Hashed a buffer at a time (`ContentHash.Stream`, the same number): the bytes of a
         // million files' paths and stamps, made whole, were 40 MB in an array of room for 48.
         var hash = ContentHash.Stream()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
+        if let epoch = sourceDateEpoch {
+            withUnsafeBytes(of: epoch.timeIntervalSince1970.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        }
         for entry in listing.entries {
             guard !entry.isLink, let stamp = entry.stamp else { return nil }
             var path = entry.path
@@ -42,6 +48,6 @@ struct WalkContentStep: BuildStep {
     static let name = "walk content"
 
     func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentWalk {
-        ContentWalk(listing: try run.files.listing(under: site.paths.content))
+        ContentWalk(listing: try run.files.listing(under: site.paths.content), sourceDateEpoch: run.options.sourceDateEpoch)
     }
 }

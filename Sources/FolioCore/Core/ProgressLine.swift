@@ -25,8 +25,8 @@ final class ProgressLine: @unchecked Sendable {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let left = rate > 0 ? Double(total - done) / rate : 0
         let line = String(format: "\r\u{1B}[2K  %@ %d/%d  %.1f/s  %@ left", label, done, total, rate, Self.duration(left))
-        FileHandle.standardError.write(Data(line.utf8))
-        if done == total { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        // A line that cannot be drawn is lost: the command finds a closed stream at its next line.
+        Console.write(done == total ? line + "\r\u{1B}[2K" : line, to: .error)
     }
 
     static func duration(_ seconds: Double) -> String {

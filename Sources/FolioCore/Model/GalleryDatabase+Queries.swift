@@ -84,7 +84,7 @@ extension GalleryDatabase {
 
     /// The snapshot of `photos`, with the rest of what pages show read in `db`.
     static func snapshot(_ db: Database, photos: [GalleryPhoto], names: PhotoNames, topRegionLimit: Int) throws -> GallerySnapshot {
-        let top = try Region.mostPopular(limit: topRegionLimit).fetchAll(db)
+        let top = try Region.mostPopular(db, limit: topRegionLimit)
         let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         return GallerySnapshot(photos: photos, regions: names.ordered, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
     }

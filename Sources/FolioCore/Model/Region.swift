@@ -13,12 +13,9 @@ public struct Region: Codable, Hashable, Sendable, FetchableRecord, PersistableR
 }
 
 extension Region {
-    /// Top Regions: most distinct photographers first, then by name.
-    public static func mostPopular(limit: Int) -> QueryInterfaceRequest<Region> {
-        Region
-            .filter(Columns.photographerCount > 0)
-            .order(Columns.photographerCount.desc, Columns.name.collating(.localizedCaseInsensitiveCompare))
-            .limit(limit)
+    /// Top Regions: most distinct photographers first, then by name (`morePopular`).
+    static func mostPopular(_ db: Database, limit: Int) throws -> [Region] {
+        Array(try Region.filter(Columns.photographerCount > 0).fetchAll(db).sorted(by: morePopular).prefix(limit))
     }
 
     /// How many distinct people took a photo in each region, from who took a photo where: the
@@ -34,7 +31,7 @@ extension Region {
     /// The order of `mostPopular`, for regions already in memory.
     public static func morePopular(_ a: Region, _ b: Region) -> Bool {
         if a.photographerCount != b.photographerCount { return a.photographerCount > b.photographerCount }
-        return a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
+        return Collation.precedes(a.name, b.name)
     }
 }
 

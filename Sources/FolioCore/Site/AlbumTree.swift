@@ -67,7 +67,7 @@ struct AlbumTree: Sendable {
         }
         let byTitle: (String, String) -> Bool = { [albums] a, b in
             let (ta, tb) = (albums[a]!.title, albums[b]!.title)
-            return ta == tb ? a < b : ta.localizedStandardCompare(tb) == .orderedAscending
+            return ta == tb ? a < b : Collation.precedesAsFileName(ta, tb)
         }
         roots.sort(by: byTitle)
         // A photo's name is in its packed value (`GalleryPhoto.photo`): read once for each photo
@@ -125,7 +125,7 @@ struct AlbumTree: Sendable {
         case (nil, _?): return false
         default:
             let (na, nb) = (names(a.position), names(b.position))
-            return na != nb ? na.localizedStandardCompare(nb) == .orderedAscending : a.item.identifier < b.item.identifier
+            return na != nb ? Collation.precedesAsFileName(na, nb) : a.item.identifier < b.item.identifier
         }
     }
 

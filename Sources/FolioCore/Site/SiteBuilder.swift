@@ -182,7 +182,7 @@ public struct SiteBuilder: Sendable {
     }
 
     static func byName(_ a: String, _ b: String) -> Bool {
-        a.localizedCaseInsensitiveCompare(b) == .orderedAscending
+        Collation.precedes(a, b)
     }
 
     /// Where the photos of a place, a region, a person are in `ordered`: newest first.
