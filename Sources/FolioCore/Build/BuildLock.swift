@@ -6,12 +6,10 @@ import Foundation
 final class BuildLock: Sendable {
     private let descriptor: Int32
 
-    init(site: URL) throws {
+    init(site: URL, disk: any Disk) throws {
         let path = site.appendingPathComponent(".folio-lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw FolioError(path: path, reason: "cannot open the build lock: \(String(cString: strerror(errno)))")
-        }
+        let descriptor = disk.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskFailure(errno, path) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             close(descriptor)

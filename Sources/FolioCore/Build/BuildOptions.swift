@@ -15,6 +15,8 @@ public struct BuildOptions: Sendable {
     public var concurrency: Int?
     /// How every step reads the site's files.
     public var files: any FileAccess
+    /// Where every step writes the site's output and state.
+    public var disk: any Disk
     /// How images of photos from elsewhere (Flickr) are downloaded.
     public var web: any WebClient
     /// How a failed download is tried again.
@@ -26,7 +28,7 @@ public struct BuildOptions: Sendable {
     public var identity: String?
 
     public init(themeFolder: URL? = nil, now: Date? = nil, sourceDateEpoch: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
-                files: any FileAccess = LocalFileAccess(), web: any WebClient = CurlWebClient(),
+                files: any FileAccess = LocalFileAccess(), disk: any Disk = LocalDisk(), web: any WebClient = CurlWebClient(),
                 retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil,
                 identity: String? = nil) {
         self.themeFolder = themeFolder
@@ -35,6 +37,7 @@ public struct BuildOptions: Sendable {
         self.progress = progress
         self.concurrency = concurrency
         self.files = files
+        self.disk = disk
         self.web = web
         self.retry = retry
         self.renditionCache = renditionCache

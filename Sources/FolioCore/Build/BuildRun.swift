@@ -25,6 +25,7 @@ struct BuildRun: Sendable {
         options.sourceDateEpoch.map { min(modified, $0) } ?? modified
     }
     var files: any FileAccess { options.files }
+    var disk: any Disk { options.disk }
     /// How many photos are worked on at once.
     var concurrency: Int { max(1, options.concurrency ?? ProcessInfo.processInfo.activeProcessorCount) }
 

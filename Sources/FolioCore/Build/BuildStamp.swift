@@ -40,7 +40,7 @@ struct BuildStamp: Codable, Equatable {
     static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
         let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings,
                                       folio: site.folio)
-        guard let stamp = BuildState(paths: site.paths).stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
+        guard let stamp = site.state.stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
               try !site.database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
         else { return nil }
         return stamp

@@ -20,10 +20,13 @@ import Foundation
 struct BuildState {
     let folder: URL
     let output: URL
+    /// Where the state is written.
+    let disk: any Disk
 
-    init(paths: SitePaths) {
+    init(paths: SitePaths, disk: any Disk = LocalDisk()) {
         folder = paths.state
         output = paths.output
+        self.disk = disk
     }
 
     /// The default output's state is `public.build`; another output's is named by its path.
@@ -87,7 +90,7 @@ struct BuildState {
         try keeping {
             if kept.count != manifest.count {
                 record.pages = try stage(pages: kept)
-                try Self.rename(stagedPagesFile, to: pagesFile)
+                try rename(stagedPagesFile, to: pagesFile)
             }
             record.output = current
             record.stamp = nil
@@ -149,8 +152,8 @@ struct BuildState {
     /// Forgets the ledger: done before a build touches the tree beside the output, so a build
     /// killed half-way leaves the next one looking at every file.
     func dropTrees() throws {
-        guard FileManager.default.fileExists(atPath: treesFile.path) else { return }
-        try keeping { try FileManager.default.removeItem(at: treesFile) }
+        guard access(treesFile.path, F_OK) == 0 else { return }
+        try keeping { try disk.removeTree(treesFile.path) }
     }
 
     /// Each photo's media as the last build left them in both trees (`MediaLedger`); nil unless
@@ -165,9 +168,9 @@ struct BuildState {
     /// before leaves it there for the next to write over. Returns the hash of what was written.
     func stage(media ledger: MediaLedger) throws -> String {
         try keeping {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try disk.makeFolders(folder.path)
             let data = ledger.encoded()
-            try data.write(to: stagedMediaFile, options: .atomic)
+            try disk.writeFile(data, to: stagedMediaFile.path, atomically: true)
             return ContentHash.hex(data)
         }
     }
@@ -178,9 +181,9 @@ struct BuildState {
     func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
         var ledger = ledger
         try keeping {
-            try Self.rename(stagedMediaFile, to: mediaFile)
+            try rename(stagedMediaFile, to: mediaFile)
             ledger.media = media
-            try JSONEncoder().encode(ledger).write(to: treesFile, options: .atomic)
+            try disk.writeFile(try JSONEncoder().encode(ledger), to: treesFile.path, atomically: true)
         }
     }
 
@@ -194,10 +197,10 @@ struct BuildState {
     /// Keeps the search index's postings (`search()`), written as the word files of `files`.
     func save(search postings: SearchPostings, files: UInt64) throws {
         try keeping {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try disk.makeFolders(folder.path)
             let scratch = folder.appendingPathComponent(name + ".search-next")
-            _ = try Self.write(scratch) { write in postings.encode(files: files, to: write) }
-            try Self.rename(scratch, to: searchFile)
+            _ = try write(scratch) { write in postings.encode(files: files, to: write) }
+            try rename(scratch, to: searchFile)
         }
     }
 
@@ -236,8 +239,8 @@ struct BuildState {
     /// `stage(pages:)` for the manifest a build made over the last one's.
     func stage(pages manifest: NextManifest) throws -> String {
         try keeping {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            return try Self.write(stagedPagesFile) { write in manifest.encode(to: write) }
+            try disk.makeFolders(folder.path)
+            return try write(stagedPagesFile) { write in manifest.encode(to: write) }
         }
     }
 
@@ -249,35 +252,32 @@ struct BuildState {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         try keeping {
-            try Self.rename(stagedPagesFile, to: pagesFile)
-            if let site { try site.write(to: digestFile, options: .atomic) } else { try? FileManager.default.removeItem(at: digestFile) }
+            try rename(stagedPagesFile, to: pagesFile)
+            if let site { try disk.writeFile(site, to: digestFile.path, atomically: true) } else { try? disk.removeTree(digestFile.path) }
             try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, stamp: stamp))
         }
     }
 
     /// Writes `file` as `encode` hands it its bytes, a piece at a time; returns their hash.
-    private static func write(_ file: URL, _ encode: (@escaping (UnsafeRawBufferPointer) -> Void) -> Void) throws -> String {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw FolioError(path: file.path, reason: "cannot be created")
-        }
-        let handle = try FileHandle(forWritingTo: file)
+    private func write(_ file: URL, _ encode: (@escaping (UnsafeRawBufferPointer) -> Void) -> Void) throws -> String {
+        let descriptor = disk.open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskFailure(errno, file.path) }
         var hash = ContentHash.Stream()
-        var failure: (any Error)?
+        var failure: Int32 = 0
+        let disk = self.disk
         encode { bytes in
-            guard failure == nil else { return }
+            guard failure == 0 else { return }
             hash.add(bytes)
-            do { try handle.write(contentsOf: bytes) } catch { failure = error }
+            failure = disk.writeAll(descriptor, bytes)
         }
-        do { try handle.close() } catch { failure = failure ?? error }
-        if let failure { throw failure }
+        if disk.close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure != 0 { throw DiskFailure(failure, file.path) }
         return ContentHash.hexText(hash.value)
     }
 
     /// Puts `file` in place of `target` in one step.
-    private static func rename(_ file: URL, to target: URL) throws {
-        guard Foundation.rename(file.path, target.path) == 0 else {
-            throw FolioError(path: file.path, reason: String(cString: strerror(errno)))
-        }
+    private func rename(_ file: URL, to target: URL) throws {
+        guard disk.rename(file.path, target.path) == 0 else { throw DiskFailure(errno, target.path) }
     }
 
     /// The hash of the manifest the state in place keeps, which a ledger names.
@@ -288,13 +288,16 @@ struct BuildState {
     private func write(_ record: Record) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try encoder.encode(record).write(to: recordFile, options: .atomic)
+        try disk.writeFile(try encoder.encode(record), to: recordFile.path, atomically: true)
     }
 
-    /// Runs `save`, whose failure is the build state's, named by its folder.
+    /// Runs `save`, whose failure is the build state's, named by its folder; the disk's own
+    /// failures are the machine's, and say so.
     private func keeping<Kept>(_ save: () throws -> Kept) throws -> Kept {
         do {
             return try save()
+        } catch let failure as DiskFailure {
+            throw failure
         } catch {
             throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
         }

@@ -4,6 +4,8 @@ protocol BuildStep: Sendable {
     associatedtype Input: Sendable
     associatedtype Output: StepOutput
     static var name: String { get }
+    /// What the step does, as a message about a failing disk says it ("writing renditions").
+    static var activity: String { get }
     func run(_ input: Input, in run: BuildRun) async throws -> Output
 }
 

@@ -10,6 +10,8 @@ struct ConfiguredSite: StepOutput {
     let renditions: RenditionSet
     let processor: ImageProcessor
     let output: PublicOutput
+    /// Where the output, the build's state and its caches are written.
+    let disk: any Disk
     /// Held until the build is done: one build of a site at a time. Shards take none: they
     /// run at once, and write neither the model nor `public/`.
     let lock: BuildLock?
@@ -20,16 +22,20 @@ struct ConfiguredSite: StepOutput {
 }
 
 extension ConfiguredSite {
+    /// What the build keeps for the next about the output it publishes.
+    var state: BuildState { BuildState(paths: paths, disk: disk) }
+
     /// Where the readings of the site's catalogs are kept between builds: the load reads
     /// through it, and the import reads again through it the records the load let go.
     var catalogCache: CatalogCache {
-        CatalogCache(folder: paths.catalogCache, reader: folio)
+        CatalogCache(folder: paths.catalogCache, reader: folio, disk: disk)
     }
 }
 
 /// Reads the settings, loads the theme, opens the model and the output.
 struct ConfigureStep: BuildStep {
     static let name = "configure"
+    static let activity = "opening the site"
     /// A shard's own copy of the model, which it imports into instead of the site's.
     var scratchModel: URL?
 
@@ -39,9 +45,9 @@ struct ConfigureStep: BuildStep {
             throw FolioError(path: paths.root.path, reason: "not a Folio site: it has no content/ folder (try 'folio new')")
         }
         if let refusal = paths.outputRefusal() { throw FolioError(path: paths.output.path, reason: refusal) }
-        let lock = try scratchModel == nil ? BuildLock(site: paths.root) : nil
+        let lock = try scratchModel == nil ? BuildLock(site: paths.root, disk: run.disk) : nil
         // A site moved or restored from a cache: its pages are known again by their bytes.
-        if lock != nil { _ = try? BuildState(paths: paths).adoptMovedOutput() }
+        if lock != nil { _ = try? BuildState(paths: paths, disk: run.disk).adoptMovedOutput() }
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
         let issues = unknownKeys.map { key, suggestion in
             BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
@@ -59,8 +65,8 @@ struct ConfigureStep: BuildStep {
             renditions: RenditionSet(settings),
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
                                       clock: run.clock, colour: settings.colour),
-            output: try scratchModel == nil ? PublicOutput(destination: paths.output) : PublicOutput(viewing: paths.output),
-            lock: lock, issues: issues,
-            folio: run.options.identity ?? FolioIdentity.current(cache: paths.state))
+            output: try scratchModel == nil ? PublicOutput(destination: paths.output, disk: run.disk) : PublicOutput(viewing: paths.output),
+            disk: run.disk, lock: lock, issues: issues,
+            folio: run.options.identity ?? FolioIdentity.current(cache: paths.state, disk: run.disk))
     }
 }

@@ -15,7 +15,7 @@ enum FolioIdentity {
     /// The identity of the running Folio, read from `folder`'s cache when the executable is the
     /// one it was computed for, else computed and kept there (best effort: a folder that cannot be
     /// written only costs the hash again next time).
-    static func current(cache folder: URL) -> String {
+    static func current(cache folder: URL, disk: any Disk) -> String {
         guard let key = executableKey() else { return "folio \(FolioVersion.number)" }
         let file = folder.appendingPathComponent(cacheName)
         if let text = try? String(contentsOf: file, encoding: .utf8) {
@@ -25,8 +25,8 @@ enum FolioIdentity {
         // A process that builds many sites, or one site many times (folio serve), hashes once.
         guard let hash = memo.value(for: key) ?? executableHash() else { return "folio \(FolioVersion.number)" }
         memo.set(hash, for: key)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data("\(key) \(hash)\n".utf8).write(to: file, options: .atomic)
+        try? disk.makeFolders(folder.path)
+        try? disk.writeFile(Data("\(key) \(hash)\n".utf8), to: file.path, atomically: true)
         return "folio \(FolioVersion.number) \(hash)"
     }
 

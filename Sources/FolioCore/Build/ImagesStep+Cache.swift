@@ -6,7 +6,7 @@ extension BuildRun {
     var renditionCache: (any RenditionCache)? {
         if let cache = options.renditionCache { return cache }
         let folder = paths.cache.appendingPathComponent("renditions")
-        return files.isFolder(folder) ? FolderRenditionCache(folder: folder) : nil
+        return files.isFolder(folder) ? FolderRenditionCache(folder: folder, disk: disk) : nil
     }
 }
 

@@ -16,6 +16,7 @@ struct MadeImages: StepOutput {
 /// only to `public/media/`.
 struct ImagesStep: BuildStep {
     static let name = "images"
+    static let activity = "writing renditions"
 
     /// One job's outcome.
     struct Made: Sendable {
@@ -38,7 +39,7 @@ struct ImagesStep: BuildStep {
         }
         let downloads = jobs.indices.filter { jobs[$0].isDownload }
         guard !local.isEmpty || !downloads.isEmpty else { return MadeImages() }
-        let sources = Sources(files: run.files, web: run.options.web, retry: run.options.retry)
+        let sources = Sources(files: run.files, disk: run.disk, web: run.options.web, retry: run.options.retry)
         let videoSeconds = local.reduce(0) { $0 + Int(jobs[$1].videoSeconds) }
         let context = Context(processor: site.processor, output: site.output, sources: sources,
                               renditions: site.renditions, thumbnailSpecs: Set(site.renditions.thumbnailSpecs),
@@ -53,7 +54,8 @@ struct ImagesStep: BuildStep {
         let outcomes = Outcomes()
         func work(_ numbers: [Int], width: Int) async {
             _ = await boundedMap(numbers, width: width, onEach: { _ in progress.update(counted.increment()) }) { number in
-                guard let job = plan.job(jobs[number]) else { return }
+                // The disk failed under an earlier job: the build stops, nothing more is made.
+                guard !outcomes.isStopped, let job = plan.job(jobs[number]) else { return }
                 do {
                     var made: Made
                     if let cache, let taken = try await Self.take(job, from: cache, context) {
@@ -63,6 +65,8 @@ struct ImagesStep: BuildStep {
                     }
                     store.add(made.thumbnails, for: job.photos.map(\.id))
                     outcomes.add(made, of: number)
+                } catch let failure as DiskFailure {
+                    outcomes.stop(failure)
                 } catch let error as ImagingError {
                     outcomes.add(Made(failure: error.reason), of: number)
                 } catch {
@@ -73,6 +77,7 @@ struct ImagesStep: BuildStep {
         async let fetched: Void = work(downloads, width: Self.downloadsInFlight)
         await work(local, width: run.concurrency)
         await fetched
+        if let failure = outcomes.stopped { throw failure }
         let order = local + downloads
 
         var result = MadeImages()
@@ -106,6 +111,7 @@ struct ImagesStep: BuildStep {
         private let lock = NSLock()
         private var counts = (made: 0, fromCache: 0)
         private var failed: [Int: String] = [:]
+        private var failure: DiskFailure?
 
         /// Job `number`'s outcome.
         func add(_ outcome: Made, of number: Int) {
@@ -115,6 +121,14 @@ struct ImagesStep: BuildStep {
                 if let failure = outcome.failure { failed[number] = failure }
             }
         }
+
+        /// The first failure of the disk: no photo's fault, it stops the step.
+        func stop(_ failure: DiskFailure) {
+            lock.withLock { self.failure = self.failure ?? failure }
+        }
+
+        var stopped: DiskFailure? { lock.withLock { failure } }
+        var isStopped: Bool { stopped != nil }
 
         var made: Int { lock.withLock { counts.made } }
         var fromCache: Int { lock.withLock { counts.fromCache } }
@@ -155,6 +169,7 @@ struct ImagesStep: BuildStep {
     /// Where a job's bytes come from: the site's files, or the web.
     struct Sources: Sendable {
         var files: any FileAccess
+        var disk: any Disk
         var web: any WebClient
         var retry: RetryPolicy
 
@@ -188,8 +203,8 @@ struct ImagesStep: BuildStep {
                 })
                 let metadata = try processor.metadata(of: response.body)
                 if let cache {
-                    try FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try response.body.write(to: cache, options: .atomic)
+                    try disk.makeFolders(cache.deletingLastPathComponent().path)
+                    try disk.writeFile(response.body, to: cache.path, atomically: true)
                 }
                 return (response.body, metadata)
             }

@@ -22,6 +22,7 @@ struct ImportResult: StepOutput {
 /// EXIF) and upserted, photos whose files are gone are removed, unchanged ones cost nothing.
 struct ImportStep: BuildStep {
     static let name = "import"
+    static let activity = "writing the model"
 
     /// What the model holds of each photo from content/ (`GalleryDatabase.contentMarks()`), when
     /// it was read beside the load step; nil: read here.
@@ -79,7 +80,7 @@ struct ImportStep: BuildStep {
         let ahead = files.readAhead(zip(changed, isPhoto).filter(\.1).map { (entries[$0.0].path, entries[$0.0].stamp.size) },
                                     under: contentRoot.path)
         defer { ahead?.stop() }
-        lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer)
+        lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer, disk: site.disk)
         // The problems reading found (a photo read without one is not in it), and which of the
         // troubled photos were read again.
         var found: [PhotoSource: [BuildIssue]] = [:]

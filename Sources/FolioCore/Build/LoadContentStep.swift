@@ -1,6 +1,7 @@
 /// Finds every catalog and image under `content/`, in the walk of it.
 struct LoadContentStep: BuildStep {
     static let name = "load content"
+    static let activity = "reading content/"
 
     func run(_ input: (site: ConfiguredSite, walk: ContentWalk), in run: BuildRun) async throws -> ContentInventory {
         let site = input.site

@@ -147,6 +147,7 @@ struct AlbumSeal: Sendable {
 /// before anything is drawn.
 struct PagesStep: BuildStep {
     static let name = "pages"
+    static let activity = "laying out the pages"
 
     /// Up to how many photos the last build's manifest is read beside the builder's work rather
     /// than after the search index: a tenth of a second sooner at 100,000 photos, for its 15 MB
@@ -160,7 +161,7 @@ struct PagesStep: BuildStep {
         // beside the builder's work on the model, not after it: its digest, and its manifest.
         // Past `manifestBeside` photos only the search index's part of the manifest is read
         // now, the rest once the search index is made (below).
-        let state = BuildState(paths: site.paths)
+        let state = site.state
         async let lastDigest = state.digest()
         let whole = plan.snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)

@@ -156,13 +156,14 @@ struct BuildPlan: StepOutput {
 /// last build's (`MediaLedger`) is not looked at. Writes nothing.
 struct PlanStep: BuildStep {
     static let name = "plan"
+    static let activity = "planning the images"
 
     /// `last` is the last build's media ledger, being read beside the model's photos.
     func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: Task<MediaLedger?, Never>?), in run: BuildRun) async throws -> BuildPlan {
         let (site, imported, lastRead) = input
         let database = site.database
         // The last build's photos, kept, with the rows changed since; or every row.
-        let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio)
+        let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio, disk: site.disk)
         let read = try database.snapshot(kept: kept)
         let (revision, readWhole) = (read.revision, read.readWhole)
         // Taken out of the read, not shared with it: shared, the sort below made a copy of every

@@ -33,40 +33,38 @@ extension PublicOutput {
         }
         dropIncoming()
         if let media { removeUnused(media, among: prefixes) }
-        for file in stale where fm.fileExists(atPath: next.path + "/" + file) {
-            try? fm.removeItem(atPath: next.path + "/" + file)
+        for file in stale where access(next.path + "/" + file, F_OK) == 0 {
+            try? disk.removeTree(next.path + "/" + file)
             unmirror(file)
             noteChanged(file)
         }
         let swap: Swap
-        if !fm.fileExists(atPath: destination.path) {
+        if access(destination.path, F_OK) != 0 {
             try move(next, to: destination)
             swap = .atomic
             finishTwin()
-        } else if folio_exchange(next.path, destination.path) == 0 {
+        } else if disk.exchange(next.path, destination.path) == 0 {
             swap = .atomic
         } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
             let aside = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).swap")
-            try? fm.removeItem(at: aside)
+            try? disk.removeTree(aside.path)
             try move(destination, to: aside)
             do {
                 try move(next, to: destination)
             } catch {
-                try? fm.moveItem(at: aside, to: destination)
+                _ = disk.rename(aside.path, destination.path)
                 throw error
             }
             try move(aside, to: next)
             swap = .inTwoSteps
         } else {
-            throw FolioError(path: destination.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
+            throw DiskFailure(errno, destination.path)
         }
         return swap
     }
 
     private func move(_ from: URL, to: URL) throws {
-        guard rename(from.path, to.path) == 0 else {
-            throw FolioError(path: to.path, reason: "cannot put the new site in place: \(String(cString: strerror(errno)))")
-        }
+        guard disk.rename(from.path, to.path) == 0 else { throw DiskFailure(errno, to.path) }
     }
 
     /// Deletes the media files and tile folders not in `media`, of those whose name starts
@@ -78,29 +76,15 @@ extension PublicOutput {
         }
         let root = next.appendingPathComponent("media")
         for name in Self.names(in: root.path, where: { $0 != "tiles" && looked($0) && !media.contains("media/\($0)") }) {
-            try? fm.removeItem(at: root.appendingPathComponent(name))
+            try? disk.removeTree(root.appendingPathComponent(name).path)
             unmirror("media/\(name)")
             noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
         for name in Self.names(in: tiles.path, where: { looked($0) && !media.contains("media/tiles/\($0)/") }) {
-            try? fm.removeItem(at: tiles.appendingPathComponent(name))
+            try? disk.removeTree(tiles.appendingPathComponent(name).path)
             unmirror("media/tiles/\(name)", folder: true)
             noteChanged("media/tiles/\(name)/")
         }
-    }
-
-    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
-    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
-    /// at the end of the build, at its peak. Nothing when the folder will not open.
-    private static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = LocalFileAccess.name(of: entry)
-            if name != ".", name != "..", picked(name) { names.append(name) }
-        }
-        return names
     }
 }

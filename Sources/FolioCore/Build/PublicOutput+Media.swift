@@ -21,22 +21,18 @@ extension PublicOutput {
     /// Lets `make` write a media file beside its final name, then renames it into place.
     public func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws {
         let path = next.path + "/" + relative
-        do {
-            try prepareFolder(Self.folder(of: relative, in: next.path))
-        } catch {
-            throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
-        }
+        try prepareFolder(Self.folder(of: relative, in: next.path))
         let scratch = "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try make(URL(fileURLWithPath: scratch))
         } catch {
-            unlink(scratch)
+            _ = disk.unlink(scratch)
             throw error
         }
-        guard rename(scratch, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(scratch)
-            throw FolioError(path: path, reason: "cannot put it in place: \(reason)")
+        guard disk.rename(scratch, path) == 0 else {
+            let failure = DiskFailure(errno, path)
+            _ = disk.unlink(scratch)
+            throw failure
         }
         mirror(relative)
         noteChanged(relative)
@@ -44,16 +40,12 @@ extension PublicOutput {
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
     public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
-        let final = next.appendingPathComponent(folder)
-        let partial = final.deletingLastPathComponent().appendingPathComponent(final.lastPathComponent + ".partial")
-        try? fm.removeItem(at: partial)
-        try body { path, data in try self.write(data, to: path, in: partial.path, atomically: false) }
-        do {
-            try? fm.removeItem(at: final)
-            try fm.moveItem(at: partial, to: final)
-        } catch {
-            throw FolioError(path: final.path, reason: "cannot put the tiles in place: \(error.localizedDescription)")
-        }
+        let final = next.path + "/" + folder
+        let partial = final + ".partial"
+        try disk.removeTree(partial)
+        try body { path, data in try self.write(data, to: path, in: partial, atomically: false) }
+        try disk.removeTree(final)
+        try disk.move(partial, to: final)
         mirror(folder, tree: true)
         noteChanged(folder + "/")
     }
@@ -63,10 +55,9 @@ extension PublicOutput {
     /// Deletes what a killed build left half made among the next tree's media: its pages are
     /// dealt with one by one (`write`, `reuse`, and `removeUnmade` before the swap).
     func clearPartialMedia() throws {
-        for folder in [next.appendingPathComponent("media"), next.appendingPathComponent("media/tiles")] {
-            for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
-            where entry.hasSuffix(".partial") || entry.contains(".tmp-") {
-                try fm.removeItem(at: folder.appendingPathComponent(entry))
+        for folder in [next.path + "/media", next.path + "/media/tiles"] {
+            for entry in Self.names(in: folder, where: { $0.hasSuffix(".partial") || $0.contains(".tmp-") }) {
+                try disk.removeTree(folder + "/" + entry)
             }
         }
     }
@@ -77,29 +68,29 @@ extension PublicOutput {
     /// two of every media file from then on. Tile folders are linked under a scratch name first,
     /// so a kill mid-way leaves no half pyramid under a name that says it is complete.
     func linkMissingMedia() throws {
-        let published = destination.appendingPathComponent("media")
-        let media = next.appendingPathComponent("media")
-        guard fm.fileExists(atPath: published.path) else { return }
-        try fm.createDirectory(at: media, withIntermediateDirectories: true)
-        let have = Set((try? fm.contentsOfDirectory(atPath: media.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: published.path) where name != "tiles" {
-            let (source, target) = (published.appendingPathComponent(name).path, media.appendingPathComponent(name).path)
+        let published = destination.path + "/media"
+        let media = next.path + "/media"
+        guard access(published, F_OK) == 0 else { return }
+        try disk.makeFolders(media)
+        let have = Set(Self.names(in: media, where: { _ in true }))
+        for name in Self.names(in: published, where: { $0 != "tiles" }) {
+            let (source, target) = (published + "/" + name, media + "/" + name)
             if have.contains(name) {
                 guard !Self.isSameFile(source, target) else { continue }
-                Self.makeWay(target)
+                makeWay(target)
             }
             try share(source, target)
         }
-        let publishedTiles = published.appendingPathComponent("tiles")
-        guard fm.fileExists(atPath: publishedTiles.path) else { return }
-        let tiles = media.appendingPathComponent("tiles")
-        try fm.createDirectory(at: tiles, withIntermediateDirectories: true)
-        let haveTiles = Set((try? fm.contentsOfDirectory(atPath: tiles.path)) ?? [])
-        for name in try fm.contentsOfDirectory(atPath: publishedTiles.path) where !name.hasSuffix(".partial") {
-            let (source, target) = (publishedTiles.appendingPathComponent(name).path, tiles.appendingPathComponent(name).path)
+        let publishedTiles = published + "/tiles"
+        guard access(publishedTiles, F_OK) == 0 else { return }
+        let tiles = media + "/tiles"
+        try disk.makeFolders(tiles)
+        let haveTiles = Set(Self.names(in: tiles, where: { _ in true }))
+        for name in Self.names(in: publishedTiles, where: { !$0.hasSuffix(".partial") }) {
+            let (source, target) = (publishedTiles + "/" + name, tiles + "/" + name)
             if haveTiles.contains(name) {
                 guard !Self.isSameTree(source, target) else { continue }
-                try fm.removeItem(atPath: target)
+                try disk.removeTree(target)
             }
             try linkPyramid(source, target)
         }
@@ -113,9 +104,9 @@ extension PublicOutput {
 
     /// Whether the folders `a` and `b` hold the same names, each one file in both.
     static func isSameTree(_ a: String, _ b: String) -> Bool {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: a), let others = try? fm.contentsOfDirectory(atPath: b),
-              Set(names) == Set(others) else { return false }
+        guard access(a, F_OK) == 0, access(b, F_OK) == 0 else { return false }
+        let names = Self.names(in: a, where: { _ in true })
+        guard Set(names) == Set(Self.names(in: b, where: { _ in true })) else { return false }
         return names.allSatisfy { name in
             let (x, y) = (a + "/" + name, b + "/" + name)
             var info = stat()
@@ -127,9 +118,9 @@ extension PublicOutput {
     /// Links a tile pyramid under a scratch name, renamed to `target` once whole.
     func linkPyramid(_ source: String, _ target: String) throws {
         let partial = target + ".partial"
-        try? fm.removeItem(atPath: partial)
+        try disk.removeTree(partial)
         try linkTree(source, partial)
-        try fm.moveItem(atPath: partial, toPath: target)
+        try disk.move(partial, to: target)
     }
 
     /// Gives the next tree `public/`'s version of each of these media files and tile folders
@@ -140,7 +131,7 @@ extension PublicOutput {
             let isTiles = relative.hasSuffix("/")
             let name = isTiles ? String(relative.dropLast()) : relative
             let published = destination.path + "/" + name, here = next.path + "/" + name
-            try? fm.removeItem(atPath: here)
+            try disk.removeTree(here)
             guard access(published, F_OK) == 0 else { continue }
             try prepareFolder(Self.folder(of: name, in: next.path))
             if isTiles {

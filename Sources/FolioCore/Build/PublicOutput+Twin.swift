@@ -30,14 +30,14 @@ extension PublicOutput {
         let hasNext = access(next.path, F_OK) == 0
         if leftover {
             // Killed after its swap: the twin is the site in place, file for file.
-            if published, !hasNext, rename(twinPath, next.path) == 0 { return false }
-            try fm.removeItem(atPath: twinPath)
+            if published, !hasNext, disk.rename(twinPath, next.path) == 0 { return false }
+            try disk.removeTree(twinPath)
         }
         return differing == nil && !published && !hasNext
     }
 
     func startTwin() throws {
-        try fm.createDirectory(atPath: twinPath, withIntermediateDirectories: true)
+        try disk.makeFolders(twinPath)
         twin = twinPath
     }
 
@@ -49,14 +49,14 @@ extension PublicOutput {
         do {
             try prepareFolder(Self.folder(of: relative, in: twin), within: twin)
             if tree {
-                try? fm.removeItem(atPath: target)
+                try disk.removeTree(target)
                 try linkTree(source, target, copying: false)
-            } else if link(source, target) != 0 {
+            } else if disk.link(source, target) != 0 {
                 // Most often nothing is there yet (the twin is being made): a link straight away,
                 // not a look for something to remove first in a folder of a hundred thousand names.
                 let failure = errno
-                guard failure == EEXIST, unlink(target) == 0 || errno == ENOENT, link(source, target) == 0 else {
-                    throw FolioError(path: target, reason: String(cString: strerror(failure == EEXIST ? errno : failure)))
+                guard failure == EEXIST, disk.unlink(target) == 0 || errno == ENOENT, disk.link(source, target) == 0 else {
+                    throw DiskFailure(failure == EEXIST ? errno : failure, target)
                 }
             }
         } catch {
@@ -71,19 +71,19 @@ extension PublicOutput {
         guard let twin else { return }
         let target = twin + "/" + relative
         if folder {
-            try? fm.removeItem(atPath: target)
+            try? disk.removeTree(target)
         } else {
-            unlink(target)
+            _ = disk.unlink(target)
         }
     }
 
     /// Once the new site is in place: the twin becomes the tree beside it, or goes.
     func finishTwin() {
         guard let twin else { return }
-        if !isTwinBroken, rename(twin, next.path) == 0 {
+        if !isTwinBroken, disk.rename(twin, next.path) == 0 {
             twinIsNext = true
         } else {
-            try? fm.removeItem(atPath: twin)
+            try? disk.removeTree(twin)
         }
         self.twin = nil
     }

@@ -27,7 +27,8 @@ public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
     public let next: URL
-    let fm = FileManager.default
+    /// Where every file, folder, link and rename of the build's output is made.
+    let disk: any Disk
     private var folders = Set<String>()
     /// The pages and assets this build put in the next tree (written, or taken over): the rest
     /// of it, but for media, goes before the swap. The pages a caller files elsewhere (the render
@@ -57,14 +58,16 @@ public final class PublicOutput: @unchecked Sendable {
     init(viewing destination: URL) {
         self.destination = destination
         next = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).next")
+        disk = LocalDisk()
     }
 
-    public init(destination: URL) throws {
+    public init(destination: URL, disk: any Disk = LocalDisk()) throws {
         self.destination = destination
+        self.disk = disk
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
         next = parent.appendingPathComponent(".\(name).next")
-        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        try disk.makeFolders(parent.path)
     }
 
     /// Makes the next tree ready for a build: only once the build knows it has something to do,
@@ -75,15 +78,14 @@ public final class PublicOutput: @unchecked Sendable {
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
         // What older Folios left behind: a staging folder per build, and the site before it.
-        for leftover in (try? fm.contentsOfDirectory(atPath: parent.path)) ?? []
-        where leftover.hasPrefix(".\(name).staging-") || leftover == ".\(name).previous" {
-            try? fm.removeItem(at: parent.appendingPathComponent(leftover))
+        for leftover in Self.names(in: parent.path, where: { $0.hasPrefix(".\(name).staging-") || $0 == ".\(name).previous" }) {
+            try? disk.removeTree(parent.appendingPathComponent(leftover).path)
         }
         // What a killed build left on its way into the media folder.
         dropIncoming()
         do {
             let cold = try takeOverTwin(differing: differing)
-            try fm.createDirectory(at: next, withIntermediateDirectories: true)
+            try disk.makeFolders(next.path)
             if cold {
                 try startTwin()
                 changed = nil
@@ -96,6 +98,8 @@ public final class PublicOutput: @unchecked Sendable {
             }
         } catch let error as FolioError {
             throw error
+        } catch let failure as DiskFailure {
+            throw failure
         } catch {
             throw FolioError(path: next.path, reason: "cannot prepare the next site: \(error.localizedDescription)")
         }
@@ -103,15 +107,20 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// A hard link to `source` at `target`; a copy where the file system cannot link.
     func share(_ source: String, _ target: String) throws {
-        if link(source, target) == 0 || errno == EEXIST { return }
-        try fm.copyItem(atPath: source, toPath: target)
+        if disk.link(source, target) == 0 { return }
+        switch errno {
+        case EEXIST: return
+        // No hard links here (FAT, some network mounts): a copy.
+        case EPERM, EXDEV, EMLINK, ENOTSUP: try disk.copyFile(source, to: target)
+        default: throw DiskFailure(errno, target)
+        }
     }
 
     /// Every file under `source` at the same place under `target`, each a hard link; a copy
     /// where the file system cannot link, unless `copying` is false: then a link that fails throws.
     func linkTree(_ source: String, _ target: String, copying: Bool = true) throws {
-        try fm.createDirectory(atPath: target, withIntermediateDirectories: true)
-        for name in try fm.contentsOfDirectory(atPath: source) {
+        try disk.makeFolders(target)
+        for name in Self.names(in: source, where: { _ in true }) {
             let from = source + "/" + name, to = target + "/" + name
             var info = stat()
             guard lstat(from, &info) == 0 else { continue }
@@ -119,8 +128,8 @@ public final class PublicOutput: @unchecked Sendable {
                 try linkTree(from, to, copying: copying)
             } else if copying {
                 try share(from, to)
-            } else if link(from, to) != 0 {
-                throw FolioError(path: to, reason: String(cString: strerror(errno)))
+            } else if disk.link(from, to) != 0 {
+                throw DiskFailure(errno, to)
             }
         }
     }
@@ -139,16 +148,16 @@ public final class PublicOutput: @unchecked Sendable {
         // Only recorded once it exists: another task may be writing into it right after. A
         // file of an older site where this folder goes (a page once, a folder now) makes way.
         do {
-            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
+            try disk.makeFolders(folder)
+        } catch let failure as DiskFailure where failure.code == EEXIST || failure.code == ENOTDIR {
             var ancestor = folder
             let root = root ?? next.path
             while ancestor.count > root.count {
                 var info = stat()
-                if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { unlink(ancestor) }
+                if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { _ = disk.unlink(ancestor) }
                 ancestor = String(ancestor[..<(ancestor.lastIndex(of: "/") ?? ancestor.startIndex)])
             }
-            try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try disk.makeFolders(folder)
         }
         lock.lock()
         folders.insert(folder)
@@ -177,7 +186,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Deletes `incoming` and whatever is in it, and forgets it was made.
     func dropIncoming() {
-        try? fm.removeItem(atPath: incoming)
+        try? disk.removeTree(incoming)
         lock.lock()
         folders = folders.filter { $0 != incoming && !$0.hasPrefix(incoming + "/") }
         lock.unlock()
@@ -188,17 +197,12 @@ public final class PublicOutput: @unchecked Sendable {
     /// writes go to a temporary file in `incoming` first and are linked into place whole.
     func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
         let path = base + "/" + relative
-        let target: String
-        do {
-            try prepareFolder(Self.folder(of: relative, in: base))
-            target = atomically ? try temporaryFile() : path
-        } catch {
-            throw FolioError(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
-        }
+        try prepareFolder(Self.folder(of: relative, in: base))
+        let target = atomically ? try temporaryFile() : path
         // A new file where nothing is (every page of a cold build): made at once, without first
         // looking for an old one to write over or out of the way, each a look through a folder
         // of up to a hundred thousand names.
-        var descriptor = atomically ? -1 : open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var descriptor = atomically ? -1 : disk.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         let inPlace = descriptor < 0 && !atomically && Self.ownedAlone(path)
         if descriptor >= 0 {
             // Made new: nothing was there.
@@ -207,43 +211,31 @@ public final class PublicOutput: @unchecked Sendable {
             // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
             // mounted with `discard` every freed file waits for the device: a build that
             // rewrote ten thousand pages spent half its render step asleep in unlink.
-            descriptor = open(target, O_WRONLY | O_CLOEXEC)
+            descriptor = disk.open(target, O_WRONLY | O_CLOEXEC, 0)
         } else {
             // What is there may be the published site's own file (a page taken over a build
             // ago): written into, it would change public/ too. A new file takes its name.
-            if !atomically { Self.makeWay(path) }
-            descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if !atomically { makeWay(path) }
+            descriptor = disk.open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
-        guard descriptor >= 0 else { throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(errno)))") }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        guard descriptor >= 0 else { throw DiskFailure(errno, path) }
+        var failure = data.withUnsafeBytes { disk.writeAll(descriptor, $0) }
         // Written over in place, a longer old page's tail goes.
-        if failure == 0, inPlace, ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0, inPlace, disk.truncate(descriptor, data.count) != 0 { failure = errno }
+        if disk.close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0, atomically {
             // One entry made in the media folder. Where a file is there already (of the same
             // content: named by it), or the file system has no hard links (FAT, some network
             // mounts), it is renamed into place instead, as it always was.
-            if link(target, path) == 0 {
-                unlink(target)
-            } else if rename(target, path) != 0 {
+            if disk.link(target, path) == 0 {
+                _ = disk.unlink(target)
+            } else if disk.rename(target, path) != 0 {
                 failure = errno
             }
         }
         if failure != 0 {
-            unlink(target)
-            throw FolioError(path: path, reason: "cannot write: \(String(cString: strerror(failure)))")
+            _ = disk.unlink(target)
+            throw DiskFailure(failure, path)
         }
     }
 
@@ -290,7 +282,7 @@ public final class PublicOutput: @unchecked Sendable {
         }
         do {
             try prepareFolder(Self.folder(of: relative, in: next.path))
-            Self.makeWay(new)
+            makeWay(new)
             try share(old, new)
             return true
         } catch {
@@ -341,10 +333,24 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages
     /// where a page goes now.
-    static func makeWay(_ path: String) {
-        if unlink(path) != 0, errno == EISDIR || errno == EPERM {
-            try? FileManager.default.removeItem(atPath: path)
+    func makeWay(_ path: String) {
+        if disk.unlink(path) != 0, errno == EISDIR || errno == EPERM {
+            try? disk.removeTree(path)
         }
+    }
+
+    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
+    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
+    /// at the end of the build, at its peak. Nothing when the folder will not open.
+    static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = LocalFileAccess.name(of: entry)
+            if name != ".", name != "..", picked(name) { names.append(name) }
+        }
+        return names
     }
 
     /// Deletes every page, asset and folder of the next tree that this build did not make (the
@@ -375,14 +381,14 @@ public final class PublicOutput: @unchecked Sendable {
             }
             closedir(directory)
             for name in unmade {
-                unlink(folder + "/" + name)
+                _ = disk.unlink(folder + "/" + name)
                 unmirror(inside(name))
                 changed?.insert(inside(name))
             }
             for name in folders {
                 let path = folder + "/" + name
                 if sweep(path, inside(name)) {
-                    rmdir(path)
+                    _ = disk.removeFolder(path)
                     unmirror(inside(name), folder: true)
                 } else {
                     empty = false
@@ -406,10 +412,10 @@ public final class PublicOutput: @unchecked Sendable {
         var removed = Set<String>()
         func remove(_ relative: String) {
             guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
-            Self.makeWay(next.path + "/" + relative)
+            makeWay(next.path + "/" + relative)
             changed?.insert(relative)
             var folder = RelativePath(relative).folder
-            while !folder.isEmpty, rmdir(next.path + "/" + folder) == 0 {
+            while !folder.isEmpty, disk.removeFolder(next.path + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder
             }
         }

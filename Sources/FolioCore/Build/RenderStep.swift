@@ -19,6 +19,7 @@ struct RenderedSite: StepOutput {
 /// the same as last time is taken over unwritten (same file, same modification time).
 struct RenderStep: BuildStep {
     static let name = "render"
+    static let activity = "writing pages"
 
     private struct Drawn: Sendable {
         var path: String
@@ -78,7 +79,7 @@ struct RenderStep: BuildStep {
         let (listedSite, changes) = (builders[0], values.changes)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
             progress.update(min(done * chunkSize, routes.count))
-        }) { chunk -> FolioError? in
+        }) { chunk -> (any Error & Sendable)? in
             do {
                 var pages: [Drawn] = []
                 // Every page written or taken over is in the manifest, which vouches for them
@@ -123,6 +124,8 @@ struct RenderStep: BuildStep {
                 return nil
             } catch let error as FolioError {
                 return error
+            } catch let failure as DiskFailure {
+                return failure
             } catch {
                 return FolioError(reason: "\(error)")
             }

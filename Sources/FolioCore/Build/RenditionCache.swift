@@ -41,9 +41,12 @@ extension ImageJob {
 /// file, which no reader takes.
 public struct FolderRenditionCache: RenditionCache {
     public let folder: URL
+    /// Where bundles are written.
+    let disk: any Disk
 
-    public init(folder: URL) {
+    public init(folder: URL, disk: any Disk = LocalDisk()) {
         self.folder = folder.standardizedFileURL
+        self.disk = disk
     }
 
     public var description: String { folder.path }
@@ -59,25 +62,20 @@ public struct FolderRenditionCache: RenditionCache {
     public func put(_ key: String, _ data: Data) async throws {
         let url = file(key)
         let scratch = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))").path
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: scratch)
+            try disk.makeFolders(url.deletingLastPathComponent().path)
+            try disk.writeFile(data, to: scratch)
             // rename(2) replaces a bundle another task put there meanwhile: the same work, the same bytes.
-            guard rename(scratch.path, url.path) == 0 else {
-                throw FolioError(path: url.path, reason: "cannot put the bundle in place: \(String(cString: strerror(errno)))")
-            }
-        } catch let error as FolioError {
-            try? FileManager.default.removeItem(at: scratch)
-            throw error
+            guard disk.rename(scratch, url.path) == 0 else { throw DiskFailure(errno, url.path) }
         } catch {
-            try? FileManager.default.removeItem(at: scratch)
-            throw FolioError(path: url.path, reason: "cannot write to the rendition cache: \(error.localizedDescription)")
+            _ = disk.unlink(scratch)
+            throw error
         }
     }
 
     public func remove(_ key: String) async throws {
-        try? FileManager.default.removeItem(at: file(key))
+        try? disk.removeTree(file(key).path)
     }
 }
 

@@ -45,6 +45,7 @@ public struct ShardReport: Sendable {
 /// `public/`.
 struct ShardImagesStep: BuildStep {
     static let name = "images"
+    static let activity = "writing renditions"
     let shard: Shard
     let cache: any RenditionCache
 
@@ -74,7 +75,7 @@ struct ShardImagesStep: BuildStep {
         let mine = shares[shard.index - 1]
         report.share = mine.count
 
-        let sources = ImagesStep.Sources(files: run.files, web: run.options.web, retry: run.options.retry)
+        let sources = ImagesStep.Sources(files: run.files, disk: run.disk, web: run.options.web, retry: run.options.retry)
         let budget = MemoryBudget(bytes: site.settings.memoryLimit << 20)
         let progress = run.progress("images", total: mine.count)
         let counted = ImagesStep.Counted()

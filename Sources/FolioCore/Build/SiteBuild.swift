@@ -43,7 +43,7 @@ public struct SiteBuild: Sendable {
             // Files touched and read again to no effect: the next build sees content/ as now.
             if report.isQuiet(steps.issues), stamp.content != content {
                 stamp.content = content
-                try? BuildState(paths: paths).save(stamp: stamp)
+                try? site.state.save(stamp: stamp)
             }
             return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
         }
@@ -71,7 +71,7 @@ public struct SiteBuild: Sendable {
         var report = report
         // Where the two output trees differ, as the last build left them; forgotten before the
         // next tree is touched, so a build killed from here on leaves the next looking at every file.
-        let state = BuildState(paths: paths)
+        let state = site.state
         let trees = state.trees(next: site.output.next)
         // The last build's media ledger (an entry per photo) is read on another core while the
         // plan reads the model (a tenth of a second of each at 100,000 photos); let go once

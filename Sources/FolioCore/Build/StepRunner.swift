@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+import GRDB
 
 /// Runs the build's steps in order: logs `[i/n] step`, times each, gathers the issues their
 /// outputs carry, and tags an error with the step it came from.
@@ -34,6 +35,14 @@ struct StepRunner {
         } catch var error as FolioError {
             error.step = error.step ?? Step.name
             throw error
+        } catch let failure as DiskFailure {
+            throw placed(failure, Step.self)
+        } catch let error as DatabaseError {
+            // SQLite's own words name the statement that failed, not the disk that did.
+            guard let failure = DiskFailure(error, model: run.paths.database.path) else {
+                throw FolioError(reason: "\(error)", step: Step.name)
+            }
+            throw placed(failure, Step.self)
         } catch {
             throw FolioError(reason: "\(error)", step: Step.name)
         }
@@ -44,5 +53,13 @@ struct StepRunner {
         // through the steps after it, adding to the build's peak.
         folio_return_freed_memory()
         return output
+    }
+
+    /// A disk failure, said of the site's folder and of what `Step` was doing.
+    private func placed<Step: BuildStep>(_ failure: DiskFailure, _: Step.Type) -> DiskFailure {
+        var failure = failure
+        failure.site = failure.site ?? run.paths.root.path
+        failure.activity = failure.activity ?? Step.activity
+        return failure
     }
 }

@@ -46,6 +46,7 @@ struct ContentWalk: StepOutput {
 /// Walks content/ (`readdir`, each file's stamp taken from the folder being read).
 struct WalkContentStep: BuildStep {
     static let name = "walk content"
+    static let activity = "reading content/"
 
     func run(_ site: ConfiguredSite, in run: BuildRun) async throws -> ContentWalk {
         ContentWalk(listing: try run.files.listing(under: site.paths.content), sourceDateEpoch: run.options.sourceDateEpoch)

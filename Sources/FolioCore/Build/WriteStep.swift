@@ -5,6 +5,7 @@ import Foundation
 /// and, after a clean build, the stamp that lets the next build see nothing changed).
 struct WriteStep: BuildStep {
     static let name = "write public/"
+    static let activity = "putting the new site in place"
 
     struct Input: Sendable {
         var site: ConfiguredSite
@@ -47,7 +48,7 @@ struct WriteStep: BuildStep {
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
         // The state written on the other core while the site is put in place: the manifest
         // beside the state in place, a piece at a time, to be put in its place after.
-        let state = BuildState(paths: site.paths)
+        let state = site.state
         let (manifest, digest) = (input.rendered.manifest, input.pages.digest)
         async let stagedPages = Result { try state.stage(pages: manifest) }
         async let encodedDigest = digest.encoded()
@@ -69,6 +70,10 @@ struct WriteStep: BuildStep {
             }
         } catch let error as FolioError {
             issues.append(.warning(site.paths.shown(site.paths.state), "\(error.reason); the next build draws every page again"))
+        } catch let failure as DiskFailure {
+            // The new site is in place: the disk failed only the state kept for the next build.
+            issues.append(.warning(site.paths.shown(site.paths.state),
+                                   "cannot keep the build's state: \(String(cString: strerror(failure.code))); the next build draws every page again"))
         }
         if swap != .atomic {
             issues.append(.warning(site.paths.shown(output.destination),

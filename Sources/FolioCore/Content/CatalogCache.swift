@@ -21,6 +21,8 @@ struct CatalogCache: Sendable {
     let folder: URL
     /// Which Folio reads: a new one reads every catalog again.
     let reader: String
+    /// Where the readings are written.
+    var disk: any Disk = LocalDisk()
 
     /// How long before its reading a catalog must have been written to be known by its stamp:
     /// more than the coarsest file times in use (FAT's two seconds).
@@ -46,14 +48,14 @@ struct CatalogCache: Sendable {
     func store(_ result: CatalogReader.Result, key: String) {
         var writer = Writer()
         writer.result(result)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data(writer.bytes).write(to: folder.appendingPathComponent(key), options: .atomic)
+        try? disk.makeFolders(folder.path)
+        try? disk.writeFile(Data(writer.bytes), to: folder.appendingPathComponent(key).path, atomically: true)
     }
 
     /// Forgets the readings of catalogs that are no longer as they were.
     func prune(keeping keys: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !keys.contains(name) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            try? disk.removeTree(folder.appendingPathComponent(name).path)
         }
     }
 

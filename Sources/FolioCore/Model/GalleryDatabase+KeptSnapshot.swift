@@ -36,14 +36,14 @@ extension GalleryDatabase {
         do {
             // The model learns the token before the file is in place: a build stopped between
             // the two finds the last file with another token, and reads every row.
-            try KeptSnapshot.write(photos, header: header, to: place.url, before: {
+            try KeptSnapshot.write(photos, header: header, to: place.url, disk: place.disk, before: {
                 try writer.write { db in
                     try db.execute(sql: "INSERT INTO snapshotToken (id, token) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET token = excluded.token",
                                    arguments: [token])
                 }
             })
         } catch {
-            try? FileManager.default.removeItem(at: place.url)
+            try? place.disk.removeTree(place.url.path)
         }
     }
 

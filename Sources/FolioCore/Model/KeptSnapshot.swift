@@ -20,6 +20,8 @@ enum KeptSnapshot {
     struct Place: Sendable {
         var url: URL
         var folio: String
+        /// Where the file is written.
+        var disk: any Disk = LocalDisk()
     }
 
     struct Header {
@@ -39,16 +41,15 @@ enum KeptSnapshot {
     /// beside `url`, and once it is whole does `before`, then puts it in the old one's place.
     /// One build writes at a time (the site's lock): a file left half-written by a build that
     /// was stopped is written over by the next.
-    static func write(_ photos: [GalleryPhoto], header: Header, to url: URL, before: () throws -> Void) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw FolioError(path: partial.path, reason: "cannot be made")
-        }
+    static func write(_ photos: [GalleryPhoto], header: Header, to url: URL, disk: any Disk, before: () throws -> Void) throws {
+        try disk.makeFolders(url.deletingLastPathComponent().path)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial").path
+        let descriptor = disk.open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskFailure(errno, partial) }
+        let handle = Handle(disk: disk, descriptor: descriptor, path: partial)
         do {
-            let handle = try FileHandle(forWritingTo: partial)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: magic)
+            defer { handle.close() }
+            try handle.write(magic)
             var block = PackedWriter()
             block.text(header.folio)
             block.text(header.token)
@@ -79,23 +80,39 @@ enum KeptSnapshot {
             }
             if !block.bytes.isEmpty { try write(&block, to: handle) }
             try write(&block, to: handle)  // the empty block that ends the file
-            try handle.synchronize()
+            try handle.sync()
             try before()
-            guard rename(partial.path, url.path) == 0 else {
-                throw FolioError(path: url.path, reason: "cannot be replaced: \(String(cString: strerror(errno)))")
-            }
+            guard disk.rename(partial, url.path) == 0 else { throw DiskFailure(errno, url.path) }
         } catch {
-            try? FileManager.default.removeItem(at: partial)
+            _ = disk.unlink(partial)
             throw error
         }
     }
 
+    /// An open file the snapshot is written into through the disk.
+    private struct Handle {
+        let disk: any Disk
+        let descriptor: Int32
+        let path: String
+
+        func write(_ bytes: [UInt8]) throws {
+            let failure = bytes.withUnsafeBytes { disk.writeAll(descriptor, $0) }
+            if failure != 0 { throw DiskFailure(failure, path) }
+        }
+
+        func sync() throws {
+            if disk.sync(descriptor) != 0 { throw DiskFailure(errno, path) }
+        }
+
+        func close() { _ = disk.close(descriptor) }
+    }
+
     /// Writes `block` with its length and hash, and empties it.
-    private static func write(_ block: inout PackedWriter, to handle: FileHandle) throws {
+    private static func write(_ block: inout PackedWriter, to handle: Handle) throws {
         var head = PackedWriter()
         head.bits(UInt64(block.bytes.count))
         head.bits(block.bytes.withUnsafeBytes { ContentHash.hash($0) })
-        try handle.write(contentsOf: head.bytes + block.bytes)
+        try handle.write(head.bytes + block.bytes)
         block.bytes.removeAll(keepingCapacity: true)
     }
 

@@ -23,15 +23,15 @@ public struct PlaceFinder: Sendable {
     /// The index kept at `cache`, made from libgeonames (and kept there) when missing or made from
     /// another version of it. A cache that cannot be written costs the next build the same work,
     /// nothing else.
-    public static func load(cache: URL) -> PlaceFinder {
+    public static func load(cache: URL, disk: any Disk = LocalDisk()) -> PlaceFinder {
         let count = Gazetteer.count
         if let data = try? Data(contentsOf: cache), let index = GazetteerIndex(encoded: data), index.sourceCount == count {
             return PlaceFinder(index: index)
         }
         let index = GazetteerIndex(cities: Gazetteer.cities(), sourceCount: count)
         let folder = cache.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? index.encoded().write(to: cache, options: .atomic)
+        try? disk.makeFolders(folder.path)
+        try? disk.writeFile(index.encoded(), to: cache.path, atomically: true)
         return PlaceFinder(index: index)
     }
 
