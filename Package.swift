@@ -87,7 +87,7 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "CGD", "CTurboJPEG", "CExif"],
+            name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "CGD", "CTurboJPEG", "CExif", "CSystem"],
             // Read in place through #filePath: an old model made by the first release, golden pages.
             exclude: ["Fixtures"]
         ),

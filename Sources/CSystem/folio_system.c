@@ -36,6 +36,15 @@ void folio_map_large_blocks(unsigned long bytes) {
 #endif
 }
 
+int folio_perturb_memory(int byte) {
+#if defined(__GLIBC__)
+    return mallopt(M_PERTURB, byte & 0xff) == 1 ? 0 : -1;
+#else
+    (void)byte;
+    return -1;
+#endif
+}
+
 int folio_read_ahead(const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;

@@ -1,5 +1,6 @@
 import Foundation
 import FolioTestSupport
+import CSystem
 import XCTest
 @testable import FolioCore
 
@@ -145,6 +146,27 @@ final class VideoFileTests: XCTestCase {
         try video.writeRendition(to: one, maxHeight: 1080, threads: 1)
         try video.writeRendition(to: many, maxHeight: 1080, threads: 8)
         XCTAssertEqual(try Data(contentsOf: one), try Data(contentsOf: many))
+    }
+
+    /// The web video is the same bytes whatever the process's memory held before: glibc fills
+    /// each fresh block with a chosen byte, as a long-running process hands out what earlier work
+    /// left. A frame 15 macroblocks wide leaves x264's AVX-512 macroblock-tree pass a last group
+    /// of eight that runs past the row, into its buffers' padding; the encoder is made
+    /// CPU-independent so that pass is x264's own C, which stops at the edge.
+    func testTheWebVideoIsTheSameBytesWhateverTheMemoryHeld() throws {
+        try XCTSkipIf(folio_perturb_memory(0) != 0, "only glibc's allocator fills what it hands out")
+        let video = try VideoFile(url: try file(try VideoTools.clip(codec: .hevc, width: 240, height: 320, seconds: 1, audio: false), "clip.mov"))
+        var made: [Int32: Data] = [:]
+        for byte: Int32 in [0, 0x01, 0x55, 0xAA] {
+            let out = folder.appendingPathComponent("web-\(byte).mp4")
+            XCTAssertEqual(folio_perturb_memory(byte), 0)
+            defer { folio_perturb_memory(0) }
+            try video.writeRendition(to: out, maxHeight: 1080, threads: 2)
+            made[byte] = try Data(contentsOf: out)
+        }
+        for byte: Int32 in [0x01, 0x55, 0xAA] {
+            XCTAssertEqual(made[byte], made[0], "fresh memory filled with \(0xFF ^ byte)")
+        }
     }
 
     /// A camcorder's anamorphic frame (240x240 stored, its pixels 4:3) is shown, postered and

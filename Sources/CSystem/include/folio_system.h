@@ -16,6 +16,12 @@ void folio_return_freed_memory(void);
    that size stays in the process's heap, between blocks still held, where no trim reaches it. */
 void folio_map_large_blocks(unsigned long bytes);
 
+/* From now on the allocator fills every block it hands out with the complement of `byte`, and
+   every block freed with `byte`; 0 stops it (glibc mallopt M_PERTURB). For tests: what a
+   long-running process hands out holds what earlier work left, and nothing Folio makes may
+   depend on it. Returns 0, or -1 where the allocator cannot. */
+int folio_perturb_memory(int byte);
+
 /* Asks the kernel to start reading a file's bytes into its cache, and returns without waiting
    for them (Linux posix_fadvise WILLNEED; macOS F_RDADVISE). Returns 0, or -1 with errno set;
    a file that cannot be opened is the reader's to report, not this. */

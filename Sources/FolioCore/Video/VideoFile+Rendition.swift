@@ -167,6 +167,12 @@ private final class RenditionWriter {
             av_dict_set(&options, "preset", "veryfast", 0)
             av_dict_set(&options, "crf", "23", 0)
             av_dict_set(&options, "profile", "high", 0)
+            // x264's AVX-512 macroblock-tree pass takes a row eight macroblocks at a time and,
+            // where the width is no multiple of eight, counts lanes past the row's end, read from
+            // padding it never wrote: what earlier work left in that memory reached the video.
+            // CPU-independent, x264 does that pass in C, which stops at the row's end, and makes
+            // the same bytes on every processor.
+            av_dict_set(&options, "x264-params", "cpu-independent=1", 0)
             let opened = avcodec_open2(encoder, codec, &options)
             av_dict_free(&options)
             guard opened >= 0 else { throw Self.failure("the H.264 encoder refused \(size.width)x\(size.height): \(VideoFile.message(opened))") }
