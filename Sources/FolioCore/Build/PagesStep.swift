@@ -173,7 +173,7 @@ struct PagesStep: BuildStep {
         var unpublished = Set<Int64>()
         // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
         // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.
-        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
+        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.siteSecret().bytes : []
         let unlisted = secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
         if !unlisted.isEmpty {
