@@ -21,8 +21,9 @@ public struct BuildOptions: Sendable {
     /// Which Folio this is, for deciding whether pages must be drawn again; the running
     /// executable's (FolioIdentity) when nil. Tests play another Folio with it.
     public var identity: String?
-    /// Where the settings a build takes from its environment are read (the site's secret:
-    /// `SiteSecret.outside`); the process's own when not given.
+    /// Where the settings a build takes from its environment are read (the site's secret,
+    /// `SiteSecret.outside`, and album passwords given by a variable); the process's own when
+    /// not given.
     public var environment: [String: String]
 
     public init(themeFolder: URL? = nil, now: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
