@@ -10,6 +10,6 @@ struct Folio: AsyncParsableCommand {
         // "folio 0.9.0 (git abc1234, built 2026-11-23)", or "(development build)" from a plain swift build.
         version: "folio \(FolioVersion.number) (\(String(cString: folio_build_identity())))",
         subcommands: [BuildCommand.self, ServeCommand.self, NewCommand.self, ImportCommand.self, FavoriteCommand.self, PruneCommand.self,
-                      PublishCommand.self, ProblemsCommand.self]
+                      PublishCommand.self, ProblemsCommand.self, SecretCommand.self]
     )
 }

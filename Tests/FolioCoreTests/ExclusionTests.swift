@@ -236,7 +236,7 @@ final class ProtectedAlbumTests: XCTestCase {
         }
         let mediaCount = try LocalFileAccess().files(under: site.publicFolder.appendingPathComponent("media")).count
         let db = try site.database
-        XCTAssertFalse(try db.albums().contains { ($0.passwordDigest ?? "").contains("correct") })
+        XCTAssertFalse(try db.albums().contains { ($0.passwordSource ?? "").contains("correct") })
 
         // The password opens every page, with its images inside; a wrong one opens none.
         let album = site.publicFolder.appendingPathComponent(link).path

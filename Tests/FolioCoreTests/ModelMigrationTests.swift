@@ -11,10 +11,10 @@ final class ModelMigrationTests: XCTestCase {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/folio-v1.sqlite")
 
-    func copyOfTheFixture(in folder: URL) throws -> URL {
+    func copyOfTheFixture(_ fixture: URL = ModelMigrationTests.fixture, in folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("folio.sqlite")
-        try FileManager.default.copyItem(at: Self.fixture, to: url)
+        try FileManager.default.copyItem(at: fixture, to: url)
         return url
     }
 
@@ -28,7 +28,7 @@ final class ModelMigrationTests: XCTestCase {
         try old.close()
 
         let database = try GalleryDatabase.open(at: url)
-        XCTAssertEqual(try database.appliedMigrations().count, 13)
+        XCTAssertEqual(try database.appliedMigrations().count, 14)
         XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
         try database.writer.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
@@ -61,6 +61,42 @@ final class ModelMigrationTests: XCTestCase {
         XCTAssertEqual(tags, ["content:p0.jpg": ["city", "old town", "ruin"], "content:p1.jpg": [], "content:p2.jpg": []])
         XCTAssertEqual(try database.writer.read { try String.fetchAll($0, sql: "SELECT tags FROM photo ORDER BY source") },
                        [#"["city","old town","ruin"]"#, "[]", "[]"])
+    }
+
+    /// A model from before v14 keeps one SHA-256 of each protected album's password: the
+    /// fixture is the model `folio build` of Folio at commit a6834e2 (schema v13) left for the
+    /// content in `Fixtures/protected-v13`, its album "family" protected by "hunter2". The digest is dropped (not left in the file's free
+    /// space either), and the next build, deriving the key, publishes the album where it was.
+    func testAnOldModelsPasswordDigestIsDroppedAndTheNextBuildPublishes() async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/protected-v13")
+        let site = try TestSite()
+        try FileManager.default.removeItem(at: site.content)
+        try FileManager.default.copyItem(at: fixture.appendingPathComponent("content"), to: site.content)
+        let model = try copyOfTheFixture(fixture.deletingLastPathComponent().appendingPathComponent("folio-v13-protected.sqlite"),
+                                         in: site.root)
+        let digest = SHA256.hex(Data("folio album password\u{0}family\u{0}hunter2".utf8))
+        XCTAssertTrue(String(decoding: try Data(contentsOf: model), as: UTF8.self).contains(digest), "the fixture keeps the old digest")
+
+        // Opened as SQLite opens files where it is built not to overwrite what it frees.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = OFF") }
+        let database = try GalleryDatabase(DatabaseQueue(path: model.path, configuration: configuration), path: model.path)
+        XCTAssertEqual(try database.appliedMigrations().last, "v14: no password digest in the model")
+        let overwrites = try await database.writer.read { try Int.fetchOne($0, sql: "PRAGMA secure_delete") }
+        XCTAssertEqual(overwrites, 0, "as it was")
+        XCTAssertEqual(try database.albums().map(\.passwordSource), ["from an older Folio"])
+        XCTAssertEqual(try database.integrityProblems(), [])
+        XCTAssertFalse(String(decoding: try Data(contentsOf: model), as: UTF8.self).contains(digest), "nor in the file's free space")
+
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        XCTAssertEqual(report.unlisted.map(\.link), ["unlisted/ad03f415f4179c9b1a792992/index.html"], "where the old Folio published it")
+        let page = site.publicFolder.appendingPathComponent(report.unlisted[0].link).path
+        XCTAssertNil(try ProtectedAlbumTests.decrypt(page, password: "hunter3"))
+        XCTAssertTrue(try XCTUnwrap(try ProtectedAlbumTests.decrypt(page, password: "hunter2")).contains("Lockedfamily"))
+        let source = try XCTUnwrap(try site.database.albums().first?.passwordSource)
+        XCTAssertNotEqual(source, "from an older Folio")
+        XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
 
     func testASiteWithTheFirstReleasesModelBuilds() async throws {

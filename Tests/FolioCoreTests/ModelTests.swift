@@ -24,7 +24,7 @@ final class ModelTests: XCTestCase {
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
             "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
-            "v13: which photos changed and which failed, found without a scan",
+            "v13: which photos changed and which failed, found without a scan", "v14: no password digest in the model",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)

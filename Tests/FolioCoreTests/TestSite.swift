@@ -70,7 +70,9 @@ final class TestSite {
     }
 
     @discardableResult
-    func build(now: Date? = nil, identity: String? = nil) async throws -> BuildReport {
-        try await SiteBuild(paths: paths, options: BuildOptions(themeFolder: Self.theme, now: now, identity: identity)).run()
+    func build(now: Date? = nil, identity: String? = nil, environment: [String: String]? = nil) async throws -> BuildReport {
+        var options = BuildOptions(themeFolder: Self.theme, now: now, identity: identity)
+        if let environment { options.environment = environment }
+        return try await SiteBuild(paths: paths, options: options).run()
     }
 }

@@ -26,11 +26,15 @@ public struct BuildOptions: Sendable {
     /// Which Folio this is, for deciding whether pages must be drawn again; the running
     /// executable's (FolioIdentity) when nil. Tests play another Folio with it.
     public var identity: String?
+    /// Where the settings a build takes from its environment are read (the site's secret,
+    /// `SiteSecret.outside`, and album passwords given by a variable); the process's own when
+    /// not given.
+    public var environment: [String: String]
 
     public init(themeFolder: URL? = nil, now: Date? = nil, sourceDateEpoch: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), disk: any Disk = LocalDisk(), web: any WebClient = CurlWebClient(),
                 retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil,
-                identity: String? = nil) {
+                identity: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.themeFolder = themeFolder
         self.now = now
         self.sourceDateEpoch = sourceDateEpoch
@@ -42,6 +46,7 @@ public struct BuildOptions: Sendable {
         self.retry = retry
         self.renditionCache = renditionCache
         self.identity = identity
+        self.environment = environment
     }
 }
 

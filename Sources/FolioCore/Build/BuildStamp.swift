@@ -21,6 +21,15 @@ struct BuildStamp: Codable, Equatable {
         ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings, folio: folio))")
     }
 
+    /// The fingerprint of `site` as its model is now. A secret given from outside the model is
+    /// part of it (what a secret would leave unchanged has the same one): another secret, or
+    /// none, is another site's unlisted addresses.
+    static func fingerprint(of site: ConfiguredSite) throws -> String {
+        let made = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings, folio: site.folio)
+        guard let secret = site.outsideSecret else { return made }
+        return ContentHash.hex("\(made)|\(secret.stampText)")
+    }
+
     /// How a page's values become HTML: this Folio (`folio`, its build identity: see
     /// FolioIdentity), the theme and the settings. Another Folio draws every page again, and
     /// writes those that come out different.
@@ -38,8 +47,7 @@ struct BuildStamp: Codable, Equatable {
     }
 
     static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
-        let fingerprint = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings,
-                                      folio: site.folio)
+        let fingerprint = try fingerprint(of: site)
         guard let stamp = site.state.stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
               try !site.database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
         else { return nil }

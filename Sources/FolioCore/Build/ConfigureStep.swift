@@ -19,6 +19,8 @@ struct ConfiguredSite: StepOutput {
     let issues: [BuildIssue]
     /// Which Folio draws the pages (see FolioIdentity): part of every page's drawing.
     let folio: String
+    /// The site's secret as given from outside the model, which it then stands in for.
+    let outsideSecret: SiteSecret?
 }
 
 extension ConfiguredSite {
@@ -29,6 +31,12 @@ extension ConfiguredSite {
     /// through it, and the import reads again through it the records the load let go.
     var catalogCache: CatalogCache {
         CatalogCache(folder: paths.catalogCache, reader: folio, disk: disk)
+    }
+
+    /// The secret unlisted addresses and protected salts are derived from: the one given from
+    /// outside, else the model's (made on first need).
+    func siteSecret() throws -> SiteSecret {
+        try outsideSecret ?? database.siteSecret()
     }
 }
 
@@ -49,6 +57,9 @@ struct ConfigureStep: BuildStep {
         // A site moved or restored from a cache: its pages are known again by their bytes.
         if lock != nil { _ = try? BuildState(paths: paths, disk: run.disk).adoptMovedOutput() }
         let (settings, unknownKeys) = try SiteSettings.load(from: paths.settings, files: run.files)
+        // Checked on every build, needed or not: a malformed secret is refused before it could
+        // publish anything at addresses of its own.
+        let outsideSecret = try SiteSecret.outside(environment: run.options.environment)
         let issues = unknownKeys.map { key, suggestion in
             BuildIssue.warning(paths.shown(paths.settings), "unknown setting '\(key)' is ignored\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
         }
@@ -67,6 +78,6 @@ struct ConfigureStep: BuildStep {
                                       clock: run.clock, colour: settings.colour),
             output: try scratchModel == nil ? PublicOutput(destination: paths.output, disk: run.disk) : PublicOutput(viewing: paths.output),
             disk: run.disk, lock: lock, issues: issues,
-            folio: run.options.identity ?? FolioIdentity.current(cache: paths.state, disk: run.disk))
+            folio: run.options.identity ?? FolioIdentity.current(cache: paths.state, disk: run.disk), outsideSecret: outsideSecret)
     }
 }

@@ -9,6 +9,7 @@ struct LoadContentStep: BuildStep {
                                    exclusions: ContentExclusions(patterns: site.settings.excludePatterns),
                                    catalogCache: site.catalogCache)
         loader.keepsRecords = false
+        loader.environment = run.options.environment
         return try loader.load(walk: input.walk.listing)
     }
 }

@@ -136,10 +136,10 @@ struct MediaInUse: Sendable {
     }
 }
 
-/// A protected album's key, and the digest of the password it came from.
+/// A protected album's key, and what tells it from another (`AlbumCipher.verifier`).
 struct AlbumSeal: Sendable {
     var cipher: AlbumCipher
-    var lock: String
+    var lock: String { cipher.verifier }
 }
 
 /// Lays out the site from the model, less the photos this build could not publish: which pages
@@ -174,8 +174,22 @@ struct PagesStep: BuildStep {
         var unpublished = Set<Int64>()
         // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
         // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.
-        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.database.siteSecret() : []
-        let unlisted = secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)
+        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.siteSecret().bytes : []
+        // A protected album's key is derived here, on every build that lays out pages and on no
+        // other: its verifier is the album's lock, so a new password (or salt) draws its pages
+        // again, and the model keeps nothing a guess could be checked against more cheaply.
+        var seals: [String: AlbumSeal] = [:]
+        let unlisted = try (secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)).map { album in
+            guard let source = album.lock else { return album }
+            var album = album
+            album.lock = AlbumInfo.passwordMissing
+            if source != AlbumInfo.passwordMissing, let password = passwords[album.path] {
+                let seal = AlbumSeal(cipher: try AlbumCipher(password: password, salt: album.salt(secret: secret)))
+                seals[album.folder] = seal
+                album.lock = seal.lock
+            }
+            return album
+        }
         var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
         if !unlisted.isEmpty {
             for item in snapshot.photos {
@@ -189,16 +203,13 @@ struct PagesStep: BuildStep {
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
                                   basemap: basemap?.path)
         var builders = [builder]
-        var seals: [String: AlbumSeal] = [:]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
-            if let lock = album.lock {
+            if album.lock != nil {
                 // A protected album's images are published only inside its encrypted pages; with
                 // no password to encrypt them with (a variable not set), it is not published at all.
                 unpublished.formUnion(own)
-                guard let password = passwords[album.path], lock != AlbumInfo.passwordMissing else { continue }
-                let salt = album.salt(secret: secret)
-                seals[album.folder] = AlbumSeal(cipher: try AlbumCipher(password: password, salt: salt), lock: lock)
+                guard seals[album.folder] != nil else { continue }
             }
             let others = Set(snapshot.photos.map(\.id)).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,

@@ -34,8 +34,7 @@ struct WriteStep: BuildStep {
         var stamp: BuildStamp?
         if input.clean {
             // Made now, not at planning: storing new thumbnails changed the model's generation.
-            let fingerprint = BuildStamp.fingerprint(generation: try site.database.generation(), theme: site.theme,
-                                                     settings: site.settings, folio: site.folio)
+            let fingerprint = try BuildStamp.fingerprint(of: site)
             stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
                                pages: input.pageCount, content: input.content)
         }

@@ -16,10 +16,12 @@ struct AlbumSettingsReader {
     /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
     ///
     /// A password comes from `password`, or from the environment variable `passwordVariable` names
-    /// (so it need not sit in content/). It never goes into the model: only a digest of it, which
-    /// tells a build that it changed. A protected album whose password cannot be had is published
-    /// not at all (`passwordMissing`), never in clear.
-    func read(_ path: String, photos: Set<String>, environment: [String: String] = ProcessInfo.processInfo.environment)
+    /// (so it need not sit in content/). It never goes into the model, nor does anything computed
+    /// from it: only where it was read from (`passwordSource`), by the file's `stamp` as the walk
+    /// found it at `now`. A protected album whose password cannot be had is published not at all
+    /// (`passwordMissing`), never in clear.
+    func read(_ path: String, stamp: FileStamp?, now: Date, photos: Set<String>,
+              environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
     {
         let shown = "content/\(path)"
@@ -55,9 +57,8 @@ struct AlbumSettingsReader {
             }
         }
         if dictionary["password"] != nil || dictionary["passwordVariable"] != nil {
-            // Protected: a digest that changes with the password (and nothing else of it).
             let secret = password.flatMap { $0.isEmpty ? nil : $0 }
-            album.passwordDigest = secret.map { SHA256.hex(Data("folio album password\u{0}\(folder)\u{0}\($0)".utf8)) } ?? AlbumInfo.passwordMissing
+            album.passwordSource = secret == nil ? AlbumInfo.passwordMissing : Self.passwordSource(path, stamp: stamp, now: now)
             password = secret
         }
         if let cover = album.cover {
@@ -68,5 +69,19 @@ struct AlbumSettingsReader {
             }
         }
         return (album, password, issues)
+    }
+
+    /// What the model keeps of the `album.plist` at `path` a password was read from: its size and
+    /// modification time, digested (so not even the password's length shows), when it was
+    /// written well before it was read; else a text no other build makes, so the next build
+    /// looks again, as a file written twice within its clock's step could look untouched (see
+    /// `CatalogCache.settling`). A new source makes the build draw the album's pages, which
+    /// derives its key, and a new password shows there. A password given by a variable is not
+    /// in the file: a new value is sealed by the next build that is not up to date.
+    static func passwordSource(_ path: String, stamp: FileStamp?, now: Date) -> String {
+        guard let stamp, stamp.modified < now.addingTimeInterval(-CatalogCache.settling) else {
+            return "unsettled \(UUID().uuidString)"
+        }
+        return SHA256.hex(Data("folio album password source\u{0}\(path)\u{0}\(stamp.text)".utf8))
     }
 }

@@ -12,6 +12,8 @@ public struct ContentLoader: Sendable {
     /// (`ContentEntry.catalogued`), as a build's load does: its import reads again the records
     /// of the photos that changed (`ImportStep.takeBackRecords`).
     var keepsRecords = true
+    /// Where album passwords given by a variable (`passwordVariable`) are read.
+    var environment = ProcessInfo.processInfo.environment
 
     public init(contentRoot: URL, files: any FileAccess = LocalFileAccess(), exclusions: ContentExclusions = ContentExclusions()) {
         self.init(contentRoot: contentRoot, files: files, exclusions: exclusions, catalogCache: nil)
@@ -98,8 +100,12 @@ public struct ContentLoader: Sendable {
         // A folder's album.plist is its album's settings, unless it holds an array (a catalog).
         let albumReader = AlbumSettingsReader(contentRoot: contentRoot, files: files)
         lazy var photos = Set(images)
-        for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) && !listing.contains(where: { $0.path == settings && $0.isLink }) {
-            let (album, password, issues) = albumReader.read(settings, photos: photos)
+        let readAt = Date()
+        for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) {
+            let entry = listing.first { $0.path == settings }
+            guard entry?.isLink != true else { continue }
+            let stamp = entry?.stamp ?? files.stamp(of: contentRoot.appendingPathComponent(settings))
+            let (album, password, issues) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos, environment: environment)
             guard let album else { continue }
             inventory.albums.append(album)
             if let password { inventory.passwords[album.path] = password }

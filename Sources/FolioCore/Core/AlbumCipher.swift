@@ -25,6 +25,14 @@ public struct AlbumCipher: Sendable {
         self.key = key
     }
 
+    /// What tells this key from another without revealing it: an HMAC of a fixed text under the
+    /// key. It changes with the password (and the salt), and checking a guessed password against
+    /// it costs the key's derivation, as against the published pages: it is what decides whether
+    /// a protected album's pages are drawn again (`PageFrame.lock`).
+    public var verifier: String {
+        HMAC.sha256(key: key, "folio album key verifier").hexText
+    }
+
     /// `plain` sealed: a 12-byte nonce, the ciphertext, the 16-byte tag. The nonce is derived from
     /// the key and the plaintext (as in SIV modes): the same page seals to the same bytes, so an
     /// unchanged page is not rewritten, and no nonce is ever used for two different plaintexts.

@@ -14,25 +14,29 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public var cover: String?
     /// Published only at an address its link alone knows, in no listing, index, feed or count.
     public var unlisted: Bool
-    /// Set for a password-protected album (which is unlisted too): a digest of the password that
-    /// changes with it, never the password; `passwordMissing` when none could be had.
-    public var passwordDigest: String?
+    /// Set for a password-protected album (which is unlisted too): what its password was read
+    /// from, as it was then (a digest of its `album.plist`'s size and modification time), so the
+    /// next build knows when the password may have changed; `passwordMissing` when none could be
+    /// had. Never the password, nor anything computed from it: with the model in hand, a guess
+    /// would cost one hash here, where the published pages cost the key's 600,000 rounds (the
+    /// build that draws the album's pages derives the key, and tells a new password by it).
+    public var passwordSource: String?
 
     public static let passwordMissing = "missing"
 
-    public var isProtected: Bool { passwordDigest != nil }
+    public var isProtected: Bool { passwordSource != nil }
 
     public static let databaseTableName = "album"
 
     public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil,
-                unlisted: Bool = false, passwordDigest: String? = nil) {
+                unlisted: Bool = false, passwordSource: String? = nil) {
         self.path = path
         self.title = title
         self.description = description
         self.cover = cover
         self.descriptionHTML = descriptionHTML
         self.unlisted = unlisted
-        self.passwordDigest = passwordDigest
+        self.passwordSource = passwordSource
     }
 }
 

@@ -33,24 +33,14 @@ extension AlbumInfo {
 extension GalleryDatabase {
     /// The site's own secret, made once and kept in the model (never in `public/`): what the
     /// addresses of unlisted albums are derived from, so they stay the same from build to build
-    /// and cannot be guessed from the album's name.
-    public func siteSecret() throws -> [UInt8] {
-        try writer.write { db in
-            if let hex = try String.fetchOne(db, sql: "SELECT value FROM siteSecret WHERE id = 1") { return Self.bytes(hex: hex) }
-            var generator = SystemRandomNumberGenerator()
-            let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            try db.execute(sql: "INSERT INTO siteSecret (id, value) VALUES (1, ?)", arguments: [secret.hexText])
-            return secret
+    /// and cannot be guessed from the album's name. A secret given from outside the model is
+    /// used instead of it (`SiteSecret.outside`), and leaves it as it is.
+    public func siteSecret() throws -> SiteSecret {
+        let hex = try writer.write { db in
+            // Made at most once, whoever asks first (a build, or `folio secret` beside it).
+            try db.execute(sql: "INSERT OR IGNORE INTO siteSecret (id, value) VALUES (1, ?)", arguments: [SiteSecret.random().hex])
+            return try String.fetchOne(db, sql: "SELECT value FROM siteSecret WHERE id = 1") ?? ""
         }
-    }
-
-    private static func bytes(hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return bytes
+        return try SiteSecret.parse(hex, origin: "\(path ?? ":memory:") (siteSecret)")
     }
 }

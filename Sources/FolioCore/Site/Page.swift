@@ -38,7 +38,8 @@ public struct PageFrame: Sendable, Encodable {
     public var noindex = false
     /// The list of photos this listing shows, which a photo chosen here walks through.
     public var sequence: PhotoSequence?
-    /// A protected album's page: the digest of its password, so a new password draws it again.
+    /// A protected album's page: its key's verifier (`AlbumCipher.verifier`), so a new password
+    /// draws it again.
     public var lock: String?
     /// Whether the site has a Map, which the navigation then lists (set on every page of the
     /// listed site, so a gallery whose first photo with GPS arrives draws its pages again).

@@ -7,7 +7,9 @@ public struct UnlistedAlbum: Sendable, Hashable {
     public var path: String
     /// "unlisted/<token>/": where all its pages go.
     public var folder: String
-    /// A protected album's password digest (`AlbumInfo.passwordDigest`); nil when only unlisted.
+    /// Set for a protected album: its key's verifier once the pages step has derived the key
+    /// (`AlbumCipher.verifier`), `AlbumInfo.passwordMissing` without a password; nil when only
+    /// unlisted.
     public var lock: String?
 
     public static let top = "unlisted/"
@@ -46,7 +48,7 @@ public struct UnlistedAlbum: Sendable, Hashable {
         let locked = outermost(albums.values.filter(\.isProtected).map(\.path))
         let unlisted = outermost(albums.values.filter(\.unlisted).map(\.path))
             .filter { path in !locked.contains { RelativePath(path).isInside(RelativePath($0)) } }
-        return locked.map { UnlistedAlbum(path: $0, secret: secret, lock: albums[$0]?.passwordDigest) }
+        return locked.map { UnlistedAlbum(path: $0, secret: secret, lock: albums[$0]?.passwordSource) }
             + unlisted.map { UnlistedAlbum(path: $0, secret: secret) }
     }
 
