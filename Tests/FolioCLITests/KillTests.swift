@@ -94,6 +94,45 @@ final class KillTests: CLITestCase {
         XCTAssertGreaterThan(killed, count / 2, "the kills happened")
     }
 
+    /// Killed at moments spread over every kind of change a rebuild makes to the disk (files
+    /// opened and written, links, deletions, folders made and removed): whatever the killed build
+    /// left in the tree beside the site (half a page, half a folder of links, a media file with
+    /// no name yet), the next build finishes and makes the new site.
+    func testAKillAtAnyChangeToTheDiskIsFollowedByABuildThatSucceeds() throws {
+        let site = try makeSite()
+        XCTAssertEqual(try folio(["build", "--site", site.path]).status, 0)
+        let old = try pages(site)
+        try edit(site)
+        let expected = try copy(site)
+        XCTAssertEqual(try folio(["build", "--site", expected.path]).status, 0)
+        let new = try pages(expected)
+        var killed = 0
+        for call in ["openat", "write", "link", "unlink", "mkdir", "rmdir"] {
+            let log = try temporaryFolder().appendingPathComponent("strace.log")
+            XCTAssertEqual(try run(Self.strace, ["-f", "-qq", "-o", log.path, "-e", "trace=\(call)",
+                                                 executable.path, "build", "--site", try copy(site).path]).status, 0)
+            let count = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("\(call)(") }.count
+            XCTAssertGreaterThan(count, 0, call)
+            for when in stride(from: 1, through: count, by: max(1, count / 6)) {
+                let victim = try copy(site)
+                let run = try self.run(Self.strace, ["-f", "-qq", "-o", "/dev/null", "-e", "trace=\(call)",
+                                                     "-e", "inject=\(call):signal=KILL:when=\(when)",
+                                                     executable.path, "build", "--site", victim.path])
+                if run.status != 0 { killed += 1 }
+                let label = "killed at the \(when)th \(call) of \(count)"
+                let found = try pages(victim)
+                XCTAssertTrue(found == old || found == new, "public/ is the old site or the new one, \(label)")
+                let again = try folio(["build", "--site", victim.path])
+                XCTAssertEqual(again.status, 0, "\(label): \(again.errors)")
+                XCTAssertEqual(again.errors, "", label)
+                XCTAssertEqual(try pages(victim), new, "the next build makes the new site, \(label)")
+                XCTAssertEqual(try PublicTreeChecks(root: victim.appendingPathComponent("public")).problems(), [], label)
+                try? FileManager.default.removeItem(at: victim)
+            }
+        }
+        XCTAssertGreaterThan(killed, 20, "the kills happened")
+    }
+
     func testAKillWhileTheModelIsWrittenLosesNothingThatWasThere() throws {
         let site = try makeSite()
         XCTAssertEqual(try folio(["build", "--site", site.path]).status, 0)

@@ -22,9 +22,9 @@ extension PublicOutput {
     public func commit(keepingMedia media: PathHashes?, among prefixes: Set<String>? = nil, dropping stale: [String] = [],
                        pages: some Sequence<String> = [String]()) throws -> Swap {
         if let differing {
-            removeUnmade(knowing: pages, differing: differing)
+            try removeUnmade(knowing: pages, differing: differing)
         } else {
-            removeUnmade()
+            try removeUnmade()
             // The published pages this build did not make are where the trees will differ,
             // whether or not the next tree had them.
             lock.lock()
@@ -32,9 +32,9 @@ extension PublicOutput {
             lock.unlock()
         }
         dropIncoming()
-        if let media { removeUnused(media, among: prefixes) }
+        if let media { try removeUnused(media, among: prefixes) }
         for file in stale where access(next.path + "/" + file, F_OK) == 0 {
-            try? disk.removeTree(next.path + "/" + file)
+            try disk.removeTree(next.path + "/" + file)
             unmirror(file)
             noteChanged(file)
         }
@@ -69,20 +69,20 @@ extension PublicOutput {
 
     /// Deletes the media files and tile folders not in `media`, of those whose name starts
     /// with one of `prefixes` and a dash (`MediaLedger.namePrefix(ofFile:)`), or of all.
-    private func removeUnused(_ media: PathHashes, among prefixes: Set<String>?) {
+    private func removeUnused(_ media: PathHashes, among prefixes: Set<String>?) throws {
         func looked(_ name: String) -> Bool {
             guard let prefixes else { return true }
             return MediaLedger.namePrefix(ofFile: name[...]).map { prefixes.contains(String($0)) } ?? false
         }
         let root = next.appendingPathComponent("media")
         for name in Self.names(in: root.path, where: { $0 != "tiles" && looked($0) && !media.contains("media/\($0)") }) {
-            try? disk.removeTree(root.appendingPathComponent(name).path)
+            try disk.removeTree(root.appendingPathComponent(name).path)
             unmirror("media/\(name)")
             noteChanged("media/\(name)")
         }
         let tiles = root.appendingPathComponent("tiles")
         for name in Self.names(in: tiles.path, where: { looked($0) && !media.contains("media/tiles/\($0)/") }) {
-            try? disk.removeTree(tiles.appendingPathComponent(name).path)
+            try disk.removeTree(tiles.appendingPathComponent(name).path)
             unmirror("media/tiles/\(name)", folder: true)
             noteChanged("media/tiles/\(name)/")
         }

@@ -77,7 +77,7 @@ extension PublicOutput {
             let (source, target) = (published + "/" + name, media + "/" + name)
             if have.contains(name) {
                 guard !Self.isSameFile(source, target) else { continue }
-                makeWay(target)
+                try makeWay(target)
             }
             try share(source, target)
         }

@@ -60,20 +60,23 @@ extension PublicOutput {
                 }
             }
         } catch {
-            lock.lock()
-            twinBroken = true
-            lock.unlock()
+            breakTwin()
         }
     }
 
-    /// Deletes the twin's file or folder `relative`, as the next tree's went.
+    /// Deletes the twin's file or folder `relative`, as the next tree's went; where it will not
+    /// go, the twin is no copy of the new site any more.
     func unmirror(_ relative: String, folder: Bool = false) {
         guard let twin else { return }
         let target = twin + "/" + relative
-        if folder {
-            try? disk.removeTree(target)
-        } else {
-            _ = disk.unlink(target)
+        do {
+            if folder {
+                try disk.removeTree(target)
+            } else if disk.unlink(target) != 0, errno != ENOENT {
+                throw DiskFailure(errno, target)
+            }
+        } catch {
+            breakTwin()
         }
     }
 
@@ -88,9 +91,11 @@ extension PublicOutput {
         self.twin = nil
     }
 
-    private var isTwinBroken: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return twinBroken
+    /// The twin is no copy of the new site: it goes at the end. Its own lock, as `unmirror`
+    /// is called with the output's held.
+    private func breakTwin() {
+        twinLock.withLock { twinBroken = true }
     }
+
+    private var isTwinBroken: Bool { twinLock.withLock { twinBroken } }
 }

@@ -49,6 +49,7 @@ public final class PublicOutput: @unchecked Sendable {
     var twin: String?
     /// A link into the twin failed: it is not the new site's copy, and goes at the end.
     var twinBroken = false
+    let twinLock = NSLock()
     /// Whether the twin became the next tree, in step with the new site (`commit`).
     public internal(set) var twinIsNext = false
     let lock = NSLock()
@@ -215,7 +216,7 @@ public final class PublicOutput: @unchecked Sendable {
         } else {
             // What is there may be the published site's own file (a page taken over a build
             // ago): written into, it would change public/ too. A new file takes its name.
-            if !atomically { makeWay(path) }
+            if !atomically { try makeWay(path) }
             descriptor = disk.open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { throw DiskFailure(errno, path) }
@@ -282,7 +283,7 @@ public final class PublicOutput: @unchecked Sendable {
         }
         do {
             try prepareFolder(Self.folder(of: relative, in: next.path))
-            makeWay(new)
+            try makeWay(new)
             try share(old, new)
             return true
         } catch {
@@ -332,11 +333,22 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages
-    /// where a page goes now.
-    func makeWay(_ path: String) {
-        if disk.unlink(path) != 0, errno == EISDIR || errno == EPERM {
-            try? disk.removeTree(path)
+    /// where a page goes now. A file that will not go fails the build: written into, it could be
+    /// the published site's own.
+    func makeWay(_ path: String) throws {
+        guard disk.unlink(path) != 0 else { return }
+        switch errno {
+        case ENOENT: return
+        case EISDIR, EPERM: try disk.removeTree(path)
+        default: throw DiskFailure(errno, path)
         }
+    }
+
+    /// Removes the folder at `path`, which should be empty; one that is not (something was
+    /// written there since) stays.
+    private func removeEmptyFolder(_ path: String) throws {
+        guard disk.removeFolder(path) != 0 else { return }
+        guard errno == ENOTEMPTY || errno == EEXIST || errno == ENOENT else { throw DiskFailure(errno, path) }
     }
 
     /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
@@ -356,8 +368,8 @@ public final class PublicOutput: @unchecked Sendable {
     /// Deletes every page, asset and folder of the next tree that this build did not make (the
     /// pages of the site two builds ago that are gone, files a killed build left half written),
     /// leaving its media to `removeUnused`.
-    func removeUnmade() {
-        func sweep(_ folder: String, _ relative: String) -> Bool {
+    func removeUnmade() throws {
+        func sweep(_ folder: String, _ relative: String) throws -> Bool {
             // Read a name at a time, the few to delete and the folders kept for after: the
             // photos' folder of a large site holds a million pages, whose names, listed whole,
             // were held at the write step's peak.
@@ -381,14 +393,14 @@ public final class PublicOutput: @unchecked Sendable {
             }
             closedir(directory)
             for name in unmade {
-                _ = disk.unlink(folder + "/" + name)
+                try makeWay(folder + "/" + name)
                 unmirror(inside(name))
                 changed?.insert(inside(name))
             }
             for name in folders {
                 let path = folder + "/" + name
-                if sweep(path, inside(name)) {
-                    _ = disk.removeFolder(path)
+                if try sweep(path, inside(name)) {
+                    try removeEmptyFolder(path)
                     unmirror(inside(name), folder: true)
                 } else {
                     empty = false
@@ -398,29 +410,29 @@ public final class PublicOutput: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        _ = sweep(next.path, "")
+        _ = try sweep(next.path, "")
     }
 
     /// As `removeUnmade`, when the next tree is known to hold the pages of `public/` (`pages`,
     /// the last build's manifest) and the paths where the two differ: those of them this build
     /// did not make are deleted, each folder left empty with them, and nothing else is looked at.
-    func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) {
+    func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) throws {
         lock.lock()
         defer { lock.unlock() }
         // Each path once, without a set of all 100,000 of a large site's pages: the few removed
         // are remembered, as a path may be both a page and where the trees differ.
         var removed = Set<String>()
-        func remove(_ relative: String) {
+        func remove(_ relative: String) throws {
             guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
-            makeWay(next.path + "/" + relative)
+            try makeWay(next.path + "/" + relative)
             changed?.insert(relative)
             var folder = RelativePath(relative).folder
             while !folder.isEmpty, disk.removeFolder(next.path + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder
             }
         }
-        for relative in pages { remove(relative) }
-        for relative in differing { remove(relative) }
+        for relative in pages { try remove(relative) }
+        for relative in differing { try remove(relative) }
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning. One whose

@@ -51,6 +51,8 @@ extension VideoFile {
 private final class RenditionWriter {
     let file: VideoFile
     let way: VideoFile.RenditionWay
+    /// Where the MP4 is written.
+    let url: URL
     var output: UnsafeMutablePointer<AVFormatContext>?
     var video: Track
     var audio: Track?
@@ -89,6 +91,7 @@ private final class RenditionWriter {
     init(file: VideoFile, url: URL, way: VideoFile.RenditionWay, maxHeight: Int, threads: Int) throws {
         self.file = file
         self.way = way
+        self.url = url
         guard let videoStream = file.context.pointee.streams[Int(file.videoIndex)] else { throw Self.failure("no video stream") }
         video = Track(index: file.videoIndex, stream: videoStream)
         if let index = file.audioIndex, let stream = file.context.pointee.streams[Int(index)] {
@@ -111,13 +114,20 @@ private final class RenditionWriter {
             }
         }
         let opened = avio_open(&output.pointee.pb, url.path, AVIO_FLAG_WRITE)
-        guard opened >= 0 else { throw Self.failure("cannot write \(url.lastPathComponent): \(VideoFile.message(opened))") }
+        guard opened >= 0 else { throw writing(opened, "cannot write \(url.lastPathComponent): \(VideoFile.message(opened))") }
         var options: OpaquePointer?
         // The index first, so a browser starts playing before the whole file is in.
         av_dict_set(&options, "movflags", "+faststart", 0)
         let written = avformat_write_header(output, &options)
         av_dict_free(&options)
-        guard written >= 0 else { throw Self.failure("cannot start the MP4 (\(VideoFile.message(written)))") }
+        guard written >= 0 else { throw writing(written, "cannot start the MP4 (\(VideoFile.message(written)))") }
+    }
+
+    /// A write of the MP4 that failed: the disk's failure where FFmpeg passes on one (full,
+    /// read-only, an I/O error), which stops the build; else the video's own.
+    private func writing(_ code: Int32, _ detail: String) -> any Error {
+        let number = -code
+        return [ENOSPC, EDQUOT, EIO, EROFS, EMFILE, ENFILE].contains(number) ? DiskFailure(number, url.path) : Self.failure(detail)
     }
 
     deinit {
@@ -276,7 +286,11 @@ private final class RenditionWriter {
             try encode(nil, track)
         }
         let trailer = av_write_trailer(output)
-        guard trailer >= 0 else { throw Self.failure("cannot finish the MP4 (\(VideoFile.message(trailer)))") }
+        guard trailer >= 0 else { throw writing(trailer, "cannot finish the MP4 (\(VideoFile.message(trailer)))") }
+        // Closed here, not in deinit: the last of the file is written at its close, and a
+        // failure there is a file cut short.
+        let closed = avio_closep(&output.pointee.pb)
+        guard closed >= 0 else { throw writing(closed, "cannot finish the MP4 (\(VideoFile.message(closed)))") }
         progress(1)
     }
 
@@ -286,7 +300,7 @@ private final class RenditionWriter {
         packet.pointee.stream_index = stream.pointee.index
         packet.pointee.pos = -1
         let written = av_interleaved_write_frame(output, packet)
-        guard written >= 0 else { throw Self.failure("cannot write a packet (\(VideoFile.message(written)))") }
+        guard written >= 0 else { throw writing(written, "cannot write a packet (\(VideoFile.message(written)))") }
     }
 
     /// Sends `packet` (nil: the end) to the track's decoder and encodes every frame it gives.
@@ -393,7 +407,7 @@ private final class RenditionWriter {
             av_packet_rescale_ts(encoded, encoder.pointee.time_base, stream.pointee.time_base)
             encoded.pointee.stream_index = stream.pointee.index
             let written = av_interleaved_write_frame(output, encoded)
-            guard written >= 0 else { throw Self.failure("cannot write a packet (\(VideoFile.message(written)))") }
+            guard written >= 0 else { throw writing(written, "cannot write a packet (\(VideoFile.message(written)))") }
         }
     }
 }
