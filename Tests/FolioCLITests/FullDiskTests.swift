@@ -121,6 +121,21 @@ final class FullDiskTests: CLITestCase {
         XCTAssertEqual(try published(site), try fresh(first + more + ["cc0/rocket.jpg"]))
     }
 
+    func testAReadOnlyDiskStopsTheBuildWithOneLine() throws {
+        let site = try site("site", photos: ["photo1.jpg"], in: disk)
+        XCTAssertEqual(try build(site).status, 0)
+        let before = try published(site)
+        try add(["photo2.jpg"], to: site)
+        XCTAssertEqual(try run(URL(fileURLWithPath: "/bin/mount"), ["-o", "remount,ro", disk.path]).status, 0)
+        let refused = try build(site)
+        XCTAssertEqual(refused.status, 1, refused.errors)
+        XCTAssertEqual(refused.errors.split(separator: "\n").filter { $0.hasPrefix("error:") }.count, 1, refused.errors)
+        XCTAssertTrue(refused.errors.contains("is read-only"), refused.errors)
+        XCTAssertEqual(try published(site), before)
+        XCTAssertEqual(try run(URL(fileURLWithPath: "/bin/mount"), ["-o", "remount,rw", disk.path]).status, 0)
+        XCTAssertEqual(try build(site).status, 0)
+    }
+
     func testAFullDiskWhileAWebVideoIsWrittenStopsTheBuild() throws {
         let site = try site("site", photos: ["photo1.jpg"], in: disk)
         XCTAssertEqual(try build(site).status, 0)
