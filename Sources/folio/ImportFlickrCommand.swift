@@ -67,16 +67,16 @@ struct ImportFlickrCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let say: @Sendable (String) -> Void = { line in
+        let note: @Sendable (String) -> Void = { line in
             if terminal { tell(line) }
         }
-        let client = FlickrClient(endpoint: URL(string: endpoint)!, apiKey: key ?? "", onRetry: say)
+        let client = FlickrClient(endpoint: URL(string: endpoint)!, apiKey: key ?? "", onRetry: note)
         let selection: FlickrImport.Selection = user.map { .user($0) } ?? album.map { .album($0) } ?? .recent
         let options = FlickrImport.Options(
             selection: selection, tags: Self.list(tags), licenses: Self.list(license), pages: pages, perPage: perPage)
         let summary: FlickrImport.Summary
         do {
-            summary = try await FlickrImport(client: client, database: database, progress: say).run(options)
+            summary = try await FlickrImport(client: client, database: database, progress: note).run(options)
         } catch {
             throw fail(error)
         }

@@ -58,16 +58,16 @@ struct PublishCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         // A variable set but empty is no region (as the AWS command line reads it).
         let region = [region, environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"
-        let say: @Sendable (String) -> Void = { line in
+        let note: @Sendable (String) -> Void = { line in
             if terminal { tell(line) }
         }
         do {
             let credentials = try S3Credentials.find(environment: environment)
             let store = try S3Bucket(name: bucket, endpoint: endpoint.flatMap(URL.init(string:)), region: region,
-                                 credentials: credentials, onRetry: say)
+                                 credentials: credentials, onRetry: note)
             let options = PublishOptions(bucket: bucket, endpoint: store.endpoint, region: region, prefix: prefix, dryRun: dryRun,
                                          delete: delete, concurrency: concurrency)
-            let report = try await Publisher(bucket: store, options: options, progress: terminal, say: say).run(paths.output)
+            let report = try await Publisher(bucket: store, options: options, progress: terminal, say: note).run(paths.output)
             if dryRun {
                 for upload in report.plan.uploads {
                     say("upload \(upload.file.path) (\(upload.reason.rawValue), \(upload.file.size) bytes)")

@@ -40,7 +40,7 @@ extension PublicOutput {
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
     public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
-        let final = next.path + "/" + folder
+        let final = next.path + "/" + RelativePath(folder).text
         let partial = final + ".partial"
         try disk.removeTree(partial)
         try body { path, data in try self.write(data, to: path, in: partial, atomically: false) }
