@@ -212,10 +212,10 @@ final class BuildStateTests: XCTestCase {
     func testFoliosOwnIdentityIsAHashOfItsExecutableKeptBetweenBuilds() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-identity-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let identity = FolioIdentity.current(cache: folder)
+        let identity = FolioIdentity.current(cache: folder, disk: LocalDisk())
         XCTAssertTrue(identity.hasPrefix("folio \(FolioVersion.number) "), identity)
         XCTAssertEqual(identity.split(separator: " ").last?.count, 16, identity)
-        XCTAssertEqual(FolioIdentity.current(cache: folder), identity)
+        XCTAssertEqual(FolioIdentity.current(cache: folder, disk: LocalDisk()), identity)
         let cached = try String(contentsOf: folder.appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8)
         XCTAssertTrue(cached.hasSuffix(" \(identity.split(separator: " ").last!)\n"), "kept with what says which executable it is")
     }
