@@ -28,7 +28,7 @@ struct AlbumSettingsReader {
         // Anything but a dictionary, a file too large or too deep among them, is read as a
         // catalog, which says what is wrong with it.
         let url = contentRoot.appendingPathComponent(path)
-        guard PropertyListReading.refusal(size: files.stamp(of: url)?.size ?? 0) == nil, let data = try? files.read(url),
+        guard PropertyListReading.refusal(size: stamp?.size ?? files.stamp(of: url)?.size ?? 0) == nil, let data = try? files.read(url),
               let dictionary = (try? PropertyListReading.read(data).get()) as? [String: Any] else {
             return (nil, nil, [])
         }
