@@ -29,8 +29,8 @@ enum PropertyListReading {
             reason = (key.map { "in key '\($0)', " } ?? "") + what + "; nothing in the file is read"
         }
 
-        static func tooDeep(at place: String, inside steps: [Step]) -> Refusal {
-            Refusal("arrays and dictionaries nest more than \(ReadingLimits.nesting) deep (\(place))", inside: steps)
+        static func tooDeep(at position: String, inside steps: [Step]) -> Refusal {
+            Refusal("arrays and dictionaries nest more than \(ReadingLimits.nesting) deep (\(position))", inside: steps)
         }
     }
 
@@ -40,10 +40,10 @@ enum PropertyListReading {
         if !data.starts(with: BinaryPlistCheck.magic) {
             switch XMLPlist.read(data) {
             case .value(let value): return .success(value)
-            case .tooDeep(let place, let steps): return .failure(.tooDeep(at: "\(place)", inside: steps))
+            case .tooDeep(let position, let steps): return .failure(.tooDeep(at: "\(position)", inside: steps))
             case .unknown: break
             }
-            if let place = NestingScan.propertyList(data) { return .failure(.tooDeep(at: "\(place)", inside: [])) }
+            if let position = NestingScan.propertyList(data) { return .failure(.tooDeep(at: "\(position)", inside: [])) }
         }
         do {
             return .success(try PropertyListSerialization.propertyList(from: data, options: [], format: nil))

@@ -13,7 +13,7 @@ enum XMLPlist {
         case value(Any)
         /// An array or dictionary opened deeper than the limit, there, inside the values the
         /// steps lead to from the top.
-        case tooDeep(NestingScan.Place, inside: [PropertyListReading.Step])
+        case tooDeep(NestingScan.Position, inside: [PropertyListReading.Step])
         /// Something this reader leaves to Foundation.
         case unknown
 
@@ -28,7 +28,7 @@ enum XMLPlist {
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             if let value = reader.document() { return .value(value) }
             guard let deep = reader.tooDeep else { return .unknown }
-            return .tooDeep(NestingScan.Place(offset: deep, in: reader.bytes), inside: reader.trail.reversed())
+            return .tooDeep(NestingScan.Position(offset: deep, in: reader.bytes), inside: reader.trail.reversed())
         }
     }
 

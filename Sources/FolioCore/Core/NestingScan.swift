@@ -6,13 +6,13 @@ import Foundation
 /// (a bracket it takes for one, a close tag it does not know) it errs deeper, so what passes
 /// cannot take a parser deeper than the limit.
 enum NestingScan {
-    /// Where a text first goes deeper than the limit.
-    struct Place: Equatable, CustomStringConvertible {
+    /// Where a text first goes deeper than the limit: a line and a column, as an editor shows them.
+    struct Position: Equatable, CustomStringConvertible {
         var line: Int
         var column: Int
         var description: String { "line \(line), column \(column)" }
 
-        /// The place of the byte at `offset`, as an editor shows it.
+        /// The position of the byte at `offset`.
         init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
             let before = UnsafeBufferPointer(rebasing: bytes[..<offset])
             line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
@@ -26,7 +26,7 @@ enum NestingScan {
     }
 
     /// The first array or object of a JSON text opened more than `limit` deep; nil when none is.
-    static func json(_ data: Data, limit: Int = ReadingLimits.nesting) -> Place? {
+    static func json(_ data: Data, limit: Int = ReadingLimits.nesting) -> Position? {
         scan(data) { bytes in
             var depth = 0
             var index = 0
@@ -55,7 +55,7 @@ enum NestingScan {
     /// `named` (all when nil); nil when none is. Comments, CDATA, processing instructions and
     /// declarations hold no elements; a start tag's attribute values are quoted, and may hold a
     /// `>`. UTF-16 is read as such.
-    static func xml(_ data: Data, limit: Int = ReadingLimits.nesting, named names: [String]? = nil) -> Place? {
+    static func xml(_ data: Data, limit: Int = ReadingLimits.nesting, named names: [String]? = nil) -> Position? {
         if let utf8 = utf16AsUTF8(data) { return xml(utf8, limit: limit, named: names) }
         let names = names?.map { Array($0.utf8) }
         return scan(data) { bytes in
@@ -131,7 +131,7 @@ enum NestingScan {
     /// blanks (and a byte-order mark) is `<`, else old-style (OpenStep). In XML only arrays and
     /// dictionaries hold values (any other element is a value, or no property list at all), and
     /// the `<plist>` element around the value is no level.
-    static func propertyList(_ data: Data, limit: Int = ReadingLimits.nesting) -> Place? {
+    static func propertyList(_ data: Data, limit: Int = ReadingLimits.nesting) -> Position? {
         if let utf8 = utf16AsUTF8(data) { return propertyList(utf8, limit: limit) }
         let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         return first == UInt8(ascii: "<") ? xml(data, limit: limit + 1, named: ["array", "dict", "plist"]) : openStep(data, limit: limit)
@@ -139,7 +139,7 @@ enum NestingScan {
 
     /// The first array or dictionary of an old-style (OpenStep) property list opened more than
     /// `limit` deep; nil when none is. Quoted strings and comments hold none.
-    static func openStep(_ data: Data, limit: Int = ReadingLimits.nesting) -> Place? {
+    static func openStep(_ data: Data, limit: Int = ReadingLimits.nesting) -> Position? {
         if let utf8 = utf16AsUTF8(data) { return openStep(utf8, limit: limit) }
         return scan(data) { bytes in
             var depth = 0
@@ -173,11 +173,11 @@ enum NestingScan {
         }
     }
 
-    /// Runs `find` over the bytes and gives the place of the offset it returns.
-    private static func scan(_ data: Data, _ find: (UnsafeBufferPointer<UInt8>) -> Int?) -> Place? {
+    /// Runs `find` over the bytes and gives the position of the offset it returns.
+    private static func scan(_ data: Data, _ find: (UnsafeBufferPointer<UInt8>) -> Int?) -> Position? {
         data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return find(bytes).map { Place(offset: min($0, bytes.count), in: bytes) }
+            return find(bytes).map { Position(offset: min($0, bytes.count), in: bytes) }
         }
     }
 

@@ -123,8 +123,8 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         }
         try refuseBeyondLimits(size: data.count, url)
         // Foundation's parser, at its own limit, would call a deep one "not valid JSON" and name a bracket.
-        if let place = NestingScan.json(data) {
-            throw FolioError(path: url.path, reason: "its arrays and objects nest more than \(ReadingLimits.nesting) deep (\(place))")
+        if let position = NestingScan.json(data) {
+            throw FolioError(path: url.path, reason: "its arrays and objects nest more than \(ReadingLimits.nesting) deep (\(position))")
         }
         let settings: SiteSettings
         do {
