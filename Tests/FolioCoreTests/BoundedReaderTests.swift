@@ -207,6 +207,47 @@ final class BoundedReaderTests: XCTestCase {
         XCTAssertEqual(try site.read("index.html"), before)
     }
 
+    // MARK: - The site's templates
+
+    func testATemplateThatIncludesItselfStopsTheBuildNamingItAndLeavesThePreviousSite() async throws {
+        let site = try TestSite()
+        try site.photo("a.jpg")
+        try await site.build()
+        let before = try site.read("index.html")
+        try site.write(Data("{{>pager}}".utf8), to: "templates/pager.mustache")
+        do {
+            try await site.build()
+            XCTFail("a partial that includes itself stops the build")
+        } catch let error as FolioError {
+            XCTAssertEqual(error.path, "templates/pager.mustache")
+            XCTAssertTrue(error.reason.hasPrefix("sections and partials nest more than 100 deep when drawn (a partial that includes itself?), drawing "),
+                          error.reason)
+            XCTAssertEqual(error.step, "render")
+        }
+        XCTAssertEqual(try site.read("index.html"), before)
+    }
+
+    func testATemplateNested100000DeepIsRefusedAndOneOfManyTagsIsReadInTime() async throws {
+        let site = try TestSite()
+        try site.photo("a.jpg")
+        try site.write(Data((String(repeating: "{{#a}}", count: Self.deep) + String(repeating: "{{/a}}", count: Self.deep)).utf8),
+                       to: "templates/pager.mustache")
+        do {
+            try await site.build()
+            XCTFail("a template nested 100,000 deep is refused")
+        } catch let error as FolioError {
+            // The template is the first level: its 100th section is the 101st.
+            XCTAssertEqual(error.description, "\(site.paths.templates.path)/pager.mustache: line 1, column \(99 * 6 + 1): "
+                           + "sections, parents and blocks nest more than 100 deep, the template itself the first level (in step 'configure')")
+        }
+        // 100,000 sections one after another on one line: each tag looked back to the start of its
+        // line, and each section worked out its line and column, through all the text before it.
+        var library = TemplateLibrary()
+        let started = Date()
+        try library.register(String(repeating: "{{#a}}{{b}}{{/a}}", count: Self.deep), named: "wide")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+
     // MARK: - Where each limit lies
 
     func xml(_ depth: Int, comment: Bool = false) -> Data {
@@ -240,7 +281,7 @@ final class BoundedReaderTests: XCTestCase {
         let brackets = String(repeating: "[{(", count: 200)
         XCTAssertNil(NestingScan.json(text(#"{"a": "\#(brackets)", "b": ""[[[\"", "c": [[1]]}"#)), "brackets in strings")
         XCTAssertEqual(NestingScan.json(text("[" + String(repeating: "[]", count: 500) + "]")), nil, "wide is not deep")
-        XCTAssertEqual(NestingScan.json(text("\n  " + String(repeating: "[", count: 101))), NestingScan.Place(line: 2, column: 103))
+        XCTAssertEqual(NestingScan.json(text("\n  " + String(repeating: "[", count: 101))), NestingScan.Position(line: 2, column: 103))
         let tags = String(repeating: "<a>", count: 200)
         XCTAssertNil(NestingScan.xml(text("<r x=\"\(tags)\" y='>\(tags)'><!-- \(tags) --><![CDATA[\(tags)]]><?pi \(tags)?><e/></r>")),
                      "markup in attributes, comments, CDATA and instructions")
