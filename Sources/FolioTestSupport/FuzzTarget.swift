@@ -3,11 +3,12 @@ import FolioCore
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
 /// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
-/// Flickr answer imported into a model, the names of a whole content folder, a video's container.
+/// Flickr answer imported into a model, the names of a whole content folder, a video's container,
+/// a sigal description, a site's settings.
 /// The libFuzzer binary (`Fuzz/`) and the tests replaying its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
 /// what each returns is whatever Folio says of the input.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata, paths, video
+    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -29,7 +30,21 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .metadata: Self.metadata(data)
         case .paths: Self.paths(data)
         case .video: Self.video(data)
+        case .markdown: Self.markdown(data)
+        case .settings: Self.settings(data)
         }
+    }
+
+    /// The input as sigal's description of an album (`index.md`, read with its folder) and of a photo.
+    static func markdown(_ data: Data) {
+        let files = MemoryFiles(["trip/index.md": data, "trip/a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
+        _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
+        _ = SigalMarkdown(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The input as a site's `folio.json`.
+    static func settings(_ data: Data) {
+        _ = try? SiteSettings.load(from: MemoryFiles.root.appendingPathComponent("folio.json"), files: MemoryFiles(["folio.json": data]))
     }
 
     /// The input as `content/c.plist`, beside one photo it may name.

@@ -226,6 +226,33 @@ final class FlickrImportTests: XCTestCase {
         XCTAssertEqual(try database.count("photo"), before, "nothing half-written")
     }
 
+    func testAnAnswerNested100000DeepIsReportedNotRetried() async throws {
+        let database = try GalleryDatabase.inMemory()
+        func deep(_ opening: String) -> String {
+            opening + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}}"
+        }
+        // The page: the outer object and "photos" are two levels, so the 99th bracket is the 101st.
+        let page = #"{"stat":"ok","photos":{"page":1,"pages":1,"photo":"#
+        stub.queue(.body(deep(page)), for: "flickr.photos.search")
+        let refused = try await run(database, .init(pages: 1, perPage: 3))
+        XCTAssertEqual(refused.failures, ["page 1: Flickr flickr.photos.search: an answer of an unexpected shape "
+            + "(arrays and objects nested more than 100 deep, at line 1, column \(page.count + 99))"])
+        XCTAssertEqual(waits.all, [], "the same answer would come again")
+        XCTAssertEqual(try database.count("photo"), 0)
+
+        // A place: the photos are imported, the place is asked again by the next import.
+        let place = #"{"stat":"ok","place":{"place_id":"x","locality":"#
+        stub.queue(.body(deep(place)), for: "flickr.places.getInfo", times: 3)
+        let summary = try await run(database, .init(pages: 1, perPage: 3))
+        XCTAssertEqual(summary.new, 3)
+        XCTAssertFalse(summary.failures.isEmpty)
+        for failure in summary.failures {
+            XCTAssertTrue(failure.hasSuffix(": Flickr flickr.places.getInfo: an answer of an unexpected shape "
+                + "(arrays and objects nested more than 100 deep, at line 1, column \(place.count + 99))"), failure)
+        }
+        XCTAssertEqual(waits.all, [])
+    }
+
     func testNetworkFaultsAreToldInOneLineNamingTheMethod() async throws {
         let database = try GalleryDatabase.inMemory()
         // A slow answer: a timeout, retried, then reported.

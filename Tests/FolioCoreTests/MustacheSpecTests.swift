@@ -66,7 +66,7 @@ final class MustacheSpecTests: XCTestCase {
             var library = TemplateLibrary()
             for (name, text) in test.partials ?? [:] { try library.register(text, named: name) }
             try library.register(test.template, named: "test")
-            XCTAssertEqual(library.render(test.data.value, template: "test"), test.expected, "\(file): \(test.name)")
+            XCTAssertEqual(try library.render(test.data.value, template: "test"), test.expected, "\(file): \(test.name)")
         }
     }
 
@@ -87,7 +87,7 @@ final class MustacheSpecTests: XCTestCase {
             var library = TemplateLibrary()
             for (name, text) in test.partials ?? [:] { try library.register(text, named: name) }
             try library.register(test.template, named: "test")
-            let drawn = library.render(test.data.value, template: "test") ?? ""
+            let drawn = try library.render(test.data.value, template: "test") ?? ""
             XCTAssertEqual(drawn.filter { !$0.isWhitespace }, test.expected.filter { !$0.isWhitespace }, test.name)
         }
     }

@@ -123,11 +123,11 @@ final class SigalMarkdownTests: XCTestCase {
         XCTAssertEqual(RenderedMarkdown.plainLinkURL(#"<A HREF="https://a.example/?x=1&amp;y=2">"#), "https://a.example/?x=1&y=2")
         XCTAssertNil(RenderedMarkdown.plainLinkURL(#"<a href="https://a.example/" title="t">"#))
         XCTAssertNil(RenderedMarkdown.plainLinkURL(#"<a href='https://a.example/'>"#))
-        XCTAssertEqual(RenderedMarkdown("<a href=\"https://a.example/\">one</a> <b>two</b>")?.html,
+        XCTAssertEqual(try RenderedMarkdown("<a href=\"https://a.example/\">one</a> <b>two</b>")?.html,
                        #"<p><a href="https://a.example/">one</a> <!-- raw HTML omitted -->two<!-- raw HTML omitted --></p>"#)
-        XCTAssertEqual(RenderedMarkdown("<a href=\"https://a.example/\">never closed")?.html,
+        XCTAssertEqual(try RenderedMarkdown("<a href=\"https://a.example/\">never closed")?.html,
                        "<p><!-- raw HTML omitted -->never closed</p>")
-        XCTAssertEqual(RenderedMarkdown("<div onclick=x>raw</div>\n\n<b>inline</b> text")?.html,
+        XCTAssertEqual(try RenderedMarkdown("<div onclick=x>raw</div>\n\n<b>inline</b> text")?.html,
                        "<!-- raw HTML omitted -->\n<p><!-- raw HTML omitted -->inline<!-- raw HTML omitted --> text</p>")
     }
 }

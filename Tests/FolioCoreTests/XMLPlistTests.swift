@@ -26,7 +26,7 @@ final class XMLPlistTests: XCTestCase {
     }
 
     func assertReadAsFoundationReads(_ data: Data, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let ours = try XCTUnwrap(XMLPlist.read(data), "\(label): given up on", file: file, line: line)
+        let ours = try XCTUnwrap(XMLPlist.read(data).value, "\(label): given up on", file: file, line: line)
         let theirs = try foundation(data)
         XCTAssertTrue(same(ours, theirs), "\(label): \(ours) against \(theirs)", file: file, line: line)
     }
@@ -73,8 +73,8 @@ final class XMLPlistTests: XCTestCase {
             "<array><real>nan</real></array>", "<array><integer> 5</integer></array>", "<array><string>open</array>",
             "<array><string>a\u{01}b</string></array>",
         ]
-        for body in unknown { XCTAssertNil(XMLPlist.read(plist(body)), body) }
-        XCTAssertNil(XMLPlist.read(try PropertyListSerialization.data(fromPropertyList: ["a"], format: .binary, options: 0)))
+        for body in unknown { XCTAssertNil(XMLPlist.read(plist(body)).value, body) }
+        XCTAssertNil(XMLPlist.read(try PropertyListSerialization.data(fromPropertyList: ["a"], format: .binary, options: 0)).value)
         // What it knows, written by hand as people do: entities, empty elements, a flag, numbers.
         try assertReadAsFoundationReads(plist("""
             <array>
@@ -100,7 +100,7 @@ final class XMLPlistTests: XCTestCase {
             ["path": "c.jpg", "name": "  padded\tname ", "user": "Plain", "description": "line\nbreak\t", "place": " ", "region": "Zürich"],
         ]
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
-        XCTAssertNotNil(XMLPlist.read(data))
+        XCTAssertNotNil(XMLPlist.read(data).value)
         let reader = CatalogReader(contentRoot: URL(fileURLWithPath: "/nonexistent"), files: LocalFileAccess())
         let ours = reader.parse(data, catalog: "c/catalog.plist")
         let binary = try PropertyListSerialization.data(fromPropertyList: records, format: .binary, options: 0)

@@ -10,7 +10,7 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
-/// The reader under test, named by FOLIO_FUZZ_TARGET (catalog, exif, image, request, flickr).
+/// The reader under test, named by FOLIO_FUZZ_TARGET (one of `FuzzTarget`'s names).
 nonisolated(unsafe) private var target = FuzzTarget.catalog
 
 /// One input, through the target.

@@ -326,9 +326,14 @@ struct ImportStep: BuildStep {
             }
         }
         if let sidecar = entry.sidecar {
-            let read = Result { try files.read(contentRoot.appendingPathComponent(sidecar.path)) }
-                .mapError { XMPReader.Failure.malformed($0.localizedDescription) }
-                .flatMap(XMPReader.read)
+            let read: Result<PhotoDescription, XMPReader.Failure>
+            if sidecar.stamp.size > ReadingLimits.xmpBytes {
+                read = .failure(.tooLarge(sidecar.stamp.size))  // not read into memory to be refused
+            } else {
+                read = Result { try files.read(contentRoot.appendingPathComponent(sidecar.path)) }
+                    .mapError { XMPReader.Failure.malformed($0.localizedDescription) }
+                    .flatMap(XMPReader.read)
+            }
             switch read {
             case .success(let found): described = found.filling(from: described)
             case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
@@ -336,16 +341,9 @@ struct ImportStep: BuildStep {
         }
         var sigal: SigalMarkdown?
         if let markdown = entry.markdown {
-            switch Result(catching: { try files.read(contentRoot.appendingPathComponent(markdown.path)) }) {
-            case .success(let bytes):
-                if let text = String(data: bytes, encoding: .utf8) {
-                    sigal = SigalMarkdown(text)
-                } else {
-                    issues.append(.warning("content/\(markdown.path)", "is not UTF-8 text; ignored"))
-                }
-            case .failure(let error):
-                issues.append(.warning("content/\(markdown.path)", "cannot be read: \(error.localizedDescription); ignored"))
-            }
+            let problem: String?
+            (sigal, problem) = SigalMarkdown.read(contentRoot.appendingPathComponent(markdown.path), size: markdown.stamp.size, files: files)
+            if let problem { issues.append(.warning("content/\(markdown.path)", problem)) }
         }
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place

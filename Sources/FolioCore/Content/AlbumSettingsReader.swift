@@ -25,8 +25,11 @@ struct AlbumSettingsReader {
         -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
     {
         let shown = "content/\(path)"
-        guard let data = try? files.read(contentRoot.appendingPathComponent(path)), BinaryPlistCheck.refusal(data) == nil,
-              let dictionary = (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any] else {
+        // Anything but a dictionary, a file too large or too deep among them, is read as a
+        // catalog, which says what is wrong with it.
+        let url = contentRoot.appendingPathComponent(path)
+        guard PropertyListReading.refusal(size: stamp?.size ?? files.stamp(of: url)?.size ?? 0) == nil, let data = try? files.read(url),
+              let dictionary = (try? PropertyListReading.read(data).get()) as? [String: Any] else {
             return (nil, nil, [])
         }
         var issues: [BuildIssue] = []

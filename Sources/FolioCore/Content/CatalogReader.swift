@@ -34,11 +34,15 @@ struct CatalogReader: Sendable {
         if let settled, let cached = cache?.load(settled) {
             (result, key) = (cached, settled)
         } else {
+            let url = contentRoot.appendingPathComponent(relativePath)
+            if let size = stamp?.size ?? files.stamp(of: url)?.size, let refusal = PropertyListReading.refusal(size: size) {
+                return Result(issues: [refusal.issue(shown)])
+            }
             let data: Data
             do {
-                data = try files.read(contentRoot.appendingPathComponent(relativePath))
+                data = try files.read(url)
             } catch {
-                return Result(issues: [.error(shown, "not a readable property list (\(Self.explain(error)))")])
+                return Result(issues: [.error(shown, "not a readable property list (\(PropertyListReading.explain(error)))")])
             }
             // Known by its bytes (a reading kept before it settled), else parsed; kept under the one
             // name the next build looks for. By its stamp only when the file read is the one the walk
@@ -69,15 +73,11 @@ struct CatalogReader: Sendable {
     func parse(_ data: Data, catalog relativePath: String) -> Result {
         var result = Result()
         let shown = "content/\(relativePath)"
-        if let refusal = BinaryPlistCheck.refusal(data) {
-            result.issues.append(.error(shown, "not a catalog: \(refusal)"))
-            return result
-        }
         let plist: Any
-        do {
-            plist = try XMLPlist.read(data) ?? PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            result.issues.append(.error(shown, "not a readable property list (\(Self.explain(error)))"))
+        switch PropertyListReading.read(data) {
+        case .success(let value): plist = value
+        case .failure(let refusal):
+            result.issues.append(refusal.issue(shown))
             return result
         }
         guard let array = plist as? [Any] else {
@@ -100,12 +100,6 @@ struct CatalogReader: Sendable {
             result.issues += fields.issues
         }
         return result
-    }
-
-    static func explain(_ error: Error) -> String {
-        let ns = error as NSError
-        if let debug = ns.userInfo["NSDebugDescription"] as? String { return debug }
-        return ns.localizedDescription
     }
 
     static func typeName(_ value: Any) -> String {
@@ -250,5 +244,12 @@ private struct RecordFields {
         let day = ISO8601DateFormatter()
         day.formatOptions = [.withFullDate]
         return day.date(from: trimmed)
+    }
+}
+
+extension PropertyListReading.Refusal {
+    /// The refusal as an error of the catalog `shown`, at its record where that is known.
+    func issue(_ shown: String) -> BuildIssue {
+        .error(record.map { "\(shown), record \($0)" } ?? shown, reason)
     }
 }

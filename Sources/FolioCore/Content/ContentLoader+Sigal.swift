@@ -24,15 +24,10 @@ extension ContentLoader {
             guard !folder.isEmpty else { continue }  // content/ itself is no album
             used.insert(file)
             let shown = "content/\(file)"
-            guard let data = try? files.read(contentRoot.appendingPathComponent(file)) else {
-                inventory.issues.append(.warning(shown, "cannot be read; ignored"))
-                continue
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                inventory.issues.append(.warning(shown, "is not UTF-8 text; ignored"))
-                continue
-            }
-            let described = SigalMarkdown(text)
+            let url = contentRoot.appendingPathComponent(file)
+            let (read, problem) = SigalMarkdown.read(url, size: files.stamp(of: url)?.size, files: files)
+            if let problem { inventory.issues.append(.warning(shown, problem)) }
+            guard let described = read else { continue }
             var cover = described.thumbnail
             if let thumbnail = cover {
                 let path = ContentPath.resolve(thumbnail, in: folder)

@@ -12,6 +12,8 @@ public struct SigalMarkdown: Sendable, Equatable {
     /// Values by lower-cased key, in order (a key may be given more than once).
     public var meta: [String: [String]] = [:]
     public var body: RenderedMarkdown?
+    /// What was left out of the file, in a warning's words: a body nested too deep to show.
+    public var problem: String?
 
     /// sigal's `Title:`, its first value.
     public var title: String? { first("title") }
@@ -40,7 +42,31 @@ public struct SigalMarkdown: Sendable, Equatable {
             }
             lines.removeFirst()
         }
-        body = RenderedMarkdown(lines.joined(separator: "\n"))
+        do {
+            body = try RenderedMarkdown(lines.joined(separator: "\n"))
+        } catch {
+            problem = "its Markdown nests more than \(ReadingLimits.nesting) deep; its text is left out"
+        }
+    }
+
+    /// The description file at `url`, whose size the walk found (nil: not known), and what is
+    /// wrong with it in a warning's words: nil when it cannot be read, is larger than Folio reads,
+    /// or is not UTF-8.
+    static func read(_ url: URL, size: Int?, files: any FileAccess) -> (markdown: SigalMarkdown?, problem: String?) {
+        func tooLarge(_ size: Int) -> String {
+            "a description of \(size) bytes is larger than the \(ReadingLimits.megabytes(ReadingLimits.markdownBytes)) Folio reads; ignored"
+        }
+        if let size, size > ReadingLimits.markdownBytes { return (nil, tooLarge(size)) }
+        let data: Data
+        do {
+            data = try files.read(url)
+        } catch {
+            return (nil, "cannot be read: \(error.localizedDescription); ignored")
+        }
+        guard data.count <= ReadingLimits.markdownBytes else { return (nil, tooLarge(data.count)) }
+        guard let text = String(data: data, encoding: .utf8) else { return (nil, "is not UTF-8 text; ignored") }
+        let markdown = SigalMarkdown(text)
+        return (markdown, markdown.problem)
     }
 
     private func first(_ key: String) -> String? {

@@ -6,18 +6,42 @@ import Foundation
 /// after a thousand photos were edited. What it returns is what `PropertyListSerialization`
 /// returns (numbers as `NSNumber`s, flags as `Bool`s); anything it is not sure of (a comment,
 /// CDATA, `<data>`, an entity beyond XML's own, a key twice, a line break as CR) makes it give
-/// up, and the catalog is read by Foundation as before, its errors and all.
+/// up, and the catalog is read by Foundation as before, its errors and all. Arrays and
+/// dictionaries deeper than `ReadingLimits.nesting` are refused: each level is a call.
 enum XMLPlist {
-    static func read(_ data: Data) -> Any? {
-        data.withUnsafeBytes { raw -> Any? in
+    enum Reading {
+        case value(Any)
+        /// An array or dictionary opened deeper than the limit, there, inside the values the
+        /// steps lead to from the top.
+        case tooDeep(NestingScan.Position, inside: [PropertyListReading.Step])
+        /// Something this reader leaves to Foundation.
+        case unknown
+
+        var value: Any? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
+    }
+
+    static func read(_ data: Data) -> Reading {
+        data.withUnsafeBytes { raw -> Reading in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
-            return reader.document()
+            if let value = reader.document() { return .value(value) }
+            guard let deep = reader.tooDeep else { return .unknown }
+            return .tooDeep(NestingScan.Position(offset: deep, in: reader.bytes), inside: reader.trail.reversed())
         }
     }
 
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var at = 0
+        /// Arrays and dictionaries open around the value being read.
+        var depth = 0
+        /// Where one opened deeper than the limit, which ends the reading.
+        var tooDeep: Int?
+        /// Once one is, the index or key of each value it lies in, innermost first: gathered as
+        /// the reading gives up, level by level, so reading costs nothing more.
+        var trail: [PropertyListReading.Step] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
@@ -41,25 +65,35 @@ enum XMLPlist {
 
         mutating func value() -> Any? {
             skipBlanks()
+            let start = at
             guard let tag = openTag() else { return nil }
             switch tag.name {
             case "array":
                 var items: [Any] = []
                 if tag.empty { return items }
+                guard enter(at: start) else { return nil }
                 while true {
                     skipBlanks()
-                    if starts("</array>") { at += 8; return items }
-                    guard let item = value() else { return nil }
+                    if starts("</array>") { at += 8; depth -= 1; return items }
+                    guard let item = value() else {
+                        if tooDeep != nil { trail.append(.index(items.count)) }
+                        return nil
+                    }
                     items.append(item)
                 }
             case "dict":
                 var fields: [String: Any] = [:]
                 if tag.empty { return fields }
+                guard enter(at: start) else { return nil }
                 while true {
                     skipBlanks()
-                    if starts("</dict>") { at += 7; return fields }
+                    if starts("</dict>") { at += 7; depth -= 1; return fields }
                     guard let keyTag = openTag(), keyTag.name == "key", let key = keyTag.empty ? "" : text(closing: "key"),
-                          fields[key] == nil, let item = value() else { return nil }
+                          fields[key] == nil else { return nil }
+                    guard let item = value() else {
+                        if tooDeep != nil { trail.append(.key(key)) }
+                        return nil
+                    }
                     fields[key] = item
                 }
             case "string":
@@ -79,6 +113,16 @@ enum XMLPlist {
             default:
                 return nil
             }
+        }
+
+        /// One level deeper, for the array or dictionary opened at `start`; false past the limit.
+        mutating func enter(at start: Int) -> Bool {
+            depth += 1
+            guard depth <= ReadingLimits.nesting else {
+                tooDeep = start
+                return false
+            }
+            return true
         }
 
         /// `<name>` or `<name/>`, without attributes.

@@ -7,22 +7,53 @@ import Foundation
 /// cmark is run in its safe mode: raw HTML in the source comes out as a comment saying it was
 /// omitted, and links to `javascript:`, `vbscript:`, `file:` and non-image `data:` lose their
 /// destination, so the HTML can go into pages unescaped.
+///
+/// cmark parses and walks a document of any depth without recursing, in time linear in its
+/// size; a page with blocks nested thousands deep is no page a browser shows, so a source that
+/// nests deeper than `ReadingLimits.nesting` is refused.
 public struct RenderedMarkdown: Sendable, Equatable {
     public var html: String
     public var text: String
 
+    /// A source whose blocks and spans nest deeper than `ReadingLimits.nesting`.
+    public struct TooDeep: Error, Equatable {}
+
     /// Nil when the source holds nothing to show.
-    public init?(_ source: String) {
+    public init?(_ source: String) throws(TooDeep) {
         let options = folio_cmark_safe_options()
         let parsed = source.withCString { cmark_parse_document($0, source.utf8.count, options) }
         guard let document = parsed else { return nil }
         defer { cmark_node_free(document) }
+        guard Self.depth(document) <= ReadingLimits.nesting else { throw TooDeep() }
         Self.keepPlainLinks(document)
         let text = Self.plainText(document)
         guard !text.isEmpty, let rendered = cmark_render_html(document, options) else { return nil }
         defer { free(rendered) }
         self.html = String(cString: rendered).trimmingCharacters(in: .whitespacesAndNewlines)
         self.text = text
+    }
+
+    /// How deep the document's nodes lie inside one another, the document itself at depth 0.
+    /// cmark's walk enters and leaves each node that can hold others, and only enters the rest.
+    private static func depth(_ document: OpaquePointer) -> Int {
+        guard let iterator = cmark_iter_new(document) else { return 0 }
+        defer { cmark_iter_free(iterator) }
+        var depth = 0, deepest = 0
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            if event == CMARK_EVENT_EXIT {
+                depth -= 1
+            } else if let node = cmark_iter_get_node(iterator), !isLeaf(cmark_node_get_type(node)) {
+                depth += 1
+                deepest = max(deepest, depth - 1)
+            }
+        }
+        return deepest
+    }
+
+    /// The kinds of node that hold no others, as cmark's walk has them.
+    private static func isLeaf(_ type: cmark_node_type) -> Bool {
+        [CMARK_NODE_HTML_BLOCK, CMARK_NODE_THEMATIC_BREAK, CMARK_NODE_CODE_BLOCK, CMARK_NODE_TEXT, CMARK_NODE_SOFTBREAK,
+         CMARK_NODE_LINEBREAK, CMARK_NODE_CODE, CMARK_NODE_HTML_INLINE].contains(type)
     }
 
     /// sigal's own sample credits its photos with `<a href="https://…">from Wikimedia Commons</a>`

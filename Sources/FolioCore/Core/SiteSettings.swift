@@ -113,12 +113,18 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public static func load(from url: URL, files: any FileAccess = LocalFileAccess()) throws
         -> (settings: SiteSettings, unknownKeys: [(key: String, suggestion: String?)])
     {
-        guard files.stamp(of: url) != nil else { return (SiteSettings(), []) }
+        guard let stamp = files.stamp(of: url) else { return (SiteSettings(), []) }
+        try refuseBeyondLimits(size: stamp.size, url)
         let data: Data
         do {
             data = try files.read(url)
         } catch {
             throw FolioError(path: url.path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        try refuseBeyondLimits(size: data.count, url)
+        // Foundation's parser, at its own limit, would call a deep one "not valid JSON" and name a bracket.
+        if let position = NestingScan.json(data) {
+            throw FolioError(path: url.path, reason: "its arrays and objects nest more than \(ReadingLimits.nesting) deep (\(position))")
         }
         let settings: SiteSettings
         do {
@@ -130,6 +136,11 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         }
         try settings.validate(url)
         return (settings, unknownKeys(in: data))
+    }
+
+    private static func refuseBeyondLimits(size: Int, _ url: URL) throws {
+        guard size > ReadingLimits.settingsBytes else { return }
+        throw FolioError(path: url.path, reason: "\(size) bytes is larger than the \(ReadingLimits.megabytes(ReadingLimits.settingsBytes)) Folio reads as settings")
     }
 
     /// What each key holds, in words, for the message about a value of the wrong kind.

@@ -65,6 +65,11 @@ public struct FlickrClient: Sendable {
         default: throw FlickrError(method: method, kind: .http(response.status, retryAfter: response.retryAfter()))
         }
         let body = unwrappingJSONP(response.body)
+        // Flickr's answers nest a few deep; Foundation's parser would call a deeper one "not valid
+        // JSON", and be asked again.
+        if let position = NestingScan.json(body) {
+            throw FlickrError(method: method, kind: .unexpected("arrays and objects nested more than \(ReadingLimits.nesting) deep, at \(position)"))
+        }
         guard let failure = try? JSONDecoder().decode(FlickrFailure.self, from: body) else {
             throw FlickrError(method: method, kind: .malformed(Self.describe(body)))
         }

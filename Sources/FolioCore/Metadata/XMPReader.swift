@@ -7,8 +7,6 @@ import FoundationXML
 /// Lightroom and darktable write), through Foundation's XML parser (libxml2). Properties are found
 /// by namespace, whatever prefix the file gives them, written as elements or as attributes.
 public enum XMPReader {
-    /// Larger than any sidecar a photo tool writes (Lightroom's, with develop settings, are ~100 KB).
-    static let sizeLimit = 4 << 20
     static let embeddedPrefix = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
     public enum Failure: Error, Equatable {
@@ -16,19 +14,22 @@ public enum XMPReader {
         case declaresEntities
         case notUTF8
         case malformed(String)
+        /// Elements opened more than `ReadingLimits.nesting` deep, on this line.
+        case tooDeep(line: Int)
 
         public var reason: String {
             switch self {
-            case .tooLarge(let size): return "XMP of \(size) bytes is larger than the \(XMPReader.sizeLimit >> 20) MB Folio reads"
+            case .tooLarge(let size): return "XMP of \(size) bytes is larger than the \(ReadingLimits.megabytes(ReadingLimits.xmpBytes)) Folio reads"
             case .declaresEntities: return "XMP with a document type declaration (XMP has none; entities could expand without end)"
             case .notUTF8: return "XMP that is not UTF-8 text"
             case .malformed(let detail): return "not readable XMP (\(detail))"
+            case .tooDeep(let line): return "XMP whose elements nest more than \(ReadingLimits.nesting) deep (line \(line))"
             }
         }
     }
 
     public static func read(_ data: Data) -> Result<PhotoDescription, Failure> {
-        guard data.count <= sizeLimit else { return .failure(.tooLarge(data.count)) }
+        guard data.count <= ReadingLimits.xmpBytes else { return .failure(.tooLarge(data.count)) }
         let data = withoutTrailingPadding(data)
         // No DTD, no entities to expand (a "billion laughs" packet is refused before parsing).
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
@@ -50,6 +51,7 @@ public enum XMPReader {
         // Foundation's parser on Linux can answer true for a document cut short (setting only
         // parserError) or even without any error when elements are left open: both are checked here.
         let parsed = parser.parse()
+        if let line = collector.tooDeep { return .failure(.tooDeep(line: line)) }
         if !parsed || parser.parserError != nil || collector.open != 0 || !collector.sawRoot {
             let code = (parser.parserError as NSError?)?.code
             let detail = collector.open != 0 || code == 5 ? "it ends before its elements close"
@@ -116,6 +118,9 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     /// must end with.
     var open = 0
     var sawRoot = false
+    /// The line of an element opened deeper than `ReadingLimits.nesting`, where the parsing
+    /// stopped: no photo tool writes XMP this deep, and nothing in it is read.
+    var tooDeep: Int?
     private var prefixes: [String: [String]] = [:]
     private var property: (namespace: String, name: String)?
     private var depth = 0
@@ -135,6 +140,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
                 attributes: [String: String] = [:]) {
         open += 1
         sawRoot = true
+        guard open <= ReadingLimits.nesting else {
+            if tooDeep == nil { tooDeep = max(1, parser.lineNumber) }
+            parser.abortParsing()
+            return
+        }
         let namespace = namespaceURI ?? ""
         if property != nil {
             depth += 1

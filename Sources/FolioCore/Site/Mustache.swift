@@ -26,11 +26,20 @@ public struct TemplateLibrary: Sendable {
 
     public func has(_ name: String) -> Bool { templates[name] != nil }
 
+    /// Sections, partials, parents and blocks drawn inside one another deeper than
+    /// `ReadingLimits.nesting` (a template's own sections are fewer: `TemplateParser`): a partial
+    /// that includes itself, with nothing in the values to end it.
+    public struct TooDeep: Error, Sendable, Equatable {
+        /// The template being drawn when the drawing would have gone deeper.
+        public var template: String
+    }
+
     /// The template `name` drawn with `values` at the top of the context; nil when there is no such template.
-    func render(_ values: TemplateValue, template name: String) -> String? {
+    func render(_ values: TemplateValue, template name: String) throws(TooDeep) -> String? {
         guard let nodes = templates[name] else { return nil }
-        var drawing = TemplateDrawing(library: self, stack: [values])
+        var drawing = TemplateDrawing(library: self, stack: [values], template: name)
         drawing.draw(nodes)
+        if let template = drawing.tooDeep { throw TooDeep(template: template) }
         return drawing.out
     }
 
@@ -79,15 +88,27 @@ private struct TemplateDrawing {
     /// line breaks are not indented).
     var indentation = ""
     var atLineStart = true
+    /// The lists of nodes being drawn, one inside another (each a call), and the templates they
+    /// are of; the template being drawn when that would have gone past the limit, which ends the drawing.
+    var depth = 0
+    var templates: [String]
+    var tooDeep: String?
 
-    init(library: TemplateLibrary, stack: [TemplateValue]) {
+    init(library: TemplateLibrary, stack: [TemplateValue], template: String) {
         self.library = library
         self.stack = stack
+        templates = [template]
         out.reserveCapacity(16 * 1024)
     }
 
     mutating func draw(_ nodes: [TemplateNode]) {
-        for node in nodes { draw(node) }
+        guard depth < ReadingLimits.nesting else {
+            tooDeep = tooDeep ?? templates.last
+            return
+        }
+        depth += 1
+        for node in nodes where tooDeep == nil { draw(node) }
+        depth -= 1
     }
 
     mutating func draw(_ node: TemplateNode) {
@@ -130,13 +151,17 @@ private struct TemplateDrawing {
             }
         case .partial(let name, let indented):
             guard let nodes = library.nodes(name) else { return }
+            templates.append(name)
             drawIndented(nodes, indented)
+            templates.removeLast()
         case .parent(let name, let indented, let given):
             guard let nodes = library.nodes(name) else { return }
             // Blocks given from further out win over this template's own.
             let kept = blocks
             blocks = given.merging(kept) { _, outer in outer }
+            templates.append(name)
             drawIndented(nodes, indented)
+            templates.removeLast()
             blocks = kept
         case .block(let name, let fallback):
             draw(blocks[name] ?? fallback)
@@ -256,15 +281,14 @@ private struct TemplateParser {
     /// Where the last tag ended: a tag after another on its line does not stand alone.
     var lastTagEnd = -1
 
-    /// A tag opened and not yet closed, and the nodes inside it so far.
+    /// A tag opened and not yet closed, where, and the nodes inside it so far.
     struct Open {
         enum Kind { case section, inverted, parent, block }
         var kind: Kind
         var name: Substring
         var nodes: [TemplateNode] = []
         var indentation = ""
-        var line: Int
-        var column: Int
+        var offset: Int
     }
 
     init(_ text: String) {
@@ -272,7 +296,11 @@ private struct TemplateParser {
     }
 
     /// The tags open around where the parser is, the template itself first.
-    var stack = [Open(kind: .section, name: "", line: 0, column: 0)]
+    var stack = [Open(kind: .section, name: "", offset: 0)]
+    /// The start of the line a tag is on, known up to `scanned`: tags come in order, so the text
+    /// is looked through once, however long its lines.
+    var lineStart = 0
+    var scanned = 0
     /// Text read since the last tag or line break.
     var text: [UInt8] = []
 
@@ -314,7 +342,7 @@ private struct TemplateParser {
             // A tag that is not a value's stands alone on its line: the line leaves nothing.
             let interpolation = !"#^/>!=<$".utf8.contains(sigil)
             var indentation = ""
-            let lineStart = (bytes[..<tagStart].lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+            let lineStart = lineStart(of: tagStart)
             if !interpolation, lastTagEnd <= lineStart, bytes[lineStart..<tagStart].allSatisfy(Self.isBlank),
                let lineEnd = endOfLine(after: tagEnd) {
                 indentation = String(decoding: bytes[lineStart..<tagStart], as: UTF8.self)
@@ -339,12 +367,15 @@ private struct TemplateParser {
                 case UInt8(ascii: "<"): .parent
                 default: .block
                 }
-                let (line, column) = Self.position(of: tagStart, in: bytes)
-                stack.append(Open(kind: kind, name: content, indentation: indentation, line: line, column: column))
+                // Each level is a call when a page is drawn, the template itself the first.
+                guard stack.count < ReadingLimits.nesting else {
+                    throw failure("sections, parents and blocks nest more than \(ReadingLimits.nesting) deep, the template itself the first level")
+                }
+                stack.append(Open(kind: kind, name: content, indentation: indentation, offset: tagStart))
             case UInt8(ascii: "/"):
                 flush()
                 guard stack.count > 1, let inner = stack.last, inner.name == content else {
-                    throw failure(stack.count > 1 ? "'{{/\(content)}}' closes '\(stack.last!.name)', opened at line \(stack.last!.line)"
+                    throw failure(stack.count > 1 ? "'{{/\(content)}}' closes '\(stack.last!.name)', opened at line \(Self.position(of: stack.last!.offset, in: bytes).line)"
                                                   : "'{{/\(content)}}' closes nothing")
                 }
                 stack.removeLast()
@@ -374,9 +405,17 @@ private struct TemplateParser {
         flush()
         guard stack.count == 1, let top = stack.first else {
             let unclosed = stack.last!
-            throw TemplateLibrary.SyntaxError(line: unclosed.line, column: unclosed.column, reason: "'\(unclosed.name)' is never closed")
+            let (line, column) = Self.position(of: unclosed.offset, in: bytes)
+            throw TemplateLibrary.SyntaxError(line: line, column: column, reason: "'\(unclosed.name)' is never closed")
         }
         return top.nodes
+    }
+
+    /// Where the line `offset` is on starts; `offset` is never before one asked already.
+    private mutating func lineStart(of offset: Int) -> Int {
+        if let newline = bytes[scanned..<offset].lastIndex(of: UInt8(ascii: "\n")) { lineStart = newline + 1 }
+        scanned = offset
+        return lineStart
     }
 
     /// Text, cut after each line break: a standalone partial indents each line of its own.

@@ -56,7 +56,14 @@ public struct PageRenderer: Sendable {
 
     public func render(_ page: any SitePage) throws -> String {
         let template = type(of: page).template
-        guard let html = theme.library.render(.object(try values(page)), template: template) else {
+        let drawn: String?
+        do {
+            drawn = try theme.library.render(.object(try values(page)), template: template)
+        } catch let error as TemplateLibrary.TooDeep {
+            throw FolioError(path: "templates/\(error.template).mustache", reason: "sections and partials nest more than "
+                             + "\(ReadingLimits.nesting) deep when drawn (a partial that includes itself?), drawing \(page.path)")
+        }
+        guard let html = drawn else {
             throw FolioError(path: "templates/\(template).mustache", reason: "no such template (for \(page.path))")
         }
         return html
