@@ -8,13 +8,19 @@ let buildIdentity: [CSetting] = Context.environment["FOLIO_BUILD_IDENTITY"].map 
     return [.define("FOLIO_BUILD_IDENTITY", to: "\"\(literal)\"")]
 } ?? []
 
+/// The modules whose tests read files of their own from `Tests/<module>Tests/Fixtures`.
+let withFixtures: Set = ["FolioModel", "FolioSite", "FolioVideo"]
+
 let package = Package(
     name: "Folio",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "folio", targets: ["folio"]),
         .executable(name: "folio-bench", targets: ["folio-bench"]),
-        .library(name: "FolioCore", targets: ["FolioCore"]),
+        .library(name: "Folio", targets: [
+            "FolioCore", "FolioImaging", "FolioVideo", "FolioModel", "FolioNetwork", "FolioPlaces", "FolioMetadata", "FolioMedia",
+            "FolioFlickr", "FolioContent", "FolioSite", "FolioPipeline", "FolioPreview", "FolioPublish",
+        ]),
         // For the fuzzing package in Fuzz/, which replays inputs through it.
         .library(name: "FolioTestSupport", targets: ["FolioTestSupport"]),
     ],
@@ -52,29 +58,49 @@ let package = Package(
         // The one system call Swift's Glibc does not offer: renameat2, to swap public/ in one step.
         .target(name: "CSystem"),
         .target(name: "CBuildIdentity", cSettings: buildIdentity),
-        .target(
-            name: "FolioCore",
-            dependencies: [
-                "CGD", "CTurboJPEG", "CExif", "CJPEG", "CCurl", "CGeonames", "CSystem", "CTIFF", "CLCMS", "CZlib", "CCrypto", "CCmark",
-                "CHeif", "CWebP", "CFFmpeg",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]
-        ),
+        // The library, a module for each concern, each using only the modules below it: the
+        // compiler holds the layers apart. docs/architecture.md draws them.
+        .target(name: "FolioCore", dependencies: ["CSystem", "CCmark", "CCrypto"]),
+        .target(name: "FolioImaging", dependencies: [
+            "FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CWebP", "CLCMS", "CTIFF", "CZlib",
+        ]),
+        .target(name: "FolioVideo", dependencies: ["FolioCore", "FolioImaging", "CFFmpeg"]),
+        .target(name: "FolioModel", dependencies: [
+            "FolioCore", "FolioImaging", "CSystem", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "FolioNetwork", dependencies: ["FolioCore", "CCurl"]),
+        .target(name: "FolioPlaces", dependencies: ["FolioCore", "FolioImaging", "CGeonames"]),
+        .target(name: "FolioMetadata", dependencies: ["FolioCore", "FolioImaging"]),
+        .target(name: "FolioMedia", dependencies: ["FolioCore", "FolioImaging", "FolioModel"]),
+        .target(name: "FolioFlickr", dependencies: ["FolioCore", "FolioNetwork", "FolioModel"]),
+        .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging"]),
+        .target(name: "FolioSite", dependencies: ["FolioCore", "FolioModel", "FolioMedia"]),
+        // The build: its named steps, from content/ to public/.
+        .target(name: "FolioPipeline", dependencies: [
+            "FolioCore", "FolioImaging", "FolioModel", "FolioNetwork", "FolioMedia", "FolioContent", "FolioSite",
+            "FolioPlaces", "FolioMetadata", "FolioVideo", "CSystem", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "FolioPreview", dependencies: [
+            "FolioCore", "FolioPipeline",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
+        ]),
+        .target(name: "FolioPublish", dependencies: ["FolioCore", "FolioNetwork", "FolioSite"]),
         .executableTarget(
             name: "folio",
             dependencies: [
-                "FolioCore", "CBuildIdentity",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "FolioCore", "FolioModel", "FolioNetwork", "FolioFlickr", "FolioPipeline", "FolioPreview", "FolioPublish",
+                "CBuildIdentity", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What tests and the benchmark make photos with: sample photos, drawn pictures, EXIF
-        // blocks (libexif writing, which Folio itself never does); a web server for network tests.
+        // What tests and the benchmark make photos and sites with: sample photos, drawn pictures,
+        // EXIF blocks (libexif writing, which Folio itself never does), a site in a temporary
+        // folder, a disk that fails on demand, web servers for network tests.
         .target(
             name: "FolioTestSupport",
             dependencies: [
-                "FolioCore", "CExif",
+                "FolioCore", "FolioImaging", "FolioVideo", "FolioModel", "FolioNetwork", "FolioMetadata", "FolioContent",
+                "FolioFlickr", "FolioPipeline", "FolioPreview", "CExif",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -82,15 +108,22 @@ let package = Package(
         .executableTarget(
             name: "folio-bench",
             dependencies: [
-                "FolioCore", "FolioTestSupport",
+                "FolioCore", "FolioImaging", "FolioModel", "FolioPipeline", "FolioTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+    ] + [
+        ("FolioCore", []), ("FolioImaging", ["CGD", "CTurboJPEG", "CExif"]), ("FolioVideo", []), ("FolioModel", []),
+        ("FolioNetwork", []), ("FolioPlaces", []), ("FolioMetadata", []), ("FolioMedia", []), ("FolioFlickr", []),
+        ("FolioContent", []), ("FolioSite", []), ("FolioPipeline", []), ("FolioPreview", []), ("FolioPublish", []),
+    ].map { module, libraries in
+        // A module's tests, in a folder of their own; fixtures (old models, golden pages) read in place.
         .testTarget(
-            name: "FolioCoreTests", dependencies: ["FolioCore", "FolioTestSupport", "CGD", "CTurboJPEG", "CExif", "CSystem"],
-            // Read in place through #filePath: an old model made by the first release, golden pages.
-            exclude: ["Fixtures"]
-        ),
+            name: "\(module)Tests",
+            dependencies: [.target(name: module), "FolioTestSupport"] + libraries.map { .target(name: $0) },
+            exclude: withFixtures.contains(module) ? ["Fixtures"] : []
+        )
+    } + [
         .testTarget(name: "FolioCLITests", dependencies: ["FolioCore", "FolioTestSupport", "folio"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
+import FolioImaging
 import Foundation
-import FolioCore
 
 /// An opaque picture to draw test images on: a background and filled rectangles, as packed
 /// 0x00RRGGBB words, ready for `ImageProcessor.encode`.

@@ -1,5 +1,5 @@
-import Foundation
 import FolioCore
+import Foundation
 
 /// A disk whose k-th change fails as a full or failing disk would, the way SQLite's tests fail
 /// its own I/O: every change (a file opened for writing, written, truncated, synced or closed, a

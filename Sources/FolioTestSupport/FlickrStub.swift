@@ -1,6 +1,5 @@
 import FlyingFox
 import Foundation
-import FolioCore
 
 /// Flickr on 127.0.0.1, for tests: its REST endpoint answers with the recorded answers of
 /// `Tests/Fixtures/Flickr`, and its image URLs with JPEGs drawn at the sizes the answers give.

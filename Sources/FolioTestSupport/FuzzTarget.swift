@@ -1,5 +1,14 @@
-import Foundation
+import FolioContent
 import FolioCore
+import FolioFlickr
+import FolioImaging
+import FolioMetadata
+import FolioModel
+import FolioNetwork
+import FolioPipeline
+import FolioPreview
+import FolioVideo
+import Foundation
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
 /// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
@@ -72,7 +81,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     /// The input as an image file: its header read, then renditions made when it is small, and
     /// the animation published when it moves.
-    static func image(_ data: Data) {
+    package static func image(_ data: Data) {
         let processor = ImageProcessor(pixelLimit: 250_000, fullDecodePixelLimit: 250_000)
         guard let metadata = try? processor.metadata(of: data) else { return }
         let thumb = RenditionRequest(name: "t", width: 32, height: 32, fit: .squareCrop, format: .jpeg, quality: 70)
@@ -166,7 +175,7 @@ struct MemoryFiles: FileAccess {
         return data
     }
 
-    func stamp(of url: URL) -> FileStamp? {
+    package func stamp(of url: URL) -> FileStamp? {
         files[relative(url)].map { FileStamp(size: $0.count, modified: Date(timeIntervalSince1970: 0)) }
     }
 
@@ -201,7 +210,7 @@ struct OverlaidContent: FileAccess {
         return data
     }
 
-    func stamp(of url: URL) -> FileStamp? {
+    package func stamp(of url: URL) -> FileStamp? {
         guard let relative = relative(url) else { return disk.stamp(of: url) }
         return files[relative].map { FileStamp(size: $0.count, modified: Date(timeIntervalSince1970: 0)) }
     }

@@ -1,5 +1,6 @@
-import Foundation
 import FolioCore
+import FolioNetwork
+import Foundation
 
 /// A real S3-compatible server on 127.0.0.1 for the publish tests: moto's server mode (from
 /// PyPI, `moto[server]` in scripts/requirements-test.txt), started as a process of the test and

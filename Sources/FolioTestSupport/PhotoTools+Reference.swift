@@ -1,5 +1,5 @@
+import FolioImaging
 import Foundation
-import FolioCore
 
 extension PhotoTools {
     /// Formats Pillow writes a photo in for `photo(from:width:height:format:)`.

@@ -1,5 +1,6 @@
-import Foundation
 import FolioCore
+import FolioImaging
+import Foundation
 
 /// Checks over a whole built `public/`: every local link and image (srcset candidates too)
 /// resolves, every image has alt text and its size, no absolute or root-relative links (the site

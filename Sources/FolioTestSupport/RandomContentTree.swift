@@ -1,5 +1,5 @@
-import Foundation
 import FolioCore
+import Foundation
 
 /// Content folders as people make them, named anyhow: names of one character and of 255 bytes,
 /// from every class of Unicode a Linux file system takes (controls, combining marks that start a

@@ -1,5 +1,5 @@
+import FolioImaging
 import Foundation
-import FolioCore
 
 /// A photo-like JPEG made from nothing, for benchmarks and tests: a sky, hills, a sun and a fine
 /// grain, so it compresses about as a real photo does, with the EXIF a camera would write.

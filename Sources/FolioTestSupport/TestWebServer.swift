@@ -1,7 +1,7 @@
 import FlyingFox
 import FlyingSocks
-import Foundation
 import FolioCore
+import Foundation
 
 /// A real HTTP server on 127.0.0.1, in this process, answering as a test says: what Folio's
 /// network clients (Flickr, S3) are tested against. It remembers every request.

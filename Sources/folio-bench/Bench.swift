@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import FolioCore
 
 /// Measures Folio on a corpus of photos it makes itself, beside sigal when sigal is installed.
 @main

@@ -1,6 +1,8 @@
-import Foundation
-import FolioCore
+import ArgumentParser
+import FolioImaging
+import FolioModel
 import FolioTestSupport
+import Foundation
 
 /// The photos a benchmark runs on, made once and kept between runs.
 struct Corpus {
@@ -119,4 +121,3 @@ final class Failures: @unchecked Sendable {
     var first: String? { lock.withLock { messages.first } }
 }
 
-import ArgumentParser

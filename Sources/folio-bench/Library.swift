@@ -1,6 +1,6 @@
-import Foundation
-import FolioCore
+import FolioModel
 import FolioTestSupport
+import Foundation
 
 /// A photographer's whole library in miniature: many small photos, catalogued as a library
 /// would be (one catalog per folder of a thousand), with people, places, regions, favorites and

@@ -1,5 +1,5 @@
-import Foundation
 import FolioCore
+import Foundation
 
 /// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
 /// photos edited. Each row says the wall time, the folio process's peak memory, how many pages

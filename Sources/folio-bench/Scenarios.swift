@@ -1,5 +1,5 @@
+import FolioImaging
 import Foundation
-import FolioCore
 
 /// The benchmark's runs, each in a site of its own over the same photos.
 struct Scenarios {

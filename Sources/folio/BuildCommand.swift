@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioPipeline
+import Foundation
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
+import FolioPipeline
 import Foundation
-import FolioCore
 
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioModel
+import Foundation
 
 struct ProblemsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

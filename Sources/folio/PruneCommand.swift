@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioFlickr
+import FolioModel
+import Foundation
 
 struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioNetwork
+import FolioPublish
+import Foundation
 
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FolioCore
+import FolioModel
 
 struct SecretCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioPipeline
+import FolioPreview
+import Foundation
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import FolioCore
+import FolioPipeline
+import Foundation
 
 /// Where the site is: shared by every command that works on one.
 struct SiteOptions: ParsableArguments {

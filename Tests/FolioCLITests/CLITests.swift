@@ -1,6 +1,7 @@
-import Foundation
-import FolioCore
+@testable import FolioCore
+@testable import FolioModel
 import FolioTestSupport
+import Foundation
 import XCTest
 
 /// Runs the built `folio` executable the way a user does: what the command-line tests share.

@@ -1,6 +1,6 @@
-import Foundation
-import FolioCore
+@testable import FolioCore
 import FolioTestSupport
+import Foundation
 import GRDB
 import XCTest
 

@@ -1,6 +1,6 @@
-import Foundation
-import FolioCore
+@testable import FolioModel
 import FolioTestSupport
+import Foundation
 import XCTest
 
 /// `folio build` killed (SIGKILL, which no program can catch) at each rename it makes, strace

@@ -1,7 +1,9 @@
-import Foundation
+@testable import FolioModel
+@testable import FolioNetwork
+@testable import FolioPublish
 import FolioTestSupport
+import Foundation
 import XCTest
-@testable import FolioCore
 
 /// `folio publish` as a user runs it, against moto on 127.0.0.1 (which checks every signature):
 /// the dry run's plan, credentials from a profile, wrong or missing credentials in one line, and

@@ -1,5 +1,5 @@
+@testable import FolioCore
 import Foundation
-import FolioCore
 import XCTest
 
 /// The same content and the same Folio give the same `public/`, byte for byte, wherever and

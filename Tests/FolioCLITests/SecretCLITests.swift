@@ -1,6 +1,6 @@
+@testable import FolioCore
+@testable import FolioModel
 import Foundation
-import FolioCore
-import FolioTestSupport
 import XCTest
 
 /// `folio secret`: the secret it prints, given back to a build from a fresh clone, publishes the

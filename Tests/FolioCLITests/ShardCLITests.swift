@@ -1,5 +1,5 @@
-import Foundation
 import FolioTestSupport
+import Foundation
 import XCTest
 
 /// `folio build --shard`: what a task of a job array runs, and what it says.

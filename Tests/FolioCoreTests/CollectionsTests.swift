@@ -1,5 +1,7 @@
-import XCTest
 @testable import FolioCore
+@testable import FolioSite
+import FolioTestSupport
+import XCTest
 
 final class CollectionsTests: XCTestCase {
     func testAConcurrentMapIsTheMapInOrderAtAnySize() {

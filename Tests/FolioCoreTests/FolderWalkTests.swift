@@ -1,6 +1,7 @@
+@testable import FolioCore
+import FolioTestSupport
 import Foundation
 import XCTest
-@testable import FolioCore
 
 /// The walk of a folder (`LocalFileAccess.listing`) lists every file in the order of its path as
 /// a string, whatever order the folders are read in: what the load takes records and photos in.

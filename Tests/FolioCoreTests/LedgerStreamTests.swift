@@ -1,6 +1,9 @@
+@testable import FolioCore
+@testable import FolioPipeline
+@testable import FolioSite
+import FolioTestSupport
 import Foundation
 import XCTest
-@testable import FolioCore
 
 /// Build-state files read a buffer at a time (`LedgerStream`) read as the same bytes held whole
 /// do, whatever the buffer's size: lines and numbers across the buffer's ends, lines longer than

@@ -1,5 +1,5 @@
-import XCTest
 @testable import FolioCore
+import XCTest
 
 /// The store a snapshot packs its photos in: in memory while small, then in a file of no name,
 /// mapped once sealed; every record read back where it was written, from any thread.

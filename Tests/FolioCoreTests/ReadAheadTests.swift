@@ -1,7 +1,7 @@
+@testable import FolioCore
 import Foundation
 import XCTest
 
-@testable import FolioCore
 
 /// What `ReadAhead` asks the kernel for, watched through its `ask`: every file once, in the
 /// readers' order, never further ahead of them than its window allows, nothing after `stop`.

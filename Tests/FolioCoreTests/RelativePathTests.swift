@@ -1,5 +1,9 @@
-import XCTest
+@testable import FolioContent
 @testable import FolioCore
+@testable import FolioPipeline
+@testable import FolioSite
+import FolioTestSupport
+import XCTest
 
 /// Folio's path type over the names NSString's path functions trapped on or misread.
 final class RelativePathTests: XCTestCase {

@@ -1,7 +1,11 @@
+@testable import FolioContent
+@testable import FolioCore
+@testable import FolioModel
+@testable import FolioPipeline
+import FolioTestSupport
 import Foundation
 import GRDB
 import XCTest
-@testable import FolioCore
 
 /// A stamp is kept from build to build (the page manifest, the site digest): the same value must
 /// give the same number in every process, on every machine, whatever its encoder's insides.

@@ -1,0 +1,188 @@
+import FolioCore
+import Foundation
+
+/// Catalogs as they were last read, so that one that did not change is not parsed again: a
+/// library's catalogs hold a record per photo, and parsing a hundred thousand records of XML
+/// (and checking every value of them) costs seconds on every build.
+///
+/// A catalog's reading is kept in `folio-cache/catalogs/`, under a name made from the Folio that
+/// read it, the catalog's path and a hash of its bytes: the same bytes at the same place, read by
+/// the same Folio, read the same. The records' paths are kept as the catalog wrote them; what
+/// depends on the files around them (a record whose path has stray spaces finding its file) is
+/// decided again on every build. Lose the folder and the next build parses every catalog.
+///
+/// A catalog last written well before it was read (`settled`) is kept under a name made from its
+/// size and modification time instead, as the import knows a photo's file unchanged, and is then
+/// not even read: a large library's catalogs are tens of megabytes of XML, read and hashed on
+/// every build only to find them as they were. "Well before" is what makes that safe on a file
+/// system that keeps times to the second (or two): a catalog written in the same second as it
+/// was read could be written again, as long, within that second, and look untouched (git's
+/// "racily clean" files). Such a catalog is known by its bytes until it settles.
+package struct CatalogCache: Sendable {
+    let folder: URL
+    /// Which Folio reads: a new one reads every catalog again.
+    let reader: String
+    /// Where the readings are written.
+    var disk: any Disk = LocalDisk()
+
+    package init(folder: URL, reader: String, disk: any Disk = LocalDisk()) {
+        self.folder = folder
+        self.reader = reader
+        self.disk = disk
+    }
+
+    /// How long before its reading a catalog must have been written to be known by its stamp:
+    /// more than the coarsest file times in use (FAT's two seconds).
+    static let settling: TimeInterval = 3
+
+    func key(catalog: String, data: Data) -> String {
+        ContentHash.hex("\(reader)\u{1e}\(catalog)") + "-" + ContentHash.hex(data)
+    }
+
+    /// The name of the reading of a catalog with `stamp` that is settled when read at `now`;
+    /// nil when it was written too recently to be known by its stamp.
+    func key(catalog: String, stamp: FileStamp, now: Date) -> String? {
+        guard stamp.modified < now.addingTimeInterval(-Self.settling) else { return nil }
+        return "s" + ContentHash.hex("\(reader)\u{1e}\(catalog)") + "-" + ContentHash.hex(stamp.text)
+    }
+
+    package func load(_ key: String) -> CatalogReader.Result? {
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(key)) else { return nil }
+        return Reader.result(of: data)
+    }
+
+    /// Best effort: a cache that cannot be written only costs the parse again.
+    func store(_ result: CatalogReader.Result, key: String) {
+        var writer = Writer()
+        writer.result(result)
+        try? disk.makeFolders(folder.path)
+        try? disk.writeFile(Data(writer.bytes), to: folder.appendingPathComponent(key).path, atomically: true)
+    }
+
+    /// Forgets the readings of catalogs that are no longer as they were.
+    func prune(keeping keys: Set<String>) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !keys.contains(name) {
+            try? disk.removeTree(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    /// The first line of a kept reading; another is not read (a reading without its records'
+    /// fingerprints, "folio-catalog 1", is parsed again once).
+    private static let heading = Array("folio-catalog 2\n".utf8)
+
+    /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
+    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
+    private struct Writer {
+        var bytes = CatalogCache.heading
+
+        mutating func int(_ value: Int) {
+            withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func text(_ value: String?) {
+            guard let value else { return int(-1) }
+            int(value.utf8.count)
+            bytes.append(contentsOf: value.utf8)
+        }
+
+        mutating func number(_ value: Double?) {
+            guard let value else { return int(-1) }
+            int(0)
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func result(_ result: CatalogReader.Result) {
+            int(result.records.count)
+            for ((record, trimmed), fingerprint) in zip(zip(result.records, result.trimmedPaths), result.fingerprints) {
+                for value in [record.location, record.path, trimmed, record.name, record.user, record.description,
+                              record.place, record.region] { text(value) }
+                number(record.latitude)
+                number(record.longitude)
+                number(record.taken?.timeIntervalSince1970)
+                number(record.uploaded?.timeIntervalSince1970)
+                int(record.favorite ? 1 : 0)
+                int(record.tags.count)
+                for tag in record.tags { text(tag) }
+                int(Int(Int64(bitPattern: fingerprint)))
+            }
+            int(result.issues.count)
+            for issue in result.issues {
+                int(issue.severity == .error ? 1 : 0)
+                text(issue.path)
+                text(issue.reason)
+            }
+        }
+    }
+
+    /// Reads what `Writer` wrote, straight from the bytes; nil at the first thing out of place (a
+    /// file cut short, another format), and the catalog is parsed again.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        static func result(of data: Data) -> CatalogReader.Result? {
+            data.withUnsafeBytes { bytes in
+                var reader = Reader(bytes: bytes)
+                return reader.result()
+            }
+        }
+
+        mutating func int() -> Int? {
+            guard bytes.count - offset >= 8 else { return nil }
+            let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+            return Int(Int64(bitPattern: UInt64(littleEndian: value)))
+        }
+
+        /// nil when the data is broken; .some(nil) for a value that was absent.
+        mutating func text() -> String?? {
+            guard let count = int() else { return nil }
+            if count == -1 { return .some(nil) }
+            guard count >= 0, bytes.count - offset >= count else { return nil }
+            let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+            offset += count
+            return .some(value)
+        }
+
+        mutating func number() -> Double?? {
+            guard let marker = int() else { return nil }
+            if marker == -1 { return .some(nil) }
+            guard marker == 0, let bits = int() else { return nil }
+            return .some(Double(bitPattern: UInt64(bitPattern: Int64(bits))))
+        }
+
+        mutating func result() -> CatalogReader.Result? {
+            let header = CatalogCache.heading
+            guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
+            offset = header.count
+            guard let count = int(), count >= 0 else { return nil }
+            var result = CatalogReader.Result()
+            result.records.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let location = text(), let location, let path = text(), let path, let trimmed = text(),
+                      let name = text(), let user = text(), let description = text(), let place = text(), let region = text(),
+                      let latitude = number(), let longitude = number(), let taken = number(), let uploaded = number(),
+                      let favorite = int(), let tagCount = int(), tagCount >= 0 else { return nil }
+                var tags: [String] = []
+                for _ in 0..<tagCount {
+                    guard let tag = text(), let tag else { return nil }
+                    tags.append(tag)
+                }
+                guard let fingerprint = int() else { return nil }
+                result.records.append(CatalogRecord(
+                    location: location, path: path, name: name, user: user, description: description,
+                    place: place, region: region, latitude: latitude, longitude: longitude,
+                    taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
+                    favorite: favorite == 1, tags: tags))
+                result.trimmedPaths.append(trimmed)
+                result.fingerprints.append(UInt64(bitPattern: Int64(fingerprint)))
+            }
+            guard let issueCount = int(), issueCount >= 0 else { return nil }
+            for _ in 0..<issueCount {
+                guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
+                result.issues.append(BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason))
+            }
+            return offset == bytes.count ? result : nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import FolioCore
+import Foundation
+
+/// What a file under `content/` is, by its extension: what Folio imports, and, of the rest,
+/// what a gallery owner would call it when told it was skipped.
+public enum ContentFileKind: String, Sendable, Equatable {
+    /// A sidecar is only ever skipped when no photo has its name: otherwise it is the photo's.
+    case photo, catalog, video, raw = "RAW", sidecar = "sidecar of no photo", document
+    case other = "not a photo"
+
+    public init(path: String) {
+        let fileExtension = RelativePath.lowercasedExtension(of: path)
+        if ContentPath.imageExtensions.contains(fileExtension) {
+            self = .photo
+        } else if fileExtension == "plist" {
+            self = .catalog
+        } else if ContentPath.videoExtensions.contains(fileExtension) {
+            self = .video
+        } else if Self.raws.contains(fileExtension) {
+            self = .raw
+        } else if Self.sidecars.contains(fileExtension) {
+            self = .sidecar
+        } else if Self.documents.contains(fileExtension) {
+            self = .document
+        } else {
+            self = .other
+        }
+    }
+
+    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG
+    /// pair, the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
+    /// imported with it.)
+    var accompaniesPhotos: Bool { self == .raw || self == .sidecar }
+
+    private static let raws: Set<String> = [
+        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw",
+        "x3f", "3fr", "iiq", "erf", "kdc", "mrw", "raw", "rwl",
+    ]
+    /// XMP sidecars (`photo.xmp`, `photo.jpg.xmp`), Apple's edit records, video thumbnails.
+    private static let sidecars: Set<String> = ["xmp", "aae", "thm"]
+    private static let documents: Set<String> = ["pdf", "txt", "md", "rtf", "doc", "docx", "html", "htm", "psd", "svg"]
+}

@@ -1,0 +1,253 @@
+import FolioCore
+import Foundation
+
+/// Reads the XML property lists tools write for catalogs (arrays and dictionaries of strings,
+/// numbers, dates and flags) without Foundation's parser, whose objects then reached Swift one
+/// bridged string at a time: at 100,000 records those two were 40 µs a record, most of a build
+/// after a thousand photos were edited. What it returns is what `PropertyListSerialization`
+/// returns (numbers as `NSNumber`s, flags as `Bool`s); anything it is not sure of (a comment,
+/// CDATA, `<data>`, an entity beyond XML's own, a key twice, a line break as CR) makes it give
+/// up, and the catalog is read by Foundation as before, its errors and all. Arrays and
+/// dictionaries deeper than `ReadingLimits.nesting` are refused: each level is a call.
+enum XMLPlist {
+    enum Reading {
+        case value(Any)
+        /// An array or dictionary opened deeper than the limit, there, inside the values the
+        /// steps lead to from the top.
+        case tooDeep(NestingScan.Position, inside: [PropertyListReading.Step])
+        /// Something this reader leaves to Foundation.
+        case unknown
+
+        var value: Any? {
+            if case .value(let value) = self { return value }
+            return nil
+        }
+    }
+
+    static func read(_ data: Data) -> Reading {
+        data.withUnsafeBytes { raw -> Reading in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            if let value = reader.document() { return .value(value) }
+            guard let deep = reader.tooDeep else { return .unknown }
+            return .tooDeep(NestingScan.Position(offset: deep, in: reader.bytes), inside: reader.trail.reversed())
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at = 0
+        /// Arrays and dictionaries open around the value being read.
+        var depth = 0
+        /// Where one opened deeper than the limit, which ends the reading.
+        var tooDeep: Int?
+        /// Once one is, the index or key of each value it lies in, innermost first: gathered as
+        /// the reading gives up, level by level, so reading costs nothing more.
+        var trail: [PropertyListReading.Step] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        /// `<?xml …?>`, a DOCTYPE, `<plist …>`, one value, `</plist>`, and nothing else.
+        mutating func document() -> Any? {
+            skipBlanks()
+            if starts("<?xml") { guard skip(past: "?>") else { return nil } }
+            skipBlanks()
+            if starts("<!DOCTYPE") { guard skip(past: ">") else { return nil } }
+            skipBlanks()
+            guard starts("<plist"), skip(past: ">") else { return nil }
+            guard let value = value() else { return nil }
+            skipBlanks()
+            guard starts("</plist>") else { return nil }
+            at += 8
+            skipBlanks()
+            return at == bytes.count ? value : nil
+        }
+
+        mutating func value() -> Any? {
+            skipBlanks()
+            let start = at
+            guard let tag = openTag() else { return nil }
+            switch tag.name {
+            case "array":
+                var items: [Any] = []
+                if tag.empty { return items }
+                guard enter(at: start) else { return nil }
+                while true {
+                    skipBlanks()
+                    if starts("</array>") { at += 8; depth -= 1; return items }
+                    guard let item = value() else {
+                        if tooDeep != nil { trail.append(.index(items.count)) }
+                        return nil
+                    }
+                    items.append(item)
+                }
+            case "dict":
+                var fields: [String: Any] = [:]
+                if tag.empty { return fields }
+                guard enter(at: start) else { return nil }
+                while true {
+                    skipBlanks()
+                    if starts("</dict>") { at += 7; depth -= 1; return fields }
+                    guard let keyTag = openTag(), keyTag.name == "key", let key = keyTag.empty ? "" : text(closing: "key"),
+                          fields[key] == nil else { return nil }
+                    guard let item = value() else {
+                        if tooDeep != nil { trail.append(.key(key)) }
+                        return nil
+                    }
+                    fields[key] = item
+                }
+            case "string":
+                return tag.empty ? "" : text(closing: "string")
+            case "integer":
+                guard !tag.empty, let text = text(closing: "integer"), let number = Int(text) else { return nil }
+                return NSNumber(value: number)
+            case "real":
+                guard !tag.empty, let text = text(closing: "real"), text.utf8.allSatisfy({ Self.isNumeral($0) }),
+                      let number = Double(text) else { return nil }
+                return NSNumber(value: number)
+            case "true" where tag.empty: return true
+            case "false" where tag.empty: return false
+            case "date":
+                guard !tag.empty, let text = text(closing: "date") else { return nil }
+                return Self.date(text)
+            default:
+                return nil
+            }
+        }
+
+        /// One level deeper, for the array or dictionary opened at `start`; false past the limit.
+        mutating func enter(at start: Int) -> Bool {
+            depth += 1
+            guard depth <= ReadingLimits.nesting else {
+                tooDeep = start
+                return false
+            }
+            return true
+        }
+
+        /// `<name>` or `<name/>`, without attributes.
+        mutating func openTag() -> (name: Substring, empty: Bool)? {
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "<") else { return nil }
+            var end = at + 1
+            while end < bytes.count, Self.isLetter(bytes[end]) { end += 1 }
+            guard end > at + 1, end < bytes.count else { return nil }
+            let name = Substring(decoding: UnsafeBufferPointer(rebasing: bytes[(at + 1)..<end]), as: UTF8.self)
+            if bytes[end] == UInt8(ascii: ">") {
+                at = end + 1
+                return (name, false)
+            }
+            if bytes[end] == UInt8(ascii: "/"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: ">") {
+                at = end + 2
+                return (name, true)
+            }
+            return nil
+        }
+
+        /// The text up to `</name>`, its entities read; nil for markup inside it, or an entity
+        /// or a CR this reader leaves to Foundation.
+        mutating func text(closing name: String) -> String? {
+            let start = at
+            var plain = true
+            while at < bytes.count, bytes[at] != UInt8(ascii: "<") {
+                if bytes[at] == UInt8(ascii: "&") { plain = false }
+                // A control character (XML allows none but tab and line breaks; CR LF reads as LF).
+                if bytes[at] < 0x20, bytes[at] != 0x09, bytes[at] != 0x0A { return nil }
+                at += 1
+            }
+            let end = at
+            guard starts("</\(name)>") else { return nil }
+            at += name.utf8.count + 3
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            return plain ? String(decoding: raw, as: UTF8.self) : Self.unescaped(raw)
+        }
+
+        static func unescaped(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+            var out: [UInt8] = []
+            out.reserveCapacity(raw.count)
+            var index = 0
+            while index < raw.count {
+                let byte = raw[index]
+                guard byte == UInt8(ascii: "&") else {
+                    out.append(byte)
+                    index += 1
+                    continue
+                }
+                guard let semicolon = raw[index...].firstIndex(of: UInt8(ascii: ";")) else { return nil }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: raw[(index + 1)..<semicolon]), as: UTF8.self)
+                let scalar: Unicode.Scalar?
+                switch name {
+                case "amp": scalar = "&"
+                case "lt": scalar = "<"
+                case "gt": scalar = ">"
+                case "quot": scalar = "\""
+                case "apos": scalar = "'"
+                default:
+                    if name.hasPrefix("#x") { scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init) }
+                    else if name.hasPrefix("#") { scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init) }
+                    else { scalar = nil }
+                }
+                guard let scalar, scalar.value >= 0x20 || scalar == "\t" || scalar == "\n" else { return nil }
+                out.append(contentsOf: String(Character(scalar)).utf8)
+                index = semicolon + 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// `2024-05-01T12:00:00Z`, as every plist writer writes a date; nil for anything else (and
+        /// for years before 1600, where calendars part ways).
+        static func date(_ text: String) -> Date? {
+            let digits = Array(text.utf8)
+            guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"), digits[10] == UInt8(ascii: "T"),
+                  digits[13] == UInt8(ascii: ":"), digits[16] == UInt8(ascii: ":"), digits[19] == UInt8(ascii: "Z") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for byte in digits[range] {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+                  let minute = number(14..<16), let second = number(17..<19), year >= 1600, (1...12).contains(month),
+                  (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+            var components = DateComponents()
+            (components.year, components.month, components.day) = (year, month, day)
+            (components.hour, components.minute, components.second) = (hour, minute, second)
+            guard let date = calendar.date(from: components),
+                  calendar.component(.day, from: date) == day else { return nil }
+            return date
+        }
+
+        private static let calendar: Calendar = {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            return calendar
+        }()
+
+        mutating func skipBlanks() {
+            while at < bytes.count, [0x20, 0x09, 0x0A].contains(bytes[at]) { at += 1 }
+        }
+
+        func starts(_ text: String) -> Bool {
+            let utf8 = text.utf8
+            guard at + utf8.count <= bytes.count else { return false }
+            return bytes[at..<(at + utf8.count)].elementsEqual(utf8)
+        }
+
+        /// Past the next `marker`.
+        mutating func skip(past marker: String) -> Bool {
+            while at < bytes.count {
+                if starts(marker) { at += marker.utf8.count; return true }
+                if bytes[at] == UInt8(ascii: "<") && at > 0 && starts("<!--") { return false }
+                at += 1
+            }
+            return false
+        }
+
+        static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        static func isNumeral(_ byte: UInt8) -> Bool {
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "+-.eE".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A build-state file written a line at a time (`LedgerReader` reads them): each line made in a
+/// small buffer, moved on when the buffer fills: into the file's bytes, or handed to a sink (a
+/// file being written) so that the whole is never held. Made whole and then copied into a
+/// `Data`, a file of a million lines was there twice (160 MB for the page manifest).
+package struct LedgerWriter {
+    private var data = Data()
+    private let sink: ((UnsafeRawBufferPointer) -> Void)?
+    /// The line being made, after those made since the buffer was last moved.
+    package var line: [UInt8] = []
+
+    /// A file that starts with `heading`, of about `capacity` bytes, made whole (`finish`).
+    package init(heading: String = "", capacity: Int) {
+        sink = nil
+        data = Data(heading.utf8)
+        data.reserveCapacity(data.count + capacity)
+        line.reserveCapacity(1 << 16)
+    }
+
+    /// A file that starts with `heading`, handed to `sink` 60 kB or so at a time.
+    package init(heading: String = "", sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.sink = sink
+        line.reserveCapacity(1 << 16)
+        line.append(contentsOf: heading.utf8)
+    }
+
+    /// Ends the line: a line feed, and the buffer moved when it is nearly full.
+    package mutating func endLine() {
+        line.append(0x0A)
+        spill()
+    }
+
+    /// Moves the buffer on when it is nearly full (for files that are not all lines).
+    package mutating func spill() {
+        if line.count >= (1 << 16) - 4_096 { move() }
+    }
+
+    private mutating func move() {
+        if let sink { line.withUnsafeBytes(sink) } else { data.append(contentsOf: line) }
+        line.removeAll(keepingCapacity: true)
+    }
+
+    /// The file made whole; with a sink, its last bytes handed on (and nothing returned).
+    @discardableResult
+    package consuming func finish() -> Data {
+        move()
+        return data
+    }
+}

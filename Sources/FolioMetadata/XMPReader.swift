@@ -1,0 +1,219 @@
+import FolioCore
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the photographer's fields from an XMP packet (embedded in a file, or a sidecar such as
+/// Lightroom and darktable write), through Foundation's XML parser (libxml2). Properties are found
+/// by namespace, whatever prefix the file gives them, written as elements or as attributes.
+public enum XMPReader {
+    static let embeddedPrefix = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    public enum Failure: Error, Equatable {
+        case tooLarge(Int)
+        case declaresEntities
+        case notUTF8
+        case malformed(String)
+        /// Elements opened more than `ReadingLimits.nesting` deep, on this line.
+        case tooDeep(line: Int)
+
+        public var reason: String {
+            switch self {
+            case .tooLarge(let size): return "XMP of \(size) bytes is larger than the \(ReadingLimits.megabytes(ReadingLimits.xmpBytes)) Folio reads"
+            case .declaresEntities: return "XMP with a document type declaration (XMP has none; entities could expand without end)"
+            case .notUTF8: return "XMP that is not UTF-8 text"
+            case .malformed(let detail): return "not readable XMP (\(detail))"
+            case .tooDeep(let line): return "XMP whose elements nest more than \(ReadingLimits.nesting) deep (line \(line))"
+            }
+        }
+    }
+
+    public static func read(_ data: Data) -> Result<PhotoDescription, Failure> {
+        guard data.count <= ReadingLimits.xmpBytes else { return .failure(.tooLarge(data.count)) }
+        let data = withoutTrailingPadding(data)
+        // No DTD, no entities to expand (a "billion laughs" packet is refused before parsing).
+        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
+            return .failure(.declaresEntities)
+        }
+        // Foundation's XML parser on Linux traps (killing the process) on some names that are not
+        // valid UTF-8, whatever libxml2 made of them: such a packet never reaches it. Found by the
+        // metadata fuzzer; XMP written by photo tools is UTF-8.
+        guard String(data: data, encoding: .utf8) != nil else { return .failure(.notUTF8) }
+        if let line = emptyProcessingInstruction(in: data) {
+            return .failure(.malformed("line \(line): a processing instruction with nothing in it"))
+        }
+        let collector = XMPCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        // Foundation's parser on Linux can answer true for a document cut short (setting only
+        // parserError) or even without any error when elements are left open: both are checked here.
+        let parsed = parser.parse()
+        if let line = collector.tooDeep { return .failure(.tooDeep(line: line)) }
+        if !parsed || parser.parserError != nil || collector.open != 0 || !collector.sawRoot {
+            let code = (parser.parserError as NSError?)?.code
+            let detail = collector.open != 0 || code == 5 ? "it ends before its elements close"
+                : !collector.sawRoot ? "no XML element in it" : "XML error \(code ?? 0)"
+            return .failure(.malformed("line \(max(1, parser.lineNumber)): \(detail)"))
+        }
+        return .success(collector.found)
+    }
+
+    /// The packet without the NULs and blanks after it: Apple Photos ends the packet it embeds
+    /// with a NUL, which XML forbids and libxml2 stops at ("it ends before its elements close");
+    /// exiftool and other readers take the packet as it is.
+    static func withoutTrailingPadding(_ data: Data) -> Data {
+        var end = data.endIndex
+        while end > data.startIndex, [0x00, 0x20, 0x09, 0x0A, 0x0D].contains(data[end - 1]) { end -= 1 }
+        return end == data.endIndex ? data : Data(data[data.startIndex..<end])
+    }
+
+    /// The line of the first processing instruction with no data (`<?xpacket?>`), if any: libxml2
+    /// hands such a one to Foundation's parser as a null pointer, which it reads as a C string and
+    /// crashes (found by the metadata fuzzer). XMP's own (`<?xpacket begin=…?>`) always have data.
+    /// Whitespace alone counts as none. A `<?` inside a comment is looked at too: such XMP is refused
+    /// rather than parsed, which loses nothing real.
+    static func emptyProcessingInstruction(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        let question = UInt8(ascii: "?"), close = UInt8(ascii: ">")
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        var line = 1
+        var index = 0
+        // One pass: an instruction runs to the first `?>`, where the search for the next one resumes.
+        while index < bytes.count {
+            if bytes[index] == 0x0A { line += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == question else {
+                index += 1
+                continue
+            }
+            let start = line
+            var cursor = index + 2
+            while cursor < bytes.count, !isBlank(bytes[cursor]), bytes[cursor] != question { cursor += 1 }  // the target
+            var empty = true
+            while cursor < bytes.count, !(bytes[cursor] == question && cursor + 1 < bytes.count && bytes[cursor + 1] == close) {
+                if bytes[cursor] == 0x0A { line += 1 }
+                if !isBlank(bytes[cursor]) { empty = false }
+                cursor += 1
+            }
+            if empty { return start }
+            index = cursor + 2
+        }
+        return nil
+    }
+}
+
+/// The parser's delegate: follows the namespace prefixes in scope and gathers the values of the
+/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq).
+private final class XMPCollector: NSObject, XMLParserDelegate {
+    static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let dc = "http://purl.org/dc/elements/1.1/"
+    static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
+    static let xmp = "http://ns.adobe.com/xap/1.0/"
+
+    var found = PhotoDescription()
+    /// Elements started and not yet ended, and whether there was any: what a complete document
+    /// must end with.
+    var open = 0
+    var sawRoot = false
+    /// The line of an element opened deeper than `ReadingLimits.nesting`, where the parsing
+    /// stopped: no photo tool writes XMP this deep, and nothing in it is read.
+    var tooDeep: Int?
+    private var prefixes: [String: [String]] = [:]
+    private var property: (namespace: String, name: String)?
+    private var depth = 0
+    private var items: [(language: String?, text: String)] = []
+    private var language: String?
+    private var text = ""
+
+    func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+        prefixes[prefix, default: []].append(namespaceURI)
+    }
+
+    func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
+        _ = prefixes[prefix]?.popLast()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        open += 1
+        sawRoot = true
+        guard open <= ReadingLimits.nesting else {
+            if tooDeep == nil { tooDeep = max(1, parser.lineNumber) }
+            parser.abortParsing()
+            return
+        }
+        let namespace = namespaceURI ?? ""
+        if property != nil {
+            depth += 1
+            if namespace == Self.rdf, name == "li" {
+                language = attributes["xml:lang"]
+                text = ""
+            }
+            return
+        }
+        if namespace == Self.rdf, name == "Description" {
+            for (key, value) in attributes {
+                let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let uri = prefixes[parts[0]]?.last else { continue }
+                store(namespace: uri, name: parts[1], items: [(nil, value)])
+            }
+        } else if Self.isRead(namespace, name) {
+            property = (namespace, name)
+            depth = 0
+            items = []
+            text = ""
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if property != nil { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open -= 1
+        guard let current = property else { return }
+        if depth > 0 {
+            if namespaceURI == Self.rdf, name == "li" { items.append((language, text)) }
+            depth -= 1
+            return
+        }
+        store(namespace: current.namespace, name: current.name, items: items.isEmpty ? [(nil, text)] : items)
+        property = nil
+    }
+
+    static func isRead(_ namespace: String, _ name: String) -> Bool {
+        switch (namespace, name) {
+        case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
+             (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
+             (iptcCore, "Location"), (xmp, "Rating"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func store(namespace: String, name: String, items: [(language: String?, text: String)]) {
+        let values = items.map { (language: $0.language, text: $0.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .filter { !$0.text.isEmpty }
+        // An Alt's default language first, as XMP says readers should.
+        let first = (values.first { $0.language == "x-default" } ?? values.first)?.text
+        switch (namespace, name) {
+        case (Self.dc, "title"): found.title = first
+        case (Self.dc, "description"): found.description = first
+        case (Self.dc, "subject"): found.keywords = values.map(\.text)
+        case (Self.dc, "creator"): found.creator = first
+        case (Self.photoshop, "City"): found.city = first
+        case (Self.photoshop, "State"): found.state = first
+        case (Self.photoshop, "Country"): found.country = first
+        case (Self.photoshop, "Headline"): found.headline = first
+        case (Self.iptcCore, "Location"): found.sublocation = first
+        case (Self.xmp, "Rating"):
+            found.rating = first.flatMap(Double.init).flatMap { $0.isFinite ? Int(min(5, max(-1, $0.rounded()))) : nil }
+        default: break
+        }
+    }
+}

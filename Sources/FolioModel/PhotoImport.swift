@@ -1,0 +1,240 @@
+import FolioCore
+import FolioImaging
+import Foundation
+import GRDB
+
+/// Everything the model needs to know about one photo being imported, whatever its origin.
+public struct PhotoImport: Sendable, Equatable, Encodable {
+    public var source: PhotoSource
+    public var identifier: String
+    public var title: String?
+    public var description: String?
+    public var person: String
+    /// Who took it, as the source tells them apart: "name:<person>" unless given (a Flickr
+    /// account is "flickr:<owner id>", so two accounts of one name stay two people).
+    public var personKey: String
+    /// The full place name; nil for a photo taken nowhere in particular.
+    public var place: String?
+    /// The place's region; derived from the place name when nil.
+    public var region: String?
+    public var taken: Date?
+    public var uploaded: Date
+    public var width: Int
+    public var height: Int
+    public var favorite: Bool
+    public var checksum: String
+    public var fileStamp: String
+    public var fingerprint: String
+    public var format: ImageFormat
+    public var orientation: Int
+    /// What its pixel values mean.
+    public var colour: SourceColour
+    public var transparent: Bool
+    public var animated: Bool
+    /// A video's or a Live Photo's motion; nil for a still.
+    public var motion: PhotoMotion?
+    public var camera: String?
+    public var exposure: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var tags: [String]
+    public var remote: RemotePhoto?
+    /// The description as HTML, when it was written in Markdown (a sigal `.md` beside the photo).
+    public var descriptionHTML: String?
+
+    public init(
+        source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,
+        person: String, place: String? = nil, region: String? = nil, taken: Date? = nil,
+        uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
+        fileStamp: String = "", fingerprint: String = "", format: ImageFormat = .jpeg, orientation: Int = 1,
+        camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
+        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: SourceColour = .sRGB,
+        transparent: Bool = false, animated: Bool = false
+    ) {
+        self.source = source
+        self.identifier = identifier
+        self.title = title
+        self.description = description
+        self.person = person
+        self.place = place
+        self.region = region
+        // The last guard, whatever the reader: a date the model cannot read back is no date.
+        self.taken = taken?.storable
+        self.uploaded = uploaded.storable ?? Date(timeIntervalSince1970: 0)
+        self.width = width
+        self.height = height
+        self.favorite = favorite
+        self.checksum = checksum
+        self.fileStamp = fileStamp
+        self.fingerprint = fingerprint
+        self.format = format
+        self.orientation = orientation
+        self.colour = colour
+        self.transparent = transparent
+        self.animated = animated
+        self.camera = camera
+        self.exposure = exposure
+        self.latitude = latitude
+        self.longitude = longitude
+        self.tags = tags
+        self.personKey = personKey ?? PhotoImport.key(forName: person)
+        self.remote = remote
+    }
+
+    /// The key of a person known only by name.
+    public static func key(forName name: String) -> String { "name:\(name)" }
+}
+
+extension PhotoImport {
+    /// Every text without control characters.
+    func cleaned() -> PhotoImport {
+        var copy = self
+        copy.title = title.map(CleanText.line)
+        copy.description = description.map(CleanText.paragraph)
+        copy.person = CleanText.line(person)
+        copy.personKey = CleanText.line(personKey)
+        copy.place = place.map(CleanText.line)
+        copy.region = region.map(CleanText.line)
+        copy.camera = camera.map(CleanText.line)
+        copy.exposure = exposure.map(CleanText.line)
+        // An empty tag is no tag: pages and the search index never had one.
+        copy.tags = tags.map(CleanText.line).filter { !$0.isEmpty }
+        return copy
+    }
+}
+
+/// A set of changes applied to the model in one transaction: all of it or none of it.
+public struct ImportBatch: Sendable {
+    public var upserts: [PhotoImport]
+    /// Sources of photos that no longer exist.
+    public var removals: [PhotoSource]
+    /// Flickr place ids newly learned; photos that waited on one get its place.
+    public var flickrPlaces: [FlickrPlace]
+
+    public init(upserts: [PhotoImport] = [], removals: [PhotoSource] = [], flickrPlaces: [FlickrPlace] = []) {
+        self.upserts = upserts
+        self.removals = removals
+        self.flickrPlaces = flickrPlaces
+    }
+
+    public var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && flickrPlaces.isEmpty }
+}
+
+/// What the import holds of every photo the model has, to tell the changed ones: its file's
+/// stamp and its record's fingerprint as numbers. As `PhotoStamp`'s four texts they were 420 bytes
+/// a photo, 420 MB at a million; the changed photos' whole stamps are read after.
+public struct PhotoMark: Sendable {
+    // Side by side, 32 bytes: the stored `fileStamp`'s size and milliseconds (`hasFile` false
+    // when it is not such a text) and its `fingerprint` (`hasFingerprint` false when it is not
+    // sixteen hex digits, as an older model's).
+    private var size: Int64
+    private var milliseconds: Int64
+    private var fingerprintValue: UInt64
+    private var hasFile: Bool
+    private var hasFingerprint: Bool
+
+    init(fileStamp: String, fingerprint: String) {
+        let numbers = FileStamp.numbers(fileStamp)
+        (size, milliseconds, hasFile) = (numbers?.size ?? 0, numbers?.milliseconds ?? 0, numbers != nil)
+        let value = fingerprint.utf8.count == 16 ? UInt64(fingerprint, radix: 16) : nil
+        (fingerprintValue, hasFingerprint) = (value ?? 0, value != nil)
+    }
+
+    package var fingerprint: UInt64? { hasFingerprint ? fingerprintValue : nil }
+
+    /// Whether `stamp` is the file's stamp as the model holds it.
+    package func isFile(_ stamp: FileStamp) -> Bool {
+        hasFile && stamp.matches((size, milliseconds))
+    }
+}
+
+/// What the model holds of every photo from `content/` for the import (`PhotoMark`), found by
+/// the photo's path: rows sorted by the path's hash, looked up by halving. As a dictionary of
+/// sources it was 200 bytes a photo (each key's string, and buckets half empty); now 40. Paths
+/// whose hashes meet have no mark (the import reads those photos again) but are held all the same.
+package struct ContentMarks: Sendable {
+    private var rows: [(key: UInt64, mark: PhotoMark)]
+    /// Hashes two paths or more share.
+    private var shared: Set<UInt64> = []
+
+    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place (a
+    /// sorted copy beside them was 40 MB more at a million photos, while the load reads content/).
+    init(_ marks: consuming [(key: UInt64, mark: PhotoMark)]) {
+        rows = consume marks
+        rows.sort { $0.key < $1.key }
+        count = rows.count
+        var unique: [(key: UInt64, mark: PhotoMark)] = []
+        var at = 0
+        while at < rows.count {
+            var end = at + 1
+            while end < rows.count, rows[end].key == rows[at].key { end += 1 }
+            if end > at + 1 {
+                if shared.isEmpty { unique = Array(rows[..<at]) }
+                shared.insert(rows[at].key)
+            } else if !shared.isEmpty {
+                unique.append(rows[at])
+            }
+            at = end
+        }
+        if !shared.isEmpty { rows = unique }
+    }
+
+    /// Whether the model holds a photo of `path`, with a mark or not.
+    package func holds(_ path: String) -> Bool {
+        self[path] != nil || (!shared.isEmpty && shared.contains(Self.key(of: path)))
+    }
+
+    /// The photos the model holds, paths whose hashes meet included.
+    package let count: Int
+
+    package subscript(path: String) -> PhotoMark? {
+        rows.sortedIndex(of: Self.key(of: path), by: \.key).map { rows[$0].mark }
+    }
+
+    static func key(of path: String) -> UInt64 {
+        var path = path
+        return path.withUTF8 { key(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func key(of path: UnsafeRawBufferPointer) -> UInt64 {
+        ContentHash.hash(path, seed: 0x6D61_726B)
+    }
+}
+
+/// What the model already holds about an imported photo, to tell what changed: the columns of
+/// its coding keys, read without the rest of the row.
+public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
+    public var identifier: String
+    public var checksum: String
+    /// The file's size and modification time when it was last read.
+    public var fileStamp: String
+    /// The catalog record it was last imported with.
+    public var fingerprint: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case identifier, checksum, fileStamp, fingerprint
+    }
+
+    /// Read by hand: through `Decodable`, a library's hundred thousand stamps cost a quarter of
+    /// a second of every build.
+    public init(row: Row) throws {
+        identifier = row[CodingKeys.identifier.rawValue]
+        checksum = row[CodingKeys.checksum.rawValue]
+        fileStamp = row[CodingKeys.fileStamp.rawValue]
+        fingerprint = row[CodingKeys.fingerprint.rawValue]
+    }
+
+    /// Read by position: the columns of `columns`, in its order, from `first` on. By name, GRDB
+    /// looks each one up among the row's columns, for each of a library's photos.
+    init(row: Row, from first: Int) {
+        identifier = row[first]
+        checksum = row[first + 1]
+        fileStamp = row[first + 2]
+        fingerprint = row[first + 3]
+    }
+
+    /// The columns to select, for SQL that reads stamps.
+    static var columns: String {
+        CodingKeys.allCases.map(\.rawValue.quotedDatabaseIdentifier).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,325 @@
+import FolioCore
+import FolioSite
+import Foundation
+
+/// What a build keeps for the next one about the site it published: the stamp that lets a build
+/// see nothing changed, and the page manifest (each page's inputs, HTML checksum and when it last
+/// changed). It lives with the site, beside the model, in `folio-state/`, never in `public/`:
+/// nothing of Folio's own is published.
+///
+/// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
+/// record of one output folder, swapped in with it. Lose it and the next build draws every page
+/// again and writes only those that come out different. One output folder's state is a few files
+/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
+/// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
+/// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
+/// and the other two's hashes. A build killed between the swap and the state leaves a `.build`
+/// that does not match the folder in place, as a site moved or restored from a copy does: its
+/// files are then held to the manifest before anything else reads the state (`adoptMovedOutput`).
+/// Beside them: `<name>.trees` and `<name>.media`, how the two trees differ (`TreeLedger`,
+/// `MediaLedger`); `<name>.search`, the search index's postings (`SearchPostings`), which
+/// vouch for themselves by the checksums of the word files they were written as.
+struct BuildState {
+    let folder: URL
+    let output: URL
+    /// Where the state is written.
+    let disk: any Disk
+
+    init(paths: SitePaths, disk: any Disk = LocalDisk()) {
+        folder = paths.state
+        output = paths.output
+        self.disk = disk
+    }
+
+    /// The default output's state is `public.build`; another output's is named by its path.
+    var name: String {
+        output.lastPathComponent == "public" && output.deletingLastPathComponent().path == folder.deletingLastPathComponent().path
+            ? "public" : "output-" + ContentHash.hex(output.path).prefix(12)
+    }
+
+    private var recordFile: URL { folder.appendingPathComponent(name + ".build") }
+    private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
+    private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
+    private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
+    private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
+    /// The media ledger a build leaves, written before the site is put in place (`stage(media:)`).
+    private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
+    /// The page manifest a build leaves, written while the site is put in place (`stage(pages:)`).
+    private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
+    private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
+
+    /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
+    private struct Record: Codable {
+        var output: String
+        var pages: String
+        /// The digest's hash; nil in a record an older Folio wrote.
+        var site: String?
+        var stamp: BuildStamp?
+    }
+
+    /// The output folder's device and inode, or nil when there is none.
+    static func identity(of folder: URL) -> String? {
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
+
+    private func record() -> Record? {
+        guard let data = try? Data(contentsOf: recordFile), let record = try? JSONDecoder().decode(Record.self, from: data),
+              let current = Self.identity(of: output), record.output == current else { return nil }
+        return record
+    }
+
+    /// Takes the state over for an output folder that holds the last build's pages but is not
+    /// the folder the state names: a site moved, copied, or restored from a backup or a CI
+    /// cache (each a folder of another inode). Every file the manifest lists is read and held to
+    /// its checksum; the state is kept for the folder in place with the files that are as it
+    /// says, and a build then draws again only what changed since, and writes only what is not
+    /// there as the manifest says (without this, such a build wrote every page, and the next
+    /// looked at every photo's media again). What is not carried over: the ledger of the twin
+    /// tree beside the output and of the media in both (the build plans the media from the files
+    /// again, and keeps a ledger for the next), and the stamp that would let a build stop before
+    /// it looks at them. A build killed between swapping in its site and saving its state leaves
+    /// the same: the site it swapped in, checked against the manifest of the one before.
+    /// Nil when there is nothing to take over; else how many files were listed and how many kept.
+    func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
+        guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
+              let current = Self.identity(of: output), record.output != current,
+              let manifest = PageManifest.read(path: pagesFile.path, hash: record.pages), !manifest.isEmpty else { return nil }
+        let root = output.path
+        let kept = manifest.filter { path, entry in Self.holds(root + "/" + path, checksum: entry.checksum) }
+        try dropTrees()
+        try keeping {
+            if kept.count != manifest.count {
+                record.pages = try stage(pages: kept)
+                try rename(stagedPagesFile, to: pagesFile)
+            }
+            record.output = current
+            record.stamp = nil
+            try write(record)
+        }
+        return (manifest.count, kept.count)
+    }
+
+    /// Whether the regular file at `path` (not a link) holds bytes of `checksum`.
+    private static func holds(_ path: String, checksum: UInt64) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              let data = FileManager.default.contents(atPath: path) else { return false }
+        return ContentHash.hash(data) == checksum
+    }
+
+    /// Whether the state says this Folio built the output folder as it is.
+    var describesOutput: Bool { record() != nil }
+
+    /// The stamp of the last clean build of the site in place, if any.
+    package func stamp() -> BuildStamp? {
+        if let record = record() { return record.stamp }
+        return legacy().stamp
+    }
+
+    /// The manifest of the pages in place; empty when nothing is known of them.
+    func pages() -> PageManifest {
+        if let record = record() {
+            return PageManifest.read(path: pagesFile.path, hash: record.pages) ?? PageManifest()
+        }
+        return legacy().pages
+    }
+
+    /// The entries of `pages()` under the folder `prefix` alone ("search/"), read without the rest.
+    func pages(under prefix: String) -> PageManifest {
+        if let record = record() {
+            return PageManifest.read(path: pagesFile.path, hash: record.pages, under: prefix) ?? PageManifest()
+        }
+        return legacy().pages.only(under: prefix)
+    }
+
+    /// What the pages in place were made from; nil when nothing is known of it (every page is
+    /// then looked at).
+    func digest() -> SiteDigest? {
+        guard let record = record(), let hash = record.site, let data = try? Data(contentsOf: digestFile),
+              ContentHash.hex(data) == hash else { return nil }
+        return SiteDigest.decode(data)
+    }
+
+    /// Where the output folder and the tree beside it (`next`) differ, as the last build left
+    /// them; nil unless both are the very folders it left, under the manifest it kept.
+    func trees(next: URL) -> TreeLedger? {
+        guard let record = record(), let data = try? Data(contentsOf: treesFile),
+              let ledger = try? JSONDecoder().decode(TreeLedger.self, from: data),
+              ledger.pages == record.pages, ledger.next == Self.identity(of: next) else { return nil }
+        return ledger
+    }
+
+    /// Forgets the ledger: done before a build touches the tree beside the output, so a build
+    /// killed half-way leaves the next one looking at every file.
+    func dropTrees() throws {
+        guard access(treesFile.path, F_OK) == 0 else { return }
+        try keeping { try disk.removeTree(treesFile.path) }
+    }
+
+    /// Each photo's media as the last build left them in both trees (`MediaLedger`); nil unless
+    /// `ledger`, the trees' ledger in place, vouches for it.
+    func media(of ledger: TreeLedger) -> MediaLedger? {
+        guard let hash = ledger.media, let data = try? Data(contentsOf: mediaFile), ContentHash.hex(data) == hash else { return nil }
+        return MediaLedger.decode(data)
+    }
+
+    /// Writes the media ledger a build will leave beside the one in place, which it replaces
+    /// when the build keeps its trees' ledger (`save(trees:stagedMedia:)`); a build that stops
+    /// before leaves it there for the next to write over. Returns the hash of what was written.
+    func stage(media ledger: MediaLedger) throws -> String {
+        try keeping {
+            try disk.makeFolders(folder.path)
+            let data = ledger.encoded()
+            try disk.writeFile(data, to: stagedMediaFile.path, atomically: true)
+            return ContentHash.hex(data)
+        }
+    }
+
+    /// Keeps the ledger of the trees now in place, and of each photo's media in them, once
+    /// their state is saved (`save(stagedPages:…)`): the media ledger written by `stage(media:)`,
+    /// whose hash was `media`.
+    func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
+        var ledger = ledger
+        try keeping {
+            try rename(stagedMediaFile, to: mediaFile)
+            ledger.media = media
+            try disk.writeFile(try JSONEncoder().encode(ledger), to: treesFile.path, atomically: true)
+        }
+    }
+
+    /// The search index's postings as some build last wrote them, with the stamp of the word
+    /// files they were written as (`SearchFiles.stamp(of:in:)`): they describe the site in place
+    /// only when its manifest's word files have that stamp. Nil when there are none to read.
+    func search() -> (postings: SearchPostings, files: UInt64)? {
+        LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
+    }
+
+    /// Keeps the search index's postings (`search()`), written as the word files of `files`.
+    func save(search postings: SearchPostings, files: UInt64) throws {
+        try keeping {
+            try disk.makeFolders(folder.path)
+            let scratch = folder.appendingPathComponent(name + ".search-next")
+            _ = try write(scratch) { write in postings.encode(files: files, to: write) }
+            try rename(scratch, to: searchFile)
+        }
+    }
+
+    /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
+    /// there is no state beside the model for it: the state moves there with the next build,
+    /// which draws no page it need not and writes only those that came out different.
+    private func legacy() -> (stamp: BuildStamp?, pages: PageManifest) {
+        let stamp = (try? Data(contentsOf: output.appendingPathComponent(BuildStamp.legacyFileName)))
+            .flatMap { try? JSONDecoder().decode(BuildStamp.self, from: $0) }
+        let pages = (try? String(contentsOf: output.appendingPathComponent(PageManifest.legacyFileName), encoding: .utf8))
+            .map(PageManifest.decode) ?? PageManifest()
+        return (stamp, pages)
+    }
+
+    /// Replaces the stamp of the output folder in place, its manifest as it is.
+    func save(stamp: BuildStamp) throws {
+        guard var record = record() else { return }
+        record.stamp = stamp
+        try keeping { try write(record) }
+    }
+
+    /// Keeps the state of the output folder now in place: the manifest and the digest first,
+    /// then the record that vouches for them. A clean build's `stamp` lets the next see it has
+    /// nothing to do.
+    func save(pages: PageManifest, digest: SiteDigest?, stamp: BuildStamp?) throws {
+        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), stamp: stamp)
+    }
+
+    /// Writes the page manifest a build will leave beside the state in place, as it is encoded
+    /// (never whole in memory), for `save(stagedPages:digest:stamp:)` to put in place once the
+    /// site is. Returns the hash of what was written.
+    func stage(pages manifest: PageManifest) throws -> String {
+        try stage(pages: NextManifest(made: manifest))
+    }
+
+    /// `stage(pages:)` for the manifest a build made over the last one's.
+    func stage(pages manifest: NextManifest) throws -> String {
+        try keeping {
+            try disk.makeFolders(folder.path)
+            return try write(stagedPagesFile) { write in manifest.encode(to: write) }
+        }
+    }
+
+    /// Keeps the state of the output folder now in place: the manifest written by
+    /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
+    /// vouches for them.
+    func save(stagedPages pages: String, digest site: Data?, stamp: BuildStamp?) throws {
+        guard let current = Self.identity(of: output) else {
+            throw FolioError(path: output.path, reason: "the site just put in place is not there")
+        }
+        try keeping {
+            try rename(stagedPagesFile, to: pagesFile)
+            if let site { try disk.writeFile(site, to: digestFile.path, atomically: true) } else { try? disk.removeTree(digestFile.path) }
+            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, stamp: stamp))
+        }
+    }
+
+    /// Writes `file` as `encode` hands it its bytes, a piece at a time; returns their hash.
+    private func write(_ file: URL, _ encode: (@escaping (UnsafeRawBufferPointer) -> Void) -> Void) throws -> String {
+        let descriptor = disk.open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw DiskFailure(errno, file.path) }
+        var hash = ContentHash.Stream()
+        var failure: Int32 = 0
+        let disk = self.disk
+        encode { bytes in
+            guard failure == 0 else { return }
+            hash.add(bytes)
+            failure = disk.writeAll(descriptor, bytes)
+        }
+        if disk.close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure != 0 { throw DiskFailure(failure, file.path) }
+        return ContentHash.hexText(hash.value)
+    }
+
+    /// Puts `file` in place of `target` in one step.
+    private func rename(_ file: URL, to target: URL) throws {
+        guard disk.rename(file.path, target.path) == 0 else { throw DiskFailure(errno, target.path) }
+    }
+
+    /// The hash of the manifest the state in place keeps, which a ledger names.
+    func pagesHash() -> String? { record()?.pages }
+
+    /// The `.build` file, encoded one way whichever save writes it: keys sorted, so the same
+    /// state is the same bytes.
+    private func write(_ record: Record) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try disk.writeFile(try encoder.encode(record), to: recordFile.path, atomically: true)
+    }
+
+    /// Runs `save`, whose failure is the build state's, named by its folder; the disk's own
+    /// failures are the machine's, and say so.
+    private func keeping<Kept>(_ save: () throws -> Kept) throws -> Kept {
+        do {
+            return try save()
+        } catch let failure as DiskFailure {
+            throw failure
+        } catch {
+            throw FolioError(path: folder.path, reason: "cannot keep the build's state: \(error.localizedDescription)")
+        }
+    }
+}
+
+/// How the published site and the tree beside it differ after a build (`PublicOutput`): every
+/// other path is one file in both. Kept in the build state beside the manifest it goes with.
+struct TreeLedger: Codable, Equatable {
+    /// The manifest's hash: a ledger speaks for the state it was saved with, no other.
+    var pages: String
+    /// The tree beside the output (its device and inode).
+    var next: String
+    /// The pages, files, media files and tile folders ("media/tiles/…/") the last build wrote or deleted.
+    var differing: [String]
+    /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
+    var media: String?
+    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.stamp`):
+    /// with the same, only the names of photos whose media moved are looked at.
+    var inUse: UInt64?
+    /// The media files in use that are not a photo's (the map's), sorted.
+    var others: [String]?
+}

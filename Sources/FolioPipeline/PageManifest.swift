@@ -1,0 +1,410 @@
+import FolioCore
+import Foundation
+
+/// What every page of the last build was made from and came out as, kept in the site's build
+/// state (see BuildState): a page whose values are as they were is not even rendered again, and
+/// one that renders the same is left untouched (same file, same mtime) instead of written.
+///
+/// It also keeps when each page's HTML last changed, which is what the sitemap's `lastmod`
+/// says: not the build's time (a rebuild that changes nothing would claim every page changed)
+/// and not the photos' dates (a page changes with its theme and its neighbours too).
+struct PageManifest {
+    /// Where an older Folio kept it: in `public/` itself.
+    static let legacyFileName = ".folio-pages"
+
+    /// Numbers, written as sixteen hex digits: as text, each would be a string of its own on
+    /// the heap, twice for each of a large library's hundred thousand pages.
+    struct Entry: Equatable {
+        /// ContentHash of the HTML (of the bytes, for a whole file).
+        var checksum: UInt64
+        /// ContentHash of the page's values and of how they are drawn (theme and settings);
+        /// `wholeFile` for a file written whole.
+        var input: UInt64
+        /// When the HTML last came out different; nil in a manifest an older Folio wrote.
+        var changed: Date?
+
+        /// Whether it is a page: the sitemap lists pages, not the search index's files.
+        var isPage: Bool { input != PageManifest.wholeFile }
+    }
+
+    /// The input of a file written whole (the search index's, the feed, the sitemap): kept so
+    /// that one whose bytes are as last time is taken over rather than written again.
+    static let wholeFile: UInt64 = 0
+
+    /// Every path's bytes, one after the other: as a dictionary of strings, a page's entry took
+    /// 180 bytes, and a build holds two manifests (370 MB at a million pages). Now 32 and its path.
+    private var bytes: [UInt8] = []
+    /// An entry each, where its path is in `bytes`; in the order of the paths' bytes, one to a
+    /// path, unless `isSorted` is false (entries added since: `sort()`).
+    private var rows: [Row] = []
+    private var isSorted = true
+    /// While a file is read into it for the entries under one folder alone (`read(path:hash:under:)`), that folder.
+    private var only: [UInt8]?
+
+    private struct Row {
+        var start: UInt32
+        var count: UInt32
+        var checksum: UInt64
+        var input: UInt64
+        /// Seconds since 1970; NaN when not known.
+        var changed: Double
+
+        /// Where its path is in `bytes`.
+        var range: Range<Int> { Int(start)..<Int(start + count) }
+
+        var entry: Entry {
+            Entry(checksum: checksum, input: input, changed: changed.isNaN ? nil : Date(timeIntervalSince1970: changed))
+        }
+    }
+
+    var count: Int { rows.count }
+    var isEmpty: Bool { rows.isEmpty }
+
+    /// The entry at `path`. Set, it is added (nil adds nothing: an entry is never taken out); the
+    /// manifest is put in order again by `sort()`, and the entry set last at a path is the one kept.
+    subscript(path: String) -> Entry? {
+        get { position(of: path).map { rows[$0].entry } }
+        set {
+            guard let newValue else { return }
+            var path = path
+            path.withUTF8 { add($0, newValue) }
+        }
+    }
+
+    /// Where the entry at `path` is (the last set there, while the manifest is out of order).
+    func position(of path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { key in
+            if !isSorted { return rows.lastIndex { compare($0, key) == 0 } }
+            var (low, high) = (0, rows.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(rows[middle], key)
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
+    /// As `position(of:)`, for a path that is likely to come after the one at `hint` (the render
+    /// step asks for pages in the order of their paths): looked for from there, a row on and
+    /// then twice as far at each step, instead of from the middle of every path. Searched for
+    /// everywhere when it comes before.
+    func position(of path: String, after hint: Int) -> Int? {
+        guard isSorted, rows.indices.contains(hint) else { return position(of: path) }
+        var path = path
+        let found: Int?? = path.withUTF8 { key in
+            guard compare(rows[hint], key) < 0 else { return .none }
+            // Every row before `low` is before the path; past the widening, `high` is not.
+            var (low, high, step) = (hint + 1, hint + 1, 1)
+            while high < rows.count, compare(rows[high], key) < 0 {
+                low = high + 1
+                high += step
+                step *= 2
+            }
+            high = min(high + 1, rows.count)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = compare(rows[middle], key)
+                if order == 0 { return .some(middle) }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return .some(nil)
+        }
+        return found ?? position(of: path)
+    }
+
+    /// The entry at `position` (`position(of:)`).
+    subscript(entryAt position: Int) -> Entry {
+        rows[position].entry
+    }
+
+    /// Replaces the entry at `position`, its path kept.
+    mutating func replace(at position: Int, with entry: Entry) {
+        rows[position].checksum = entry.checksum
+        rows[position].input = entry.input
+        rows[position].changed = entry.changed?.timeIntervalSince1970 ?? .nan
+    }
+
+    /// The entries whose paths start with `prefix`, as a manifest of their own.
+    func only(under prefix: String) -> PageManifest {
+        var part = PageManifest()
+        var prefix = prefix
+        prefix.withUTF8 { prefix in
+            bytes.withUnsafeBufferPointer { base in
+                for row in rows where Int(row.count) >= prefix.count
+                    && memcmp(base.baseAddress! + Int(row.start), prefix.baseAddress!, prefix.count) == 0 {
+                    part.add(UnsafeBufferPointer(rebasing: base[row.range]), row.entry)
+                }
+            }
+        }
+        part.sort()
+        return part
+    }
+
+    /// The entries `keep` takes, asked of each path and entry on every core, in the same order.
+    func filter(_ keep: @Sendable (_ path: String, _ entry: Entry) -> Bool) -> PageManifest {
+        let taken = Array(rows.indices).concurrentMap(minimum: 1024) { keep(path(of: rows[$0]), rows[$0].entry) }
+        var kept = PageManifest()
+        bytes.withUnsafeBufferPointer { base in
+            for (row, taken) in zip(rows, taken) where taken {
+                kept.add(UnsafeBufferPointer(rebasing: base[row.range]), row.entry)
+            }
+        }
+        kept.sort()
+        return kept
+    }
+
+    /// Every path, in the manifest's order.
+    var paths: some Sequence<String> {
+        rows.lazy.map(path(of:))
+    }
+
+    /// Every entry with its path, in the manifest's order.
+    func compactMap<T>(_ transform: (_ path: String, _ entry: Entry) throws -> T?) rethrows -> [T] {
+        try rows.compactMap { row in
+            try transform(path(of: row), row.entry)
+        }
+    }
+
+    private func path(of row: Row) -> String {
+        String(decoding: bytes[row.range], as: UTF8.self)
+    }
+
+    /// The whole manifest as a dictionary, to compare two.
+    var entries: [String: Entry] {
+        Dictionary(compactMap { ($0, $1) }, uniquingKeysWith: { _, last in last })
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        rows.reserveCapacity(count)
+        bytes.reserveCapacity(count * 40)
+    }
+
+    private mutating func add(_ path: UnsafeBufferPointer<UInt8>, _ entry: Entry) {
+        if let only, !path.starts(with: only) { return }
+        precondition(bytes.count + path.count < UInt32.max, "a manifest's paths fill 4 GB")
+        let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), checksum: entry.checksum, input: entry.input,
+                      changed: entry.changed?.timeIntervalSince1970 ?? .nan)
+        bytes.append(contentsOf: path)
+        if isSorted, let last = rows.last, order(last, row) >= 0 { isSorted = false }
+        rows.append(row)
+    }
+
+    /// Puts the entries in the order of their paths' bytes, the last set at a path kept.
+    mutating func sort() {
+        guard !isSorted else { return }
+        let positions = bytes.withUnsafeBufferPointer { base in
+            rows.indices.sorted { a, b in
+                let order = Self.order(base, rows[a], rows[b])
+                return order != 0 ? order < 0 : a < b
+            }
+        }
+        var sorted: [Row] = []
+        sorted.reserveCapacity(rows.count)
+        bytes.withUnsafeBufferPointer { base in
+            for position in positions {
+                if let last = sorted.last, Self.order(base, last, rows[position]) == 0 {
+                    sorted[sorted.count - 1] = rows[position]
+                } else {
+                    sorted.append(rows[position])
+                }
+            }
+        }
+        rows = sorted
+        isSorted = true
+    }
+
+    /// The order of two rows' paths (see `compare`).
+    private func order(_ a: Row, _ b: Row) -> Int32 {
+        bytes.withUnsafeBufferPointer { Self.order($0, a, b) }
+    }
+
+    private static func order(_ base: UnsafeBufferPointer<UInt8>, _ a: Row, _ b: Row) -> Int32 {
+        compare(base, a, UnsafeBufferPointer(rebasing: base[b.range]))
+    }
+
+    /// The order of a row's path against `key`'s bytes.
+    private func compare(_ row: Row, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        bytes.withUnsafeBufferPointer { Self.compare($0, row, key) }
+    }
+
+    /// Their bytes compared, a path before those it starts.
+    private static func compare(_ base: UnsafeBufferPointer<UInt8>, _ row: Row, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let common = min(Int(row.count), key.count)
+        let order = common == 0 ? 0 : memcmp(base.baseAddress! + Int(row.start), key.baseAddress!, common)
+        return order != 0 ? order : Int(row.count) == key.count ? 0 : Int(row.count) < key.count ? -1 : 1
+    }
+
+    static func decode(_ text: String) -> PageManifest {
+        var manifest = PageManifest()
+        for line in text.split(separator: "\n") { manifest.add(line) }
+        manifest.sort()
+        return manifest
+    }
+
+    /// The manifest as this Folio writes it, read a byte at a time: at 100,000 pages, splitting
+    /// it as text was a second of every build. A line in another form is read as text.
+    static func decode(_ data: Data) -> PageManifest {
+        decode(from: LedgerStream(bytes: data), lines: data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
+    }
+
+    /// The manifest in the file at `path`, read a buffer at a time, never held whole beside the
+    /// manifest made of it (77 MB more at a million pages); nil when the file will not open or
+    /// its hash (`ContentHash`) is not `hash`. Read twice: once to count its lines and check its
+    /// hash, then into a manifest of the right size.
+    /// With `prefix`, only the entries whose paths start with it are kept.
+    static func read(path: String, hash: String, under prefix: String? = nil) -> PageManifest? {
+        guard let counting = LedgerStream(path: path) else { return nil }
+        var lines = 0
+        while counting.line({ _ in () }) != nil { lines += 1 }
+        guard counting.failure == nil, ContentHash.hexText(counting.digest) == hash,
+              let stream = LedgerStream(path: path), stream.size == counting.size else { return nil }
+        let manifest = decode(from: stream, lines: lines, under: prefix)
+        return stream.failure == nil && ContentHash.hexText(stream.digest) == hash ? manifest : nil
+    }
+
+    private static func decode(from stream: LedgerStream, lines: Int, under prefix: String? = nil) -> PageManifest {
+        var manifest = PageManifest()
+        if let prefix {
+            manifest.only = Array(prefix.utf8)
+        } else {
+            manifest.rows.reserveCapacity(lines)
+            manifest.bytes.reserveCapacity(max(0, stream.size - lines * 36))
+        }
+        while stream.line({ (line: UnsafeBufferPointer<UInt8>) -> Void in
+            if !manifest.addWritten(line) { manifest.add(Substring(String(decoding: line, as: UTF8.self))) }
+        }) != nil {}
+        manifest.only = nil
+        manifest.sort()
+        return manifest
+    }
+
+    /// Reads "checksum input @seconds path", or an older Folio's "checksum input path"; the path
+    /// may hold spaces, and Folio's own paths never start with "@".
+    private mutating func add(_ line: Substring) {
+        let parts = line.split(separator: " ", maxSplits: 3)
+        guard parts.count >= 3 else { return }
+        if parts.count == 4, parts[2].hasPrefix("@"), let seconds = Int64(parts[2].dropFirst()) {
+            self[String(parts[3])] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]),
+                                           changed: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        } else {
+            let path = parts.dropFirst(2).joined(separator: " ")
+            self[path] = Entry(checksum: Self.number(parts[0]), input: Self.number(parts[1]), changed: nil)
+        }
+    }
+
+    /// Reads a line as `encoded()` writes it: sixteen hex digits, a space, sixteen more, " @",
+    /// the seconds, a space and the path. False for anything else.
+    private mutating func addWritten(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count > 37, line[16] == 0x20, line[33] == 0x20, line[34] == 0x40,
+              let checksum = Self.hex(line, 0), let input = Self.hex(line, 17) else { return false }
+        var at = 35, seconds: Int64 = 0, digits = 0
+        while at < line.count, (0x30...0x39).contains(line[at]), digits < 18 {
+            seconds = seconds * 10 + Int64(line[at] - 0x30)
+            at += 1
+            digits += 1
+        }
+        guard digits > 0, at + 1 < line.count, line[at] == 0x20 else { return false }
+        add(UnsafeBufferPointer(rebasing: line[(at + 1)...]), Entry(checksum: checksum, input: input, changed: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        return true
+    }
+
+    /// Sixteen lower-case hex digits at `start`.
+    private static func hex(_ line: UnsafeBufferPointer<UInt8>, _ start: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in line[start..<(start + 16)] {
+            switch byte {
+            case 0x30...0x39: value = value << 4 | UInt64(byte - 0x30)
+            case 0x61...0x66: value = value << 4 | UInt64(byte - 0x61 + 10)
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    /// A hash as written; an older Folio's longer digests read as 1, which matches no
+    /// hash this one makes in practice: such a page is drawn and compared again, once.
+    private static func number(_ text: Substring) -> UInt64 {
+        UInt64(text, radix: 16) ?? 1
+    }
+
+    /// The manifest as a file: a line an entry, in the order of the paths' bytes, so the same
+    /// manifest is always the same bytes.
+    package func encoded() -> Data {
+        // Each line its path and 47 bytes (two hashes, ten digits of seconds, three spaces, "@"
+        // and the line feed): a file too small for its room was made again at twice the size.
+        var file = LedgerWriter(capacity: bytes.count + rows.count * 48)
+        encode(into: &file)
+        return file.finish()
+    }
+
+    private func encode(into file: inout LedgerWriter) {
+        var manifest = self
+        manifest.sort()
+        manifest.encode(keeping: { _ in true }, with: PageManifest(), into: &file)
+    }
+
+    /// `encode(to:)` for the manifest of this one's entries that `keep` says yes to (by their
+    /// position) and `other`'s, which wins where both have a path: written as they are merged,
+    /// without that manifest made. Both must be in order.
+    func encode(keeping keep: (Int) -> Bool, with other: PageManifest, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var file = LedgerWriter(sink: write)
+        encode(keeping: keep, with: other, into: &file)
+        file.finish()
+    }
+
+    private func encode(keeping keep: (Int) -> Bool, with other: PageManifest, into file: inout LedgerWriter) {
+        merged(keeping: keep, with: other) { path, row in
+            ContentHash.appendHex(row.checksum, to: &file.line)
+            file.line.append(0x20)
+            ContentHash.appendHex(row.input, to: &file.line)
+            let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
+            file.line.append(contentsOf: " @\(seconds) ".utf8)
+            file.line.append(contentsOf: path)
+            file.endLine()
+        }
+    }
+
+    /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
+    /// `other`, handed to `body` with its path in the order of the paths: where both have a path,
+    /// `other`'s entry. Both must be in order.
+    func merged(keeping keep: (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
+        try merged(keeping: keep, with: other) { path, row in try body(String(decoding: path, as: UTF8.self), row.entry) }
+    }
+
+    private func merged(keeping keep: (Int) -> Bool, with other: PageManifest,
+                        _ body: (UnsafeBufferPointer<UInt8>, Row) throws -> Void) rethrows {
+        precondition(isSorted && other.isSorted, "only manifests in order are merged")
+        try bytes.withUnsafeBufferPointer { mine in
+            try other.bytes.withUnsafeBufferPointer { theirs in
+                var (at, atOther) = (0, 0)
+                while at < rows.count || atOther < other.rows.count {
+                    if at < rows.count, !keep(at) {
+                        at += 1
+                        continue
+                    }
+                    let order: Int32 = at == rows.count ? 1 : atOther == other.rows.count ? -1
+                        : Self.compare(mine, rows[at], UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]))
+                    if order < 0 {
+                        try body(UnsafeBufferPointer(rebasing: mine[rows[at].range]), rows[at])
+                        at += 1
+                    } else {
+                        try body(UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]), other.rows[atOther])
+                        if order == 0 { at += 1 }
+                        atOther += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
+    /// `drawing` says.
+    static func input(key: UInt64, drawing: String) -> UInt64 {
+        var text = "\(drawing)|\(String(key, radix: 16))"
+        let input = text.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
+        return input == wholeFile ? 2 : input
+    }
+}

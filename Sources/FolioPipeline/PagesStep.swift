@@ -1,0 +1,265 @@
+import FolioCore
+import FolioModel
+import FolioSite
+import Foundation
+
+/// The site as routes, each page made from the model when it is drawn: every route with the
+/// builder that makes its page (the listed site's, or an unlisted album's), the search index,
+/// and the media they refer to.
+struct SitePages: StepOutput {
+    /// The listed site's builder first, then each unlisted album's.
+    var builders: [SiteBuilder]
+    /// Every page, with the number of the builder in `builders` that makes it.
+    var routes: SiteRoutes
+    /// The search index's files, written (or being written, beside the render: see
+    /// `PagesStep.manifestBeside`): the manifest's entries for them.
+    var search: Task<[String: PageManifest.Entry], any Error>
+    /// The feed, and whatever else is written beside the pages whole.
+    var files: [SiteFile]
+    var photos: Int
+    /// The unlisted albums drawn, whose links the build tells the owner.
+    var unlisted: [UnlistedAlbum]
+    /// How each protected album's pages are encrypted, by the folder they go in.
+    var seals: [String: AlbumSeal]
+    /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
+    var media: MediaInUse
+    /// How pages are drawn: the theme, the settings, this Folio (`BuildStamp.drawing`).
+    var drawing: String
+    /// What the listed site's pages are made from, kept for the next build; and which of them a
+    /// change since the last build can touch (an unlisted album's are all looked at).
+    var digest: SiteDigest
+    var changes: PageChanges
+    /// The manifest the render step draws into, made from the last build's, whose pages and
+    /// files are those of the site in place.
+    var manifest: SharedManifest
+}
+
+/// Every page of a site in the order they are drawn, each with the number of the builder (in
+/// the builders given) that makes it: each builder's listings (`SiteBuilder.listingRoutes()`),
+/// then its photos' pages (in the order of their paths: `SiteBuilder.photoPageOrder()`). A
+/// photo's route is made when it is asked for, from its builder's photos: held as routes, a
+/// million photos' pages were 64 MB.
+struct SiteRoutes: RandomAccessCollection, Sendable {
+    private var builders: [SiteBuilder] = []
+    private var listings: [[Route]] = []
+    /// Each builder's photos (positions in its `ordered`) in the order of their pages.
+    private var photos: [[Int32]] = []
+    /// Where each builder's pages start, and (last) where the pages end.
+    private var starts = [0]
+
+    init() {}
+
+    init(_ builders: [SiteBuilder]) {
+        self.builders = builders
+        for builder in builders {
+            listings.append(builder.listingRoutes())
+            photos.append(builder.photoPageOrder())
+            starts.append(starts.last! + listings.last!.count + builder.ordered.count)
+        }
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { starts.last! }
+
+    subscript(position: Int) -> (route: Route, builder: Int) {
+        precondition(position >= 0 && position < endIndex, "no page at \(position)")
+        // The last builder whose pages start at or before `position` (those with none start where the next does).
+        var (low, high) = (0, builders.count - 1)
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        let offset = position - starts[low]
+        let listings = self.listings[low]
+        if offset < listings.count { return (listings[offset], low) }
+        let builder = builders[low]
+        return (builder.route(of: builder.ordered[Int(photos[low][offset - listings.count])]), low)
+    }
+}
+
+/// The media files and tile folders a build's pages refer to, listed when the build is about to
+/// clear the rest out of `public/media/`: after the render step, whose peak they would add to.
+struct MediaInUse: Sendable {
+    /// The photos published (a protected album's images are only inside its encrypted pages).
+    var photos: [GalleryPhoto]
+    var names: MediaNames
+    var unpublished: Set<Int64>
+    /// Media that are not a photo's (the map's).
+    var files: [String]
+
+    /// One number for what decides the media in use besides each photo's own (`MediaLedger`)
+    /// and the map's files: how media are named (`drawing`), the photos kept out. The same as
+    /// the last build's, only the names of the photos whose media moved need looking at.
+    package func stamp(drawing: String) -> UInt64 {
+        ContentHash.hash(Data("\(drawing) \(unpublished.sorted())".utf8))
+    }
+
+    /// The name prefixes among which media may have fallen out of use since the build that left
+    /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
+    /// name must be looked at. The map's files are not among them: named by their content, they
+    /// change with any place, and the last build's are known by name (`stale(_:since:)`).
+    /// `inUse` is this build's `stamp(drawing:)`.
+    static func moved(since trees: TreeLedger?, inUse: UInt64, photos: Set<String>?) -> Set<String>? {
+        guard let trees, trees.others != nil, inUse == trees.inUse else { return nil }
+        return photos
+    }
+
+    /// The map's files (`files`) the build that left `trees` published and this one does not:
+    /// deleted by name, without a look through every media file's.
+    static func stale(_ files: [String], since trees: TreeLedger?) -> [String] {
+        guard let last = trees?.others else { return [] }
+        return Array(Set(last).subtracting(files)).sorted()
+    }
+
+    /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),
+    /// or all of them: the map's files, and the media of each photo named by one of them.
+    func paths(among prefixes: Set<String>? = nil) -> PathHashes {
+        // Named on every core, 10,000 photos at a time (each photo's media named is most of it;
+        // all at once, a million photos' names were 250 MB before they were put in the set).
+        let (names, unpublished) = (self.names, self.unpublished)
+        // A checksum Folio made is sixteen hex digits, its own prefix: told by its number, held
+        // beside the photo, without unpacking the photo (`GalleryPhoto`).
+        let whole = prefixes.map { Set($0.compactMap { $0.utf8.count == 16 ? UInt64($0, radix: 16) : nil }) }
+        var paths = PathHashes(files)
+        for part in photos.chunked(10_000) {
+            let named = Array(part).concurrentMap { item -> [UInt64] in
+                guard !unpublished.contains(item.id) else { return [] }
+                if let whole, let number = item.checksumAsNumber, !item.hasClip, !whole.contains(number) { return [] }
+                let photo = item.photo
+                if let prefixes, let prefix = MediaLedger.namePrefix(of: photo.checksum), !prefixes.contains(prefix),
+                   photo.motion?.clipChecksum.flatMap(MediaLedger.namePrefix(of:)).map(prefixes.contains) != true {
+                    return []
+                }
+                return (names.media(of: photo)?.paths ?? []).map(PathHashes.hash)
+            }
+            for list in named { paths.insert(hashes: list) }
+        }
+        paths.putInOrder()
+        return paths
+    }
+}
+
+/// A protected album's key, and what tells it from another (`AlbumCipher.verifier`).
+struct AlbumSeal: Sendable {
+    var cipher: AlbumCipher
+    var lock: String { cipher.verifier }
+}
+
+/// Lays out the site from the model, less the photos this build could not publish: which pages
+/// it has, each drawn later as a value by its builder; checks that no two pages land on one path
+/// before anything is drawn.
+struct PagesStep: BuildStep {
+    static let name = "pages"
+    static let activity = "laying out the pages"
+
+    /// Up to how many photos the last build's manifest is read beside the builder's work rather
+    /// than after the search index: a tenth of a second sooner at 100,000 photos, for its 15 MB
+    /// held beside the postings; a million photos' were 150 MB of the build's peak.
+    static let manifestBeside = 200_000
+
+    func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages, passwords: [String: String]),
+             in run: BuildRun) async throws -> SitePages {
+        let (site, plan, images, passwords) = input
+        // The last build's state (at 100,000 pages, a quarter of a second of reading) is read
+        // beside the builder's work on the model, not after it: its digest, and its manifest.
+        // Past `manifestBeside` photos only the search index's part of the manifest is read
+        // now, the rest once the search index is made (below).
+        let state = site.state
+        async let lastDigest = state.digest()
+        let whole = plan.snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
+        async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
+        // And its search postings, which an edit changes in place (0.07 s of decoding at 100,000
+        // photos, done while this core is busy with the builder's indexes).
+        let lastPostings = whole == nil ? nil : MadeBeside { state.search() }
+        let snapshot = plan.snapshot.excluding(images.failed)
+        let names = plan.names
+        let media = ImageLookup { names.media(of: $0) }
+        var unpublished = Set<Int64>()
+        // Unlisted albums' photos are drawn apart, each album by a builder of its own photos
+        // alone, so nothing of them reaches the listed site: its pages, counts, search, feed.
+        let secret = snapshot.albums.values.contains { $0.unlisted || $0.isProtected } ? try site.siteSecret().bytes : []
+        // A protected album's key is derived here, on every build that lays out pages and on no
+        // other: its verifier is the album's lock, so a new password (or salt) draws its pages
+        // again, and the model keeps nothing a guess could be checked against more cheaply.
+        var seals: [String: AlbumSeal] = [:]
+        let unlisted = try (secret.isEmpty ? [] : UnlistedAlbum.all(in: snapshot.albums, secret: secret)).map { album in
+            guard let source = album.lock else { return album }
+            var album = album
+            album.lock = AlbumInfo.passwordMissing
+            if source != AlbumInfo.passwordMissing, let password = passwords[album.path] {
+                let seal = AlbumSeal(cipher: try AlbumCipher(password: password, salt: album.salt(secret: secret)))
+                seals[album.folder] = seal
+                album.lock = seal.lock
+            }
+            return album
+        }
+        var unlistedPhotos: [UnlistedAlbum: Set<Int64>] = [:]
+        if !unlisted.isEmpty {
+            for item in snapshot.photos {
+                guard let folder = item.folder, let album = unlisted.first(where: { $0.contains(folder) }) else { continue }
+                unlistedPhotos[album, default: []].insert(item.id)
+            }
+        }
+        let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
+        // The world the maps are drawn on, projected from the theme's outlines once per build.
+        let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
+        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
+                                  basemap: basemap?.path)
+        var builders = [builder]
+        for album in unlisted {
+            let own = unlistedPhotos[album] ?? []
+            if album.lock != nil {
+                // A protected album's images are published only inside its encrypted pages; with
+                // no password to encrypt them with (a variable not set), it is not published at all.
+                unpublished.formUnion(own)
+                guard seals[album.folder] != nil else { continue }
+            }
+            let others = Set(snapshot.photos.map(\.id)).subtracting(own)
+            let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
+                                           now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
+            builders.append(albumBuilder)
+        }
+        let routes = SiteRoutes(builders)
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        // The check of every page's path and the site's digest, each some 0.05 s at 100,000
+        // photos, on a core each.
+        let all = builders
+        let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },
+                                           { builder.digest(drawing: drawing) })
+        try checked.get()
+        let changes = builder.changes(since: await lastDigest, to: digest)
+        let previousSearch = await lastSearch
+        // The search index's photo shards and word files made again only where a photo's row or
+        // words may differ, and its identifier buckets not at all, when the photos are in the same
+        // order: the rest are the last build's files, taken over as they are.
+        let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
+        let searchPublished = (0..<shards).allSatisfy { previousSearch[SearchIndex.shardFile($0)] != nil }
+            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previousSearch[SearchIndex.bucketFile($0)] != nil }
+        let changed = searchPublished ? changes.photoPositions : nil
+        let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
+        // The search index is made on another core while this one makes the feed and the map,
+        // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
+        // is made before the last build's manifest is read: its postings and the manifest, held
+        // at once beside the render step, were 150 MB of a one-photo edit's peak at a million
+        // photos. Made before the render, it took a quarter of a second of its own in an edit
+        // at 100,000 photos, the other core idle.
+        let (output, now) = (site.output, run.now)
+        let search = Task {
+            try await SearchFiles.make(builder, changed: changed, last: { await lastPostings?.take() ?? state.search() },
+                                       state: state, output: output, previous: previousSearch, now: now)
+        }
+        var files = builder.feed().map { [$0] } ?? []
+        if builder.hasMap {
+            if let basemap { files.append(SiteFile(path: basemap.path, text: String(decoding: basemap.svg, as: UTF8.self))) }
+            if let places = builder.mapData() { files.append(places) }
+        }
+        // The map's files are media: named by their content, kept while a page names them.
+        let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
+        if whole == nil { _ = try await search.value }
+        let previous = await whole?.value ?? state.pages()
+        return SitePages(builders: builders, routes: routes, search: search, files: files,
+                         photos: snapshot.photos.count, unlisted: published, seals: seals,
+                         media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
+                         drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))
+    }
+}

@@ -1,0 +1,380 @@
+import FolioCore
+import FolioImaging
+import FolioMedia
+import FolioModel
+import FolioSite
+import Foundation
+
+/// What one photo's bytes still need made, and where they come from.
+struct ImageJob: Sendable {
+    enum Origin: Sendable {
+        /// A file under content/ (its full path: a URL is made only for a job that reads it),
+        /// with what the import learned of it, so the job decodes it without reading its
+        /// header or EXIF again.
+        case file(String, ImageMetadata)
+        /// A video file under content/ (its full path): the renditions are made from its poster frame.
+        case video(String)
+        /// An image on another site (a Flickr photo's size), downloaded, and kept at `cache`
+        /// (read from there when it is already) when the photo is a favorite.
+        case download(URL, cache: URL?)
+
+        var isDownload: Bool {
+            if case .download = self { return true }
+            return false
+        }
+    }
+
+    /// Every photo with these bytes: one job makes their media for all of them.
+    var photos: [(id: Int64, source: PhotoSource)]
+    var origin: Origin
+    /// The upright size the renditions are made from.
+    var width: Int
+    var height: Int
+    var checksum: String
+    /// What the model says of the photo's colours: what the renditions are named by.
+    var colour: SourceColour
+    var requests: [RenditionRequest]
+    /// The pyramid to cut, and the folder it goes to.
+    var tiles: (request: TileRequest, folder: String)?
+    /// Where the animation goes, when the photo moves and `public/` lacks it.
+    var animation: String?
+    /// The video to make a web video of (the photo's own file, or a Live Photo's clip), and the
+    /// file it goes to, when `public/` lacks it.
+    var video: (source: URL, file: String, duration: Double)?
+
+    /// The photo's pixel count: what its decode costs, roughly.
+    var pixels: Int { width * height }
+
+    var isDownload: Bool { origin.isDownload }
+}
+
+/// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
+/// snapshot, and what is needed to order the jobs. The job itself is made again from them when
+/// its turn comes (`BuildPlan.job(_:)`). A cold build plans one for every photo: as jobs, with
+/// their paths, checksums and requests, a million photos' were some 500 MB by their sizes, held
+/// from the plan to the end of the images step; as these, 32 MB.
+struct PlannedJob: Sendable {
+    /// The first photo with these bytes, then any others.
+    var first: Int32
+    var others: [Int32] = []
+    /// The pixel count of the size it is made from.
+    var pixels: Int
+    var isDownload: Bool
+    var hasTiles: Bool
+    /// The seconds of web video it makes (`ImagesStep.VideoProgress.seconds`), 0 for none.
+    var videoSeconds: Int32
+
+    /// Its photos, by their place in the snapshot.
+    var photos: [Int] { [Int(first)] + others.map(Int.init) }
+}
+
+/// A thumbnail the model holds whose file is missing from `public/media/` (someone deleted
+/// `public/`): written from the model's bytes, without decoding the photo.
+struct ThumbnailRestore: Sendable {
+    var key: ThumbnailKey
+    var file: String
+}
+
+/// The names and sizes of a photo's published media, made from the model alone (its checksum,
+/// size, colours, motion) whenever a page asks: a large library's are not all held at once
+/// (at 100,000 photos they were 50 MB of small strings and arrays).
+struct MediaNames: Sendable {
+    let opaque: RenditionSet
+    let transparent: RenditionSet
+    let settings: SiteSettings
+
+    init(site: ConfiguredSite) {
+        opaque = site.renditions
+        transparent = site.renditions.keepingTransparency()
+        settings = site.settings
+    }
+
+    func set(for photo: Photo) -> RenditionSet { photo.transparent ? transparent : opaque }
+
+    /// Nil for a photo with nothing to publish (a remote photo without sizes).
+    func media(of photo: Photo) -> PhotoMedia? {
+        guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
+        var media = set(for: photo).media(checksum: photo.checksum, width: source.width, height: source.height, colour: photo.colour,
+                                          animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
+        if let remote = photo.remote, !source.screens {
+            // The page shows the photo's own sizes, from where it lives.
+            media.screens = RenditionFiles(remote: remote.sizes)
+            media.rows = RenditionFiles(files: [], format: .jpeg)
+            media.tiles = nil
+        }
+        return media
+    }
+}
+
+/// What this build publishes, and what it must make to do so.
+struct BuildPlan: StepOutput {
+    /// The gallery as this build publishes it: the model without the photos that would not import.
+    var snapshot: GallerySnapshot
+    var names: MediaNames
+    var jobs: [PlannedJob]
+    /// What a planned job's photos' needs are asked of again when it is made.
+    var making: PlanStep.Making?
+    var restores: [ThumbnailRestore]
+    /// Renditions already published or kept in the model.
+    var reused: Int
+    /// Photos whose media were looked for (`BuildReport.photosLookedAt`).
+    var lookedAt = 0
+    /// Each photo's media as they are once the jobs are done (the thumbnails' tally is taken
+    /// when the build ends): what the next build plans from.
+    var ledger: MediaLedger
+    /// The checksum prefixes the media of the photos looked at were named by, in the last build
+    /// and in this one (photos removed since included): only among names with these can media
+    /// have fallen out of use (`MediaLedger.standing`). Nil when every name must be looked at
+    /// (the last build's media are not known).
+    var moved: Set<String>?
+
+    /// The job `planned` is: what each of its photos misses, asked again (as the plan asked,
+    /// of the same model and trees), together. Nil only for a plan without `making` (none
+    /// planned a job).
+    func job(_ planned: PlannedJob) -> ImageJob? {
+        guard let making else { return nil }
+        var job: ImageJob?
+        for index in planned.photos {
+            let photo = snapshot.photos[index].photo
+            guard let need = making.needs(of: photo), need.needsJob else { continue }
+            if job == nil {
+                job = ImageJob(photos: [], origin: need.origin, width: need.width, height: need.height, checksum: photo.checksum,
+                               colour: photo.colour, requests: [], tiles: nil, animation: nil, video: nil)
+            }
+            job!.photos.append((photo.id, photo.source))
+            for request in need.missing where !job!.requests.contains(request) { job!.requests.append(request) }
+            job!.tiles = job!.tiles ?? need.tiles
+            job!.animation = job!.animation ?? need.animation
+            job!.video = job!.video ?? need.video
+        }
+        return job
+    }
+
+    /// The ids of the job's photos.
+    func ids(_ planned: PlannedJob) -> [Int64] {
+        planned.photos.map { snapshot.photos[$0].id }
+    }
+}
+
+/// Decides what images must be made. A photo whose thumbnails are in the model and whose other
+/// renditions are already published needs no decoding at all; one whose media digest is the
+/// last build's (`MediaLedger`) is not looked at. Writes nothing.
+struct PlanStep: BuildStep {
+    static let name = "plan"
+    static let activity = "planning the images"
+
+    /// `last` is the last build's media ledger, being read beside the model's photos.
+    func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: Task<MediaLedger?, Never>?), in run: BuildRun) async throws -> BuildPlan {
+        let (site, imported, lastRead) = input
+        let database = site.database
+        // The last build's photos, kept, with the rows changed since; or every row.
+        let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio, disk: site.disk)
+        let read = try database.snapshot(kept: kept)
+        let (revision, readWhole) = (read.revision, read.readWhole)
+        // Taken out of the read, not shared with it: shared, the sort below made a copy of every
+        // photo (144 MB at a million, beside the one read).
+        var full = (consume read).snapshot
+        // In the order pages list them, sorted in place: the site's builder then shares this array.
+        full.photos.sort(by: SiteBuilder.newestFirst)
+        // Kept in that order, for the next build (a shard, which writes no model, keeps none).
+        if readWhole, site.lock != nil { database.keep(full.photos, revision: revision, at: kept) }
+        let last = await lastRead?.value
+        // A photo's source is in its packed value: looked at only when some photo failed.
+        let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
+        let snapshot = full.excluding(Set(failed))
+        let names = MediaNames(site: site)
+        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let thumbnails = try database.thumbnailTally()
+        // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
+        let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
+        var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], making: nil, restores: [], reused: 0,
+                             ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
+        // The photos whose media are not the last build's: all of them on a cold build or
+        // after a setting changed, else those added or whose file changed.
+        var looked = Array(snapshot.photos.indices)
+        if let known {
+            let standing = known.standing(of: snapshot.photos)
+            looked = standing.changed
+            plan.ledger.entries = standing.kept
+            plan.reused = standing.kept.items.reduce(0) { $0 + $1.entry.renditions }
+            plan.moved = standing.moved
+        }
+        plan.lookedAt = looked.count
+        guard !looked.isEmpty else { return plan }
+        // The thumbnails the model keeps, of the photos looked at when they are a few.
+        let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].id } : nil
+        let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
+        let making = Making(settings: site.settings, paths: site.paths, names: names, stored: stored, output: site.output,
+                            contentRoot: site.paths.content.path + "/")
+        plan.making = making
+        // Photos with the same bytes share their media: one job, by checksum, makes it for
+        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's
+        // (80 bytes each). Two checksums that only begin alike each get a job, the second not
+        // indexed.
+        var jobIndex: [UInt64: Int32] = [:]
+        // What each photo misses, on every core: naming each of its renditions and asking both
+        // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
+        // all at once, a million photos' needs (each with its source's path) were 300 MB.
+        for part in looked.chunked(10_000) {
+            // Each photo unpacked once (`GalleryPhoto.photo`), for its needs and its ledger entry.
+            let needs = Array(part).concurrentMap(minimum: 256) { index in
+                let photo = snapshot.photos[index].photo
+                return (photo, making.needs(of: photo))
+            }
+            for (index, (photo, need)) in zip(part, needs) {
+                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
+                                                                  renditions: need.map { $0.reused + $0.missing.count } ?? 0)
+                guard let need else { continue }
+                plan.restores += need.restores
+                plan.reused += need.reused
+                // A photo that misses nothing needs no job.
+                guard need.needsJob else { continue }
+                let key = Self.key(photo.checksum)
+                if let number = jobIndex[key].map(Int.init),
+                   snapshot.photos[Int(plan.jobs[number].first)].photo.checksum == photo.checksum {
+                    plan.jobs[number].others.append(Int32(index))
+                    plan.jobs[number].hasTiles = plan.jobs[number].hasTiles || need.tiles != nil
+                    if plan.jobs[number].videoSeconds == 0, let video = need.video {
+                        plan.jobs[number].videoSeconds = Int32(ImagesStep.VideoProgress.seconds(video.duration))
+                    }
+                    continue
+                }
+                if jobIndex[key] == nil { jobIndex[key] = Int32(plan.jobs.count) }
+                plan.jobs.append(PlannedJob(first: Int32(index), pixels: need.width * need.height, isDownload: need.origin.isDownload,
+                                            hasTiles: need.tiles != nil,
+                                            videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
+            }
+        }
+        plan.ledger.entries.putInOrder()
+        return plan
+    }
+
+    /// A checksum's first 64 bits (its first sixteen hex digits), or its hash when it is not hex.
+    static func key(_ checksum: String) -> UInt64 {
+        UInt64(checksum.prefix(16), radix: 16) ?? ContentHash.hash(Data(checksum.utf8))
+    }
+
+    /// What the plan asks of each photo's media, and what a job's photos are asked again when
+    /// it is made (`BuildPlan.job(_:)`).
+    struct Making: Sendable {
+        /// Not the configured site itself: the plan is let go after the build has returned,
+        /// and the site holds the build's lock.
+        let settings: SiteSettings
+        let paths: SitePaths
+        let names: MediaNames
+        /// The thumbnails the model keeps, of the photos looked at.
+        let stored: StoredThumbnails
+        let output: PublicOutput
+        let contentRoot: String
+
+        func needs(of photo: Photo) -> Needs? {
+            PlanStep.needs(of: photo, settings: settings, paths: paths, names: names, stored: stored, output: output,
+                           contentRoot: contentRoot)
+        }
+    }
+
+    /// What one photo's media miss in the trees, and what of them is reused or restored from the model.
+    struct Needs: Sendable {
+        var origin: ImageJob.Origin
+        var width: Int
+        var height: Int
+        var missing: [RenditionRequest] = []
+        var restores: [ThumbnailRestore] = []
+        var reused = 0
+        var tiles: (request: TileRequest, folder: String)?
+        var animation: String?
+        var video: (source: URL, file: String, duration: Double)?
+
+        /// Whether anything is to be made: a photo that misses nothing needs no job.
+        var needsJob: Bool { !missing.isEmpty || tiles != nil || animation != nil || video != nil }
+    }
+
+    /// What `photo` needs made; nil for a photo nothing can be made from.
+    private static func needs(of photo: Photo, settings: SiteSettings, paths: SitePaths, names: MediaNames, stored: StoredThumbnails,
+                              output: PublicOutput, contentRoot: String) -> Needs? {
+        guard let source = source(of: photo, settings: settings, paths: paths, contentRoot: contentRoot) else { return nil }
+        var need = Needs(origin: source.origin, width: source.width, height: source.height)
+        let colour = photo.colour
+        let set = names.set(for: photo)
+        let thumbnails = RenditionSet.distinct(set.thumbnails, width: source.width, height: source.height)
+        let screens = source.screens ? RenditionSet.distinct(set.screens, width: source.width, height: source.height) : []
+        let rows = source.screens ? set.rowRenditions(width: source.width, height: source.height).filter { !screens.contains($0) } : []
+        for request in set.withFallbacks(thumbnails) {
+            let file = set.fileName(request, checksum: photo.checksum, colour: colour)
+            let key = ThumbnailKey(photoId: photo.id, spec: set.spec(request, colour: colour))
+            if stored.contains(key) {
+                if !output.hasMedia(file) { need.restores.append(ThumbnailRestore(key: key, file: file)) }
+                need.reused += 1
+            } else {
+                need.missing.append(request)
+            }
+        }
+        for request in set.withFallbacks(screens + rows) {
+            if output.hasMedia(set.fileName(request, checksum: photo.checksum, colour: colour)) {
+                need.reused += 1
+            } else {
+                need.missing.append(request)
+            }
+        }
+        // Its media named only when it may have a file beside its renditions (most photos of
+        // a large library are too small for tiles, and neither move nor play).
+        let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
+        let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
+        let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
+        need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+        need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
+        need.video = media?.video.flatMap { file in
+            output.hasMedia(file) ? nil : videoSource(of: photo, paths: paths).map { ($0, file, photo.motion?.duration ?? 0) }
+        }
+        return need
+    }
+
+    /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
+    static func videoSource(of photo: Photo, paths: SitePaths) -> URL? {
+        guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
+        return paths.content.appendingPathComponent(motion.clip ?? path)
+    }
+
+    /// Where a photo's renditions are made from, at what size, and whether it gets screen
+    /// renditions of its own. A Flickr photo's page shows Flickr's own sizes; only its
+    /// thumbnails are made here, from the smallest size that covers them, except for a
+    /// favorite, whose screen-sized image is kept in the cache and published.
+    static func source(of photo: Photo, settings: SiteSettings, paths: SitePaths, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
+        switch photo.source {
+        case .content(let path) where photo.motion?.kind == .video:
+            return (.video(contentRoot + path), photo.width, photo.height, true)
+        case .content(let path):
+            let metadata = ImageMetadata(format: photo.format, width: photo.width,
+                                         height: photo.height, orientation: photo.orientation,
+                                         colour: photo.colour, transparent: photo.transparent,
+                                         animated: photo.animated)
+            return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
+        case .flickr(let id):
+            guard let size = remoteSize(of: photo, settings: settings), let url = URL(string: size.url) else { return nil }
+            let cache = photo.favorite
+                ? paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
+            return (.download(url, cache: cache), size.width, size.height, photo.favorite)
+        }
+    }
+
+    /// The size a photo's renditions are made from, and whether it gets screen renditions of
+    /// its own, as `source(of:settings:paths:contentRoot:)` says, without making the job's origin.
+    static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
+        switch photo.source {
+        case .content:
+            return (photo.width, photo.height, true)
+        case .flickr:
+            guard let size = remoteSize(of: photo, settings: settings), URL(string: size.url) != nil else { return nil }
+            return (size.width, size.height, photo.favorite)
+        }
+    }
+
+    /// The size of a Flickr photo that is downloaded: a favorite's screen-sized image, else the
+    /// smallest that covers the thumbnails.
+    private static func remoteSize(of photo: Photo, settings: SiteSettings) -> RemotePhoto.Size? {
+        guard let remote = photo.remote else { return nil }
+        return photo.favorite
+            ? remote.size(fittingLongerSide: settings.screenSizes.max() ?? 1600)
+            : remote.size(coveringShorterSide: settings.thumbnailSizes.max() ?? 400)
+    }
+}

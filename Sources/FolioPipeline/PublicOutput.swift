@@ -1,0 +1,457 @@
+import CSystem
+import FolioCore
+import Foundation
+
+/// The build's output, made beside `public/` and swapped in whole.
+///
+/// Two trees take turns: `public/`, which visitors see, and `.public.next` beside it, which a
+/// build brings up to date and which, after a build, holds the site before it. A build first
+/// links into the next tree every media file and tile pyramid it lacks (media are named by
+/// content, so a hard link shares the same bytes, and only what is new since the last build
+/// costs anything), writes or links every page anew, and then swaps the two names in one step
+/// (`renameat2` with `RENAME_EXCHANGE`). Whenever the build is killed, `public/` is one
+/// complete site: the old one before the swap, the new one after it.
+///
+/// The next tree's pages are brought up to date in place, not emptied and made again: a page
+/// taken over unchanged is most often already the published page's own file (a link made a
+/// build earlier), and costs a look at both; only what differs is linked or written, and what
+/// this build did not make is deleted just before the swap. A large site's unchanged pages so
+/// cost no write to the disk.
+///
+/// After a build, the two trees differ only where that build wrote, linked anew or deleted
+/// (`changedPaths`): kept as a `TreeLedger`, it lets the next build trust every other path to be
+/// one file in both, and look at none of them: no listing of the media, no look at each page,
+/// no sweep of the folders. Without a ledger (a build killed, a tree moved by hand) every file
+/// is looked at, as above. A build with no published site makes a third tree as it goes, which
+/// becomes the one beside the new site (`PublicOutput+Twin`).
+public final class PublicOutput: @unchecked Sendable {
+    public let destination: URL
+    /// The tree being built.
+    public let next: URL
+    /// Where every file, folder, link and rename of the build's output is made.
+    let disk: any Disk
+    private var folders = Set<String>()
+    /// The pages and assets this build put in the next tree (written, or taken over): the rest
+    /// of it, but for media, goes before the swap. The pages a caller files elsewhere (the render
+    /// step's, in its manifest) are not in it, but vouched for (`vouch(for:)`).
+    var made = PathSet()
+    /// Whether a path is among the pages the caller made without noting them (`made`).
+    private var vouched: (@Sendable (String) -> Bool)?
+    /// Where the two trees may differ, as the last build left them; nil when that is not known,
+    /// and every file is looked at.
+    var differing: Set<String>?
+    /// Where this build made the next tree differ from `public/`: what it wrote, and what it
+    /// deleted. Nil on a cold build, which needs no list: beside its new site it leaves the twin,
+    /// one file with it at every path, or no tree at all. A million photos' media and pages,
+    /// listed, were some 300 MB at the end of such a build.
+    var changed: Set<String>? = []
+    /// The third tree a cold build links each file it makes into (`PublicOutput+Twin`); nil on
+    /// every other build. Set when the build prepares, before any file is made.
+    var twin: String?
+    /// A link into the twin failed: it is not the new site's copy, and goes at the end.
+    var twinBroken = false
+    let twinLock = NSLock()
+    /// Whether the twin became the next tree, in step with the new site (`commit`).
+    public internal(set) var twinIsNext = false
+    let lock = NSLock()
+
+    /// The output as a shard sees it: what is published, read and never written (shards run
+    /// at once, and the final build alone prepares the next tree).
+    init(viewing destination: URL) {
+        self.destination = destination
+        next = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).next")
+        disk = LocalDisk()
+    }
+
+    public init(destination: URL, disk: any Disk = LocalDisk()) throws {
+        self.destination = destination
+        self.disk = disk
+        let parent = destination.deletingLastPathComponent()
+        let name = destination.lastPathComponent
+        next = parent.appendingPathComponent(".\(name).next")
+        try disk.makeFolders(parent.path)
+    }
+
+    /// Makes the next tree ready for a build: only once the build knows it has something to do,
+    /// as emptying the pages of the site before (a hundred thousand files in a large library) and
+    /// listing every media file cost more than all a build that finds nothing changed does.
+    public func prepare(differing: Set<String>? = nil) throws {
+        self.differing = differing
+        let parent = destination.deletingLastPathComponent()
+        let name = destination.lastPathComponent
+        // What older Folios left behind: a staging folder per build, and the site before it.
+        for leftover in Self.names(in: parent.path, where: { $0.hasPrefix(".\(name).staging-") || $0 == ".\(name).previous" }) {
+            try? disk.removeTree(parent.appendingPathComponent(leftover).path)
+        }
+        // What a killed build left on its way into the media folder.
+        dropIncoming()
+        do {
+            let cold = try takeOverTwin(differing: differing)
+            try disk.makeFolders(next.path)
+            if cold {
+                try startTwin()
+                changed = nil
+            }
+            if let differing {
+                try bringMediaInStep(differing.filter { $0.hasPrefix("media/") })
+            } else {
+                try clearPartialMedia()
+                try linkMissingMedia()
+            }
+        } catch let error as FolioError {
+            throw error
+        } catch let failure as DiskFailure {
+            throw failure
+        } catch {
+            throw FolioError(path: next.path, reason: "cannot prepare the next site: \(error.localizedDescription)")
+        }
+    }
+
+    /// A hard link to `source` at `target`; a copy where the file system cannot link.
+    func share(_ source: String, _ target: String) throws {
+        if disk.link(source, target) == 0 { return }
+        switch errno {
+        case EEXIST: return
+        // No hard links here (FAT, some network mounts): a copy.
+        case EPERM, EXDEV, EMLINK, ENOTSUP: try disk.copyFile(source, to: target)
+        default: throw DiskFailure(errno, target)
+        }
+    }
+
+    /// Every file under `source` at the same place under `target`, each a hard link; a copy
+    /// where the file system cannot link, unless `copying` is false: then a link that fails throws.
+    func linkTree(_ source: String, _ target: String, copying: Bool = true) throws {
+        try disk.makeFolders(target)
+        for name in Self.names(in: source, where: { _ in true }) {
+            let from = source + "/" + name, to = target + "/" + name
+            var info = stat()
+            guard lstat(from, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                try linkTree(from, to, copying: copying)
+            } else if copying {
+                try share(from, to)
+            } else if disk.link(from, to) != 0 {
+                throw DiskFailure(errno, to)
+            }
+        }
+    }
+
+    /// The folder a file of the site goes in: `base` itself for a file at the top.
+    static func folder(of relative: String, in base: String) -> String {
+        let folder = RelativePath(relative).folder
+        return folder.isEmpty ? base : base + "/" + folder
+    }
+
+    func prepareFolder(_ folder: String, within root: String? = nil) throws {
+        lock.lock()
+        let known = folders.contains(folder)
+        lock.unlock()
+        guard !known else { return }
+        // Only recorded once it exists: another task may be writing into it right after. A
+        // file of an older site where this folder goes (a page once, a folder now) makes way.
+        do {
+            try disk.makeFolders(folder)
+        } catch let failure as DiskFailure where failure.code == EEXIST || failure.code == ENOTDIR {
+            var ancestor = folder
+            let root = root ?? next.path
+            while ancestor.count > root.count {
+                var info = stat()
+                if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { _ = disk.unlink(ancestor) }
+                ancestor = String(ancestor[..<(ancestor.lastIndex(of: "/") ?? ancestor.startIndex)])
+            }
+            try disk.makeFolders(folder)
+        }
+        lock.lock()
+        folders.insert(folder)
+        lock.unlock()
+    }
+
+    /// Where media files are written before they take their names, beside the trees: not in the
+    /// media folder itself, whose lock every file made or renamed in it takes. A cold build of
+    /// 100,000 photos made and renamed 200,000 temporary files there, on both cores at once, and
+    /// spent a sixth of its CPU waiting for that lock. Emptied when a build prepares, gone
+    /// when it commits.
+    var incoming: String { next.path + ".incoming" }
+
+    /// How many folders of `incoming` the temporary files are spread over, each by its random
+    /// name: made and unlinked in one folder, every file took that folder's lock twice, and a
+    /// cold build's two cores spent a twelfth of its CPU (15 s) spinning on it.
+    static let incomingFolders: UInt64 = 64
+
+    /// A new temporary file's path in one of `incoming`'s folders, the folder made if need be.
+    private func temporaryFile() throws -> String {
+        let name = UInt64.random(in: 0...UInt64.max)
+        let folder = incoming + "/" + String(name % Self.incomingFolders, radix: 16)
+        try prepareFolder(folder, within: destination.deletingLastPathComponent().path)
+        return folder + "/" + String(name / Self.incomingFolders, radix: 16)
+    }
+
+    /// Deletes `incoming` and whatever is in it, and forgets it was made.
+    func dropIncoming() {
+        try? disk.removeTree(incoming)
+        lock.lock()
+        folders = folders.filter { $0 != incoming && !$0.hasPrefix(incoming + "/") }
+        lock.unlock()
+    }
+
+    /// Writes with plain POSIX calls on string paths: Foundation's Data.write fsyncs every file
+    /// and URL path building is slow, together a third of writing ten thousand pages. Atomic
+    /// writes go to a temporary file in `incoming` first and are linked into place whole.
+    func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
+        let path = base + "/" + relative
+        try prepareFolder(Self.folder(of: relative, in: base))
+        let target = atomically ? try temporaryFile() : path
+        // A new file where nothing is (every page of a cold build): made at once, without first
+        // looking for an old one to write over or out of the way, each a look through a folder
+        // of up to a hundred thousand names.
+        var descriptor = atomically ? -1 : disk.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let inPlace = descriptor < 0 && !atomically && Self.ownedAlone(path)
+        if descriptor >= 0 {
+            // Made new: nothing was there.
+        } else if inPlace {
+            // The next tree's own copy of the page two builds ago: written over in place, its
+            // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
+            // mounted with `discard` every freed file waits for the device: a build that
+            // rewrote ten thousand pages spent half its render step asleep in unlink.
+            descriptor = disk.open(target, O_WRONLY | O_CLOEXEC, 0)
+        } else {
+            // What is there may be the published site's own file (a page taken over a build
+            // ago): written into, it would change public/ too. A new file takes its name.
+            if !atomically { try makeWay(path) }
+            descriptor = disk.open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { throw DiskFailure(errno, path) }
+        var failure = data.withUnsafeBytes { disk.writeAll(descriptor, $0) }
+        // Written over in place, a longer old page's tail goes.
+        if failure == 0, inPlace, disk.truncate(descriptor, data.count) != 0 { failure = errno }
+        if disk.close(descriptor) != 0 && failure == 0 { failure = errno }
+        if failure == 0, atomically {
+            // One entry made in the media folder. Where a file is there already (of the same
+            // content: named by it), or the file system has no hard links (FAT, some network
+            // mounts), it is renamed into place instead, as it always was.
+            if disk.link(target, path) == 0 {
+                _ = disk.unlink(target)
+            } else if disk.rename(target, path) != 0 {
+                failure = errno
+            }
+        }
+        if failure != 0 {
+            _ = disk.unlink(target)
+            throw DiskFailure(failure, path)
+        }
+    }
+
+    // MARK: Pages and assets
+
+    /// Writes a page or an asset of the new site: over the next tree's own old file where it
+    /// has one, else as a new file (never into one it shares with `public/`).
+    public func write(_ data: Data, to relative: String) throws {
+        try write(data, to: relative, noting: true)
+    }
+
+    /// As `write(_:to:)`; `noting` false leaves the caller to vouch for the page (`vouch(for:)`).
+    func write(_ data: Data, to relative: String, noting: Bool) throws {
+        try write(data, to: relative, in: next.path, atomically: false)
+        mirror(relative)
+        lock.lock()
+        if noting { made.insert(relative) }
+        changed?.insert(relative)
+        lock.unlock()
+    }
+
+    /// Takes a page over from the published site unchanged (a hard link: no copy, same mtime).
+    /// Most often the next tree has it already, the very same file, from the build before.
+    public func reuse(_ relative: String) -> Bool {
+        guard reuse(relative, noting: false) else { return false }
+        noteMade(relative)
+        return true
+    }
+
+    /// As `reuse(_:)`, leaving the caller to say it made the page (`vouch(for:)`): the render
+    /// step takes over a large library's hundred thousand pages, and one lock each, on two cores
+    /// at once, was a quarter of its work.
+    func reuse(_ relative: String, noting: Bool) -> Bool {
+        if let differing, !differing.contains(relative) {
+            // The last build left this path one file in both trees.
+            return true
+        }
+        let old = destination.path + "/" + relative
+        let new = next.path + "/" + relative
+        var published = stat(), here = stat()
+        guard lstat(old, &published) == 0 else { return false }
+        if lstat(new, &here) == 0, here.st_ino == published.st_ino, here.st_dev == published.st_dev {
+            return true
+        }
+        do {
+            try prepareFolder(Self.folder(of: relative, in: next.path))
+            try makeWay(new)
+            try share(old, new)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func noteMade(_ relative: String) {
+        lock.lock()
+        made.insert(relative)
+        lock.unlock()
+    }
+
+    /// Says which pages this build made (wrote or took over) without noting them
+    /// (`write(_:to:noting:)`, `reuse(_:noting:)`): the render step's pages, which its manifest
+    /// holds. A million pages' paths noted again here were 66 MB at the render's peak.
+    func vouch(for pages: @escaping @Sendable (String) -> Bool) {
+        lock.lock()
+        vouched = pages
+        lock.unlock()
+    }
+
+    /// Whether this build made the page or asset at `relative` (the lock held).
+    func isMade(_ relative: String) -> Bool {
+        made.contains(relative) || vouched?(relative) == true
+    }
+
+    func noteChanged(_ relative: String) {
+        lock.lock()
+        changed?.insert(relative)
+        lock.unlock()
+    }
+
+    /// Where the trees differ once the new site is in place: what this build wrote into the
+    /// next tree and what it deleted from it (`TreeLedger`); nil after a cold build.
+    public var changedPaths: Set<String>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return changed
+    }
+
+    /// Whether `path` is a file that only the next tree holds (no link from `public/`), which a
+    /// new page may be written into.
+    private static func ownedAlone(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_nlink == 1
+    }
+
+    /// Clears `path` for a new file: a file there goes, and a folder of an older site's pages
+    /// where a page goes now. A file that will not go fails the build: written into, it could be
+    /// the published site's own.
+    func makeWay(_ path: String) throws {
+        guard disk.unlink(path) != 0 else { return }
+        switch errno {
+        case ENOENT: return
+        case EISDIR, EPERM: try disk.removeTree(path)
+        default: throw DiskFailure(errno, path)
+        }
+    }
+
+    /// Removes the folder at `path`, which should be empty; one that is not (something was
+    /// written there since) stays.
+    private func removeEmptyFolder(_ path: String) throws {
+        guard disk.removeFolder(path) != 0 else { return }
+        guard errno == ENOTEMPTY || errno == EEXIST || errno == ENOENT else { throw DiskFailure(errno, path) }
+    }
+
+    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
+    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
+    /// at the end of the build, at its peak. Nothing when the folder will not open.
+    static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = LocalFileAccess.name(of: entry)
+            if name != ".", name != "..", picked(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Deletes every page, asset and folder of the next tree that this build did not make (the
+    /// pages of the site two builds ago that are gone, files a killed build left half written),
+    /// leaving its media to `removeUnused`.
+    func removeUnmade() throws {
+        func sweep(_ folder: String, _ relative: String) throws -> Bool {
+            // Read a name at a time, the few to delete and the folders kept for after: the
+            // photos' folder of a large site holds a million pages, whose names, listed whole,
+            // were held at the write step's peak.
+            guard let directory = opendir(folder) else { return false }
+            func inside(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
+            var empty = true
+            var unmade: [String] = [], folders: [String] = []
+            while let entry = readdir(directory) {
+                let name = LocalFileAccess.name(of: entry)
+                if name == "." || name == ".." { continue }
+                if relative.isEmpty && name == "media" { empty = false; continue }
+                var info = stat()
+                guard lstat(folder + "/" + name, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    folders.append(name)
+                } else if isMade(inside(name)) {
+                    empty = false
+                } else {
+                    unmade.append(name)
+                }
+            }
+            closedir(directory)
+            for name in unmade {
+                try makeWay(folder + "/" + name)
+                unmirror(inside(name))
+                changed?.insert(inside(name))
+            }
+            for name in folders {
+                let path = folder + "/" + name
+                if try sweep(path, inside(name)) {
+                    try removeEmptyFolder(path)
+                    unmirror(inside(name), folder: true)
+                } else {
+                    empty = false
+                }
+            }
+            return empty
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try sweep(next.path, "")
+    }
+
+    /// As `removeUnmade`, when the next tree is known to hold the pages of `public/` (`pages`,
+    /// the last build's manifest) and the paths where the two differ: those of them this build
+    /// did not make are deleted, each folder left empty with them, and nothing else is looked at.
+    func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        // Each path once, without a set of all 100,000 of a large site's pages: the few removed
+        // are remembered, as a path may be both a page and where the trees differ.
+        var removed = Set<String>()
+        func remove(_ relative: String) throws {
+            guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
+            try makeWay(next.path + "/" + relative)
+            changed?.insert(relative)
+            var folder = RelativePath(relative).folder
+            while !folder.isEmpty, disk.removeFolder(next.path + "/" + folder) == 0 {
+                folder = RelativePath(folder).folder
+            }
+        }
+        for relative in pages { try remove(relative) }
+        for relative in differing { try remove(relative) }
+    }
+
+    /// Copies every file of the asset folders to `assets/`, later folders winning. One whose
+    /// bytes are the published one's is taken over, as an unchanged page is: same file, same
+    /// modification time. Written again at every build, the theme's scripts and styles had a
+    /// new one each time, by which a host that tags files with it (nginx's ETag, Last-Modified)
+    /// sent them again to every visitor who had them.
+    public func copyAssets(from assetFolders: [URL], files: any FileAccess) throws {
+        var chosen: [String: URL] = [:]
+        for folder in assetFolders where files.isFolder(folder) {
+            for name in try files.files(under: folder) {
+                chosen[name] = folder.appendingPathComponent(name)
+            }
+        }
+        for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
+            let (data, relative) = (try files.read(url), "assets/\(name)")
+            if FileManager.default.contents(atPath: destination.path + "/" + relative) == data, reuse(relative) { continue }
+            try write(data, to: relative)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import FolioCore
+import FolioImaging
+import Foundation
+
+/// A build of one site: the pipeline of named steps, each taking what the ones before it made.
+///
+/// configure → walk content → (nothing moved? stop) → load content → import → (up to date? stop) → plan →
+/// images → pages → render → write public/
+public struct SiteBuild: Sendable {
+    public let paths: SitePaths
+    public let options: BuildOptions
+
+    /// The steps' names, in order, as the log and the timings show them.
+    public static let steps = [
+        ConfigureStep.name, WalkContentStep.name, LoadContentStep.name, ImportStep.name, PlanStep.name, ImagesStep.name,
+        PagesStep.name, RenderStep.name, WriteStep.name,
+    ]
+
+    public init(paths: SitePaths, options: BuildOptions = BuildOptions()) {
+        self.paths = paths
+        self.options = options
+    }
+
+    /// Builds the site. Bad photos and records are in the report; a thrown error means no new
+    /// site was put in place (the previous `public/` is as it was).
+    @discardableResult
+    public func run(log: @escaping (String) -> Void = { _ in }) async throws -> BuildReport {
+        let run = BuildRun(paths: paths, options: options)
+        var steps = StepRunner(run: run, count: Self.steps.count, log: log)
+
+        let site = try await steps.step(ConfigureStep(), ())
+        var walk: ContentWalk? = try await steps.step(WalkContentStep(), site)
+        let content = walk?.digest
+        var report = BuildReport()
+        // Nothing under content/ moved since the last build that found nothing to say, and
+        // nothing else did: no catalog is read, no photo looked up in the model.
+        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: content) {
+            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: ImportResult())
+        }
+        let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
+        // The listing of every file under content/ is let go: only its digest is needed from here.
+        walk = nil
+
+        if !steps.hasErrors, var stamp = try BuildStamp.upToDate(site, now: run.now) {
+            // Files touched and read again to no effect: the next build sees content/ as now.
+            if report.isQuiet(steps.issues), stamp.content != content {
+                stamp.content = content
+                try? site.state.save(stamp: stamp)
+            }
+            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
+        }
+        var published: Published? = try await publish(site, imported: imported, passwords: passwords, content: content,
+                                                      &steps, run, report)
+        let finished = published?.report
+        // What the build held (every photo, page and media file of a large library) is freed on
+        // another core while the caller gets on with the report. Taken out, not copied: with
+        // `publish` returned and `published` emptied, no reference is left here to be dropped
+        // last, and free it on this core after all.
+        letGo(published.take()?.held)
+        return finished!
+    }
+
+    /// A published site's report, and what its build held, for the caller to let go.
+    private struct Published {
+        var report: BuildReport
+        var held: (BuildPlan, SitePages, RenderedSite)
+    }
+
+    /// Plans, makes and publishes the site from the model as imported: plan → images → pages →
+    /// render → write public/.
+    private func publish(_ site: ConfiguredSite, imported: ImportResult, passwords: [String: String], content: UInt64?,
+                         _ steps: inout StepRunner, _ run: BuildRun, _ report: BuildReport) async throws -> Published {
+        var report = report
+        // Where the two output trees differ, as the last build left them; forgotten before the
+        // next tree is touched, so a build killed from here on leaves the next looking at every file.
+        let state = site.state
+        let trees = state.trees(next: site.output.next)
+        // The last build's media ledger (an entry per photo) is read on another core while the
+        // plan reads the model (a tenth of a second of each at 100,000 photos); let go once
+        // planned from, not held through the pages, the render and the write, where the
+        // build's peak is.
+        var media: Task<MediaLedger?, Never>? = Task { trees.flatMap(state.media(of:)) }
+        try state.dropTrees()
+        try site.output.prepare(differing: trees.map { Set($0.differing) })
+        var plan = try await steps.step(PlanStep(), (site, imported, media))
+        media = nil
+        let images = try await steps.step(ImagesStep(), (site, plan))
+        // What is done is let go: a cold build of a large library held every photo's image job,
+        // then every page's route and the builders' lists, to its end, where its peak is.
+        plan.jobs = []
+        plan.restores = []
+        // The media ledger this build leaves is known once the images are made (a photo whose
+        // images failed is planned again by the next build, the thumbnails' tally is the one
+        // the images step left): written beside the one in place, and let go, not held (an
+        // entry per photo) through the pages, the render and the write. The write step puts it
+        // in place with the site. Up to `PagesStep.manifestBeside` photos it is written on
+        // another core beside the pages step (a tenth of a second at 100,000 photos); past
+        // that, before the pages are laid out: beside them, it was 84 MB at a million photos at
+        // that step's peak.
+        if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
+        plan.ledger.thumbnails = try site.database.thumbnailTally()
+        let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
+        plan.ledger.entries = [:]
+        if plan.snapshot.photos.count > PagesStep.manifestBeside { _ = await staging.value }
+        var pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
+        let rendered = try await steps.step(RenderStep(), (site, pages))
+        let pageCount = pages.routes.count
+        pages.builders = []
+        pages.routes = SiteRoutes()
+        let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
+        _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
+                                                              clean: !steps.hasErrors,
+                                                              content: quiet ? content : nil, trees: trees,
+                                                              media: await staging.value, moved: plan.moved))
+
+        report.photos = pages.photos
+        report.pages = pageCount
+        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
+        report.renditionsMade = images.made
+        report.renditionsReused = plan.reused
+        report.photosLookedAt = plan.lookedAt
+        report.renditionsFromCache = images.fromCache
+        report.pagesLookedAt = rendered.lookedAt
+        report.pagesRendered = rendered.rendered
+        report.pagesWritten = rendered.written
+        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
+        return Published(report: try finish(report, steps, run, site: site, imported: imported), held: (plan, pages, rendered))
+    }
+
+    /// Loads content/ and brings the model in line with it. The content's listing (an entry per
+    /// photo, with its catalog record) is needed by the import alone: it is gone before the
+    /// pages are planned, leaving what the report and the protected albums need.
+    private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
+                               _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
+        // The model's stamps are read on another core while content/ is loaded, which does not
+        // touch the model (a large library's are 0.2 s of SQLite at 100,000 photos, 5 s at a million).
+        let database = site.database
+        async let known = database.contentMarks()
+        let inventory = try await steps.step(LoadContentStep(), (site, walk))
+        let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
+        report.imported = imported.imported
+        report.removed = imported.removed
+        report.skipped = inventory.skipped
+        report.leftOut = inventory.leftOut
+        return (imported, inventory.passwords)
+    }
+
+    private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
+                          site: ConfiguredSite, imported: ImportResult) throws -> BuildReport {
+        steps.log("up to date")
+        var report = report
+        report.upToDate = true
+        report.photos = stamp.photos
+        report.pages = stamp.pages
+        return try finish(report, steps, run, site: site, imported: imported)
+    }
+
+    /// Completes the report, and keeps the build's own problems in the model (its photos' are
+    /// kept by the import) for the next builds and `folio problems`.
+    private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun, site: ConfiguredSite,
+                        imported: ImportResult) throws -> BuildReport {
+        try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) })
+        var report = report
+        report.issues = steps.issues
+        report.stepTimes = steps.times
+        report.duration = Date().timeIntervalSince(run.startedAt)
+        let imaging = run.clock.seconds
+        report.imagingTimes = ImagingClock.Phase.allCases.map { ($0.rawValue, imaging[$0] ?? 0) }
+        return report
+    }
+}

@@ -1,0 +1,72 @@
+import FolioCore
+import Foundation
+
+/// Draws pages through the theme's templates. HTML is escaped by default (`{{value}}`).
+public struct PageRenderer: Sendable {
+    public let theme: Theme
+    public let settings: SiteSettings
+
+    /// What a template sees beside `page`: the site, the way back to the root, the navigation.
+    struct View: Encodable {
+        var site: SiteWords
+        var root: String
+        var nav: [NavItem]
+        var generator: String
+        var documentTitle: String
+        // Mustache cannot ask whether a list is empty; these say it for the wrappers around lists.
+        var hasCrumbs: Bool
+        var hasLetters: Bool
+        var hasTags: Bool
+        /// A `feedCount` of 0 writes no feed, and pages must not point at one.
+        var hasFeed: Bool
+    }
+
+    /// The site's words: rendition settings are the pipeline's business, not the templates'.
+    struct SiteWords: Encodable {
+        var title: String
+        var description: String
+        var baseURL: String?
+        var language: String
+    }
+
+    public init(theme: Theme, settings: SiteSettings) {
+        self.theme = theme
+        self.settings = settings
+    }
+
+    /// What the template sees, as Mustache reads it: the view's fields, and `page`, whose own
+    /// fields and its frame's are side by side.
+    func values(_ page: any SitePage, encoder: TemplateEncoder = TemplateEncoder()) throws -> TemplateObject {
+        let frame = page.frame
+        let view = View(
+            site: SiteWords(title: settings.title, description: settings.description, baseURL: settings.baseURL, language: settings.language),
+            root: frame.root,
+            nav: Route.navigation.filter { $0.route != .map || frame.hasMap }.map { NavItem(title: $0.title, href: $0.route.path, current: $0.route.section == frame.section) },
+            generator: "Folio",
+            documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
+            hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,
+            hasTags: !((page as? PhotoPage)?.photo.tags ?? []).isEmpty, hasFeed: settings.feedCount > 0)
+        var values = try encoder.encode(view).object ?? TemplateObject(names: [], values: [])
+        var fields = try encoder.encode(page).object ?? TemplateObject(names: [], values: [])
+        if let frameFields = fields.remove("frame")?.object {
+            fields.add(frameFields)
+        }
+        values.set("page", .object(fields))
+        return values
+    }
+
+    public func render(_ page: any SitePage) throws -> String {
+        let template = type(of: page).template
+        let drawn: String?
+        do {
+            drawn = try theme.library.render(.object(try values(page)), template: template)
+        } catch let error as TemplateLibrary.TooDeep {
+            throw FolioError(path: "templates/\(error.template).mustache", reason: "sections and partials nest more than "
+                             + "\(ReadingLimits.nesting) deep when drawn (a partial that includes itself?), drawing \(page.path)")
+        }
+        guard let html = drawn else {
+            throw FolioError(path: "templates/\(template).mustache", reason: "no such template (for \(page.path))")
+        }
+        return html
+    }
+}

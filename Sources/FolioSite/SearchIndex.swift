@@ -1,0 +1,328 @@
+import FolioModel
+import Foundation
+
+/// The data the theme's script searches and lists the visitor's favorites and recents from,
+/// as small script files under `search/data/` that a page loads only as it needs them.
+///
+/// Each file is one call, `folioData(kind, key, value)`, loaded with a `<script>` element: that
+/// works from `file://`, where `fetch` of a local file does not. Photos are numbered newest
+/// first (the site's order), so the lowest numbers are the newest.
+///
+/// - `meta.js`: how many photos, how they are cut into files, the names of a photo row's fields
+///   (`fields`, from `SearchRecord.Field`), where a photo's and a place's pages are (`pages`:
+///   `Route`'s paths with a field's name in braces, so the script spells no path) and the keys
+///   of the word files (`keys`).
+/// - `t-<key>.js`: the words starting with `key` and the photos that have them, each as
+///   `number * 2 + 1` when the word is in the title, else `number * 2`, in increasing order and
+///   written as the difference from the one before (small numbers for common words). A key is
+///   a word's first two characters (code points), or its only one; a file that would pass
+///   `wordFileBudget` is cut by one more character, and again, so at any size of library a
+///   query loads only the files of the words it names (`SearchText.wordKeys` says which). A
+///   word is in the file of the longest key it starts with.
+/// - `p-<k>.js`: photos `k * photosPerShard ..<` the next shard, each a `SearchRecord` row.
+/// - `i-<b>.js`: identifier → number for the identifiers in bucket `b` (`SearchText.bucket`):
+///   favorites and recents keep identifiers, which survive rebuilds, and numbers do not.
+/// - `s-<kind>-<slug>.js`: a list's photos as numbers, in the list's order (`PhotoSequence`).
+public struct SearchIndex: Sendable {
+    public struct File: Sendable, Equatable {
+        public var path: String
+        public var data: Data
+    }
+
+    /// One photo as search sees it, in the site's order.
+    struct Entry: Sendable {
+        var words: Set<String>
+        /// The words of its title (a subset of `words`): a match there ranks higher.
+        var titleWords: Set<String>
+        var id: String
+        /// Nil for a photo of a shard that is not made again (`Making.remaking`).
+        var record: SearchRecord?
+    }
+
+    public static let folder = "search/data/"
+    /// Small, because a page of results may come from as many files as it shows photos.
+    public static let photosPerShard = 20
+    /// Bytes past which a word file is cut by one more character of its words.
+    static let wordFileBudget = 32 * 1024
+    /// Identifiers per bucket the bucket count aims at.
+    static let identifiersPerBucket = 64
+
+    /// The files made, unless they were handed on as they were made (`Making.emit`).
+    public var files: [File]
+    /// Files not made again, the same as the last build's: the photo shards and identifier
+    /// buckets of a site whose photos are in the same order, but for the shards of those whose
+    /// rows changed.
+    public var kept: [String] = []
+    public var photoCount: Int
+    public var wordCount: Int
+    /// Its words and their photos, for the build state (`SearchPostings`).
+    package var postings: SearchPostings?
+
+    static func wordName(_ key: String) -> String { "t-\(SearchText.fileName(forKey: key)).js" }
+    static func shardName(_ shard: Int) -> String { "p-\(shard).js" }
+    static func bucketName(_ bucket: Int) -> String { "i-\(bucket).js" }
+    static func wordFile(_ key: String) -> String { folder + wordName(key) }
+    package static func shardFile(_ shard: Int) -> String { folder + shardName(shard) }
+    package static func bucketFile(_ bucket: Int) -> String { folder + bucketName(bucket) }
+
+    /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, so a
+    /// visitor's 50 favorites load 50 files of a kilobyte or two at 100,000 photos, not of ten.
+    public static func bucketCount(for count: Int) -> Int {
+        var buckets = 1
+        while buckets * identifiersPerBucket < count, buckets < 1 << 14 { buckets *= 2 }
+        return buckets
+    }
+
+    init(entries: [Entry], sequences: [(sequence: PhotoSequence, numbers: [Int])] = []) {
+        let identifiers = entries.map(\.id)
+        var making = Making(count: entries.count, identifiers: { identifiers[$0] })
+        for entry in entries { making.add(entry) }
+        self = making.finish(sequences: sequences)
+    }
+
+    init(files: [File], photoCount: Int, wordCount: Int) {
+        self.files = files
+        self.photoCount = photoCount
+        self.wordCount = wordCount
+    }
+
+    /// The word files of the words under `key` (sorted, each starting with `key`): one when they
+    /// fit `wordFileBudget`, else the word that is `key` itself and, for each next character, the
+    /// cut of those under it. Each file's words are a run of `words`, not a copy: a group of a
+    /// million words ("photo-…" file names) was copied at every character of their cut (a hundred
+    /// megabytes at once), and each word's size (`sizes`, in the same order) counted again at each.
+    static func cut(_ key: String, words: [String], sizes: [Int]) -> [(key: String, words: ArraySlice<String>)] {
+        // The sizes of the words before each: the size of any run of them is a difference.
+        var before = [Int]()
+        before.reserveCapacity(words.count + 1)
+        before.append(0)
+        for size in sizes { before.append(before[before.count - 1] + size) }
+        var files: [(key: String, words: ArraySlice<String>)] = []
+        func cut(_ key: String, depth: Int, _ run: Range<Int>) {
+            guard run.count > 1, before[run.upperBound] - before[run.lowerBound] > wordFileBudget else {
+                files.append((key, words[run]))
+                return
+            }
+            // The word that ends at `key` sorts before the longer ones.
+            var start = run.lowerBound
+            if words[start].unicodeScalars.count <= depth {
+                files.append((key, words[start..<(start + 1)]))
+                start += 1
+            }
+            // A key all of whose words go one way is cut again at once: no file for nothing.
+            while start < run.upperBound {
+                guard let next = words[start].unicodeScalars.dropFirst(depth).first else {
+                    // Another word that ends at `key` (canonically the same as the first, by other characters).
+                    files.append((key, words[start..<(start + 1)]))
+                    start += 1
+                    continue
+                }
+                var end = start + 1
+                while end < run.upperBound, words[end].unicodeScalars.dropFirst(depth).first == next { end += 1 }
+                var longer = key
+                longer.unicodeScalars.append(next)
+                cut(longer, depth: depth + 1, start..<end)
+                start = end
+            }
+        }
+        cut(key, depth: key.unicodeScalars.count, words.indices)
+        return files
+    }
+}
+
+extension SiteBuilder {
+    /// The search index of every photo, in the order of the site's lists. With `remaking`, only
+    /// those photo shards are made, and no identifier bucket: the rest are the last build's
+    /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
+    /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
+    /// words wait in a file there until every photo has come (a million photos' were 90 MB).
+    package func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex {
+        let ordered = self.ordered
+        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
+                                        spillingInto: folder)
+        var wording = SearchWording(builder: self)
+        for (position, item) in ordered.enumerated() {
+            let words = wording.words(of: item, into: &making.postings)
+            let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
+            making.add(words: words.all, title: words.title, id: item.identifier,
+                       record: made ? record(item, title: words.titleText) : nil)
+        }
+        return making.finish(sequences: unlisted == nil ? sequences() : [])
+    }
+
+    /// The search index of these photos, made from the last build's (`last`, its postings) when
+    /// the photos are in the same order and only those at `changed` may be found by other words
+    /// or show other rows: their words are taken out of the postings and put back as they are now,
+    /// and only their photo shards, and the word files of the words they had or have, are made;
+    /// the rest are the last build's files (`SearchIndex.kept`).
+    package func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+        precondition(postings.photoCount == ordered.count, "the last build's postings are of \(postings.photoCount) photos, not \(ordered.count)")
+        var wording = SearchWording(builder: self)
+        var photos: [(position: Int, words: [Int], title: [Int])] = []
+        var titles: [Int: String] = [:]
+        for position in changed.sorted() where ordered.indices.contains(position) {
+            let words = wording.words(of: ordered[position], into: &postings)
+            photos.append((position, words.all, words.title))
+            titles[position] = words.titleText
+        }
+        let touched = postings.replace(changed, with: photos)
+        let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
+        let ordered = self.ordered
+        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: shards, emit: emit,
+                                        updated: consume postings, touched: touched)
+        for position in ordered.indices {
+            guard shards.contains(position / SearchIndex.photosPerShard) else {
+                making.add(id: "", record: nil)
+                continue
+            }
+            let item = ordered[position]
+            making.add(id: item.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo)))
+        }
+        return making.finish(sequences: unlisted == nil ? sequences() : [])
+    }
+
+    /// What a search result, a visitor's favorite or a recent shows of a photo.
+    func record(_ item: GalleryPhoto, title: String) -> SearchRecord {
+        let photo = item.photo
+        let thumb = images[photo]?.thumb.map { thumb in
+            SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
+                               srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
+        }
+        return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo),
+                            person: item.person.isUnknown ? nil : item.person.name,
+                            placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
+                            pick: item.favorite, duration: photo.motion?.kind == .video ? photo.motion?.durationText : nil,
+                            live: photo.motion?.kind == .live)
+    }
+}
+
+/// How search finds a photo: the words of its title, description, person, place, region, albums
+/// and tags, numbered in the postings being made. Names of people, places, regions, albums and tags
+/// recur on thousands of photos: each is cut into words, and its words numbered, once a build.
+struct SearchWording {
+    let builder: SiteBuilder
+    private var known: [String: [Int]] = [:]
+    private var albumWords: [String: [Int]] = [:]
+
+    init(builder: SiteBuilder) {
+        self.builder = builder
+    }
+
+    /// The photo's words and its title's (numbers in `postings`), and its title.
+    mutating func words(of item: GalleryPhoto, into postings: inout SearchPostings) -> (all: [Int], title: [Int], titleText: String) {
+        func shared(_ text: String) -> [Int] {
+            if let words = known[text] { return words }
+            let words = SearchText.words(text).map { postings.number(of: $0) }
+            known[text] = words
+            return words
+        }
+        let photo = item.photo
+        let title = PhotoText.title(photo)
+        let titleWords = SearchText.words(title).map { postings.number(of: $0) }
+        var words = titleWords
+        if let description = photo.description { words += SearchText.words(description).map { postings.number(of: $0) } }
+        for field in [item.person.name, item.place?.name, item.region?.name] {
+            if let field { words += shared(field) }
+        }
+        // A photo is found by the titles of its album and the albums above it: a folder's words
+        // gathered once for all its photos.
+        if let folder = AlbumTree.folder(of: photo) {
+            if let found = albumWords[folder] {
+                words += found
+            } else {
+                let found = builder.albumTree.lineage(folder).flatMap { shared($0.title) }
+                albumWords[folder] = found
+                words += found
+            }
+        }
+        for tag in photo.tags { words += shared(tag) }
+        return (words, titleWords, title)
+    }
+}
+
+extension SearchIndex {
+    /// A photo's page and its place's as `Route` spells them, a row's field named in braces.
+    static var pages: String {
+        let photo = Route.photo(identifier: "{\(SearchRecord.Field.id.rawValue)}").path
+        let place = Route.place(slug: "{\(SearchRecord.Field.placeSlug.rawValue)}").path
+        return "{\"photo\":\(JSONText.string(photo)),\"place\":\(JSONText.string(place))}"
+    }
+}
+
+/// JSON text for the index's strings, written by hand so shards come out the same byte for byte.
+package enum JSONText {
+    /// Appends `value` in decimal digits, as `String(value)` writes it, without making the string:
+    /// the index writes millions of numbers at 100,000 photos.
+    package static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        appendList(CollectionOfOne(value), to: &bytes)
+    }
+
+    /// Appends `numbers` in decimal digits, a comma between each, through a buffer on the stack
+    /// appended a few kilobytes at a time: a byte appended at a time, each with the array's own
+    /// checks, was most of the time an edit spent writing the word files of words thousands of
+    /// photos have, and every list's photos.
+    static func appendList<Numbers: Sequence<Int>>(_ numbers: Numbers, to bytes: inout [UInt8]) {
+        let capacity = 4096
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var (used, first) = (0, true)
+            for number in numbers {
+                // Room for a comma, a sign and Int.min's nineteen digits.
+                if used > capacity - 21 {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+                    used = 0
+                }
+                if !first {
+                    buffer[used] = UInt8(ascii: ",")
+                    used += 1
+                }
+                first = false
+                if number < 0 {
+                    buffer[used] = UInt8(ascii: "-")
+                    used += 1
+                }
+                var (rest, digits) = (number.magnitude, 1)
+                var probe = rest
+                while probe >= 10 {
+                    probe /= 10
+                    digits += 1
+                }
+                used += digits
+                var at = used
+                repeat {
+                    at -= 1
+                    buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                } while rest > 0
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<used]))
+        }
+    }
+
+    static func string(_ text: String) -> String {
+        // Most text holds nothing to escape (no control character, quote, backslash or "<", and
+        // no byte that may start a line separator): written whole, not a scalar at a time.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x3C || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            // Also escaped: the line separators, which older script parsers refuse in strings, and "<".
+            case "\u{2028}", "\u{2029}", "<":
+                out += String(format: "\\u%04x", scalar.value)
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

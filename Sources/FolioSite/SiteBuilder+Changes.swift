@@ -1,0 +1,292 @@
+import FolioCore
+import FolioModel
+import Foundation
+
+/// What the listed site's pages were made from, as numbers: a build keeps it beside its page
+/// manifest (`BuildState`), and the next build tells from it, and the model, which pages a
+/// change can touch (`SiteBuilder.changes(since:)`). Only those pages' keys are made again; the
+/// rest are the last build's, unlooked at. A one-photo edit to a library of 100,000 photos so
+/// makes the keys of a few dozen pages, not of every page to compare them.
+package struct SiteDigest: Sendable, Equatable {
+    /// Everything pages show that is no photo's own: the albums as folders, the regions, the
+    /// map, how pages are drawn (the theme, the settings, this Folio).
+    var structure: UInt64
+    /// The photos' identifiers in the site's order. The same order means the same positions,
+    /// the same neighbours, the same numbered pages.
+    var order: UInt64
+    /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
+    var made: Date
+    /// Each photo's stamp (what its cards and page show of it), by position.
+    var stamps: [UInt64]
+    /// Each listing's photos, as a hash of their positions, when each was taken, and what the
+    /// listing's headings say of it, by the path of its first page.
+    var listings: [String: UInt64]
+    /// Where each place is on the maps, by the path of its first page: photo pages show it.
+    var places: [String: UInt64]
+
+    private static let heading = "folio-site-digest 1"
+
+    package func encoded() -> Data {
+        // A line at a time (`LedgerWriter`): made as one text and then copied into a `Data`, a
+        // million photos' stamps were there twice.
+        var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
+                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n",
+                                capacity: stamps.count * 17 + (listings.count + places.count) * 64)
+        for stamp in stamps {
+            ContentHash.appendHex(stamp, to: &file.line)
+            file.endLine()
+        }
+        for (kind, hashes) in [("listing ", listings), ("place ", places)] {
+            for (path, hash) in hashes.sorted(by: { $0.key < $1.key }) {
+                file.line.append(contentsOf: kind.utf8)
+                ContentHash.appendHex(hash, to: &file.line)
+                file.line.append(0x20)
+                file.line.append(contentsOf: path.utf8)
+                file.endLine()
+            }
+        }
+        return file.finish()
+    }
+
+    /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
+    /// Read a field at a time (`LedgerReader`): split into lines, a large library's hundred
+    /// thousand stamps were as many strings made and let go, on every build.
+    package static func decode(_ data: Data) -> SiteDigest? {
+        data.withUnsafeBytes { raw -> SiteDigest? in
+            var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
+            guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
+                  let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
+                  let made = reader.line(after: "made ").flatMap({ Int64($0) }),
+                  let count = reader.line(after: "stamps ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
+            var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
+                                    stamps: [], listings: [:], places: [:])
+            digest.stamps.reserveCapacity(count)
+            for _ in 0..<count {
+                guard let stamp = reader.number(radix: 16, then: 0x0A) else { return nil }
+                digest.stamps.append(stamp)
+            }
+            while !reader.atEnd {
+                guard let kind = reader.word(then: 0x20), let hash = reader.number(radix: 16, then: 0x20), let path = reader.line()
+                else { return nil }
+                switch kind {
+                case "listing": digest.listings[path] = hash
+                case "place": digest.places[path] = hash
+                default: return nil
+                }
+            }
+            return digest
+        }
+    }
+}
+
+/// The pages a build must make the keys of again: every page, or those a change can touch.
+package struct PageChanges: Sendable {
+    /// Which of a listing's numbered pages may differ.
+    enum Pages: Sendable, Equatable {
+        case all
+        case numbered(Set<Int>)
+
+        func contains(_ number: Int) -> Bool {
+            switch self {
+            case .all: return true
+            case .numbered(let numbers): return numbers.contains(number)
+            }
+        }
+    }
+
+    /// Positions of the photos whose pages may differ; nil when any page may.
+    fileprivate var photos: Set<Int>?
+    /// The listings (by the path of their first page) whose pages may differ, and which of them.
+    fileprivate var listings: [String: Pages] = [:]
+
+    static let everything = PageChanges(photos: nil)
+
+    var isEverything: Bool { photos == nil }
+
+    /// Positions of the photos whose pages, and so whose search rows and words, may differ;
+    /// nil when any may.
+    package var photoPositions: Set<Int>? { photos }
+
+    /// Marks `pages` of a listing as ones that may differ.
+    fileprivate mutating func touch(_ listing: String, _ pages: Pages = .all) {
+        switch (listings[listing] ?? .numbered([]), pages) {
+        case (.all, _): return
+        case (_, .all): listings[listing] = .all
+        case (.numbered(let before), .numbered(let more)): listings[listing] = .numbered(before.union(more))
+        }
+    }
+}
+
+extension SiteBuilder {
+    /// The digest of these pages, made as `drawing` says (`BuildStamp.drawing`).
+    package func digest(drawing: String) -> SiteDigest {
+        var identifiers = ordered.map(\.identifier).joined(separator: "\n")
+        let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
+        var listings: [String: UInt64] = [:]
+        for listing in listingPhotos() {
+            // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
+            var words: [UInt64] = []
+            words.reserveCapacity(listing.positions.count * 2)
+            for position in listing.positions {
+                words.append(UInt64(bitPattern: Int64(position)))
+                words.append(Self.when(ordered[position]).timeIntervalSince1970.bitPattern)
+            }
+            var bytes = Data(listing.heading.utf8)
+            words.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            listings[listing.path] = ContentHash.hash(bytes)
+        }
+        var places: [String: UInt64] = [:]
+        for place in index.places {
+            places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueStamp.of($0) } ?? 0
+        }
+        return SiteDigest(structure: structureStamp(drawing: drawing), order: order, made: now, stamps: stamps,
+                          listings: listings, places: places)
+    }
+
+    /// The pages whose keys may differ from those of the pages `last` describes. Everything,
+    /// unless the photos are the same ones in the same order, under the same albums, regions,
+    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours;
+    /// every page of a listing that lost, gained or reordered a photo, or whose dates or heading
+    /// moved; of a listing that only shows a changed photo, the page that shows it (and the next,
+    /// whose first section may carry on its date's), its first page (its map), or every page when
+    /// the photo is its cover (every page's link preview shows it); the photo pages of a place
+    /// that moved on the maps, and of an album that lost or gained a photo ("3 of 12"); the
+    /// indexes (home, Albums, Places, People, Favorites, the Map…), always.
+    /// `current` is these pages' own digest.
+    package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
+        guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
+              last.stamps.count == stamps.count else { return .everything }
+        var changes = PageChanges(photos: [])
+        for (path, hash) in current.listings where last.listings[path] != hash {
+            changes.touch(path)
+        }
+        // The albums above a change: an album's page shows its sub-albums' covers, counts and dates.
+        var above = Set<String>()
+        for album in albumTree.albums.values where changes.listings[album.route.path] != nil {
+            // Its photos' pages say where they are in it; the albums above it show its count.
+            changes.photos?.formUnion(album.photos)
+            above.formUnion(albumTree.lineage(album.path).map(\.path))
+        }
+        // The photos whose cards may differ (their stamps moved, or their place moved on the
+        // maps); and one taken within a day of either build, in an "hours ago" section that may
+        // have moved on: by position, with whether the photo itself changed.
+        var changed: [Int: Bool] = [:]
+        let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
+        for (position, item) in ordered.enumerated() {
+            if stamps[position] != last.stamps[position] {
+                changed[position] = true
+            } else if Self.when(item) >= recent {
+                changed[position] = false
+            }
+        }
+        for place in index.places {
+            let path = Route.place(slug: place.slug).path
+            if current.places[path] != last.places[path] {
+                for position in positions(of: place) { changed[position] = changed[position] ?? false }
+            }
+        }
+        for (position, itself) in changed {
+            let item = ordered[position]
+            changes.photos?.insert(position)
+            let neighbours = neighbours(of: position)
+            // In the site's order too: a photo in no album leads to the photos beside it, whichever album they are in.
+            for near in [neighbours.previous, neighbours.next, position - 1, position + 1].compactMap({ $0 })
+            where ordered.indices.contains(near) {
+                changes.photos?.insert(near)
+            }
+            // A sorted listing's cover is its first photo.
+            func pages(in listing: [Int]) -> PageChanges.Pages {
+                let at = listing.sortedIndex(of: position)
+                return self.pages(showing: at, cover: itself && at == 0)
+            }
+            if let folder = item.folder, let album = albumTree.albums[folder] {
+                above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
+                // An album of albums shows its sub-albums' covers and dates on its pages too: all of them.
+                let cover = chosenCover(album) ?? album.cover
+                changes.touch(album.route.path, album.children.isEmpty
+                    ? self.pages(showing: index.inAlbum[position], cover: itself && cover == position) : .all)
+            }
+            if let place = item.place {
+                changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
+                changes.touch(Route.favoritePlace(slug: place.slug).path, pages(in: index.favorites[place.id] ?? []))
+            }
+            if let region = item.region {
+                changes.touch(Route.region(slug: region.slug).path, pages(in: positions(of: region)))
+            }
+            changes.touch(Route.person(slug: item.person.slug).path, pages(in: positions(of: item.person)))
+        }
+        for folder in above {
+            if let album = albumTree.albums[folder] { changes.touch(album.route.path) }
+        }
+        return changes
+    }
+
+    /// The pages of a listing a change to its photo at `at` may touch: the page that shows it,
+    /// the next (whose first section says whether it carries on this photo's), the first (its
+    /// map); every page when `cover` (the photo itself changed and is the listing's cover: every
+    /// page's link preview shows it). None when it is not in the listing.
+    private func pages(showing at: Int?, cover: Bool) -> PageChanges.Pages {
+        guard let at else { return .numbered([]) }
+        if cover { return .all }
+        let page = at / settings.pageSize + 1
+        return .numbered(at % settings.pageSize == settings.pageSize - 1 ? [1, page, page + 1] : [1, page])
+    }
+
+    /// Whether the page at `route` may differ from the last build's, as `changes` says.
+    package func mayDiffer(_ route: Route, _ changes: PageChanges) -> Bool {
+        guard let photos = changes.photos else { return true }
+        switch route {
+        case .photo(let identifier), .unlistedPhoto(_, let identifier):
+            return index.position[identifier].map { photos.contains($0) } ?? true
+        case .album(_, let number), .place(_, let number), .region(_, let number), .person(_, let number),
+             .favoritePlace(_, let number):
+            return changes.listings[route.page(1).path]?.contains(number) ?? false
+        case .home, .recents, .search, .albums, .places, .regions, .map, .people, .favorites, .allFavorites, .unlistedAlbum:
+            return true
+        }
+    }
+
+    /// Every listing of photos, by the path of its first page, with its photos' positions and
+    /// what its pages' headings say of it beside its photos.
+    private func listingPhotos() -> [(path: String, positions: [Int], heading: String)] {
+        var listings: [(path: String, positions: [Int], heading: String)] = albumTree.albums.values.map {
+            ($0.route.path, $0.photos, "")
+        }
+        for place in index.places {
+            let heading = "\(place.title)\n\(place.subtitle)"
+            listings.append((Route.place(slug: place.slug).path, positions(of: place), heading))
+            listings.append((Route.favoritePlace(slug: place.slug).path, index.favorites[place.id] ?? [], heading))
+        }
+        listings += snapshot.regions.map { (Route.region(slug: $0.slug).path, positions(of: $0), "\($0.name)\n\($0.photographerCount)") }
+        listings += index.people.map { (Route.person(slug: $0.slug).path, positions(of: $0), $0.name) }
+        return listings
+    }
+
+    /// What every page may show that is no photo's own.
+    private func structureStamp(drawing: String) -> UInt64 {
+        struct AlbumShape: Encodable {
+            var path, title, slug, href: String
+            var description, descriptionHTML, parent, coverFile: String?
+            var children: [String]
+        }
+        struct Structure: Encodable {
+            var drawing: String
+            var albums: [AlbumShape]
+            /// What `album.plist` files say, as the model keeps it.
+            var settings: [AlbumInfo]
+            /// Regions no photo is in: the pages of the others show them through their photos' stamps.
+            var emptyRegions: [Region]
+            var hasMap: Bool
+            var mapInNavigation: Bool?
+            var basemap: String?
+        }
+        let albums = albumTree.albums.values.sorted { $0.path < $1.path }.map {
+            AlbumShape(path: $0.path, title: $0.title, slug: $0.slug, href: $0.href, description: $0.description,
+                       descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
+        }
+        let settings = snapshot.albums.values.sorted { $0.path < $1.path }
+        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings,
+                                       emptyRegions: snapshot.regions.filter { positions(of: $0).isEmpty }, hasMap: hasMap,
+                                       mapInNavigation: mapInNavigation, basemap: basemap))
+    }
+}

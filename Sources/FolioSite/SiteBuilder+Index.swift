@@ -1,0 +1,183 @@
+import FolioCore
+import FolioModel
+import Foundation
+
+/// How a builder finds its photos: by position, identifier, place, region, person and album,
+/// and each photo's stamp.
+extension SiteBuilder {
+    struct Index: Sendable {
+        var position = PhotoPositions()
+        var byPlace: [Int64: [Int]] = [:]
+        var byRegion: [Int64: [Int]] = [:]
+        var byPerson: [Int64: [Int]] = [:]
+        /// Places A–Z, titles that start with no letter last (the "#" section).
+        var places: [Place] = []
+        /// The same, under their letters (`indexLetter`), A–Z then "#".
+        var placesByLetter: [(letter: String, places: [Place])] = []
+        /// The favorites of each place that holds any (positions, newest first).
+        var favorites: [Int64: [Int]] = [:]
+
+        /// Places that hold favorites, A–Z, with their favorites.
+        var placesWithFavorites: [(place: Place, favorites: [Int])] {
+            places.compactMap { place in favorites[place.id].map { (place, $0) } }
+        }
+        /// Everyone named, A–Z: never the person of photos no one is named for (`Person.isUnknown`).
+        var people: [Person] = []
+        var place: [String: Place] = [:]
+        var region: [String: Region] = [:]
+        var person: [String: Person] = [:]
+        var album: [String: String] = [:]
+        /// Positions, the photos last added first: as many as a page or the feed lists
+        /// (`latestKept`), not every photo.
+        var latestAdded: [Int] = []
+        /// Where each place with GPS among its photos is on the maps (`MapCoordinate`).
+        var coordinates: [Int64: MapCoordinate] = [:]
+        /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
+        var inAlbum = AlbumOrder(count: 0)
+    }
+
+    /// Where each photo is in its album's own order, by its position in `ordered`: a number each
+    /// (as a dictionary, 33 bytes a photo).
+    struct AlbumOrder: Sendable {
+        private var places: [Int32]
+
+        init(count: Int) {
+            places = [Int32](repeating: -1, count: count)
+        }
+
+        /// Nil for a photo in no album.
+        subscript(position: Int) -> Int? {
+            get { places.indices.contains(position) && places[position] >= 0 ? Int(places[position]) : nil }
+            set { places[position] = newValue.map { Int32($0) } ?? -1 }
+        }
+    }
+
+    /// Where each photo is in `ordered`, by its identifier (`NumberTable`, over the photos' own
+    /// identifiers). A photo listed twice is found where it was listed last.
+    struct PhotoPositions: Sendable {
+        private var ordered: [GalleryPhoto] = []
+        private var table = NumberTable()
+
+        init() {}
+
+        init(_ ordered: [GalleryPhoto]) {
+            self.ordered = ordered
+            table = NumberTable(count: ordered.count) { ordered[$0].identifier }
+        }
+
+        subscript(identifier: String) -> Int? {
+            table.number(of: identifier) { ordered[$0].identifier }
+        }
+    }
+
+    /// Each photo's stamp: what its cards and page show of it, the photo (`Photo.stamp`) and whom
+    /// and where it names; not what the model keeps of its place and region for other pages
+    /// (whether the place holds favorites, how many photographers the region has), which would
+    /// move the stamps of every photo there when one photo is made a favorite or given to
+    /// someone else. A person, place or region is stamped once for all the photos that name it.
+    static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
+        var people: [Int64: UInt64] = [:]
+        var places: [Int64: UInt64] = [:]
+        var regions: [Int64: UInt64] = [:]
+        // By their ids: each person, place and region is copied once, to be stamped.
+        for item in photos {
+            if people[item.personId] == nil { people[item.personId] = ValueStamp.of(item.person) }
+            if let id = item.placeId, places[id] == nil, var place = item.place {
+                place.hasFavorites = false
+                places[id] = ValueStamp.of(place)
+            }
+            if let id = item.regionId, regions[id] == nil, var region = item.region {
+                region.photographerCount = 0
+                regions[id] = ValueStamp.of(region)
+            }
+        }
+        let (named, located, regional) = (people, places, regions)
+        return photos.concurrentMap { item in
+            let stamps = (item.stamp, named[item.personId] ?? 0, item.placeId.flatMap { located[$0] } ?? 0,
+                          item.regionId.flatMap { regional[$0] } ?? 0)
+            return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
+        }
+    }
+
+    /// The photos' positions by place, region and person (by identifier, `PhotoPositions`, is
+    /// made beside); the places and the people named, and the centre of each place's photos
+    /// with GPS (`MapCoordinate.Centre`).
+    static func filed(_ ordered: [GalleryPhoto])
+        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: (latitude: Double, longitude: Double)]) {
+        var index = Index()
+        var places: [Int64: Place] = [:]
+        var people: [Int64: Person] = [:]
+        // Each list made with room for its photos and no more: grown by doubling, a list holds
+        // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
+        var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
+        for item in ordered {
+            if let id = item.placeId { counts.place[id, default: 0] += 1 }
+            if let id = item.regionId { counts.region[id, default: 0] += 1 }
+            counts.person[item.personId, default: 0] += 1
+        }
+        func lists(_ counts: [Int64: Int]) -> [Int64: [Int]] {
+            counts.mapValues { count in
+                var list: [Int] = []
+                list.reserveCapacity(count)
+                return list
+            }
+        }
+        (index.byPlace, index.byRegion, index.byPerson) = (lists(counts.place), lists(counts.region), lists(counts.person))
+        for (position, item) in ordered.enumerated() {
+            if let place = item.place {
+                index.byPlace[place.id, default: []].append(position)
+                places[place.id] = place
+            }
+            if let id = item.regionId { index.byRegion[id, default: []].append(position) }
+            index.byPerson[item.personId, default: []].append(position)
+            // No one named is no one: not in People, with no page and no list to walk.
+            if !item.person.isUnknown { people[item.person.id] = item.person }
+        }
+        // One place at a time, through one set of points: held for every place at once, a million
+        // photos' points would be 24 MB.
+        var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
+        var centre = MapCoordinate.Centre()
+        for (id, positions) in index.byPlace {
+            centre.removeAll()
+            for position in positions {
+                if let latitude = ordered[position].latitude, let longitude = ordered[position].longitude {
+                    centre.add(latitude: latitude, longitude: longitude)
+                }
+            }
+            if let median = centre.median() { centres[id] = median }
+        }
+        return (index, places, people, centres)
+    }
+
+    /// The positions of the `count` photos last added, last first (photos added at the same
+    /// moment by their identifiers, then their positions). Chosen a batch at a time, never all
+    /// sorted: every photo's position, sorted, was 8 MB at a million photos for the fifty a page shows.
+    static func latestAdded(_ ordered: [GalleryPhoto], count: Int) -> [Int] {
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let (pa, pb) = (ordered[a], ordered[b])
+            if pa.uploaded != pb.uploaded { return pa.uploaded > pb.uploaded }
+            return pa.identifier != pb.identifier ? pa.identifier < pb.identifier : a < b
+        }
+        guard count > 0 else { return [] }
+        var kept: [Int] = []
+        kept.reserveCapacity(2 * count)
+        for position in ordered.indices {
+            kept.append(position)
+            if kept.count == 2 * count {
+                kept.sort(by: before)
+                kept.removeLast(count)
+            }
+        }
+        kept.sort(by: before)
+        return Array(kept.prefix(count))
+    }
+
+    /// How many photos Recents lists without JavaScript, last added first.
+    static let recentsCount = 50
+
+    /// How many of the photos last added a page or the feed lists at most (`Index.latestAdded`):
+    /// Recents' `recentsCount`, the home page's `latestCount`, the feed's `feedCount`.
+    static func latestKept(_ settings: SiteSettings) -> Int {
+        max(recentsCount, settings.latestCount, settings.feedCount)
+    }
+}

@@ -1,0 +1,311 @@
+import FolioModel
+import Foundation
+
+extension SiteBuilder {
+    func home() -> HomePage {
+        var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
+        let favorites = snapshot.photos.filter(\.favorite).count
+        // A count that says nothing of a small gallery ("1 People" in one photographer's
+        // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
+        page.stats = [
+            StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
+            StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
+            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: Route.regions.path, name: "regions"),
+            StatLink(label: "People", count: index.people.count, href: Route.people().path, name: "people"),
+            StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
+            // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
+            StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
+        ].filter { $0.count.map { $0 >= 2 } ?? true || $0.name == "favorites" }
+        page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
+            .firstScreenEager()
+        page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        if !ordered.isEmpty { page.frame.sequence = latestSequence }
+        page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
+        return page
+    }
+
+    /// The `count` photos last added, last first: what is new to a visitor, rather than what
+    /// was taken last.
+    func latestAdded(_ count: Int) -> [GalleryPhoto] {
+        index.latestAdded.prefix(count).map { ordered[$0] }
+    }
+
+    /// Without JavaScript, Recents is the recently added photos; the visitor's own recents
+    /// (what they viewed) are the theme's script's business.
+    func recents() -> PhotosPage {
+        var page = PhotosPage(frame: PageFrame(.recents, title: "Recents", subheading: "Recently added photos"))
+        let latest = latestAdded(Self.recentsCount)
+        page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
+        page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
+        if !latest.isEmpty { page.frame.sequence = latestSequence }
+        return page
+    }
+
+    /// The Search page: the form works without JavaScript only as far as sending the query;
+    /// the theme's script finds and shows the results.
+    func search() -> SearchPage {
+        SearchPage(frame: PageFrame(.search, title: "Search", subheading: "Find photos by title, description, person, place or region"))
+    }
+
+    /// The index's routes: one page A–Z; or, when the places are more than a page holds, pages
+    /// per letter (the first letter's at the index's own address), each cut into pages.
+    func placesIndexRoutes() -> [Route] {
+        guard index.places.count > settings.pageSize else { return [.places()] }
+        return index.placesByLetter.enumerated().flatMap { position, entry in
+            paged(position == 0 ? .places() : .places(letter: entry.letter), count: entry.places.count)
+        }
+    }
+
+    /// The Places index: every place under its letter, each letter's section linked from the
+    /// A–Z bar; for a long list, the page of one letter (nil for the first letter's own, which
+    /// the index's address shows).
+    func placesIndex(letter: String?, number: Int) -> PlacesPage? {
+        let letters = index.placesByLetter
+        let large = index.places.count > settings.pageSize
+        var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: "Places",
+                                               subheading: PhotoText.count(index.places.count, "place")))
+        func row(_ place: Place) -> ListRow {
+            let (thumb, alt) = cover(positions(of: place))
+            return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
+        }
+        func id(_ letter: String) -> String { "letter-\(letter == "#" ? "other" : letter)" }
+        let present = Set(letters.map(\.letter))
+        func target(_ shown: String) -> String {
+            guard large else { return "#\(id(shown))" }
+            let route: Route = shown == letters.first?.letter ? .places() : .places(letter: shown)
+            return page.frame.root + route.path
+        }
+        let alphabet: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) } + ["#"]
+        let currentLetter: String? = large ? (letter ?? letters.first?.letter) : nil
+        page.letters = alphabet.filter { $0 != "#" || present.contains($0) }.map { shown -> IndexLetter in
+            let isPresent = present.contains(shown)
+            return IndexLetter(letter: shown, id: id(shown), href: isPresent ? target(shown) : nil, present: isPresent,
+                               current: shown == currentLetter)
+        }
+        if large {
+            let shown = letter ?? letters.first?.letter
+            guard let entry = letters.first(where: { $0.letter == shown }), entry.letter != letters.first?.letter || letter == nil,
+                  let rows = slice(entry.places, number: number) else { return nil }
+            page.rowSections = [RowSection(id: id(entry.letter), title: entry.letter, rows: rows.map(row))]
+            page.frame = framed(page.frame, route: .places(letter: letter), number: number, count: entry.places.count)
+            if letter != nil { page.frame.title = "Places: \(entry.letter)" + (number > 1 ? " (page \(number))" : "") }
+        } else {
+            guard letter == nil, number == 1 else { return nil }
+            page.rowSections = letters.map { RowSection(id: id($0.letter), title: $0.letter, rows: $0.places.map(row)) }
+        }
+        page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+        return page
+    }
+
+    func placePage(_ place: Place, number: Int) -> PhotosPage? {
+        let photos = positions(of: place)
+        guard let sections = timeline(photos, number: number) else { return nil }
+        let route = Route.place(slug: place.slug)
+        var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+        frame.origin = "place '\(place.name)'"
+        frame.sequence = sequence(place)
+        frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
+        if let region = photos.first.flatMap({ ordered[$0].region }) {
+            frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
+        }
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
+                          map: number == 1 ? placeLocator(place, root: frame.root) : nil)
+    }
+
+    /// The A–Z section a title files under; anything that is not a letter goes under "#".
+    static func indexLetter(_ title: String) -> String {
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        guard let first = folded.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return "#" }
+        return String(first).uppercased()
+    }
+
+    func regionsIndex() -> ListPage {
+        var page = ListPage(frame: PageFrame(.regions, title: "Top Regions",
+                                             subheading: "The most photographed regions, by number of photographers"))
+        page.rows = snapshot.topRegions.map { region in
+            let (thumb, alt) = cover(positions(of: region))
+            return ListRow(href: Route.region(slug: region.slug).path, title: region.name,
+                           subtitle: PhotoText.count(region.photographerCount, "photographer"), thumb: thumb, alt: alt)
+        }
+        page.emptyMessage = page.rows.isEmpty ? "No photo has a place yet." : nil
+        return page
+    }
+
+    /// Every region has its page, in the top 50 or not, so links from photos always resolve.
+    func regionPage(_ region: Region, number: Int) -> PhotosPage? {
+        let photos = positions(of: region)
+        guard let sections = grid(photos, number: number) else { return nil }
+        let route = Route.region(slug: region.slug)
+        var frame = PageFrame(route.page(number), title: region.name,
+                              subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
+        frame.origin = "region '\(region.name)'"
+        frame.sequence = sequence(region)
+        frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
+                          map: number == 1 ? regionMap(region, root: frame.root) : nil)
+    }
+
+    func peopleIndex(number: Int) -> ListPage? {
+        guard let people = slice(index.people, number: number) else { return nil }
+        var page = ListPage(frame: PageFrame(.people(page: number), title: "People",
+                                             subheading: PhotoText.count(index.people.count, "photographer")))
+        page.rows = people.map { person in
+            let photos = positions(of: person)
+            let (thumb, alt) = cover(photos)
+            return ListRow(href: Route.person(slug: person.slug).path, title: person.name,
+                           subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
+        }
+        page.frame = framed(page.frame, route: .people(), number: number, count: index.people.count)
+        return page
+    }
+
+    func personPage(_ person: Person, number: Int) -> PhotosPage? {
+        let photos = positions(of: person)
+        guard let sections = grid(photos, number: number) else { return nil }
+        let route = Route.person(slug: person.slug)
+        var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
+        frame.origin = "person '\(person.name)'"
+        frame.sequence = sequence(person)
+        frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
+        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
+    }
+
+    /// Favorites lists the places that hold favorites, each leading to the favorites taken
+    /// there; "All places" lists every place. Two pages, so the switch works without JavaScript.
+    func favoritesIndex(onlyFavorites: Bool, number: Int) -> ListPage? {
+        let route: Route = onlyFavorites ? .favorites() : .allFavorites()
+        var page = ListPage(frame: PageFrame(route.page(number), title: "Favorites",
+                                             subheading: onlyFavorites ? "Favorite photos, by place" : "All places"))
+        page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
+                                               allHref: Route.allFavorites().path)
+        if onlyFavorites {
+            // The favorites themselves, by place: a place's first few here, all of them on its own
+            // page. Cut into pages by photos, as every listing of photos is: no page grows with the library.
+            let entries = favoritesIndexEntries()
+            guard let shown = slice(entries, number: number) else { return nil }
+            var sections: [PhotoSection] = []
+            for (at, entry) in zip(shown.indices, shown) {
+                let place = entry.place
+                let href = Route.favoritePlace(slug: place.slug).path
+                if sections.last?.href != href {
+                    var section = PhotoSection(title: place.title, photos: [], keepsShapes: true)
+                    section.href = href
+                    section.subtitle = place.subtitle.nilIfEmpty
+                    section.continued = at > entries.startIndex && entries[at - 1].place.id == place.id
+                    sections.append(section)
+                }
+                sections[sections.count - 1].photos.append(shapedCard(ordered[entry.position]))
+                let last = at + 1 == entries.endIndex || entries[at + 1].place.id != place.id
+                if last, entry.count > Self.favoritesShown {
+                    sections[sections.count - 1].more = Crumb(title: "All \(PhotoText.count(entry.count, "favorite")) in \(place.title)", href: href)
+                }
+            }
+            page.photoSections = sections.firstScreenEager()
+            page.emptyMessage = entries.isEmpty ? "No favorites yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: entries.count)
+        } else {
+            guard let shown = slice(index.places, number: number) else { return nil }
+            page.rows = shown.map { place in
+                let (thumb, alt) = cover(positions(of: place))
+                return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
+            }
+            page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+            page.frame = framed(page.frame, route: route, number: number, count: index.places.count)
+        }
+        return page
+    }
+
+    /// How many of a place's favorites the Favorites page shows before leading to the place's own.
+    static let favoritesShown = 12
+
+    /// What the Favorites page shows, in order: each place's first favorites (A–Z by place), with
+    /// how many the place holds.
+    func favoritesIndexEntries() -> [(place: Place, position: Int, count: Int)] {
+        index.placesWithFavorites.flatMap { place, favorites in
+            favorites.prefix(Self.favoritesShown).map { (place, $0, favorites.count) }
+        }
+    }
+
+    func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
+        guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
+        let route = Route.favoritePlace(slug: place.slug)
+        var frame = PageFrame(route.page(number), title: "Favorites in \(place.title)",
+                              subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+        frame.origin = "the favorites of place '\(place.name)'"
+        frame.crumbs = [Crumb(title: "Favorites", href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
+        frame.placeSlug = place.slug
+        frame.sequence = favoritesSequence(place)
+        return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
+    }
+
+    func photoPage(at position: Int) -> PhotoPage {
+        let item = ordered[position]
+        let photo = item.photo
+        var frame = PageFrame(route(of: item), title: PhotoText.title(photo))
+        frame.origin = "photo \(photo.source)"
+        // Facts that say nothing of this photo are left out: a photographer no one named, the
+        // day a file of content/ was first built (the build's, not the photographer's).
+        var facts: [Fact] = []
+        if !item.person.isUnknown {
+            facts.append(Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path))
+        }
+        if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
+            facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
+        }
+        if let place = item.place {
+            facts.append(Fact(label: "Place", value: place.name, href: Route.place(slug: place.slug).path))
+        }
+        if let region = item.region {
+            facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
+        }
+        if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
+        if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
+        if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
+        if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
+        facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
+        let images = self.images[photo]
+        if let motion = photo.motion {
+            // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
+            facts.append(motion.kind == .video ? Fact(label: "Duration", value: motion.durationText)
+                : Fact(label: "Live Photo", value: "\(motion.durationText) of motion", href: images?.video))
+        }
+        if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
+
+        let neighbours = neighbours(of: position)
+        let previous = neighbours.previous.map { ordered[$0] }
+        let next = neighbours.next.map { ordered[$0] }
+        let nextPhoto = next?.photo
+        let detail = PhotoDetail(
+            identifier: photo.identifier, title: PhotoText.title(photo),
+            description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
+            descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
+            alt: PhotoText.alt(item, of: photo), image: images?.screen, thumb: images?.thumb,
+            originalWidth: photo.width, originalHeight: photo.height,
+            fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, zoomDescriptor: images?.zoom?.descriptor, facts: facts,
+            tags: photo.tags, favorite: photo.favorite,
+            previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
+            next: next.map { Crumb(title: PhotoText.title(nextPhoto!), href: photoPath($0)) },
+            nextImage: nextPhoto.flatMap { self.images[$0]?.screen },
+            nextSizes: nextPhoto.map { Self.fillSizes(width: $0.width, height: $0.height) },
+            video: photo.motion?.kind == .video ? images?.video : nil,
+            liveVideo: photo.motion?.kind == .live ? images?.video : nil,
+            sequence: neighbours.place)
+        frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
+        var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)
+        page.frame.social = socialCard(photo: page.frame, item)
+        if let unlisted { page = unlistedPhoto(page, of: unlisted) }
+        return page
+    }
+
+    /// The `sizes` of a photo shown aspect-fill: the screen's width on a screen wider than the
+    /// photo, else the photo's width at the screen's height (a media condition, not `max()`,
+    /// which validators still refuse in `sizes`).
+    static func fillSizes(width: Int, height: Int) -> String {
+        guard width > 0, height > 0 else { return "100vw" }
+        let widthAtScreenHeight = Int((Double(width) / Double(height) * 100).rounded(.up))
+        return "(min-aspect-ratio: \(width)/\(height)) 100vw, \(widthAtScreenHeight)vh"
+    }
+}

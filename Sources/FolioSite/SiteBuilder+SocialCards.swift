@@ -1,0 +1,20 @@
+import FolioModel
+extension SiteBuilder {
+    /// The card of a page that lists photos (a place, a region, a person, an album): its title,
+    /// what its subheading says, and its cover (its newest photo, or an album's chosen cover).
+    func socialCard(listing page: PageFrame, cover: GalleryPhoto?) -> SocialCard {
+        // The cover's photo unpacked once (`GalleryPhoto.photo`).
+        let shown = cover.map { (item: $0, photo: $0.photo) }
+        return SocialCard(type: "website", title: page.title, description: page.subheading ?? settings.description,
+                          url: address?.absolute(page.path), image: shown.flatMap { images[$0.photo]?.screen },
+                          imageAlt: shown.map { PhotoText.alt($0.item, of: $0.photo) }, address: address)
+    }
+
+    /// The card of a photo's page: the photo itself, at its screen size.
+    func socialCard(photo page: PageFrame, _ item: GalleryPhoto) -> SocialCard {
+        let photo = item.photo
+        let (subtitle, alt) = (PhotoText.subtitle(photo), PhotoText.alt(item, of: photo))
+        return SocialCard(type: "article", title: page.title, description: subtitle.isEmpty ? alt : subtitle,
+                          url: address?.absolute(page.path), image: images[photo]?.screen, imageAlt: alt, address: address)
+    }
+}

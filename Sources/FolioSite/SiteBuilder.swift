@@ -1,0 +1,280 @@
+import FolioCore
+import FolioMedia
+import FolioModel
+import Foundation
+
+/// A photo's published media as pages show them.
+public struct PhotoImages: Sendable, Equatable {
+    public var thumb: ImageRef?
+    public var screen: ImageRef?
+    /// For rows of photos in their own shapes (nil where the photo's own renditions are another
+    /// site's: rows then show those).
+    public var row: ImageRef?
+    public var zoom: TilePyramid?
+    /// A video's or a Live Photo's web video.
+    public var video: String?
+
+    public init(thumb: ImageRef? = nil, screen: ImageRef? = nil, row: ImageRef? = nil, zoom: TilePyramid? = nil, video: String? = nil) {
+        self.thumb = thumb
+        self.screen = screen
+        self.row = row
+        self.zoom = zoom
+        self.video = video
+    }
+
+    init(_ media: PhotoMedia) {
+        var screen = ImageRef(media.screens)
+        screen?.animation = media.animation
+        self.init(thumb: ImageRef(media.thumbnails), screen: screen, row: ImageRef(media.rows), zoom: media.tiles, video: media.video)
+    }
+}
+
+/// A photo's images as pages show them, made from its media when a page asks: a large library's
+/// are not all held at once.
+public struct ImageLookup: Sendable {
+    private let media: @Sendable (Photo) -> PhotoMedia?
+
+    /// Media named as each photo is asked for (a build's `MediaNames`).
+    public init(naming: @escaping @Sendable (Photo) -> PhotoMedia?) {
+        media = naming
+    }
+
+    /// Media given for some photos, by id.
+    public init(media: [Int64: PhotoMedia]) {
+        self.media = { media[$0.id] }
+    }
+
+    subscript(photo: Photo) -> PhotoImages? {
+        media(photo).map(PhotoImages.init)
+    }
+}
+
+/// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
+/// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
+public struct SiteBuilder: Sendable {
+    public let snapshot: GallerySnapshot
+    /// By photo id, as pages show them.
+    let images: ImageLookup
+    public let settings: SiteSettings
+    /// The moment "hours ago" is measured from.
+    public let now: Date
+    /// Where the site is published, when the settings say: absolute links for cards and feeds.
+    let address: SiteAddress?
+
+    /// Every photo, newest first: the order of lists and of previous/next.
+    package let ordered: [GalleryPhoto]
+    /// The folders of content/ that hold photos.
+    let albumTree: AlbumTree
+    /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
+    let unlisted: UnlistedAlbum?
+    /// The world the maps are drawn on (`WorldBasemap.path`); maps without it show only markers.
+    let basemap: String?
+    /// Whether the navigation links the Map, when another builder knows (an unlisted album's
+    /// pages link the listed site's Map, which their own photos alone would not say).
+    let mapInNavigation: Bool?
+
+    /// Where each photo, place, region and person is: positions in `ordered` (so each list is
+    /// newest first), and the pages' subjects by their slugs.
+    let index: Index
+    /// Each photo's `ValueStamp` (with its person, place and region), by position in `ordered`:
+    /// what its cards show, as one number (see `key(_:)`).
+    let stamps: [UInt64]
+    /// Draws cards as their photos' stamps alone (see `key(_:)`).
+    var stampsOnly = false
+
+    public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
+                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
+        self.init(snapshot: snapshot, images: ImageLookup(media: media), settings: settings, now: now, unlisted: unlisted,
+                  basemap: basemap, mapInNavigation: mapInNavigation)
+    }
+
+    public init(snapshot: GallerySnapshot, images: ImageLookup, settings: SiteSettings, now: Date,
+                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
+        self.snapshot = snapshot
+        self.images = images
+        self.settings = settings
+        self.now = now
+        self.address = SiteAddress(settings.baseURL)
+        // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
+        // shares its array rather than holding a second copy of every photo.
+        let ordered = Self.isNewestFirst(snapshot.photos) ? snapshot.photos : snapshot.photos.sorted(by: Self.newestFirst)
+        self.ordered = ordered
+        self.unlisted = unlisted
+        self.basemap = basemap
+        self.mapInNavigation = mapInNavigation
+        // The album tree, the recents' order and the photos by identifier are made on another
+        // core while this one files the photos by place, region and person: each is a tenth of
+        // a second of a large library.
+        let albums = snapshot.albums
+        let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
+            var albumTree = AlbumTree(photos: ordered, settings: albums)
+            if let unlisted {
+                albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
+            }
+            return (albumTree, Self.latestAdded(ordered, count: Self.latestKept(settings)), PhotoPositions(ordered))
+        }, {
+            Self.filed(ordered)
+        })
+        self.albumTree = albumTree
+        var index = filed
+        index.position = positions
+        let letters = places.mapValues { Self.indexLetter($0.title) }
+        // Names compared as a reader would (the locale's collation, some microseconds each): a
+        // large library's places and people are sorted on both cores.
+        index.places = Array(places.values).sortedInParallel { a, b in
+            let (otherA, otherB) = (letters[a.id] == "#", letters[b.id] == "#")
+            if otherA != otherB { return otherB }
+            return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+        }
+        for place in index.places {
+            let letter = letters[place.id] ?? "#"
+            if index.placesByLetter.last?.letter == letter {
+                index.placesByLetter[index.placesByLetter.count - 1].places.append(place)
+            } else {
+                index.placesByLetter.append((letter, [place]))
+            }
+            if place.hasFavorites {
+                let favorites = (index.byPlace[place.id] ?? []).filter { ordered[$0].favorite }
+                if !favorites.isEmpty { index.favorites[place.id] = favorites }
+            }
+        }
+        index.people = Array(people.values).sortedInParallel { Self.byName($0.name, $1.name) }
+        index.place = Dictionary(index.places.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
+        index.inAlbum = AlbumOrder(count: ordered.count)
+        for album in albumTree.albums.values {
+            for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
+        }
+        index.latestAdded = latestAdded
+        index.coordinates = centres.mapValues { centre in
+            MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
+        }
+        self.index = index
+        stamps = Self.stamps(of: ordered)
+    }
+
+    // MARK: - Shared pieces
+
+    /// Page `number` (from 1) of `items`; nil past the last page.
+    package func slice<T>(_ items: [T], number: Int) -> ArraySlice<T>? {
+        guard number >= 1, number <= pageCount(items.count) else { return nil }
+        let start = (number - 1) * settings.pageSize
+        return items[min(start, items.count)..<min(start + settings.pageSize, items.count)]
+    }
+
+    /// A listing's page: its frame paged, its title saying which page past the first.
+    func framed(_ frame: PageFrame, route: Route, number: Int, count: Int) -> PageFrame {
+        var frame = frame
+        frame.paging = Paging(route, number: number, count: pageCount(count))
+        if number > 1 { frame.title += " (page \(number) of \(pageCount(count)))" }
+        return frame
+    }
+
+    static func when(_ item: GalleryPhoto) -> Date { item.taken ?? item.uploaded }
+
+    package static func newestFirst(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
+        let (da, db) = (when(a), when(b))
+        if da != db { return da > db }
+        return a.identifier < b.identifier
+    }
+
+    static func isNewestFirst(_ photos: [GalleryPhoto]) -> Bool {
+        photos.indices.dropFirst().allSatisfy { !newestFirst(photos[$0], photos[$0 - 1]) }
+    }
+
+    static func byName(_ a: String, _ b: String) -> Bool {
+        Collation.precedes(a, b)
+    }
+
+    /// Where the photos of a place, a region, a person are in `ordered`: newest first.
+    func positions(of place: Place) -> [Int] { index.byPlace[place.id] ?? [] }
+    func positions(of region: Region) -> [Int] { index.byRegion[region.id] ?? [] }
+    func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
+
+    func card(_ item: GalleryPhoto) -> PhotoCard {
+        if stampsOnly { return stampCard(item) }
+        let photo = item.photo
+        return card(item, photo, thumb: images[photo]?.thumb)
+    }
+
+    /// `photo` is `item`'s, unpacked once for the whole card.
+    private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
+        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
+                             alt: PhotoText.alt(item, of: photo), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
+        if let motion = photo.motion {
+            card.duration = motion.kind == .video ? motion.durationText : nil
+            card.live = motion.kind == .live
+        }
+        return card
+    }
+
+    /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
+    private func stampCard(_ item: GalleryPhoto) -> PhotoCard {
+        let stamp = index.position[item.identifier].map { stamps[$0] } ?? 0
+        return PhotoCard(href: "", title: String(stamp, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
+                         identifier: item.identifier)
+    }
+
+    /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
+    func cover(_ positions: [Int]) -> (ImageRef?, String) {
+        guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
+        let photo = first.photo
+        return (images[photo]?.thumb, PhotoText.alt(first, of: photo))
+    }
+
+    /// A card showing the whole photo, for rows that keep each photo's shape.
+    func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
+        if stampsOnly { return stampCard(item) }
+        let photo = item.photo
+        let images = self.images[photo]
+        var card = card(item, photo, thumb: images?.thumb)
+        if let shape = images?.row ?? images?.screen, shape.width > 0, shape.height > 0 {
+            card.shape = shape
+            card.shapeSizes = Self.shapeSizes(width: shape.width, height: shape.height)
+        }
+        return card
+    }
+
+    /// About how wide a photo is in rows of photos in their own shapes: rows 260 px high
+    /// (style.css's `.keeps-shapes`), narrower on a phone. On a phone it says a third of the
+    /// cell's width, so a phone of any density takes the row rendition 260 pixels high (about one
+    /// device pixel per pixel on a 3× phone): a long album scrolled on a phone costs what its
+    /// thumbnails weigh, not its screen renditions; the photo's own page is sharp.
+    static func shapeSizes(width: Int, height: Int) -> String {
+        let aspect = Double(width) / Double(height)
+        // Rounded down: a row rendition's width is rounded to the nearest pixel, and a `sizes` a
+        // pixel wider than it would make the browser take the next larger one.
+        let phone = Int(min(400, (aspect * 220).rounded(.down)))
+        return "(max-width: 560px) \(phone / 3)px, \(Int((aspect * 260).rounded(.down)))px"
+    }
+
+    /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.
+    func grid(_ positions: [Int], number: Int) -> [PhotoSection]? {
+        slice(positions, number: number).map {
+            [PhotoSection(title: nil, photos: $0.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
+        }
+    }
+
+    /// Page `number` of `photos` (newest first), in sections by when they were taken: hours ago
+    /// for the last day, then by date. A section carried on from the page before says so.
+    func timeline(_ positions: [Int], number: Int) -> [PhotoSection]? {
+        guard let page = slice(positions, number: number) else { return nil }
+        var sections: [PhotoSection] = []
+        for item in page.map({ ordered[$0] }) {
+            let title = PhotoText.whenSection(Self.when(item), now: now)
+            if sections.last?.title == title {
+                sections[sections.count - 1].photos.append(shapedCard(item))
+            } else {
+                sections.append(PhotoSection(title: title, photos: [shapedCard(item)], keepsShapes: true))
+            }
+        }
+        if let first = page.first, page.startIndex > positions.startIndex, !sections.isEmpty,
+           PhotoText.whenSection(Self.when(ordered[positions[page.startIndex - 1]]), now: now)
+            == PhotoText.whenSection(Self.when(ordered[first]), now: now) {
+            sections[0].continued = true
+        }
+        return sections.firstScreenEager()
+    }
+}

@@ -1,0 +1,17 @@
+/// Reproducible randomness for tests (SplitMix64): the same seed gives the same files and sites
+/// every run, so a failure can be replayed.
+package struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    package init(_ seed: UInt64) {
+        state = seed
+    }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

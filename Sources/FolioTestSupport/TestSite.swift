@@ -1,0 +1,80 @@
+import FolioCore
+import FolioModel
+import FolioPipeline
+import Foundation
+import XCTest
+
+/// A site in a fresh temporary folder, removed when the test ends.
+package final class TestSite {
+    package let root: URL
+    package var paths: SitePaths { SitePaths(root: root) }
+    package var content: URL { paths.content }
+    package var publicFolder: URL { paths.output }
+
+    package static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let theme = repository.appendingPathComponent("templates")
+    package static let seedPhoto = repository.appendingPathComponent("content/photo1.jpg")
+
+    package init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("content"), withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// A small site: three photos by two people in two places, one favorite, one loose file.
+    package static func threePhotos() throws -> TestSite {
+        let site = try TestSite()
+        try site.photo("one.jpg")
+        try site.photo("two.jpg", from: repository.appendingPathComponent("content/photo2.jpg"))
+        try site.photo("loose/harbour-at-dawn.jpg", from: repository.appendingPathComponent("content/photo3.jpg"))
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Urban <disaster> & co", "user": "Josh", "description": "Rubble",
+             "place": "Palo Alto, California, United States", "favorite": true],
+            ["path": "two.jpg", "user": "Al", "place": "Nairobi, Kenya", "taken": Date(timeIntervalSince1970: 1_700_000_000)],
+        ])
+        return site
+    }
+
+    package var database: GalleryDatabase {
+        get throws { try GalleryDatabase.open(at: paths.database) }
+    }
+
+    /// The identifier (page name) of the photo of `path` under content/.
+    package func identifier(_ path: String) throws -> String {
+        try XCTUnwrap(database.stamps(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
+    }
+
+    package func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: publicFolder.appendingPathComponent(path).path)
+    }
+
+    /// Writes `records` as a catalog at `path` under content/.
+    package func catalog(_ path: String, _ records: [[String: Any]], format: PropertyListSerialization.PropertyListFormat = .xml) throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: records, format: format, options: 0)
+        try write(data, to: "content/\(path)")
+    }
+
+    /// A real photo (one of the seed JPEGs) at `path` under content/.
+    package func photo(_ path: String, from source: URL = TestSite.seedPhoto) throws {
+        try write(try Data(contentsOf: source), to: "content/\(path)")
+    }
+
+    package func write(_ data: Data, to path: String) throws {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    package func read(_ path: String) throws -> String {
+        try String(contentsOf: publicFolder.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @discardableResult
+    package func build(now: Date? = nil, identity: String? = nil, environment: [String: String]? = nil) async throws -> BuildReport {
+        var options = BuildOptions(themeFolder: Self.theme, now: now, identity: identity)
+        if let environment { options.environment = environment }
+        return try await SiteBuild(paths: paths, options: options).run()
+    }
+}

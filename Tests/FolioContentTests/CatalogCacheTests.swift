@@ -1,0 +1,182 @@
+@testable import FolioContent
+@testable import FolioCore
+@testable import FolioPipeline
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// Catalogs that did not change are read from the cache, not parsed: read back as they were
+/// parsed, and parsed again whenever the bytes, the Folio or the cache itself differ.
+final class CatalogCacheTests: XCTestCase {
+    func testAReadingComesBackAsItWasParsed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records: [Any] = [
+            ["path": "a/one.jpg", "name": "Café ☕︎ at dawn", "user": "Josh", "description": "Two\nlines",
+             "place": "Palo Alto, California, United States", "region": "California", "latitude": 37.44, "longitude": -122.14,
+             "taken": Date(timeIntervalSince1970: 1_600_000_000.5), "uploaded": Date(timeIntervalSince1970: 1_700_000_000),
+             "favorite": true, "tags": ["sea", "", "snow"], "colour": "blue"],
+            ["path": " two.jpg ", "user": 3],
+            ["name": "no path"],
+            "not a record",
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
+        let reader = CatalogReader(contentRoot: folder, files: LocalFileAccess())
+        let parsed = reader.parse(data, catalog: "trips/c.plist")
+        XCTAssertEqual(parsed.records.count, 2)
+        XCTAssertFalse(parsed.issues.isEmpty)
+
+        let cache = CatalogCache(folder: folder, reader: "folio A")
+        let key = cache.key(catalog: "trips/c.plist", data: data)
+        XCTAssertNil(cache.load(key))
+        cache.store(parsed, key: key)
+        let cached = try XCTUnwrap(cache.load(key))
+        XCTAssertEqual(cached.records, parsed.records)
+        XCTAssertEqual(cached.issues, parsed.issues)
+        XCTAssertEqual(cached.trimmedPaths, parsed.trimmedPaths)
+        XCTAssertEqual(cached.trimmedPaths, [nil, "trips/two.jpg"])
+        // Each record's fingerprint is kept with it: a build does not hash a cached catalog again.
+        XCTAssertEqual(parsed.fingerprints, parsed.records.map(\.fingerprintValue))
+        XCTAssertEqual(cached.fingerprints, parsed.fingerprints)
+
+        XCTAssertNotEqual(CatalogCache(folder: folder, reader: "folio B").key(catalog: "trips/c.plist", data: data), key,
+                          "another Folio reads again")
+        XCTAssertNotEqual(cache.key(catalog: "c.plist", data: data), key, "paths are read from where the catalog is")
+        XCTAssertNotEqual(cache.key(catalog: "trips/c.plist", data: data + Data(" ".utf8)), key)
+
+        // A reading cut short is no reading.
+        let file = folder.appendingPathComponent(key)
+        let whole = try Data(contentsOf: file)
+        try whole.dropLast(3).write(to: file)
+        XCTAssertNil(cache.load(key))
+        try (whole + Data([0])).write(to: file)
+        XCTAssertNil(cache.load(key))
+
+        cache.prune(keeping: [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    /// A record whose path is found only without its stray spaces is fingerprinted with the
+    /// path it is taken with, parsed or from the cache: the same number either way.
+    func testAKeptFingerprintFollowsATrimmedPath() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-trimmed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let content = root.appendingPathComponent("content")
+        try FileManager.default.createDirectory(at: content.appendingPathComponent("trips"), withIntermediateDirectories: true)
+        try Data("not read".utf8).write(to: content.appendingPathComponent("trips/two.jpg"))
+        try PropertyListSerialization.data(fromPropertyList: [["path": " two.jpg ", "name": "Two"], ["path": "one.jpg"]],
+                                           format: .xml, options: 0)
+            .write(to: content.appendingPathComponent("trips/c.plist"))
+        let reader = CatalogReader(contentRoot: content, files: LocalFileAccess(),
+                                   cache: CatalogCache(folder: root.appendingPathComponent("cache"), reader: "folio A"))
+        let parsed = reader.read(catalog: "trips/c.plist")
+        let cached = reader.read(catalog: "trips/c.plist")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("cache").path).count, 1)
+        for result in [parsed, cached] {
+            XCTAssertEqual(result.records.map(\.path), ["trips/two.jpg", "trips/one.jpg"])
+            XCTAssertEqual(result.fingerprints, result.records.map(\.fingerprintValue))
+        }
+    }
+
+    func testABuildReadsAnUnchangedCatalogFromTheCacheAndAnEditedOneAnew() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let folder = site.paths.catalogCache
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(kept.count, 1, "one catalog, one reading")
+
+        // The cache is what is read: a reading that says otherwise is believed (so nothing was parsed).
+        let cache = CatalogCache(folder: folder, reader: try XCTUnwrap(String(contentsOf: site.paths.state
+            .appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8).split(separator: " ").last.map {
+                "folio \(FolioVersion.number) \($0.trimmingCharacters(in: .whitespacesAndNewlines))"
+            }))
+        var reading = try XCTUnwrap(cache.load(kept[0]))
+        reading.records[0].name = "Read from the cache"
+        reading.fingerprints[0] = reading.records[0].fingerprintValue
+        cache.store(reading, key: kept[0])
+        // The catalog touched, its bytes as they were: the build reads content/ again (a walk that
+        // finds content/ as it was stops before any catalog is read).
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: site.content.appendingPathComponent("FakeData.plist").path)
+        try await site.build()
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Read from the cache"))
+
+        // An edited catalog is other bytes: parsed, and the old reading forgotten.
+        try site.catalog("FakeData.plist", [
+            ["path": "one.jpg", "name": "Edited", "user": "Josh"],
+            ["path": "two.jpg", "user": "Al"],
+        ])
+        let edited = try await site.build()
+        XCTAssertTrue(edited.succeeded, edited.issues.description)
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Edited"))
+        let now = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(now.count, 1)
+        XCTAssertNotEqual(now, kept)
+
+        // A broken cache costs only the parse.
+        try Data("nonsense".utf8).write(to: folder.appendingPathComponent(now[0]))
+        try FileManager.default.removeItem(at: site.paths.state)
+        let again = try await site.build()
+        XCTAssertTrue(again.succeeded, again.issues.description)
+        XCTAssertTrue(try site.read("photos/\(try site.identifier("one.jpg")).html").contains("Edited"))
+    }
+    /// A catalog written well before it is read is known by its size and time, and not read at
+    /// all once its reading is kept; one written just now is known by its bytes, so a rewrite
+    /// as long within the same second (the same stamp, on a file system with coarse times) is
+    /// still seen; and a catalog that changed since the walk stamped it is not kept under that stamp.
+    func testASettledCatalogIsKnownByItsStampAndARecentOneByItsBytes() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("folio-settled-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let content = root.appendingPathComponent("content"), folder = root.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+        let catalog = content.appendingPathComponent("c.plist")
+        func write(_ name: String, modified: Date) throws {
+            try PropertyListSerialization.data(fromPropertyList: [["path": "a.jpg", "name": name]], format: .xml, options: 0)
+                .write(to: catalog)
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: catalog.path)
+        }
+        let files = RecordingFileAccess()
+        let reader = CatalogReader(contentRoot: content, files: files, cache: CatalogCache(folder: folder, reader: "folio A"))
+        let now = Date()
+        func read(at time: Date = now) -> (name: String?, reads: Int, key: String?) {
+            files.reset()
+            let result = reader.read(catalog: "c.plist", stamp: files.stamp(of: catalog), now: time)
+            return (result.records.first?.name, files.reads.count, result.cacheKey)
+        }
+
+        // Written just now: read every time, by its bytes.
+        let recent = now.addingTimeInterval(-1)
+        try write("Harbour", modified: recent)
+        XCTAssertEqual(read().name, "Harbour")
+        XCTAssertEqual(read().reads, 1)
+        try write("Harbuor", modified: recent)
+        XCTAssertEqual(files.stamp(of: catalog)?.text, LocalFileAccess().stamp(of: catalog)?.text)
+        XCTAssertEqual(read().name, "Harbuor", "the same size and time, other bytes: seen")
+
+        // Settled: read once more (its reading kept by its stamp), then not at all.
+        let settled = read(at: now.addingTimeInterval(CatalogCache.settling + 1))
+        XCTAssertEqual(settled.name, "Harbuor")
+        XCTAssertEqual(settled.reads, 1)
+        XCTAssertTrue(settled.key?.hasPrefix("s") == true)
+        let again = read(at: now.addingTimeInterval(CatalogCache.settling + 1))
+        XCTAssertEqual([again.name, again.key], ["Harbuor", settled.key])
+        XCTAssertEqual(again.reads, 0, "a settled catalog whose reading is kept is not read")
+
+        // Written again, long ago as far as its time says: another stamp, read again.
+        let old = now.addingTimeInterval(-3600)
+        try write("Harbour at dawn", modified: old)
+        XCTAssertEqual(read().name, "Harbour at dawn")
+        XCTAssertEqual(read().reads, 0)
+
+        // Changed between the walk's stamp and the read: taken as read, kept under no stamp.
+        let walked = try XCTUnwrap(files.stamp(of: catalog))
+        try write("Pier", modified: old.addingTimeInterval(-60))
+        files.reset()
+        let raced = reader.read(catalog: "c.plist", stamp: walked, now: now)
+        XCTAssertEqual(raced.records.first?.name, "Harbour at dawn", "the reading kept under the walk's stamp")
+        let moved = reader.read(catalog: "c.plist", stamp: FileStamp(size: walked.size, modified: walked.modified.addingTimeInterval(1)),
+                                now: now)
+        XCTAssertEqual(moved.records.first?.name, "Pier")
+        XCTAssertFalse(moved.cacheKey?.hasPrefix("s") == true, "the file is not the one stamped: kept by its bytes")
+    }
+}

@@ -1,0 +1,428 @@
+@testable import FolioCore
+@testable import FolioPipeline
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// What a build keeps for the next one: beside the model, never in `public/`; with Folio's own
+/// identity in it, so a site built by another Folio is drawn again.
+final class BuildStateTests: XCTestCase {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Every path under `folder`, hidden ones included.
+    func everything(under folder: URL) -> [String] {
+        let walker = FileManager.default.enumerator(atPath: folder.path)
+        var found: [String] = []
+        while let path = walker?.nextObject() as? String { found.append(path) }
+        return found
+    }
+
+    func testTheBuildStateLivesBesideTheModelAndNothingOfFolioIsPublished() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio A")
+        XCTAssertEqual(everything(under: site.publicFolder).filter { $0.split(separator: "/").contains { $0.hasPrefix(".") } }, [],
+                       "no hidden file in public/")
+        let state = site.paths.state
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.build").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state.appendingPathComponent("public.pages").path))
+        let unchanged = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(unchanged.upToDate)
+
+        // The state names the folder it describes: another public/ put in its place is taken
+        // for it only where its files are the bytes the manifest says (see below).
+        let copy = site.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site.publicFolder, to: copy)
+        try FileManager.default.removeItem(at: site.publicFolder)
+        try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+        try Data("<!doctype html><title>not this site's</title>".utf8).write(to: site.publicFolder.appendingPathComponent("index.html"))
+        let moved = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertFalse(moved.upToDate)
+        XCTAssertEqual(moved.pagesWritten, 1, "the page that is not as the manifest says")
+        XCTAssertFalse(try site.read("index.html").contains("not this site's"))
+
+        // Without its script, public/ is still known as Folio's: the state says this site built it.
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
+        XCTAssertNil(site.paths.outputRefusal())
+        let rebuilt = try await site.build(now: now.addingTimeInterval(180), identity: "folio A")
+        XCTAssertTrue(rebuilt.succeeded, rebuilt.issues.description)
+    }
+
+    func testASiteBuiltByAnotherFolioIsDrawnAgainAndOnlyPagesThatDifferAreWritten() async throws {
+        let site = try TestSite.threePhotos()
+        let first = try await site.build(now: now, identity: "folio A")
+        let sameFolio = try await site.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(sameFolio.upToDate)
+
+        // Folio A drew the home page differently from how Folio B draws it.
+        let state = BuildState(paths: site.paths)
+        var pages = state.pages()
+        let older = Data("<!doctype html><title>as Folio A drew it</title>".utf8)
+        let home = try XCTUnwrap(pages["index.html"])
+        var drawnByA = home
+        drawnByA.checksum = ContentHash.hash(older)
+        pages["index.html"] = drawnByA
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
+        try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
+        try state.save(pages: pages, digest: nil, stamp: state.stamp())
+        let asFolioADrewIt = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(asFolioADrewIt.upToDate, "to Folio A, the site is as it drew it")
+
+        let upgraded = try await site.build(now: now.addingTimeInterval(180), identity: "folio B")
+        XCTAssertFalse(upgraded.upToDate, "another Folio may draw the same model differently")
+        XCTAssertEqual(upgraded.pagesRendered, upgraded.pages, "every page is drawn again")
+        XCTAssertEqual(upgraded.pagesWritten, 1, "only the page that came out different is written")
+        XCTAssertEqual(upgraded.renditionsMade, 0)
+        XCTAssertFalse(try site.read("index.html").contains("as Folio A drew it"))
+        XCTAssertEqual(BuildState(paths: site.paths).pages().entries["index.html"]?.checksum, home.checksum)
+        XCTAssertEqual(upgraded.pages, first.pages)
+        let upgradedAgain = try await site.build(now: now.addingTimeInterval(240), identity: "folio B")
+        XCTAssertTrue(upgradedAgain.upToDate)
+    }
+
+    /// A site moved, copied or restored from a CI cache: its `public/` is another folder (inode)
+    /// than the one the state names. Its files are read and held to the manifest; those that
+    /// are as it says are the last build's, and the build writes only what is not.
+    func testASiteRestoredFromACopyIsKnownByItsBytesAndNotWrittenAgain() async throws {
+        let site = try TestSite.threePhotos()
+        let first = try await site.build(now: now, identity: "folio A")
+        let built = try tree(site.publicFolder)
+        let manifest = BuildState(paths: site.paths).pages()
+
+        // The whole site as a cache restores it: every file a copy (its times kept, as tar
+        // keeps them), every folder another.
+        let restored = try TestSite()
+        try FileManager.default.removeItem(at: restored.content)
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = ["-a", site.root.path + "/.", restored.root.path]
+        try copy.run()
+        copy.waitUntilExit()
+        XCTAssertEqual(copy.terminationStatus, 0)
+        // One page damaged on the way, one lost, one file that is no page of the site.
+        let damaged = "places/index.html", lost = "people/index.html"
+        XCTAssertNotNil(manifest[damaged])
+        XCTAssertNotNil(manifest[lost])
+        try Data("<!doctype html><title>damaged</title>".utf8).write(to: restored.publicFolder.appendingPathComponent(damaged))
+        try FileManager.default.removeItem(at: restored.publicFolder.appendingPathComponent(lost))
+        try Data("stray".utf8).write(to: restored.publicFolder.appendingPathComponent("stray.txt"))
+
+        let report = try await restored.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertFalse(report.upToDate, "the media are looked at once more")
+        XCTAssertEqual(report.pagesRendered, 2, "only the damaged and the lost page are drawn: \(report.summary)")
+        XCTAssertEqual(report.pagesWritten, 2)
+        XCTAssertEqual(report.renditionsMade, 0)
+        XCTAssertEqual(report.pages, first.pages)
+        let after = try tree(restored.publicFolder)
+        XCTAssertEqual(Set(after.keys).symmetricDifference(built.keys).sorted(), [])
+        for (path, bytes) in built where after[path] != bytes { XCTFail("\(path) is not the page the site was built with") }
+        let again = try await restored.build(now: now.addingTimeInterval(120), identity: "folio A")
+        XCTAssertTrue(again.upToDate)
+
+        // A page that is not the bytes the manifest says is never taken over: a folder of
+        // other pages at the same paths put in place of public/ is drawn whole.
+        let other = try TestSite.threePhotos()
+        try await other.build(now: now, identity: "folio A")
+        // Made before the old one goes, so it cannot take the old one's inode.
+        let elsewhere = other.root.appendingPathComponent("elsewhere")
+        for (path, _) in built where path.hasSuffix(".html") {
+            let file = elsewhere.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("<!doctype html><title>\(path), elsewhere</title>".utf8).write(to: file)
+        }
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        try Data().write(to: elsewhere.appendingPathComponent("assets/folio.js"))
+        try FileManager.default.removeItem(at: other.publicFolder)
+        try FileManager.default.moveItem(at: elsewhere, to: other.publicFolder)
+        let redrawn = try await other.build(now: now.addingTimeInterval(60), identity: "folio A")
+        XCTAssertTrue(redrawn.succeeded, redrawn.issues.description)
+        XCTAssertEqual(redrawn.pagesWritten, redrawn.pages, "no page is as any manifest says")
+        XCTAssertFalse(try other.read("index.html").contains("elsewhere"))
+    }
+
+    /// Every file under `folder` (hidden ones aside) and its bytes.
+    private func tree(_ folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in everything(under: folder) where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            var isFolder: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    func testAStampSavedAloneIsTheRecordAWholeSaveWrites() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio A")
+        let state = BuildState(paths: site.paths)
+        let record = site.paths.state.appendingPathComponent("public.build")
+        let (pages, stamp) = (state.pages(), try XCTUnwrap(state.stamp()))
+        try state.save(pages: pages, digest: nil, stamp: nil)
+        XCTAssertNil(state.stamp())
+        try state.save(stamp: stamp)
+        XCTAssertEqual(state.stamp(), stamp)
+        XCTAssertEqual(state.pages().entries.count, pages.entries.count, "the manifest as it was")
+        let alone = try Data(contentsOf: record)
+        try state.save(pages: pages, digest: nil, stamp: stamp)
+        XCTAssertEqual(try Data(contentsOf: record), alone, "one encoding of the same state")
+        XCTAssertTrue(String(decoding: alone, as: UTF8.self).hasPrefix(#"{"output":""#), "keys sorted, as every save writes them")
+
+        // A stamp is never saved for a folder the state does not describe.
+        let copy = site.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: site.publicFolder, to: copy)
+        try FileManager.default.removeItem(at: site.publicFolder)
+        try FileManager.default.moveItem(at: copy, to: site.publicFolder)
+        var later = stamp
+        later.builtAt = stamp.builtAt.addingTimeInterval(60)
+        try state.save(stamp: later)
+        XCTAssertEqual(try Data(contentsOf: record), alone)
+        XCTAssertNil(state.stamp())
+    }
+
+    func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build(now: now, identity: "folio 0.8")
+        // As an older Folio left it: its state in public/, none beside the model.
+        let state = BuildState(paths: site.paths)
+        let pages = state.pages(), stamp = try XCTUnwrap(state.stamp())
+        XCTAssertFalse(pages.entries.isEmpty)
+        try JSONEncoder().encode(stamp).write(to: site.publicFolder.appendingPathComponent(BuildStamp.legacyFileName))
+        try pages.encoded().write(to: site.publicFolder.appendingPathComponent(PageManifest.legacyFileName))
+        try FileManager.default.removeItem(at: site.paths.state)
+        try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
+        XCTAssertNil(site.paths.outputRefusal(), "an older Folio's state marks public/ as Folio's")
+
+        let report = try await site.build(now: now.addingTimeInterval(3600), identity: "folio 0.9")
+        XCTAssertTrue(report.succeeded, report.issues.description)
+        XCTAssertEqual(report.renditionsMade, 0)
+        XCTAssertEqual(report.pagesWritten, 0, "the pages came out as the older Folio wrote them: none is written")
+        XCTAssertFalse(site.exists(BuildStamp.legacyFileName))
+        XCTAssertFalse(site.exists(PageManifest.legacyFileName))
+        let moved = BuildState(paths: site.paths).pages()
+        XCTAssertEqual(Set(moved.entries.keys), Set(pages.entries.keys))
+        for (path, entry) in pages.entries {
+            XCTAssertEqual(moved.entries[path]?.checksum, entry.checksum, path)
+            XCTAssertEqual(moved.entries[path]?.changed, entry.changed, "\(path): when its HTML last changed is kept")
+        }
+        let afterTheMove = try await site.build(now: now.addingTimeInterval(3660), identity: "folio 0.9")
+        XCTAssertTrue(afterTheMove.upToDate)
+    }
+
+    func testFoliosOwnIdentityIsAHashOfItsExecutableKeptBetweenBuilds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-identity-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let identity = FolioIdentity.current(cache: folder, disk: LocalDisk())
+        XCTAssertTrue(identity.hasPrefix("folio \(FolioVersion.number) "), identity)
+        XCTAssertEqual(identity.split(separator: " ").last?.count, 16, identity)
+        XCTAssertEqual(FolioIdentity.current(cache: folder, disk: LocalDisk()), identity)
+        let cached = try String(contentsOf: folder.appendingPathComponent(FolioIdentity.cacheName), encoding: .utf8)
+        XCTAssertTrue(cached.hasSuffix(" \(identity.split(separator: " ").last!)\n"), "kept with what says which executable it is")
+    }
+
+    func testTheManifestReadsBackAsWrittenWhateverItsPaths() {
+        var random = SplitMix64(0xFACE_0FF5)
+        var manifest = PageManifest()
+        let names = ["index.html", "a b/c d.html", "café/été.html", "@odd.html", "x/ @y.html", "日本/京都.html", "search/data/t-zz.js"]
+        for number in 0..<500 {
+            let path = number < names.count ? names[number] : "photos/p\(random.next() % 100_000).html"
+            manifest[path] = PageManifest.Entry(checksum: random.next(), input: number % 7 == 0 ? PageManifest.wholeFile : random.next(),
+                                                changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000)))
+        }
+        let written = manifest.encoded()
+        XCTAssertEqual(PageManifest.decode(written).entries, manifest.entries, "read a byte at a time")
+        XCTAssertEqual(PageManifest.decode(String(decoding: written, as: UTF8.self)).entries, manifest.entries, "read as text")
+        XCTAssertEqual(written, PageManifest.decode(written).encoded(), "written again, the same bytes")
+        let paths = String(decoding: written, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 3)[3]) }
+        XCTAssertEqual(paths.map { Array($0.utf8) }, paths.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+                       "in the order of their bytes")
+        XCTAssertEqual(Set(paths), Set(manifest.entries.keys))
+
+        // An older Folio's lines (no date, a longer digest) and a damaged one, among this Folio's.
+        let mixed = Data(("0123456789abcdef fedcba9876543210 old page.html\n"
+            + String(repeating: "ab", count: 32) + " 0000000000000001 @12 long.html\n"
+            + "damaged\n" + "0123456789abcdef 0123456789abcdef @99 new.html\n").utf8)
+        let read = PageManifest.decode(mixed)
+        XCTAssertEqual(read.entries["old page.html"], PageManifest.Entry(checksum: 0x0123456789abcdef, input: 0xfedcba9876543210, changed: nil))
+        XCTAssertEqual(read.entries["long.html"]?.checksum, 1, "an older digest reads as 1, which no page's hash is")
+        XCTAssertEqual(read.entries["new.html"]?.changed, Date(timeIntervalSince1970: 99))
+        XCTAssertEqual(read.entries.count, 3)
+        XCTAssertEqual(read.entries, PageManifest.decode(String(decoding: mixed, as: UTF8.self)).entries)
+
+        // Set as pages are drawn, in any order and a path twice: the last set is kept, looked up
+        // before the manifest is sorted and after, and written once.
+        var drawn = PageManifest()
+        let first = PageManifest.Entry(checksum: 1, input: 2, changed: Date(timeIntervalSince1970: 5))
+        let last = PageManifest.Entry(checksum: 3, input: 4, changed: Date(timeIntervalSince1970: 6))
+        for path in ["b.html", "a.html", "ab.html", "a"] { drawn[path] = first }
+        drawn["a.html"] = last
+        XCTAssertEqual(drawn["a.html"], last)
+        XCTAssertNil(drawn["c.html"])
+        drawn.sort()
+        XCTAssertEqual(drawn["a.html"], last)
+        XCTAssertEqual(drawn["a"], first)
+        XCTAssertNil(drawn["a.htm"])
+        XCTAssertEqual(drawn.count, 4)
+        XCTAssertEqual(Array(drawn.paths), ["a", "a.html", "ab.html", "b.html"])
+        XCTAssertEqual(PageManifest.decode(drawn.encoded()).entries, ["a": first, "a.html": last, "ab.html": first, "b.html": first])
+    }
+
+    /// Looked for from where the path before was (the render step's pages in path order), an
+    /// entry is found where the search from the middle finds it, whatever the hint: before,
+    /// after, on the path, at either end; and a path the manifest lacks is found nowhere.
+    func testAnEntryLookedForFromAHintIsWhereTheWholeSearchFindsIt() {
+        var random = SplitMix64(0x41_1E_AD)
+        var manifest = PageManifest()
+        for _ in 0..<700 {
+            manifest["photos/p\(random.next() % 5_000).html"] = PageManifest.Entry(checksum: random.next(), input: 1, changed: nil)
+        }
+        for path in ["index.html", "a", "zz/é.html", "photos/p.html"] { manifest[path] = PageManifest.Entry(checksum: 1, input: 1, changed: nil) }
+        manifest.sort()
+        let paths = Array(manifest.paths)
+        let asked = paths + ["photos/p5000.html", "photos/q.html", "", "0", "photos/p1", "zzz"]
+        for path in asked {
+            let whole = manifest.position(of: path)
+            XCTAssertEqual(whole != nil, paths.contains(path), path)
+            for hint in [0, 1, paths.count / 2, paths.count - 1, paths.count, -1] + (0..<8).map({ _ in Int(random.next() % UInt64(paths.count)) }) {
+                XCTAssertEqual(manifest.position(of: path, after: hint), whole, "\(path) from \(hint)")
+            }
+            if let whole, whole > 0 {
+                XCTAssertEqual(manifest.position(of: path, after: whole - 1), whole, "the next row")
+            }
+        }
+        // Walked in order, each from the one before: every one found.
+        var hint = 0
+        for (position, path) in paths.enumerated().dropFirst() {
+            XCTAssertEqual(manifest.position(of: path, after: hint), position)
+            hint = position
+        }
+    }
+
+    func testTheNextManifestIsTheOneMadeWholeOverTheLastBuilds() throws {
+        var random = SplitMix64(0x0E1D_F00D)
+        func entry() -> PageManifest.Entry {
+            PageManifest.Entry(checksum: random.next(), input: random.next() % 5 == 0 ? PageManifest.wholeFile : random.next(),
+                               changed: Date(timeIntervalSince1970: TimeInterval(random.next() % 4_000_000_000) + 0.75))
+        }
+        for round in 0..<20 {
+            // The last build's pages; this build draws some again, leaves some out, adds others.
+            var last = PageManifest()
+            for _ in 0..<(round * 37) { last["photos/p\(random.next() % 2_000).html"] = entry() }
+            if round % 3 == 0 { last["日本/京都.html"] = entry() }
+            let lastPaths = Set(last.entries.keys)
+            var next = NextManifest(last: last)
+            var whole = PageManifest()
+            for path in lastPaths.sorted().shuffled(using: &random) where random.next() % 4 != 0 {
+                XCTAssertEqual(next.last(path), last[path], "the last build's entry, asked before it is set")
+                let drawn = entry()
+                next.set(path, drawn)
+                whole[path] = drawn
+            }
+            for _ in 0..<(round * 11) {
+                let path = random.next() % 2 == 0 ? "photos/p\(random.next() % 2_000).html" : "search/data/w\(random.next() % 300).js"
+                let drawn = entry()
+                next.set(path, drawn)
+                whole[path] = drawn
+            }
+            next.finish()
+            XCTAssertEqual(next.lastIsEmpty, lastPaths.isEmpty)
+            XCTAssertEqual(Set(next.lastPaths), lastPaths, "the last build's paths, those dropped too")
+            for path in lastPaths.union(whole.entries.keys) {
+                XCTAssertEqual(next.has(path), whole[path] != nil, path)
+            }
+            var written = Data()
+            next.encode { written.append(contentsOf: $0) }
+            XCTAssertEqual(written, whole.encoded(), "round \(round): the same bytes as the manifest made whole")
+            XCTAssertEqual(next.manifest.entries, whole.entries)
+            XCTAssertEqual(last.only(under: "photos/").entries, last.entries.filter { $0.key.hasPrefix("photos/") })
+            // Merged with a manifest that has some of its paths: that one's entries win, each path once.
+            var merged: [(String, PageManifest.Entry)] = []
+            whole.sort()
+            last.sort()
+            last.merged(keeping: { _ in true }, with: whole) { merged.append(($0, $1)) }
+            XCTAssertEqual(merged.map(\.0), Array(lastPaths.union(whole.entries.keys)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+            XCTAssertEqual(Dictionary(merged, uniquingKeysWith: { a, _ in a }), last.entries.merging(whole.entries) { $1 })
+        }
+    }
+
+    func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
+        var random = SplitMix64(0x1ED6_E125)
+        var ledger = MediaLedger(drawing: "0123456789abcdef", thumbnails: "200000 5000050000.0 200001")
+        for id in (1...300).map({ Int64($0 * 7) }) + [Int64.max] {
+            ledger.entries[id] = MediaLedger.Entry(digest: random.next(), renditions: Int(random.next() % 12),
+                                                   prefix: id % 5 == 0 ? nil : String(ContentHash.hexText(random.next()).prefix(id % 3 == 0 ? 2 : 16)),
+                                                   clipPrefix: id % 4 == 0 ? ContentHash.hexText(random.next()) : nil)
+        }
+        let written = ledger.encoded()
+        XCTAssertEqual(MediaLedger.decode(written), ledger)
+        // Set in any order (as the plan sets the photos it looks at, in the site's order), put
+        // in order: the same ledger, the same bytes; a photo taken out is gone from both.
+        var shuffled = MediaLedger(drawing: ledger.drawing, thumbnails: ledger.thumbnails)
+        var items = ledger.entries.items
+        for at in items.indices.reversed() { items.swapAt(at, Int(random.next() % UInt64(at + 1))) }
+        for item in items { shuffled.entries[item.id] = item.entry }
+        XCTAssertEqual(shuffled.encoded(), written)
+        shuffled.entries.putInOrder()
+        XCTAssertEqual(shuffled, ledger)
+        XCTAssertEqual(shuffled.entries[7 * 40], ledger.entries.items.first { $0.id == 7 * 40 }?.entry)
+        XCTAssertNil(shuffled.entries[8])
+        let less = shuffled.entries.removing([7, 7 * 40, 9])
+        XCTAssertEqual(less.count, ledger.entries.count - 2)
+        XCTAssertNil(less[7 * 40])
+        XCTAssertEqual(less[7 * 41], ledger.entries[7 * 41])
+        XCTAssertEqual(MediaLedger.decode(written)?.encoded(), written, "written again, the same bytes")
+        XCTAssertEqual(MediaLedger.decode(MediaLedger(drawing: "d", thumbnails: "").encoded()), MediaLedger(drawing: "d", thumbnails: ""))
+        // Cut short anywhere, or one field damaged: not a ledger (the next build plans every photo).
+        for cut in [1, 20, written.count / 2, written.count - 1] {
+            XCTAssertNil(MediaLedger.decode(written.prefix(cut)), "cut at \(cut)")
+        }
+        var text = String(decoding: written, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\n7 ", with: "\nx7 ")
+        XCTAssertNil(MediaLedger.decode(Data(text.utf8)))
+        XCTAssertNil(MediaLedger.decode(written + Data("8 0 0 - -\n".utf8)), "more lines than it says")
+        // A prefix is up to sixteen lower-case hex digits, leading zeros its own.
+        let one = MediaLedger(drawing: "d", thumbnails: "t")
+        for prefix in ["00ab", "0", "0123456789abcdef"] {
+            var ledger = one
+            ledger.entries[1] = MediaLedger.Entry(digest: 1, renditions: 2, prefix: prefix, clipPrefix: nil)
+            XCTAssertEqual(ledger.entries[1]?.prefix, prefix)
+            XCTAssertEqual(MediaLedger.decode(ledger.encoded()), ledger, prefix)
+        }
+        for prefix in ["00AB", "0123456789abcdef0", "x1"] {
+            let text = String(decoding: one.encoded(), as: UTF8.self).replacingOccurrences(of: "photos 0", with: "photos 1") + "1 1 2 \(prefix) -\n"
+            XCTAssertNil(MediaLedger.decode(Data(text.utf8)), prefix)
+        }
+    }
+    /// A ledger against the photos as they are: the unchanged keep their entries, the changed
+    /// and new are planned, the gone leave theirs; the names to look among are those of the
+    /// changed photos, as recorded and as now, and of the gone.
+    func testALedgerStandsThePhotosWhoseDigestMovedApartFromTheRest() async throws {
+        let site = try TestSite.threePhotos()
+        try await site.build()
+        let photos = try site.database.snapshot().photos
+        XCTAssertEqual(photos.count, 3)
+        let (same, changed, new) = (photos[0].photo, photos[1].photo, photos[2].photo)
+        var ledger = MediaLedger(drawing: "d", thumbnails: "t")
+        // Each photo's digest is the one its snapshot holds (`GalleryPhoto.mediaStamp`).
+        XCTAssertEqual(photos.map(\.mediaStamp), [same, changed, new].map(\.mediaStamp))
+        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: same.mediaStamp, renditions: 4)
+        ledger.entries[changed.id] = MediaLedger.Entry(digest: changed.mediaStamp &+ 1, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
+        ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: "00cc", clipPrefix: nil)
+        let standing = ledger.standing(of: photos)
+        XCTAssertEqual(standing.kept, [same.id: ledger.entries[same.id]!])
+        XCTAssertEqual(standing.changed, [1, 2])
+        let prefixes = [changed, new].compactMap { MediaLedger.namePrefix(of: $0.checksum) }
+        XCTAssertEqual(prefixes.count, 2)
+        XCTAssertEqual(standing.moved, Set(["00aa", "00bb", "00cc"] + prefixes))
+        // Nothing moved: every entry kept, none looked among.
+        let still = ledger.standing(of: photos.filter { $0.photo.id == same.id })
+        XCTAssertEqual(still.changed, [])
+        XCTAssertEqual(still.kept, [same.id: ledger.entries[same.id]!], "the absent photos' entries go")
+        XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])
+        // A recorded photo whose names no prefix tells: every name is looked at.
+        ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: nil, clipPrefix: nil)
+        ledger.entries[changed.id]?.digest = changed.mediaStamp
+        XCTAssertNil(ledger.standing(of: photos).moved)
+    }
+}

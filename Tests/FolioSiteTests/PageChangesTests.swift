@@ -1,0 +1,214 @@
+@testable import FolioCore
+@testable import FolioMedia
+@testable import FolioModel
+@testable import FolioSite
+import FolioTestSupport
+import Foundation
+import XCTest
+
+/// A build makes the keys only of the pages a change can touch (`SiteBuilder.changes(since:to:)`):
+/// whatever is edited, every page whose key moved must be among them, or the site would keep a
+/// stale page. Edits are drawn at random from a fixed seed, so a failure replays.
+final class PageChangesTests: XCTestCase {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let places = ["Palo Alto, California, United States", "Nairobi, Kenya", "Lyon, France", "Kyoto, Japan", "Osaka, Japan",
+                         "Tokyo, Japan", nil]
+    static let people = ["Josh", "Al", "Maya", "Unknown"]
+    static let folders = ["", "travel/", "travel/japan/", "family/", "family/2024/"]
+
+    /// A site with an address and every photo's images, so that pages show what a published
+    /// site's do: thumbnails, and link previews with their cover photo.
+    func builder(_ database: GalleryDatabase, now: Date, pageSize: Int = 10) throws -> SiteBuilder {
+        var settings = SiteSettings()
+        settings.pageSize = pageSize
+        settings.baseURL = "https://photos.example.org/"
+        let snapshot = try database.snapshot()
+        var media: [Int64: PhotoMedia] = [:]
+        for item in snapshot.photos {
+            let name = "media/\(item.photo.checksum)"
+            media[item.photo.id] = PhotoMedia(
+                thumbnails: RenditionFiles(files: [RenditionFiles.File(path: "\(name)-thumb.jpg", width: 400, height: 300)], format: .jpeg),
+                screens: RenditionFiles(files: [RenditionFiles.File(path: "\(name)-screen.jpg", width: 1600, height: 1200)], format: .jpeg))
+        }
+        return SiteBuilder(snapshot: snapshot, media: media, settings: settings, now: now, basemap: "media/world.svg")
+    }
+
+    func testEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch() throws {
+        try checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: 10, seed: 0xC4A7_6E5)
+    }
+
+    /// Three to a page: every listing runs to pages, and a change to one photo touches only some of them.
+    func testEveryNumberedPageWhoseKeyMovedIsAmongThoseAChangeCanTouch() throws {
+        try checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: 3, seed: 0x9A6E_5)
+    }
+
+    func checkEveryPageWhoseKeyMovedIsAmongThoseAChangeCanTouch(pageSize: Int, seed: UInt64) throws {
+        var random = SplitMix64(seed)
+        let database = try GalleryDatabase.inMemory()
+        var photos: [PhotoImport] = []
+        for n in 0..<60 {
+            let folder = Self.folders.randomElement(using: &random)!
+            // Some taken within the last day: their "hours ago" sections move as time passes.
+            let age = Bool.random(using: &random) ? Double.random(in: 0..<(30 * 3600), using: &random) : Double.random(in: 0..<(90 * 86_400), using: &random)
+            var photo = PhotoImport(source: .content(path: "\(folder)p\(n).jpg"), identifier: "p\(n)", title: "Photo \(n)",
+                                    person: Self.people.randomElement(using: &random)!, place: Self.places.randomElement(using: &random)!,
+                                    taken: start.addingTimeInterval(-age), uploaded: start.addingTimeInterval(-Double(n * 60)),
+                                    width: 4, height: 3, favorite: Int.random(in: 0..<3, using: &random) == 0, checksum: "c\(n)")
+            if Bool.random(using: &random) { (photo.latitude, photo.longitude) = (Double.random(in: -60...60, using: &random), Double.random(in: -170...170, using: &random)) }
+            photos.append(photo)
+        }
+        try database.apply(ImportBatch(upserts: photos))
+        var now = start
+        var last = try builder(database, now: now, pageSize: pageSize)
+        let drawing = "theme"
+        var digest = last.digest(drawing: drawing)
+        var narrowed = 0
+        var partly = 0
+
+        for round in 1...60 {
+            var done: [String] = []
+            for _ in 0..<Int.random(in: 1...2, using: &random) {
+                let at = Int.random(in: 0..<photos.count, using: &random)
+                switch Int.random(in: 0..<8, using: &random) {
+                case 0: photos[at].title = (photos[at].title ?? "") + " again"; done.append("retitled p\(at)")
+                case 1: photos[at].favorite.toggle(); done.append("favorite of p\(at)")
+                case 2: photos[at].place = Self.places.randomElement(using: &random)!; done.append("placed p\(at) in \(photos[at].place ?? "none")")
+                case 3:
+                    photos[at].person = Self.people.randomElement(using: &random)!
+                    photos[at].personKey = PhotoImport.key(forName: photos[at].person)
+                    done.append("gave p\(at) to \(photos[at].person)")
+                case 4:
+                    photos[at].latitude = photos[at].latitude == nil ? Double.random(in: -60...60, using: &random) : nil
+                    photos[at].longitude = photos[at].latitude == nil ? nil : Double.random(in: -170...170, using: &random)
+                    done.append("moved the GPS of p\(at)")
+                case 5: photos[at].checksum += "x"; done.append("replaced the file of p\(at)")
+                case 6: photos[at].taken = photos[at].taken?.addingTimeInterval(-Double.random(in: 1...3, using: &random) * 86_400); done.append("redated p\(at)")
+                default: done.append("nothing")
+                }
+            }
+            if Bool.random(using: &random) {
+                now = now.addingTimeInterval(Double.random(in: 60...(5 * 3600), using: &random))
+                done.append("an hour or so later")
+            }
+            try database.apply(ImportBatch(upserts: photos))
+            let builder = try builder(database, now: now, pageSize: pageSize)
+            let current = builder.digest(drawing: drawing)
+            let changes = builder.changes(since: digest, to: current)
+            let routes = builder.routes()
+            for route in routes where last.key(route) != builder.key(route) {
+                XCTAssertTrue(builder.mayDiffer(route, changes), "round \(round), after \(done): \(route.path) changed, unseen")
+            }
+            if !changes.isEverything {
+                narrowed += 1
+                // A listing some of whose pages are looked at, not all.
+                partly += routes.filter { $0 != $0.page(1) && builder.mayDiffer($0.page(1), changes) && !builder.mayDiffer($0, changes) }.count
+                XCTAssertLessThan(routes.filter { builder.mayDiffer($0, changes) }.count, routes.count, "round \(round), after \(done)")
+            }
+            (last, digest) = (builder, current)
+        }
+        XCTAssertGreaterThan(narrowed, 20, "most rounds keep the photos' order: only the pages they touch are looked at")
+        if pageSize < 10 { XCTAssertGreaterThan(partly, 0, "a listing's pages that do not show a changed photo are not looked at") }
+    }
+
+    /// A listing whose photos are the same, in the same order, on the same days: a change to one
+    /// of them is looked for on the pages that show it, the first (its map), and the next (whose
+    /// first section may carry on its day); on every page when it is the cover every page's link
+    /// preview shows.
+    func testAChangedPhotoIsLookedForOnThePagesThatShowIt() throws {
+        let database = try GalleryDatabase.inMemory()
+        let hour: TimeInterval = 3600
+        // Newest first: p0 an hour old, p1 23½ hours (the last of page 1), p2 24.2 hours (a day
+        // old, the same day as p1), then one a week for the rest: Josh's, in Lyon, two to a page.
+        var photos = [1, 23.5, 24.2, 200, 400, 600, 800].enumerated().map { n, age in
+            PhotoImport(source: .content(path: "a/p\(n).jpg"), identifier: "p\(n)", title: "Photo \(n)", person: "Josh",
+                        place: "Lyon, France", taken: start.addingTimeInterval(-age * hour), uploaded: start,
+                        width: 4, height: 3, checksum: "c\(n)")
+        }
+        try database.apply(ImportBatch(upserts: photos))
+        let first = try builder(database, now: start, pageSize: 2)
+        let digest = first.digest(drawing: "theme")
+        func looked(_ builder: SiteBuilder, _ changes: PageChanges, _ listing: Route) -> [Int] {
+            (1...4).filter { builder.mayDiffer(listing.page($0), changes) }
+        }
+        func moved(_ builder: SiteBuilder, _ listing: Route) -> [Int] {
+            (1...4).filter { first.key(listing.page($0)) != builder.key(listing.page($0)) }
+        }
+        let person = Route.person(slug: "josh"), place = Route.place(slug: try XCTUnwrap(first.index.places.first).slug)
+
+        // p4, on page 3, retitled: pages 1 and 3.
+        photos[4].title = "Renamed"
+        try database.apply(ImportBatch(upserts: photos))
+        var builder = try builder(database, now: start, pageSize: 2)
+        var changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, person), [3])
+        // Page 2 too: p1, the last of page 1, was taken within a day, and might start its section.
+        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3])
+
+        // The cover, p0, retitled: every page's link preview names it.
+        photos[4].title = "Photo 4"
+        photos[0].title = "Renamed"
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start, pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, person), [1, 2, 3, 4])
+        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3, 4])
+
+        // Nothing changed, an hour later: p1 is now a day old, in the section of p2's day, and
+        // page 2 of the place's timeline says it carries that section on.
+        photos[0].title = "Photo 0"
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start.addingTimeInterval(hour), pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        XCTAssertEqual(moved(builder, place), [1, 2])
+        XCTAssertEqual(looked(builder, changes, place), [1, 2])
+        XCTAssertEqual(looked(builder, changes, person), [1, 2])
+
+        // p4 given to Al: the region's every page says "by 2 photographers" now.
+        (photos[4].person, photos[4].personKey) = ("Al", PhotoImport.key(forName: "Al"))
+        try database.apply(ImportBatch(upserts: photos))
+        builder = try self.builder(database, now: start, pageSize: 2)
+        changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
+        let region = Route.region(slug: try XCTUnwrap(first.snapshot.regions.first).slug)
+        XCTAssertEqual(moved(builder, region), [1, 2, 3, 4])
+        XCTAssertEqual(looked(builder, changes, region), [1, 2, 3, 4])
+    }
+
+    func testAnyChangeToTheOrderOrTheDrawingLooksAtEveryPage() throws {
+        let database = try GalleryDatabase.inMemory()
+        let photos = (0..<5).map {
+            PhotoImport(source: .content(path: "a/p\($0).jpg"), identifier: "p\($0)", person: "Josh",
+                        uploaded: start.addingTimeInterval(Double($0) - 10 * 86_400),
+                        width: 4, height: 3, checksum: "c\($0)")
+        }
+        try database.apply(ImportBatch(upserts: photos))
+        let first = try builder(database, now: start)
+        let digest = first.digest(drawing: "one")
+        XCTAssertFalse(first.changes(since: digest, to: first.digest(drawing: "one")).isEverything)
+        XCTAssertTrue(first.changes(since: digest, to: first.digest(drawing: "two")).isEverything, "another theme or settings")
+        XCTAssertTrue(first.changes(since: nil, to: digest).isEverything, "no digest kept")
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "a/p9.jpg"), identifier: "p9", person: "Josh", uploaded: start,
+                                                             width: 4, height: 3, checksum: "c9")]))
+        let more = try builder(database, now: start)
+        XCTAssertTrue(more.changes(since: digest, to: more.digest(drawing: "one")).isEverything, "a photo added")
+
+        // Nothing changed, and nothing was taken within a day: only the indexes are looked at.
+        let same = first.changes(since: digest, to: first.digest(drawing: "one"))
+        XCTAssertEqual(first.routes().filter { first.mayDiffer($0, same) }.map(\.path).filter { $0.hasPrefix("photos/") || $0.hasPrefix("albums/a") }, [])
+    }
+
+    func testTheDigestReadsBackAsWritten() throws {
+        var digest = SiteDigest(structure: 1, order: 0xFFFF_FFFF_FFFF_FFFF, made: Date(timeIntervalSince1970: 1_800_000_000),
+                                stamps: [0, 42, 7], listings: ["albums/a b.html": 5], places: ["places/x.html": 0])
+        XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
+        digest.stamps = []
+        XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 5\n0\n".utf8)), "cut short")
+        XCTAssertNil(SiteDigest.decode(Data("something else".utf8)))
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n0g\n".utf8)), "not hex")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n\n".utf8)), "no stamp")
+        var random = SplitMix64(17)
+        digest.stamps = (0..<5_000).map { _ in random.next() >> (random.next() % 64) }
+        digest.listings = Dictionary(uniqueKeysWithValues: (0..<50).map { ("people/p\($0) é.html", random.next()) })
+        XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
+    }
+}

@@ -1,0 +1,446 @@
+@testable import FolioCore
+@testable import FolioMedia
+@testable import FolioModel
+@testable import FolioSite
+import FolioTestSupport
+import Foundation
+import XCTest
+
+final class SearchIndexTests: XCTestCase {
+    let now = ISO8601DateFormatter().date(from: "2026-11-22T12:00:00Z")!
+
+    func builder(_ photos: [PhotoImport], thumbs: Bool = true) throws -> SiteBuilder {
+        let database = try GalleryDatabase.inMemory()
+        try database.apply(ImportBatch(upserts: photos))
+        let snapshot = try database.snapshot()
+        var media: [Int64: PhotoMedia] = [:]
+        if thumbs {
+            for item in snapshot.photos {
+                let c = item.photo.checksum
+                let thumbnails = RenditionFiles(files: [
+                    RenditionFiles.File(path: "media/\(c)-thumb.jpg", width: 400, height: 400),
+                    RenditionFiles.File(path: "media/\(c)-thumb200.jpg", width: 200, height: 200),
+                ], format: .jpeg)
+                media[item.photo.id] = PhotoMedia(thumbnails: thumbnails, screens: RenditionFiles(files: [], format: .jpeg))
+            }
+        }
+        return SiteBuilder(snapshot: snapshot, media: media, settings: SiteSettings(), now: now)
+    }
+
+    func photo(_ n: Int, title: String? = nil, description: String? = nil, by person: String = "Josh",
+               at place: String? = "Palo Alto, California, United States", tags: [String] = []) -> PhotoImport {
+        PhotoImport(source: .content(path: "\(n).jpg"), identifier: "p\(n)", title: title, description: description, person: person,
+                    place: place, uploaded: Date(timeIntervalSince1970: Double(n) * 1000), width: 4, height: 3,
+                    checksum: "c\(n)", tags: tags)
+    }
+
+    /// The value a file passes to `folioData(kind, key, value)`, decoded.
+    func value(_ index: SearchIndex, _ name: String) throws -> Any {
+        let file = try XCTUnwrap(index.files.first { $0.path == SearchIndex.folder + name }, "no \(name)")
+        let text = String(decoding: file.data, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("folioData("), text)
+        XCTAssertTrue(text.hasSuffix(");\n"), text)
+        // The call's three arguments are a JSON array once the call is taken off.
+        let arguments = "[" + text.dropFirst("folioData(".count).dropLast(3) + "]"
+        let decoded = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [Any])
+        XCTAssertEqual(decoded.count, 3)
+        return decoded[2]
+    }
+
+    /// A word file's postings, each back to `number * 2 + inTitle` from its difference to the one before.
+    func postings(_ index: SearchIndex, _ name: String) throws -> [String: [Int]] {
+        let deltas = try XCTUnwrap(value(index, name) as? [String: [Int]])
+        return deltas.mapValues { list in
+            var sum = 0
+            return list.map { sum += $0; return sum }
+        }
+    }
+
+    /// A photo file's rows, each by the names `meta.js` gives its fields, as the script reads them.
+    func rows(_ index: SearchIndex, _ name: String) throws -> [[String: Any]] {
+        let fields = try XCTUnwrap((try value(index, "meta.js") as? [String: Any])?["fields"] as? [String])
+        let rows = try XCTUnwrap(value(index, name) as? [[Any]])
+        return rows.map { row in
+            XCTAssertEqual(row.count, fields.count, "a value for every field named")
+            return Dictionary(uniqueKeysWithValues: zip(fields, row))
+        }
+    }
+
+    func testTextIsFoldedAndCutIntoWordsAsTheScriptDoes() {
+        XCTAssertEqual(SearchText.words("Café crème, Éze — Møre og Romsdal!"), ["cafe", "creme", "eze", "møre", "og", "romsdal"])
+        XCTAssertEqual(SearchText.words("Hubble's 10,000 İstanbul"), ["hubble", "s", "10", "000", "istanbul"])
+        XCTAssertEqual(SearchText.words("東京タワー at night"), ["東京タワー", "at", "night"])
+        XCTAssertEqual(SearchText.shardKey("golden"), "go")
+        XCTAssertEqual(SearchText.shardKey("a"), "a")
+        XCTAssertEqual(SearchText.fileName(forKey: "go"), "go")
+        XCTAssertEqual(SearchText.fileName(forKey: "東京"), "_006771_004eac")
+        XCTAssertEqual(SearchText.fileName(forKey: "m_"), "m_00005f", "a file name has one key only")
+    }
+
+    func testIdentifierBucketsAreTheScriptsFNV1a() {
+        // Worked out with the script's own function (Math.imul over UTF-16 code units).
+        XCTAssertEqual(SearchText.bucket("p018a709110e2", of: 64), 52)
+        XCTAssertEqual(SearchText.bucket("pé😀", of: 256), 103)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 0), 1)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 100), 2)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 10_000), 256)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 100_000), 2048)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 1_000_000), 16_384)
+        XCTAssertEqual(SearchIndex.bucketCount(for: 10_000_000), 16_384)
+    }
+
+    func testEveryFieldIsIndexedAndTitleWordsAreMarked() throws {
+        let site = try builder([
+            photo(1, title: "Golden Gate", description: "Fog over the bay", by: "Maya", at: "San Francisco, California, United States"),
+            photo(2, title: "Gondola", description: "Golden light", by: "Zoë", at: "Venice, Veneto, Italy", tags: ["boats"]),
+            photo(3, description: "Only a description", by: "Al", at: nil),
+        ])
+        let index = site.searchIndex()
+        // Newest first: p3 is number 0, p2 number 1, p1 number 2; a title word adds 1 to number × 2.
+        let go = try postings(index, "t-go.js")
+        XCTAssertEqual((try value(index, "t-go.js") as? [String: [Int]])?["golden"], [2, 3], "written as differences")
+        XCTAssertEqual(go["golden"], [1 * 2, 2 * 2 + 1])
+        XCTAssertEqual(go["gondola"], [1 * 2 + 1])
+        XCTAssertEqual(go["gate"], nil, "filed under ga")
+        XCTAssertEqual((try postings(index, "t-ga.js"))["gate"], [2 * 2 + 1])
+        XCTAssertEqual((try postings(index, "t-zo.js"))["zoe"], [1 * 2], "the person, without accents")
+        XCTAssertEqual((try postings(index, "t-ve.js"))["veneto"], [1 * 2], "the place's full name")
+        XCTAssertEqual((try postings(index, "t-it.js"))["italy"], [1 * 2])
+        XCTAssertEqual((try postings(index, "t-ca.js"))["california"], [2 * 2], "the region")
+        XCTAssertEqual((try postings(index, "t-bo.js"))["boats"], [1 * 2], "tags too")
+        XCTAssertEqual((try postings(index, "t-de.js"))["description"], [0 * 2 + 1], "an untitled photo is titled by its description")
+
+        let meta = try XCTUnwrap(value(index, "meta.js") as? [String: Any])
+        XCTAssertEqual(meta["photos"] as? Int, 3)
+        XCTAssertEqual(meta["shard"] as? Int, SearchIndex.photosPerShard)
+        XCTAssertEqual(meta["buckets"] as? Int, 1)
+        let keys = try XCTUnwrap(meta["keys"] as? [String])
+        XCTAssertEqual(keys, keys.sorted())
+        XCTAssertTrue(keys.contains("go") && keys.contains("zo"))
+        XCTAssertEqual(Set(index.files.map(\.path).filter { $0.contains("/t-") }).count, keys.count, "a file for every key listed")
+
+        XCTAssertEqual(meta["fields"] as? [String], ["id", "title", "thumb", "thumbWidth", "thumbHeight", "srcset", "alt", "person",
+                                                     "placeTitle", "placeSubtitle", "placeSlug", "pick", "duration", "live"], "the names the script reads rows by")
+        let photos = try rows(index, "p-0.js")
+        XCTAssertEqual(photos.map { $0["id"] as? String }, ["p3", "p2", "p1"])
+        let gate = photos[2]
+        XCTAssertEqual(gate["title"] as? String, "Golden Gate")
+        XCTAssertEqual(gate["thumb"] as? String, "media/c1-thumb.jpg")
+        XCTAssertEqual(gate["thumbWidth"] as? Int, 400)
+        XCTAssertEqual(gate["thumbHeight"] as? Int, 400)
+        XCTAssertEqual(gate["srcset"] as? String, "media/c1-thumb200.jpg 200w, media/c1-thumb.jpg 400w")
+        XCTAssertEqual(gate["alt"] as? String, "Golden Gate by Maya in San Francisco")
+        XCTAssertEqual(gate["person"] as? String, "Maya")
+        XCTAssertEqual(gate["placeTitle"] as? String, "San Francisco")
+        XCTAssertEqual(gate["placeSubtitle"] as? String, "California, United States")
+        XCTAssertEqual(gate["placeSlug"] as? String, "san-francisco-california-united-states")
+        XCTAssertTrue(photos[0]["placeTitle"] is NSNull, "no place")
+
+        let identifiers = try XCTUnwrap(value(index, "i-0.js") as? [String: Int])
+        XCTAssertEqual(identifiers, ["p3": 0, "p2": 1, "p1": 2])
+    }
+
+    func testTextThatLooksLikeScriptStaysText() throws {
+        let index = try builder([photo(1, title: "</script><b>\"quoted\"\\ \u{2028}", by: "Al")]).searchIndex()
+        let text = String(decoding: index.files.first { $0.path.hasSuffix("p-0.js") }!.data, as: UTF8.self)
+        XCTAssertFalse(text.contains("</script>"))
+        XCTAssertFalse(text.contains("\u{2028}"))
+        XCTAssertEqual(try rows(index, "p-0.js")[0]["title"] as? String, "</script><b>\"quoted\"\\ \u{2028}")
+    }
+
+    func testStringsAreWrittenAsJSONReadsThem() throws {
+        // Plain text is written whole; anything else a character at a time: both must read back.
+        let texts = ["Sunset", "Café – Zürich 東京 🌅", "tab\there", "line\u{2028}separator", "a<b", "\"\\", "\u{01}", "", "–"]
+        for text in texts {
+            let written = JSONText.string(text)
+            let read = try JSONSerialization.jsonObject(with: Data("[\(written)]".utf8)) as? [String]
+            XCTAssertEqual(read, [text], written)
+            XCTAssertFalse(written.contains("<") || written.contains("\u{2028}") || written.contains("\t"), written)
+        }
+        XCTAssertEqual(JSONText.string("Sunset"), "\"Sunset\"")
+    }
+
+    func testTheSameModelMakesTheSameFiles() throws {
+        let photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
+        let first = try builder(photos).searchIndex()
+        let second = try builder(photos.reversed()).searchIndex()
+        XCTAssertEqual(first.files, second.files)
+        XCTAssertEqual(first.files.filter { $0.path.contains("/p-") }.count, 6, "20 photos a file")
+        XCTAssertEqual(first.files.filter { $0.path.contains("/i-") }.count, 2)
+    }
+
+    func testAPartIndexMakesItsShardsAsTheWholeOneAndKeepsTheRest() throws {
+        var photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
+        let before = try builder(photos)
+        photos[50].title = "Harbour at dawn"
+        let after = try builder(photos)
+        let position = try XCTUnwrap(after.ordered.firstIndex { $0.photo.title == "Harbour at dawn" })
+        let whole = Dictionary(uniqueKeysWithValues: after.searchIndex().files.map { ($0.path, $0.data) })
+        let part = after.searchIndex(remaking: [position / SearchIndex.photosPerShard])
+        let shard = SearchIndex.shardFile(position / SearchIndex.photosPerShard)
+        XCTAssertEqual(part.files.filter { $0.path.contains("/p-") }.map(\.path), [shard])
+        XCTAssertFalse(part.files.contains { $0.path.contains("/i-") }, "no identifier bucket")
+        for file in part.files { XCTAssertEqual(file.data, whole[file.path], file.path) }
+        XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(whole.keys), "every file made or kept")
+        XCTAssertTrue(Set(part.kept).isDisjoint(with: part.files.map(\.path)))
+        // What is kept is what the last build made: those files did not change.
+        let last = Dictionary(uniqueKeysWithValues: before.searchIndex().files.map { ($0.path, $0.data) })
+        for path in part.kept { XCTAssertEqual(last[path], whole[path], path) }
+        XCTAssertNotEqual(last[shard], whole[shard])
+    }
+
+    /// An edit's index made from the last build's postings: the photos that changed taken out and
+    /// put back. Over rounds of random retitles (words shared by many photos, so some files are
+    /// cut; words gained that no photo had; words lost that no other photo has), it makes every
+    /// file it makes as the whole index does, keeps only files the last build made as they are,
+    /// and its postings, kept in the state's encoding and read back, carry on to the next round.
+    func testAnIndexUpdatedFromTheLastPostingsIsTheWholeIndex() throws {
+        var random = SplitMix64(7)
+        // Twenty-six words filed under "ca": their file passes the budget and is cut.
+        let common = (UInt32(97)...122).map { "ca" + String(UnicodeScalar($0)!) }
+        func title(_ n: Int) -> String {
+            (0..<8).map { _ in common.randomElement(using: &random)! }.joined(separator: " ") + " No. \(n)"
+        }
+        var photos = (1...2500).map { photo($0, title: title($0)) }
+        let first = try builder(photos).searchIndex()
+        XCTAssertTrue(first.files.contains { $0.path.hasSuffix("/t-cab.js") }, "the words under \"ca\" are cut")
+        var lastFiles = Dictionary(uniqueKeysWithValues: first.files.map { ($0.path, $0.data) })
+        var last = try XCTUnwrap(first.postings)
+        for round in 0..<3 {
+            var retitled = Set<String>()
+            for _ in 0..<6 {
+                let at = Int.random(in: photos.indices, using: &random)
+                // Words beyond ASCII too: accents folded, a key of two ideographs, Hangul syllables.
+                let titles = ["Harbour at dawn, round \(round)", "Éze, 東京駅 and 한국어 \(round)", title(at + 1000 * round)]
+                photos[at].title = titles.randomElement(using: &random)
+                retitled.insert(photos[at].identifier)
+            }
+            // A photo that changed nothing is taken out and put back the same.
+            retitled.insert(photos[7].identifier)
+            let site = try builder(photos)
+            let positions = Set(retitled.compactMap { site.index.position[$0] })
+            let whole = site.searchIndex()
+            let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
+            let part = site.searchIndex(changing: positions, last: last)
+            for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "round \(round): \(file.path)") }
+            XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
+            for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
+            let words = { (index: SearchIndex) in index.files.filter { $0.path.contains("/t-") }.count }
+            XCTAssertLessThan(words(part), words(whole), "round \(round): only some word files made")
+            XCTAssertEqual(part.wordCount, whole.wordCount)
+            let encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
+            let read = try XCTUnwrap(SearchPostings.decode(encoded))
+            XCTAssertEqual(read.files, UInt64(round))
+            last = read.postings
+            lastFiles = wholeFiles
+        }
+        XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
+    }
+
+    /// The postings of photos' words, each photo's first word in its title.
+    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) -> SearchPostings {
+        var postings = SearchPostings(photoCount: photos.count, spillingInto: store, pendingLimit: pendingLimit)
+        for (at, words) in photos.enumerated() {
+            let numbers = words.map { postings.number(of: $0) }
+            postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
+        }
+        return postings
+    }
+
+    /// Photos put in order a few words at a time as they come, or waiting in a file until all
+    /// have come (a large library's are, so they are never all held as pairs), make the postings
+    /// of photos put in order all at once.
+    func testPostingsPutInOrderAsTheyComeAreThoseMadeAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-postings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SplitMix64(0x51A)
+        let vocabulary = (0..<200).map { "w\($0)" }
+        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 200)] } }
+        var atOnce = Self.postings(of: photos)
+        for limit in [1, 3, 64] {
+            var asTheyCome = Self.postings(of: photos, pendingLimit: limit)
+            XCTAssertEqual(asTheyCome.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "every \(limit)")
+            XCTAssertEqual(asTheyCome.wordCount, atOnce.wordCount)
+            // To a file, a few pairs at a time (and kept in memory, as where no file can be made).
+            let stores = [PackedStore(spillingInto: folder.path, at: 100), PackedStore(spillingInto: nil)]
+            for store in stores {
+                var spilled = Self.postings(of: photos, spillingInto: store, pendingLimit: limit)
+                XCTAssertEqual(spilled.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "spilled every \(limit)")
+                XCTAssertEqual(spilled.wordCount, atOnce.wordCount)
+                XCTAssertEqual(store.spills, store === stores.first, "every \(limit)")
+            }
+        }
+        XCTAssertEqual(atOnce.wordCount, Set(photos.joined()).count)
+    }
+
+    /// Photos taken out of the postings and put back in place, round after round, leave the
+    /// postings that their photos' words make afresh: the same word files, byte for byte.
+    func testPostingsReplacedInPlaceAreThoseMadeAfresh() {
+        var random = SplitMix64(0x9E7)
+        let vocabulary = (0..<300).map { "w\($0)" }
+        func words() -> [String] { (0..<Int(random.next() % 6)).map { _ in vocabulary[Int(random.next() % 300)] } }
+        var photos = (0..<400).map { _ in words() }
+        var postings = Self.postings(of: photos)
+        for round in 0..<30 {
+            let changed = Set((0..<Int(random.next() % 12)).map { _ in Int(random.next() % 400) })
+            var put: [(position: Int, words: [Int], title: [Int])] = []
+            for at in changed.sorted() {
+                photos[at] = words() + (round % 3 == 0 ? ["new\(round)"] : [])
+                let numbers = photos[at].map { postings.number(of: $0) }
+                put.append((at, numbers, Array(numbers.prefix(1))))
+            }
+            _ = postings.replace(changed, with: put)
+            var fresh = Self.postings(of: photos)
+            XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value), "round \(round)")
+            XCTAssertEqual(postings.wordCount, fresh.wordCount, "round \(round)")
+        }
+    }
+
+    /// A photo taken out and put back is a change only to the words it lost or gained, or that
+    /// moved into or out of its title: the place and person it keeps, on every other photo
+    /// too, are not touched, and their word files stay as they are.
+    func testAPhotoPutBackTouchesOnlyTheWordsThatChanged() throws {
+        var photos = (0..<300).map { ["sunrise-\($0)", "harbour", $0 % 2 == 0 ? "ansel" : "dorothea"] }
+        var postings = Self.postings(of: photos)
+        _ = postings.wordFiles()
+        func put(_ at: Int, _ words: [String], title: Int = 1) -> Set<String> {
+            photos[at] = words
+            let numbers = words.map { postings.number(of: $0) }
+            let touched = postings.replace([at], with: [(at, numbers, Array(numbers.prefix(title)))])
+            return Set(touched.map { postings.words[$0] })
+        }
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "ansel"]), ["sunrise-42", "sunset-42"], "retitled")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "ansel"]), [], "put back as it was")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"]), ["ansel", "dorothea"], "another person")
+        XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"], title: 2), ["harbour"], "a word into its title")
+        XCTAssertEqual(put(42, ["sunset-42", "dorothea"], title: 2), ["harbour", "dorothea"], "a word gone, another into its title")
+        var fresh = SearchPostings(photoCount: photos.count)
+        for (at, words) in photos.enumerated() {
+            let numbers = words.map { fresh.number(of: $0) }
+            fresh.add(photo: at, words: numbers, title: Array(numbers.prefix(at == 42 ? 2 : 1)))
+        }
+        XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value))
+    }
+
+    /// An edit makes again only the word files holding a word whose photos changed, in a group
+    /// cut into many files too; the rest are the files in place (even where a cut moved, the
+    /// files it moved are made), and together they are the files made afresh, byte for byte.
+    func testAnEditMakesOnlyTheWordFilesOfItsWords() throws {
+        var random = SplitMix64(0xF11E)
+        // Every photo's file name a word of its own, all under "ph": a group cut into many files.
+        var photos = (0..<6000).map { ["photo-\($0)", random.next() % 2 == 0 ? "harbour" : "dawn"] }
+        var postings = Self.postings(of: photos)
+        var files = Dictionary(uniqueKeysWithValues: postings.wordFiles().map { ($0.key, $0.value) })
+        let cut = files.keys.filter { $0.hasPrefix("ph") }.count
+        XCTAssertGreaterThan(cut, 5, "the group is cut into many files")
+        var keptAny = false
+        for round in 0..<24 {
+            var changed = Set((0..<(1 + Int(random.next() % 5))).map { _ in Int(random.next() % 6000) })
+            // Every third round, 300 photos under "photo-1" given long words, then back again:
+            // a file over the budget is cut further, and joined again.
+            if round % 3 == 1 { changed.formUnion(1000..<1300) }
+            var put: [(position: Int, words: [Int], title: [Int])] = []
+            for at in changed.sorted() {
+                photos[at] = ["photo-\(at)", "harbour"]
+                if round % 3 == 1, (1000..<1300).contains(at) { photos[at].append("photo-\(at)-a-long-name-of-round-\(round)") }
+                if round % 4 == 0 { photos[at].append("new\(round)") }
+                let numbers = photos[at].map { postings.number(of: $0) }
+                put.append((at, numbers, Array(numbers.prefix(1))))
+            }
+            let touched = postings.replace(changed, with: put)
+            let groups = postings.groups(of: touched)
+            var remade: [String: [UInt8]] = [:]
+            let kept = postings.wordFiles(under: groups, touched: touched) { remade[$0] = $1 }
+            var next = files.filter { !groups.contains(SearchText.shardKey($0.key)) }
+            for key in kept { next[key] = try XCTUnwrap(files[key], "round \(round): \(key) kept, but there was no such file") }
+            next.merge(remade) { _, made in made }
+            var fresh = Self.postings(of: photos)
+            let freshFiles = Dictionary(uniqueKeysWithValues: fresh.wordFiles().map { ($0.key, $0.value) })
+            XCTAssertEqual(next, freshFiles, "round \(round)")
+            XCTAssertEqual(postings.keys, freshFiles.keys.sorted(), "round \(round)")
+            if round % 3 == 0 {
+                XCTAssertLessThan(remade.keys.filter { $0.hasPrefix("ph") }.count, cut / 2, "round \(round): not every file of the group made")
+            }
+            keptAny = keptAny || kept.contains { $0.hasPrefix("ph") }
+            files = next
+        }
+        XCTAssertTrue(keptAny)
+    }
+
+    func testNumbersAreWrittenAsStringWritesThem() {
+        var random = SplitMix64(5)
+        let values = [0, 1, 9, 10, 99, 100, 65_535, -1, -10, Int.max, Int.min] + (0..<1000).map { _ in Int.random(in: -1_000_000...10_000_000, using: &random) }
+        for value in values {
+            var bytes: [UInt8] = [7]
+            JSONText.appendDecimal(value, to: &bytes)
+            XCTAssertEqual(bytes, [7] + Array(String(value).utf8), "\(value)")
+        }
+        // A list as `map(String.init).joined(separator: ",")` writes it, across the buffer's
+        // flushes (Int.min and Int.max are the longest) and empty.
+        for list in [values, Array(repeating: Int.min, count: 500), [], [0], values.shuffled(using: &random) + values] {
+            var bytes: [UInt8] = [7]
+            JSONText.appendList(list, to: &bytes)
+            XCTAssertEqual(bytes, [7] + Array(list.map(String.init).joined(separator: ",").utf8))
+        }
+    }
+
+    func testPostingsThatAreNotWholeAreNotRead() throws {
+        let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex()
+        let encoded = try XCTUnwrap(index.postings).encoded(files: 1)
+        XCTAssertNotNil(SearchPostings.decode(encoded))
+        for cut in [0, 10, encoded.count / 2, encoded.count - 1] {
+            XCTAssertNil(SearchPostings.decode(encoded.prefix(cut)), "cut at \(cut)")
+        }
+        XCTAssertNil(SearchPostings.decode(encoded + Data([0, 0, 0, 0])), "a number past the end")
+        var wrong = encoded
+        wrong[wrong.count - 4] = 0xFF
+        XCTAssertNil(SearchPostings.decode(wrong), "a photo past the last")
+    }
+
+    /// A site of 10,000 photos: nothing a page loads up front grows with it, and what a search
+    /// loads stays small. Prints the sizes (see the README's section on search).
+    func testTenThousandPhotosMakeSmallFiles() throws {
+        var random = SplitMix64(42)
+        // Made-up words with English's letter frequencies, so they start with as many different
+        // pairs of letters as real ones do.
+        let letters = Array("eeeeeeeeeeeetttttttttaaaaaaaaooooooooiiiiiiinnnnnnnssssssrrrrrrhhhhhdddd"
+                            + "llllucccmmmwwffggyyppbbvkjxqz")
+        let vocabulary = (0..<8000).map { _ in
+            String((0..<Int.random(in: 3...9, using: &random)).map { _ in letters.randomElement(using: &random)! })
+        }
+        func word(_ rank: Int) -> String { vocabulary[rank % vocabulary.count] }
+        // Common words are common: a word's rank is drawn with a bias towards the first ones.
+        func text(_ count: Int, vocabulary: Int) -> String {
+            (0..<count).map { _ in word(Int(pow(Double.random(in: 0..<1, using: &random), 3) * Double(vocabulary))) }.joined(separator: " ")
+        }
+        let common = ["the", "of", "and", "in", "at", "sunset", "morning", "light", "street", "old"]
+        let photos = (0..<10_000).map { n in
+            photo(n, title: text(3, vocabulary: 4000).capitalized,
+                  description: (text(12, vocabulary: 8000) + " " + common[n % common.count] + " " + common[(n / 7) % common.count]),
+                  by: "Person " + word(n % 400), at: "Town \(word(n % 2500)), Region \(word(n % 150)), Country \(word(n % 60))")
+        }
+        let started = Date()
+        let site = try builder(photos)
+        let built = Date()
+        let index = site.searchIndex()
+        let indexTime = Date().timeIntervalSince(built)
+
+        func bytes(_ prefix: String) -> [Int] { index.files.filter { $0.path.hasPrefix(SearchIndex.folder + prefix) }.map(\.data.count) }
+        let meta = bytes("meta")[0], words = bytes("t-"), photoFiles = bytes("p-"), buckets = bytes("i-")
+        let total = index.files.map(\.data.count).reduce(0, +)
+        print("""
+            search index of 10,000 photos: \(index.files.count) files, \(total / 1024) KB in all, made in \(String(format: "%.2f", indexTime)) s \
+            (model \(String(format: "%.1f", built.timeIntervalSince(started))) s); \(index.wordCount) words; meta.js \(meta / 1024) KB; \
+            \(words.count) word files, median \(words.sorted()[words.count / 2] / 1024) KB, largest \(words.max()! / 1024) KB; \
+            \(photoFiles.count) photo files, largest \(photoFiles.max()! / 1024) KB; \(buckets.count) identifier files, largest \(buckets.max()! / 1024) KB
+            """)
+        XCTAssertEqual(photoFiles.count, 500)
+        XCTAssertEqual(buckets.count, 256)
+        XCTAssertLessThan(meta, 16 * 1024, "loaded by every search: grows with the vocabulary's two-letter starts, not the photos")
+        XCTAssertLessThan(photoFiles.max()!, 40 * 1024)
+        XCTAssertLessThan(buckets.max()!, 4 * 1024)
+        XCTAssertLessThan(words.sorted()[words.count / 2], 16 * 1024)
+        // How long it took is printed, not asserted: speed is the benchmark's to measure.
+    }
+}
