@@ -230,7 +230,11 @@ package struct PackedReader {
     }
 
     package mutating func flag() -> Bool {
+        byte() != 0
+    }
+
+    package mutating func byte() -> UInt8 {
         defer { at += 1 }
-        return bytes[at] != 0
+        return bytes[at]
     }
 }

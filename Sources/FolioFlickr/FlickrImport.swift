@@ -153,8 +153,8 @@ public struct FlickrImport: Sendable {
             }
             let old = stamps[.flickr(id: photo.id)]
             if let old {
-                imported.identifier = old.identifier
-                if old.fingerprint == imported.fingerprint {
+                imported.photo.identifier = old.identifier
+                if old.fingerprint == imported.photo.fingerprint {
                     summary.unchanged += 1
                     continue
                 }

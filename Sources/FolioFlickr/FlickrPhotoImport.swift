@@ -17,28 +17,26 @@ enum FlickrPhotoImport {
             placeID: photo.placeID)
         // The checksum names the thumbnails' source: a replaced photo has new URLs, new thumbnails.
         let thumbnailSource = remote.size(coveringShorterSide: thumbnailSide)?.url ?? largest.url
-        var imported = PhotoImport(
-            source: .flickr(id: photo.id),
-            identifier: "f\(photo.id)",
-            title: CleanText.line(photo.title).nilIfBlank,
-            description: plainText(photo.description).nilIfBlank,
-            person: (photo.ownerName ?? owner.name)?.nilIfBlank ?? ownerID,
-            place: place?.name, region: place?.region,
-            taken: photo.dateTaken.flatMap(LocalDateTime.date(from:)),
-            uploaded: photo.dateUpload.flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:)) ?? now,
-            width: largest.width, height: largest.height,
-            checksum: ContentHash.hex(thumbnailSource),
-            latitude: photo.latitude, longitude: photo.longitude,
-            tags: photo.tags.split(separator: " ").map(String.init),
-            personKey: "flickr:\(ownerID)", remote: remote)
-        imported.fingerprint = fingerprint(imported)
+        var row = Photo(identifier: "f\(photo.id)", source: .flickr(id: photo.id),
+                        uploaded: photo.dateUpload.flatMap(TimeInterval.init).map(Date.init(timeIntervalSince1970:)) ?? now,
+                        checksum: ContentHash.hex(thumbnailSource))
+        row.title = CleanText.line(photo.title).nilIfBlank
+        row.description = plainText(photo.description).nilIfBlank
+        row.taken = photo.dateTaken.flatMap(LocalDateTime.date(from:))
+        (row.width, row.height) = (largest.width, largest.height)
+        (row.latitude, row.longitude) = (photo.latitude, photo.longitude)
+        row.tags = photo.tags.split(separator: " ").map(String.init)
+        row.remote = remote
+        var imported = PhotoImport(row, person: (photo.ownerName ?? owner.name)?.nilIfBlank ?? ownerID, personKey: "flickr:\(ownerID)",
+                                   place: place?.name, region: place?.region)
+        imported.photo.fingerprint = fingerprint(imported)
         return imported
     }
 
     /// Everything the model keeps of a photo, hashed: an import that finds it the same skips it.
     static func fingerprint(_ photo: PhotoImport) -> String {
         var values = photo
-        values.fingerprint = ""
+        values.photo.fingerprint = ""
         return ContentHash.hex(encoding: values)
     }
 

@@ -258,7 +258,7 @@ extension GalleryDatabase {
         }
     }
 
-    /// Photos are written as `Photo` encodes them (`Photo(importing:)`), so its coding keys are
+    /// Photos are written as `Photo` encodes them (`PhotoImport.row`), so its coding keys are
     /// the columns. A photo already in the model keeps its identifier (its page's address) and
     /// takes everything else anew, except its favorite flag: a favorite set from the command line
     /// stays until the catalog itself changes its mind.
@@ -267,7 +267,7 @@ extension GalleryDatabase {
         for photo in photos { _ = try id(of: photo.personKey, in: personIds, "person") }
         // Made as `insertRows` takes them, a block at a time: a large batch is never all rows at once.
         let rows = photos.lazy.map { photo in
-            Photo(importing: photo, personId: personIds[photo.personKey] ?? unwrittenID, placeId: photo.place.flatMap { placeIds[$0] })
+            photo.row(personId: personIds[photo.personKey] ?? unwrittenID, placeId: photo.place.flatMap { placeIds[$0] })
         }
         try insertRows(rows, perStatement: 40, db, onConflict: "source") { columns in
             columns.filter { !["identifier", "source", "favorite"].contains($0) }.map(takingNew) + ["""

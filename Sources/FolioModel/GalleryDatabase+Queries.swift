@@ -236,16 +236,13 @@ extension GalleryDatabase {
     /// Reads the rows `request` asks for, each photo packed into `store`.
     static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into store: PackedStore,
                              each: (GalleryPhoto) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, request)
-        var columns: Photo.ColumnIndexes?
+        let rows = try Photo.fetchCursor(db, request)
         // One string for each folder, however many photos it holds.
         var folders: [String: String] = [:]
-        while let row = try rows.next() {
-            if columns == nil {
-                columns = try Photo.ColumnIndexes(row)
-                columns!.readsImportStamps = false
-            }
-            let photo = try Photo(row: row, columns: columns!)
+        while var photo = try rows.next() {
+            // What only the import asks of a photo is not kept in a snapshot.
+            photo.fileStamp = ""
+            photo.fingerprint = ""
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
             let folder = photo.source.folder.map { folder in

@@ -8,8 +8,7 @@ extension GalleryDatabase {
 
     /// Writes `records` in multi-row INSERTs (a handful of statements whatever their number)
     /// whose columns are the records' own encoding, their coding keys: a property added to a
-    /// record is a column written here with nothing else to edit (a `ColumnRecord` lists its
-    /// value beside its key, held to the encoding by a test). `id` is left to SQLite.
+    /// record is a column written here with nothing else to edit. `id` is left to SQLite.
     /// With `key`, a row whose `key` is taken is updated instead, by the clauses `updates`
     /// makes of the columns written (none: the row is left as it is).
     static func insertRows<Records: RandomAccessCollection>(
@@ -21,19 +20,6 @@ extension GalleryDatabase {
         try insertRows(records, columns: columns, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
             let row = try record.databaseDictionary
             return columns.map { row[$0] ?? .null }
-        }
-    }
-
-    /// As above, for records that give their columns' values themselves (`ColumnRecord`).
-    static func insertRows<Records: RandomAccessCollection>(
-        _ records: Records, perStatement: Int, _ db: Database,
-        onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
-    ) throws where Records.Element: ColumnRecord & TableRecord & Sendable, Records.Index == Int {
-        let names = Records.Element.columnNames
-        let kept = names.indices.filter { names[$0] != "id" }
-        try insertRows(records, columns: kept.map { names[$0] }, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
-            let values = try record.columnValues()
-            return kept.map { values[$0] }
         }
     }
 

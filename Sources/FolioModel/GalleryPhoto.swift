@@ -39,7 +39,7 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     /// The photo as the model has it, unpacked: bind it once where several of its properties are read.
     public var photo: Photo {
-        get { store.withRecord(at: offset) { Photo(unpacking: $0) } }
+        get { store.withRecord(at: offset) { Self.unpacked($0) } }
         set {
             let store = PackedStore(spillingInto: nil)
             self = GalleryPhoto(photo: newValue, person: person_, place: place_, region: region_, store: store)
@@ -47,12 +47,37 @@ public struct GalleryPhoto: Sendable, Hashable {
         }
     }
 
-    /// The checksum as a number, when it is sixteen lower-case hex digits (`Photo.checksumAsNumber`).
+    /// The checksum as a number, when it is sixteen lower-case hex digits (as every checksum
+    /// Folio makes is): what media are named by, compared without text.
     package var checksumAsNumber: UInt64? { checksumIsNumber ? checksumNumber : nil }
 
-    public var taken: Date? { Photo.Absent.real(takenBits).map(Date.init(timeIntervalSinceReferenceDate:)) }
-    public var latitude: Double? { Photo.Absent.real(latitudeBits) }
-    public var longitude: Double? { Photo.Absent.real(longitudeBits) }
+    public var taken: Date? { Absent.real(takenBits).map(Date.init(timeIntervalSinceReferenceDate:)) }
+    public var latitude: Double? { Absent.real(latitudeBits) }
+    public var longitude: Double? { Absent.real(longitudeBits) }
+
+    /// How an optional number held as its bits says it has no value: a NaN with a payload no
+    /// arithmetic makes (a NaN a photo is given is held as that NaN).
+    enum Absent {
+        static let real: UInt64 = 0x7FF4_F011_0A00_0001
+
+        static func bits(_ value: Double?) -> UInt64 { value?.bitPattern ?? real }
+        static func real(_ bits: UInt64) -> Double? { bits == real ? nil : Double(bitPattern: bits) }
+    }
+
+    /// The number sixteen lower-case hex digits are; nil for any other text.
+    static func hexNumber(_ text: String) -> UInt64? {
+        let digits = text.utf8
+        guard digits.count == 16, digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return UInt64(text, radix: 16)
+    }
+
+    /// A packed record as `init` packed it. The same type reads what it wrote, so reading cannot
+    /// fail; were it to, the photo would show as one with no text rather than stop the build.
+    static func unpacked(_ bytes: UnsafeRawBufferPointer) -> Photo {
+        var reader = PackedReader(bytes)
+        return (try? PackedDecoder.decode(Photo.self, from: &reader))
+            ?? Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+    }
 
     public var person: Person {
         get { person_.value }
@@ -88,22 +113,24 @@ public struct GalleryPhoto: Sendable, Hashable {
          folder: String?? = nil) {
         id = photo.id
         identifier = photo.identifier
-        takenBits = Photo.Absent.bits(photo.taken?.timeIntervalSinceReferenceDate)
+        takenBits = Absent.bits(photo.taken?.timeIntervalSinceReferenceDate)
         uploaded = photo.uploaded
-        latitudeBits = Photo.Absent.bits(photo.latitude)
-        longitudeBits = Photo.Absent.bits(photo.longitude)
+        latitudeBits = Absent.bits(photo.latitude)
+        longitudeBits = Absent.bits(photo.longitude)
         stamp = photo.stamp
         mediaStamp = photo.mediaStamp
         self.folder = folder ?? photo.source.folder
         favorite = photo.favorite
         hasClip = photo.motion?.clipChecksum != nil
-        checksumNumber = photo.checksumAsNumber ?? 0
-        checksumIsNumber = photo.checksumAsNumber != nil
+        let checksumNumber = Self.hexNumber(photo.checksum)
+        self.checksumNumber = checksumNumber ?? 0
+        checksumIsNumber = checksumNumber != nil
         person_ = person
         place_ = place
         region_ = region
         self.store = store
-        offset = store.append { photo.pack(into: &$0) }
+        // Packing writes values in order and cannot fail for a type whose values are all packable.
+        offset = store.append { try? PackedEncoder.encode(photo, into: &$0) }
     }
 
     /// What it holds beside its packed record, for a kept snapshot (`KeptSnapshot`): its person

@@ -3,12 +3,11 @@ import FolioImaging
 import Foundation
 import GRDB
 
-/// Everything the model needs to know about one photo being imported, whatever its origin.
+/// One photo being imported, whatever its origin: its row as far as the source knows it, and
+/// the names of its person, place and region, which the model turns into their rows' ids.
 public struct PhotoImport: Sendable, Equatable, Encodable {
-    public var source: PhotoSource
-    public var identifier: String
-    public var title: String?
-    public var description: String?
+    /// The row to write; its person's and place's ids are set when it is written.
+    public var photo: Photo
     public var person: String
     /// Who took it, as the source tells them apart: "name:<person>" unless given (a Flickr
     /// account is "flickr:<owner id>", so two accounts of one name stay two people).
@@ -17,88 +16,53 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
     public var place: String?
     /// The place's region; derived from the place name when nil.
     public var region: String?
-    public var taken: Date?
-    public var uploaded: Date
-    public var width: Int
-    public var height: Int
-    public var favorite: Bool
-    public var checksum: String
-    public var fileStamp: String
-    public var fingerprint: String
-    public var format: ImageFormat
-    public var orientation: Int
-    /// What its pixel values mean.
-    public var colour: SourceColour
-    public var transparent: Bool
-    public var animated: Bool
-    /// A video's or a Live Photo's motion; nil for a still.
-    public var motion: PhotoMotion?
-    public var camera: String?
-    public var exposure: String?
-    public var latitude: Double?
-    public var longitude: Double?
-    public var tags: [String]
-    public var remote: RemotePhoto?
-    /// The description as HTML, when it was written in Markdown (a sigal `.md` beside the photo).
-    public var descriptionHTML: String?
 
-    public init(
-        source: PhotoSource, identifier: String, title: String? = nil, description: String? = nil,
-        person: String, place: String? = nil, region: String? = nil, taken: Date? = nil,
-        uploaded: Date, width: Int, height: Int, favorite: Bool = false, checksum: String,
-        fileStamp: String = "", fingerprint: String = "", format: ImageFormat = .jpeg, orientation: Int = 1,
-        camera: String? = nil, exposure: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-        tags: [String] = [], personKey: String? = nil, remote: RemotePhoto? = nil, colour: SourceColour = .sRGB,
-        transparent: Bool = false, animated: Bool = false
-    ) {
-        self.source = source
-        self.identifier = identifier
-        self.title = title
-        self.description = description
+    public init(_ photo: Photo, person: String, personKey: String? = nil, place: String? = nil, region: String? = nil) {
+        self.photo = photo
+        // The last guard, whatever the reader: a date the model cannot read back is no date.
+        self.photo.taken = photo.taken?.storable
+        self.photo.uploaded = photo.uploaded.storable ?? Date(timeIntervalSince1970: 0)
         self.person = person
+        self.personKey = personKey ?? PhotoImport.key(forName: person)
         self.place = place
         self.region = region
-        // The last guard, whatever the reader: a date the model cannot read back is no date.
-        self.taken = taken?.storable
-        self.uploaded = uploaded.storable ?? Date(timeIntervalSince1970: 0)
-        self.width = width
-        self.height = height
-        self.favorite = favorite
-        self.checksum = checksum
-        self.fileStamp = fileStamp
-        self.fingerprint = fingerprint
-        self.format = format
-        self.orientation = orientation
-        self.colour = colour
-        self.transparent = transparent
-        self.animated = animated
-        self.camera = camera
-        self.exposure = exposure
-        self.latitude = latitude
-        self.longitude = longitude
-        self.tags = tags
-        self.personKey = personKey ?? PhotoImport.key(forName: person)
-        self.remote = remote
     }
+
+    public var source: PhotoSource { photo.source }
 
     /// The key of a person known only by name.
     public static func key(forName name: String) -> String { "name:\(name)" }
+
+    /// The row the import writes: the source's favorite is also the catalog's (a favorite set
+    /// from the command line outlives it until the source changes its mind), the last build's
+    /// failure is forgotten until this one fails the photo too, and a photo whose Flickr place is
+    /// not known yet waits on its id.
+    func row(personId: Int64, placeId: Int64?) -> Photo {
+        var row = photo
+        row.id = GalleryDatabase.unwrittenID
+        row.personId = personId
+        row.placeId = placeId
+        row.catalogFavorite = photo.favorite
+        row.lastError = nil
+        row.flickrPlaceId = placeId == nil ? photo.remote?.placeID : nil
+        return row
+    }
 }
 
 extension PhotoImport {
     /// Every text without control characters.
     func cleaned() -> PhotoImport {
         var copy = self
-        copy.title = title.map(CleanText.line)
-        copy.description = description.map(CleanText.paragraph)
+        copy.photo.title = photo.title.map(CleanText.line)
+        copy.photo.description = photo.description.map(CleanText.paragraph)
         copy.person = CleanText.line(person)
         copy.personKey = CleanText.line(personKey)
         copy.place = place.map(CleanText.line)
         copy.region = region.map(CleanText.line)
-        copy.camera = camera.map(CleanText.line)
-        copy.exposure = exposure.map(CleanText.line)
+        copy.photo.camera = photo.camera.map(CleanText.line)
+        copy.photo.exposure = photo.exposure.map(CleanText.line)
         // An empty tag is no tag: pages and the search index never had one.
-        copy.tags = tags.map(CleanText.line).filter { !$0.isEmpty }
+        copy.photo.tags = photo.tags.map(CleanText.line).filter { !$0.isEmpty }
         return copy
     }
 }

@@ -11,48 +11,19 @@ public struct PhotoMotion: Codable, Sendable, Equatable, Hashable {
         case live
     }
 
-    public var kind: Kind {
-        get { fields.value.kind }
-        set { fields.value.kind = newValue }
-    }
+    public var kind: Kind
     /// Seconds.
-    public var duration: Double {
-        get { fields.value.duration }
-        set { fields.value.duration = newValue }
-    }
+    public var duration: Double
     /// A Live Photo's clip, relative to content/, and the checksum of its bytes (what its
     /// published video is named by). Nil for a video: the photo's own source and checksum are.
-    public var clip: String? {
-        get { fields.value.clip }
-        set { fields.value.clip = newValue }
-    }
-    public var clipChecksum: String? {
-        get { fields.value.clipChecksum }
-        set { fields.value.clipChecksum = newValue }
-    }
-
-    /// Held by reference: every photo holds a `PhotoMotion?`, most of them nil, and inline it
-    /// was 48 of a photo's 448 bytes; a reference is 8.
-    private var fields: Boxed<Fields>
-
-    /// What it holds, as stored (its JSON's keys are these names).
-    private struct Fields: Codable, Sendable, Hashable {
-        var kind: Kind
-        var duration: Double
-        var clip: String?
-        var clipChecksum: String?
-    }
+    public var clip: String?
+    public var clipChecksum: String?
 
     public init(kind: Kind, duration: Double, clip: String? = nil, clipChecksum: String? = nil) {
-        fields = Boxed(Fields(kind: kind, duration: duration, clip: clip, clipChecksum: clipChecksum))
-    }
-
-    public init(from decoder: any Decoder) throws {
-        fields = Boxed(try Fields(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try fields.value.encode(to: encoder)
+        self.kind = kind
+        self.duration = duration
+        self.clip = clip
+        self.clipChecksum = clipChecksum
     }
 
     /// The checksum the published video is named by.

@@ -18,48 +18,19 @@ public struct RemotePhoto: Codable, Sendable, Equatable, Hashable {
     }
 
     /// The photo's own page there, which its page here links to.
-    public var pageURL: String {
-        get { fields.value.pageURL }
-        set { fields.value.pageURL = newValue }
-    }
+    public var pageURL: String
     /// The licence's id on the service (Flickr's `license`).
-    public var license: String? {
-        get { fields.value.license }
-        set { fields.value.license = newValue }
-    }
+    public var license: String?
     /// Smallest first.
-    public var sizes: [Size] {
-        get { fields.value.sizes }
-        set { fields.value.sizes = newValue }
-    }
+    public var sizes: [Size]
     /// The service's place id (Flickr's `place_id`), looked up once into a place and region.
-    public var placeID: String? {
-        get { fields.value.placeID }
-        set { fields.value.placeID = newValue }
-    }
-
-    /// Held by reference: a photo holds a `RemotePhoto?` whether it came from elsewhere or not,
-    /// and inline it was 56 of a photo's 448 bytes; a reference is 8.
-    private var fields: Boxed<Fields>
-
-    /// What it holds, as stored (its JSON's keys are these names).
-    private struct Fields: Codable, Sendable, Hashable {
-        var pageURL: String
-        var license: String?
-        var sizes: [Size]
-        var placeID: String?
-    }
+    public var placeID: String?
 
     public init(pageURL: String, license: String?, sizes: [Size], placeID: String?) {
-        fields = Boxed(Fields(pageURL: pageURL, license: license, sizes: sizes, placeID: placeID))
-    }
-
-    public init(from decoder: any Decoder) throws {
-        fields = Boxed(try Fields(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try fields.value.encode(to: encoder)
+        self.pageURL = pageURL
+        self.license = license
+        self.sizes = sizes
+        self.placeID = placeID
     }
 
     /// The smallest size at least `side` pixels on its shorter side, else the largest.

@@ -203,11 +203,11 @@ struct ImportStep: BuildStep {
     /// Photos with coordinates and no place from anyone get the place the gazetteer finds there;
     /// its index is asked for (`finder`, which loads it) only when some photo needs it.
     static func placeByPosition(_ photos: inout [PhotoImport], finder: () -> PlaceFinder) {
-        let waiting = photos.indices.filter { photos[$0].place == nil && photos[$0].latitude != nil && photos[$0].longitude != nil }
+        let waiting = photos.indices.filter { photos[$0].place == nil && photos[$0].photo.latitude != nil && photos[$0].photo.longitude != nil }
         guard !waiting.isEmpty else { return }
         let finder = finder()
         for index in waiting {
-            guard let latitude = photos[index].latitude, let longitude = photos[index].longitude,
+            guard let latitude = photos[index].photo.latitude, let longitude = photos[index].photo.longitude,
                   let found = finder.place(latitude: latitude, longitude: longitude) else { continue }
             photos[index].place = found.place
             photos[index].region = found.region
@@ -356,26 +356,25 @@ struct ImportStep: BuildStep {
         let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
         // sigal's .md is the gallery's own words, as a catalog's are: over any XMP, under the catalog.
         let markdownBody = record?.description == nil ? sigal?.body : nil
-        var photo = PhotoImport(
-            source: entry.source,
-            identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12),
-            title: record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil),
-            description: record?.description ?? markdownBody?.text ?? described.description,
-            person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName,
-            place: place,
-            region: record?.place != nil || record?.region != nil ? record?.region : described.region,
-            taken: record?.taken ?? metadata.taken,
-            uploaded: uploaded(entry, sourceDateEpoch: sourceDateEpoch),
-            width: metadata.width, height: metadata.height,
-            favorite: (record?.favorite ?? false) || rated,
-            checksum: checksum, fileStamp: entry.stamp.text, fingerprint: fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch),
-            format: metadata.format, orientation: metadata.orientation,
-            camera: metadata.camera, exposure: metadata.exposure,
-            latitude: record?.latitude ?? metadata.latitude, longitude: record?.longitude ?? metadata.longitude,
-            tags: record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords,
-            colour: metadata.colour, transparent: metadata.transparent, animated: metadata.animated)
-        photo.descriptionHTML = markdownBody?.html
-        photo.motion = motion
+        var row = Photo(identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12), source: entry.source,
+                        uploaded: uploaded(entry, sourceDateEpoch: sourceDateEpoch), checksum: checksum)
+        row.title = record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil)
+        row.description = record?.description ?? markdownBody?.text ?? described.description
+        row.descriptionHTML = markdownBody?.html
+        row.taken = record?.taken ?? metadata.taken
+        (row.width, row.height) = (metadata.width, metadata.height)
+        row.favorite = (record?.favorite ?? false) || rated
+        row.fileStamp = entry.stamp.text
+        row.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
+        (row.format, row.orientation, row.colour) = (metadata.format, metadata.orientation, metadata.colour)
+        (row.transparent, row.animated) = (metadata.transparent, metadata.animated)
+        row.motion = motion
+        (row.camera, row.exposure) = (metadata.camera, metadata.exposure)
+        row.latitude = record?.latitude ?? metadata.latitude
+        row.longitude = record?.longitude ?? metadata.longitude
+        row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
+        let photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
+                                region: record?.place != nil || record?.region != nil ? record?.region : described.region)
         return .success((photo, issues))
     }
 

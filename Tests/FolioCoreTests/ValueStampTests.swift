@@ -33,9 +33,9 @@ final class ValueStampTests: XCTestCase {
         XCTAssertEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample()))
     }
 
-    /// A photo's stamp is made property by property (`Photo.stamp`): it takes every property the
-    /// type has (a property added to `Photo` fails here until the stamp takes it), a change to any
-    /// one of them moves it, and values that are not the same never run into each other.
+    /// A photo's stamp is made of its encoding (`Photo.stamp`): a change to any of its stored
+    /// properties moves it (a property added to `Photo` fails here until a change of it is
+    /// listed), and values that are not the same never run into each other.
     func testAPhotosStampTakesEveryPropertyItHas() throws {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: [
@@ -44,8 +44,6 @@ final class ValueStampTests: XCTestCase {
                         tags: ["x", "y"]),
         ]))
         let photo = try XCTUnwrap(database.snapshot().photos.first?.photo)
-        XCTAssertEqual(Photo.heldProperties(of: photo).sorted(), Photo.stampedProperties.sorted())
-        XCTAssertEqual(Photo.CodingKeys.allCases.map(\.stringValue), Photo.stampedProperties)
         let changes: [String: (inout Photo) -> Void] = [
             "id": { $0.id += 1 }, "identifier": { $0.identifier += "x" }, "source": { $0.source = .content(path: "a/two.jpg") },
             "title": { $0.title = nil }, "description": { $0.description = "" }, "descriptionHTML": { $0.descriptionHTML = "<p>x</p>" },
@@ -61,7 +59,7 @@ final class ValueStampTests: XCTestCase {
             "remote": { $0.remote = RemotePhoto(pageURL: "https://example.org/1", license: nil, sizes: [], placeID: nil) },
             "flickrPlaceId": { $0.flickrPlaceId = "p" },
         ]
-        XCTAssertEqual(Set(changes.keys), Set(Photo.stampedProperties), "a change for every property")
+        XCTAssertEqual(Set(changes.keys), Set(Mirror(reflecting: photo).children.compactMap(\.label)), "a change for every property")
         var seen = [photo.stamp: "as read"]
         for (name, change) in changes {
             var changed = photo

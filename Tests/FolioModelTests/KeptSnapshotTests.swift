@@ -67,7 +67,7 @@ final class KeptSnapshotTests: XCTestCase {
         XCTAssertTrue(try readAndCompare("nothing changed"))
         // A title, through the import.
         var retitled = photo(12, by: "P5", at: "Town 1, Region 0, Country")
-        retitled.title = "Another title"
+        retitled.photo.title = "Another title"
         try model.apply(ImportBatch(upserts: [retitled]))
         XCTAssertTrue(try readAndCompare("a title changed"))
         // A favorite set from the command line, a row written by SQL alone.
@@ -148,7 +148,7 @@ final class KeptSnapshotTests: XCTestCase {
         // The model restored from a backup taken before the file was kept: changes made since
         // in the other model are not in its rows, and the file is not taken for it.
         var retitled = photo(7, by: "P1", at: "Town 3, Region, Country")
-        retitled.title = "Made after the backup"
+        retitled.photo.title = "Made after the backup"
         try model.apply(ImportBatch(upserts: [retitled]))
         XCTAssertTrue(try readAndCompare("an edit"))
         let file = try Data(contentsOf: self.kept.url)

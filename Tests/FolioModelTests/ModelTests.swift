@@ -100,64 +100,6 @@ final class ModelTests: XCTestCase {
         }
     }
 
-    /// `Photo(row:)` reads by hand what GRDB's `Decodable` path reads: every column, the JSON
-    /// ones (motion, remote, tags) included, set and unset.
-    /// Dates are read from their stored text by hand (`Photo.storedDate`): the number must be
-    /// GRDB's own to the last bit, or every photo's stamp would move between readings.
-    func testAStoredDateReadByHandIsTheDateGRDBReads() throws {
-        var random = SplitMix64(0xDA7E)
-        var texts: [String] = []
-        for round in 0..<60_000 {
-            // Photos' years, the years around 2001 (where the sum's rounding shows), and the whole
-            // range the stored form can write.
-            let (span, start): (Double, Double) = [(2_000_000_000, 0), (200_000_000, 880_000_000), (250_000_000_000, -11_000_000_000)][round % 3]
-            let seconds = Double(random.next() % UInt64(span * 1000)) / 1000 + start
-            let date = Date(timeIntervalSince1970: seconds + Double(random.next() % 1000) / 1e6)
-            guard case .string(let text) = date.databaseValue.storage else { return XCTFail("\(date) is not stored as text") }
-            texts.append(text)
-        }
-        texts += ["2024-02-29 23:59:59.999", "2023-02-29 12:00:00.000", "1599-12-31 23:59:59.999", "1600-01-01 00:00:00.000",
-                  "2024-01-01 24:00:00.000", "2024-01-01 12:00:60.000", "2024-13-01 00:00:00.000", "2024-01-01T12:00:00.000",
-                  "2024-01-01 12:00:00", "2024-01-01", "9999-12-31 23:59:59.999", "nonsense"]
-        let queue = try DatabaseQueue()
-        var fast = 0
-        try queue.read { db in
-            for text in texts {
-                let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT ?", arguments: [text]))
-                let grdb = Date.fromDatabaseValue(row[0] as DatabaseValue)
-                guard let read = Photo.storedDate(row, at: 0) else { continue }
-                fast += 1
-                XCTAssertEqual(read.timeIntervalSinceReferenceDate.bitPattern, grdb?.timeIntervalSinceReferenceDate.bitPattern, text)
-            }
-            XCTAssertNil(Photo.storedDate(try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT NULL")), at: 0))
-            XCTAssertNil(Photo.storedDate(try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT 12.5")), at: 0))
-        }
-        // Every stored date from 1600 on is read by hand; none of the other forms is.
-        XCTAssertEqual(fast, texts.filter { $0.count == 23 && $0 >= "1600" && $0.dropFirst(4).first == "-" }.count - 5)
-    }
-
-    func testAPhotoReadByHandIsThePhotoGRDBDecodes() throws {
-        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
-                                                 photo(2, by: "Al", at: nil)]))
-        let full = Self.everyPropertySet(try XCTUnwrap(try database.snapshot().photos.first { $0.photo.identifier == "p1" }?.photo))
-        try database.writer.write { db in try full.update(db) }
-        try database.writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM photo ORDER BY identifier")
-            XCTAssertEqual(rows.count, 2)
-            for row in rows {
-                XCTAssertEqual(try Photo(row: row), try FetchableRecordDecoder().decode(Photo.self, from: row))
-            }
-            XCTAssertEqual(try Photo(row: rows[0]), full)
-            XCTAssertEqual(try Photo(row: rows[1]).tags, [])
-            XCTAssertNil(try Photo(row: rows[1]).motion)
-        }
-        try database.writer.write { db in try db.execute(sql: "UPDATE photo SET source = 'dropbox:1' WHERE identifier = 'p2'") }
-        try database.writer.read { db in
-            let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT * FROM photo WHERE identifier = 'p2'"))
-            XCTAssertThrowsError(try Photo(row: row)) { XCTAssertTrue("\($0)".contains("dropbox:1")) }
-        }
-    }
-
     /// `photo` with every property a site's snapshot reads set, each to something other than its
     /// default (the import's stamps, `fileStamp` and `fingerprint`, are not read into it).
     static func everyPropertySet(_ photo: Photo) -> Photo {
@@ -183,34 +125,6 @@ final class ModelTests: XCTestCase {
                                   placeID: "abc")
         full.flickrPlaceId = "abc"
         return full
-    }
-
-    /// `Photo.encode(to:)` writes by hand the row GRDB's `Encodable` path writes: every column,
-    /// set and unset, the JSON ones included; a checksum that is not hex digits too. Columns of
-    /// one type hold different values in one of the photos, so that two given in each other's
-    /// place are told apart.
-    func testAPhotoWrittenByHandIsTheRowGRDBEncodes() throws {
-        struct Coded: EncodableRecord, Encodable {
-            let photo: Photo
-            func encode(to encoder: any Encoder) throws { try photo.encode(to: encoder) }
-        }
-        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States"),
-                                                 photo(2, by: "Al", at: nil)]))
-        let photos = try database.snapshot().photos.map(\.photo)
-        XCTAssertEqual(photos.count, 2)
-        var odd = Self.everyPropertySet(photos[0])
-        odd.checksum = "not hex"
-        odd.tags = ["a/b", "é"]
-        odd.taken = Date(timeIntervalSinceReferenceDate: -1e10)
-        odd.fileStamp = "4517:1795911824908"
-        odd.fingerprint = "ed9571bf101ef32f"
-        (odd.favorite, odd.catalogFavorite, odd.transparent, odd.animated) = (true, false, false, true)
-        (odd.width, odd.height, odd.orientation) = (640, 480, 3)
-        for photo in photos + [Self.everyPropertySet(photos[0]), odd] {
-            let byHand = try photo.databaseDictionary
-            XCTAssertEqual(byHand, try Coded(photo: photo).databaseDictionary, photo.identifier)
-            XCTAssertEqual(byHand.count, Photo.CodingKeys.allCases.count)
-        }
     }
 
     /// A build's view without some photos counts its regions' photographers as the import
@@ -257,7 +171,7 @@ final class ModelTests: XCTestCase {
         let other = folder.appendingPathComponent("other.sqlite")
         try FileManager.default.copyItem(at: folder.appendingPathComponent("gallery.sqlite"), to: other)
         var retitled = photo(200, by: "P4", at: "Town 2, Region 2, Country")
-        retitled.title = "Another title"
+        retitled.photo.title = "Another title"
         try GalleryDatabase.open(at: other).apply(ImportBatch(upserts: [retitled]))
         let elsewhere = try model.snapshot(topRegionLimit: 50, halves: 1, beside: { try GalleryDatabase.open(at: other).reader() })
         XCTAssertTrue(elsewhere.photos == whole.photos)
@@ -333,7 +247,7 @@ final class ModelTests: XCTestCase {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Nairobi, Kenya")]))
         try database.setFavorite(true, photo: "p1")
         var edited = photo(1, by: "Josh", at: "Nairobi, Kenya")
-        edited.title = "Edited"
+        edited.photo.title = "Edited"
         try database.apply(ImportBatch(upserts: [edited]))
         XCTAssertEqual(try database.photo(identifier: "p1")?.favorite, true)
 
@@ -444,27 +358,14 @@ final class ModelTests: XCTestCase {
                        ImagesStep.ThumbnailStore.batchBytes / 2)
     }
 
-    func testTagsAreReadAsTheJSONDecoderReadsThem() throws {
-        let written = [[], ["a"], ["", "b c"], ["Zürich", "東京", "🌋 volcano"], ["a/b", "quote \" in", "back\\slash"], ["x,y", "[z]"]]
-        for tags in written {
-            let text = String(decoding: try JSONEncoder().encode(tags), as: UTF8.self)
-            XCTAssertEqual(try Photo.tags(text), tags, text)
-        }
-        // Written by hand, or broken: whatever the decoder makes of it, or its refusal.
-        for text in [#"["a","b"]"#, #"[ "a" ]"#, #"["a" ,"b"]"#, #"["\u00e9"]"#, #"["a",]"#, #"["a"#, #"["a" "b"]"#, "", "[", #"[1]"#] {
-            XCTAssertEqual(try? Photo.tags(text), try? JSONDecoder().decode([String].self, from: Data(text.utf8)), text)
-        }
-        XCTAssertThrowsError(try Photo.tags(#"["a" "b"]"#))
-    }
-
     func testEveryPhotoColumnIsReadBackAsWritten() throws {
         var imported = photo(1, by: "Josh", at: "Lyon, France", favorite: true)
-        imported.description = "Rubble"
-        imported.tags = ["old town", "night"]
-        imported.latitude = 45.76
-        imported.longitude = 4.83
-        imported.camera = "X100"
-        imported.motion = PhotoMotion(kind: .video, duration: 3.5)
+        imported.photo.description = "Rubble"
+        imported.photo.tags = ["old town", "night"]
+        imported.photo.latitude = 45.76
+        imported.photo.longitude = 4.83
+        imported.photo.camera = "X100"
+        imported.photo.motion = PhotoMotion(kind: .video, duration: 3.5)
         try database.apply(ImportBatch(upserts: [imported]))
         let single = try XCTUnwrap(database.photo(identifier: "p1"))
         let snapshot = try XCTUnwrap(database.snapshot().photos.first?.photo)
@@ -474,44 +375,6 @@ final class ModelTests: XCTestCase {
         XCTAssertEqual(snapshot.description, "Rubble")
         XCTAssertEqual(snapshot.latitude, 45.76)
         XCTAssertTrue(snapshot.favorite)
-    }
-
-    /// A photo holds its optional numbers as bits and its sizes as 32-bit numbers, in 192 bytes
-    /// (a site's snapshot holds one for every photo): what is set is what is read, nil included,
-    /// a NaN a photo is given included, and a photo equals itself.
-    func testAPhotoHoldsItsNumbersAsSetInItsOwnFewBytes() throws {
-        XCTAssertEqual(MemoryLayout<Photo>.size, 192)
-        try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: nil)]))
-        var held = try XCTUnwrap(database.photo(identifier: "p1"))
-        for value in [nil, 0, -0.0, 1.5, -33.86, .greatestFiniteMagnitude, -.infinity, .nan] as [Double?] {
-            held.latitude = value
-            held.longitude = value.map { -$0 }
-            XCTAssertEqual(held.latitude?.bitPattern, value?.bitPattern)
-            XCTAssertEqual(held.longitude?.bitPattern, value.map { -$0 }?.bitPattern)
-            held.taken = value.map(Date.init(timeIntervalSinceReferenceDate:))
-            XCTAssertEqual(held.taken?.timeIntervalSinceReferenceDate.bitPattern, value?.bitPattern)
-            XCTAssertEqual(held, held)
-        }
-        for id in [nil, 1, Int64.max, -1] as [Int64?] {
-            held.placeId = id
-            XCTAssertEqual(held.placeId, id)
-        }
-        for (width, height, orientation) in [(0, 0, 0), (8_192, 65_535, 8), (Int(Int32.max), 1, 255)] {
-            (held.width, held.height, held.orientation) = (width, height, orientation)
-            XCTAssertEqual([held.width, held.height, held.orientation], [width, height, orientation])
-        }
-        held.checksum = "c1"
-        XCTAssertEqual(held.checksum, "c1")
-        held.checksum = "0123456789abcdef"
-        XCTAssertEqual(held.checksum, "0123456789abcdef")
-        var fresh = try XCTUnwrap(database.photo(identifier: "p1"))
-        fresh.checksum = "0123456789abcdef"
-        fresh.latitude = held.latitude
-        fresh.longitude = held.longitude
-        fresh.taken = held.taken
-        fresh.placeId = held.placeId
-        (fresh.width, fresh.height, fresh.orientation) = (held.width, held.height, held.orientation)
-        XCTAssertEqual(fresh, held, "a text checksum replaced by digits leaves nothing of itself")
     }
 
     /// A snapshot keeps its photos packed (`PackedStore`) and holds beside each what every pass
@@ -538,8 +401,8 @@ final class ModelTests: XCTestCase {
                                                   sizes: [.init(label: "z", url: "https://example.org/\(n)_z.jpg", width: 640, height: 480)],
                                                   placeID: nil) : nil,
                 transparent: n % 11 == 0, animated: n % 13 == 0)
-            if n % 12 == 0 { photo.motion = PhotoMotion(kind: .live, duration: 2.5, clip: "trips/\(n).mov", clipChecksum: "0123456789abcdef") }
-            if n % 14 == 0 { photo.motion = PhotoMotion(kind: .video, duration: 61) }
+            if n % 12 == 0 { photo.photo.motion = PhotoMotion(kind: .live, duration: 2.5, clip: "trips/\(n).mov", clipChecksum: "0123456789abcdef") }
+            if n % 14 == 0 { photo.photo.motion = PhotoMotion(kind: .video, duration: 61) }
             return photo
         }))
         for halves in [Int.max, 100] {
@@ -549,7 +412,7 @@ final class ModelTests: XCTestCase {
                 var photo = item.photo
                 let single = try XCTUnwrap(database.photo(identifier: item.identifier))
                 XCTAssertEqual(item.stamp, photo.stamp, item.identifier)
-                // A snapshot does not read what only the import asks (`readsImportStamps`).
+                // A snapshot does not keep what only the import asks.
                 (photo.fileStamp, photo.fingerprint) = (single.fileStamp, single.fingerprint)
                 XCTAssertEqual(photo, single, item.identifier)
                 XCTAssertEqual(item.id, single.id)
@@ -570,23 +433,22 @@ final class ModelTests: XCTestCase {
     /// Every property a photo has comes back from its packed bytes as it was: all of them set,
     /// and none.
     func testAPhotoPackedIsReadBackWithEveryProperty() throws {
-        let full = Photo(id: 7, identifier: "p7", source: .content(path: "a/b/ç.heic"), title: "Tï", description: "D", descriptionHTML: "<p>D</p>",
-                         personId: -3, placeId: 1 << 40, taken: Date(timeIntervalSinceReferenceDate: -1.25), uploaded: Date(timeIntervalSinceReferenceDate: 9e8),
-                         width: Int(Int32.max), height: 1, favorite: true, catalogFavorite: true, checksum: "not hex", fileStamp: "s", fingerprint: "f",
-                         format: .heic, orientation: 6, colour: .adobeRGB, transparent: true, animated: true,
-                         motion: PhotoMotion(kind: .live, duration: 1.5, clip: "a/b/ç.mov", clipChecksum: "00ff"), camera: "C", exposure: "",
-                         latitude: -0.0, longitude: .infinity, tags: ["", "x y"], lastError: "bad",
-                         remote: RemotePhoto(pageURL: "u", license: nil, sizes: [.init(label: "s", url: "v", width: 1, height: 2)], placeID: "pl"),
-                         flickrPlaceId: "fp")
-        let bare = Photo(id: 1, identifier: "", source: .flickr(id: ""), title: nil, description: nil, descriptionHTML: nil, personId: 0,
-                         placeId: nil, taken: nil, uploaded: Date(timeIntervalSinceReferenceDate: 0), width: 0, height: 0, favorite: false,
-                         catalogFavorite: false, checksum: "0123456789abcdef", fileStamp: "", fingerprint: "", format: .jpeg, orientation: 1,
-                         colour: .sRGB, transparent: false, animated: false, motion: nil, camera: nil, exposure: nil, latitude: nil,
-                         longitude: nil, tags: [], lastError: nil, remote: nil, flickrPlaceId: nil)
+        var full = Self.everyPropertySet(Photo(identifier: "p7", source: .content(path: "a/b/ç.heic"),
+                                               uploaded: Date(timeIntervalSinceReferenceDate: 9e8), checksum: "not hex"))
+        (full.id, full.personId, full.placeId) = (7, -3, 1 << 40)
+        (full.title, full.width, full.height, full.orientation) = ("Tï", Int(Int32.max), 1, 6)
+        (full.fileStamp, full.fingerprint, full.exposure, full.colour) = ("s", "f", "", .adobeRGB)
+        (full.latitude, full.longitude, full.tags) = (-0.0, .infinity, ["", "x y"])
+        var bare = Photo(identifier: "", source: .flickr(id: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "0123456789abcdef")
+        bare.id = 1
         for photo in [full, bare] {
             var packed = PackedWriter()
-            photo.pack(into: &packed)
-            let read = packed.bytes.withUnsafeBytes { Photo(unpacking: $0) }
+            try PackedEncoder.encode(photo, into: &packed)
+            let read = try packed.bytes.withUnsafeBytes { bytes in
+                var reader = PackedReader(bytes)
+                defer { XCTAssertEqual(reader.position, bytes.count, "every byte read") }
+                return try PackedDecoder.decode(Photo.self, from: &reader)
+            }
             XCTAssertEqual(read, photo)
             XCTAssertEqual(read.stamp, photo.stamp)
             XCTAssertEqual(read.latitude?.sign, photo.latitude?.sign)
@@ -600,9 +462,9 @@ final class ModelTests: XCTestCase {
         try database.apply(ImportBatch(upserts: (0..<count).map { n in
             var photo = photo(n, by: "P\(n % 13)", at: n % 5 == 0 ? nil : "Town \(n % 17), Region \(n % 3), Country",
                               favorite: n % 9 == 0, checksum: "c\(n)")
-            photo.tags = n % 4 == 0 ? ["tag \(n)", "every fourth"] : []
-            photo.latitude = n % 6 == 0 ? Double(n) / 100 : nil
-            photo.taken = n % 7 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 61.5)
+            photo.photo.tags = n % 4 == 0 ? ["tag \(n)", "every fourth"] : []
+            photo.photo.latitude = n % 6 == 0 ? Double(n) / 100 : nil
+            photo.photo.taken = n % 7 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000 + Double(n) * 61.5)
             return photo
         }))
         let photos = try database.snapshot().photos

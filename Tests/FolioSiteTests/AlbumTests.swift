@@ -142,19 +142,22 @@ final class AlbumTests: XCTestCase {
     /// names is found among them once, when the tree is made.
     /// The photos last added are chosen a batch at a time: the same, in the same order, as every
     /// photo sorted by when it was added (then identifier, then position), for any count.
+    /// A 4×3 photo by person 1, nowhere.
+    static func photo(id: Int, identifier: String, path: String, taken: Date?, uploaded: Date) -> Photo {
+        var photo = Photo(identifier: identifier, source: .content(path: path), uploaded: uploaded, checksum: "0123456789abcdef")
+        (photo.id, photo.personId, photo.taken) = (Int64(id), 1, taken)
+        (photo.width, photo.height) = (4, 3)
+        return photo
+    }
+
     func testTheLatestAddedAreThoseAFullSortPutsFirst() {
         var random = SplitMix64(0x1A7E_57AD)
         let person = Person(id: 1, key: "al", name: "Al", slug: "al")
         let moment = Date(timeIntervalSince1970: 1_600_000_000)
         let photos = (0..<700).map { number in
             // Few moments and few identifiers: ties at every level.
-            GalleryPhoto(photo: Photo(id: Int64(number + 1), identifier: "p\(random.next() % 300)", source: .content(path: "a/\(number).jpg"),
-                                      title: nil, description: nil, descriptionHTML: nil, personId: 1, placeId: nil, taken: nil,
-                                      uploaded: moment.addingTimeInterval(Double(random.next() % 40)), width: 4, height: 3,
-                                      favorite: false, catalogFavorite: false, checksum: "0123456789abcdef", fileStamp: "", fingerprint: "",
-                                      format: .jpeg, orientation: 1, colour: .sRGB, transparent: false, animated: false, motion: nil,
-                                      camera: nil, exposure: nil, latitude: nil, longitude: nil, tags: [], lastError: nil, remote: nil,
-                                      flickrPlaceId: nil),
+            GalleryPhoto(photo: Self.photo(id: number + 1, identifier: "p\(random.next() % 300)", path: "a/\(number).jpg", taken: nil,
+                                           uploaded: moment.addingTimeInterval(Double(random.next() % 40))),
                          person: person, place: nil, region: nil)
         }
         let sorted = photos.indices.sorted { a, b in
@@ -173,12 +176,7 @@ final class AlbumTests: XCTestCase {
         let files: [(String, Date?)] = [("trip/IMG_10.jpg", moment), ("trip/IMG_9.jpg", moment), ("trip/b.jpg", nil), ("trip/a.jpg", nil),
                                         ("trip/first.jpg", moment.addingTimeInterval(-60))]
         let photos = files.enumerated().map { number, file in
-            GalleryPhoto(photo: Photo(id: Int64(number + 1), identifier: "p\(number)", source: .content(path: file.0), title: nil,
-                                      description: nil, descriptionHTML: nil, personId: 1, placeId: nil, taken: file.1,
-                                      uploaded: moment, width: 4, height: 3, favorite: false, catalogFavorite: false,
-                                      checksum: "0123456789abcdef", fileStamp: "", fingerprint: "", format: .jpeg, orientation: 1,
-                                      colour: .sRGB, transparent: false, animated: false, motion: nil, camera: nil, exposure: nil,
-                                      latitude: nil, longitude: nil, tags: [], lastError: nil, remote: nil, flickrPlaceId: nil),
+            GalleryPhoto(photo: Self.photo(id: number + 1, identifier: "p\(number)", path: file.0, taken: file.1, uploaded: moment),
                          person: person, place: nil, region: nil)
         }
         let tree = AlbumTree(photos: photos, settings: ["trip": AlbumInfo(path: "trip", cover: "b.jpg")])

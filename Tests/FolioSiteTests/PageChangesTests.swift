@@ -54,7 +54,7 @@ final class PageChangesTests: XCTestCase {
                                     person: Self.people.randomElement(using: &random)!, place: Self.places.randomElement(using: &random)!,
                                     taken: start.addingTimeInterval(-age), uploaded: start.addingTimeInterval(-Double(n * 60)),
                                     width: 4, height: 3, favorite: Int.random(in: 0..<3, using: &random) == 0, checksum: "c\(n)")
-            if Bool.random(using: &random) { (photo.latitude, photo.longitude) = (Double.random(in: -60...60, using: &random), Double.random(in: -170...170, using: &random)) }
+            if Bool.random(using: &random) { (photo.photo.latitude, photo.photo.longitude) = (Double.random(in: -60...60, using: &random), Double.random(in: -170...170, using: &random)) }
             photos.append(photo)
         }
         try database.apply(ImportBatch(upserts: photos))
@@ -70,19 +70,19 @@ final class PageChangesTests: XCTestCase {
             for _ in 0..<Int.random(in: 1...2, using: &random) {
                 let at = Int.random(in: 0..<photos.count, using: &random)
                 switch Int.random(in: 0..<8, using: &random) {
-                case 0: photos[at].title = (photos[at].title ?? "") + " again"; done.append("retitled p\(at)")
-                case 1: photos[at].favorite.toggle(); done.append("favorite of p\(at)")
+                case 0: photos[at].photo.title = (photos[at].photo.title ?? "") + " again"; done.append("retitled p\(at)")
+                case 1: photos[at].photo.favorite.toggle(); done.append("favorite of p\(at)")
                 case 2: photos[at].place = Self.places.randomElement(using: &random)!; done.append("placed p\(at) in \(photos[at].place ?? "none")")
                 case 3:
                     photos[at].person = Self.people.randomElement(using: &random)!
                     photos[at].personKey = PhotoImport.key(forName: photos[at].person)
                     done.append("gave p\(at) to \(photos[at].person)")
                 case 4:
-                    photos[at].latitude = photos[at].latitude == nil ? Double.random(in: -60...60, using: &random) : nil
-                    photos[at].longitude = photos[at].latitude == nil ? nil : Double.random(in: -170...170, using: &random)
+                    photos[at].photo.latitude = photos[at].photo.latitude == nil ? Double.random(in: -60...60, using: &random) : nil
+                    photos[at].photo.longitude = photos[at].photo.latitude == nil ? nil : Double.random(in: -170...170, using: &random)
                     done.append("moved the GPS of p\(at)")
-                case 5: photos[at].checksum += "x"; done.append("replaced the file of p\(at)")
-                case 6: photos[at].taken = photos[at].taken?.addingTimeInterval(-Double.random(in: 1...3, using: &random) * 86_400); done.append("redated p\(at)")
+                case 5: photos[at].photo.checksum += "x"; done.append("replaced the file of p\(at)")
+                case 6: photos[at].photo.taken = photos[at].photo.taken?.addingTimeInterval(-Double.random(in: 1...3, using: &random) * 86_400); done.append("redated p\(at)")
                 default: done.append("nothing")
                 }
             }
@@ -136,7 +136,7 @@ final class PageChangesTests: XCTestCase {
         let person = Route.person(slug: "josh"), place = Route.place(slug: try XCTUnwrap(first.index.places.first).slug)
 
         // p4, on page 3, retitled: pages 1 and 3.
-        photos[4].title = "Renamed"
+        photos[4].photo.title = "Renamed"
         try database.apply(ImportBatch(upserts: photos))
         var builder = try builder(database, now: start, pageSize: 2)
         var changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
@@ -145,8 +145,8 @@ final class PageChangesTests: XCTestCase {
         XCTAssertEqual(looked(builder, changes, person), [1, 2, 3])
 
         // The cover, p0, retitled: every page's link preview names it.
-        photos[4].title = "Photo 4"
-        photos[0].title = "Renamed"
+        photos[4].photo.title = "Photo 4"
+        photos[0].photo.title = "Renamed"
         try database.apply(ImportBatch(upserts: photos))
         builder = try self.builder(database, now: start, pageSize: 2)
         changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
@@ -155,7 +155,7 @@ final class PageChangesTests: XCTestCase {
 
         // Nothing changed, an hour later: p1 is now a day old, in the section of p2's day, and
         // page 2 of the place's timeline says it carries that section on.
-        photos[0].title = "Photo 0"
+        photos[0].photo.title = "Photo 0"
         try database.apply(ImportBatch(upserts: photos))
         builder = try self.builder(database, now: start.addingTimeInterval(hour), pageSize: 2)
         changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))

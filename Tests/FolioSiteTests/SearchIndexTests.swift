@@ -172,7 +172,7 @@ final class SearchIndexTests: XCTestCase {
     func testAPartIndexMakesItsShardsAsTheWholeOneAndKeepsTheRest() throws {
         var photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
         let before = try builder(photos)
-        photos[50].title = "Harbour at dawn"
+        photos[50].photo.title = "Harbour at dawn"
         let after = try builder(photos)
         let position = try XCTUnwrap(after.ordered.firstIndex { $0.photo.title == "Harbour at dawn" })
         let whole = Dictionary(uniqueKeysWithValues: after.searchIndex().files.map { ($0.path, $0.data) })
@@ -212,11 +212,11 @@ final class SearchIndexTests: XCTestCase {
                 let at = Int.random(in: photos.indices, using: &random)
                 // Words beyond ASCII too: accents folded, a key of two ideographs, Hangul syllables.
                 let titles = ["Harbour at dawn, round \(round)", "Éze, 東京駅 and 한국어 \(round)", title(at + 1000 * round)]
-                photos[at].title = titles.randomElement(using: &random)
-                retitled.insert(photos[at].identifier)
+                photos[at].photo.title = titles.randomElement(using: &random)
+                retitled.insert(photos[at].photo.identifier)
             }
             // A photo that changed nothing is taken out and put back the same.
-            retitled.insert(photos[7].identifier)
+            retitled.insert(photos[7].photo.identifier)
             let site = try builder(photos)
             let positions = Set(retitled.compactMap { site.index.position[$0] })
             let whole = site.searchIndex()
@@ -234,7 +234,7 @@ final class SearchIndexTests: XCTestCase {
             last = read.postings
             lastFiles = wholeFiles
         }
-        XCTAssertTrue(photos.contains { $0.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
+        XCTAssertTrue(photos.contains { $0.photo.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
     /// The postings of photos' words, each photo's first word in its title.

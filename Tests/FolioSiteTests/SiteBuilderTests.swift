@@ -358,12 +358,12 @@ final class SiteBuilderTests: XCTestCase {
         // entries, three a page, the folders first.
         var photos = (1...5).map { n -> PhotoImport in
             var photo = photo(n)
-            photo.source = .content(path: "library/f\(n)/\(n).jpg")
+            photo.photo.source = .content(path: "library/f\(n)/\(n).jpg")
             return photo
         }
         for n in 6...7 {
             var own = photo(n, taken: now.addingTimeInterval(-Double(n) * 86_400))
-            own.source = .content(path: "library/\(n).jpg")
+            own.photo.source = .content(path: "library/\(n).jpg")
             photos.append(own)
         }
         let builder = try builder(photos, pageSize: 3)

@@ -1,0 +1,263 @@
+import Foundation
+
+/// A value's `Encodable` conformance written as packed bytes (`PackedWriter`), and read back by
+/// `PackedDecoder` through its `Decodable` one: the values in the order the conformance gives
+/// them, without their keys. A type's stored properties are then packed with no list of them to
+/// keep, and what holds for a packed record (a snapshot's photos) holds for every property.
+///
+/// The two sides must be the same type's conformances: nothing in the bytes says which key a
+/// value is. An optional property is a flag and, when present, its value; an array its count,
+/// then its elements. An optional element of an array is not supported (none is packed).
+package enum PackedEncoder {
+    package static func encode(_ value: some Encodable, into writer: inout PackedWriter) throws {
+        let sink = Sink(writer)
+        try value.encode(to: ValueEncoder(sink: sink))
+        writer = sink.writer
+    }
+
+    /// Where every container of one value writes, in the order values come.
+    final class Sink {
+        var writer: PackedWriter
+        init(_ writer: PackedWriter) { self.writer = writer }
+
+        func write(_ value: some Encodable) throws {
+            switch value {
+            case let value as String: writer.text(value)
+            case let value as Bool: writer.flag(value)
+            case let value as Double: writer.bits(value.bitPattern)
+            case let value as Float: writer.bits(UInt64(value.bitPattern))
+            case let value as Int: writer.number(Int64(value))
+            case let value as Int64: writer.number(value)
+            case let value as Int32: writer.number(Int64(value))
+            case let value as Int16: writer.number(Int64(value))
+            case let value as Int8: writer.number(Int64(value))
+            case let value as UInt64: writer.bits(value)
+            case let value as UInt: writer.bits(UInt64(value))
+            case let value as UInt32: writer.number(Int64(value))
+            case let value as UInt16: writer.number(Int64(value))
+            case let value as UInt8: writer.number(Int64(value))
+            default: try value.encode(to: ValueEncoder(sink: self))
+            }
+        }
+    }
+
+    struct ValueEncoder: Encoder {
+        let sink: Sink
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] = [:]
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            KeyedEncodingContainer(Keyed(sink: sink))
+        }
+
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            // The count first, as four bytes written over as each element comes.
+            let at = sink.writer.bytes.count
+            sink.writer.bytes.append(contentsOf: [0, 0, 0, 0])
+            return Unkeyed(sink: sink, countAt: at)
+        }
+
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(sink: sink) }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let sink: Sink
+        var codingPath: [any CodingKey] = []
+
+        mutating func encodeNil(forKey key: Key) throws { sink.writer.flag(false) }
+        mutating func encode(_ value: some Encodable, forKey key: Key) throws { try sink.write(value) }
+        mutating func encodeIfPresent(_ value: (some Encodable)?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { try sink.write(value) }
+        }
+        mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { sink.writer.text(value) }
+        }
+        mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { sink.writer.flag(value) }
+        }
+        mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { sink.writer.bits(value.bitPattern) }
+        }
+        mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { sink.writer.number(Int64(value)) }
+        }
+        mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+            sink.writer.flag(value != nil)
+            if let value { sink.writer.number(value) }
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            ValueEncoder(sink: sink).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            ValueEncoder(sink: sink).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder { ValueEncoder(sink: sink) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(sink: sink) }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let sink: Sink
+        let countAt: Int
+        var codingPath: [any CodingKey] = []
+        var count = 0
+
+        mutating func counted() {
+            count += 1
+            withUnsafeBytes(of: UInt32(count).littleEndian) { bytes in
+                for (offset, byte) in bytes.enumerated() { sink.writer.bytes[countAt + offset] = byte }
+            }
+        }
+
+        mutating func encodeNil() throws {
+            throw EncodingError.invalidValue(Optional<Int>.none as Any, .init(codingPath: codingPath, debugDescription: "packed arrays hold no nil"))
+        }
+        mutating func encode(_ value: some Encodable) throws {
+            counted()
+            try sink.write(value)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            counted()
+            return ValueEncoder(sink: sink).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            counted()
+            return ValueEncoder(sink: sink).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder { ValueEncoder(sink: sink) }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let sink: Sink
+        var codingPath: [any CodingKey] = []
+
+        mutating func encodeNil() throws {
+            throw EncodingError.invalidValue(Optional<Int>.none as Any, .init(codingPath: codingPath, debugDescription: "a packed value is never nil"))
+        }
+        mutating func encode(_ value: some Encodable) throws { try sink.write(value) }
+    }
+}
+
+/// Reads what `PackedEncoder` wrote, through the same type's `Decodable` conformance.
+package enum PackedDecoder {
+    package static func decode<Value: Decodable>(_ type: Value.Type, from reader: inout PackedReader) throws -> Value {
+        let source = Source(reader)
+        let value = try source.read(type)
+        reader = source.reader
+        return value
+    }
+
+    final class Source {
+        var reader: PackedReader
+        init(_ reader: PackedReader) { self.reader = reader }
+
+        func read<Value: Decodable>(_ type: Value.Type) throws -> Value {
+            switch type {
+            case is String.Type: return reader.text() as! Value
+            case is Bool.Type: return reader.flag() as! Value
+            case is Double.Type: return Double(bitPattern: reader.bits()) as! Value
+            case is Float.Type: return Float(bitPattern: UInt32(truncatingIfNeeded: reader.bits())) as! Value
+            case is Int.Type: return Int(truncatingIfNeeded: reader.number()) as! Value
+            case is Int64.Type: return reader.number() as! Value
+            case is Int32.Type: return Int32(truncatingIfNeeded: reader.number()) as! Value
+            case is Int16.Type: return Int16(truncatingIfNeeded: reader.number()) as! Value
+            case is Int8.Type: return Int8(truncatingIfNeeded: reader.number()) as! Value
+            case is UInt64.Type: return reader.bits() as! Value
+            case is UInt.Type: return UInt(reader.bits()) as! Value
+            case is UInt32.Type: return UInt32(truncatingIfNeeded: reader.number()) as! Value
+            case is UInt16.Type: return UInt16(truncatingIfNeeded: reader.number()) as! Value
+            case is UInt8.Type: return UInt8(truncatingIfNeeded: reader.number()) as! Value
+            default: return try Value(from: ValueDecoder(source: self))
+            }
+        }
+
+        func count() -> Int {
+            var count: UInt32 = 0
+            for shift in stride(from: 0, to: 32, by: 8) { count |= UInt32(reader.byte()) << UInt32(shift) }
+            return Int(count)
+        }
+    }
+
+    struct ValueDecoder: Decoder {
+        let source: Source
+        var codingPath: [any CodingKey] = []
+        var userInfo: [CodingUserInfoKey: Any] = [:]
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+            KeyedDecodingContainer(Keyed(source: source))
+        }
+        func unkeyedContainer() throws -> any UnkeyedDecodingContainer { Unkeyed(source: source, count: source.count()) }
+        func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(source: source) }
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let source: Source
+        var codingPath: [any CodingKey] = []
+        var allKeys: [Key] { [] }
+
+        func contains(_ key: Key) -> Bool { true }
+        func decodeNil(forKey key: Key) throws -> Bool { !source.reader.flag() }
+        func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { try source.read(type) }
+        func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+            source.reader.flag() ? try source.read(type) : nil
+        }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+            source.reader.flag() ? source.reader.text() : nil
+        }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+            source.reader.flag() ? source.reader.flag() : nil
+        }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            source.reader.flag() ? Double(bitPattern: source.reader.bits()) : nil
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+            source.reader.flag() ? Int(truncatingIfNeeded: source.reader.number()) : nil
+        }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+            source.reader.flag() ? source.reader.number() : nil
+        }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+            KeyedDecodingContainer(Keyed<NestedKey>(source: source))
+        }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+            Unkeyed(source: source, count: source.count())
+        }
+        func superDecoder() throws -> any Decoder { ValueDecoder(source: source) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { ValueDecoder(source: source) }
+    }
+
+    struct Unkeyed: UnkeyedDecodingContainer {
+        let source: Source
+        var codingPath: [any CodingKey] = []
+        let count: Int?
+        var currentIndex = 0
+        var isAtEnd: Bool { currentIndex >= (count ?? 0) }
+
+        mutating func decodeNil() throws -> Bool { false }
+        mutating func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+            currentIndex += 1
+            return try source.read(type)
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+            currentIndex += 1
+            return KeyedDecodingContainer(Keyed<NestedKey>(source: source))
+        }
+        mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+            currentIndex += 1
+            return Unkeyed(source: source, count: source.count())
+        }
+        mutating func superDecoder() throws -> any Decoder { ValueDecoder(source: source) }
+    }
+
+    struct Single: SingleValueDecodingContainer {
+        let source: Source
+        var codingPath: [any CodingKey] = []
+
+        func decodeNil() -> Bool { false }
+        func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try source.read(type) }
+    }
+}
