@@ -3,7 +3,9 @@ import Foundation
 /// A site's own settings, from `folio.json` beside `content/`; every key is optional.
 public struct SiteSettings: Codable, Sendable, Equatable {
     public var title = "Folio"
-    public var description = "A photo gallery"
+    /// What the gallery is, under its title; without one, the theme's words for a photo gallery
+    /// in the site's language.
+    public var description: String?
     /// Where the site will be published, e.g. "https://example.com/photos/"; makes the feed's
     /// and the sitemap's links absolute. Pages always link relatively.
     public var baseURL: String?
@@ -71,7 +73,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = SiteSettings()
         title = try c.decodeIfPresent(String.self, forKey: .title) ?? d.title
-        description = try c.decodeIfPresent(String.self, forKey: .description) ?? d.description
+        description = try c.decodeIfPresent(String.self, forKey: .description)
         baseURL = try c.decodeIfPresent(String.self, forKey: .baseURL)
         language = try c.decodeIfPresent(String.self, forKey: .language) ?? d.language
         thumbnailSizes = try c.decodeIfPresent([Int].self, forKey: .thumbnailSizes) ?? d.thumbnailSizes

@@ -176,6 +176,7 @@ extension GalleryDatabase {
                 known[row["key"]] = (row["id"], row["name"])
             }
         }
+        let names = Dictionary(uniqueKeysWithValues: names.map { ($0.key, Person.storedName($0.value, key: $0.key)) })
         for (key, name) in names.sorted(by: { $0.key < $1.key }) where known[key].map({ $0.name != name }) == true {
             try db.execute(sql: "UPDATE person SET name = ? WHERE key = ?", arguments: [name, key])
         }
@@ -185,7 +186,7 @@ extension GalleryDatabase {
         var slugs = Set(try String.fetchAll(db, sql: "SELECT slug FROM person"))
         let people = missing.map { key in
             let name = names[key] ?? key
-            return Person(id: unwrittenID, key: key, name: name, slug: Slug.unique(name, in: &slugs))
+            return Person(id: unwrittenID, key: key, name: name, slug: Slug.unique(name.isEmpty ? key : name, in: &slugs))
         }
         try insertRows(people, perStatement: 300, db)
         for chunk in missing.chunked(500) {

@@ -264,6 +264,14 @@ extension GalleryDatabase {
             try db.execute(sql: "PRAGMA secure_delete = \(overwrites)")
         }
 
+        migrator.registerMigration("v15: no one named is no word") { db in
+            // The person of photos no one is named for was kept as "Unknown", an English word the
+            // pages then showed whatever the site's language. No one is now a key with no name;
+            // pages choose their words. (Their slug, never published, stays.)
+            try db.execute(sql: "UPDATE person SET key = ?, name = '' WHERE key = ?",
+                           arguments: [Person.nobodyKey, "name:" + Person.unknownName])
+        }
+
         return migrator
     }
 }

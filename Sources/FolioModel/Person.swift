@@ -9,13 +9,20 @@ public struct Person: Codable, Hashable, Sendable, FetchableRecord, PersistableR
     public var name: String
     public var slug: String
 
-    /// Who took a photo that names no one: a name only, which pages leave out rather than show.
-    /// (A catalog's `user` "Unknown" says the same, and is the same person to the model.)
+    /// What content says for no one: the import's name for a photo no one is named for, and a
+    /// catalog's `user` "Unknown", which means the same. The model keeps no such word: no one is
+    /// `nobodyKey`, with no name, and pages say what their language calls them.
     public static let unknownName = "Unknown"
+
+    /// The key of no one named.
+    public static let nobodyKey = "nobody"
 
     /// No one named: the person the import gives a photo no one is named for. By key, so a Flickr
     /// account whose display name is "Unknown" is someone, with a page.
-    public var isUnknown: Bool { key == PhotoImport.key(forName: Self.unknownName) }
+    public var isUnknown: Bool { key == Self.nobodyKey }
+
+    /// The name the model keeps for the person of `key`: none for no one.
+    public static func storedName(_ name: String, key: String) -> String { key == nobodyKey ? "" : name }
 
     public static let databaseTableName = "person"
     public static let photos = hasMany(Photo.self)

@@ -31,7 +31,7 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
     public var source: PhotoSource { photo.source }
 
     /// The key of a person known only by name.
-    public static func key(forName name: String) -> String { "name:\(name)" }
+    public static func key(forName name: String) -> String { name == Person.unknownName ? Person.nobodyKey : "name:\(name)" }
 
     /// The row the import writes: the source's favorite is also the catalog's (a favorite set
     /// from the command line outlives it until the source changes its mind), the last build's

@@ -69,23 +69,23 @@ public struct BuildReport: Sendable {
     /// "built, 2 photos skipped, 1 other problem" (a catalog record, a folder).
     public var problemHeadline: String {
         let others = max(0, errors.count - failedPhotos.count)
-        let parts = [failedPhotos.isEmpty ? nil : "\(PhotoText.count(failedPhotos.count, "photo")) skipped",
-                     others == 0 ? nil : PhotoText.count(others, failedPhotos.isEmpty ? "problem" : "other problem")]
+        let parts = [failedPhotos.isEmpty ? nil : "\(Wording.count(failedPhotos.count, "photo")) skipped",
+                     others == 0 ? nil : Wording.count(others, failedPhotos.isEmpty ? "problem" : "other problem")]
         return (["built"] + parts.compactMap { $0 }).joined(separator: ", ")
     }
 
     public var summary: String {
-        var line = "\(PhotoText.count(photos, "photo")), \(PhotoText.count(pages, "page"))"
+        var line = "\(Wording.count(photos, "photo")), \(Wording.count(pages, "page"))"
         if upToDate {
             line += " (up to date)"
         } else {
             line += " (\(imported) imported, \(removed) removed, \(renditionsMade) renditions made, \(renditionsReused) reused,"
-            line += " \(PhotoText.count(photosLookedAt, "photo")) looked at,"
+            line += " \(Wording.count(photosLookedAt, "photo")) looked at,"
             line += " \(pagesLookedAt) pages looked at, \(pagesRendered) rendered, \(pagesWritten) written)"
         }
-        if !failedPhotos.isEmpty { line += ", \(PhotoText.count(failedPhotos.count, "photo")) failed" }
-        if !errors.isEmpty { line += ", \(PhotoText.count(errors.count, "error"))" }
-        if !warnings.isEmpty { line += ", \(PhotoText.count(warnings.count, "warning"))" }
+        if !failedPhotos.isEmpty { line += ", \(Wording.count(failedPhotos.count, "photo")) failed" }
+        if !errors.isEmpty { line += ", \(Wording.count(errors.count, "error"))" }
+        if !warnings.isEmpty { line += ", \(Wording.count(warnings.count, "warning"))" }
         line += String(format: " in %.2f s", duration)
         return line
     }

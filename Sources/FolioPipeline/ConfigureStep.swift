@@ -12,6 +12,8 @@ struct ConfiguredSite: StepOutput {
     let paths: SitePaths
     let settings: SiteSettings
     let theme: Theme
+    /// The words and forms the pages speak: the settings' `language` in the theme's catalogues.
+    let language: SiteLanguage
     let database: GalleryDatabase
     let renditions: RenditionSet
     let processor: ImageProcessor
@@ -76,14 +78,16 @@ struct ConfigureStep: BuildStep {
             throw FolioError(reason: "cannot find the default theme; set FOLIO_THEME to the templates/ folder of Folio")
         }
         let theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates, files: run.files)
+        let language = SiteLanguage(tag: settings.language, catalogues: theme.catalogues)
+        let shown = language.issues.map { BuildIssue(severity: $0.severity, path: paths.shown(URL(fileURLWithPath: $0.path)), reason: $0.reason) }
         return ConfiguredSite(
-            paths: paths, settings: settings, theme: theme,
+            paths: paths, settings: settings, theme: theme, language: language,
             database: try GalleryDatabase.open(at: scratchModel ?? paths.database),
             renditions: RenditionSet(settings),
             processor: ImageProcessor(pixelLimit: settings.pixelLimit, fullDecodePixelLimit: settings.fullDecodePixelLimit,
                                       clock: run.clock, colour: settings.colour),
             output: try scratchModel == nil ? PublicOutput(destination: paths.output, disk: run.disk) : PublicOutput(viewing: paths.output),
-            disk: run.disk, lock: lock, issues: issues,
+            disk: run.disk, lock: lock, issues: issues + shown,
             folio: run.options.identity ?? FolioIdentity.current(cache: paths.state, disk: run.disk), outsideSecret: outsideSecret)
     }
 }

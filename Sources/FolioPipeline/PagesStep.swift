@@ -204,7 +204,7 @@ struct PagesStep: BuildStep {
         // The world the maps are drawn on, projected from the theme's outlines once per build.
         let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
         let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
-                                  basemap: basemap?.path)
+                                  language: site.language, basemap: basemap?.path)
         var builders = [builder]
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
@@ -216,7 +216,7 @@ struct PagesStep: BuildStep {
             }
             let others = Set(snapshot.photos.map(\.id)).subtracting(own)
             let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
-                                           now: run.now, unlisted: album, mapInNavigation: builder.hasMap)
+                                           now: run.now, language: site.language, unlisted: album, mapInNavigation: builder.hasMap)
             builders.append(albumBuilder)
         }
         let routes = SiteRoutes(builders)

@@ -440,8 +440,9 @@ public final class PublicOutput: @unchecked Sendable {
     /// bytes are the published one's is taken over, as an unchanged page is: same file, same
     /// modification time. Written again at every build, the theme's scripts and styles had a
     /// new one each time, by which a host that tags files with it (nginx's ETag, Last-Modified)
-    /// sent them again to every visitor who had them.
-    public func copyAssets(from assetFolders: [URL], files: any FileAccess) throws {
+    /// sent them again to every visitor who had them. `heads` go before the asset of their name
+    /// (the site's words before `folio.js`).
+    public func copyAssets(from assetFolders: [URL], files: any FileAccess, heads: [String: Data] = [:]) throws {
         var chosen: [String: URL] = [:]
         for folder in assetFolders where files.isFolder(folder) {
             for name in try files.files(under: folder) {
@@ -449,7 +450,7 @@ public final class PublicOutput: @unchecked Sendable {
             }
         }
         for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
-            let (data, relative) = (try files.read(url), "assets/\(name)")
+            let (data, relative) = ((heads[name] ?? Data()) + (try files.read(url)), "assets/\(name)")
             if FileManager.default.contents(atPath: destination.path + "/" + relative) == data, reuse(relative) { continue }
             try write(data, to: relative)
         }

@@ -65,7 +65,7 @@ struct RenderStep: BuildStep {
     func run(_ input: (site: ConfiguredSite, pages: SitePages), in run: BuildRun) async throws -> RenderedSite {
         let (site, values) = input
         let output = site.output
-        let renderer = PageRenderer(theme: site.theme, settings: site.settings)
+        let renderer = PageRenderer(theme: site.theme, settings: site.settings, language: site.language)
         let routes = values.routes
         let drawing = values.drawing
         let progress = run.progress("pages", total: routes.count)
@@ -198,7 +198,7 @@ struct RenderStep: BuildStep {
             rest = rest[range.upperBound...]
         }
         inlined += rest
-        var frame = PageFrame(path: page.path, section: page.frame.section, title: "Protected album")
+        var frame = PageFrame(path: page.path, section: page.frame.section, title: renderer.language.say(.lockedTitle))
         frame.noindex = true
         frame.lock = seal.lock
         let shell = LockedPage(frame: frame, sealed: SealedPage(

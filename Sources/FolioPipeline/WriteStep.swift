@@ -31,7 +31,8 @@ struct WriteStep: BuildStep {
     func run(_ input: Input, in run: BuildRun) async throws -> Written {
         let site = input.site
         let output = site.output
-        try output.copyAssets(from: site.theme.assetFolders, files: run.files)
+        // The scripts' words head the first of them, which every page loads (`SiteLanguage.scriptWords`).
+        try output.copyAssets(from: site.theme.assetFolders, files: run.files, heads: ["folio.js": Data(site.language.scriptWords.utf8)])
         var stamp: BuildStamp?
         if input.clean {
             // Made now, not at planning: storing new thumbnails changed the model's generation.

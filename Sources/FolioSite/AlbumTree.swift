@@ -47,7 +47,8 @@ struct AlbumTree: Sendable {
     /// Top-level albums' paths, by title.
     private(set) var roots: [String] = []
 
-    init(photos: [GalleryPhoto], settings: [String: AlbumInfo]) {
+    /// Albums by title in `collation`'s order (the site's language's).
+    init(photos: [GalleryPhoto], settings: [String: AlbumInfo], collation: Collation = .english) {
         for (position, item) in photos.enumerated() {
             guard let folder = item.folder else { continue }
             var path: String? = folder
@@ -69,7 +70,7 @@ struct AlbumTree: Sendable {
         }
         let byTitle: (String, String) -> Bool = { [albums] a, b in
             let (ta, tb) = (albums[a]!.title, albums[b]!.title)
-            return ta == tb ? a < b : Collation.precedesAsFileName(ta, tb)
+            return ta == tb ? a < b : collation.precedesAsFileName(ta, tb)
         }
         roots.sort(by: byTitle)
         // A photo's name is in its packed value (`GalleryPhoto.photo`): read once for each photo

@@ -40,7 +40,7 @@ extension SiteBuilder {
             <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(e(settings.language))">
               <id>\(e(address?.absolute(AtomFeed.path) ?? AtomFeed.uuid("\(settings.title)\n")))</id>
               <title>\(e(settings.title))</title>
-              <subtitle>\(e(settings.description))</subtitle>
+              <subtitle>\(e(siteDescription))</subtitle>
               <updated>\(XMLText.date(updated))</updated>
               <author><name>\(e(settings.title))</name></author>
               <link rel="self" type="application/atom+xml" href="\(link(AtomFeed.path))"/>
@@ -57,18 +57,22 @@ extension SiteBuilder {
             if let image = images[photo]?.screen {
                 let src = SiteAddress.image(image, in: address) ?? image.src
                 content += "<p><a href=\"\(e(address?.absolute(page) ?? page))\"><img src=\"\(e(src))\" width=\"\(image.width)\" "
-                    + "height=\"\(image.height)\" alt=\"\(e(PhotoText.alt(item)))\"></a></p>"
+                    + "height=\"\(image.height)\" alt=\"\(e(PhotoText.alt(item, language)))\"></a></p>"
             }
             let subtitle = PhotoText.subtitle(photo)
             if !subtitle.isEmpty { content += "<p>\(e(subtitle))</p>" }
-            let place = item.place.map { " in \($0.name)" } ?? ""
-            content += "<p>By \(e(item.person.name))\(e(place)).</p>"
+            // Someone must be named, in an entry's author and in its byline: no one is the
+            // language's word for an unknown photographer.
+            let person = item.person.isUnknown ? language.say(.personUnknown) : item.person.name
+            let byline = item.place.map { language.say(.feedByIn, ["person": person, "place": $0.name]) }
+                ?? language.say(.feedBy, ["person": person])
+            content += "<p>\(e(byline))</p>"
             xml += """
                   <entry>
                     <id>\(e(id))</id>
-                    <title>\(e(PhotoText.title(photo)))</title>
+                    <title>\(e(PhotoText.title(photo, language)))</title>
                     <updated>\(XMLText.date(photo.uploaded))</updated>
-                    <author><name>\(e(item.person.name))</name></author>
+                    <author><name>\(e(person))</name></author>
                     <link rel="alternate" type="text/html" href="\(link(page))"/>
                     <content type="html">\(e(content))</content>
                   </entry>

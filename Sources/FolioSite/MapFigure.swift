@@ -73,7 +73,7 @@ public struct MapFigure: Sendable, Encodable, Equatable {
     /// marker one size and names places alone: another photo of the place changes nothing on it,
     /// so its pages are not drawn again.
     public init(kind: String, label: String, pins: [Pin], frame: Frame, displayWidth: Double, basemap: String?, root: String,
-                counts: Bool = true) {
+                language: SiteLanguage = .defaultTheme, counts: Bool = true) {
         self.kind = kind
         self.label = label
         viewBox = frame.text
@@ -89,7 +89,7 @@ public struct MapFigure: Sendable, Encodable, Equatable {
             // A cluster is large enough for its number to be read.
             let radius = max(Self.radius(photos: counts ? cluster.photos : 1), cluster.pins.count > 1 ? 9 : 0) * unitsPerPixel
             let (x, y) = (Self.number(cluster.lead.coordinate.x), Self.number(cluster.lead.coordinate.y))
-            let name = XMLText.escape(counts ? Self.name(cluster) : cluster.lead.name)
+            let name = XMLText.escape(counts ? Self.name(cluster, language) : cluster.lead.name)
             let many = cluster.pins.count > 1
             svg += #"<a\#(many ? #" class="map-cluster""# : "") href="\#(XMLText.escape(root + cluster.lead.href))" aria-label="\#(name)">"#
             svg += #"<circle cx="\#(x)" cy="\#(y)" r="\#(Self.number(radius))"/>"#
@@ -112,10 +112,11 @@ public struct MapFigure: Sendable, Encodable, Equatable {
     }
 
     /// What a marker is called: "Paris, France: 12 photos"; "Paris and 3 more places: 40 photos".
-    static func name(_ cluster: Cluster) -> String {
-        let photos = PhotoText.count(cluster.photos, "photo")
-        guard cluster.pins.count > 1 else { return "\(cluster.lead.name): \(photos)" }
-        return "\(cluster.lead.title) and \(PhotoText.count(cluster.pins.count - 1, "more place")): \(photos)"
+    static func name(_ cluster: Cluster, _ language: SiteLanguage) -> String {
+        let photos = language.count(.countPhotos, cluster.photos)
+        guard cluster.pins.count > 1 else { return language.say(.mapMarker, ["place": cluster.lead.name, "photos": photos]) }
+        return language.say(.mapCluster, ["place": cluster.lead.title, "more": language.count(.countMorePlaces, cluster.pins.count - 1),
+                                          "photos": photos])
     }
 
     /// Pins, most photos first, each joining the first cluster whose lead is within `radius`, else

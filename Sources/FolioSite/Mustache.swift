@@ -225,7 +225,7 @@ private struct TemplateDrawing {
 
     private static func write(_ value: TemplateValue, into out: inout String) {
         switch value {
-        case .text(let text): out += text
+        case .text(let text), .markup(let text): out += text
         case .number(let number): out += String(number)
         case .real(let number): out += String(describing: number)
         case .flag(let flag): out += flag ? "true" : "false"
@@ -240,6 +240,7 @@ private struct TemplateDrawing {
         var text: String
         switch value {
         case .text(let value): text = value
+        case .markup(let html): return out += html
         case .number, .real, .flag, .null: return write(value, into: &out)
         case .object, .list:
             text = ""

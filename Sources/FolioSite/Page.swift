@@ -93,10 +93,9 @@ public struct MapPage: SitePage {
     public var frame: PageFrame
     public var map: MapFigure
     public var places: [MapListItem]
-    /// Said under a list that leaves places out: how many, and that Places lists them all.
-    public var moreNote: String?
-    /// Where every place is listed, after `moreNote`.
-    public var placesHref = Route.places().path
+    /// Said under a list that leaves places out: how many, and that Places lists them all (a
+    /// link), as HTML.
+    public var moreNoteHTML: String?
     /// The theme's map script's places (`SiteBuilder.mapData()`), relative to the public root.
     public var mapData: String?
 }
@@ -144,6 +143,8 @@ public struct PlacesPage: SitePage {
 public struct SearchPage: SitePage {
     public static let template = "search"
     public var frame: PageFrame
+    /// What the page says without JavaScript, with links to browse instead, as HTML.
+    public var noscriptHTML: String?
 }
 
 /// A photo's own page.
@@ -171,6 +172,8 @@ public struct LockedPage: SitePage {
 public struct Paging: Sendable, Encodable, Equatable {
     public var number: Int
     public var count: Int
+    /// "Page 2 of 5", in the site's language.
+    public var status: String
     public var previous: String?
     public var next: String?
     /// The pages a visitor can jump to: the first, the last, and those around this one, with
@@ -178,17 +181,20 @@ public struct Paging: Sendable, Encodable, Equatable {
     public var pages: [PageLink]
 
     /// Paging for page `number` of `count` pages of `route`; nil when there is one page.
-    init?(_ route: Route, number: Int, count: Int) {
+    init?(_ route: Route, number: Int, count: Int, language: SiteLanguage = .defaultTheme) {
         guard count > 1 else { return nil }
         self.number = number
         self.count = count
+        status = language.say(.pagerStatus, ["number": language.number(number), "count": language.number(count)])
         previous = number > 1 ? route.page(number - 1).path : nil
         next = number < count ? route.page(number + 1).path : nil
         let shown = Set([1, count] + Array(max(1, number - 2)...min(count, number + 2)))
         var pages: [PageLink] = []
         for n in shown.sorted() {
-            if let last = pages.last?.number, n > last + 1 { pages.append(PageLink(number: 0, href: "", current: false, gap: true)) }
-            pages.append(PageLink(number: n, href: route.page(n).path, current: n == number, gap: false))
+            if let last = pages.last?.number, n > last + 1 {
+                pages.append(PageLink(number: 0, numberText: "", href: "", current: false, gap: true))
+            }
+            pages.append(PageLink(number: n, numberText: language.number(n), href: route.page(n).path, current: n == number, gap: false))
         }
         self.pages = pages
     }
@@ -196,6 +202,8 @@ public struct Paging: Sendable, Encodable, Equatable {
 
 public struct PageLink: Sendable, Encodable, Equatable {
     public var number: Int
+    /// `number` as the site's language writes it.
+    public var numberText: String
     public var href: String
     public var current: Bool
     /// Stands for pages left out of the list ("…").

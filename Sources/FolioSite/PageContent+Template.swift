@@ -166,11 +166,13 @@ extension PageRenderer.View: TemplateConvertible {
 
 extension PageRenderer.SiteWords: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 4)
+        var fields = TemplateFields(capacity: 6)
         fields.add("title", title)
         fields.add("description", description)
         fields.add("baseURL", baseURL)
         fields.add("language", language)
+        fields.add("rightToLeft", rightToLeft)
+        fields.add("feedTitle", feedTitle)
         return fields.value
     }
 }
@@ -196,7 +198,8 @@ extension Crumb: TemplateConvertible {
 
 extension Fact: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 4)
+        var fields = TemplateFields(capacity: 5)
+        fields.add("kind", kind.rawValue)
         fields.add("label", label)
         fields.add("value", value)
         fields.add("href", href)
@@ -207,12 +210,13 @@ extension Fact: TemplateConvertible {
 
 extension SequencePlace: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 5)
+        var fields = TemplateFields(capacity: 6)
         fields.add("key", key)
         fields.add("number", number)
         fields.add("count", count)
         fields.add("title", title)
         fields.add("href", href)
+        fields.add("html", html)
         return fields.value
     }
 }
@@ -271,9 +275,10 @@ extension TilePyramid: TemplateConvertible {
 
 extension Paging: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 5)
+        var fields = TemplateFields(capacity: 6)
         fields.add("number", number)
         fields.add("count", count)
+        fields.add("status", status)
         fields.add("previous", previous)
         fields.add("next", next)
         fields.add("pages", pages)
@@ -283,8 +288,9 @@ extension Paging: TemplateConvertible {
 
 extension PageLink: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 4)
+        var fields = TemplateFields(capacity: 5)
         fields.add("number", number)
+        fields.add("numberText", numberText)
         fields.add("href", href)
         fields.add("current", current)
         fields.add("gap", gap)

@@ -161,13 +161,16 @@ public struct Crumb: Sendable, Encodable {
 public struct StatLink: Sendable, Encodable {
     public var label: String
     public var count: Int?
+    /// `count` as the site's language writes numbers.
+    public var countText: String?
     public var href: String
     public var name: String
     public var note: String?
 
-    public init(label: String, count: Int?, href: String, name: String, note: String? = nil) {
+    public init(label: String, count: Int?, countText: String? = nil, href: String, name: String, note: String? = nil) {
         self.label = label
         self.count = count
+        self.countText = countText
         self.href = href
         self.name = name
         self.note = note
@@ -175,13 +178,38 @@ public struct StatLink: Sendable, Encodable {
 }
 
 public struct Fact: Sendable, Encodable {
+    /// What the fact is, whatever the language calls it.
+    public enum Kind: String, Sendable, Encodable {
+        case photographer, album, place, region, taken, added, camera, exposure, size, duration, live, licence, source
+
+        var phrase: Phrase {
+            switch self {
+            case .photographer: return .factPhotographer
+            case .album: return .factAlbum
+            case .place: return .factPlace
+            case .region: return .factRegion
+            case .taken: return .factTaken
+            case .added: return .factAdded
+            case .camera: return .factCamera
+            case .exposure: return .factExposure
+            case .size: return .factSize
+            case .duration: return .factDuration
+            case .live: return .factLive
+            case .licence: return .factLicence
+            case .source: return .factSource
+            }
+        }
+    }
+
+    public var kind: Kind
     public var label: String
     public var value: String
     public var href: String?
     /// `href` is another site's address, not a page of this one.
     public var external: Bool
 
-    public init(label: String, value: String, href: String? = nil, external: Bool = false) {
+    public init(kind: Kind, label: String, value: String, href: String? = nil, external: Bool = false) {
+        self.kind = kind
         self.label = label
         self.value = value
         self.href = href

@@ -5,6 +5,9 @@ import Foundation
 public struct PageRenderer: Sendable {
     public let theme: Theme
     public let settings: SiteSettings
+    public let language: SiteLanguage
+    /// Every plain phrase, made once for all the pages (`SiteLanguage.templateWords`).
+    private let words: TemplateValue
 
     /// What a template sees beside `page`: the site, the way back to the root, the navigation.
     struct View: Encodable {
@@ -27,11 +30,19 @@ public struct PageRenderer: Sendable {
         var description: String
         var baseURL: String?
         var language: String
+        /// The page is laid out right to left (`dir="rtl"`).
+        var rightToLeft: Bool
+        /// The feed's title: "Folio demo: latest photos".
+        var feedTitle: String
     }
 
-    public init(theme: Theme, settings: SiteSettings) {
+    /// `language` resolved from the theme's catalogues and the settings unless given.
+    public init(theme: Theme, settings: SiteSettings, language: SiteLanguage? = nil) {
         self.theme = theme
         self.settings = settings
+        let language = language ?? SiteLanguage(tag: settings.language, catalogues: theme.catalogues)
+        self.language = language
+        words = language.templateWords
     }
 
     /// What the template sees, as Mustache reads it: the view's fields, and `page`, whose own
@@ -39,9 +50,13 @@ public struct PageRenderer: Sendable {
     func values(_ page: any SitePage, encoder: TemplateEncoder = TemplateEncoder()) throws -> TemplateObject {
         let frame = page.frame
         let view = View(
-            site: SiteWords(title: settings.title, description: settings.description, baseURL: settings.baseURL, language: settings.language),
+            site: SiteWords(title: settings.title, description: settings.description ?? language.say(.siteDescription),
+                            baseURL: settings.baseURL, language: settings.language, rightToLeft: language.rightToLeft,
+                            feedTitle: language.say(.layoutFeed, ["site": settings.title])),
             root: frame.root,
-            nav: Route.navigation.filter { $0.route != .map || frame.hasMap }.map { NavItem(title: $0.title, href: $0.route.path, current: $0.route.section == frame.section) },
+            nav: Route.navigation.filter { $0.route != .map || frame.hasMap }.map {
+                NavItem(title: language.say($0.title), href: $0.route.path, current: $0.route.section == frame.section)
+            },
             generator: "Folio",
             documentTitle: frame.section == .home ? settings.title : "\(frame.title) · \(settings.title)",
             hasCrumbs: !frame.crumbs.isEmpty, hasLetters: !((page as? PlacesPage)?.letters ?? []).isEmpty,
@@ -52,6 +67,7 @@ public struct PageRenderer: Sendable {
             fields.add(frameFields)
         }
         values.set("page", .object(fields))
+        values.set("words", words)
         return values
     }
 

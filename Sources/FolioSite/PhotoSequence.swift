@@ -36,4 +36,6 @@ public struct SequencePlace: Sendable, Encodable, Equatable {
     public var count: Int
     public var title: String
     public var href: String
+    /// What the photo's page says of it, as HTML (`SiteBuilder.sequenceLine`).
+    public var html: String?
 }

@@ -100,8 +100,8 @@ public enum Route: Hashable, Sendable {
 
     /// The site's sections as the navigation lists them, each by its first page (Map only on a
     /// site that has one: `PageFrame.hasMap`).
-    static let navigation: [(title: String, route: Route)] = [
-        ("Albums", .albums()), ("Places", .places()), ("Top Regions", .regions), ("Map", .map), ("People", .people()),
-        ("Favorites", .favorites()), ("Recents", .recents), ("Search", .search),
+    static let navigation: [(title: Phrase, route: Route)] = [
+        (.sectionAlbums, .albums()), (.sectionPlaces, .places()), (.sectionRegions, .regions), (.sectionMap, .map),
+        (.sectionPeople, .people()), (.sectionFavorites, .favorites()), (.sectionRecents, .recents), (.sectionSearch, .search),
     ]
 }

@@ -176,7 +176,7 @@ extension SiteBuilder {
                 continue
             }
             let item = ordered[position]
-            making.add(id: item.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo)))
+            making.add(id: item.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo, language)))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
@@ -188,7 +188,7 @@ extension SiteBuilder {
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
-        return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo),
+        return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo, language),
                             person: item.person.isUnknown ? nil : item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
                             pick: item.favorite, duration: photo.motion?.kind == .video ? photo.motion?.durationText : nil,
@@ -217,11 +217,13 @@ struct SearchWording {
             return words
         }
         let photo = item.photo
-        let title = PhotoText.title(photo)
+        let title = PhotoText.title(photo, builder.language)
         let titleWords = SearchText.words(title).map { postings.number(of: $0) }
         var words = titleWords
         if let description = photo.description { words += SearchText.words(description).map { postings.number(of: $0) } }
-        for field in [item.person.name, item.place?.name, item.region?.name] {
+        // No one named is found by the language's word for them, as the feed names them.
+        let person = item.person.isUnknown ? builder.language.say(.personUnknown) : item.person.name
+        for field in [person, item.place?.name, item.region?.name] {
             if let field { words += shared(field) }
         }
         // A photo is found by the titles of its album and the albums above it: a folder's words

@@ -5,12 +5,12 @@ extension SiteBuilder {
     func albumsIndex(page number: Int) -> ListPage? {
         let albums = albumTree.depthFirst
         guard let shown = slice(albums, number: number) else { return nil }
-        var page = ListPage(frame: PageFrame(.albums(page: number), title: "Albums",
-                                             subheading: PhotoText.count(albumTree.albums.count, "album")))
+        var page = ListPage(frame: PageFrame(.albums(page: number), title: language.say(.sectionAlbums),
+                                             subheading: language.count(.countAlbums, albumTree.albums.count)))
         page.rows = shown.map { album in
             row(album, title: albumTree.lineage(album.path).map(\.title).joined(separator: " › "))
         }
-        page.emptyMessage = albumTree.albums.isEmpty ? "No albums yet: photos in folders under content/ make them." : nil
+        page.emptyMessage = albumTree.albums.isEmpty ? language.say(.albumsEmpty) : nil
         page.frame = framed(page.frame, route: .albums(), number: number, count: albums.count)
         return page
     }
@@ -42,15 +42,15 @@ extension SiteBuilder {
             frame.crumbs = above.filter { unlisted.contains($0.path) }.map { Crumb(title: $0.title, href: $0.href) }
             frame = unlistedFrame(frame, of: unlisted)
         } else {
-            frame.crumbs = [Crumb(title: "Albums", href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
+            frame.crumbs = [Crumb(title: language.say(.sectionAlbums), href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
         }
         var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: album.entries))
         if !rows.isEmpty {
-            page.rowsTitle = "Albums"
+            page.rowsTitle = language.say(.sectionAlbums)
             page.rows = rows.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
         }
         if !shown.isEmpty {
-            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : "Photos", photos: shown.map { shapedCard(ordered[$0]) },
+            page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : language.say(.albumPhotos), photos: shown.map { shapedCard(ordered[$0]) },
                                                keepsShapes: true)].firstScreenEager()
         }
         return page
@@ -62,7 +62,7 @@ extension SiteBuilder {
         let cover = (chosenCover(album) ?? album.cover).map { ordered[$0] }
         let (thumb, alt) = cover.map { item in
             let photo = item.photo
-            return (images[photo]?.thumb, PhotoText.alt(item, of: photo))
+            return (images[photo]?.thumb, PhotoText.alt(item, of: photo, language))
         } ?? (nil, "")
         return ListRow(href: album.href, title: title, subtitle: summary(album), thumb: thumb, alt: alt)
     }
@@ -70,10 +70,10 @@ extension SiteBuilder {
     /// The photo `album.plist` names as the album's cover, if it is one of the album's own.
     func chosenCover(_ album: AlbumTree.Album) -> Int? { album.chosenCover }
 
-    /// "12 photos · 3 March 2025 – 20 November 2026", from the photos that say when they were taken.
+    /// "12 photos · 3 March – 20 November 2026", from the photos that say when they were taken.
     private func summary(_ album: AlbumTree.Album) -> String {
-        guard let first = album.firstTaken, let last = album.lastTaken else { return PhotoText.count(album.total, "photo") }
-        let (from, to) = (PhotoText.day(first), PhotoText.day(last))
-        return PhotoText.count(album.total, "photo") + " · " + (from == to ? from : "\(from) – \(to)")
+        let photos = language.count(.countPhotos, album.total)
+        guard let first = album.firstTaken, let last = album.lastTaken else { return photos }
+        return photos + " · " + language.days(from: first, to: last)
     }
 }

@@ -23,17 +23,19 @@ extension SiteBuilder {
 
     func mapPage() -> MapPage {
         let pins = pins(index.places)
-        var frame = PageFrame(.map, title: "Map", subheading: "Where the photos were taken: \(PhotoText.count(pins.count, "place"))")
+        var frame = PageFrame(.map, title: language.say(.sectionMap),
+                              subheading: language.say(.mapSubheading, ["places": language.count(.countPlaces, pins.count)]))
         frame.origin = "the map"
-        let map = MapFigure(kind: "world", label: "Map of the world with the gallery's places", pins: pins, frame: .world,
-                            displayWidth: 1000, basemap: basemap, root: frame.root)
+        let map = MapFigure(kind: "world", label: language.say(.mapWorld), pins: pins, frame: .world,
+                            displayWidth: 1000, basemap: basemap, root: frame.root, language: language)
         let listed = pins.prefix(Self.mapListLimit).map { pin in
-            MapListItem(href: pin.href, title: pin.title, subtitle: pin.subtitle.nilIfEmpty, photos: PhotoText.count(pin.photos, "photo"))
+            MapListItem(href: pin.href, title: pin.title, subtitle: pin.subtitle.nilIfEmpty, photos: language.count(.countPhotos, pin.photos))
         }
         let left = pins.count - listed.count
-        return MapPage(frame: frame, map: map, places: listed,
-                       moreNote: left > 0 ? "The \(PhotoText.count(listed.count, "place")) with the most photos; \(PhotoText.count(left, "more place")) in" : nil,
-                       placesHref: Route.places().path, mapData: mapData().map(\.path))
+        let places = "<a href=\"\(HTMLText.escape(frame.root + Route.places().path))\">\(HTMLText.escape(language.say(.sectionPlaces)))</a>"
+        let more = language.html(.mapMore, values: ["shown": language.count(.countPlaces, listed.count),
+                                                    "more": language.count(.countMorePlaces, left)], markup: ["places": places])
+        return MapPage(frame: frame, map: map, places: listed, moreNoteHTML: left > 0 ? more : nil, mapData: mapData().map(\.path))
     }
 
     /// A region's places, framed to them; nil when none of them is on the map.
@@ -42,8 +44,9 @@ extension SiteBuilder {
         let places = Set(positions(of: region).compactMap { ordered[$0].place })
         let pins = pins(Array(places))
         guard !pins.isEmpty else { return nil }
-        return MapFigure(kind: "region", label: "Map of the places of \(region.name)", pins: pins,
-                         frame: .around(pins.map(\.coordinate), minimumWidth: 150), displayWidth: 720, basemap: basemap, root: root)
+        return MapFigure(kind: "region", label: language.say(.mapRegion, ["region": region.name]), pins: pins,
+                         frame: .around(pins.map(\.coordinate), minimumWidth: 150), displayWidth: 720, basemap: basemap, root: root,
+                         language: language)
     }
 
     /// Where a place is, on a small map around it: its marker one size, named without a count
@@ -51,9 +54,9 @@ extension SiteBuilder {
     /// when another photo joins the place.
     func placeLocator(_ place: Place, root: String) -> MapFigure? {
         guard hasMap, let pin = pins([place]).first else { return nil }
-        return MapFigure(kind: "locator", label: "Map: where \(place.name) is", pins: [pin],
+        return MapFigure(kind: "locator", label: language.say(.mapLocator, ["place": place.name]), pins: [pin],
                          frame: .around([pin.coordinate], minimumWidth: 120), displayWidth: 320, basemap: basemap, root: root,
-                         counts: false)
+                         language: language, counts: false)
     }
 
     /// Where a photo's place is: the place's position on the maps, never the photo's own GPS.

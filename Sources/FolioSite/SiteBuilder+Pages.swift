@@ -3,22 +3,24 @@ import Foundation
 
 extension SiteBuilder {
     func home() -> HomePage {
-        var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: settings.description))
+        var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: siteDescription))
         let favorites = snapshot.photos.filter(\.favorite).count
         // A count that says nothing of a small gallery ("1 People" in one photographer's
         // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
-            StatLink(label: "Albums", count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
-            StatLink(label: "Places", count: index.places.count, href: Route.places().path, name: "places"),
-            StatLink(label: "Top Regions", count: snapshot.topRegions.count, href: Route.regions.path, name: "regions"),
-            StatLink(label: "People", count: index.people.count, href: Route.people().path, name: "people"),
-            StatLink(label: "Favorites", count: favorites, href: Route.favorites().path, name: "favorites"),
+            StatLink(label: language.say(.sectionAlbums), count: albumTree.albums.count, href: Route.albums().path, name: "albums"),
+            StatLink(label: language.say(.sectionPlaces), count: index.places.count, href: Route.places().path, name: "places"),
+            StatLink(label: language.say(.sectionRegions), count: snapshot.topRegions.count, href: Route.regions.path, name: "regions"),
+            StatLink(label: language.say(.sectionPeople), count: index.people.count, href: Route.people().path, name: "people"),
+            StatLink(label: language.say(.sectionFavorites), count: favorites, href: Route.favorites().path, name: "favorites"),
             // Recents are what this visitor viewed: no count the build could know (the script shows theirs).
-            StatLink(label: "Recents", count: nil, href: Route.recents.path, name: "recents", note: "You viewed"),
+            StatLink(label: language.say(.sectionRecents), count: nil, href: Route.recents.path, name: "recents",
+                     note: language.say(.homeYouViewed)),
         ].filter { $0.count.map { $0 >= 2 } ?? true || $0.name == "favorites" }
-        page.photoSections = [PhotoSection(title: "Latest photos", photos: latestAdded(settings.latestCount).map(card))]
+        for at in page.stats.indices { page.stats[at].countText = page.stats[at].count.map(language.number) }
+        page.photoSections = [PhotoSection(title: language.say(.homeLatest), photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
-        page.emptyMessage = snapshot.photos.isEmpty ? "No photos yet: put some in content/ and build again." : nil
+        page.emptyMessage = snapshot.photos.isEmpty ? language.say(.homeEmpty) : nil
         if !ordered.isEmpty { page.frame.sequence = latestSequence }
         page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
         return page
@@ -33,10 +35,10 @@ extension SiteBuilder {
     /// Without JavaScript, Recents is the recently added photos; the visitor's own recents
     /// (what they viewed) are the theme's script's business.
     func recents() -> PhotosPage {
-        var page = PhotosPage(frame: PageFrame(.recents, title: "Recents", subheading: "Recently added photos"))
+        var page = PhotosPage(frame: PageFrame(.recents, title: language.say(.sectionRecents), subheading: language.say(.recentsAdded)))
         let latest = latestAdded(Self.recentsCount)
         page.photoSections = [PhotoSection(title: nil, photos: latest.map(card))].firstScreenEager()
-        page.emptyMessage = latest.isEmpty ? "Nothing has been added yet." : nil
+        page.emptyMessage = latest.isEmpty ? language.say(.recentsEmpty) : nil
         if !latest.isEmpty { page.frame.sequence = latestSequence }
         return page
     }
@@ -44,7 +46,15 @@ extension SiteBuilder {
     /// The Search page: the form works without JavaScript only as far as sending the query;
     /// the theme's script finds and shows the results.
     func search() -> SearchPage {
-        SearchPage(frame: PageFrame(.search, title: "Search", subheading: "Find photos by title, description, person, place or region"))
+        var page = SearchPage(frame: PageFrame(.search, title: language.say(.sectionSearch), subheading: language.say(.searchSubheading)))
+        let root = page.frame.root
+        func link(_ phrase: Phrase, _ route: Route) -> String {
+            "<a href=\"\(HTMLText.escape(root + route.path))\">\(HTMLText.escape(language.say(phrase)))</a>"
+        }
+        page.noscriptHTML = language.html(.searchNoscript, markup: ["places": link(.sectionPlaces, .places()),
+                                                                    "regions": link(.sectionRegions, .regions),
+                                                                    "people": link(.sectionPeople, .people())])
+        return page
     }
 
     /// The index's routes: one page A–Z; or, when the places are more than a page holds, pages
@@ -62,38 +72,43 @@ extension SiteBuilder {
     func placesIndex(letter: String?, number: Int) -> PlacesPage? {
         let letters = index.placesByLetter
         let large = index.places.count > settings.pageSize
-        var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: "Places",
-                                               subheading: PhotoText.count(index.places.count, "place")))
+        var page = PlacesPage(frame: PageFrame(.places(letter: letter, page: number), title: language.say(.sectionPlaces),
+                                               subheading: language.count(.countPlaces, index.places.count)))
         func row(_ place: Place) -> ListRow {
             let (thumb, alt) = cover(positions(of: place))
             return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
         }
-        func id(_ letter: String) -> String { "letter-\(letter == "#" ? "other" : letter)" }
+        func id(_ letter: String) -> String { "letter-\(letter == PlacesIndex.other ? "other" : letter)" }
+        func label(_ letter: String) -> String { letter == PlacesIndex.other ? language.say(.placesOtherLetter) : letter }
         let present = Set(letters.map(\.letter))
         func target(_ shown: String) -> String {
             guard large else { return "#\(id(shown))" }
             let route: Route = shown == letters.first?.letter ? .places() : .places(letter: shown)
             return page.frame.root + route.path
         }
-        let alphabet: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) } + ["#"]
+        let alphabet = PlacesIndex(language).letters + [PlacesIndex.other]
         let currentLetter: String? = large ? (letter ?? letters.first?.letter) : nil
-        page.letters = alphabet.filter { $0 != "#" || present.contains($0) }.map { shown -> IndexLetter in
+        page.letters = alphabet.filter { $0 != PlacesIndex.other || present.contains($0) }.map { shown -> IndexLetter in
             let isPresent = present.contains(shown)
-            return IndexLetter(letter: shown, id: id(shown), href: isPresent ? target(shown) : nil, present: isPresent,
+            return IndexLetter(letter: label(shown), id: id(shown), href: isPresent ? target(shown) : nil, present: isPresent,
                                current: shown == currentLetter)
         }
         if large {
             let shown = letter ?? letters.first?.letter
             guard let entry = letters.first(where: { $0.letter == shown }), entry.letter != letters.first?.letter || letter == nil,
                   let rows = slice(entry.places, number: number) else { return nil }
-            page.rowSections = [RowSection(id: id(entry.letter), title: entry.letter, rows: rows.map(row))]
+            page.rowSections = [RowSection(id: id(entry.letter), title: label(entry.letter), rows: rows.map(row))]
             page.frame = framed(page.frame, route: .places(letter: letter), number: number, count: entry.places.count)
-            if letter != nil { page.frame.title = "Places: \(entry.letter)" + (number > 1 ? " (page \(number))" : "") }
+            if letter != nil {
+                page.frame.title = number > 1
+                    ? language.say(.placesLetterPage, ["letter": label(entry.letter), "number": language.number(number)])
+                    : language.say(.placesLetter, ["letter": label(entry.letter)])
+            }
         } else {
             guard letter == nil, number == 1 else { return nil }
-            page.rowSections = letters.map { RowSection(id: id($0.letter), title: $0.letter, rows: $0.places.map(row)) }
+            page.rowSections = letters.map { RowSection(id: id($0.letter), title: label($0.letter), rows: $0.places.map(row)) }
         }
-        page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+        page.emptyMessage = index.places.isEmpty ? language.say(.placesEmpty) : nil
         return page
     }
 
@@ -104,7 +119,7 @@ extension SiteBuilder {
         var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "place '\(place.name)'"
         frame.sequence = sequence(place)
-        frame.crumbs = [Crumb(title: "Places", href: Route.places().path)]
+        frame.crumbs = [Crumb(title: language.say(.sectionPlaces), href: Route.places().path)]
         if let region = photos.first.flatMap({ ordered[$0].region }) {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
         }
@@ -113,22 +128,14 @@ extension SiteBuilder {
                           map: number == 1 ? placeLocator(place, root: frame.root) : nil)
     }
 
-    /// The A–Z section a title files under; anything that is not a letter goes under "#".
-    static func indexLetter(_ title: String) -> String {
-        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        guard let first = folded.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return "#" }
-        return String(first).uppercased()
-    }
-
     func regionsIndex() -> ListPage {
-        var page = ListPage(frame: PageFrame(.regions, title: "Top Regions",
-                                             subheading: "The most photographed regions, by number of photographers"))
+        var page = ListPage(frame: PageFrame(.regions, title: language.say(.sectionRegions), subheading: language.say(.regionsSubheading)))
         page.rows = snapshot.topRegions.map { region in
             let (thumb, alt) = cover(positions(of: region))
             return ListRow(href: Route.region(slug: region.slug).path, title: region.name,
-                           subtitle: PhotoText.count(region.photographerCount, "photographer"), thumb: thumb, alt: alt)
+                           subtitle: language.count(.countPhotographers, region.photographerCount), thumb: thumb, alt: alt)
         }
-        page.emptyMessage = page.rows.isEmpty ? "No photo has a place yet." : nil
+        page.emptyMessage = page.rows.isEmpty ? language.say(.placesEmpty) : nil
         return page
     }
 
@@ -138,10 +145,11 @@ extension SiteBuilder {
         guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.region(slug: region.slug)
         var frame = PageFrame(route.page(number), title: region.name,
-                              subheading: "\(PhotoText.count(photos.count, "photo")) by \(PhotoText.count(region.photographerCount, "photographer"))")
+                              subheading: language.say(.regionSubheading, ["photos": language.count(.countPhotos, photos.count),
+                                                                           "photographers": language.count(.countPhotographers, region.photographerCount)]))
         frame.origin = "region '\(region.name)'"
         frame.sequence = sequence(region)
-        frame.crumbs = [Crumb(title: "Top Regions", href: Route.regions.path)]
+        frame.crumbs = [Crumb(title: language.say(.sectionRegions), href: Route.regions.path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
                           map: number == 1 ? regionMap(region, root: frame.root) : nil)
@@ -149,13 +157,13 @@ extension SiteBuilder {
 
     func peopleIndex(number: Int) -> ListPage? {
         guard let people = slice(index.people, number: number) else { return nil }
-        var page = ListPage(frame: PageFrame(.people(page: number), title: "People",
-                                             subheading: PhotoText.count(index.people.count, "photographer")))
+        var page = ListPage(frame: PageFrame(.people(page: number), title: language.say(.sectionPeople),
+                                             subheading: language.count(.countPhotographers, index.people.count)))
         page.rows = people.map { person in
             let photos = positions(of: person)
             let (thumb, alt) = cover(photos)
             return ListRow(href: Route.person(slug: person.slug).path, title: person.name,
-                           subtitle: PhotoText.count(photos.count, "photo"), thumb: thumb, alt: alt)
+                           subtitle: language.count(.countPhotos, photos.count), thumb: thumb, alt: alt)
         }
         page.frame = framed(page.frame, route: .people(), number: number, count: index.people.count)
         return page
@@ -165,10 +173,10 @@ extension SiteBuilder {
         let photos = positions(of: person)
         guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.person(slug: person.slug)
-        var frame = PageFrame(route.page(number), title: person.name, subheading: PhotoText.count(photos.count, "photo"))
+        var frame = PageFrame(route.page(number), title: person.name, subheading: language.count(.countPhotos, photos.count))
         frame.origin = "person '\(person.name)'"
         frame.sequence = sequence(person)
-        frame.crumbs = [Crumb(title: "People", href: Route.people().path)]
+        frame.crumbs = [Crumb(title: language.say(.sectionPeople), href: Route.people().path)]
         frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
     }
@@ -177,8 +185,8 @@ extension SiteBuilder {
     /// there; "All places" lists every place. Two pages, so the switch works without JavaScript.
     func favoritesIndex(onlyFavorites: Bool, number: Int) -> ListPage? {
         let route: Route = onlyFavorites ? .favorites() : .allFavorites()
-        var page = ListPage(frame: PageFrame(route.page(number), title: "Favorites",
-                                             subheading: onlyFavorites ? "Favorite photos, by place" : "All places"))
+        var page = ListPage(frame: PageFrame(route.page(number), title: language.say(.sectionFavorites),
+                                             subheading: language.say(onlyFavorites ? .favoritesSubheading : .favoritesAllPlaces)))
         page.favoritesSwitch = FavoritesSwitch(onlyFavorites: onlyFavorites, onlyHref: Route.favorites().path,
                                                allHref: Route.allFavorites().path)
         if onlyFavorites {
@@ -200,11 +208,11 @@ extension SiteBuilder {
                 sections[sections.count - 1].photos.append(shapedCard(ordered[entry.position]))
                 let last = at + 1 == entries.endIndex || entries[at + 1].place.id != place.id
                 if last, entry.count > Self.favoritesShown {
-                    sections[sections.count - 1].more = Crumb(title: "All \(PhotoText.count(entry.count, "favorite")) in \(place.title)", href: href)
+                    sections[sections.count - 1].more = Crumb(title: language.count(.favoritesAllIn, entry.count, ["place": place.title]), href: href)
                 }
             }
             page.photoSections = sections.firstScreenEager()
-            page.emptyMessage = entries.isEmpty ? "No favorites yet." : nil
+            page.emptyMessage = entries.isEmpty ? language.say(.favoritesEmpty) : nil
             page.frame = framed(page.frame, route: route, number: number, count: entries.count)
         } else {
             guard let shown = slice(index.places, number: number) else { return nil }
@@ -212,7 +220,7 @@ extension SiteBuilder {
                 let (thumb, alt) = cover(positions(of: place))
                 return ListRow(href: Route.place(slug: place.slug).path, title: place.title, subtitle: place.subtitle, thumb: thumb, alt: alt)
             }
-            page.emptyMessage = index.places.isEmpty ? "No photo has a place yet." : nil
+            page.emptyMessage = index.places.isEmpty ? language.say(.placesEmpty) : nil
             page.frame = framed(page.frame, route: route, number: number, count: index.places.count)
         }
         return page
@@ -232,10 +240,10 @@ extension SiteBuilder {
     func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
         guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
         let route = Route.favoritePlace(slug: place.slug)
-        var frame = PageFrame(route.page(number), title: "Favorites in \(place.title)",
+        var frame = PageFrame(route.page(number), title: language.say(.favoritesInPlace, ["place": place.title]),
                               subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "the favorites of place '\(place.name)'"
-        frame.crumbs = [Crumb(title: "Favorites", href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
+        frame.crumbs = [Crumb(title: language.say(.sectionFavorites), href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
         frame.placeSlug = place.slug
         frame.sequence = favoritesSequence(place)
         return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
@@ -244,60 +252,76 @@ extension SiteBuilder {
     func photoPage(at position: Int) -> PhotoPage {
         let item = ordered[position]
         let photo = item.photo
-        var frame = PageFrame(route(of: item), title: PhotoText.title(photo))
+        var frame = PageFrame(route(of: item), title: PhotoText.title(photo, language))
         frame.origin = "photo \(photo.source)"
         // Facts that say nothing of this photo are left out: a photographer no one named, the
         // day a file of content/ was first built (the build's, not the photographer's).
         var facts: [Fact] = []
         if !item.person.isUnknown {
-            facts.append(Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path))
+            facts.append(fact(.photographer, item.person.name, href: Route.person(slug: item.person.slug).path))
         }
         if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
-            facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
+            facts.append(fact(.album, albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
         }
         if let place = item.place {
-            facts.append(Fact(label: "Place", value: place.name, href: Route.place(slug: place.slug).path))
+            facts.append(fact(.place, place.name, href: Route.place(slug: place.slug).path))
         }
         if let region = item.region {
-            facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
+            facts.append(fact(.region, region.name, href: Route.region(slug: region.slug).path))
         }
-        if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
-        if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
-        if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
-        if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
-        facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
+        if let taken = photo.taken { facts.append(fact(.taken, language.dateTime(taken))) }
+        if case .flickr = photo.source { facts.append(fact(.added, language.day(photo.uploaded))) }
+        if let camera = photo.camera { facts.append(fact(.camera, camera)) }
+        if let exposure = photo.exposure { facts.append(fact(.exposure, exposure)) }
+        facts.append(fact(.size, language.say(.factSizeValue, ["width": language.digits(photo.width), "height": language.digits(photo.height)])))
         let images = self.images[photo]
         if let motion = photo.motion {
             // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
-            facts.append(motion.kind == .video ? Fact(label: "Duration", value: motion.durationText)
-                : Fact(label: "Live Photo", value: "\(motion.durationText) of motion", href: images?.video))
+            facts.append(motion.kind == .video ? fact(.duration, motion.durationText)
+                : fact(.live, language.say(.factLiveValue, ["duration": motion.durationText]), href: images?.video))
         }
-        if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
+        if let remote = photo.remote { facts += FlickrLicence.facts(remote, language) }
 
         let neighbours = neighbours(of: position)
         let previous = neighbours.previous.map { ordered[$0] }
         let next = neighbours.next.map { ordered[$0] }
         let nextPhoto = next?.photo
         let detail = PhotoDetail(
-            identifier: photo.identifier, title: PhotoText.title(photo),
+            identifier: photo.identifier, title: PhotoText.title(photo, language),
             description: PhotoText.subtitle(photo).isEmpty ? nil : PhotoText.subtitle(photo),
             descriptionHTML: PhotoText.subtitle(photo).isEmpty ? nil : photo.descriptionHTML,
-            alt: PhotoText.alt(item, of: photo), image: images?.screen, thumb: images?.thumb,
+            alt: PhotoText.alt(item, of: photo, language), image: images?.screen, thumb: images?.thumb,
             originalWidth: photo.width, originalHeight: photo.height,
             fillSizes: Self.fillSizes(width: photo.width, height: photo.height), zoom: images?.zoom, zoomDescriptor: images?.zoom?.descriptor, facts: facts,
             tags: photo.tags, favorite: photo.favorite,
-            previous: previous.map { Crumb(title: PhotoText.title($0.photo), href: photoPath($0)) },
-            next: next.map { Crumb(title: PhotoText.title(nextPhoto!), href: photoPath($0)) },
+            previous: previous.map { Crumb(title: PhotoText.title($0.photo, language), href: photoPath($0)) },
+            next: next.map { Crumb(title: PhotoText.title(nextPhoto!, language), href: photoPath($0)) },
             nextImage: nextPhoto.flatMap { self.images[$0]?.screen },
             nextSizes: nextPhoto.map { Self.fillSizes(width: $0.width, height: $0.height) },
             video: photo.motion?.kind == .video ? images?.video : nil,
             liveVideo: photo.motion?.kind == .live ? images?.video : nil,
-            sequence: neighbours.place)
+            sequence: neighbours.place.map { sequenceLine($0, root: frame.root) })
         frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)
         page.frame.social = socialCard(photo: page.frame, item)
         if let unlisted { page = unlistedPhoto(page, of: unlisted) }
         return page
+    }
+
+    /// A fact of a photo's page, named in the site's language.
+    func fact(_ kind: Fact.Kind, _ value: String, href: String? = nil) -> Fact {
+        Fact(kind: kind, label: language.say(kind.phrase), value: value, href: href)
+    }
+
+    /// Where the photo is in its list, as its page says it: "3 of 12 in Travel", the list a link.
+    func sequenceLine(_ place: SequencePlace, root: String) -> SequencePlace {
+        var place = place
+        let count = language.say(.photoCount, ["number": language.number(place.number), "count": language.number(place.count)])
+        place.html = language.html(.photoPosition, markup: [
+            "count": "<span class=\"sequence-count\">\(HTMLText.escape(count))</span>",
+            "list": "<a class=\"sequence-list\" href=\"\(HTMLText.escape(root + place.href))\">\(HTMLText.escape(place.title))</a>",
+        ])
+        return place
     }
 
     /// The `sizes` of a photo shown aspect-fill: the screen's width on a screen wider than the

@@ -10,9 +10,9 @@ extension SiteBuilder {
     func sequence(_ region: Region) -> PhotoSequence { PhotoSequence(kind: .region, slug: region.slug, title: region.name) }
     func sequence(_ person: Person) -> PhotoSequence { PhotoSequence(kind: .person, slug: person.slug, title: person.name) }
     func favoritesSequence(_ place: Place) -> PhotoSequence {
-        PhotoSequence(kind: .favorites, slug: place.slug, title: "Favorites in \(place.title)")
+        PhotoSequence(kind: .favorites, slug: place.slug, title: language.say(.favoritesInPlace, ["place": place.title]))
     }
-    var latestSequence: PhotoSequence { PhotoSequence(kind: .latest, slug: "added", title: "Latest photos") }
+    var latestSequence: PhotoSequence { PhotoSequence(kind: .latest, slug: "added", title: language.say(.homeLatest)) }
 
     /// The photos the home page and Recents list without JavaScript, last added first.
     var latestPositions: ArraySlice<Int> { index.latestAdded.prefix(max(Self.recentsCount, settings.latestCount)) }

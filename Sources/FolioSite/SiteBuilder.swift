@@ -56,6 +56,8 @@ public struct SiteBuilder: Sendable {
     /// By photo id, as pages show them.
     let images: ImageLookup
     public let settings: SiteSettings
+    /// The words pages say, and how they write numbers and dates.
+    public let language: SiteLanguage
     /// The moment "hours ago" is measured from.
     public let now: Date
     /// Where the site is published, when the settings say: absolute links for cards and feeds.
@@ -83,16 +85,19 @@ public struct SiteBuilder: Sendable {
     var stampsOnly = false
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
-                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
-        self.init(snapshot: snapshot, images: ImageLookup(media: media), settings: settings, now: now, unlisted: unlisted,
-                  basemap: basemap, mapInNavigation: mapInNavigation)
+                language: SiteLanguage = .defaultTheme, unlisted: UnlistedAlbum? = nil, basemap: String? = nil,
+                mapInNavigation: Bool? = nil) {
+        self.init(snapshot: snapshot, images: ImageLookup(media: media), settings: settings, now: now, language: language,
+                  unlisted: unlisted, basemap: basemap, mapInNavigation: mapInNavigation)
     }
 
     public init(snapshot: GallerySnapshot, images: ImageLookup, settings: SiteSettings, now: Date,
-                unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
+                language: SiteLanguage = .defaultTheme, unlisted: UnlistedAlbum? = nil, basemap: String? = nil,
+                mapInNavigation: Bool? = nil) {
         self.snapshot = snapshot
         self.images = images
         self.settings = settings
+        self.language = language
         self.now = now
         self.address = SiteAddress(settings.baseURL)
         // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
@@ -107,7 +112,7 @@ public struct SiteBuilder: Sendable {
         // a second of a large library.
         let albums = snapshot.albums
         let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
-            var albumTree = AlbumTree(photos: ordered, settings: albums)
+            var albumTree = AlbumTree(photos: ordered, settings: albums, collation: Collation(language.locale))
             if let unlisted {
                 albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
             }
@@ -118,16 +123,19 @@ public struct SiteBuilder: Sendable {
         self.albumTree = albumTree
         var index = filed
         index.position = positions
-        let letters = places.mapValues { Self.indexLetter($0.title) }
+        let placesIndex = PlacesIndex(language)
+        let collation = Collation(language.locale)
+        let letters = places.mapValues { placesIndex.letter($0.title) }
         // Names compared as a reader would (the locale's collation, some microseconds each): a
         // large library's places and people are sorted on both cores.
         index.places = Array(places.values).sortedInParallel { a, b in
-            let (otherA, otherB) = (letters[a.id] == "#", letters[b.id] == "#")
+            let (otherA, otherB) = (letters[a.id] == PlacesIndex.other, letters[b.id] == PlacesIndex.other)
             if otherA != otherB { return otherB }
-            return a.title == b.title ? Self.byName(a.subtitle, b.subtitle) : Self.byName(a.title, b.title)
+            if letters[a.id] != letters[b.id] { return placesIndex.order(letters[a.id] ?? "", letters[b.id] ?? "") }
+            return a.title == b.title ? collation.precedes(a.subtitle, b.subtitle) : collation.precedes(a.title, b.title)
         }
         for place in index.places {
-            let letter = letters[place.id] ?? "#"
+            let letter = letters[place.id] ?? PlacesIndex.other
             if index.placesByLetter.last?.letter == letter {
                 index.placesByLetter[index.placesByLetter.count - 1].places.append(place)
             } else {
@@ -138,7 +146,7 @@ public struct SiteBuilder: Sendable {
                 if !favorites.isEmpty { index.favorites[place.id] = favorites }
             }
         }
-        index.people = Array(people.values).sortedInParallel { Self.byName($0.name, $1.name) }
+        index.people = Array(people.values).sortedInParallel { collation.precedes($0.name, $1.name) }
         index.place = Dictionary(index.places.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.person = Dictionary(index.people.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
@@ -167,8 +175,11 @@ public struct SiteBuilder: Sendable {
     /// A listing's page: its frame paged, its title saying which page past the first.
     func framed(_ frame: PageFrame, route: Route, number: Int, count: Int) -> PageFrame {
         var frame = frame
-        frame.paging = Paging(route, number: number, count: pageCount(count))
-        if number > 1 { frame.title += " (page \(number) of \(pageCount(count)))" }
+        frame.paging = Paging(route, number: number, count: pageCount(count), language: language)
+        if number > 1 {
+            frame.title = language.say(.pagerTitle, ["title": frame.title, "number": language.number(number),
+                                                     "count": language.number(pageCount(count))])
+        }
         return frame
     }
 
@@ -184,9 +195,8 @@ public struct SiteBuilder: Sendable {
         photos.indices.dropFirst().allSatisfy { !newestFirst(photos[$0], photos[$0 - 1]) }
     }
 
-    static func byName(_ a: String, _ b: String) -> Bool {
-        Collation.precedes(a, b)
-    }
+    /// The order names are listed in: the site's language's.
+    var collation: Collation { Collation(language.locale) }
 
     /// Where the photos of a place, a region, a person are in `ordered`: newest first.
     func positions(of place: Place) -> [Int] { index.byPlace[place.id] ?? [] }
@@ -201,8 +211,8 @@ public struct SiteBuilder: Sendable {
 
     /// `photo` is `item`'s, unpacked once for the whole card.
     private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
-        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
-                             alt: PhotoText.alt(item, of: photo), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
+        var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo, language), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
+                             alt: PhotoText.alt(item, of: photo, language), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
         if let motion = photo.motion {
             card.duration = motion.kind == .video ? motion.durationText : nil
             card.live = motion.kind == .live
@@ -221,7 +231,7 @@ public struct SiteBuilder: Sendable {
     func cover(_ positions: [Int]) -> (ImageRef?, String) {
         guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
         let photo = first.photo
-        return (images[photo]?.thumb, PhotoText.alt(first, of: photo))
+        return (images[photo]?.thumb, PhotoText.alt(first, of: photo, language))
     }
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
@@ -263,7 +273,7 @@ public struct SiteBuilder: Sendable {
         guard let page = slice(positions, number: number) else { return nil }
         var sections: [PhotoSection] = []
         for item in page.map({ ordered[$0] }) {
-            let title = PhotoText.whenSection(Self.when(item), now: now)
+            let title = PhotoText.whenSection(Self.when(item), now: now, language)
             if sections.last?.title == title {
                 sections[sections.count - 1].photos.append(shapedCard(item))
             } else {
@@ -271,8 +281,8 @@ public struct SiteBuilder: Sendable {
             }
         }
         if let first = page.first, page.startIndex > positions.startIndex, !sections.isEmpty,
-           PhotoText.whenSection(Self.when(ordered[positions[page.startIndex - 1]]), now: now)
-            == PhotoText.whenSection(Self.when(ordered[first]), now: now) {
+           PhotoText.whenSection(Self.when(ordered[positions[page.startIndex - 1]]), now: now, language)
+            == PhotoText.whenSection(Self.when(ordered[first]), now: now, language) {
             sections[0].continued = true
         }
         return sections.firstScreenEager()

@@ -320,6 +320,9 @@ indirect enum TemplateValue: Sendable, Equatable {
     case list([TemplateValue])
     /// An absent optional inside a list: a Mustache name finds nothing there.
     case null
+    /// Text that is HTML already (a phrase of the catalogues, escaped where HTML needs it), which
+    /// `{{name}}` writes as it is.
+    case markup(String)
 
     var text: String? {
         if case .text(let text) = self { return text }

@@ -12,6 +12,9 @@ public struct Theme: Sendable {
     /// The world the maps are drawn on (`WorldBasemap.source`), as text, with the name of the file
     /// it came from; nil when no theme folder has one.
     public let basemap: (text: String, file: String)?
+    /// The catalogues of phrases (`words/<tag>.txt`), by tag lowercased: the theme's, each with
+    /// the site's file of the same name over it phrase by phrase, and the site's own languages.
+    public let catalogues: [String: Catalogue]
 
     static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
 
@@ -20,6 +23,7 @@ public struct Theme: Sendable {
         var folders: [URL] = []
         var fingerprintText = ""
         var basemap: (text: String, file: String)?
+        var catalogues: [String: Catalogue] = [:]
         for folder in [defaultFolder] + (siteFolder.map { [$0] } ?? []) {
             guard files.isFolder(folder) else { continue }
             for name in try files.files(under: folder) {
@@ -27,6 +31,10 @@ public struct Theme: Sendable {
                 let data = try files.read(url)
                 fingerprintText += "\(name):\(ContentHash.hex(data))\n"
                 if name == WorldBasemap.source { basemap = (String(decoding: data, as: UTF8.self), url.path) }
+                if let tag = catalogueTag(name) {
+                    let catalogue = try Catalogue.parse(String(decoding: data, as: UTF8.self), tag: tag, file: url.path)
+                    catalogues[tag.lowercased()] = catalogues[tag.lowercased()].map { $0.overridden(by: catalogue) } ?? catalogue
+                }
                 guard name.hasSuffix(".mustache") else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 do {
@@ -40,7 +48,29 @@ public struct Theme: Sendable {
         for name in requiredTemplates where !library.has(name) {
             throw FolioError(path: defaultFolder.appendingPathComponent("\(name).mustache").path, reason: "template missing from the theme")
         }
-        return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText), basemap: basemap)
+        return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText), basemap: basemap,
+                     catalogues: catalogues)
+    }
+
+    /// The folder of a theme's catalogues of phrases.
+    public static let wordsFolder = "words/"
+
+    /// The language tag a theme file is the catalogue of: "words/pl.txt" → "pl".
+    static func catalogueTag(_ name: String) -> String? {
+        guard name.hasPrefix(wordsFolder), name.hasSuffix(".txt") else { return nil }
+        let tag = name.dropFirst(wordsFolder.count).dropLast(".txt".count)
+        return tag.isEmpty || tag.contains("/") ? nil : String(tag)
+    }
+
+    /// The catalogues of one theme folder alone, by tag lowercased.
+    public static func catalogues(in folder: URL, files: any FileAccess = LocalFileAccess()) throws -> [String: Catalogue] {
+        var catalogues: [String: Catalogue] = [:]
+        for name in try files.files(under: folder) {
+            guard let tag = catalogueTag(name) else { continue }
+            let url = folder.appendingPathComponent(name)
+            catalogues[tag.lowercased()] = try Catalogue.parse(String(decoding: try files.read(url), as: UTF8.self), tag: tag, file: url.path)
+        }
+        return catalogues
     }
 
     /// The default theme: `FOLIO_THEME` when set; the `share/folio/templates` an install put

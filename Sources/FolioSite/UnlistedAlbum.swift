@@ -86,10 +86,10 @@ extension SiteBuilder {
         page.frame.crumbs = []
         page.photo.facts = page.photo.facts.map { fact in
             var fact = fact
-            if fact.label != "Album" && !fact.external { fact.href = nil }
+            if fact.kind != .album && !fact.external { fact.href = nil }
             return fact
         }
-        if let album = page.photo.facts.first(where: { $0.label == "Album" }), let href = album.href {
+        if let album = page.photo.facts.first(where: { $0.kind == .album }), let href = album.href {
             page.frame.crumbs = [Crumb(title: album.value, href: href)]
         }
         if unlisted.lock != nil {

@@ -106,6 +106,6 @@ final class CollectionsTests: XCTestCase {
         }
         let names = ["Zoë", "zoe", "Émile", "emile", "Ålesund", "aalborg", "Łódź", "lodz", "北京", "10", "9"]
         let many = (0..<500).map { names[$0 % names.count] + " \($0 % 7)" }
-        XCTAssertEqual(many.sortedInParallel { SiteBuilder.byName($0, $1) }, many.sorted { SiteBuilder.byName($0, $1) })
+        XCTAssertEqual(many.sortedInParallel { Collation.precedes($0, $1) }, many.sorted { Collation.precedes($0, $1) })
     }
 }

@@ -66,7 +66,7 @@ final class FlickrImportTests: XCTestCase {
             "flickr:12037949754@N01 Ansel Test", "flickr:61021753@N02 Bea Test", "flickr:99999999@N07 Ansel Test",
         ], "two accounts of one name stay two people; an owner without a name gets it when a photo brings it")
         let snapshot = try database.snapshot()
-        let byTitle = Dictionary(uniqueKeysWithValues: snapshot.photos.map { (PhotoText.title($0.photo), $0) })
+        let byTitle = Dictionary(uniqueKeysWithValues: snapshot.photos.map { (PhotoText.title($0.photo, .defaultTheme), $0) })
         let bridge = try XCTUnwrap(byTitle["Golden Gate at dusk"])
         XCTAssertEqual(bridge.place?.name, "San Francisco, California, United States")
         XCTAssertEqual([bridge.place?.title, bridge.place?.subtitle], ["San Francisco", "California, United States"])

@@ -215,29 +215,4 @@ final class ImagingMetadataTests: XCTestCase {
         XCTAssertNil(LocalDateTime.date(from: "2023:02:29 12:00:00"), "not a leap year")
         XCTAssertNil(LocalDateTime.date(from: "    :  :     :  :  "))
     }
-
-    /// Days and times on pages are written out by hand; they say what the UTC DateFormatters
-    /// say, across the calendar (leap days, centuries, before 1970, fractions of a second) and
-    /// past its ends (before 1583, where Foundation's calendar is Julian, the formatters answer).
-    func testPagesSayDaysAsTheFormatterDoes() {
-        var random = SystemRandomNumberGenerator()
-        var seconds: [Double] = [0, -1, -0.5, 59.999, 86_399.9, 86_400, -86_400, -86_401,
-                                 951_782_400, 951_868_799, 4_107_542_400, -62_135_596_800, -62_135_596_801,
-                                 253_402_300_799, 253_402_300_800, 1e12, -1e12]
-        for _ in 0..<20_000 { seconds.append(Double.random(in: -62_200_000_000...253_500_000_000, using: &random)) }
-        // Within a millisecond of a minute, where the formatter rounds to the nearest millisecond
-        // before it drops the seconds (a CI run drew 101578025099.99982: "14:05", not "14:04").
-        seconds += [101_578_025_099.99982, 59.9996, 59.9994, -0.0004, -0.0006]
-        for _ in 0..<20_000 {
-            let minute = (Double.random(in: -1_000_000_000...4_000_000_000, using: &random) * 60).rounded()
-            seconds.append(minute - Double.random(in: 0...0.002, using: &random))
-        }
-        for value in seconds {
-            let date = Date(timeIntervalSince1970: value)
-            XCTAssertEqual(PhotoText.day(date), PhotoText.dayFormatter.string(from: date), "\(value)")
-            XCTAssertEqual(PhotoText.dateTime(date), PhotoText.timeFormatter.string(from: date), "\(value)")
-        }
-        XCTAssertEqual(PhotoText.day(Date(timeIntervalSince1970: 951_782_400)), "29 February 2000")
-        XCTAssertEqual(PhotoText.dateTime(Date(timeIntervalSince1970: -1)), "31 December 1969, 23:59")
-    }
 }

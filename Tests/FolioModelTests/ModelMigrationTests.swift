@@ -29,7 +29,7 @@ final class ModelMigrationTests: XCTestCase {
         try old.close()
 
         let database = try GalleryDatabase.open(at: url)
-        XCTAssertEqual(try database.appliedMigrations().count, 14)
+        XCTAssertEqual(try database.appliedMigrations().count, 15)
         XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
         try database.writer.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
@@ -44,6 +44,34 @@ final class ModelMigrationTests: XCTestCase {
             XCTAssertEqual(try String.fetchOne(db, sql: "PRAGMA integrity_check"), "ok")
         }
         XCTAssertGreaterThan(try database.generation(), 0, "the moved pages make the next build a real one")
+    }
+
+    /// No one named was a person called "Unknown" (keyed "name:Unknown" since v4); v15 makes them
+    /// no one, with no name, their photos still theirs.
+    func testTheUnknownPhotographerBecomesNoOneWithoutAWord() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-model-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try copyOfTheFixture(in: folder)
+        let old = try DatabaseQueue(path: url.path)
+        let photos = try old.write { db -> [String] in
+            try db.execute(sql: "UPDATE person SET name = 'Unknown', slug = 'unknown' WHERE name = 'Index'")
+            return try String.fetchAll(db, sql: "SELECT identifier FROM photo JOIN person ON person.id = photo.personId WHERE person.name = 'Unknown'")
+        }
+        try old.close()
+        XCTAssertFalse(photos.isEmpty)
+
+        let database = try GalleryDatabase.open(at: url)
+        let snapshot = try database.snapshot()
+        XCTAssertEqual(snapshot.photos.filter(\.person.isUnknown).map(\.identifier).sorted(), photos.sorted())
+        try database.writer.read { db in
+            XCTAssertEqual(try Row.fetchAll(db, sql: "SELECT key, name FROM person ORDER BY key").map { [$0["key"], $0["name"]] as [String] },
+                           [["name:Al", "Al"], [Person.nobodyKey, ""]])
+            XCTAssertEqual(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count, 0)
+        }
+        // The next import of no one's photos finds them, not a second no one.
+        try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "new.jpg"), identifier: "pnew", person: Person.unknownName,
+                                                             uploaded: Date(timeIntervalSince1970: 9), width: 4, height: 3, checksum: "c")]))
+        XCTAssertEqual(try database.count("person"), 2)
     }
 
     /// Tags were one text, a tag a line; v11 makes them the photo's array, stored as JSON.
@@ -82,7 +110,7 @@ final class ModelMigrationTests: XCTestCase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = OFF") }
         let database = try GalleryDatabase(DatabaseQueue(path: model.path, configuration: configuration), path: model.path)
-        XCTAssertEqual(try database.appliedMigrations().last, "v14: no password digest in the model")
+        XCTAssertTrue(try database.appliedMigrations().contains("v14: no password digest in the model"))
         let overwrites = try await database.writer.read { try Int.fetchOne($0, sql: "PRAGMA secure_delete") }
         XCTAssertEqual(overwrites, 0, "as it was")
         XCTAssertEqual(try database.albums().map(\.passwordSource), ["from an older Folio"])

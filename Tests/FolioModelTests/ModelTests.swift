@@ -28,6 +28,7 @@ final class ModelTests: XCTestCase {
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
             "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
             "v13: which photos changed and which failed, found without a scan", "v14: no password digest in the model",
+            "v15: no one named is no word",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
@@ -53,6 +54,23 @@ final class ModelTests: XCTestCase {
             XCTAssertEqual(try paloAlto.request(for: Place.photos).fetchCount(db), 2)
             XCTAssertEqual(try Place.filter(Column("title") == "Nairobi").fetchOne(db)?.subtitle, "Kenya")
             XCTAssertEqual(try Region.order(Column("name")).fetchAll(db).map(\.name), ["California", "Kenya"])
+        }
+    }
+
+    /// A photo no one is named for (the import's `Person.unknownName`, a catalog's `user`
+    /// "Unknown") belongs to no one: a key and no name, no English word the pages would show.
+    func testNoOneNamedIsKeptWithoutAWord() throws {
+        try database.apply(ImportBatch(upserts: [photo(1, by: Person.unknownName, at: nil), photo(2, by: "Al", at: nil)]))
+        try database.apply(ImportBatch(upserts: [photo(3, by: Person.unknownName, at: nil)]))
+        let people = try database.writer.read { try Person.order(Column("key")).fetchAll($0) }
+        XCTAssertEqual(people.map(\.key), ["name:Al", Person.nobodyKey])
+        XCTAssertEqual(people.map(\.name), ["Al", ""])
+        XCTAssertEqual(people.map(\.isUnknown), [false, true])
+        XCTAssertEqual(people.last?.slug, "nobody")
+        let snapshot = try database.snapshot()
+        XCTAssertEqual(snapshot.photos.filter(\.person.isUnknown).map(\.identifier).sorted(), ["p1", "p3"])
+        try database.writer.read { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM person WHERE name LIKE '%Unknown%' OR key LIKE '%Unknown%'"), 0)
         }
     }
 

@@ -36,13 +36,13 @@ final class AlbumTests: XCTestCase {
         let rows = PublicTreeChecks.matches(#"<span class="row-title">([^<]*)</span>"#, in: index)
         XCTAssertEqual(rows, ["2024 travel", "2024 travel › japan", "2024 travel › japan › Kyoto, April", "only folders", "only folders › deeper"],
                        "each album above its sub-albums; folder names cleaned; album.plist's title")
-        XCTAssertTrue(index.contains("4 photos · 1 March 2024 – 5 April 2024"), "counts include sub-albums")
+        XCTAssertTrue(index.contains("4 photos · 1 March\u{2009}–\u{2009}5 April 2024"), "counts include sub-albums")
         XCTAssertFalse(site.exists("albums/top.html"), "the top of content/ is no album")
 
         let kyoto = try site.read("albums/2024-travel-japan-kyoto.html")
         XCTAssertEqual(PublicTreeChecks.matches(#"<li><a href="[^"]*">([^<]*)</a></li>"#, in: kyoto.components(separatedBy: "<nav class=\"crumbs\"")[1]).prefix(3),
                        ["Albums", "2024 travel", "japan"])
-        XCTAssertTrue(kyoto.contains("Gates &amp; temples · 2 photos · 4 April 2024 – 5 April 2024"))
+        XCTAssertTrue(kyoto.contains("Gates &amp; temples · 2 photos · 4\u{2009}–\u{2009}5 April 2024"))
         let order = PublicTreeChecks.matches(#"<span class="caption-title">([^<]*)</span>"#, in: kyoto)
         XCTAssertEqual(order, ["temple", "gates"], "photos in the order they were taken")
 
@@ -120,7 +120,7 @@ final class AlbumTests: XCTestCase {
         XCTAssertNil(snapshot.photos.first { $0.photo.source == .content(path: "mixed/z-undated.jpg") }?.photo.taken)
 
         let mixed = try site.read("albums/mixed.html")
-        XCTAssertTrue(mixed.contains("4 photos · 1 January 2020 – 1 June 2021"), "the undated add no date")
+        XCTAssertTrue(mixed.contains("4 photos · 1 January 2020\u{2009}–\u{2009}1 June 2021"), "the undated add no date")
         XCTAssertEqual(PublicTreeChecks.matches(#"<span class="caption-title">([^<]*)</span>"#, in: mixed),
                        ["a dated", "b dated", "c undated", "z undated"], "as taken, then the undated by name")
         let undated = try site.read("albums/undated.html")

@@ -236,8 +236,8 @@ final class MapTests: XCTestCase {
         XCTAssertEqual(clusters.map(\.lead.title), ["b", "c"])
         XCTAssertEqual(clusters[0].pins.map(\.title), ["b", "d", "a"])
         XCTAssertEqual(clusters[0].photos, 13)
-        XCTAssertEqual(MapFigure.name(clusters[0]), "b and 2 more places: 13 photos")
-        XCTAssertEqual(MapFigure.name(clusters[1]), "c: 2 photos")
+        XCTAssertEqual(MapFigure.name(clusters[0], .defaultTheme), "b and 2 more places: 13 photos")
+        XCTAssertEqual(MapFigure.name(clusters[1], .defaultTheme), "c: 2 photos")
         XCTAssertEqual(MapFigure.clusters([pin(100, 1, "a"), pin(105, 9, "b")], radius: 0).count, 2)
     }
 
@@ -367,7 +367,7 @@ final class MapTests: XCTestCase {
         XCTAssertGreaterThan(map.frame.subheading?.count ?? 0, 0)
         XCTAssertGreaterThan(site.index.coordinates.count, 3_000)
         XCTAssertEqual(map.places.count, SiteBuilder.mapListLimit)
-        XCTAssertNotNil(map.moreNote)
+        XCTAssertNotNil(map.moreNoteHTML)
         let data = try XCTUnwrap(site.mapData())
         print("map page: \(html.utf8.count) bytes, its places' script \(data.data.count) bytes, \(site.index.coordinates.count) places, made in \(String(format: "%.2f", seconds)) s")
         XCTAssertLessThan(html.utf8.count, 300_000)

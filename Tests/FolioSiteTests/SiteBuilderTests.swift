@@ -192,7 +192,8 @@ final class SiteBuilderTests: XCTestCase {
         let middle = try page(pages, "photos/a1.html", as: PhotoPage.self).photo
         XCTAssertEqual(middle.previous?.href, "photos/a2.html")
         XCTAssertEqual(middle.next?.href, "photos/a3.html", "the next photo is the album's, not b2, taken between them")
-        XCTAssertEqual(middle.sequence, SequencePlace(key: "album/trip", number: 2, count: 3, title: "trip", href: "albums/trip.html"))
+        XCTAssertEqual(middle.sequence, SequencePlace(key: "album/trip", number: 2, count: 3, title: "trip", href: "albums/trip.html",
+                                                      html: #"<span class="sequence-count">2 of 3</span> in <a class="sequence-list" href="../albums/trip.html">trip</a>"#))
         XCTAssertNil(try page(pages, "photos/a3.html", as: PhotoPage.self).photo.next)
         XCTAssertEqual(try page(pages, "albums/trip.html").frame.sequence?.file, "search/data/s-album-trip.js")
     }
@@ -292,13 +293,13 @@ final class SiteBuilderTests: XCTestCase {
     func testNoOneNamedIsNotSaidOnCardsOrInAltText() throws {
         let builder = try builder([photo(1, by: Person.unknownName), photo(2, by: "Al")])
         let (nobody, al) = (builder.snapshot.photos.first { $0.photo.identifier == "p1" }!, builder.snapshot.photos.first { $0.photo.identifier == "p2" }!)
-        XCTAssertEqual(PhotoText.alt(nobody), "Photo in Palo Alto")
-        XCTAssertEqual(PhotoText.alt(al), "Photo by Al in Palo Alto")
+        XCTAssertEqual(PhotoText.alt(nobody, .defaultTheme), "Photo in Palo Alto")
+        XCTAssertEqual(PhotoText.alt(al, .defaultTheme), "Photo by Al in Palo Alto")
         // Titled by a file name of punctuation alone, by no one, nowhere: still "Photo", never empty.
         var bare = nobody
         bare.photo.title = ""
         bare.place = nil
-        XCTAssertEqual(PhotoText.alt(bare), "Photo")
+        XCTAssertEqual(PhotoText.alt(bare, .defaultTheme), "Photo")
         XCTAssertNil(builder.record(nobody, title: "Unknown").person, "the script's cards say no one, as photo pages do")
         XCTAssertEqual(builder.record(al, title: "Unknown").person, "Al")
         let rows = builder.searchIndex().files.map { String(decoding: $0.data, as: UTF8.self) }.joined()

@@ -23,9 +23,9 @@ final class SiteTemplateValueTests: XCTestCase {
         let row = ListRow(href: "h", title: "t", subtitle: "s", thumb: image, alt: "a")
         var detail = PhotoDetail(identifier: "p1", title: "t", description: "d", descriptionHTML: "<p>d</p>", alt: "a", image: image, thumb: image,
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
-                                 facts: [Fact(label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
+                                 facts: [Fact(kind: .place, label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw",
-                                 sequence: SequencePlace(key: "album/a", number: 1, count: 2, title: "t", href: "h"))
+                                 sequence: SequencePlace(key: "album/a", number: 1, count: 2, title: "t", href: "h", html: "1 of 2 in <a href=\"h\">t</a>"))
         detail.video = "media/v.mp4"
         detail.liveVideo = "media/l.mp4"
         var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")
@@ -43,17 +43,17 @@ final class SiteTemplateValueTests: XCTestCase {
         let pin = MapFigure.Pin(coordinate: MapCoordinate(latitude: 1, longitude: 2), photos: 3, title: "t", subtitle: "s", name: "n", slug: "s", href: "h")
         let map = MapFigure(kind: "world", label: "l", pins: [pin], frame: .world, displayWidth: 1000, basemap: "b", root: "")
         return [
-            HomePage(frame: frame, stats: [StatLink(label: "l", count: 1, href: "h", name: "n", note: "o")], photoSections: sections,
+            HomePage(frame: frame, stats: [StatLink(label: "l", count: 1, countText: "1", href: "h", name: "n", note: "o")], photoSections: sections,
                      emptyMessage: "e"),
             PhotosPage(frame: frame, photoSections: sections, emptyMessage: "e", map: map),
-            MapPage(frame: frame, map: map, places: [MapListItem(href: "h", title: "t", subtitle: "s", photos: "p")], moreNote: "m",
-                    placesHref: "p", mapData: "d"),
+            MapPage(frame: frame, map: map, places: [MapListItem(href: "h", title: "t", subtitle: "s", photos: "p")], moreNoteHTML: "m",
+                    mapData: "d"),
             AlbumPage(frame: frame, rowsTitle: "r", rows: [row], photoSections: sections, emptyMessage: "e"),
             ListPage(frame: frame, rows: [row], favoritesSwitch: FavoritesSwitch(onlyFavorites: true, onlyHref: "o", allHref: "a"),
                      emptyMessage: "e"),
             PlacesPage(frame: frame, letters: [IndexLetter(letter: "A", id: "i", href: "#i", present: true, current: true)],
                        rowSections: [RowSection(id: "i", title: "t", rows: [row])], emptyMessage: "e"),
-            SearchPage(frame: frame),
+            SearchPage(frame: frame, noscriptHTML: "n"),
             PhotoPage(frame: frame, photo: detail, map: map),
             LockedPage(frame: frame, sealed: SealedPage(payload: "p", salt: "s", iterations: 1)),
         ]
@@ -69,8 +69,9 @@ final class SiteTemplateValueTests: XCTestCase {
         return try XCTUnwrap(encoder.keys).union(["page"])
     }
 
-    /// The names a template asks for that no page value holds.
-    static func unknownNames(in template: String, known: Set<String>) -> [String] {
+    /// The names a template asks for that no page value holds: a phrase (`words.<key>`) must be
+    /// a plain phrase of the theme's English catalogue.
+    static func unknownNames(in template: String, known: Set<String>, phrases: Set<String> = englishPhrases) -> [String] {
         // {{name}}, {{{name}}}, {{&name}}, {{#name}}, {{^name}}: not closing tags, partials,
         // parents, blocks or comments, whose names are templates' own.
         let tag = try! NSRegularExpression(pattern: #"\{\{\{?\s*([#^&]?)\s*([A-Za-z0-9_.]+)\s*\}?\}\}"#)
@@ -79,6 +80,10 @@ final class SiteTemplateValueTests: XCTestCase {
         for match in tag.matches(in: template, range: NSRange(location: 0, length: text.length)) {
             let name = text.substring(with: match.range(at: 2))
             guard name != "." else { continue }
+            if name.hasPrefix("words.") {
+                if !phrases.contains(String(name.dropFirst("words.".count))) { unknown.append(name) }
+                continue
+            }
             for part in name.split(separator: ".") where !known.contains(String(part)) {
                 unknown.append(name)
             }
@@ -96,8 +101,19 @@ final class SiteTemplateValueTests: XCTestCase {
         }
     }
 
+    /// The plain phrases of the default theme's English catalogue, by key.
+    static let englishPhrases: Set<String> = {
+        let catalogues = (try? Theme.catalogues(in: TestSite.theme)) ?? [:]
+        return Set(catalogues["en"]?.entries.compactMap { key, entry in
+            if case .text = entry { return key }
+            return nil
+        } ?? [])
+    }()
+
     func testAMisspeltNameIsFound() throws {
         let known = try knownNames()
+        XCTAssertEqual(Self.unknownNames(in: "{{words.layout.skip}} {{words.layout.skp}} {{words.count.photos}}", known: known),
+                       ["words.layout.skp", "words.count.photos"], "a phrase the catalogue lacks, or one that counts")
         XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.titel}}</h1>{{#page.photo}}{{originalWidht}}{{/page.photo}}", known: known),
                        ["page.titel", "originalWidht"])
         XCTAssertEqual(Self.unknownNames(in: "<h1>{{page.title}}</h1>{{>srcset}}{{! a comment }}{{$main}}{{/main}}", known: known), [])
@@ -120,7 +136,8 @@ final class SiteTemplateValueTests: XCTestCase {
         let photoPage = try XCTUnwrap(everyKindOfPage().compactMap { $0 as? PhotoPage }.first)
         let detail = photoPage.photo, frame = photoPage.frame
         let paging = try XCTUnwrap(frame.paging)
-        let words = PageRenderer.SiteWords(title: "t", description: "d", baseURL: "https://example.com/", language: "en")
+        let words = PageRenderer.SiteWords(title: "t", description: "d", baseURL: "https://example.com/", language: "en", rightToLeft: true,
+                                           feedTitle: "f")
         let nav = NavItem(title: "t", href: "h", current: true)
         let view = PageRenderer.View(site: words, root: "", nav: [nav], generator: "g", documentTitle: "d",
                                      hasCrumbs: true, hasLetters: true, hasTags: true, hasFeed: true)

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
 
-  var root = Folio.root;
+  var root = Folio.root, say = Folio.say;
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -51,15 +51,15 @@
     if (photo.duration) {
       return el("span", { className: "motion-badge" }, [
         el("span", { "aria-hidden": "true", text: "\u25B6 " }),
-        el("span", { className: "visually-hidden", text: "video, " }),
+        el("span", { className: "visually-hidden", text: say("photo.video-spoken") + " " }),
         document.createTextNode(photo.duration)
       ]);
     }
     if (photo.live) {
       return el("span", { className: "motion-badge" }, [
         el("span", { "aria-hidden": "true", text: "\u25C9 " }),
-        document.createTextNode("Live"),
-        el("span", { className: "visually-hidden", text: " Photo" })
+        document.createTextNode(say("photo.live")),
+        el("span", { className: "visually-hidden", text: " " + say("photo.live-spoken") })
       ]);
     }
     return null;
@@ -67,13 +67,10 @@
 
   function ago(t) {
     var minutes = Math.max(0, Math.round((Date.now() - t) / 60000));
-    if (minutes < 1) return "Viewed just now";
-    if (minutes < 60) return "Viewed " + minutes + (minutes === 1 ? " minute" : " minutes") + " ago";
-    var hours = Math.floor(minutes / 60);
-    return "Viewed " + hours + (hours === 1 ? " hour" : " hours") + " ago";
+    if (minutes < 1) return say("recents.viewed-now");
+    if (minutes < 60) return say("recents.viewed", { ago: Folio.ago(minutes, "minute") });
+    return say("recents.viewed", { ago: Folio.ago(Math.floor(minutes / 60), "hour") });
   }
 
-  function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
-
-  Folio.draw = { el: el, photoHref: photoHref, byline: byline, thumbImage: thumbImage, card: card, ago: ago, count: count };
+  Folio.draw = { el: el, photoHref: photoHref, byline: byline, thumbImage: thumbImage, card: card, ago: ago };
 })();

@@ -6,12 +6,12 @@
   var photosById = Folio.photosById, onChange = Folio.onChange;
   var root = Folio.root;
   var favorites = Folio.favorites;
-  var el = Folio.draw.el, card = Folio.draw.card, count = Folio.draw.count;
+  var el = Folio.draw.el, card = Folio.draw.card, say = Folio.say, count = Folio.count;
 
   function removeButton(photo, onRemove) {
     var button = el("button", {
-      className: "remove-button", type: "button", title: "Remove from your favorites",
-      "aria-label": "Remove “" + photo.title + "” from your favorites"
+      className: "remove-button", type: "button", title: say("favorites.remove"),
+      "aria-label": say("favorites.remove-photo", { title: photo.title })
     }, [document.createTextNode("✕")]);
     button.addEventListener("click", function () { onRemove(photo); });
     return button;
@@ -42,7 +42,7 @@
     anchor.after(block);
     // The publisher's list, under a heading of its own now that it is not alone.
     var others = el("h2", { className: "section-title" }, [
-      document.createTextNode("The photographer's picks "),
+      document.createTextNode(say("favorites.picks") + " "),
       el("span", { className: "pick-badge", "aria-hidden": "true", text: "★" })
     ]);
     block.after(others);
@@ -59,13 +59,13 @@
         if (place) photos = photos.filter(function (p) { return p.placeSlug === place && !picks[p.id]; });
         block.textContent = "";
         block.appendChild(el("h2", { className: "section-title", id: "your-favorites" }, [
-          document.createTextNode(place ? "Your favorites here " : "Your favorites "),
+          document.createTextNode(say(place ? "favorites.yours-here" : "favorites.yours") + " "),
           el("span", { className: "visitor-mark", "aria-hidden": "true", text: "♥" })
         ]));
         others.hidden = !!place && !photos.length;
         if (!photos.length) {
           block.hidden = !!place;
-          block.appendChild(el("p", { className: "hint", text: "Photos you mark with ♡ on their page are kept here, in this browser." }));
+          block.appendChild(el("p", { className: "hint", text: say("favorites.hint") }));
           return;
         }
         block.hidden = false;
@@ -85,10 +85,11 @@
         });
         groups.sort(function (a, b) {
           if (!a.photo.placeSlug !== !b.photo.placeSlug) return a.photo.placeSlug ? -1 : 1;
-          return (a.photo.placeTitle || "").localeCompare(b.photo.placeTitle || "", undefined, { sensitivity: "base" }) ||
-            (a.photo.placeSubtitle || "").localeCompare(b.photo.placeSubtitle || "");
+          return (a.photo.placeTitle || "").localeCompare(b.photo.placeTitle || "", Folio.locale, { sensitivity: "base" }) ||
+            (a.photo.placeSubtitle || "").localeCompare(b.photo.placeSubtitle || "", Folio.locale);
         });
-        block.appendChild(el("p", { className: "hint", text: count(photos.length, "photo", "photos") + " in " + count(groups.length, "place", "places") + ", kept in this browser." }));
+        block.appendChild(el("p", { className: "hint", text: say("favorites.kept", {
+          photos: count("count.photos", photos.length), places: count("count.places", groups.length) }) }));
         var container = el("div", { className: "place-groups" });
         block.appendChild(container);
         groups.forEach(function (group) {
@@ -98,7 +99,7 @@
                 el("a", { href: root + p.placeHref, text: p.placeTitle }),
                 p.placeSubtitle ? el("span", { className: "muted", text: p.placeSubtitle }) : null
               ])
-            : el("h3", { className: "place-group-title", text: "Without a place" });
+            : el("h3", { className: "place-group-title", text: say("favorites.no-place") });
           container.appendChild(el("div", { className: "place-group", "data-place-group": p.placeSlug || "" }, [
             title, favoriteCards(group.photos, block)
           ]));

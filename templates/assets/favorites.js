@@ -26,8 +26,8 @@
       var badge = a.querySelector(".visitor-badge");
       var want = !!mine[a.getAttribute("data-photo")];
       if (want && !badge) {
-        a.appendChild(el("span", { className: "visitor-badge", title: "Your favorite" }, [
-          document.createTextNode("♥"), el("span", { className: "visually-hidden", text: " your favorite" })
+        a.appendChild(el("span", { className: "visitor-badge", title: Folio.say("favorites.your-favorite") }, [
+          document.createTextNode("♥"), el("span", { className: "visually-hidden", text: " " + Folio.say("favorites.your-favorite-spoken") })
         ]));
       } else if (!want && badge) {
         badge.remove();
@@ -42,15 +42,15 @@
     var stat = document.querySelector(".stat[data-stat='favorites']");
     var count = stat && stat.querySelector(".stat-count");
     if (!count || !Folio.photosById) return;
-    var picks = parseInt(count.textContent, 10) || 0;
+    var picks = Folio.readNumber(count.textContent) || 0;
     var drawn = 0;
     function draw() {
       var ticket = ++drawn;
       var ids = favorites.list().map(function (e) { return e.id; });
-      if (!ids.length) { count.textContent = String(picks); return; }
+      if (!ids.length) { count.textContent = Folio.number(picks); return; }
       Folio.photosById(ids).then(function (photos) {
         if (ticket !== drawn) return;
-        count.textContent = String(picks + photos.filter(function (p) { return p && !p.pick; }).length);
+        count.textContent = Folio.number(picks + photos.filter(function (p) { return p && !p.pick; }).length);
       });
     }
     Folio.onChange(function (name) { if (name === "favorites") draw(); });

@@ -2,74 +2,80 @@
    from the password by PBKDF2-SHA256, as Folio's AlbumCipher made it). The key is derived here
    with WebCrypto from what the visitor types, the page decrypted and written in place of this
    one. The key (never the password) is kept for the browser session, so the album's other pages
-   open without asking again. */
+   open without asking again. It starts once the page's deferred scripts have run: what it says
+   is the site's language's (Folio.say, folio.js). */
 (function () {
   "use strict";
-  var form = document.getElementById("locked-form");
-  var payload = document.getElementById("locked-payload");
-  var status = document.getElementById("locked-status");
-  if (!form || !payload) return;
-  var salt = form.getAttribute("data-salt");
-  var iterations = parseInt(form.getAttribute("data-iterations"), 10);
-  var storageKey = "folio-album-key:" + salt;
+  function say(key) { return window.Folio && Folio.say ? Folio.say(key) : key; }
+  function start() {
+    var form = document.getElementById("locked-form");
+    var payload = document.getElementById("locked-payload");
+    var status = document.getElementById("locked-status");
+    if (!form || !payload) return;
+    var salt = form.getAttribute("data-salt");
+    var iterations = parseInt(form.getAttribute("data-iterations"), 10);
+    var storageKey = "folio-album-key:" + salt;
 
-  function bytes(base64) {
-    var text = atob(base64), out = new Uint8Array(text.length);
-    for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-    return out;
-  }
-  function base64(buffer) {
-    var view = new Uint8Array(buffer), text = "";
-    for (var i = 0; i < view.length; i++) text += String.fromCharCode(view[i]);
-    return btoa(text);
-  }
-  function say(text) { status.textContent = text; }
+    function bytes(base64) {
+      var text = atob(base64), out = new Uint8Array(text.length);
+      for (var i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+      return out;
+    }
+    function base64(buffer) {
+      var view = new Uint8Array(buffer), text = "";
+      for (var i = 0; i < view.length; i++) text += String.fromCharCode(view[i]);
+      return btoa(text);
+    }
+    function tell(text) { status.textContent = text; }
 
-  if (!window.crypto || !window.crypto.subtle) {
-    say("This browser cannot decrypt the album here: open it over HTTPS (or from this computer's own disk).");
-    form.querySelector("button").disabled = true;
-    return;
-  }
-  var subtle = window.crypto.subtle;
+    if (!window.crypto || !window.crypto.subtle) {
+      tell(say("locked.no-crypto"));
+      form.querySelector("button").disabled = true;
+      return;
+    }
+    var subtle = window.crypto.subtle;
 
-  function open(key) {
-    var sealed = bytes(payload.textContent.trim());
-    return subtle.decrypt({ name: "AES-GCM", iv: sealed.slice(0, 12) }, key, sealed.slice(12)).then(function (plain) {
-      var html = new TextDecoder().decode(plain);
-      document.open();
-      document.write(html);
-      document.close();
-    });
-  }
+    function open(key) {
+      var sealed = bytes(payload.textContent.trim());
+      return subtle.decrypt({ name: "AES-GCM", iv: sealed.slice(0, 12) }, key, sealed.slice(12)).then(function (plain) {
+        var html = new TextDecoder().decode(plain);
+        document.open();
+        document.write(html);
+        document.close();
+      });
+    }
 
-  function remembered() {
-    try {
-      var raw = sessionStorage.getItem(storageKey);
-      return raw ? subtle.importKey("raw", bytes(raw), "AES-GCM", false, ["decrypt"]) : Promise.reject();
-    } catch (e) { return Promise.reject(e); }
-  }
+    function remembered() {
+      try {
+        var raw = sessionStorage.getItem(storageKey);
+        return raw ? subtle.importKey("raw", bytes(raw), "AES-GCM", false, ["decrypt"]) : Promise.reject();
+      } catch (e) { return Promise.reject(e); }
+    }
 
-  function derive(password) {
-    return subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]).then(function (material) {
-      return subtle.deriveBits({ name: "PBKDF2", salt: bytes(salt), iterations: iterations, hash: "SHA-256" }, material, 256);
-    });
-  }
+    function derive(password) {
+      return subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]).then(function (material) {
+        return subtle.deriveBits({ name: "PBKDF2", salt: bytes(salt), iterations: iterations, hash: "SHA-256" }, material, 256);
+      });
+    }
 
-  remembered().then(open).catch(function () {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var password = document.getElementById("locked-password").value;
-      say("Opening…");
-      derive(password).then(function (raw) {
-        return subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]).then(function (key) {
-          return open(key).then(function () {
-            try { sessionStorage.setItem(storageKey, base64(raw)); } catch (e) { /* private mode: ask again next page */ }
+    remembered().then(open).catch(function () {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        var password = document.getElementById("locked-password").value;
+        tell(say("locked.opening"));
+        derive(password).then(function (raw) {
+          return subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]).then(function (key) {
+            return open(key).then(function () {
+              try { sessionStorage.setItem(storageKey, base64(raw)); } catch (e) { /* private mode: ask again next page */ }
+            });
           });
+        }).catch(function () {
+          tell(say("locked.wrong"));
+          document.getElementById("locked-password").select();
         });
-      }).catch(function () {
-        say("That is not the password.");
-        document.getElementById("locked-password").select();
       });
     });
-  });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

@@ -104,7 +104,6 @@
     return result;
   }
 
-  function plural(n, word) { return n.toLocaleString("en-US") + " " + word + (n === 1 ? "" : "s"); }
 
   // What is drawn, as one string: the same markers are left as they are (a finger on one keeps
   // its link under it).
@@ -125,8 +124,9 @@
     shown.forEach(function (c) {
       var x = c.lead[0], y = c.lead[1], r = c.r;
       var title = String(c.lead[4]), subtitle = subtitles[c.lead[5]];
-      var name = c.count > 1 ? title + " and " + plural(c.count - 1, "more place") + ": " + plural(c.photos, "photo")
-                             : (subtitle ? title + ", " + subtitle : title) + ": " + plural(c.photos, "photo");
+      var photos = Folio.count("count.photos", c.photos);
+      var name = c.count > 1 ? Folio.say("map.cluster", { place: title, more: Folio.count("count.more-places", c.count - 1), photos: photos })
+                             : Folio.say("map.marker", { place: subtitle ? title + ", " + subtitle : title, photos: photos });
       var a = document.createElementNS(NS, "a");
       if (c.count > 1) a.setAttribute("class", "map-cluster");
       a.setAttribute("href", root + placeAddress.replace("*", c.lead[3]));
@@ -164,7 +164,7 @@
     clearTimeout(settleTimer);
     settleTimer = setTimeout(function () {
       drawMarkers();
-      var text = zoom() <= 1.001 ? "The whole world" : "Zoomed in " + Math.round(zoom() * 10) / 10 + " times";
+      var text = zoom() <= 1.001 ? Folio.say("map.whole-world") : Folio.say("map.zoomed", { times: Folio.number(Math.round(zoom() * 10) / 10) });
       if (status.textContent !== text) status.textContent = text;
     }, 120);
   }
@@ -210,13 +210,13 @@
   var controls = document.createElement("div");
   controls.className = "map-controls";
   controls.setAttribute("role", "toolbar");
-  controls.setAttribute("aria-label", "Map view");
-  [["in", "+", "Zoom in (+)"], ["out", "−", "Zoom out (−)"], ["reset", "⟲", "The whole world (0)"]].forEach(function (b) {
+  controls.setAttribute("aria-label", Folio.say("map.toolbar"));
+  [["in", "+", "viewer.zoom-in", "+"], ["out", "−", "viewer.zoom-out", "−"], ["reset", "⟲", "map.whole-world", "0"]].forEach(function (b) {
     var button = document.createElement("button");
     button.type = "button";
     button.setAttribute("data-map", b[0]);
-    button.setAttribute("aria-label", b[2].replace(/ \(.*\)$/, ""));
-    button.title = b[2];
+    button.setAttribute("aria-label", Folio.say(b[2]));
+    button.title = Folio.say(b[2]) + " (" + b[3] + ")";
     button.textContent = b[1];
     controls.appendChild(button);
   });

@@ -13,7 +13,7 @@
     var on = Folio.favorites.has(id);
     button.setAttribute("aria-pressed", on ? "true" : "false");
     heart.textContent = on ? "♥" : "♡";
-    button.title = on ? "In your favorites: click to remove" : "Keep this photo in your favorites";
+    button.title = Folio.say(on ? "photo.favorite-on" : "photo.favorite-off");
   }
   button.hidden = false;
   button.addEventListener("click", function (event) {

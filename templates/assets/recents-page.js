@@ -6,7 +6,7 @@
   var photosById = Folio.photosById, onChange = Folio.onChange;
   var recents = Folio.recents;
   var el = Folio.draw.el, thumbImage = Folio.draw.thumbImage, photoHref = Folio.draw.photoHref;
-  var byline = Folio.draw.byline, ago = Folio.draw.ago;
+  var byline = Folio.draw.byline, ago = Folio.draw.ago, say = Folio.say;
 
   function recentsPage() {
     if (!body.classList.contains("section-recents")) return;
@@ -27,24 +27,24 @@
         block.textContent = "";
         var shown = [];
         photos.forEach(function (photo, i) { if (photo) shown.push({ photo: photo, t: entries[i].t }); });
-        var clear = el("button", { className: "button quiet", type: "button", text: "Clear all" });
+        var clear = el("button", { className: "button quiet", type: "button", text: say("recents.clear") });
         clear.addEventListener("click", function () { recents.clear(); block.focus(); });
         block.appendChild(el("div", { className: "section-actions" }, [
-          el("h2", { className: "section-title", id: "recently-viewed", text: "Recently viewed" }),
+          el("h2", { className: "section-title", id: "recently-viewed", text: say("recents.viewed-title") }),
           shown.length ? clear : null
         ]));
-        if (subheading) subheading.textContent = shown.length ? "The photos you looked at in the last 48 hours" : "Recently added photos";
+        if (subheading) subheading.textContent = say(shown.length ? "recents.looked-at" : "recents.added");
         added.forEach(function (node) { node.classList.toggle("is-replaced", shown.length > 0); });
         if (!shown.length) {
-          block.appendChild(el("p", { className: "hint", text: "Photos you look at are listed here for 48 hours, in this browser. Meanwhile, the latest additions:" }));
+          block.appendChild(el("p", { className: "hint", text: say("recents.hint") }));
           return;
         }
         var list = el("ul", { className: "rows recents-list" });
         shown.forEach(function (entry) {
           var photo = entry.photo;
           var remove = el("button", {
-            className: "remove-row", type: "button", title: "Remove from recents",
-            "aria-label": "Remove “" + photo.title + "” from recents"
+            className: "remove-row", type: "button", title: say("recents.remove"),
+            "aria-label": say("recents.remove-photo", { title: photo.title })
           }, [document.createTextNode("✕")]);
           remove.addEventListener("click", function () {
             var next = remove.closest("li").nextElementSibling;

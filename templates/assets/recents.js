@@ -35,9 +35,9 @@
     var original = { count: count.textContent, label: label.textContent, empty: count.classList.contains("stat-word") };
     function draw() {
       var n = recents.list().length;
-      count.textContent = n ? String(n) : original.count;
+      count.textContent = n ? Folio.number(n) : original.count;
       count.classList.toggle("stat-word", n ? false : original.empty);
-      label.textContent = n ? "Viewed recently" : original.label;
+      label.textContent = n ? Folio.say("recents.viewed-recently") : original.label;
     }
     Folio.onChange(function (name) { if (name === "recents") draw(); });
     draw();

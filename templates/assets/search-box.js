@@ -5,7 +5,7 @@
   var body = document.body;
   var root = Folio.root;
   var el = Folio.draw.el, thumbImage = Folio.draw.thumbImage, photoHref = Folio.draw.photoHref;
-  var count = Folio.draw.count, byline = Folio.draw.byline;
+  var say = Folio.say, count = Folio.count, byline = Folio.draw.byline;
   var search = Folio.search, words = Folio.words, photoAt = Folio.photoAt, debounce = Folio.debounce;
 
   // The header's box: a combobox (WAI-ARIA 1.2) whose listbox of photos opens as the visitor
@@ -16,7 +16,7 @@
     var input = form && form.querySelector("input");
     if (!input || body.classList.contains("section-search")) return;
     var popup = el("div", { className: "search-popup", hidden: true });
-    var listbox = el("ul", { role: "listbox", id: "search-popup-list", "aria-label": "Photos found" });
+    var listbox = el("ul", { role: "listbox", id: "search-popup-list", "aria-label": say("search.found") });
     var note = el("p", { className: "popup-note", hidden: true });
     var live = el("p", { className: "visually-hidden", role: "status" });
     popup.appendChild(note);
@@ -67,7 +67,7 @@
     function allResults(query) { return form.getAttribute("action") + "?q=" + encodeURIComponent(query); }
     if (Folio.sequence) {
       Folio.sequence.provide(popup, function () {
-        return shown && shown.numbers.length ? { numbers: shown.numbers, title: "Search: “" + shown.query + "”",
+        return shown && shown.numbers.length ? { numbers: shown.numbers, title: say("search.list", { query: shown.query }),
                                                  href: new URL(allResults(shown.query), location.href).href } : null;
       });
     }
@@ -82,9 +82,7 @@
           shown = { numbers: found, query: query };
           listbox.textContent = "";
           activate(-1);
-          var said = found.length
-            ? count(found.length, "photo matches", "photos match") + " “" + query + "”"
-            : "No photo matches “" + query + "”";
+          var said = found.length ? count("search.matches", found.length, { query: query }) : say("search.no-match", { query: query });
           note.hidden = found.length > 0;
           note.textContent = found.length ? "" : said;
           live.textContent = said;
@@ -99,7 +97,7 @@
           });
           if (found.length) {
             listbox.appendChild(option("all", allResults(query), "popup-all",
-              [document.createTextNode("All " + count(found.length, "result", "results") + " ›")]));
+              [document.createTextNode(count("search.all-results", found.length) + " ›")]));
           }
           listbox.hidden = !found.length;
           open();

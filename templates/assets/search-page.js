@@ -3,7 +3,7 @@
   "use strict";
 
   var body = document.body;
-  var el = Folio.draw.el, card = Folio.draw.card, count = Folio.draw.count, byline = Folio.draw.byline;
+  var el = Folio.draw.el, card = Folio.draw.card, say = Folio.say, count = Folio.count, byline = Folio.draw.byline;
   var search = Folio.search, words = Folio.words, meta = Folio.meta, photoAt = Folio.photoAt, debounce = Folio.debounce;
   var markCards = Folio.markCards;
 
@@ -45,8 +45,8 @@
         results.textContent = "";
         more.hidden = true;
         meta().then(function (m) {
-          if (mine === ticket) status.textContent = "Search " + count(m.photos, "photo", "photos") + " by title, description, person, place or region.";
-        }, function () { status.textContent = "The search index is missing: build the site again."; });
+          if (mine === ticket) status.textContent = say("search.prompt", { photos: count("count.photos", m.photos) });
+        }, function () { status.textContent = say("search.missing"); });
         return;
       }
       search(query).then(function (found) {
@@ -54,19 +54,17 @@
         matches = found;
         shownCount = 0;
         results.textContent = "";
-        status.textContent = found.length
-          ? count(found.length, "photo matches", "photos match") + " “" + query + "”"
-          : "No photo matches “" + query + "”";
+        status.textContent = found.length ? count("search.matches", found.length, { query: query }) : say("search.no-match", { query: query });
         return showMore();
       }, function () {
-        if (mine === ticket) status.textContent = "The search index is missing: build the site again.";
+        if (mine === ticket) status.textContent = say("search.missing");
       });
     }
 
     // A result chosen leads through all the results, not only those shown yet.
     Folio.sequence.provide(results, function () {
       var query = input.value.trim();
-      return matches.length ? { numbers: matches, title: "Search: “" + query + "”" } : null;
+      return matches.length ? { numbers: matches, title: say("search.list", { query: query }) } : null;
     });
         more.querySelector("button").addEventListener("click", showMore);
     input.addEventListener("input", debounce(run, 120));

@@ -129,8 +129,8 @@
     if (!photo) { if (old) old.remove(); return; }
     var link = el("a", { className: rel === "prev" ? "pager-previous" : "pager-next", rel: rel, href: Folio.draw.photoHref(photo) },
       rel === "prev"
-        ? [document.createTextNode("‹ "), el("span", { className: "visually-hidden", text: "Previous: " }), document.createTextNode(photo.title)]
-        : [el("span", { className: "visually-hidden", text: "Next: " }), document.createTextNode(photo.title + " ›")]);
+        ? [document.createTextNode("‹ "), el("span", { className: "visually-hidden", text: Folio.say("photo.previous") + " " }), document.createTextNode(photo.title)]
+        : [el("span", { className: "visually-hidden", text: Folio.say("photo.next") + " " }), document.createTextNode(photo.title + " ›")]);
     if (old) old.replaceWith(link);
     else if (nav) { if (rel === "prev") nav.prepend(link); else nav.append(link); }
   }
@@ -152,9 +152,10 @@
     pagerLink("prev", found.previous);
     pagerLink("next", found.next);
     written.textContent = "";
-    written.appendChild(el("span", { className: "sequence-count", text: (found.at + 1) + " of " + found.count }));
-    written.appendChild(document.createTextNode(" in "));
-    written.appendChild(el("a", { className: "sequence-list", href: from.href, text: from.title }));
+    Folio.sayNodes("photo.position", {
+      count: el("span", { className: "sequence-count", text: Folio.say("photo.count", { number: Folio.number(found.at + 1), count: Folio.number(found.count) }) }),
+      list: el("a", { className: "sequence-list", href: from.href, text: from.title })
+    }).forEach(function (node) { written.appendChild(node); });
     written.hidden = false;
     written.setAttribute("data-sequence", from.key || "");
     // The list's next photo is the album's: it may be fetched ahead after all.

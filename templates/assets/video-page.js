@@ -35,8 +35,9 @@
     // The video's own keys (seeking with the arrows) win while it has the focus.
     if (target === video || (target.closest && target.closest("input, textarea, select, [contenteditable]"))) return;
     var done = true;
-    if (event.key === "ArrowLeft") done = go("prev");
-    else if (event.key === "ArrowRight") done = go("next");
+    var rtl = window.Folio && Folio.rightToLeft;
+    if (event.key === "ArrowLeft") done = go(rtl ? "next" : "prev");
+    else if (event.key === "ArrowRight") done = go(rtl ? "prev" : "next");
     else if (event.key === "i") toggleDetails();
     else done = false;
     if (done) event.preventDefault();

@@ -56,8 +56,7 @@
   var help = document.createElement("p");
   help.id = "viewer-help";
   help.className = "visually-hidden";
-  help.textContent = "Zoom with + and −; 0 switches between filling the screen and the whole photo; move with the arrow keys when zoomed in, " +
-    "or go to the previous or next photo when not; press i or Enter to show or hide the details.";
+  help.textContent = Folio.say("viewer.help");
   figure.appendChild(help);
   figure.setAttribute("aria-describedby", "viewer-help");
   // What the view is now, for screen readers, once it settles.
@@ -144,8 +143,8 @@
 
   var said = "";
   function announce() {
-    var text = filled() ? "Filling the screen" : view.s <= fit * 1.001 ? "The whole photo"
-      : "Zoomed in, " + Math.round(view.s / fit * 10) / 10 + " times the whole photo";
+    var text = filled() ? Folio.say("viewer.filling") : view.s <= fit * 1.001 ? Folio.say("viewer.whole")
+      : Folio.say("viewer.zoomed", { times: Folio.number(Math.round(view.s / fit * 10) / 10) });
     if (text !== said) status.textContent = said = text;
   }
 
@@ -321,7 +320,8 @@
       if (!info.moved) {
         tap(info.x, info.y);
       } else if (info.type !== "mouse" && !g.wasZoomed && info.elapsed < 700 && Math.abs(info.dx) > 60 && Math.abs(info.dx) > 1.5 * Math.abs(info.dy)) {
-        go(info.dx > 0 ? "prev" : "next");
+        // Towards where the photo went: in a page laid out right to left, the next is on the left.
+        go((info.dx > 0) !== Folio.rightToLeft ? "prev" : "next");
       }
     },
     wheel: function (factor, x, y) { zoomTo(view.s * factor, x, y, false); }
@@ -354,11 +354,13 @@
       case "+": case "=": zoomTo(view.s * 1.5, stage.w / 2, stage.h / 2, true); break;
       case "-": case "_": zoomTo(view.s / 1.5, stage.w / 2, stage.h / 2, true); break;
       case "0": toggleFill(true); break;
+      // Zoomed in, the arrows move the photo as they point; else they lead the way previous and
+      // next lie, mirrored in a page laid out right to left.
       case "ArrowLeft":
-        done = zoomed() ? panBy(stage.w * step, 0, true) || true : go("prev");
+        done = zoomed() ? panBy(stage.w * step, 0, true) || true : go(Folio.rightToLeft ? "next" : "prev");
         break;
       case "ArrowRight":
-        done = zoomed() ? panBy(-stage.w * step, 0, true) || true : go("next");
+        done = zoomed() ? panBy(-stage.w * step, 0, true) || true : go(Folio.rightToLeft ? "prev" : "next");
         break;
       case "ArrowUp": done = panBy(0, stage.h * step, true); break;
       case "ArrowDown": done = panBy(0, -stage.h * step, true); break;
@@ -409,8 +411,9 @@
       var on = document.fullscreenElement === page;
       body.classList.toggle("fullscreen", on);
       fullscreenButton.setAttribute("aria-pressed", on ? "true" : "false");
-      fullscreenButton.setAttribute("aria-label", on ? "Leave full screen" : "Full screen");
-      fullscreenButton.title = on ? "Leave full screen (f)" : "Full screen (f)";
+      var label = Folio.say(on ? "viewer.leave-full-screen" : "viewer.full-screen");
+      fullscreenButton.setAttribute("aria-label", label);
+      fullscreenButton.title = label + " (f)";
     });
   }
 

@@ -1,0 +1,283 @@
+import FolioCore
+import Foundation
+
+/// The site's `language` as its pages speak it: the theme's catalogue for it (with the site's own
+/// phrases over it), English for any phrase it lacks, and ICU's forms of numbers and dates for the
+/// tag as written. A tag resolves as people write it: "en-GB" and "en" find `en.txt`; "zh-CN",
+/// "zh-Hans" and "zh" find `zh-Hans.txt`; "zh-TW" does not (it is Traditional Chinese) and, like
+/// "pt-BR" with no Portuguese catalogue, speaks English words with its own dates.
+///
+/// Words are chosen here when pages are drawn: the model keeps none.
+public struct SiteLanguage: Sendable {
+    /// The `language` setting as written: the pages' `lang`.
+    public let tag: String
+    /// The catalogue found for the tag; nil when there is none (its words are English).
+    public let catalogue: Catalogue?
+    /// English, which every phrase falls back to.
+    public let english: Catalogue
+    /// How numbers and dates are written (ICU, through Foundation).
+    public let locale: Locale
+    /// The same locale as the theme's scripts give `Intl`.
+    public let localeTag: String
+    public let rightToLeft: Bool
+    /// What the build says once about the catalogues: phrases a language lacks, and the like.
+    public let issues: [BuildIssue]
+    /// Each phrase, resolved: its entry, and the plural rules that choose its form.
+    private let phrases: [String: (entry: Catalogue.Entry, plurals: PluralRules, fallback: Bool)]
+    private let dates: DateWords
+
+    /// `catalogues` by tag, lowercased: the theme's, each with the site's file of the same name over it.
+    public init(tag: String, catalogues: [String: Catalogue]) {
+        self.tag = tag
+        let english = catalogues["en"] ?? Catalogue(tag: "en")
+        self.english = english
+        let found = Self.candidates(tag).lazy.compactMap { catalogues[$0.lowercased()] }.first
+        catalogue = found
+        localeTag = Self.localeTag(for: tag)
+        locale = Locale(identifier: localeTag)
+        rightToLeft = Locale.Language(identifier: tag).characterDirection == .rightToLeft
+        var phrases: [String: (entry: Catalogue.Entry, plurals: PluralRules, fallback: Bool)] = [:]
+        for (key, entry) in english.entries { phrases[key] = (entry, english.plurals, true) }
+        var issues: [BuildIssue] = []
+        if let found, found.tag.lowercased() != "en" {
+            let file = found.files.last ?? "\(found.tag).txt"
+            var lacking: [String] = []
+            for key in english.entries.keys.sorted() {
+                guard let entry = found.entries[key] else {
+                    lacking.append(key)
+                    continue
+                }
+                if case .counted(let forms) = entry {
+                    let needed = found.plurals.categories.filter { forms[$0] == nil }
+                    if !needed.isEmpty { lacking.append(key + needed.map { "[\($0.rawValue)]" }.joined()) }
+                    if forms[.other] == nil { continue }
+                }
+                phrases[key] = (entry, found.plurals, false)
+            }
+            if !lacking.isEmpty {
+                let shown = lacking.prefix(8).joined(separator: ", ") + (lacking.count > 8 ? ", …" : "")
+                issues.append(.warning(file, "\(Wording.count(lacking.count, "phrase")) missing (\(shown)): said in English"))
+            }
+            if !found.hasPlurals {
+                issues.append(.warning(file, "no @plural rules: counts take the 'other' form"))
+            }
+        } else if found == nil {
+            issues.append(.warning("templates/words/", "no catalogue for the language '\(tag)': pages say English words, "
+                                   + "with \(tag)'s dates and numbers"))
+        }
+        for catalogue in [english] + (found.map { [$0] } ?? []) {
+            let unknown = catalogue.entries.keys.filter { english.entries[$0] == nil }.sorted()
+            if catalogue.tag.lowercased() != "en", !unknown.isEmpty {
+                issues.append(.warning(catalogue.files.last ?? catalogue.tag, "no phrase of the theme is called "
+                                       + unknown.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + ": ignored"))
+            }
+        }
+        self.phrases = phrases
+        self.issues = issues
+        dates = DateWords(locale: locale)
+    }
+
+    /// English alone, from the default theme: for builders and renderers made without a
+    /// configured site (tests, the benchmark). A build resolves the site's own.
+    public static let defaultTheme: SiteLanguage = {
+        let catalogues = Theme.defaultFolder().flatMap { try? Theme.catalogues(in: $0) } ?? [:]
+        return SiteLanguage(tag: "en", catalogues: catalogues)
+    }()
+
+    /// The catalogues a tag may find, most specific first: as written, then with its script
+    /// (ICU's likely subtags: "zh-CN" is "zh-Hans-CN"), each less its region, then the bare
+    /// language.
+    static func candidates(_ tag: String) -> [String] {
+        let written = tag.replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
+        let language = Locale.Language(identifier: written)
+        var list = [written]
+        if let code = language.languageCode?.identifier {
+            let script = language.script?.identifier ?? Locale.Language(identifier: written).maximalIdentifier
+                .split(separator: "-").dropFirst().first { $0.count == 4 }.map(String.init)
+            let region = language.region?.identifier
+            if let script {
+                if let region { list.append("\(code)-\(script)-\(region)") }
+                list.append("\(code)-\(script)")
+            }
+            if let region { list.append("\(code)-\(region)") }
+            list.append(code)
+        }
+        var seen: Set<String> = []
+        return list.filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    /// The locale numbers and dates are written in: the tag, but a bare "en", which CLDR takes
+    /// for American English, is English for anyone (CLDR's en-001: "28 November 2025"); "en-US"
+    /// says "November 28, 2025".
+    static func localeTag(for tag: String) -> String {
+        let written = tag.replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
+        return written.lowercased() == "en" ? "en-001" : written
+    }
+
+    // MARK: - Phrases
+
+    /// A phrase's text, its `{name}`s filled from `values` (a counted phrase: its `other` form).
+    public func say(_ phrase: Phrase, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        Self.fill(text(phrase.rawValue, count: nil), values)
+    }
+
+    /// A counted phrase, in the form its language gives `count`, which fills `{count}` as the
+    /// locale writes numbers.
+    public func count(_ phrase: Phrase, _ count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        var all = [("count", number(count))]
+        all += values.map { ($0.key, $0.value) }
+        return Self.fill(text(phrase.rawValue, count: count), all)
+    }
+
+    /// The phrase `key` (a counted one's form for `count`); the key itself when no catalogue has it.
+    func text(_ key: String, count: Int?) -> String {
+        guard let found = phrases[key] else { return key }
+        switch found.entry {
+        case .text(let text): return text
+        case .counted(let forms):
+            let category = count.map(found.plurals.category) ?? .other
+            return forms[category] ?? forms[.other] ?? forms.values.first ?? key
+        }
+    }
+
+    /// `text` with each `{name}` that `values` names replaced, in one pass: a value that holds
+    /// braces is left as it is.
+    static func fill(_ text: String, _ values: some Sequence<(String, String)>) -> String {
+        let values = Array(values)
+        guard !values.isEmpty, text.contains("{") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let name = rest[rest.index(after: open)..<close]
+            if let value = values.first(where: { $0.0 == name })?.1 { out += value } else { out += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    static func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
+        fill(text, values.map { ($0.key, $0.value) })
+    }
+
+    /// A phrase as HTML: its text escaped as templates escape it, each `{name}` that `markup`
+    /// names replaced by that markup as it is (a link, a span), the rest from `values`, escaped.
+    public func html(_ phrase: Phrase, count: Int? = nil, values: KeyValuePairs<String, String> = [:],
+                     markup: KeyValuePairs<String, String>) -> String {
+        let text = text(phrase.rawValue, count: count)
+        var escaped = values.map { ($0.key, HTMLText.escape($0.value)) }
+        if let count { escaped.append(("count", HTMLText.escape(number(count)))) }
+        escaped += markup.map { ($0.key, $0.value) }
+        // The phrase's own words escaped, the values and the markup put in after.
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += HTMLText.escape(String(rest[..<open]))
+            let name = rest[rest.index(after: open)..<close]
+            out += escaped.first(where: { $0.0 == name })?.1 ?? HTMLText.escape(String(rest[open...close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + HTMLText.escape(String(rest))
+    }
+
+    // MARK: - Numbers and dates
+
+    /// A count as the locale writes it: "1,234", "1 234", "١٬٢٣٤".
+    public func number(_ n: Int) -> String { dates.number(n) }
+
+    /// A number as the locale writes its digits, ungrouped: a size in pixels, "4032".
+    public func digits(_ n: Int) -> String { dates.digits(n) }
+
+    /// "4 July 2021", "4 juillet 2021", "2021年7月4日": the day, in UTC.
+    public func day(_ date: Date) -> String { dates.day(date) }
+
+    /// The day and the time of day, in UTC, with the locale's clock (24 or 12 hours).
+    public func dateTime(_ date: Date) -> String { dates.dateTime(date) }
+
+    /// "3 March – 20 November 2026": the days from `first` to `last`, what they share said once.
+    public func days(from first: Date, to last: Date) -> String { dates.days(from: first, to: last) }
+
+    /// "3 hours ago", "il y a 3 heures", as ICU says it.
+    public func hoursAgo(_ hours: Int) -> String { dates.hoursAgo(hours) }
+
+    // MARK: - For the templates and the scripts
+
+    /// Every plain phrase, as templates ask for them: `{{words.section.places}}` (the key's parts
+    /// nested, so a key is never both a phrase and the start of another's), each HTML already:
+    /// `&`, `<`, `>` and `"` escaped, an apostrophe left as the theme's own text has it.
+    var templateWords: TemplateValue {
+        var root = Node()
+        for (key, found) in phrases {
+            guard case .text(let text) = found.entry else { continue }
+            root.insert(key.split(separator: ".").map(String.init), text)
+        }
+        return root.value
+    }
+
+    private struct Node {
+        var children: [String: Node] = [:]
+        var text: String?
+
+        mutating func insert(_ path: [String], _ text: String) {
+            guard let first = path.first else {
+                self.text = text
+                return
+            }
+            children[first, default: Node()].insert(Array(path.dropFirst()), text)
+        }
+
+        var value: TemplateValue {
+            if let text, children.isEmpty { return .markup(HTMLText.escapeQuoted(text)) }
+            let names = children.keys.sorted()
+            return .object(TemplateObject(names: names, values: names.map { children[$0]!.value }))
+        }
+    }
+
+    /// What the theme's scripts say, as the script that heads `assets/folio.js`: every phrase
+    /// (a counted one's forms by category), the language whose plural rules choose each (English
+    /// for those said in English), the locale `Intl` writes numbers and dates in, and the direction.
+    public var scriptWords: String {
+        var phrases: [String] = []
+        var english: [String] = []
+        for key in self.phrases.keys.sorted() {
+            let found = self.phrases[key]!
+            if found.fallback, catalogue?.tag.lowercased() != "en" { english.append(JSONText.string(key)) }
+            switch found.entry {
+            case .text(let text): phrases.append(JSONText.string(key) + ":" + JSONText.string(text))
+            case .counted(let forms):
+                let shown = forms.sorted { $0.key < $1.key }.map { JSONText.string($0.key.rawValue) + ":" + JSONText.string($0.value) }
+                phrases.append(JSONText.string(key) + ":{" + shown.joined(separator: ",") + "}")
+            }
+        }
+        let language = catalogue?.tag ?? "en"
+        return "/* The site's words, written by the build from templates/words/ (see SiteLanguage). */\n"
+            + "window.folioWords = {\"locale\":\(JSONText.string(localeTag)),\"plurals\":\(JSONText.string(language)),"
+            + "\"english\":[\(english.joined(separator: ","))],\"dir\":\"\(rightToLeft ? "rtl" : "ltr")\",\n"
+            + "\"phrases\":{\n" + phrases.joined(separator: ",\n") + "}};\n"
+    }
+}
+
+/// HTML-escaped as the templates escape a value (`{{value}}`): `& < > " '`.
+enum HTMLText {
+    /// What HTML needs escaped in text and in an attribute in double quotes: `& < > "`.
+    static func escapeQuoted(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
+        return escape(text).replacingOccurrences(of: "&#39;", with: "'")
+    }
+
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;".unicodeScalars
+            case "<": out += "&lt;".unicodeScalars
+            case ">": out += "&gt;".unicodeScalars
+            case "\"": out += "&quot;".unicodeScalars
+            case "'": out += "&#39;".unicodeScalars
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}
