@@ -16,6 +16,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var artist: String?
     /// "1/250 s · f/2.8 · ISO 100 · 35 mm", with only the parts the file has.
     public var exposure: String?
+    /// EXIF's LensModel.
+    public var lens: String?
     /// Signed decimal degrees: south and west are negative.
     public var latitude: Double?
     public var longitude: Double?

@@ -38,12 +38,14 @@ public struct ImageProcessor: Sendable {
         let orientation = ImageOrientation(exif: header.orientation ?? exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
         let colour = Self.sourceColour(of: data, header: header, exif: exif)
-        return ImageMetadata(
+        var metadata = ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
             latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
             transparent: header.hasAlpha && (header.format == .webp || Self.usesAlpha(data, format: header.format)),
             animated: header.animated)
+        metadata.lens = exif.lensModel
+        return metadata
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is

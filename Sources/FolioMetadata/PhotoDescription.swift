@@ -13,6 +13,8 @@ public struct PhotoDescription: Sendable, Equatable {
     public var country: String?
     /// XMP's 0 to 5 stars; -1 means rejected.
     public var rating: Int?
+    /// The lens, as Lightroom (`aux:Lens`) or the EXIF-in-XMP schema (`exifEX:LensModel`) names it.
+    public var lens: String?
 
     public init(title: String? = nil, headline: String? = nil, description: String? = nil, keywords: [String] = [],
                 creator: String? = nil, sublocation: String? = nil, city: String? = nil, state: String? = nil,
@@ -44,6 +46,7 @@ public struct PhotoDescription: Sendable, Equatable {
             (merged.sublocation, merged.city, merged.state, merged.country) = (lower.sublocation, lower.city, lower.state, lower.country)
         }
         merged.rating = rating ?? lower.rating
+        merged.lens = lens ?? lower.lens
         return merged
     }
 

@@ -113,6 +113,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
     static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
     static let xmp = "http://ns.adobe.com/xap/1.0/"
+    static let aux = "http://ns.adobe.com/exif/1.0/aux/"
+    static let exifEX = "http://cipa.jp/exif/1.0/"
 
     var found = PhotoDescription()
     /// Elements started and not yet ended, and whether there was any: what a complete document
@@ -189,7 +191,7 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         switch (namespace, name) {
         case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
              (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
-             (iptcCore, "Location"), (xmp, "Rating"):
+             (iptcCore, "Location"), (xmp, "Rating"), (aux, "Lens"), (exifEX, "LensModel"):
             return true
         default:
             return false
@@ -211,6 +213,9 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         case (Self.photoshop, "Country"): found.country = first
         case (Self.photoshop, "Headline"): found.headline = first
         case (Self.iptcCore, "Location"): found.sublocation = first
+        // Lightroom's name for the lens over the EXIF schema's, whichever comes first.
+        case (Self.aux, "Lens"): found.lens = first ?? found.lens
+        case (Self.exifEX, "LensModel"): found.lens = found.lens ?? first
         case (Self.xmp, "Rating"):
             found.rating = first.flatMap(Double.init).flatMap { $0.isFinite ? Int(min(5, max(-1, $0.rounded()))) : nil }
         default: break

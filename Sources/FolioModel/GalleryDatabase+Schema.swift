@@ -264,6 +264,10 @@ extension GalleryDatabase {
             try db.execute(sql: "PRAGMA secure_delete = \(overwrites)")
         }
 
+        migrator.registerMigration("v15: the lens") { db in
+            try db.alter(table: "photo") { t in t.add(column: "lens", .text) }
+        }
+
         return migrator
     }
 }

@@ -51,6 +51,8 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var motion: PhotoMotion?
     public var camera: String?
     public var exposure: String?
+    /// The lens, as the camera (EXIF LensModel) or the photographer's tool (XMP) names it.
+    public var lens: String?
     public var latitude: Double?
     public var longitude: Double?
     /// Stored as a JSON array.

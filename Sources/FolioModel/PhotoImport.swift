@@ -61,6 +61,7 @@ extension PhotoImport {
         copy.region = region.map(CleanText.line)
         copy.photo.camera = photo.camera.map(CleanText.line)
         copy.photo.exposure = photo.exposure.map(CleanText.line)
+        copy.photo.lens = photo.lens.map(CleanText.line)
         // An empty tag is no tag: pages and the search index never had one.
         copy.photo.tags = photo.tags.map(CleanText.line).filter { !$0.isEmpty }
         return copy

@@ -215,9 +215,9 @@ struct ImportStep: BuildStep {
     }
 
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS; 3: its colour profile; 4: its transparency and animation), so that photos imported by an older
-    /// Folio are read once more.
-    static let readerVersion = "4"
+    /// from GPS; 3: its colour profile; 4: its transparency and animation; 5: its lens), so that
+    /// photos imported by an older Folio are read once more.
+    static let readerVersion = "5"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
     /// record, its sidecar, the rating that makes a favorite and, when SOURCE_DATE_EPOCH holds
@@ -370,6 +370,7 @@ struct ImportStep: BuildStep {
         (row.transparent, row.animated) = (metadata.transparent, metadata.animated)
         row.motion = motion
         (row.camera, row.exposure) = (metadata.camera, metadata.exposure)
+        row.lens = described.lens ?? metadata.lens
         row.latitude = record?.latitude ?? metadata.latitude
         row.longitude = record?.longitude ?? metadata.longitude
         row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords

@@ -196,8 +196,8 @@ extension SiteBuilder {
     }
 }
 
-/// How search finds a photo: the words of its title, description, person, place, region, albums
-/// and tags, numbered in the postings being made. Names of people, places, regions, albums and tags
+/// How search finds a photo: the words of its title, description, person, place, region, albums,
+/// tags and lens, numbered in the postings being made. Names of people, places, regions, albums and tags
 /// recur on thousands of photos: each is cut into words, and its words numbered, once a build.
 struct SearchWording {
     let builder: SiteBuilder
@@ -236,6 +236,7 @@ struct SearchWording {
             }
         }
         for tag in photo.tags { words += shared(tag) }
+        if let lens = photo.lens { words += shared(lens) }
         return (words, titleWords, title)
     }
 }

@@ -264,6 +264,7 @@ extension SiteBuilder {
         if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
         if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
+        if let lens = photo.lens { facts.append(Fact(label: "Lens", value: lens)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
         let images = self.images[photo]
