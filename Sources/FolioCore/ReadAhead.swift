@@ -9,8 +9,8 @@ import Foundation
 /// most `window` files and `bytes` bytes ahead of what the readers have taken, so a library
 /// larger than the memory never pushes out of the cache what is about to be read.
 public final class ReadAhead: @unchecked Sendable {
-    /// Relative to `root` when there is one: the strings the caller holds, shared, not a
-    /// million joined paths made up front.
+    /// Relative to `root` when there is one: the strings the caller holds, shared, not a joined
+    /// path per file made up front.
     private let paths: [String]
     private let root: String?
     /// `ends[i]`: the bytes of files 0...i together.

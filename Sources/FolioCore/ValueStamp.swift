@@ -87,7 +87,7 @@ public enum ValueStamp {
     /// so that ["ab"] and ["a", "b"] differ.
     ///
     /// Kept behind a pointer, not in a class's array: each append to a class's property is an
-    /// access the runtime checks for exclusivity, and those checks were a third of a stamp.
+    /// access the runtime checks for exclusivity, which costs more than the append.
     fileprivate struct Sink {
         private struct Buffer {
             var bytes: UnsafeMutablePointer<UInt8>
