@@ -3,9 +3,9 @@ import Foundation
 
 /// A conversion of pixels from one colour space to another through Little CMS 2: the only code
 /// that calls lcms. It owns its cmsHTRANSFORM and deletes it in deinit; the profiles it was made
-/// from are closed as soon as it exists. One per decode: making one takes well under a
-/// millisecond for the matrix-and-curve profiles of photos, and a transform is then applied to
-/// a whole image in one call.
+/// from are closed as soon as it exists. One per decode: making one is cheap for the
+/// matrix-and-curve profiles of photos, and a transform is then applied to a whole image in one
+/// call.
 final class ColourTransform {
     /// How the pixels handed to `apply` are laid out: always one 32-bit word each, so a
     /// transform works in place on a PixelBuffer or on TurboJPEG's CMYK output.

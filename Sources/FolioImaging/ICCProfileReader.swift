@@ -42,7 +42,7 @@ enum ICCProfileReader {
     static let jpegMarker = Array("ICC_PROFILE".utf8) + [0]
 
     /// APP2 segments of "ICC_PROFILE\0", a chunk number from 1, the count of chunks, and that
-    /// chunk's bytes; a profile over 64 KB spans several, which must all be there, once each.
+    /// chunk's bytes; a profile larger than a segment spans several, which must all be there, once each.
     static func jpeg(_ data: Data) -> Found {
         let bytes = ByteReader(data)
         var chunks: [Int: Data] = [:]

@@ -20,9 +20,8 @@ final class TurboJPEGDecoder {
     }
 
     /// The scales Folio decodes at: 1/1, 1/2, 1/4 and 1/8, those of libjpeg-turbo's factors with
-    /// SIMD inverse DCTs. Its other factors (3/8, 5/8, 3/4, 7/8) run plain C and were slower
-    /// than the next of these up on every photo measured: 3/8 of a 6000x4000 photo 99 ms, 1/2
-    /// 87 ms; 7/8 of a 4000x3000 one twice as slow as a full decode.
+    /// SIMD inverse DCTs. Its other factors (3/8, 5/8, 3/4, 7/8) run plain C and were slower than
+    /// the next of these up.
     static let scalingFactors: [ScalingFactor] = {
         var count: Int32 = 0
         guard let factors = tjGetScalingFactors(&count), count > 0 else { return [.one] }
