@@ -18,8 +18,8 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     /// from, as it was then (a digest of its `album.plist`'s size and modification time), so the
     /// next build knows when the password may have changed; `passwordMissing` when none could be
     /// had. Never the password, nor anything computed from it: with the model in hand, a guess
-    /// would cost one hash here, where the published pages cost the key's 600,000 rounds (the
-    /// build that draws the album's pages derives the key, and tells a new password by it).
+    /// would cost one hash here, where the published pages cost the key's `AlbumCipher.iterations`
+    /// rounds (the build that draws the album's pages derives the key, and tells a new password by it).
     public var passwordSource: String?
 
     public static let passwordMissing = "missing"

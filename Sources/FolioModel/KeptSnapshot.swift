@@ -3,8 +3,8 @@ import FolioCore
 import Foundation
 
 /// The photos of a build's snapshot, kept in a file between builds (`folio-cache/snapshot`) so
-/// that the next build reads again only the rows the model changed since, not all of them: at
-/// 100,000 photos reading every row was half a second of both cores in a build that changed one.
+/// that the next build reads again only the rows the model changed since, not all of them:
+/// reading every row would be much of a build that changed one photo.
 ///
 /// The file says which Folio wrote it (another reads every row again: its packing may differ),
 /// the model's revision it holds the photos at (`photoChange`, kept by triggers), and a token
