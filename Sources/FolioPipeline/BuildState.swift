@@ -71,17 +71,13 @@ struct BuildState {
     }
 
     /// Takes the state over for an output folder that holds the last build's pages but is not
-    /// the folder the state names: a site moved, copied, or restored from a backup or a CI
-    /// cache (each a folder of another inode). Every file the manifest lists is read and held to
-    /// its checksum; the state is kept for the folder in place with the files that are as it
-    /// says, and a build then draws again only what changed since, and writes only what is not
-    /// there as the manifest says (without this, such a build wrote every page, and the next
-    /// looked at every photo's media again). What is not carried over: the ledger of the twin
-    /// tree beside the output and of the media in both (the build plans the media from the files
-    /// again, and keeps a ledger for the next), and the stamp that would let a build stop before
-    /// it looks at them. A build killed between swapping in its site and saving its state leaves
-    /// the same: the site it swapped in, checked against the manifest of the one before.
-    /// Nil when there is nothing to take over; else how many files were listed and how many kept.
+    /// the folder the state names: a site moved, copied, or restored from a backup or a CI cache
+    /// (each a folder of another inode), or one a build swapped in before it was killed. Every file
+    /// the manifest lists is read and held to its checksum; the state is kept for the folder in
+    /// place with the files that are as it says, so a build then draws and writes only what changed.
+    /// The ledgers of the twin tree and of the media, and the stamp, are not carried over: the
+    /// build plans the media from the files again. Nil when there is nothing to take over; else how
+    /// many files were listed and how many kept.
     func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
         guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
               let current = Self.identity(of: output), record.output != current,

@@ -5,9 +5,9 @@ import Foundation
 /// Folio's code (a new release, a local build, a patched package) counts as a new way of drawing
 /// pages, with no version number for anyone to remember to raise.
 ///
-/// Hashing a 100 MB executable costs a moment, so the hash is kept in the site's build state,
-/// keyed by what identifies the file (device, inode, size, modification time): a build run by the
-/// same executable reads it instead.
+/// Hashing the executable costs a moment, so the hash is kept in the site's build state, keyed
+/// by what identifies the file (device, inode, size, modification time): a build run by the same
+/// executable reads it instead.
 enum FolioIdentity {
     static let cacheName = "folio-identity"
 

@@ -6,13 +6,12 @@ import Foundation
 ///
 /// A build with no published site (the first, or one after `public/` was deleted) makes the
 /// next tree from nothing and moves it into place, which leaves no tree beside the new site:
-/// the build after it had to link every file of the site into a new one (a third of a million
-/// links at 100,000 photos, and its plan looked at every photo, as no ledger could speak for
-/// trees that were not there). Instead, such a build links each file it makes into a third
-/// tree, `.public.twin`, as it makes it (the file's bytes are written once; a link costs a
-/// directory entry), mirrors what it deletes, and once the new site is in place the twin takes
-/// the next tree's name: the two trees are then one file at every path, and the build's ledger
-/// says so (`twinIsNext`).
+/// the build after it would have to link every file of the site into a new one and look at
+/// every photo, as no ledger could speak for trees that were not there. Instead, such a build
+/// links each file it makes into a third tree, `.public.twin`, as it makes it (the file's bytes
+/// are written once; a link costs a directory entry), mirrors what it deletes, and once the new
+/// site is in place the twin takes the next tree's name: the two trees are then one file at
+/// every path, and the build's ledger says so (`twinIsNext`).
 ///
 /// A link that fails (a file system without hard links, no room) ends the mirroring: the twin
 /// is deleted, and the next build links what it needs as before. A build killed after its swap
@@ -54,7 +53,7 @@ extension PublicOutput {
                 try linkTree(source, target, copying: false)
             } else if disk.link(source, target) != 0 {
                 // Most often nothing is there yet (the twin is being made): a link straight away,
-                // not a look for something to remove first in a folder of a hundred thousand names.
+                // not a look for something to remove first.
                 let failure = errno
                 guard failure == EEXIST, disk.unlink(target) == 0 || errno == ENOENT, disk.link(source, target) == 0 else {
                     throw DiskFailure(failure == EEXIST ? errno : failure, target)

@@ -71,12 +71,12 @@ struct RenderStep: BuildStep {
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
-        // Ranges of the routes, not copies: a copy of every route was 58 bytes a page.
+        // Ranges of the routes, not copies of them.
         let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
         // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
         let drawn = DrawnPages(values.manifest)
-        // The builders, held here once: asked through `values` whether each of a hundred
-        // thousand routes may differ, the listed site's builder was copied whole for each.
+        // The builders, held here once: asked through `values` whether each route may differ,
+        // the listed site's builder would be copied whole for each.
         let builders = values.builders
         let (listedSite, changes) = (builders[0], values.changes)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
@@ -163,9 +163,9 @@ struct RenderStep: BuildStep {
         return rendered
     }
 
-    /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
-    /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
-    /// modification time, as an unchanged page is.
+    /// Writes a file made whole (the search index's files, the feed, the sitemap) unless its
+    /// bytes are the last build's: that one is taken over, same file, same modification time, as
+    /// an unchanged page is.
     static func write(_ data: Data, to path: String, last: PageManifest.Entry?, output: PublicOutput, now: Date) throws -> PageManifest.Entry {
         var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
         if let last, last.checksum == entry.checksum, !last.isPage, output.reuse(path) {

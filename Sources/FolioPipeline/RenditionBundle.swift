@@ -7,8 +7,8 @@ import Foundation
 /// One blob per job, so that putting it in place is one rename (or one upload), and a reader
 /// sees either all of it or nothing. Its layout: a line "folio-renditions 1", the length of a
 /// JSON header on the next line, the header, then the files' bytes one after the other; the
-/// header ends with the XXH64 of those bytes, so a truncated or damaged blob is known as one (at
-/// memory speed: SHA-256 over every tile made a sharded build's final step 10% slower).
+/// header ends with the XXH64 of those bytes, so a truncated or damaged blob is known as one
+/// (at memory speed, where SHA-256 over every tile would slow a sharded build's final step).
 struct RenditionBundle: Sendable, Equatable {
     struct File: Codable, Sendable, Equatable {
         /// As in `public/`: "media/….jpg".
