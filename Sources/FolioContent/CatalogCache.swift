@@ -2,8 +2,8 @@ import FolioCore
 import Foundation
 
 /// Catalogs as they were last read, so that one that did not change is not parsed again: a
-/// library's catalogs hold a record per photo, and parsing a hundred thousand records of XML
-/// (and checking every value of them) costs seconds on every build.
+/// library's catalogs hold a record per photo, and parsing them (and checking every value of
+/// them) on every build costs more than the rest of a build that finds nothing changed.
 ///
 /// A catalog's reading is kept in `folio-cache/catalogs/`, under a name made from the Folio that
 /// read it, the catalog's path and a hash of its bytes: the same bytes at the same place, read by
@@ -13,8 +13,8 @@ import Foundation
 ///
 /// A catalog last written well before it was read (`settled`) is kept under a name made from its
 /// size and modification time instead, as the import knows a photo's file unchanged, and is then
-/// not even read: a large library's catalogs are tens of megabytes of XML, read and hashed on
-/// every build only to find them as they were. "Well before" is what makes that safe on a file
+/// not even read: a large library's catalogs, read and hashed on every build only to find them as
+/// they were, would be most of its work. "Well before" is what makes that safe on a file
 /// system that keeps times to the second (or two): a catalog written in the same second as it
 /// was read could be written again, as long, within that second, and look untouched (git's
 /// "racily clean" files). Such a catalog is known by its bytes until it settles.
@@ -71,7 +71,7 @@ package struct CatalogCache: Sendable {
     private static let heading = Array("folio-catalog 2\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
-    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
+    /// `Data` once, not appended to a `Data` a value at a time.
     private struct Writer {
         var bytes = CatalogCache.heading
 
