@@ -1,14 +1,11 @@
 import CSystem
 import Foundation
 
-/// Records written once, one after another, then read where they lie as often as asked: held in
-/// memory while they are few, and past `spillAt` bytes written to a file of no name beside the
-/// model (gone when the store is, however Folio stops), each record read from it when asked for.
-/// Its pages are then the kernel's cache, not this process's memory: a large library's records
-/// are not held by the build (`GallerySnapshot`). Read with `pread`, not mapped: a mapping's
-/// resident pages count as the process's, and the kernel maps a run of pages around each one a
-/// read touches, so scattered reads make a whole mapped store resident.
-///
+/// Records written once, then read where they lie: held in memory while they are few, and past
+/// `spillAt` bytes in a file of no name beside the model (gone with the store, however Folio
+/// stops), so a large library's records are the kernel's cache, not the build's memory
+/// (`GallerySnapshot`). Read with `pread`, not mapped: a mapping's resident pages count as the
+/// process's, and scattered reads make a whole mapped store resident.
 /// One writer appends, then `seal()`; after that any number of readers, on any thread.
 package final class PackedStore: @unchecked Sendable {
     /// Bytes not yet in the file (all of them while there is no file): each record its length, then its values.

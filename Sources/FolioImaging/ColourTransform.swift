@@ -72,11 +72,9 @@ final class ColourTransform {
 
     /// What a profile's bytes describe, and whether that is sRGB in all but name; nil when lcms
     /// cannot read it as a profile of an image's colours. sRGB is decided by what the profile
-    /// does, not by what it is called: 216 colours through it to lcms's own sRGB must land within
-    /// two levels of 255 of where they started, so every sRGB profile cameras and editors embed
-    /// (IEC 61966-2.1 v2 and v4, HP's, compact ones) passes, at no cost to its pixels. (colord's
-    /// sRGB, with rounded primaries, is 1.4 levels off at pure green and 0.03 in mid colours;
-    /// Adobe RGB and Display P3 are tens of levels off.)
+    /// does, not by its name: 216 colours through it to lcms's own sRGB must land within two levels
+    /// of 255 of where they started, which every sRGB profile cameras and editors embed passes
+    /// (IEC 61966-2.1 v2 and v4, HP's, compact ones, colord's), and Adobe RGB or Display P3 do not.
     static func describe(_ profile: Data) -> (space: Space, isSRGB: Bool)? {
         guard let opened = open(profile) else { return nil }
         defer { cmsCloseProfile(opened) }

@@ -2,9 +2,8 @@ import Foundation
 
 /// Finds the ICC colour profile a photo file embeds: JPEG's APP2 `ICC_PROFILE` chunks, put back
 /// together in their numbered order; PNG's `iCCP` chunk, inflated; WebP's `ICCP` chunk; AVIF's
-/// `colr` property. Reads
-/// untrusted bytes, so every length is checked and the profile is bounded; a profile that cannot
-/// be put together is said, in words for the report, and the photo is then taken as sRGB.
+/// `colr` property. Every length is checked and the profile is bounded; a profile that cannot be
+/// put together is said, in words for the report, and the photo is then taken as sRGB.
 enum ICCProfileReader {
     enum Found: Equatable {
         /// No profile: sRGB, as browsers take such files.

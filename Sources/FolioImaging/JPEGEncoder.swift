@@ -10,10 +10,9 @@ enum JPEGEncoder {
         /// One scan, standard Huffman tables: the cheapest, for deep-zoom tiles, which are
         /// small, many, and fetched a few at a time.
         case baseline
-        /// Progressive with four scans: the DC of all components first, so a browser paints a
-        /// blurred whole picture at once, then each component's detail. Optimised Huffman
-        /// tables make files as small as libjpeg's ten-scan script, in less encoding time;
-        /// for everything a visitor opens.
+        /// Progressive with four scans, for everything a visitor opens: the DC of all components
+        /// first, so a browser paints a blurred whole picture at once, then each component's detail.
+        /// Optimised Huffman tables make files as small as libjpeg's ten-scan script, in less time.
         case dcFirst
         /// One scan, Huffman tables optimised for it: for a small image, which arrives whole
         /// at once, so that painting it blurred first is moot. Written with the standard tables,

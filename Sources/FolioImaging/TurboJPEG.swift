@@ -2,9 +2,8 @@ import CTurboJPEG
 import Foundation
 
 /// libjpeg-turbo's TurboJPEG decompressor, the only code that calls TurboJPEG (encoding goes
-/// through libjpeg's API in JPEGEncoder, which chooses scans and Huffman tables). It owns its
-/// tjhandle and destroys it in deinit. One per decode: handles are cheap
-/// and not thread-safe.
+/// through libjpeg's API in JPEGEncoder). It owns its tjhandle and destroys it in deinit. One
+/// per decode: handles are cheap and not thread-safe.
 final class TurboJPEGDecoder {
     private let handle: tjhandle
 

@@ -5,15 +5,12 @@ import FolioSite
 import Foundation
 
 /// What the last build knew of each photo's media, kept with the ledger of the two output trees
-/// (`BuildState`): a photo whose media digest (`Photo.mediaStamp`) is the one recorded
-/// here had all its media in both trees, and had no others, when that build ended. A build
-/// then plans only the photos whose digest moved, and looks for media fallen out of use only
-/// among the names of those photos' checksums, old and new: when one photo file of a large
-/// library is replaced, the renditions of that photo are named and looked for, not all of theirs.
-///
-/// The entries hold only while how media are named (`drawing`: the settings, the theme, this
-/// Folio) and the thumbnails the model keeps (`thumbnails`, a tally taken as the build ended)
-/// are as they were; otherwise the next build plans every photo and sweeps every media file.
+/// (`BuildState`): a photo whose media digest (`Photo.mediaStamp`) is the one recorded here had
+/// all its media in both trees, and no others, when that build ended. A build then plans only
+/// the photos whose digest moved, and looks for media fallen out of use only among their
+/// checksums' names, old and new. The entries hold only while how media are named (`drawing`)
+/// and the model's thumbnails (`thumbnails`, a tally) are as they were; otherwise the next build
+/// plans every photo and sweeps every media file.
 struct MediaLedger: Sendable, Equatable {
     var drawing: String
     var thumbnails: String

@@ -1,13 +1,11 @@
 import FolioCore
 import Foundation
 
-/// What every page of the last build was made from and came out as, kept in the site's build
-/// state (see BuildState): a page whose values are as they were is not even rendered again, and
-/// one that renders the same is left untouched (same file, same mtime) instead of written.
-///
-/// It also keeps when each page's HTML last changed, which is what the sitemap's `lastmod`
-/// says: not the build's time (a rebuild that changes nothing would claim every page changed)
-/// and not the photos' dates (a page changes with its theme and its neighbours too).
+/// What every page of the last build was made from and came out as, kept in the build state: a
+/// page whose values are as they were is not rendered again, and one that renders the same is
+/// left untouched (same file, same mtime). It also keeps when each page's HTML last changed, the
+/// sitemap's `lastmod`: not the build's time (a rebuild that changes nothing would claim every
+/// page changed), nor the photos' dates (a page changes with its theme and neighbours too).
 struct PageManifest {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-pages"

@@ -2,28 +2,15 @@ import CSystem
 import FolioCore
 import Foundation
 
-/// The build's output, made beside `public/` and swapped in whole.
+/// The build's output, made beside `public/` and swapped in whole (docs/incremental-builds.md).
 ///
-/// Two trees take turns: `public/`, which visitors see, and `.public.next` beside it, which a
-/// build brings up to date and which, after a build, holds the site before it. A build first
-/// links into the next tree every media file and tile pyramid it lacks (media are named by
-/// content, so a hard link shares the same bytes, and only what is new since the last build
-/// costs anything), writes or links every page anew, and then swaps the two names in one step
-/// (`renameat2` with `RENAME_EXCHANGE`). Whenever the build is killed, `public/` is one
-/// complete site: the old one before the swap, the new one after it.
-///
-/// The next tree's pages are brought up to date in place, not emptied and made again: a page
-/// taken over unchanged is most often already the published page's own file (a link made a
-/// build earlier), and costs a look at both; only what differs is linked or written, and what
-/// this build did not make is deleted just before the swap. A large site's unchanged pages so
-/// cost no write to the disk.
-///
-/// After a build, the two trees differ only where that build wrote, linked anew or deleted
-/// (`changedPaths`): kept as a `TreeLedger`, it lets the next build trust every other path to be
-/// one file in both, and look at none of them: no listing of the media, no look at each page,
-/// no sweep of the folders. Without a ledger (a build killed, a tree moved by hand) every file
-/// is looked at, as above. A build with no published site makes a third tree as it goes, which
-/// becomes the one beside the new site (`PublicOutput+Twin`).
+/// Two trees take turns: `public/`, which visitors see, and `.public.next`, which holds the site
+/// before the last build and is brought up to date in place. Media are linked (named by their
+/// content, a link shares their bytes); a page unchanged since is most often the published
+/// page's own file already; only what differs is written or linked, and what the new site lacks
+/// is deleted before the two names are swapped in one step (`renameat2`, `RENAME_EXCHANGE`).
+/// Whenever a build is killed, `public/` is one complete site. Where the trees differ after a
+/// build (`changedPaths`) is kept as a `TreeLedger`, so the next build looks at no other path.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
@@ -430,10 +417,9 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning. One whose
-    /// bytes are the published one's is taken over, as an unchanged page is: same file, same
-    /// modification time. Written again at every build, the theme's scripts and styles had a
-    /// new one each time, by which a host that tags files with it (nginx's ETag, Last-Modified)
-    /// sent them again to every visitor who had them.
+    /// bytes are the published one's is taken over, as an unchanged page is (same file, same
+    /// modification time), so a host that tags files by it (ETag, Last-Modified) sends it again to
+    /// no one.
     public func copyAssets(from assetFolders: [URL], files: any FileAccess) throws {
         var chosen: [String: URL] = [:]
         for folder in assetFolders where files.isFolder(folder) {

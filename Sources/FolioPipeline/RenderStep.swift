@@ -15,10 +15,9 @@ struct RenderedSite: StepOutput {
 }
 
 /// Draws every page through the theme into the new site, a chunk of routes at a time, each
-/// page's values made from the model as it is drawn and dropped once written, and writes the search index, the feed,
-/// robots.txt and the sitemap (whose `lastmod` is when each page's HTML last changed). A page
-/// whose values and drawing are as last time is taken over without rendering; one that renders
-/// the same as last time is taken over unwritten (same file, same modification time).
+/// page's values made from the model as it is drawn and dropped once written, and writes the
+/// search index, the feed, robots.txt and the sitemap. A page whose values and drawing are as
+/// last time is taken over without rendering; one that renders the same is taken over unwritten.
 struct RenderStep: BuildStep {
     static let name = "render"
     static let activity = "writing pages"
@@ -84,10 +83,9 @@ struct RenderStep: BuildStep {
         }) { chunk -> (any Error & Sendable)? in
             do {
                 var pages: [Drawn] = []
-                // Every page written or taken over is in the manifest, which vouches for them
-                // all when the pages are drawn: none is noted made as it goes.
-                // Looked up in the last build's manifest all at once, each from where the one
-                // before was: a photo's pages come in the order of their paths (`SiteRoutes`).
+                // Every page written or taken over is in the manifest, which vouches for them all: none
+                // is noted made as it goes. Looked up in the last build's manifest all at once, each from
+                // where the one before was (a photo's pages come in the order of their paths).
                 let chunkRoutes = Array(routes[chunk])
                 let paths = chunkRoutes.map(\.route.path)
                 let lasts = drawn.manifest.last(paths)

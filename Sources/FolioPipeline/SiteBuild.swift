@@ -88,13 +88,10 @@ public struct SiteBuild: Sendable {
         // then every page's route and the builders' lists, to its end, where its peak is.
         plan.jobs = []
         plan.restores = []
-        // The media ledger this build leaves is known once the images are made (a photo whose
-        // images failed is planned again by the next build, the thumbnails' tally is the one
-        // the images step left): written beside the one in place, and let go, not held (an
-        // entry per photo) through the pages, the render and the write. The write step puts it
-        // in place with the site. Up to `PagesStep.manifestBeside` photos it is written on
-        // another core beside the pages step; past that, before the pages are laid out, so it
-        // is not held at that step's peak.
+        // The media ledger this build leaves is known once the images are made: written beside
+        // the one in place and let go, not held through the pages, the render and the write (the
+        // write step puts it in place with the site). Up to `PagesStep.manifestBeside` photos it
+        // is written on another core beside the pages step; past that, before the pages are laid out.
         if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }

@@ -141,16 +141,10 @@ extension SiteBuilder {
                           listings: listings, places: places)
     }
 
-    /// The pages whose keys may differ from those of the pages `last` describes. Everything,
-    /// unless the photos are the same ones in the same order, under the same albums, regions,
-    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours;
-    /// every page of a listing that lost, gained or reordered a photo, or whose dates or heading
-    /// moved; of a listing that only shows a changed photo, the page that shows it (and the next,
-    /// whose first section may carry on its date's), its first page (its map), or every page when
-    /// the photo is its cover (every page's link preview shows it); the photo pages of a place
-    /// that moved on the maps, and of an album that lost or gained a photo ("3 of 12"); the
-    /// indexes (home, Albums, Places, People, Favorites, the Map…), always.
-    /// `current` is these pages' own digest.
+    /// The pages whose keys may differ from those of the pages `last` describes: every page, unless
+    /// the photos are the same ones in the same order under the same albums, regions, map and
+    /// drawing; then those a change can touch, as docs/incremental-builds.md ("Which pages are
+    /// drawn") lists them. `current` is these pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
               last.stamps.count == stamps.count else { return .everything }
