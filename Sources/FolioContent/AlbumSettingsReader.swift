@@ -16,12 +16,9 @@ struct AlbumSettingsReader {
     }
 
     /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
-    ///
-    /// A password comes from `password`, or from the environment variable `passwordVariable` names
-    /// (so it need not sit in content/). It never goes into the model, nor does anything computed
-    /// from it: only where it was read from (`passwordSource`), by the file's `stamp` as the walk
-    /// found it at `now`. A protected album whose password cannot be had is published not at all
-    /// (`passwordMissing`), never in clear.
+    /// A password comes from `password`, or from the variable `passwordVariable` names; neither it
+    /// nor anything computed from it reaches the model, only where it was read from
+    /// (`passwordSource`). A protected album without its password is not published (`passwordMissing`).
     func read(_ path: String, stamp: FileStamp?, now: Date, photos: Set<String>,
               environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
@@ -76,13 +73,10 @@ struct AlbumSettingsReader {
         return (album, password, issues)
     }
 
-    /// What the model keeps of the `album.plist` at `path` a password was read from: its size and
-    /// modification time, digested (so not even the password's length shows), when it was
-    /// written well before it was read; else a text no other build makes, so the next build
-    /// looks again, as a file written twice within its clock's step could look untouched (see
-    /// `CatalogCache.settling`). A new source makes the build draw the album's pages, which
-    /// derives its key, and a new password shows there. A password given by a variable is not
-    /// in the file: a new value is sealed by the next build that is not up to date.
+    /// What the model keeps of the `album.plist` at `path` a password was read from: a digest of its
+    /// size and modification time (never the password's length) when it was written well before it
+    /// was read, else a text no other build makes, so the next build looks again (see
+    /// `CatalogCache.settling`). A new source has the album's pages drawn, and its key derived, again.
     static func passwordSource(_ path: String, stamp: FileStamp?, now: Date) -> String {
         guard let stamp, stamp.modified < now.addingTimeInterval(-CatalogCache.settling) else {
             return "unsettled \(UUID().uuidString)"

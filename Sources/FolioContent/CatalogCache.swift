@@ -1,23 +1,13 @@
 import FolioCore
 import Foundation
 
-/// Catalogs as they were last read, so that one that did not change is not parsed again: a
-/// library's catalogs hold a record per photo, and parsing a hundred thousand records of XML
-/// (and checking every value of them) costs seconds on every build.
-///
-/// A catalog's reading is kept in `folio-cache/catalogs/`, under a name made from the Folio that
-/// read it, the catalog's path and a hash of its bytes: the same bytes at the same place, read by
-/// the same Folio, read the same. The records' paths are kept as the catalog wrote them; what
-/// depends on the files around them (a record whose path has stray spaces finding its file) is
-/// decided again on every build. Lose the folder and the next build parses every catalog.
-///
-/// A catalog last written well before it was read (`settled`) is kept under a name made from its
-/// size and modification time instead, as the import knows a photo's file unchanged, and is then
-/// not even read: a large library's catalogs are tens of megabytes of XML, read and hashed on
-/// every build only to find them as they were. "Well before" is what makes that safe on a file
-/// system that keeps times to the second (or two): a catalog written in the same second as it
-/// was read could be written again, as long, within that second, and look untouched (git's
-/// "racily clean" files). Such a catalog is known by its bytes until it settles.
+/// Catalogs as they were last read (`folio-cache/catalogs/`), so that one that did not change is
+/// not parsed again. A reading is named by the Folio that read it, the catalog's path and a hash
+/// of its bytes; one of a catalog written well before it was read (`settling`), by its size and
+/// modification time instead, and that catalog is not even read. "Well before": a catalog written
+/// again, as long, within the second it was read would look untouched on a file system that keeps
+/// times to the second (git's "racily clean" files). What depends on the files around a record (a
+/// path with stray spaces finding its file) is decided again on every build.
 package struct CatalogCache: Sendable {
     let folder: URL
     /// Which Folio reads: a new one reads every catalog again.
@@ -71,7 +61,7 @@ package struct CatalogCache: Sendable {
     private static let heading = Array("folio-catalog 2\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
-    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
+    /// `Data` once, not appended to a `Data` a value at a time.
     private struct Writer {
         var bytes = CatalogCache.heading
 

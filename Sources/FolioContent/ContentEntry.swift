@@ -14,7 +14,7 @@ public struct ContentEntry: Sendable, Equatable {
     /// Where its record is and the record's fingerprint, once the record is let go: a build's
     /// load keeps no more of a record than the import needs to tell an unchanged photo by, and
     /// the import reads again the records of the photos that changed (`CatalogRecord.Place`).
-    /// Held, a million photos' records were a third of the load step's peak.
+    /// Held, the records would be the largest part of the load step's memory.
     public private(set) var catalogued: CatalogRecord.Place?
     public var stamp: FileStamp
     /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
@@ -37,7 +37,7 @@ public struct ContentEntry: Sendable, Equatable {
     private var held: Boxed<CatalogRecord>?
 
     /// The files beside the image, held by reference where it has any: most have none, and the
-    /// three, held in each entry, were 96 of its 312 bytes (at a million photos, 96 MB).
+    /// three inline would be a large part of every entry.
     private var companions: Boxed<Companions>?
 
     private struct Companions: Sendable, Hashable {

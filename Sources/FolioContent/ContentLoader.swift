@@ -47,7 +47,7 @@ public struct ContentLoader: Sendable {
         var exclusions = exclusions
         let markers = walk.entries.filter { ContentExclusions.isMarker($0.path) }
         exclusions.readMarkers(markers.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
-        // The walk's own listing when nothing is left out (a copy was 48 bytes a file).
+        // The walk's own listing when nothing is left out, not a copy.
         var listing = walk.entries
         if !markers.isEmpty || !exclusions.isEmpty {
             listing = []
@@ -59,13 +59,12 @@ public struct ContentLoader: Sendable {
                 }
             }
         }
-        // The listing's paths, looked through where they are: as arrays of their own (every
-        // path, every photo's), a million files' were 32 MB at the step's peak.
+        // The listing's paths, looked through where they are, not copied into arrays of their own.
         let all = listing.lazy.map(\.path)
         // Each file's kind by its extension, found once (on every core) and asked by every pass
         // below, which looks at a file's path only when its kind is the one it is after: each
-        // path is a string of its own in memory, and a pass through all of them (every one
-        // copied, retained and released) was some 15 ms at 100,000 files.
+        // path is a string of its own, and a pass through all of them copies, retains and
+        // releases every one.
         let kinds = listing.concurrentMap(minimum: 4096) { ContentFileKind(path: $0.path) }
         func listed(_ kind: ContentFileKind) -> [FileEntry] {
             kinds.indices.filter { kinds[$0] == kind }.map { listing[$0] }
@@ -115,16 +114,16 @@ public struct ContentLoader: Sendable {
             catalogs.removeAll { $0 == settings }
         }
         let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
-        // Room for every photo's entry up front: at 100,000 photos the entries are tens of
-        // megabytes, and grown by doubling they were copied over and over into fresh pages.
+        // Room for every photo's entry up front: grown by doubling, a large library's entries
+        // would be copied over and over into fresh pages.
         inventory.entries.reserveCapacity(isPhoto.reduce(0) { $1 ? $0 + 1 : $0 })
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
         // Catalogs are read (parsed, or taken from the cache) on every core, and where the walk
         // found each record's file looked up there too; what they say is taken in the walk's
-        // order, one after the other. A batch of 64 at a time: read all at once, a million
-        // photos' records were held beside the entries made of them (180 MB and their strings).
+        // order, one after the other. A batch of 64 at a time, so a large library's records are
+        // never all held beside the entries made of them.
         let (files, contentRoot, found, now, keepsRecords) = (self.files, self.contentRoot, walked, Date(), keepsRecords)
         for batch in catalogs.chunked(64) {
             var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts)? in
@@ -148,11 +147,11 @@ public struct ContentLoader: Sendable {
                 if let key = result.cacheKey { cached.insert(key) }
                 inventory.issues += result.issues
                 // The records by their places, not copied one by one (a copy is a dozen strings
-                // retained and released on this core: a sixth of the step at 100,000 photos).
+                // retained and released on this core).
                 for index in facts.positions.indices {
                     var (at, asRead) = (facts.positions[index], true)
                     // The walk's own string for the path (the same bytes): the record's, made
-                    // from the catalog's folder and the name it gives, goes (64 MB at a million).
+                    // from the catalog's folder and the name it gives, goes.
                     var path = at.map(walked.path(at:)) ?? result.records[index].path
                     if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
                         (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
@@ -258,8 +257,7 @@ public struct ContentLoader: Sendable {
             }
             return byStem
         }()
-        // Looked through where they are: listed apart with their kinds first, a million files
-        // were 75 MB at the load step's peak.
+        // Looked through where they are, not listed apart with their kinds first.
         var skipped: [SkippedFile] = []
         for index in listing.indices where !listing[index].isLink {
             // Videos are imported: alone, or as the clip of the Live Photo of their name.
@@ -315,8 +313,8 @@ public struct ContentLoader: Sendable {
 
 /// What the load asks of each record of a catalog, worked out on the core that read it: where
 /// the walk found its file, whether it names a photo or a video, and (when the entries let their
-/// records go) its fingerprint. Asked one record after another as the entries were made, they
-/// were a quarter of the load's part on one core (100,000 photos, one edited).
+/// records go) its fingerprint, rather than asked one record after another, on one core, as the
+/// entries are made.
 private struct RecordFacts: Sendable {
     var positions: [Int?]
     var isMedia: [Bool]
@@ -338,9 +336,9 @@ private struct RecordFacts: Sendable {
 /// paths the walk did not find) are photos already: each record's path is looked up once.
 struct WalkedFiles {
     private let files: [FileEntry]
-    /// Where each regular file is in `files` (a table over the listing's own paths: a dictionary
-    /// of them was 48 bytes a file). A string finds a name in either Unicode normal form; a hit
-    /// counts only when its bytes are the path's (on Linux the two are two files).
+    /// Where each regular file is in `files` (a table over the listing's own paths, not a
+    /// dictionary of them). A string finds a name in either Unicode normal form; a hit counts
+    /// only when its bytes are the path's (on Linux the two are two files).
     private let positions: NumberTable
     /// Whether two of the files' paths are one string (a name in both Unicode normal forms):
     /// without, each regular file is at its place in the listing, found without a lookup.
@@ -368,15 +366,14 @@ struct WalkedFiles {
     }
 
     /// `position(of:)` of the listing's own file at `index` (nil for a link): its place, unless
-    /// a twin of its path holds the key (a hundred thousand photos looked up again were a
-    /// twentieth of the load step, on one core).
+    /// a twin of its path holds the key, so most files are not looked up again.
     func position(ofListed index: Int) -> Int? {
         if files[index].isLink { return nil }
         return twins ? position(of: files[index].path) : index
     }
 
-    /// Whether two paths are the same bytes: one memcmp (a UTF-8 view's elementsEqual, byte by
-    /// byte, was a tenth of the load step at 100,000 photos).
+    /// Whether two paths are the same bytes: one memcmp, not a UTF-8 view's `elementsEqual`, byte
+    /// by byte.
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
         var (a, b) = (a, b)
         return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }

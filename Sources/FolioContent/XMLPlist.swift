@@ -1,14 +1,12 @@
 import FolioCore
 import Foundation
 
-/// Reads the XML property lists tools write for catalogs (arrays and dictionaries of strings,
-/// numbers, dates and flags) without Foundation's parser, whose objects then reached Swift one
-/// bridged string at a time: at 100,000 records those two were 40 µs a record, most of a build
-/// after a thousand photos were edited. What it returns is what `PropertyListSerialization`
+/// Reads the XML property lists tools write for catalogs without Foundation's parser, whose
+/// objects reach Swift one bridged string at a time. It returns what `PropertyListSerialization`
 /// returns (numbers as `NSNumber`s, flags as `Bool`s); anything it is not sure of (a comment,
-/// CDATA, `<data>`, an entity beyond XML's own, a key twice, a line break as CR) makes it give
-/// up, and the catalog is read by Foundation as before, its errors and all. Arrays and
-/// dictionaries deeper than `ReadingLimits.nesting` are refused: each level is a call.
+/// CDATA, `<data>`, an entity beyond XML's own, a key twice, a CR) makes it give up, and
+/// Foundation reads the catalog. Arrays and dictionaries deeper than `ReadingLimits.nesting` are
+/// refused: each level is a call.
 enum XMLPlist {
     enum Reading {
         case value(Any)

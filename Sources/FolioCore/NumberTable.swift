@@ -1,7 +1,6 @@
 /// Numbers found by the string each stands for, where the strings are held elsewhere (the
 /// caller's array, in the number's place): a table of the numbers by the string's hash, 4 to 8
-/// bytes a string. A dictionary of strings to numbers held each key again, in a slot of 24 bytes
-/// rounded up to a power of two (a million photos' identifiers, 67 MB; here 8).
+/// bytes a string, where a dictionary of strings to numbers would hold every key again.
 package struct NumberTable: Sendable {
     /// Each slot a number, or -1; a power of two long, at most half full.
     private var table = [Int32](repeating: -1, count: 16)

@@ -19,7 +19,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Deep-zoom tiles for photos larger than the first screen size, so visitors can zoom to
     /// the original's resolution downloading only what is on screen.
     public var deepZoom = true
-    /// "jpeg"; or "webp" or "avif": smaller files, 10-20 times slower to encode, each with a JPEG
+    /// "jpeg"; or "webp" or "avif": smaller files, many times slower to encode, each with a JPEG
     /// twin that pages offer to other browsers through `<picture>`.
     public var format = EncodedFormat.jpeg
     /// Quality of published renditions, 1 to 100, on JPEG's scale (see `quality(for:)`).
@@ -101,8 +101,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
-    /// same fidelity: on two of three sample photos AVIF at q - 20 came within 0.5 dB PSNR of
-    /// JPEG at q, at 60-70% of its size; at q itself it could be larger than the JPEG.
+    /// same fidelity: AVIF at q - 20 looks like JPEG at q, and at q itself it could be larger.
     public func quality(for format: EncodedFormat) -> Int {
         format == .avif ? max(1, quality - 20) : quality
     }

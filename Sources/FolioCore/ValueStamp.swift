@@ -2,10 +2,8 @@ import Foundation
 
 /// A value's fingerprint, from everything it encodes: every stored property (through its
 /// `Encodable` conformance), so a field added to a type is in it without a list to keep. Stable
-/// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`.
-///
-/// Cheap enough to take of every photo of a large library on every build: the bytes go into one
-/// buffer, no text is formatted.
+/// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`; its
+/// bytes go into one buffer, no text is formatted.
 public enum ValueStamp {
     public static func of(_ value: some Encodable) -> UInt64 {
         let sink = Sink()
@@ -87,7 +85,7 @@ public enum ValueStamp {
     /// so that ["ab"] and ["a", "b"] differ.
     ///
     /// Kept behind a pointer, not in a class's array: each append to a class's property is an
-    /// access the runtime checks for exclusivity, and those checks were a third of a stamp.
+    /// access the runtime checks for exclusivity, which costs more than the append.
     fileprivate struct Sink {
         private struct Buffer {
             var bytes: UnsafeMutablePointer<UInt8>

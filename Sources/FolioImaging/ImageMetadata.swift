@@ -27,8 +27,7 @@ public struct ImageMetadata: Sendable, Equatable {
     /// warning for the report; the photo is published with `colour`.
     public var colourProblem: String?
     /// Whether the picture has transparency (PNG and WebP alpha, a GIF's transparent colour):
-    /// its renditions are then PNG
-    /// or WebP, which keep it, instead of JPEG or AVIF.
+    /// its renditions are then PNG or WebP, which keep it, instead of JPEG or AVIF.
     public var transparent: Bool
     /// Whether it moves (a GIF of several frames): its page shows the animation, its thumbnails
     /// and visitors who prefer reduced motion a still of the first frame.

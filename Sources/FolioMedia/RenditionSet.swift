@@ -205,10 +205,8 @@ public struct RenditionSet: Sendable {
     }
 
     /// What is published of a photo of this checksum, upright size and colour. An animated one
-    /// (`animated`: its format, GIF or WebP) gets its animation and no tiles: zooming would show
-    /// a still.
-    /// A video (`motion`) gets its web video and no tiles: its page plays it; a Live Photo gets
-    /// its clip's web video beside its still's tiles.
+    /// (`animated`: its format, GIF or WebP) gets its animation, a video (`motion`) its web video,
+    /// and neither gets tiles; a Live Photo gets its clip's web video beside its still's tiles.
     public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil,
                       motion: PhotoMotion? = nil) -> PhotoMedia {
         var media = PhotoMedia(

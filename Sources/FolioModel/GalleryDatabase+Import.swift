@@ -58,9 +58,8 @@ extension GalleryDatabase {
 
     /// Applies the batches `produce` hands to `add`, as it makes them, all in one transaction:
     /// the model has all of them or, when `produce` or a batch throws, none. A cold import of a
-    /// large library makes its photos a few thousand at a time, and never holds them all (a
-    /// million photos' rows were 1.2 GB of the import's peak). The derived values are
-    /// refreshed once, at the end, for every place and region the batches touched.
+    /// large library makes its photos a few thousand at a time, and never holds them all. The
+    /// derived values are refreshed once, at the end, for every place and region the batches touched.
     package func apply(inParts produce: (_ add: (ImportBatch) throws -> Void) throws -> Void) throws {
         try writer.write { db in
             var touched = Touched()

@@ -6,9 +6,8 @@ import Foundation
 /// The photo itself is kept packed (`PackedStore`, its snapshot's: past a few megabytes a file
 /// the kernel caches, not this process's memory) and read from there whenever `photo` is asked
 /// for. What every pass over a library's photos reads (the site's order, its lists by place,
-/// person and album, what changed since the last build) is held here beside it: a million
-/// photos' values whole were 310 MB of a build's memory from its plan to its last page; these
-/// are a third of that.
+/// person and album, what changed since the last build) is held here beside it, in fewer bytes
+/// than the photo's values whole: a build holds one for each photo from its plan to its last page.
 public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var id: Int64
     public private(set) var identifier: String

@@ -86,8 +86,8 @@ public struct ImportBatch: Sendable {
 }
 
 /// What the import holds of every photo the model has, to tell the changed ones: its file's
-/// stamp and its record's fingerprint as numbers. As `PhotoStamp`'s four texts they were 420 bytes
-/// a photo, 420 MB at a million; the changed photos' whole stamps are read after.
+/// stamp and its record's fingerprint as numbers, not `PhotoStamp`'s four texts; the changed
+/// photos' whole stamps are read after.
 public struct PhotoMark: Sendable {
     // Side by side, 32 bytes: the stored `fileStamp`'s size and milliseconds (`hasFile` false
     // when it is not such a text) and its `fingerprint` (`hasFingerprint` false when it is not
@@ -122,8 +122,8 @@ package struct ContentMarks: Sendable {
     /// Hashes two paths or more share.
     private var shared: Set<UInt64> = []
 
-    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place (a
-    /// sorted copy beside them was 40 MB more at a million photos, while the load reads content/).
+    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place, with no
+    /// sorted copy beside them while the load reads content/.
     init(_ marks: consuming [(key: UInt64, mark: PhotoMark)]) {
         rows = consume marks
         rows.sort { $0.key < $1.key }

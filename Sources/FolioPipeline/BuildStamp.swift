@@ -39,15 +39,15 @@ struct BuildStamp: Codable, Equatable {
         ContentHash.hex("\(folio)|\(theme.fingerprint)|\(ContentHash.hex(encoding: settings))")
     }
 
-    /// The stamp of the published site when it was made from exactly this model, theme and
-    /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
-    /// there is nothing to do.
-    /// The same, decided before content/ is read: when its walk finds it as the stamp says.
+    /// `upToDate(_:now:)`, decided before content/ is read: when its walk finds it as the stamp says.
     static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildStamp? {
         guard let content, let stamp = try upToDate(site, now: now), stamp.content == content else { return nil }
         return stamp
     }
 
+    /// The stamp of the published site when it was made from exactly this model, theme and
+    /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
+    /// there is nothing to do.
     static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
         let fingerprint = try fingerprint(of: site)
         guard let stamp = site.state.stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,

@@ -2,23 +2,15 @@ import FolioCore
 import FolioSite
 import Foundation
 
-/// What a build keeps for the next one about the site it published: the stamp that lets a build
-/// see nothing changed, and the page manifest (each page's inputs, HTML checksum and when it last
-/// changed). It lives with the site, beside the model, in `folio-state/`, never in `public/`:
-/// nothing of Folio's own is published.
-///
-/// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
-/// record of one output folder, swapped in with it. Lose it and the next build draws every page
-/// again and writes only those that come out different. One output folder's state is a few files
-/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
-/// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
-/// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
-/// and the other two's hashes. A build killed between the swap and the state leaves a `.build`
-/// that does not match the folder in place, as a site moved or restored from a copy does: its
-/// files are then held to the manifest before anything else reads the state (`adoptMovedOutput`).
-/// Beside them: `<name>.trees` and `<name>.media`, how the two trees differ (`TreeLedger`,
-/// `MediaLedger`); `<name>.search`, the search index's postings (`SearchPostings`), which
-/// vouch for themselves by the checksums of the word files they were written as.
+/// What a build keeps for the next about the site it published, in `folio-state/` beside the
+/// model: never in `public/`, and not in the model, as it is a record of one output folder,
+/// swapped in with it. Per output folder: `<name>.pages` (the `PageManifest`), `<name>.site`
+/// (`SiteDigest`), `<name>.trees` and `<name>.media` (`TreeLedger`, `MediaLedger`),
+/// `<name>.search` (`SearchPostings`), and `<name>.build`, written last, which names the
+/// `public/` they describe (device and inode) and vouches for the others by their hashes. Lose it
+/// and the next build draws every page and writes only those that differ; a `.build` naming
+/// another folder (a site moved or restored, or swapped in by a killed build) is checked first
+/// (`adoptMovedOutput`).
 struct BuildState {
     let folder: URL
     let output: URL
@@ -71,17 +63,10 @@ struct BuildState {
     }
 
     /// Takes the state over for an output folder that holds the last build's pages but is not
-    /// the folder the state names: a site moved, copied, or restored from a backup or a CI
-    /// cache (each a folder of another inode). Every file the manifest lists is read and held to
-    /// its checksum; the state is kept for the folder in place with the files that are as it
-    /// says, and a build then draws again only what changed since, and writes only what is not
-    /// there as the manifest says (without this, such a build wrote every page, and the next
-    /// looked at every photo's media again). What is not carried over: the ledger of the twin
-    /// tree beside the output and of the media in both (the build plans the media from the files
-    /// again, and keeps a ledger for the next), and the stamp that would let a build stop before
-    /// it looks at them. A build killed between swapping in its site and saving its state leaves
-    /// the same: the site it swapped in, checked against the manifest of the one before.
-    /// Nil when there is nothing to take over; else how many files were listed and how many kept.
+    /// the folder the state names (a site moved, copied or restored, or one a killed build swapped
+    /// in): every file the manifest lists is held to its checksum, and the state is kept for those
+    /// that are as it says. The ledgers and the stamp are not carried over. Nil when there is
+    /// nothing to take over; else how many files were listed and how many kept.
     func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
         guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
               let current = Self.identity(of: output), record.output != current,

@@ -240,8 +240,7 @@ struct ImportStep: BuildStep {
     }
 
     /// Whether the model's `stamp` of the photo says it is as `entry` finds it: the same file,
-    /// the same fingerprint. Asked of every photo of every build, so neither text is made: at
-    /// 100,000 photos, making them was most of an import that finds one photo changed.
+    /// the same fingerprint. Asked of every photo of every build, so neither text is made.
     static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Bool {
         guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
         return known == fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)

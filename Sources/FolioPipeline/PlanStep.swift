@@ -50,9 +50,8 @@ struct ImageJob: Sendable {
 
 /// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
 /// snapshot, and what is needed to order the jobs. The job itself is made again from them when
-/// its turn comes (`BuildPlan.job(_:)`). A cold build plans one for every photo: as jobs, with
-/// their paths, checksums and requests, a million photos' were some 500 MB by their sizes, held
-/// from the plan to the end of the images step; as these, 32 MB.
+/// its turn comes (`BuildPlan.job(_:)`): a cold build plans one for every photo, held from the
+/// plan to the end of the images step, so what is kept of each is small.
 struct PlannedJob: Sendable {
     /// The first photo with these bytes, then any others.
     var first: Int32
@@ -76,8 +75,7 @@ struct ThumbnailRestore: Sendable {
 }
 
 /// The names and sizes of a photo's published media, made from the model alone (its checksum,
-/// size, colours, motion) whenever a page asks: a large library's are not all held at once
-/// (at 100,000 photos they were 50 MB of small strings and arrays).
+/// size, colours, motion) whenever a page asks: a large library's are never all held at once.
 struct MediaNames: Sendable {
     let opaque: RenditionSet
     let transparent: RenditionSet
@@ -171,8 +169,8 @@ struct PlanStep: BuildStep {
         let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio, disk: site.disk)
         let read = try database.snapshot(kept: kept)
         let (revision, readWhole) = (read.revision, read.readWhole)
-        // Taken out of the read, not shared with it: shared, the sort below made a copy of every
-        // photo (144 MB at a million, beside the one read).
+        // Taken out of the read, not shared with it: shared, the sort below would copy every
+        // photo.
         var full = (consume read).snapshot
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
@@ -208,13 +206,12 @@ struct PlanStep: BuildStep {
                             contentRoot: site.paths.content.path + "/")
         plan.making = making
         // Photos with the same bytes share their media: one job, by checksum, makes it for
-        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's
-        // (80 bytes each). Two checksums that only begin alike each get a job, the second not
-        // indexed.
+        // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
+        // begin alike each get a job, the second not indexed.
         var jobIndex: [UInt64: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
-        // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
-        // all at once, a million photos' needs (each with its source's path) were 300 MB.
+        // trees for it is most of a plan that looks at every photo. 10,000 photos at a time, so
+        // a large library's needs are never all held at once.
         for part in looked.chunked(10_000) {
             // Each photo unpacked once (`GalleryPhoto.photo`), for its needs and its ledger entry.
             let needs = Array(part).concurrentMap(minimum: 256) { index in

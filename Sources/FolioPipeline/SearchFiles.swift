@@ -2,9 +2,8 @@ import FolioCore
 import FolioSite
 import Foundation
 
-/// The search index written into the new site as it is made, file by file, by the pages step:
-/// at 100,000 photos its 5,000 photo shards, held until the render step wrote them, were 30 MB
-/// of the build's peak (and stayed held to its end).
+/// The search index written into the new site as it is made, file by file, by the pages step,
+/// so its photo shards are never held until the render step.
 final class SearchFiles: @unchecked Sendable {
     private let output: PublicOutput
     private let previous: PageManifest
@@ -34,7 +33,7 @@ final class SearchFiles: @unchecked Sendable {
         var index: SearchIndex
         if let changed, let (postings, stamp) = await last(), postings.photoCount == builder.ordered.count,
            Self.stamp(of: postings, in: { previous[$0] }) == stamp {
-            // Handed over, not copied: at a million photos the postings are a hundred megabytes.
+            // Handed over, not copied: a large library's postings are large.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
             index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write,

@@ -76,9 +76,8 @@ public struct SiteBuild: Sendable {
         let state = site.state
         let trees = state.trees(next: site.output.next)
         // The last build's media ledger (an entry per photo) is read on another core while the
-        // plan reads the model (a tenth of a second of each at 100,000 photos); let go once
-        // planned from, not held through the pages, the render and the write, where the
-        // build's peak is.
+        // plan reads the model; let go once planned from, not held through the pages, the render
+        // and the write, where the build's peak is.
         var media: Task<MediaLedger?, Never>? = Task { trees.flatMap(state.media(of:)) }
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
@@ -89,14 +88,10 @@ public struct SiteBuild: Sendable {
         // then every page's route and the builders' lists, to its end, where its peak is.
         plan.jobs = []
         plan.restores = []
-        // The media ledger this build leaves is known once the images are made (a photo whose
-        // images failed is planned again by the next build, the thumbnails' tally is the one
-        // the images step left): written beside the one in place, and let go, not held (an
-        // entry per photo) through the pages, the render and the write. The write step puts it
-        // in place with the site. Up to `PagesStep.manifestBeside` photos it is written on
-        // another core beside the pages step (a tenth of a second at 100,000 photos); past
-        // that, before the pages are laid out: beside them, it was 84 MB at a million photos at
-        // that step's peak.
+        // The media ledger this build leaves is known once the images are made: written beside
+        // the one in place and let go, not held through the pages, the render and the write (the
+        // write step puts it in place with the site). Up to `PagesStep.manifestBeside` photos it
+        // is written on another core beside the pages step; past that, before the pages are laid out.
         if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
@@ -133,7 +128,7 @@ public struct SiteBuild: Sendable {
     private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
         // The model's stamps are read on another core while content/ is loaded, which does not
-        // touch the model (a large library's are 0.2 s of SQLite at 100,000 photos, 5 s at a million).
+        // touch the model.
         let database = site.database
         async let known = database.contentMarks()
         let inventory = try await steps.step(LoadContentStep(), (site, walk))

@@ -19,8 +19,8 @@ struct ContentWalk: StepOutput {
 
     static func digest(of listing: FolderListing, sourceDateEpoch: Date? = nil) -> UInt64? {
         guard listing.unreadable.isEmpty else { return nil }
-        // Hashed a buffer at a time (`ContentHash.Stream`, the same number): the bytes of a
-        // million files' paths and stamps, made whole, were 40 MB in an array of room for 48.
+        // Hashed a buffer at a time (`ContentHash.Stream`, the same number): the bytes of every
+        // file's path and stamp are never made whole.
         var hash = ContentHash.Stream()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)

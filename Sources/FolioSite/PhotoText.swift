@@ -50,10 +50,9 @@ public enum PhotoText {
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
 
-    /// "4 July 2021", in UTC. Written out by hand: a timeline page asks for a day for each of
-    /// its photos, and DateFormatter's few microseconds a call came to over a percent of a build
-    /// that redraws thousands of pages. The formatters above say it for a year outside
-    /// 1583–9999, and are what the tests hold this to.
+    /// "4 July 2021", in UTC. Written out by hand: a timeline page asks for a day for each of its
+    /// photos, and a DateFormatter call each is a cost a build that redraws many pages feels. The
+    /// formatters above say it for a year outside 1583–9999, and are what the tests hold this to.
     public static func day(_ date: Date) -> String {
         guard let at = LocalDateTime.civil(date) else { return dayFormatter.string(from: date) }
         return "\(at.day) \(months[at.month - 1]) \(at.year)"

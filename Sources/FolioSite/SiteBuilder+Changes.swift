@@ -5,8 +5,8 @@ import Foundation
 /// What the listed site's pages were made from, as numbers: a build keeps it beside its page
 /// manifest (`BuildState`), and the next build tells from it, and the model, which pages a
 /// change can touch (`SiteBuilder.changes(since:)`). Only those pages' keys are made again; the
-/// rest are the last build's, unlooked at. A one-photo edit to a library of 100,000 photos so
-/// makes the keys of a few dozen pages, not of every page to compare them.
+/// rest are the last build's, unlooked at, so a one-photo edit makes the keys of a few dozen
+/// pages, not of every page to compare them.
 package struct SiteDigest: Sendable, Equatable {
     /// Everything pages show that is no photo's own: the albums as folders, the regions, the
     /// map, how pages are drawn (the theme, the settings, this Folio).
@@ -27,8 +27,7 @@ package struct SiteDigest: Sendable, Equatable {
     private static let heading = "folio-site-digest 1"
 
     package func encoded() -> Data {
-        // A line at a time (`LedgerWriter`): made as one text and then copied into a `Data`, a
-        // million photos' stamps were there twice.
+        // A line at a time (`LedgerWriter`), never made as one text and then copied.
         var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
                                     + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n",
                                 capacity: stamps.count * 17 + (listings.count + places.count) * 64)
@@ -49,8 +48,7 @@ package struct SiteDigest: Sendable, Equatable {
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
-    /// Read a field at a time (`LedgerReader`): split into lines, a large library's hundred
-    /// thousand stamps were as many strings made and let go, on every build.
+    /// Read a field at a time (`LedgerReader`), not split into a string for each stamp.
     package static func decode(_ data: Data) -> SiteDigest? {
         data.withUnsafeBytes { raw -> SiteDigest? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
@@ -143,16 +141,10 @@ extension SiteBuilder {
                           listings: listings, places: places)
     }
 
-    /// The pages whose keys may differ from those of the pages `last` describes. Everything,
-    /// unless the photos are the same ones in the same order, under the same albums, regions,
-    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours;
-    /// every page of a listing that lost, gained or reordered a photo, or whose dates or heading
-    /// moved; of a listing that only shows a changed photo, the page that shows it (and the next,
-    /// whose first section may carry on its date's), its first page (its map), or every page when
-    /// the photo is its cover (every page's link preview shows it); the photo pages of a place
-    /// that moved on the maps, and of an album that lost or gained a photo ("3 of 12"); the
-    /// indexes (home, Albums, Places, People, Favorites, the Map…), always.
-    /// `current` is these pages' own digest.
+    /// The pages whose keys may differ from those of the pages `last` describes: every page, unless
+    /// the photos are the same ones in the same order under the same albums, regions, map and
+    /// drawing; then those a change can touch, as docs/incremental-builds.md ("Which pages are
+    /// drawn") lists them. `current` is these pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
               last.stamps.count == stamps.count else { return .everything }

@@ -36,8 +36,8 @@ extension SiteBuilder {
         var inAlbum = AlbumOrder(count: 0)
     }
 
-    /// Where each photo is in its album's own order, by its position in `ordered`: a number each
-    /// (as a dictionary, 33 bytes a photo).
+    /// Where each photo is in its album's own order, by its position in `ordered`: a number each,
+    /// not a dictionary.
     struct AlbumOrder: Sendable {
         private var places: [Int32]
 
@@ -108,7 +108,7 @@ extension SiteBuilder {
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         // Each list made with room for its photos and no more: grown by doubling, a list holds
-        // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
+        // up to twice the room it needs.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
         for item in ordered {
             if let id = item.placeId { counts.place[id, default: 0] += 1 }
@@ -133,8 +133,7 @@ extension SiteBuilder {
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
         }
-        // One place at a time, through one set of points: held for every place at once, a million
-        // photos' points would be 24 MB.
+        // One place at a time, through one set of points: never every place's points at once.
         var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
         var centre = MapCoordinate.Centre()
         for (id, positions) in index.byPlace {
@@ -151,7 +150,7 @@ extension SiteBuilder {
 
     /// The positions of the `count` photos last added, last first (photos added at the same
     /// moment by their identifiers, then their positions). Chosen a batch at a time, never all
-    /// sorted: every photo's position, sorted, was 8 MB at a million photos for the fifty a page shows.
+    /// sorted for the fifty a page shows.
     static func latestAdded(_ ordered: [GalleryPhoto], count: Int) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
             let (pa, pb) = (ordered[a], ordered[b])

@@ -1,15 +1,10 @@
 import FolioCore
 extension SiteBuilder {
-    /// What the page at `route` is made of, decided from the model without drawing its photos:
-    /// the render step compares it with the last build's, and a page whose key is as it was is
-    /// neither made nor drawn. A one-photo edit to a large library so draws the few pages that
-    /// show that photo, not every page to compare them.
-    ///
-    /// A listing's key is its page made with every card standing as its photo's stamp (its
-    /// title, place, people, dates, files…, see `SiteBuilder.stamps(of:)`), and all else as it is: titles,
-    /// counts, crumbs, paging, covers, sections. A photo's page shows the photo and links to the
-    /// ones before and after it in its album, names its album and where it is there: its key is
-    /// their stamps, the album's lineage and the photo's number of the album's count. Nil for a route this site has no page at.
+    /// What the page at `route` is made of, decided from the model without drawing its photos: a
+    /// page whose key is as it was is neither made nor drawn. A listing's key is its page made with
+    /// every card standing as its photo's stamp (`SiteBuilder.stamps(of:)`) and all else as it is;
+    /// a photo page's, the stamps of the photo and its neighbours, its album's lineage and its
+    /// number of the album's count. Nil for a route this site has no page at.
     package func key(_ route: Route) -> UInt64? {
         switch route {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):

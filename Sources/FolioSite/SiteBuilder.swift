@@ -103,8 +103,7 @@ public struct SiteBuilder: Sendable {
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
         // The album tree, the recents' order and the photos by identifier are made on another
-        // core while this one files the photos by place, region and person: each is a tenth of
-        // a second of a large library.
+        // core while this one files the photos by place, region and person.
         let albums = snapshot.albums
         let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
             var albumTree = AlbumTree(photos: ordered, settings: albums)
@@ -119,8 +118,8 @@ public struct SiteBuilder: Sendable {
         var index = filed
         index.position = positions
         let letters = places.mapValues { Self.indexLetter($0.title) }
-        // Names compared as a reader would (the locale's collation, some microseconds each): a
-        // large library's places and people are sorted on both cores.
+        // Names compared as a reader would (the locale's collation, which costs): a large
+        // library's places and people are sorted on both cores.
         index.places = Array(places.values).sortedInParallel { a, b in
             let (otherA, otherB) = (letters[a.id] == "#", letters[b.id] == "#")
             if otherA != otherB { return otherB }

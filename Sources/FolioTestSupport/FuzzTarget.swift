@@ -10,12 +10,10 @@ import FolioPreview
 import FolioVideo
 import Foundation
 
-/// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
-/// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
-/// Flickr answer imported into a model, the names of a whole content folder, a video's container,
-/// a sigal description, a site's settings.
-/// The libFuzzer binary (`Fuzz/`) and the tests replaying its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
-/// what each returns is whatever Folio says of the input.
+/// What the fuzzers throw their inputs at, through Folio's public doors: a catalog, a JPEG's
+/// EXIF, an image file, a preview request's head, a Flickr answer, the names of a content
+/// folder, a video's container, a sigal description, a site's settings. The libFuzzer binary
+/// (`Fuzz/`) and `FuzzRegressionTests` both call `run`; finding no crash, hang or leak is the point.
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings
 

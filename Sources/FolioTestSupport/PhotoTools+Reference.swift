@@ -73,8 +73,8 @@ extension PhotoTools {
     }
 
     /// An animated GIF of the photo, as a phone's or a web tool's export: `frames` frames of
-    /// it, cropped to `width` x `height`, each lit differently, 100 ms apiece, looping, with a
-    /// comment (the kind of text a published file should not carry).
+    /// it, cropped to `width` x `height`, each lit differently, a tenth of a second apiece,
+    /// looping, with a comment (the kind of text a published file should not carry).
     public static func animatedGIF(from source: URL, width: Int, height: Int, frames: Int, comment: String) throws -> Data {
         try animation(from: source, width: width, height: height, frames: frames, format: "GIF", comment: comment)
     }

@@ -6,7 +6,7 @@ import Foundation
 /// would be (one catalog per folder of a thousand), with people, places, regions, favorites and
 /// tags spread as in a real one: one photographer with 30% of the photos, a long tail of people
 /// and places, a few favorites. The pixels are a handful of tiny JPEGs, each copy made distinct
-/// by a comment segment, so that a million-photo library is quick to make and every photo is a
+/// by a comment segment, so that even the largest library is quick to make and every photo is a
 /// photo of its own to Folio (its own checksum, its own thumbnails).
 final class Library: @unchecked Sendable {
     let root: URL

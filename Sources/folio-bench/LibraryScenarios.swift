@@ -66,9 +66,9 @@ struct LibraryScenarios {
     /// Everything but content/ and folio.json gone from the site: the model, the output, the
     /// build's state. They are moved aside and deleted once the figures are taken (`run`): on a
     /// file system without a journal, as this machine's ext4 is, making a file skips over the
-    /// inodes freed in the last minutes, and a cold build straight after a hundred thousand
-    /// photos' output was deleted spent a third of its images step in the kernel doing so
-    /// (`recently_deleted`): the benchmark's deleting, not Folio's work.
+    /// inodes freed in the last minutes, so a cold build straight after a large output was deleted
+    /// would spend much of its images step in the kernel (`recently_deleted`): the benchmark's
+    /// deleting, not Folio's work.
     func coldBuild() throws -> Measured {
         let kept: Set<String> = ["content", "folio.json"]
         let aside = setAside.appendingPathComponent(UUID().uuidString)
