@@ -92,15 +92,7 @@ struct MediaNames: Sendable {
     /// Nil for a photo with nothing to publish (a remote photo without sizes).
     func media(of photo: Photo) -> PhotoMedia? {
         guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
-        var media = set(for: photo).media(checksum: photo.checksum, width: source.width, height: source.height, colour: photo.colour,
-                                          animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
-        if let remote = photo.remote, !source.screens {
-            // The page shows the photo's own sizes, from where it lives.
-            media.screens = RenditionFiles(remote: remote.sizes)
-            media.rows = RenditionFiles(files: [], format: .jpeg)
-            media.tiles = nil
-        }
-        return media
+        return set(for: photo).media(of: photo, width: source.width, height: source.height, screensOfItsOwn: source.screens)
     }
 }
 
@@ -316,7 +308,11 @@ struct PlanStep: BuildStep {
         // Its media named only when it may have a file beside its renditions (most photos of
         // a large library are too small for tiles, and neither move nor play).
         let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
-        let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
+        let moves = switch photo.kind {
+        case .animated, .video, .livePhoto: true
+        case .still, .remote: false
+        }
+        let media = zoomable || moves ? names.media(of: photo) : nil
         let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
         need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
         need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
@@ -328,8 +324,12 @@ struct PlanStep: BuildStep {
 
     /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
     static func videoSource(of photo: Photo, paths: SitePaths) -> URL? {
-        guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
-        return paths.content.appendingPathComponent(motion.clip ?? path)
+        guard case .content(let path) = photo.source else { return nil }
+        switch photo.kind {
+        case .video: return paths.content.appendingPathComponent(path)
+        case .livePhoto: return photo.motion?.clip.map(paths.content.appendingPathComponent)
+        case .still, .animated, .remote: return nil
+        }
     }
 
     /// Where a photo's renditions are made from, at what size, and whether it gets screen
@@ -337,17 +337,20 @@ struct PlanStep: BuildStep {
     /// thumbnails are made here, from the smallest size that covers them, except for a
     /// favorite, whose screen-sized image is kept in the cache and published.
     static func source(of photo: Photo, settings: SiteSettings, paths: SitePaths, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
-        switch photo.source {
-        case .content(let path) where photo.motion?.kind == .video:
+        switch photo.kind {
+        case .video:
+            guard case .content(let path) = photo.source else { return nil }
             return (.video(contentRoot + path), photo.width, photo.height, true)
-        case .content(let path):
+        case .still, .animated, .livePhoto:
+            guard case .content(let path) = photo.source else { return nil }
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
                                          colour: photo.colour, transparent: photo.transparent,
                                          animated: photo.animated)
             return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
-        case .flickr(let id):
-            guard let size = remoteSize(of: photo, settings: settings), let url = URL(string: size.url) else { return nil }
+        case .remote:
+            guard case .flickr(let id) = photo.source, let size = remoteSize(of: photo, settings: settings),
+                  let url = URL(string: size.url) else { return nil }
             let cache = photo.favorite
                 ? paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
             return (.download(url, cache: cache), size.width, size.height, photo.favorite)
@@ -357,10 +360,10 @@ struct PlanStep: BuildStep {
     /// The size a photo's renditions are made from, and whether it gets screen renditions of
     /// its own, as `source(of:settings:paths:contentRoot:)` says, without making the job's origin.
     static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
-        switch photo.source {
-        case .content:
+        switch photo.kind {
+        case .still, .animated, .video, .livePhoto:
             return (photo.width, photo.height, true)
-        case .flickr:
+        case .remote:
             guard let size = remoteSize(of: photo, settings: settings), URL(string: size.url) != nil else { return nil }
             return (size.width, size.height, photo.favorite)
         }

@@ -188,11 +188,11 @@ extension SiteBuilder {
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
+        let marks = MediaMarks(photo)
         return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo),
                             person: item.person.isUnknown ? nil : item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
-                            pick: item.favorite, duration: photo.motion?.kind == .video ? photo.motion?.durationText : nil,
-                            live: photo.motion?.kind == .live)
+                            pick: item.favorite, duration: marks.duration, live: marks.live)
     }
 }
 

@@ -261,19 +261,15 @@ extension SiteBuilder {
         if let region = item.region {
             facts.append(Fact(label: "Region", value: region.name, href: Route.region(slug: region.slug).path))
         }
+        let images = self.images[photo]
+        let marks = MediaMarks(photo, video: images?.video)
         if let taken = photo.taken { facts.append(Fact(label: "Taken", value: PhotoText.dateTime(taken))) }
-        if case .flickr = photo.source { facts.append(Fact(label: "Added", value: PhotoText.day(photo.uploaded))) }
+        if let added = marks.added { facts.append(added) }
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let lens = photo.lens { facts.append(Fact(label: "Lens", value: lens)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
-        let images = self.images[photo]
-        if let motion = photo.motion {
-            // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
-            facts.append(motion.kind == .video ? Fact(label: "Duration", value: motion.durationText)
-                : Fact(label: "Live Photo", value: "\(motion.durationText) of motion", href: images?.video))
-        }
-        if let remote = photo.remote { facts += FlickrLicence.facts(remote) }
+        facts += marks.facts
 
         let neighbours = neighbours(of: position)
         let previous = neighbours.previous.map { ordered[$0] }
@@ -291,8 +287,7 @@ extension SiteBuilder {
             next: next.map { Crumb(title: PhotoText.title(nextPhoto!), href: photoPath($0)) },
             nextImage: nextPhoto.flatMap { self.images[$0]?.screen },
             nextSizes: nextPhoto.map { Self.fillSizes(width: $0.width, height: $0.height) },
-            video: photo.motion?.kind == .video ? images?.video : nil,
-            liveVideo: photo.motion?.kind == .live ? images?.video : nil,
+            video: marks.video, liveVideo: marks.liveVideo,
             sequence: neighbours.place)
         frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)

@@ -202,10 +202,8 @@ public struct SiteBuilder: Sendable {
     private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
         var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
                              alt: PhotoText.alt(item, of: photo), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
-        if let motion = photo.motion {
-            card.duration = motion.kind == .video ? motion.durationText : nil
-            card.live = motion.kind == .live
-        }
+        let marks = MediaMarks(photo)
+        (card.duration, card.live) = (marks.duration, marks.live)
         return card
     }
 
