@@ -40,7 +40,7 @@ public struct CatalogRecord: Sendable, Hashable, Encodable {
 
     /// The number `fingerprint` writes in hex.
     package var fingerprintValue: UInt64 {
-        ValueStamp.made { values in
+        ValueDigest.made { values in
             values.keyed()
             values.field("location", "")
             values.field("path", path)

@@ -237,10 +237,7 @@ extension GalleryDatabase {
         let rows = try Photo.fetchCursor(db, request)
         // One string for each folder, however many photos it holds.
         var folders: [String: String] = [:]
-        while var photo = try rows.next() {
-            // What only the import asks of a photo is not kept in a snapshot.
-            photo.fileStamp = ""
-            photo.fingerprint = ""
+        while let photo = try rows.next() {
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
             let folder = photo.source.folder.map { folder in

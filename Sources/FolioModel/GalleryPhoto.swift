@@ -15,10 +15,10 @@ public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var uploaded: Date
     private var latitudeBits: UInt64
     private var longitudeBits: UInt64
-    /// The photo's `stamp`: everything it holds, as one number.
-    package private(set) var stamp: UInt64
-    /// The photo's `mediaStamp`: what its published media are made from, as one number.
-    package private(set) var mediaStamp: UInt64
+    /// Everything the photo holds, as one number (`digest(of:)`).
+    package private(set) var digest: UInt64
+    /// What its published media are made from, as one number (`mediaDigest(of:)`).
+    package private(set) var mediaDigest: UInt64
     /// Its folder under content/ (`PhotoSource.folder`: its album), nil at the top or from elsewhere.
     /// One string for all the photos of a folder when a snapshot reads them.
     package private(set) var folder: String?
@@ -116,8 +116,8 @@ public struct GalleryPhoto: Sendable, Hashable {
         uploaded = photo.uploaded
         latitudeBits = Absent.bits(photo.latitude)
         longitudeBits = Absent.bits(photo.longitude)
-        stamp = photo.stamp
-        mediaStamp = photo.mediaStamp
+        digest = Self.digest(of: photo)
+        mediaDigest = Self.mediaDigest(of: photo)
         self.folder = folder ?? photo.source.folder
         favorite = photo.favorite
         hasClip = photo.motion?.clipChecksum != nil
@@ -141,8 +141,8 @@ public struct GalleryPhoto: Sendable, Hashable {
         out.bits(uploaded.timeIntervalSinceReferenceDate.bitPattern)
         out.bits(latitudeBits)
         out.bits(longitudeBits)
-        out.bits(stamp)
-        out.bits(mediaStamp)
+        out.bits(digest)
+        out.bits(mediaDigest)
         out.bits(checksumNumber)
         out.number(number)
         out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0))
@@ -154,7 +154,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     struct Kept {
         var id: Int64
         var identifier: String
-        var bits: (taken: UInt64, uploaded: UInt64, latitude: UInt64, longitude: UInt64, stamp: UInt64, mediaStamp: UInt64, checksum: UInt64)
+        var bits: (taken: UInt64, uploaded: UInt64, latitude: UInt64, longitude: UInt64, digest: UInt64, mediaDigest: UInt64, checksum: UInt64)
         var folder: Int64
         var flags: Int64
         var personId: Int64
@@ -183,8 +183,8 @@ public struct GalleryPhoto: Sendable, Hashable {
         uploaded = Date(timeIntervalSinceReferenceDate: Double(bitPattern: kept.bits.uploaded))
         latitudeBits = kept.bits.latitude
         longitudeBits = kept.bits.longitude
-        stamp = kept.bits.stamp
-        mediaStamp = kept.bits.mediaStamp
+        digest = kept.bits.digest
+        mediaDigest = kept.bits.mediaDigest
         self.folder = folder
         checksumNumber = kept.bits.checksum
         favorite = kept.flags & 1 != 0
@@ -208,7 +208,7 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
-        hasher.combine(stamp)
+        hasher.combine(digest)
         hasher.combine(person)
         hasher.combine(place)
         hasher.combine(region)

@@ -6,9 +6,11 @@ import GRDB
 /// One photo of the gallery, from `content/` or imported from elsewhere: one row of the photo
 /// table. Its stored properties are the table's columns (their names are the coding keys the
 /// compiler writes), and everything made of a photo follows from them through `Codable`: the
-/// row written and read (GRDB), the change stamp (`ValueStamp`), the snapshot's packed record
+/// row written and read (GRDB), its digest (`ValueDigest`), the snapshot's packed record
 /// (`PackedEncoder`). A new property is a new column: add a migration for it
 /// (`GalleryDatabase+Schema.swift`), and give it a default here if photos are made without it.
+/// What the import keeps in the row to tell a changed photo by is not the photo's: see
+/// `PhotoImport.fileStamp` and `KnownPhoto`.
 public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     /// The row's id: what the model and one build's work (renditions, pages) key a photo by.
     /// `GalleryDatabase.unwrittenID` until the import writes the row, which leaves it to SQLite.
@@ -33,10 +35,6 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var catalogFavorite = false
     /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
     public var checksum: String
-    /// The file's size and modification time as the import last read it, and the fingerprint of
-    /// what else it was read with (its record, its sidecar): how the import tells it changed.
-    public var fileStamp = ""
-    public var fingerprint = ""
     /// Its file's format, as its bytes said (a remote photo's is JPEG).
     public var format = ImageFormat.jpeg
     /// Its EXIF orientation (1 to 8).
@@ -86,7 +84,4 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         public static let favorite = Column(CodingKeys.favorite)
     }
 
-    /// A number for everything the photo holds: the same photo, the same number; any property
-    /// changed, another. What a build tells a changed photo by.
-    public var stamp: UInt64 { ValueStamp.of(self) }
 }

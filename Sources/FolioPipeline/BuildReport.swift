@@ -53,7 +53,7 @@ public struct BuildReport: Sendable {
 
     /// Whether a build with `issues` has nothing to say beyond its summary: no issue, no file
     /// skipped or left out. Only such a build lets the next stop after its walk of content/
-    /// (see `BuildStamp.content`): a build says what is wrong on every build until it is fixed.
+    /// (see `BuildMark.content`): a build says what is wrong on every build until it is fixed.
     func isQuiet(_ issues: [BuildIssue]) -> Bool {
         issues.isEmpty && skipped.isEmpty && leftOut.isEmpty
     }

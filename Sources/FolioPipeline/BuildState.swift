@@ -40,13 +40,13 @@ struct BuildState {
     private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
-    /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
+    /// The `.build` file: which output folder, which manifest, and the mark of a clean build.
     private struct Record: Codable {
         var output: String
         var pages: String
         /// The digest's hash; nil in a record an older Folio wrote.
         var site: String?
-        var stamp: BuildStamp?
+        var mark: BuildMark?
     }
 
     /// The output folder's device and inode, or nil when there is none.
@@ -65,7 +65,7 @@ struct BuildState {
     /// Takes the state over for an output folder that holds the last build's pages but is not
     /// the folder the state names (a site moved, copied or restored, or one a killed build swapped
     /// in): every file the manifest lists is held to its checksum, and the state is kept for those
-    /// that are as it says. The ledgers and the stamp are not carried over. Nil when there is
+    /// that are as it says. The ledgers and the mark are not carried over. Nil when there is
     /// nothing to take over; else how many files were listed and how many kept.
     func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
         guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
@@ -80,7 +80,7 @@ struct BuildState {
                 try rename(stagedPagesFile, to: pagesFile)
             }
             record.output = current
-            record.stamp = nil
+            record.mark = nil
             try write(record)
         }
         return (manifest.count, kept.count)
@@ -97,10 +97,10 @@ struct BuildState {
     /// Whether the state says this Folio built the output folder as it is.
     var describesOutput: Bool { record() != nil }
 
-    /// The stamp of the last clean build of the site in place, if any.
-    package func stamp() -> BuildStamp? {
-        if let record = record() { return record.stamp }
-        return legacy().stamp
+    /// The mark of the last clean build of the site in place, if any.
+    package func mark() -> BuildMark? {
+        if let record = record() { return record.mark }
+        return legacy().mark
     }
 
     /// The manifest of the pages in place; empty when nothing is known of them.
@@ -174,9 +174,9 @@ struct BuildState {
         }
     }
 
-    /// The search index's postings as some build last wrote them, with the stamp of the word
-    /// files they were written as (`SearchFiles.stamp(of:in:)`): they describe the site in place
-    /// only when its manifest's word files have that stamp. Nil when there are none to read.
+    /// The search index's postings as some build last wrote them, with the mark of the word
+    /// files they were written as (`SearchFiles.digest(of:in:)`): they describe the site in place
+    /// only when its manifest's word files have that mark. Nil when there are none to read.
     func search() -> (postings: SearchPostings, files: UInt64)? {
         LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
     }
@@ -194,30 +194,30 @@ struct BuildState {
     /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
     /// there is no state beside the model for it: the state moves there with the next build,
     /// which draws no page it need not and writes only those that came out different.
-    private func legacy() -> (stamp: BuildStamp?, pages: PageManifest) {
-        let stamp = (try? Data(contentsOf: output.appendingPathComponent(BuildStamp.legacyFileName)))
-            .flatMap { try? JSONDecoder().decode(BuildStamp.self, from: $0) }
+    private func legacy() -> (mark: BuildMark?, pages: PageManifest) {
+        let mark = (try? Data(contentsOf: output.appendingPathComponent(BuildMark.legacyFileName)))
+            .flatMap { try? JSONDecoder().decode(BuildMark.self, from: $0) }
         let pages = (try? String(contentsOf: output.appendingPathComponent(PageManifest.legacyFileName), encoding: .utf8))
             .map(PageManifest.decode) ?? PageManifest()
-        return (stamp, pages)
+        return (mark, pages)
     }
 
-    /// Replaces the stamp of the output folder in place, its manifest as it is.
-    func save(stamp: BuildStamp) throws {
+    /// Replaces the mark of the output folder in place, its manifest as it is.
+    func save(mark: BuildMark) throws {
         guard var record = record() else { return }
-        record.stamp = stamp
+        record.mark = mark
         try keeping { try write(record) }
     }
 
     /// Keeps the state of the output folder now in place: the manifest and the digest first,
-    /// then the record that vouches for them. A clean build's `stamp` lets the next see it has
+    /// then the record that vouches for them. A clean build's `mark` lets the next see it has
     /// nothing to do.
-    func save(pages: PageManifest, digest: SiteDigest?, stamp: BuildStamp?) throws {
-        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), stamp: stamp)
+    func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
+        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), mark: mark)
     }
 
     /// Writes the page manifest a build will leave beside the state in place, as it is encoded
-    /// (never whole in memory), for `save(stagedPages:digest:stamp:)` to put in place once the
+    /// (never whole in memory), for `save(stagedPages:digest:mark:)` to put in place once the
     /// site is. Returns the hash of what was written.
     func stage(pages manifest: PageManifest) throws -> String {
         try stage(pages: NextManifest(made: manifest))
@@ -234,14 +234,14 @@ struct BuildState {
     /// Keeps the state of the output folder now in place: the manifest written by
     /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
     /// vouches for them.
-    func save(stagedPages pages: String, digest site: Data?, stamp: BuildStamp?) throws {
+    func save(stagedPages pages: String, digest site: Data?, mark: BuildMark?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         try keeping {
             try rename(stagedPagesFile, to: pagesFile)
             if let site { try disk.writeFile(site, to: digestFile.path, atomically: true) } else { try? disk.removeTree(digestFile.path) }
-            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, stamp: stamp))
+            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, mark: mark))
         }
     }
 
@@ -302,7 +302,7 @@ struct TreeLedger: Codable, Equatable {
     var differing: [String]
     /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
     var media: String?
-    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.stamp`):
+    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.digest(drawing:)`):
     /// with the same, only the names of photos whose media moved are looked at.
     var inUse: UInt64?
     /// The media files in use that are not a photo's (the map's), sorted.

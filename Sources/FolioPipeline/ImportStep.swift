@@ -50,10 +50,10 @@ struct ImportStep: BuildStep {
             marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating, sourceDateEpoch: epoch) } ?? false
         }
         // The entries read again, by their place in the inventory (a cold build's are all of
-        // them), and the stamps the model has of those it holds.
+        // them), and what the model knows of those it holds.
         let changed = entries.indices.filter { !unchanged[$0] }
         let edited = changed.filter { marks.holds(entries[$0].path) }
-        let old = try database.stamps(for: edited.map { entries[$0].source })
+        let old = try database.knownPhotos(for: edited.map { entries[$0].source })
         var result = ImportResult()
 
         // Photos in a folder that would not open are kept, and left out of this build (only: no
@@ -166,7 +166,7 @@ struct ImportStep: BuildStep {
     /// changed (`ContentEntry.catalogued`): each is the record read from its catalog where the load
     /// found it, or, if the catalog was edited since, the record there that names its file. One
     /// whose record is gone is left out of this build, said so, and read by the next. Returns those.
-    static func takeBackRecords(_ changed: inout [(ContentEntry, PhotoStamp?)], reader: CatalogReader) -> [(PhotoSource, BuildIssue)] {
+    static func takeBackRecords(_ changed: inout [(ContentEntry, KnownPhoto?)], reader: CatalogReader) -> [(PhotoSource, BuildIssue)] {
         var byCatalog: [String: [Int]] = [:]
         for (at, (entry, _)) in changed.enumerated() {
             if let place = entry.catalogued { byCatalog[place.catalog, default: []].append(at) }
@@ -239,7 +239,7 @@ struct ImportStep: BuildStep {
         return epoch
     }
 
-    /// Whether the model's `stamp` of the photo says it is as `entry` finds it: the same file,
+    /// Whether the model's mark of the photo says it is as `entry` finds it: the same file,
     /// the same fingerprint. Asked of every photo of every build, so neither text is made.
     static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Bool {
         guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
@@ -291,7 +291,7 @@ struct ImportStep: BuildStep {
     /// untouched. What describes it comes, first found first taken, from the catalog record, the
     /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
     /// whole batch: `placeByPosition`), and its file name.
-    static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
+    static func read(_ entry: ContentEntry, old: KnownPhoto?, contentRoot: URL, processor: ImageProcessor,
                      files: any FileAccess, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let sameFile = old?.fileStamp == entry.stamp.text
@@ -363,8 +363,6 @@ struct ImportStep: BuildStep {
         row.taken = record?.taken ?? metadata.taken
         (row.width, row.height) = (metadata.width, metadata.height)
         row.favorite = (record?.favorite ?? false) || rated
-        row.fileStamp = entry.stamp.text
-        row.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
         (row.format, row.orientation, row.colour) = (metadata.format, metadata.orientation, metadata.colour)
         (row.transparent, row.animated) = (metadata.transparent, metadata.animated)
         row.motion = motion
@@ -373,8 +371,10 @@ struct ImportStep: BuildStep {
         row.latitude = record?.latitude ?? metadata.latitude
         row.longitude = record?.longitude ?? metadata.longitude
         row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
-        let photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
+        var photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
                                 region: record?.place != nil || record?.region != nil ? record?.region : described.region)
+        photo.fileStamp = entry.stamp.text
+        photo.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
         return .success((photo, issues))
     }
 

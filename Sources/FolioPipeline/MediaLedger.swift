@@ -5,7 +5,7 @@ import FolioSite
 import Foundation
 
 /// What the last build knew of each photo's media, kept with the ledger of the two output trees
-/// (`BuildState`): a photo whose media digest (`Photo.mediaStamp`) is the one recorded here had
+/// (`BuildState`): a photo whose media digest (`GalleryPhoto.mediaDigest(of:)`) is the one recorded here had
 /// all its media in both trees, and no others, when that build ended. A build then plans only
 /// the photos whose digest moved, and looks for media fallen out of use only among their
 /// checksums' names, old and new. The entries hold only while how media are named (`drawing`)
@@ -163,7 +163,7 @@ struct MediaLedger: Sendable, Equatable {
         self.drawing == drawing && self.thumbnails == thumbnails
     }
 
-    /// How `photos` (by their digests, `GalleryPhoto.mediaStamp`) stand against the ledger: the entries of
+    /// How `photos` (by their digests, `GalleryPhoto.mediaDigest`) stand against the ledger: the entries of
     /// those whose media are as recorded (`kept`), the positions of the others (`changed`), and
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
@@ -179,10 +179,10 @@ struct MediaLedger: Sendable, Equatable {
         for (index, item) in photos.enumerated() {
             let old = entries[item.id]
             if old != nil { recorded += 1 }
-            if let old, old.digest == item.mediaStamp { continue }
+            if let old, old.digest == item.mediaDigest { continue }
             if old != nil { dropped.insert(item.id) }
             changed.append(index)
-            let now = Self.entry(of: item.photo, digest: item.mediaStamp, renditions: 0)
+            let now = Self.entry(of: item.photo, digest: item.mediaDigest, renditions: 0)
             unnamed = unnamed || now.prefix == nil || (old != nil && old?.prefix == nil)
             moved.formUnion(now.prefixes + (old?.prefixes ?? []))
         }

@@ -23,7 +23,7 @@ struct SitePages: StepOutput {
     var seals: [String: AlbumSeal]
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
     var media: MediaInUse
-    /// How pages are drawn: the theme, the settings, this Folio (`BuildStamp.drawing`).
+    /// How pages are drawn: the theme, the settings, this Folio (`BuildMark.drawing`).
     var drawing: String
     /// What the listed site's pages are made from, kept for the next build; and which of them a
     /// change since the last build can touch (an unlisted album's are all looked at).
@@ -90,7 +90,7 @@ struct MediaInUse: Sendable {
     /// One number for what decides the media in use besides each photo's own (`MediaLedger`)
     /// and the map's files: how media are named (`drawing`), the photos kept out. The same as
     /// the last build's, only the names of the photos whose media moved need looking at.
-    package func stamp(drawing: String) -> UInt64 {
+    package func digest(drawing: String) -> UInt64 {
         ContentHash.hash(Data("\(drawing) \(unpublished.sorted())".utf8))
     }
 
@@ -98,7 +98,7 @@ struct MediaInUse: Sendable {
     /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
     /// name must be looked at. The map's files are not among them: named by their content, they
     /// change with any place, and the last build's are known by name (`stale(_:since:)`).
-    /// `inUse` is this build's `stamp(drawing:)`.
+    /// `inUse` is this build's `digest(drawing:)`.
     static func moved(since trees: TreeLedger?, inUse: UInt64, photos: Set<String>?) -> Set<String>? {
         guard let trees, trees.others != nil, inUse == trees.inUse else { return nil }
         return photos
@@ -219,7 +219,7 @@ struct PagesStep: BuildStep {
             builders.append(albumBuilder)
         }
         let routes = SiteRoutes(builders)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         // The check of every page's path and the site's digest, on a core each.
         let all = builders
         let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },

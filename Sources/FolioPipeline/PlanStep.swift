@@ -173,7 +173,7 @@ struct PlanStep: BuildStep {
         let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
         let snapshot = full.excluding(Set(failed))
         let names = MediaNames(site: site)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let thumbnails = try database.thumbnailTally()
         // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
         let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
@@ -211,7 +211,7 @@ struct PlanStep: BuildStep {
                 return (photo, making.needs(of: photo))
             }
             for (index, (photo, need)) in zip(part, needs) {
-                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
+                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaDigest,
                                                                   renditions: need.map { $0.reused + $0.missing.count } ?? 0)
                 guard let need else { continue }
                 plan.restores += need.restores

@@ -31,8 +31,8 @@ final class SearchFiles: @unchecked Sendable {
         // A whole index's words wait, as the photos come, in a file beside the model.
         let spill = state.folder.path
         var index: SearchIndex
-        if let changed, let (postings, stamp) = await last(), postings.photoCount == builder.ordered.count,
-           Self.stamp(of: postings, in: { previous[$0] }) == stamp {
+        if let changed, let (postings, digest) = await last(), postings.photoCount == builder.ordered.count,
+           Self.digest(of: postings, in: { previous[$0] }) == digest {
             // Handed over, not copied: a large library's postings are large.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
@@ -46,15 +46,15 @@ final class SearchFiles: @unchecked Sendable {
             index = builder.searchIndex(emit: files.write, spillingInto: spill)
         }
         let entries = try files.finish(kept: index.kept)
-        if let postings = index.postings, let stamp = Self.stamp(of: postings, in: { entries[$0] }) {
-            try state.save(search: postings, files: stamp)
+        if let postings = index.postings, let digest = Self.digest(of: postings, in: { entries[$0] }) {
+            try state.save(search: postings, files: digest)
         }
         return entries
     }
 
     /// One number for the files `postings` were written as (`SearchPostings.writtenFiles`): each
     /// one's checksum as `manifest` has it. Nil when one is not in it.
-    package static func stamp(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
+    package static func digest(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
         var checksums: [UInt64] = []
         for path in postings.writtenFiles {
             guard let entry = manifest(path), !entry.isPage else { return nil }

@@ -34,20 +34,20 @@ public struct SiteBuild: Sendable {
         var report = BuildReport()
         // Nothing under content/ moved since the last build that found nothing to say, and
         // nothing else did: no catalog is read, no photo looked up in the model.
-        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: content) {
-            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: ImportResult())
+        if let mark = try BuildMark.upToDate(site, now: run.now, content: content) {
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult())
         }
         let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
         // The listing of every file under content/ is let go: only its digest is needed from here.
         walk = nil
 
-        if !steps.hasErrors, var stamp = try BuildStamp.upToDate(site, now: run.now) {
+        if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
             // Files touched and read again to no effect: the next build sees content/ as now.
-            if report.isQuiet(steps.issues), stamp.content != content {
-                stamp.content = content
-                try? site.state.save(stamp: stamp)
+            if report.isQuiet(steps.issues), mark.content != content {
+                mark.content = content
+                try? site.state.save(mark: mark)
             }
-            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: imported)
         }
         var published: Published? = try await publish(site, imported: imported, passwords: passwords, content: content,
                                                       &steps, run, report)
@@ -127,7 +127,7 @@ public struct SiteBuild: Sendable {
     /// pages are planned, leaving what the report and the protected albums need.
     private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
-        // The model's stamps are read on another core while content/ is loaded, which does not
+        // The model's marks of its photos are read on another core while content/ is loaded, which does not
         // touch the model.
         let database = site.database
         async let known = database.contentMarks()
@@ -140,13 +140,13 @@ public struct SiteBuild: Sendable {
         return (imported, inventory.passwords)
     }
 
-    private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
+    private func upToDate(_ report: BuildReport, mark: BuildMark, _ steps: StepRunner, _ run: BuildRun,
                           site: ConfiguredSite, imported: ImportResult) throws -> BuildReport {
         steps.log("up to date")
         var report = report
         report.upToDate = true
-        report.photos = stamp.photos
-        report.pages = stamp.pages
+        report.photos = mark.photos
+        report.pages = mark.pages
         return try finish(report, steps, run, site: site, imported: imported)
     }
 

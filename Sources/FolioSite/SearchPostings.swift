@@ -344,7 +344,7 @@ package struct SearchPostings: Sendable {
     private static let heading = "folio-search-postings 1"
 
     /// The postings as kept in the build state, with the stamp of the files written from them
-    /// (`SearchFiles.stamp(of:in:)`): lines of text (a heading, the counts, the keys, the words,
+    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts, the keys, the words,
     /// none of which holds a line break), then each word's count of photos and its photos, as
     /// 32-bit little-endian numbers.
     package func encoded(files: UInt64) -> Data {

@@ -16,8 +16,8 @@ package struct SiteDigest: Sendable, Equatable {
     var order: UInt64
     /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
     var made: Date
-    /// Each photo's stamp (what its cards and page show of it), by position.
-    var stamps: [UInt64]
+    /// Each photo's card digest (what its cards and page show of it), by position.
+    var cardDigests: [UInt64]
     /// Each listing's photos, as a hash of their positions, when each was taken, and what the
     /// listing's headings say of it, by the path of its first page.
     var listings: [String: UInt64]
@@ -29,10 +29,10 @@ package struct SiteDigest: Sendable, Equatable {
     package func encoded() -> Data {
         // A line at a time (`LedgerWriter`), never made as one text and then copied.
         var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
-                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n",
-                                capacity: stamps.count * 17 + (listings.count + places.count) * 64)
-        for stamp in stamps {
-            ContentHash.appendHex(stamp, to: &file.line)
+                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\ncards \(cardDigests.count)\n",
+                                capacity: cardDigests.count * 17 + (listings.count + places.count) * 64)
+        for cardDigest in cardDigests {
+            ContentHash.appendHex(cardDigest, to: &file.line)
             file.endLine()
         }
         for (kind, hashes) in [("listing ", listings), ("place ", places)] {
@@ -48,20 +48,20 @@ package struct SiteDigest: Sendable, Equatable {
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
-    /// Read a field at a time (`LedgerReader`), not split into a string for each stamp.
+    /// Read a field at a time (`LedgerReader`), not split into a string for each card digest.
     package static func decode(_ data: Data) -> SiteDigest? {
         data.withUnsafeBytes { raw -> SiteDigest? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
                   let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
                   let made = reader.line(after: "made ").flatMap({ Int64($0) }),
-                  let count = reader.line(after: "stamps ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
+                  let count = reader.line(after: "cards ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
             var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
-                                    stamps: [], listings: [:], places: [:])
-            digest.stamps.reserveCapacity(count)
+                                    cardDigests: [], listings: [:], places: [:])
+            digest.cardDigests.reserveCapacity(count)
             for _ in 0..<count {
-                guard let stamp = reader.number(radix: 16, then: 0x0A) else { return nil }
-                digest.stamps.append(stamp)
+                guard let cardDigest = reader.number(radix: 16, then: 0x0A) else { return nil }
+                digest.cardDigests.append(cardDigest)
             }
             while !reader.atEnd {
                 guard let kind = reader.word(then: 0x20), let hash = reader.number(radix: 16, then: 0x20), let path = reader.line()
@@ -116,7 +116,7 @@ package struct PageChanges: Sendable {
 }
 
 extension SiteBuilder {
-    /// The digest of these pages, made as `drawing` says (`BuildStamp.drawing`).
+    /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
         var identifiers = ordered.map(\.identifier).joined(separator: "\n")
         let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
@@ -135,9 +135,9 @@ extension SiteBuilder {
         }
         var places: [String: UInt64] = [:]
         for place in index.places {
-            places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueStamp.of($0) } ?? 0
+            places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueDigest.of($0) } ?? 0
         }
-        return SiteDigest(structure: structureStamp(drawing: drawing), order: order, made: now, stamps: stamps,
+        return SiteDigest(structure: structureDigest(drawing: drawing), order: order, made: now, cardDigests: cardDigests,
                           listings: listings, places: places)
     }
 
@@ -147,7 +147,7 @@ extension SiteBuilder {
     /// drawn") lists them. `current` is these pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
-              last.stamps.count == stamps.count else { return .everything }
+              last.cardDigests.count == cardDigests.count else { return .everything }
         var changes = PageChanges(photos: [])
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
@@ -159,13 +159,13 @@ extension SiteBuilder {
             changes.photos?.formUnion(album.photos)
             above.formUnion(albumTree.lineage(album.path).map(\.path))
         }
-        // The photos whose cards may differ (their stamps moved, or their place moved on the
+        // The photos whose cards may differ (their card digests moved, or their place moved on the
         // maps); and one taken within a day of either build, in an "hours ago" section that may
         // have moved on: by position, with whether the photo itself changed.
         var changed: [Int: Bool] = [:]
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         for (position, item) in ordered.enumerated() {
-            if stamps[position] != last.stamps[position] {
+            if cardDigests[position] != last.cardDigests[position] {
                 changed[position] = true
             } else if Self.when(item) >= recent {
                 changed[position] = false
@@ -255,7 +255,7 @@ extension SiteBuilder {
     }
 
     /// What every page may show that is no photo's own.
-    private func structureStamp(drawing: String) -> UInt64 {
+    private func structureDigest(drawing: String) -> UInt64 {
         struct AlbumShape: Encodable {
             var path, title, slug, href: String
             var description, descriptionHTML, parent, coverFile: String?
@@ -266,7 +266,7 @@ extension SiteBuilder {
             var albums: [AlbumShape]
             /// What `album.plist` files say, as the model keeps it.
             var settings: [AlbumInfo]
-            /// Regions no photo is in: the pages of the others show them through their photos' stamps.
+            /// Regions no photo is in: the pages of the others show them through their photos' card digests.
             var emptyRegions: [Region]
             var hasMap: Bool
             var mapInNavigation: Bool?
@@ -277,7 +277,7 @@ extension SiteBuilder {
                        descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
         }
         let settings = snapshot.albums.values.sorted { $0.path < $1.path }
-        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings,
+        return ValueDigest.of(Structure(drawing: drawing, albums: albums, settings: settings,
                                        emptyRegions: snapshot.regions.filter { positions(of: $0).isEmpty }, hasMap: hasMap,
                                        mapInNavigation: mapInNavigation, basemap: basemap))
     }

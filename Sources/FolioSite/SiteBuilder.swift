@@ -76,11 +76,11 @@ public struct SiteBuilder: Sendable {
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
     let index: Index
-    /// Each photo's `ValueStamp` (with its person, place and region), by position in `ordered`:
+    /// Each photo's `ValueDigest` (with its person, place and region), by position in `ordered`:
     /// what its cards show, as one number (see `key(_:)`).
-    let stamps: [UInt64]
-    /// Draws cards as their photos' stamps alone (see `key(_:)`).
-    var stampsOnly = false
+    let cardDigests: [UInt64]
+    /// Draws cards as their photos' card digests alone (see `key(_:)`).
+    var digestsOnly = false
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
                 unlisted: UnlistedAlbum? = nil, basemap: String? = nil, mapInNavigation: Bool? = nil) {
@@ -151,7 +151,7 @@ public struct SiteBuilder: Sendable {
             MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
         }
         self.index = index
-        stamps = Self.stamps(of: ordered)
+        cardDigests = Self.cardDigests(of: ordered)
     }
 
     // MARK: - Shared pieces
@@ -193,7 +193,7 @@ public struct SiteBuilder: Sendable {
     func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
-        if stampsOnly { return stampCard(item) }
+        if digestsOnly { return digestCard(item) }
         let photo = item.photo
         return card(item, photo, thumb: images[photo]?.thumb)
     }
@@ -207,10 +207,10 @@ public struct SiteBuilder: Sendable {
         return card
     }
 
-    /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
-    private func stampCard(_ item: GalleryPhoto) -> PhotoCard {
-        let stamp = index.position[item.identifier].map { stamps[$0] } ?? 0
-        return PhotoCard(href: "", title: String(stamp, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
+    /// A card that is only its photo's card digest: what a page's key holds of it (see `key(_:)`).
+    private func digestCard(_ item: GalleryPhoto) -> PhotoCard {
+        let cardDigest = index.position[item.identifier].map { cardDigests[$0] } ?? 0
+        return PhotoCard(href: "", title: String(cardDigest, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
                          identifier: item.identifier)
     }
 
@@ -223,7 +223,7 @@ public struct SiteBuilder: Sendable {
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
-        if stampsOnly { return stampCard(item) }
+        if digestsOnly { return digestCard(item) }
         let photo = item.photo
         let images = self.images[photo]
         var card = card(item, photo, thumb: images?.thumb)

@@ -43,7 +43,7 @@ package final class TestSite {
 
     /// The identifier (page name) of the photo of `path` under content/.
     package func identifier(_ path: String) throws -> String {
-        try XCTUnwrap(database.stamps(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
+        try XCTUnwrap(database.knownPhotos(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
     }
 
     package func exists(_ path: String) -> Bool {

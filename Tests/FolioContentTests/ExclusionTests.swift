@@ -61,7 +61,7 @@ final class ExclusionTests: XCTestCase {
         XCTAssertEqual(report.photos, 2)
         XCTAssertEqual(report.skippedLines, ["left out 5 files: 3 by content/pictures/nomedia/ignored/.nomedia, "
                                              + "2 by content/pictures/nomedia/created/.nomedia"])
-        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        let sources = Set(try site.database.knownPhotos(of: .content).keys.compactMap(\.contentPath))
         XCTAssertEqual(sources, ["pictures/nomedia/created/should_be_created.jpg", "pictures/kept/harbour.jpg"])
         try assertNothingLeaks(site, ["should_be_ignored", "should be ignored", "Catalogued secret", "Hijacked", "recursively"])
         XCTAssertTrue(try pagesText(site).contains("Harbour"))
@@ -112,7 +112,7 @@ final class ExclusionTests: XCTestCase {
         for word in words { XCTAssertFalse(text.contains(word), "'\(word)' is published", file: file, line: line) }
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], file: file, line: line)
         let published = Set(try LocalFileAccess().files(under: site.publicFolder).map { try Data(contentsOf: site.publicFolder.appendingPathComponent($0)) })
-        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        let sources = Set(try site.database.knownPhotos(of: .content).keys.compactMap(\.contentPath))
         for path in try LocalFileAccess().files(under: site.content) where ContentPath.isImage(path) && !sources.contains(path) {
             let original = try Data(contentsOf: site.content.appendingPathComponent(path))
             XCTAssertFalse(published.contains(original), "\(path) is published as it is", file: file, line: line)

@@ -28,6 +28,7 @@ final class ModelTests: XCTestCase {
             "v8: descriptions written in Markdown", "v9: unlisted and protected albums, and the site's secret",
             "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
             "v13: which photos changed and which failed, found without a scan", "v14: no password digest in the model",
+            "v15: the lens",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
@@ -90,7 +91,7 @@ final class ModelTests: XCTestCase {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States")]))
         let item = try XCTUnwrap(try database.snapshot().photos.first)
         let records: [(String, any EncodableRecord)] = [
-            ("photo", item.photo), ("person", item.person), ("place", try XCTUnwrap(item.place)),
+            ("photo", PhotoImport.Row(photo: item.photo, fileStamp: "", fingerprint: "")), ("person", item.person), ("place", try XCTUnwrap(item.place)),
             ("region", try XCTUnwrap(item.region)), ("flickrPlace", FlickrPlace(placeId: "1", name: "A, B", region: "B")),
         ]
         try database.writer.read { db in
@@ -101,7 +102,7 @@ final class ModelTests: XCTestCase {
     }
 
     /// `photo` with every property a site's snapshot reads set, each to something other than its
-    /// default (the import's stamps, `fileStamp` and `fingerprint`, are not read into it).
+    /// default.
     static func everyPropertySet(_ photo: Photo) -> Photo {
         var full = photo
         full.description = "Rubble"
@@ -313,7 +314,7 @@ final class ModelTests: XCTestCase {
             let same = photo
             photo.checksum = checksum
             XCTAssertEqual(photo, same)
-            XCTAssertEqual(photo.stamp, same.stamp)
+            XCTAssertEqual(GalleryPhoto.digest(of: photo), GalleryPhoto.digest(of: same))
         }
     }
 
@@ -409,11 +410,9 @@ final class ModelTests: XCTestCase {
             let items = try database.snapshot(topRegionLimit: 50, halves: halves).photos
             XCTAssertEqual(items.count, count)
             for item in items {
-                var photo = item.photo
+                let photo = item.photo
                 let single = try XCTUnwrap(database.photo(identifier: item.identifier))
-                XCTAssertEqual(item.stamp, photo.stamp, item.identifier)
-                // A snapshot does not keep what only the import asks.
-                (photo.fileStamp, photo.fingerprint) = (single.fileStamp, single.fingerprint)
+                XCTAssertEqual(item.digest, GalleryPhoto.digest(of: photo), item.identifier)
                 XCTAssertEqual(photo, single, item.identifier)
                 XCTAssertEqual(item.id, single.id)
                 XCTAssertEqual(item.taken, single.taken)
@@ -422,7 +421,7 @@ final class ModelTests: XCTestCase {
                 XCTAssertEqual(item.longitude, single.longitude)
                 XCTAssertEqual(item.favorite, single.favorite)
                 XCTAssertEqual(item.folder, single.source.folder)
-                XCTAssertEqual(item.mediaStamp, single.mediaStamp)
+                XCTAssertEqual(item.mediaDigest, GalleryPhoto.mediaDigest(of: single))
                 XCTAssertEqual(item.checksumAsNumber.map { ContentHash.hexText($0) }, single.checksum.hasPrefix("text") ? nil : single.checksum)
                 XCTAssertEqual(item.hasClip, single.motion?.clip != nil)
             }
@@ -437,7 +436,7 @@ final class ModelTests: XCTestCase {
                                                uploaded: Date(timeIntervalSinceReferenceDate: 9e8), checksum: "not hex"))
         (full.id, full.personId, full.placeId) = (7, -3, 1 << 40)
         (full.title, full.width, full.height, full.orientation) = ("Tï", Int(Int32.max), 1, 6)
-        (full.fileStamp, full.fingerprint, full.exposure, full.colour) = ("s", "f", "", .adobeRGB)
+        (full.exposure, full.colour) = ("", .adobeRGB)
         (full.latitude, full.longitude, full.tags) = (-0.0, .infinity, ["", "x y"])
         var bare = Photo(identifier: "", source: .flickr(id: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "0123456789abcdef")
         bare.id = 1
@@ -450,7 +449,7 @@ final class ModelTests: XCTestCase {
                 return try PackedDecoder.decode(Photo.self, from: &reader)
             }
             XCTAssertEqual(read, photo)
-            XCTAssertEqual(read.stamp, photo.stamp)
+            XCTAssertEqual(GalleryPhoto.digest(of: read), GalleryPhoto.digest(of: photo))
             XCTAssertEqual(read.latitude?.sign, photo.latitude?.sign)
         }
     }

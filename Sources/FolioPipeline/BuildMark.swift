@@ -5,7 +5,7 @@ import Foundation
 /// What a finished clean build leaves in the site's build state (see BuildState): the
 /// fingerprint of everything its pages were made from, so the next build can tell in a few reads
 /// that nothing changed.
-struct BuildStamp: Codable, Equatable {
+struct BuildMark: Codable, Equatable {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-build"
 
@@ -29,7 +29,7 @@ struct BuildStamp: Codable, Equatable {
     static func fingerprint(of site: ConfiguredSite) throws -> String {
         let made = fingerprint(generation: try site.database.generation(), theme: site.theme, settings: site.settings, folio: site.folio)
         guard let secret = site.outsideSecret else { return made }
-        return ContentHash.hex("\(made)|\(secret.stampText)")
+        return ContentHash.hex("\(made)|\(secret.markText)")
     }
 
     /// How a page's values become HTML: this Folio (`folio`, its build identity: see
@@ -39,20 +39,20 @@ struct BuildStamp: Codable, Equatable {
         ContentHash.hex("\(folio)|\(theme.fingerprint)|\(ContentHash.hex(encoding: settings))")
     }
 
-    /// `upToDate(_:now:)`, decided before content/ is read: when its walk finds it as the stamp says.
-    static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildStamp? {
-        guard let content, let stamp = try upToDate(site, now: now), stamp.content == content else { return nil }
-        return stamp
+    /// `upToDate(_:now:)`, decided before content/ is read: when its walk finds it as the mark says.
+    static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildMark? {
+        guard let content, let mark = try upToDate(site, now: now), mark.content == content else { return nil }
+        return mark
     }
 
-    /// The stamp of the published site when it was made from exactly this model, theme and
+    /// The mark of the published site when it was made from exactly this model, theme and
     /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
     /// there is nothing to do.
-    static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildStamp? {
+    static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildMark? {
         let fingerprint = try fingerprint(of: site)
-        guard let stamp = site.state.stamp(), stamp.fingerprint == fingerprint, stamp.builtAt <= now,
-              try !site.database.hasPhotosTaken(in: stamp.builtAt.addingTimeInterval(-24 * 3600)...now)
+        guard let mark = site.state.mark(), mark.fingerprint == fingerprint, mark.builtAt <= now,
+              try !site.database.hasPhotosTaken(in: mark.builtAt.addingTimeInterval(-24 * 3600)...now)
         else { return nil }
-        return stamp
+        return mark
     }
 }
