@@ -8,6 +8,13 @@ let buildIdentity: [CSetting] = Context.environment["FOLIO_BUILD_IDENTITY"].map 
     return [.define("FOLIO_BUILD_IDENTITY", to: "\"\(literal)\"")]
 } ?? []
 
+/// Pixel work (resampling, blending, comparing pictures) is Folio's own Swift: unoptimised, as a debug
+/// build leaves it, it made the tests and the debug `folio` several times slower. The modules that
+/// do it are optimised in debug builds too; FOLIO_DEBUG_UNOPTIMISED=1 leaves them unoptimised, for
+/// stepping through them in a debugger.
+let optimisedInDebug: [SwiftSetting] = Context.environment["FOLIO_DEBUG_UNOPTIMISED"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// The modules whose tests read files of their own from `Tests/<module>Tests/Fixtures`.
 let withFixtures: Set = ["FolioModel", "FolioSite", "FolioVideo"]
 
@@ -61,9 +68,11 @@ let package = Package(
         // The library, a module for each concern, each using only the modules below it: the
         // compiler holds the layers apart. docs/architecture.md draws them.
         .target(name: "FolioCore", dependencies: ["CSystem", "CCmark", "CCrypto"]),
-        .target(name: "FolioImaging", dependencies: [
-            "FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CWebP", "CLCMS", "CTIFF", "CZlib",
-        ]),
+        .target(
+            name: "FolioImaging",
+            dependencies: ["FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CWebP", "CLCMS", "CTIFF", "CZlib"],
+            swiftSettings: optimisedInDebug
+        ),
         .target(name: "FolioVideo", dependencies: ["FolioCore", "FolioImaging", "CFFmpeg"]),
         .target(name: "FolioModel", dependencies: [
             "FolioCore", "FolioImaging", "CSystem", .product(name: "GRDB", package: "GRDB.swift"),
@@ -103,7 +112,8 @@ let package = Package(
                 "FolioFlickr", "FolioPipeline", "FolioPreview", "CExif",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]
+            ],
+            swiftSettings: optimisedInDebug
         ),
         .executableTarget(
             name: "folio-bench",
