@@ -11,7 +11,7 @@ extension Array {
 extension Array {
     /// Where an element whose `key` is `value` is, in an array sorted by `key` (found by halving);
     /// nil when none is.
-    package func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
+    @inlinable package func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
@@ -23,7 +23,7 @@ extension Array {
 
 extension Array where Element: Comparable {
     /// Where `value` is in this sorted array (found by halving); nil when it is not in it.
-    package func sortedIndex(of value: Element) -> Int? {
+    @inlinable package func sortedIndex(of value: Element) -> Int? {
         sortedIndex(of: value) { $0 }
     }
 }
