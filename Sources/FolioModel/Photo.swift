@@ -85,3 +85,29 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     }
 
 }
+
+extension Photo {
+    /// The photo's own text that visitors' search finds it by, field by field: `prose` is its
+    /// own (a description), `named` a name many photos share (a tag, a lens). Its title, which
+    /// the site gives an untitled photo, and the names of its person, place, region and albums
+    /// are the site's to add. Every property is a case of the switch, so a new one does not
+    /// compile until it says whether search finds a photo by it.
+    public func searchedText(prose: (String) -> Void, named: (String) -> Void) {
+        for field in Self.fields {
+            switch field {
+            case .description: description.map(prose)
+            case .tags: tags.forEach(named)
+            case .lens: lens.map(named)
+            case .id, .identifier, .source, .title, .descriptionHTML, .personId, .placeId, .taken, .uploaded,
+                 .width, .height, .favorite, .catalogFavorite, .checksum, .format, .orientation, .colour,
+                 .transparent, .animated, .motion, .camera, .exposure, .latitude, .longitude, .lastError,
+                 .remote, .flickrPlaceId:
+                break
+            }
+        }
+    }
+
+    /// Every property's coding key (the key is the property's name), in the order declared.
+    private static let fields: [CodingKeys] = Mirror(reflecting: Photo(identifier: "", source: .content(path: ""), uploaded: .distantPast, checksum: ""))
+        .children.compactMap { $0.label.flatMap(CodingKeys.init(stringValue:)) }
+}

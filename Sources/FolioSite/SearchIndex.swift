@@ -196,9 +196,10 @@ extension SiteBuilder {
     }
 }
 
-/// How search finds a photo: the words of its title, description, person, place, region, albums,
-/// tags and lens, numbered in the postings being made. Names of people, places, regions, albums and tags
-/// recur on thousands of photos: each is cut into words, and its words numbered, once a build.
+/// How search finds a photo: the words of its title, of its own text (`Photo.searchedText`: its
+/// description, tags and lens), and of its person, place, region and albums, numbered in the postings
+/// being made. Names recur on thousands of photos: each is cut into words, and its words numbered,
+/// once a build.
 struct SearchWording {
     let builder: SiteBuilder
     private var known: [String: [Int]] = [:]
@@ -220,7 +221,8 @@ struct SearchWording {
         let title = PhotoText.title(photo)
         let titleWords = SearchText.words(title).map { postings.number(of: $0) }
         var words = titleWords
-        if let description = photo.description { words += SearchText.words(description).map { postings.number(of: $0) } }
+        photo.searchedText(prose: { words += SearchText.words($0).map { postings.number(of: $0) } },
+                           named: { words += shared($0) })
         for field in [item.person.name, item.place?.name, item.region?.name] {
             if let field { words += shared(field) }
         }
@@ -235,8 +237,6 @@ struct SearchWording {
                 words += found
             }
         }
-        for tag in photo.tags { words += shared(tag) }
-        if let lens = photo.lens { words += shared(lens) }
         return (words, titleWords, title)
     }
 }

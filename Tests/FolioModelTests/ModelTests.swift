@@ -90,6 +90,22 @@ final class ModelTests: XCTestCase {
     /// The records' coding keys are their tables' columns, so the import (which writes the
     /// records' own encoding) fills every column, and a property without its migration, or a
     /// migration without its property, fails here.
+    /// Search takes a photo's description as its own words, its tags and lens as names many
+    /// photos share, and nothing else of its own: not its title (the site's to give), camera or file.
+    func testSearchFindsAPhotoByItsDescriptionTagsAndLens() {
+        var photo = Photo(identifier: "p1", source: .content(path: "a/IMG_1.jpg"), uploaded: .distantPast, checksum: "c")
+        photo.title = "Harbour"
+        photo.description = "Boats at dawn"
+        photo.tags = ["sea", "boats"]
+        photo.lens = "XF23mmF1.4 R"
+        photo.camera = "X-T4"
+        var prose: [String] = []
+        var named: [String] = []
+        photo.searchedText(prose: { prose.append($0) }, named: { named.append($0) })
+        XCTAssertEqual(prose, ["Boats at dawn"])
+        XCTAssertEqual(named, ["XF23mmF1.4 R", "sea", "boats"])
+    }
+
     func testEveryColumnIsARecordProperty() throws {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States")]))
         let item = try XCTUnwrap(try database.snapshot().photos.first)
