@@ -3,7 +3,7 @@ import Foundation
 
 /// What a file under `content/` is, by its extension: what Folio imports, and, of the rest,
 /// what a gallery owner would call it when told it was skipped.
-public enum ContentFileKind: String, Sendable, Equatable {
+public enum ContentFileKind: String, Sendable, Equatable, Codable {
     /// A sidecar is only ever skipped when no photo has its name: otherwise it is the photo's.
     case photo, catalog, video, raw = "RAW", sidecar = "sidecar of no photo", document
     case other = "not a photo"

@@ -1,10 +1,12 @@
+import FolioContent
 import FolioCore
+import FolioModel
 import FolioSite
 import Foundation
 
-/// What a finished clean build leaves in the site's build state (see BuildState): the
-/// fingerprint of everything its pages were made from, so the next build can tell in a few reads
-/// that nothing changed.
+/// What a finished build leaves in the site's build state (see BuildState): the fingerprint of
+/// everything its pages were made from, so the next build can tell in a few reads that nothing
+/// changed, and what it had to say, to say again.
 struct BuildMark: Codable, Equatable {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-build"
@@ -14,10 +16,12 @@ struct BuildMark: Codable, Equatable {
     /// What that build published, for the summary of a build that finds nothing to do.
     var photos: Int
     var pages: Int
-    /// content/ as that build's walk found it (`ContentWalk.digest`), kept only when the build
-    /// had nothing to say (no issue, nothing skipped): the next build whose walk finds the same
-    /// stops there, reading no catalog and looking up no photo.
+    /// content/ as that build's walk found it (`ContentWalk.digest`): the next build whose walk
+    /// finds the same stops there, reading no catalog and looking up no photo, and says again
+    /// what this one said (`standing`).
     var content: UInt64?
+    /// What that build said beyond its summary; nil when it had nothing to say.
+    var standing: StandingReport?
 
     static func fingerprint(generation: Int, theme: Theme, settings: SiteSettings, folio: String) -> String {
         ContentHash.hex("\(generation)|\(drawing(theme: theme, settings: settings, folio: folio))")
@@ -39,20 +43,67 @@ struct BuildMark: Codable, Equatable {
         ContentHash.hex("\(folio)|\(theme.fingerprint)|\(ContentHash.hex(encoding: settings))")
     }
 
-    /// `upToDate(_:now:)`, decided before content/ is read: when its walk finds it as the mark says.
+    /// The mark, decided before content/ is read, when its walk finds it as the mark says: the
+    /// same files give the same site and the same problems, errors included.
     static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildMark? {
-        guard let content, let mark = try upToDate(site, now: now), mark.content == content else { return nil }
+        guard let content, let mark = try unchanged(site, now: now), mark.content == content else { return nil }
+        return mark
+    }
+
+    /// The mark, decided after the import, when the model is as the mark says and that build
+    /// had no error: after an error the photos that failed are tried again.
+    static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildMark? {
+        guard let mark = try unchanged(site, now: now), mark.standing?.hasErrors != true else { return nil }
         return mark
     }
 
     /// The mark of the published site when it was made from exactly this model, theme and
     /// settings, and no photo is recent enough for its "hours ago" to have moved on since: then
     /// there is nothing to do.
-    static func upToDate(_ site: ConfiguredSite, now: Date) throws -> BuildMark? {
+    private static func unchanged(_ site: ConfiguredSite, now: Date) throws -> BuildMark? {
         let fingerprint = try fingerprint(of: site)
         guard let mark = site.state.mark(), mark.fingerprint == fingerprint, mark.builtAt <= now,
               try !site.database.hasPhotosTaken(in: mark.builtAt.addingTimeInterval(-24 * 3600)...now)
         else { return nil }
         return mark
+    }
+}
+
+/// What a build said beyond its summary: its problems, the photos that failed, the files it
+/// skipped or left out, its unlisted albums. Kept with its mark, so a build that finds
+/// content/ as it was says them again without reading or rendering anything.
+struct StandingReport: Codable, Equatable {
+    var issues: [BuildIssue]
+    var failedPhotos: [PhotoSource]
+    var skipped: [SkippedFile]
+    var leftOut: [LeftOutFile]
+    var unlisted: [Unlisted]
+
+    struct Unlisted: Codable, Equatable {
+        var folder: String
+        var link: String
+    }
+
+    /// What `report` and `issues` say beyond the summary; nil when they say nothing more.
+    init?(_ report: BuildReport, issues: [BuildIssue]) {
+        guard !(report.isQuiet(issues) && report.failedPhotos.isEmpty && report.unlisted.isEmpty) else { return nil }
+        self.issues = issues
+        failedPhotos = report.failedPhotos
+        skipped = report.skipped
+        leftOut = report.leftOut
+        unlisted = report.unlisted.map { Unlisted(folder: $0.folder, link: $0.link) }
+    }
+
+    var hasErrors: Bool { issues.contains { $0.severity == .error } || !failedPhotos.isEmpty }
+
+    /// Says it again in `report`.
+    func repeated(in report: BuildReport) -> BuildReport {
+        var report = report
+        report.issues = issues
+        report.failedPhotos = failedPhotos
+        report.skipped = skipped
+        report.leftOut = leftOut
+        report.unlisted = unlisted.map { ($0.folder, $0.link) }
+        return report
     }
 }

@@ -52,8 +52,8 @@ public struct BuildReport: Sendable {
     public var succeeded: Bool { errors.isEmpty }
 
     /// Whether a build with `issues` has nothing to say beyond its summary: no issue, no file
-    /// skipped or left out. Only such a build lets the next stop after its walk of content/
-    /// (see `BuildMark.content`): a build says what is wrong on every build until it is fixed.
+    /// skipped or left out. What a build that is not says, the next says again until it is
+    /// fixed (`StandingReport`).
     func isQuiet(_ issues: [BuildIssue]) -> Bool {
         issues.isEmpty && skipped.isEmpty && leftOut.isEmpty
     }

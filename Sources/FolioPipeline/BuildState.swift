@@ -40,7 +40,7 @@ struct BuildState {
     private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
-    /// The `.build` file: which output folder, which manifest, and the mark of a clean build.
+    /// The `.build` file: which output folder, which manifest, and the mark of the build that made them.
     private struct Record: Codable {
         var output: String
         var pages: String
@@ -97,7 +97,7 @@ struct BuildState {
     /// Whether the state says this Folio built the output folder as it is.
     var describesOutput: Bool { record() != nil }
 
-    /// The mark of the last clean build of the site in place, if any.
+    /// The mark of the build that made the site in place, if any.
     package func mark() -> BuildMark? {
         if let record = record() { return record.mark }
         return legacy().mark
@@ -210,7 +210,7 @@ struct BuildState {
     }
 
     /// Keeps the state of the output folder now in place: the manifest and the digest first,
-    /// then the record that vouches for them. A clean build's `mark` lets the next see it has
+    /// then the record that vouches for them. The `mark` lets the next build see it has
     /// nothing to do.
     func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
         try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), mark: mark)

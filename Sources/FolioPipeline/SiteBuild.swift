@@ -32,8 +32,8 @@ public struct SiteBuild: Sendable {
         var walk: ContentWalk? = try await steps.step(WalkContentStep(), site)
         let content = walk?.digest
         var report = BuildReport()
-        // Nothing under content/ moved since the last build that found nothing to say, and
-        // nothing else did: no catalog is read, no photo looked up in the model.
+        // Nothing under content/ moved since the last build, and nothing else did: no catalog is
+        // read, no photo looked up in the model, and what that build said is said again.
         if let mark = try BuildMark.upToDate(site, now: run.now, content: content) {
             return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult())
         }
@@ -43,8 +43,10 @@ public struct SiteBuild: Sendable {
 
         if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
             // Files touched and read again to no effect: the next build sees content/ as now.
-            if report.isQuiet(steps.issues), mark.content != content {
+            let standing = StandingReport(report, issues: steps.issues)
+            if mark.content != content || mark.standing != standing {
                 mark.content = content
+                mark.standing = standing
                 try? site.state.save(mark: mark)
             }
             return try upToDate(report, mark: mark, steps, run, site: site, imported: imported)
@@ -102,15 +104,14 @@ public struct SiteBuild: Sendable {
         let pageCount = pages.routes.count
         pages.builders = []
         pages.routes = SiteRoutes()
-        let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
+        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
+        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
-                                                              clean: !steps.hasErrors,
-                                                              content: quiet ? content : nil, trees: trees,
-                                                              media: await staging.value, moved: plan.moved))
+                                                              content: content, standing: StandingReport(report, issues: steps.issues),
+                                                              trees: trees, media: await staging.value, moved: plan.moved))
 
         report.photos = pages.photos
         report.pages = pageCount
-        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
         report.photosLookedAt = plan.lookedAt
@@ -118,7 +119,6 @@ public struct SiteBuild: Sendable {
         report.pagesLookedAt = rendered.lookedAt
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
-        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
         return Published(report: try finish(report, steps, run, site: site, imported: imported), held: (plan, pages, rendered))
     }
 
@@ -147,14 +147,16 @@ public struct SiteBuild: Sendable {
         report.upToDate = true
         report.photos = mark.photos
         report.pages = mark.pages
-        return try finish(report, steps, run, site: site, imported: imported)
+        // The problems in the model are those the build that left the mark kept.
+        guard let standing = mark.standing else { return try finish(report, steps, run, site: site, imported: imported) }
+        return standing.repeated(in: try finish(report, steps, run, site: site, imported: imported, keepingProblems: true))
     }
 
     /// Completes the report, and keeps the build's own problems in the model (its photos' are
     /// kept by the import) for the next builds and `folio problems`.
     private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun, site: ConfiguredSite,
-                        imported: ImportResult) throws -> BuildReport {
-        try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) })
+                        imported: ImportResult, keepingProblems: Bool = false) throws -> BuildReport {
+        if !keepingProblems { try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) }) }
         var report = report
         report.issues = steps.issues
         report.stepTimes = steps.times

@@ -3,7 +3,7 @@ import Foundation
 
 /// Completes the new site (the theme's assets), puts it in place of the old one, deletes the
 /// media no page uses any more, and keeps the build's state beside the model (the page manifest
-/// and, after a clean build, the mark that lets the next build see nothing changed).
+/// and the mark that lets the next build see nothing changed).
 struct WriteStep: BuildStep {
     static let name = "write public/"
     static let activity = "putting the new site in place"
@@ -14,10 +14,10 @@ struct WriteStep: BuildStep {
         var pages: SitePages
         var pageCount: Int
         var rendered: RenderedSite
-        /// A build with errors leaves no mark, so the next one tries the failed photos again.
-        var clean: Bool
-        /// content/ as this build found it, when the build had nothing to say (`BuildMark.content`).
+        /// content/ as this build found it (`BuildMark.content`).
         var content: UInt64?
+        /// What this build said beyond its summary (`BuildMark.standing`).
+        var standing: StandingReport?
         /// Where the trees differed as the last build left them, if that is known.
         var trees: TreeLedger?
         /// Each photo's media as this build leaves them (`BuildPlan.ledger`, less the photos
@@ -32,13 +32,9 @@ struct WriteStep: BuildStep {
         let site = input.site
         let output = site.output
         try output.copyAssets(from: site.theme.assetFolders, files: run.files)
-        var mark: BuildMark?
-        if input.clean {
-            // Made now, not at planning: storing new thumbnails changed the model's generation.
-            let fingerprint = try BuildMark.fingerprint(of: site)
-            mark = BuildMark(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                               pages: input.pageCount, content: input.content)
-        }
+        // Made now, not at planning: storing new thumbnails changed the model's generation.
+        let mark = BuildMark(fingerprint: try BuildMark.fingerprint(of: site), builtAt: run.now, photos: input.pages.photos,
+                             pages: input.pageCount, content: input.content, standing: input.standing)
         // The media in use listed only where they may not be the last build's: among the names
         // of the photos whose media moved, when nothing else that decides them did; the map's
         // files the last build left are known by name.

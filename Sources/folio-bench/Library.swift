@@ -198,4 +198,23 @@ final class Library: @unchecked Sendable {
             try writeCatalog(folderIndex, edits: edited.filter { range.contains($0.key) })
         }
     }
+
+    /// The folder of `addProblems`, beside the library's own.
+    var problems: URL { content.appendingPathComponent("problems") }
+
+    /// A few files as every real library has them: `count` photos cut short (each an error) and
+    /// `count` good photos whose sidecars will not read (each a warning).
+    func addProblems(_ count: Int) throws {
+        try FileManager.default.createDirectory(at: problems, withIntermediateDirectories: true)
+        let photo = try Data(contentsOf: content.appendingPathComponent(photoPath(0)))
+        for number in 0..<count {
+            try Self.distinct(photo, -1 - number).prefix(photo.count / 3).write(to: problems.appendingPathComponent("cut-\(number).jpg"))
+            try Self.distinct(photo, -1_000 - number).write(to: problems.appendingPathComponent("good-\(number).jpg"))
+            try Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF"#.utf8).write(to: problems.appendingPathComponent("good-\(number).xmp"))
+        }
+    }
+
+    func removeProblems() throws {
+        try? FileManager.default.removeItem(at: problems)
+    }
 }

@@ -2,7 +2,7 @@ import FolioCore
 import Foundation
 
 /// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
-/// photos edited. Each row says the wall time, the folio process's peak memory, how many pages
+/// photos edited, a no-op with a few photos failing and a few warnings. Each row says the wall time, the folio process's peak memory, how many pages
 /// were written and the largest page of the site as it then is.
 struct LibraryScenarios {
     let library: Library
@@ -40,6 +40,14 @@ struct LibraryScenarios {
             many.append(try build())
         }
         row(&report, "\(share) photos edited (1%)", many, site: site)
+
+        // The same library with a few files that will not decode and sidecars that will not
+        // read: what a build says, it says again on every build until they are fixed.
+        try library.addProblems(10)
+        _ = try build()
+        let standing = try (0..<runs).map { _ in try build() }
+        row(&report, "no-op build, 10 photos failing and 10 warnings", standing, site: site, largest: false)
+        try library.removeProblems()
         report.print()
         try? FileManager.default.removeItem(at: setAside)
     }
