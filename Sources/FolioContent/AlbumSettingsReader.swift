@@ -15,13 +15,14 @@ struct AlbumSettingsReader {
         RelativePath(path).name.lowercased() == fileName
     }
 
-    /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
+    /// The album's settings, or nil when the file is a catalog after all; with what was wrong, and
+    /// the password variable it names when that is not set.
     /// A password comes from `password`, or from the variable `passwordVariable` names; neither it
     /// nor anything computed from it reaches the model, only where it was read from
     /// (`passwordSource`). A protected album without its password is not published (`passwordMissing`).
     func read(_ path: String, stamp: FileStamp?, now: Date, photos: Set<String>,
               environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
+        -> (album: AlbumInfo?, password: String?, issues: [BuildIssue], unsetVariable: String?)
     {
         let shown = "content/\(path)"
         // Anything but a dictionary, a file too large or too deep among them, is read as a
@@ -29,7 +30,7 @@ struct AlbumSettingsReader {
         let url = contentRoot.appendingPathComponent(path)
         guard PropertyListReading.refusal(size: stamp?.size ?? files.stamp(of: url)?.size ?? 0) == nil, let data = try? files.read(url),
               let dictionary = (try? PropertyListReading.read(data).get()) as? [String: Any] else {
-            return (nil, nil, [])
+            return (nil, nil, [], nil)
         }
         var issues: [BuildIssue] = []
         for key in dictionary.keys.sorted() where !Self.knownKeys.contains(key) {
@@ -52,9 +53,11 @@ struct AlbumSettingsReader {
         var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"), unlisted: unlisted)
         var password = dictionary["password"] as? String
         if dictionary["password"] != nil, password == nil { issues.append(.error(shown, "key 'password' should be a string")) }
+        var unsetVariable: String?
         if let variable = text("passwordVariable") {
             password = environment[variable]
             if password?.isEmpty ?? true {
+                unsetVariable = variable
                 issues.append(.error(shown, "the password variable '\(variable)' is not set: the album is not published until it is"))
             }
         }
@@ -70,7 +73,7 @@ struct AlbumSettingsReader {
                 album.cover = nil
             }
         }
-        return (album, password, issues)
+        return (album, password, issues, unsetVariable)
     }
 
     /// What the model keeps of the `album.plist` at `path` a password was read from: a digest of its

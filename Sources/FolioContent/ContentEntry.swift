@@ -102,6 +102,9 @@ public struct ContentInventory: Sendable {
     public var leftOut: [LeftOutFile] = []
     /// Protected albums' passwords, by folder: for this build only, never stored.
     public var passwords: [String: String] = [:]
+    /// The password variables albums name that are not set: the build's only inputs outside the
+    /// site that can undo an error (`StandingReport.unsetVariables`).
+    public var unsetVariables: [String] = []
 
     /// Folders (relative to content/) that could not be opened: what they hold is not known to
     /// be gone, only unseen.

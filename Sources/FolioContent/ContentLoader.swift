@@ -106,10 +106,11 @@ public struct ContentLoader: Sendable {
             let entry = listing.first { $0.path == settings }
             guard entry?.isLink != true else { continue }
             let stamp = entry?.stamp ?? files.stamp(of: contentRoot.appendingPathComponent(settings))
-            let (album, password, issues) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos, environment: environment)
+            let (album, password, issues, unset) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos, environment: environment)
             guard let album else { continue }
             inventory.albums.append(album)
             if let password { inventory.passwords[album.path] = password }
+            if let unset { inventory.unsetVariables.append(unset) }
             inventory.issues += issues
             catalogs.removeAll { $0 == settings }
         }

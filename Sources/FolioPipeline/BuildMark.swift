@@ -44,9 +44,12 @@ struct BuildMark: Codable, Equatable {
     }
 
     /// The mark, decided before content/ is read, when its walk finds it as the mark says: the
-    /// same files give the same site and the same problems, errors included.
-    static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?) throws -> BuildMark? {
-        guard let content, let mark = try unchanged(site, now: now), mark.content == content else { return nil }
+    /// same files give the same site and the same problems, errors included, unless a password
+    /// variable that was not set is set now.
+    static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?, environment: [String: String]) throws -> BuildMark? {
+        guard let content, let mark = try unchanged(site, now: now), mark.content == content,
+              mark.standing?.unsetVariables.allSatisfy({ environment[$0]?.isEmpty ?? true }) ?? true
+        else { return nil }
         return mark
     }
 
@@ -78,6 +81,8 @@ struct StandingReport: Codable, Equatable {
     var skipped: [SkippedFile]
     var leftOut: [LeftOutFile]
     var unlisted: [Unlisted]
+    /// The password variables albums named that were not set (each an error): names only.
+    var unsetVariables: [String]
 
     struct Unlisted: Codable, Equatable {
         var folder: String
@@ -92,6 +97,7 @@ struct StandingReport: Codable, Equatable {
         skipped = report.skipped
         leftOut = report.leftOut
         unlisted = report.unlisted.map { Unlisted(folder: $0.folder, link: $0.link) }
+        unsetVariables = report.unsetVariables
     }
 
     var hasErrors: Bool { issues.contains { $0.severity == .error } || !failedPhotos.isEmpty }

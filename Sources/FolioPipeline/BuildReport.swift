@@ -35,6 +35,8 @@ public struct BuildReport: Sendable {
     public var leftOut: [LeftOutFile] = []
     /// Unlisted albums published, each with its folder and its page: the owner's to share.
     public var unlisted: [(folder: String, link: String)] = []
+    /// The password variables albums name that were not set.
+    var unsetVariables: [String] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
     /// CPU seconds in each phase of image work, summed over all cores.

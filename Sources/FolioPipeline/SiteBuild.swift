@@ -34,22 +34,24 @@ public struct SiteBuild: Sendable {
         var report = BuildReport()
         // Nothing under content/ moved since the last build, and nothing else did: no catalog is
         // read, no photo looked up in the model, and what that build said is said again.
-        if let mark = try BuildMark.upToDate(site, now: run.now, content: content) {
-            return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult())
+        if let mark = try BuildMark.upToDate(site, now: run.now, content: content, environment: run.options.environment) {
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult(), sayingAgain: true)
         }
         let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
         // The listing of every file under content/ is let go: only its digest is needed from here.
         walk = nil
 
         if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
-            // Files touched and read again to no effect: the next build sees content/ as now.
+            // Files touched and read again to no effect: the next build sees content/ as now, and
+            // says what this one says. Its pages, and so its unlisted albums, are the mark's.
+            report.unlisted = mark.standing?.unlisted.map { ($0.folder, $0.link) } ?? []
             let standing = StandingReport(report, issues: steps.issues)
             if mark.content != content || mark.standing != standing {
                 mark.content = content
                 mark.standing = standing
                 try? site.state.save(mark: mark)
             }
-            return try upToDate(report, mark: mark, steps, run, site: site, imported: imported)
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: imported, sayingAgain: false)
         }
         var published: Published? = try await publish(site, imported: imported, passwords: passwords, content: content,
                                                       &steps, run, report)
@@ -137,18 +139,21 @@ public struct SiteBuild: Sendable {
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
+        report.unsetVariables = inventory.unsetVariables
         return (imported, inventory.passwords)
     }
 
+    /// The report of a build that found nothing to do; `sayingAgain` what the build that left
+    /// the mark said, when this one read nothing to say it for itself.
     private func upToDate(_ report: BuildReport, mark: BuildMark, _ steps: StepRunner, _ run: BuildRun,
-                          site: ConfiguredSite, imported: ImportResult) throws -> BuildReport {
+                          site: ConfiguredSite, imported: ImportResult, sayingAgain: Bool) throws -> BuildReport {
         steps.log("up to date")
         var report = report
         report.upToDate = true
         report.photos = mark.photos
         report.pages = mark.pages
         // The problems in the model are those the build that left the mark kept.
-        guard let standing = mark.standing else { return try finish(report, steps, run, site: site, imported: imported) }
+        guard sayingAgain, let standing = mark.standing else { return try finish(report, steps, run, site: site, imported: imported) }
         return standing.repeated(in: try finish(report, steps, run, site: site, imported: imported, keepingProblems: true))
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// content/ as the walk finds it: every file's path, size and modification time, and one number
 /// for all of them, by which a build tells in a walk that nothing under content/ moved since
-/// the last build (see `BuildMark.upToDate(_:now:content:)`).
+/// the last build (see `BuildMark.upToDate(_:now:content:environment:)`).
 struct ContentWalk: StepOutput {
     var listing: FolderListing
     /// Nil when the walk alone cannot vouch for content/: a link (what it leads to may change

@@ -239,7 +239,8 @@ final class ProtectedAlbumTests: XCTestCase {
     }
 
     /// A password named by an environment variable that is not set: the album is not published,
-    /// never published in clear.
+    /// never published in clear. The next build with nothing changed says so again without
+    /// reading anything; once the variable is set, the album is read and published.
     func testAMissingPasswordVariablePublishesNothingOfTheAlbum() async throws {
         let site = try TestSite()
         try site.write(try TestInputs.photo(1), to: "content/open.jpg")
@@ -256,5 +257,14 @@ final class ProtectedAlbumTests: XCTestCase {
             String(decoding: try Data(contentsOf: site.publicFolder.appendingPathComponent($0)), as: UTF8.self)
         }.joined()
         XCTAssertFalse(text.contains("Lockedfamily") || text.contains("lockedparty"))
+
+        let again = try await site.build(environment: [:])
+        XCTAssertTrue(again.upToDate)
+        XCTAssertEqual(again.issues, report.issues)
+        let set = try await site.build(environment: ["FOLIO_TEST_NO_SUCH_PASSWORD": "hunter2"])
+        XCTAssertFalse(set.upToDate, "the variable set since is read")
+        XCTAssertEqual(set.issues, [])
+        let page = site.publicFolder.appendingPathComponent(try XCTUnwrap(set.unlisted.first?.link, "published, protected")).path
+        XCTAssertNotNil(try ProtectedPage.decrypt(page, password: "hunter2"))
     }
 }

@@ -35,7 +35,7 @@ final class ProtectedAlbumModelTests: XCTestCase {
         var read: [AlbumInfo] = []
         for password in ["hunter2", "hunter3"] {
             try site.write(TestInputs.plist(["title": "Lockedfamily", "password": password]), to: "content/family/album.plist")
-            let (album, given, issues) = reader.read("family/album.plist", stamp: stamp, now: Date(), photos: [])
+            let (album, given, issues, _) = reader.read("family/album.plist", stamp: stamp, now: Date(), photos: [])
             XCTAssertEqual(issues, [])
             XCTAssertEqual(given, password)
             read.append(try XCTUnwrap(album))
