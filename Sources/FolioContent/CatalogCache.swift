@@ -41,12 +41,27 @@ package struct CatalogCache: Sendable {
         return Reader.result(of: data)
     }
 
-    /// Best effort: a cache that cannot be written only costs the parse again.
-    func store(_ result: CatalogReader.Result, key: String) {
+    /// Best effort: a cache that cannot be written only costs the parse again. The catalog's
+    /// pointer names the reading from then on (`last(of:)`).
+    func store(_ result: CatalogReader.Result, key: String, of catalog: String) {
         var writer = Writer()
         writer.result(result)
         try? disk.makeFolders(folder.path)
         try? disk.writeFile(Data(writer.bytes), to: folder.appendingPathComponent(key).path, atomically: true)
+        try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
+    }
+
+    /// The name of the file that names the last reading kept of `catalog`, whatever its bytes.
+    func pointer(of catalog: String) -> String {
+        "p" + ContentHash.hex("\(reader)\u{1e}\(catalog)")
+    }
+
+    /// The last reading kept of `catalog`, when the catalog has changed since: what its elements
+    /// that did not change are taken from (`CatalogReader.reread`).
+    func last(of catalog: String) -> CatalogReader.Result? {
+        guard let key = try? String(contentsOf: folder.appendingPathComponent(pointer(of: catalog)), encoding: .utf8),
+              !key.contains("/"), !key.hasPrefix(".") else { return nil }
+        return load(key)
     }
 
     /// Forgets the readings of catalogs that are no longer as they were.
@@ -57,8 +72,8 @@ package struct CatalogCache: Sendable {
     }
 
     /// The first line of a kept reading; another is not read (a reading without its records'
-    /// fingerprints, "folio-catalog 1", is parsed again once).
-    private static let heading = Array("folio-catalog 2\n".utf8)
+    /// fingerprints, "folio-catalog 1", or its elements, "folio-catalog 2", is parsed again once).
+    private static let heading = Array("folio-catalog 3\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
     /// `Data` once, not appended to a `Data` a value at a time.
@@ -100,6 +115,12 @@ package struct CatalogCache: Sendable {
                 int(issue.severity == .error ? 1 : 0)
                 text(issue.path)
                 text(issue.reason)
+            }
+            int(result.elements.count)
+            for element in result.elements {
+                int(Int(Int64(bitPattern: element.hash)))
+                int(element.records)
+                int(element.issues)
             }
         }
     }
@@ -171,6 +192,15 @@ package struct CatalogCache: Sendable {
             for _ in 0..<issueCount {
                 guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
                 result.issues.append(BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason))
+            }
+            guard let elementCount = int(), elementCount >= 0 else { return nil }
+            var (records, issues) = (0, 0)
+            for _ in 0..<elementCount {
+                // Each element's counts run on from the last, within the reading's own.
+                guard let hash = int(), let recordsEnd = int(), let issuesEnd = int(), recordsEnd >= records, issuesEnd >= issues,
+                      recordsEnd <= result.records.count, issuesEnd <= result.issues.count else { return nil }
+                (records, issues) = (recordsEnd, issuesEnd)
+                result.elements.append(CatalogReader.Result.Element(hash: UInt64(bitPattern: Int64(hash)), records: records, issues: issues))
             }
             return offset == bytes.count ? result : nil
         }

@@ -26,8 +26,20 @@ package struct CatalogReader: Sendable {
         /// is parsed and kept with its reading: a catalog taken from the cache is not hashed
         /// again, record by record, on every build.
         var fingerprints: [UInt64] = []
-        /// The catalog's name in the cache, when there is one.
-        var cacheKey: String?
+        /// Of an XML catalog, each element of its array as parsed: what the next reading of the
+        /// catalog, changed, takes from this one for the elements whose bytes are the same
+        /// (`reread`). Empty when the elements were not found by their markup.
+        var elements: [Element] = []
+        /// The names in the cache this reading is found by: its own, and its catalog's pointer to it.
+        var cacheKeys: [String] = []
+
+        /// An element of a catalog's array: the hash of its bytes, and how many records and issues
+        /// the elements up to it and it made.
+        struct Element: Sendable, Equatable {
+            var hash: UInt64
+            var records: Int
+            var issues: Int
+        }
     }
 
     /// The records of the catalog at `relativePath`, whose size and modification time the walk
@@ -41,6 +53,8 @@ package struct CatalogReader: Sendable {
         if let settled, let cached = cache?.load(settled) {
             (result, key) = (cached, settled)
         } else {
+            // Parsed whole, or, when the cache has this catalog's last reading and only some of
+            // its elements changed, those alone.
             let url = contentRoot.appendingPathComponent(relativePath)
             if let size = stamp?.size ?? files.stamp(of: url)?.size, let refusal = PropertyListReading.refusal(size: size) {
                 return Result(issues: [refusal.issue(shown)])
@@ -59,13 +73,18 @@ package struct CatalogReader: Sendable {
             key = settled ?? byBytes
             if let byBytes, let cached = cache?.load(byBytes) {
                 result = cached
-                if let settled { cache?.store(result, key: settled) }
+                if let settled { cache?.store(result, key: settled, of: relativePath) }
             } else {
-                result = parse(data, catalog: relativePath)
-                if let key { cache?.store(result, key: key) }
+                let ranges = XMLPlist.elementRanges(data)
+                if let ranges, let last = cache?.last(of: relativePath), let reread = reread(data, ranges, last: last, catalog: relativePath) {
+                    result = reread
+                } else {
+                    result = parse(data, catalog: relativePath, ranges: ranges)
+                }
+                if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
-        result.cacheKey = key
+        if let key, let cache { result.cacheKeys = [key, cache.pointer(of: relativePath)] }
         for (index, trimmed) in result.trimmedPaths.enumerated() {
             if let trimmed, files.stamp(of: contentRoot.appendingPathComponent(result.records[index].path)) == nil {
                 result.records[index].path = trimmed
@@ -76,8 +95,9 @@ package struct CatalogReader: Sendable {
     }
 
     /// The records of a catalog's bytes and what is wrong with them: all it says, nothing of the
-    /// files around it.
-    func parse(_ data: Data, catalog relativePath: String) -> Result {
+    /// files around it. With the `ranges` of the elements of its array, each element's hash and
+    /// what it made, for the next reading.
+    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil) -> Result {
         var result = Result()
         let shown = "content/\(relativePath)"
         let plist: Any
@@ -105,6 +125,71 @@ package struct CatalogReader: Sendable {
                 result.fingerprints.append(record.fingerprintValue)
             }
             result.issues += fields.issues
+        }
+        if let ranges, ranges.count == array.count {
+            var ends: [(records: Int, issues: Int)] = []
+            ends.reserveCapacity(array.count)
+            var (records, issues) = (0, 0)
+            for index in array.indices {
+                let place = "\(shown), record \(index)"
+                while records < result.records.count, result.records[records].location == place { records += 1 }
+                while issues < result.issues.count, result.issues[issues].path == place { issues += 1 }
+                ends.append((records, issues))
+            }
+            if records == result.records.count, issues == result.issues.count {
+                result.elements = data.withUnsafeBytes { bytes in
+                    zip(ranges, ends).map { range, end in
+                        Result.Element(hash: ContentHash.hash(UnsafeRawBufferPointer(rebasing: bytes[range])), records: end.records, issues: end.issues)
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The catalog whose array's elements lie at `ranges` in `data`, read from its `last` reading:
+    /// each element whose bytes it had taken from there, at its new place, and each other parsed
+    /// alone. The same as `parse` makes of the whole; nil where that is not sure (an element that
+    /// does not parse as the one element of an array, or says anything of the catalog as a whole).
+    func reread(_ data: Data, _ ranges: [Range<Int>], last: Result, catalog relativePath: String) -> Result? {
+        guard !last.elements.isEmpty else { return nil }
+        let shown = "content/\(relativePath)"
+        var known: [UInt64: Int] = [:]
+        for (index, element) in last.elements.enumerated() where known[element.hash] == nil { known[element.hash] = index }
+        var result = Result()
+        result.elements.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            let place = "\(shown), record \(index)"
+            let hash = data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            let from: Result
+            let records: Range<Int>, issues: Range<Int>
+            if let was = known[hash] {
+                from = last
+                let before = was == 0 ? (records: 0, issues: 0) : (records: last.elements[was - 1].records, issues: last.elements[was - 1].issues)
+                (records, issues) = (before.records..<last.elements[was].records, before.issues..<last.elements[was].issues)
+            } else {
+                var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#.utf8)
+                document.append(data[range])
+                document.append(contentsOf: "</array></plist>".utf8)
+                let alone = parse(document, catalog: relativePath, ranges: nil)
+                let first = "\(shown), record 0"
+                guard alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
+                      alone.records.count <= 1 else { return nil }
+                (from, records, issues) = (alone, alone.records.indices, alone.issues.indices)
+            }
+            for at in records {
+                var record = from.records[at]
+                record.location = place
+                result.records.append(record)
+                result.trimmedPaths.append(from.trimmedPaths[at])
+                result.fingerprints.append(from.fingerprints[at])
+            }
+            for at in issues {
+                var issue = from.issues[at]
+                issue.path = place
+                result.issues.append(issue)
+            }
+            result.elements.append(Result.Element(hash: hash, records: result.records.count, issues: result.issues.count))
         }
         return result
     }

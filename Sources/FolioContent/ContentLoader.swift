@@ -145,7 +145,7 @@ public struct ContentLoader: Sendable {
                     inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                     continue
                 }
-                if let key = result.cacheKey { cached.insert(key) }
+                cached.formUnion(result.cacheKeys)
                 inventory.issues += result.issues
                 // The records by their places, not copied one by one (a copy is a dozen strings
                 // retained and released on this core).

@@ -11,13 +11,16 @@ import Foundation
 final class Library: @unchecked Sendable {
     let root: URL
     let photos: Int
+    /// Every record in one catalog (`content/catalog.plist`) rather than one per folder.
+    let oneCatalog: Bool
     /// The records edited so far, which stay edited: each edit changes only what it says. Only
     /// the benchmark's one thread edits; the concurrent writers read none of it.
     private var edited: [Int: Record] = [:]
 
-    init(root: URL, photos: Int) {
+    init(root: URL, photos: Int, oneCatalog: Bool = false) {
         self.root = root
         self.photos = photos
+        self.oneCatalog = oneCatalog
     }
 
     static let perFolder = 1000
@@ -31,7 +34,7 @@ final class Library: @unchecked Sendable {
     var regionCount: Int { max(8, min(200, photos / 1000)) }
 
     func describe() -> String {
-        "160x120 JPEGs, \(folders) catalogs, \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
+        "160x120 JPEGs, \(oneCatalog ? "one catalog" : "\(folders) catalogs"), \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
     }
 
     func folder(_ index: Int) -> String { "library/\(String(format: "%04d", index / Self.perFolder))" }
@@ -143,9 +146,16 @@ final class Library: @unchecked Sendable {
         return Data([0xFF, 0xD8, 0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)]) + comment + jpeg.dropFirst(2)
     }
 
-    /// Every catalog as made, without edits.
+    /// Every catalog as made, without edits; in one catalog, or one for each folder and none at
+    /// the top, as the library is asked for.
     func writeCatalogs() throws {
         edited = [:]
+        let one = content.appendingPathComponent(Self.oneCatalogPath)
+        if oneCatalog {
+            for folderIndex in 0..<folders { try? FileManager.default.removeItem(at: content.appendingPathComponent(catalogPath(folder: folderIndex))) }
+            return try writeOneCatalog()
+        }
+        try? FileManager.default.removeItem(at: one)
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: folders) { folderIndex in
             do { try writeCatalog(folderIndex, edits: [:]) } catch { failures.add("\(error)") }
@@ -153,25 +163,38 @@ final class Library: @unchecked Sendable {
         if let first = failures.first { throw BenchError("cannot write the catalogs: \(first)") }
     }
 
+    static let oneCatalogPath = "catalog.plist"
+
+    /// The one catalog of every photo, with the edits made so far.
+    func writeOneCatalog() throws {
+        let records = (0..<photos).map { dictionary(edited[$0] ?? record($0), path: photoPath($0)) }
+        let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
+        try data.write(to: content.appendingPathComponent(Self.oneCatalogPath), options: .atomic)
+    }
+
     /// One folder's catalog, XML as people write them, with `edits` in place of what was made.
     func writeCatalog(_ folderIndex: Int, edits: [Int: Record]) throws {
         var records: [[String: Any]] = []
         for index in folderIndex * Self.perFolder..<min(photos, (folderIndex + 1) * Self.perFolder) {
-            let record = edits[index] ?? self.record(index)
-            var dictionary: [String: Any] = ["path": "photo-\(index).jpg", "name": record.title, "user": record.person,
-                                             "taken": record.taken]
-            if let place = record.place { dictionary["place"] = place }
-            if let region = record.region { dictionary["region"] = region }
-            if record.favorite { dictionary["favorite"] = true }
-            if let description = record.description { dictionary["description"] = description }
-            if !record.tags.isEmpty { dictionary["tags"] = record.tags }
-            if let latitude = record.latitude, let longitude = record.longitude {
-                (dictionary["latitude"], dictionary["longitude"]) = (latitude, longitude)
-            }
-            records.append(dictionary)
+            records.append(dictionary(edits[index] ?? self.record(index), path: "photo-\(index).jpg"))
         }
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
         try data.write(to: content.appendingPathComponent(catalogPath(folder: folderIndex)), options: .atomic)
+    }
+
+    /// A record as a catalog holds it, naming its photo by `path` (relative to the catalog).
+    private func dictionary(_ record: Record, path: String) -> [String: Any] {
+        var dictionary: [String: Any] = ["path": path, "name": record.title, "user": record.person,
+                                         "taken": record.taken]
+        if let place = record.place { dictionary["place"] = place }
+        if let region = record.region { dictionary["region"] = region }
+        if record.favorite { dictionary["favorite"] = true }
+        if let description = record.description { dictionary["description"] = description }
+        if !record.tags.isEmpty { dictionary["tags"] = record.tags }
+        if let latitude = record.latitude, let longitude = record.longitude {
+            (dictionary["latitude"], dictionary["longitude"]) = (latitude, longitude)
+        }
+        return dictionary
     }
 
     /// Edits `indices` as an editor would in their catalogs: a new title each time, and with
@@ -193,6 +216,7 @@ final class Library: @unchecked Sendable {
             edited[index] = record
             folders.insert(index / Self.perFolder)
         }
+        if oneCatalog { return try writeOneCatalog() }
         for folderIndex in folders.sorted() {
             let range = folderIndex * Self.perFolder..<(folderIndex + 1) * Self.perFolder
             try writeCatalog(folderIndex, edits: edited.filter { range.contains($0.key) })
