@@ -76,7 +76,13 @@ enum XMLPlist {
 
         mutating func elementRanges() -> [Range<Int>]? {
             skipBlanks()
-            if starts("<?xml") { guard skip(past: "?>") else { return nil } }
+            if starts("<?xml") {
+                // An element parsed alone is read as UTF-8: a catalog in another encoding is parsed whole.
+                let start = at
+                guard skip(past: "?>") else { return nil }
+                let declaration = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self).lowercased()
+                if declaration.contains("encoding"), !declaration.contains("utf-8") { return nil }
+            }
             skipBlanks()
             if starts("<!DOCTYPE") {
                 let start = at

@@ -261,6 +261,8 @@ final class CatalogCacheTests: XCTestCase {
             XCTAssertNil(XMLPlist.elementRanges(Self.document([Self.element(1), odd])), odd)
         }
         XCTAssertNil(XMLPlist.elementRanges(Data("<plist version=\"1.0\"><dict/></plist>".utf8)), "not an array")
+        XCTAssertNil(XMLPlist.elementRanges(Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><array/></plist>".utf8)))
+        XCTAssertEqual(XMLPlist.elementRanges(Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><plist><array/></plist>".utf8)), [])
         XCTAssertNil(XMLPlist.elementRanges(Data("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><array/></plist>".utf8)))
         // An element whose tags do not close as they open: the parse, not the scan, says so.
         let unclosed = Self.document([Self.element(1), "<dict><key>path</key><string>p.jpg</dict></string>"])
