@@ -76,11 +76,7 @@ package struct CatalogReader: Sendable {
                 if let settled { cache?.store(result, key: settled, of: relativePath) }
             } else {
                 let ranges = XMLPlist.elementRanges(data)
-                if let ranges, let last = cache?.last(of: relativePath), let reread = reread(data, ranges, last: last, catalog: relativePath) {
-                    result = reread
-                } else {
-                    result = parse(data, catalog: relativePath, ranges: ranges)
-                }
+                result = parse(data, catalog: relativePath, ranges: ranges, last: ranges == nil ? nil : cache?.last(of: relativePath))
                 if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
@@ -95,9 +91,17 @@ package struct CatalogReader: Sendable {
     }
 
     /// The records of a catalog's bytes and what is wrong with them: all it says, nothing of the
-    /// files around it. With the `ranges` of the elements of its array, each element's hash and
-    /// what it made, for the next reading.
-    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil) -> Result {
+    /// files around it. With the `ranges` of the elements of its array (`XMLPlist.elementRanges`),
+    /// element by element (`reread`), taking those the `last` reading had from there: never the
+    /// whole array's values at once, and each element's hash kept for the next reading.
+    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil, last: Result? = nil) -> Result {
+        if let ranges, let read = reread(data, ranges, last: last ?? Result(), catalog: relativePath) { return read }
+        return parseWhole(data, catalog: relativePath).result
+    }
+
+    /// The catalog's values read at once; `refused` when they would not read, and the catalog
+    /// says only that.
+    private func parseWhole(_ data: Data, catalog relativePath: String) -> (result: Result, refused: Bool) {
         var result = Result()
         let shown = "content/\(relativePath)"
         let plist: Any
@@ -105,11 +109,11 @@ package struct CatalogReader: Sendable {
         case .success(let value): plist = value
         case .failure(let refusal):
             result.issues.append(refusal.issue(shown))
-            return result
+            return (result, true)
         }
         guard let array = plist as? [Any] else {
             result.issues.append(.error(shown, "a catalog must be an array of dictionaries, found \(Self.typeName(plist))"))
-            return result
+            return (result, false)
         }
         let folder = RelativePath(relativePath).folder
         for (index, element) in array.enumerated() {
@@ -126,33 +130,14 @@ package struct CatalogReader: Sendable {
             }
             result.issues += fields.issues
         }
-        if let ranges, ranges.count == array.count {
-            var ends: [(records: Int, issues: Int)] = []
-            ends.reserveCapacity(array.count)
-            var (records, issues) = (0, 0)
-            for index in array.indices {
-                let place = "\(shown), record \(index)"
-                while records < result.records.count, result.records[records].location == place { records += 1 }
-                while issues < result.issues.count, result.issues[issues].path == place { issues += 1 }
-                ends.append((records, issues))
-            }
-            if records == result.records.count, issues == result.issues.count {
-                result.elements = data.withUnsafeBytes { bytes in
-                    zip(ranges, ends).map { range, end in
-                        Result.Element(hash: ContentHash.hash(UnsafeRawBufferPointer(rebasing: bytes[range])), records: end.records, issues: end.issues)
-                    }
-                }
-            }
-        }
-        return result
+        return (result, false)
     }
 
     /// The catalog whose array's elements lie at `ranges` in `data`, read from its `last` reading:
     /// each element whose bytes it had taken from there, at its new place, and each other parsed
-    /// alone. The same as `parse` makes of the whole; nil where that is not sure (an element that
+    /// alone. The same as the whole parsed at once; nil where that is not sure (an element that
     /// does not parse as the one element of an array, or says anything of the catalog as a whole).
     func reread(_ data: Data, _ ranges: [Range<Int>], last: Result, catalog relativePath: String) -> Result? {
-        guard !last.elements.isEmpty else { return nil }
         let shown = "content/\(relativePath)"
         var known: [UInt64: Int] = [:]
         for (index, element) in last.elements.enumerated() where known[element.hash] == nil { known[element.hash] = index }
@@ -171,9 +156,9 @@ package struct CatalogReader: Sendable {
                 var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#.utf8)
                 document.append(data[range])
                 document.append(contentsOf: "</array></plist>".utf8)
-                let alone = parse(document, catalog: relativePath, ranges: nil)
+                let (alone, refused) = parseWhole(document, catalog: relativePath)
                 let first = "\(shown), record 0"
-                guard alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
+                guard !refused, alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
                       alone.records.count <= 1 else { return nil }
                 (from, records, issues) = (alone, alone.records.indices, alone.issues.indices)
             }
