@@ -53,8 +53,6 @@ package struct CatalogReader: Sendable {
         if let settled, let cached = cache?.load(settled) {
             (result, key) = (cached, settled)
         } else {
-            // Parsed whole, or, when the cache has this catalog's last reading and only some of
-            // its elements changed, those alone.
             let url = contentRoot.appendingPathComponent(relativePath)
             if let size = stamp?.size ?? files.stamp(of: url)?.size, let refusal = PropertyListReading.refusal(size: size) {
                 return Result(issues: [refusal.issue(shown)])
@@ -65,8 +63,9 @@ package struct CatalogReader: Sendable {
             } catch {
                 return Result(issues: [.error(shown, "not a readable property list (\(PropertyListReading.explain(error)))")])
             }
-            // Known by its bytes (a reading kept before it settled), else parsed; kept under the one
-            // name the next build looks for. By its stamp only when the file read is the one the walk
+            // Known by its bytes (a reading kept before it settled), else parsed (element by element
+            // where its markup allows, those the catalog's last reading had taken from there); kept
+            // under the one name the next build looks for. By its stamp only when the file read is the one the walk
             // stamped: one written since would be kept under the stamp of what it replaced.
             let byBytes = cache?.key(catalog: relativePath, data: data)
             let settled = settled.flatMap { files.stamp(of: contentRoot.appendingPathComponent(relativePath)) == stamp ? $0 : nil }

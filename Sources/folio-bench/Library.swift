@@ -241,4 +241,16 @@ final class Library: @unchecked Sendable {
     func removeProblems() throws {
         try? FileManager.default.removeItem(at: problems)
     }
+
+    /// Where `takeAway` keeps a photo's file, outside the site.
+    private func aside(_ index: Int) -> URL { root.appendingPathComponent("aside-\(index).jpg") }
+
+    /// Moves photo `index`'s file out of content/ (its record stays in its catalog).
+    func takeAway(_ index: Int) throws {
+        try FileManager.default.moveItem(at: content.appendingPathComponent(photoPath(index)), to: aside(index))
+    }
+
+    func putBack(_ index: Int) throws {
+        try FileManager.default.moveItem(at: aside(index), to: content.appendingPathComponent(photoPath(index)))
+    }
 }

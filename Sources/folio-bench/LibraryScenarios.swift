@@ -2,7 +2,7 @@ import FolioCore
 import Foundation
 
 /// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
-/// photos edited, a no-op with a few photos failing and a few warnings. Each row says the wall time, the folio process's peak memory, how many pages
+/// photos edited, a no-op with a few photos failing and a few warnings, a photo coming back. Each row says the wall time, the folio process's peak memory, how many pages
 /// were written and the largest page of the site as it then is.
 struct LibraryScenarios {
     let library: Library
@@ -48,6 +48,18 @@ struct LibraryScenarios {
         let standing = try (0..<runs).map { _ in try build() }
         row(&report, "no-op build, 10 photos failing and 10 warnings", standing, site: site, largest: false)
         try library.removeProblems()
+
+        // A photo's file taken away and put back: the returning photo's listings are numbered from
+        // the newest, so every later page of each shifts by one.
+        var returning: [Measured] = []
+        for round in 0..<runs {
+            let index = library.photos / 3 + round
+            try library.takeAway(index)
+            _ = try build()
+            try library.putBack(index)
+            returning.append(try build())
+        }
+        row(&report, "a photo's file taken away, then put back", returning, site: site, largest: false)
         report.print()
         try? FileManager.default.removeItem(at: setAside)
     }
