@@ -44,11 +44,11 @@ struct BuildMark: Codable, Equatable {
     }
 
     /// The mark, decided before content/ is read, when its walk finds it as the mark says: the
-    /// same files give the same site and the same problems, errors included, unless a password
-    /// variable that was not set is set now.
+    /// same files give the same site and the same problems, errors included, unless what that
+    /// build said came from elsewhere too (see `StandingReport.followsFromContent`).
     static func upToDate(_ site: ConfiguredSite, now: Date, content: UInt64?, environment: [String: String]) throws -> BuildMark? {
         guard let content, let mark = try unchanged(site, now: now), mark.content == content,
-              mark.standing?.unsetVariables.allSatisfy({ environment[$0]?.isEmpty ?? true }) ?? true
+              mark.standing?.followsFromContent(environment) ?? true
         else { return nil }
         return mark
     }
@@ -101,6 +101,13 @@ struct StandingReport: Codable, Equatable {
     }
 
     var hasErrors: Bool { issues.contains { $0.severity == .error } || !failedPhotos.isEmpty }
+
+    /// Whether the same files under content/ would say it again: not once a password variable
+    /// that was not set is set, nor when a photo from Flickr failed (its image may download next
+    /// time).
+    func followsFromContent(_ environment: [String: String]) -> Bool {
+        unsetVariables.allSatisfy { environment[$0]?.isEmpty ?? true } && failedPhotos.allSatisfy { $0.kind == .content }
+    }
 
     /// Says it again in `report`.
     func repeated(in report: BuildReport) -> BuildReport {
