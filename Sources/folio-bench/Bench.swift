@@ -18,9 +18,10 @@ struct Bench: ParsableCommand {
             With --library, a photographer's library instead (e.g. --library --photos 100000): tiny \
             JPEGs catalogued a thousand to a folder, with people, places, regions, favorites and one \
             photographer with 30% of the photos. It prints a cold build, a no-op build, one photo's \
-            title, favorite and place edited in its catalog, 1% of the photos edited, and a no-op with \
-            ten photos failing and ten warnings: wall time, peak memory, pages written and the largest \
-            page. With --one-catalog, the same library catalogued in one file, as the seed is.
+            title, favorite and place edited in its catalog, 1% of the photos edited, a no-op with \
+            ten photos failing and ten warnings, and a photo's file taken away and put back: wall time, \
+            peak memory, pages written and the largest page. With --one-catalog, the same library \
+            catalogued in one file, as the seed is.
             """
     )
 
