@@ -292,32 +292,21 @@ extension Date: PackedScalar {
     package func write(to writer: inout PackedWriter) { timeIntervalSinceReferenceDate.write(to: &writer) }
 }
 
-/// Integers as variable-length numbers, but for the unsigned 64-bit ones, whose top bit a
-/// number would lose: those as their eight bytes.
-extension Int: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Int { Int(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
+/// Integers as variable-length numbers (`PackedWriter.number`), but for the unsigned 64-bit
+/// ones, whose top bit a number would lose: those as their eight bytes.
+extension PackedScalar where Self: FixedWidthInteger {
+    package static func read(from reader: inout PackedReader) -> Self { Self(truncatingIfNeeded: reader.number()) }
+    package func write(to writer: inout PackedWriter) { writer.number(Int64(truncatingIfNeeded: self)) }
 }
 
-extension Int64: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Int64 { reader.number() }
-    package func write(to writer: inout PackedWriter) { writer.number(self) }
-}
-
-extension Int32: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Int32 { Int32(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
-}
-
-extension Int16: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Int16 { Int16(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
-}
-
-extension Int8: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Int8 { Int8(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
-}
+extension Int: PackedScalar {}
+extension Int64: PackedScalar {}
+extension Int32: PackedScalar {}
+extension Int16: PackedScalar {}
+extension Int8: PackedScalar {}
+extension UInt32: PackedScalar {}
+extension UInt16: PackedScalar {}
+extension UInt8: PackedScalar {}
 
 extension UInt64: PackedScalar {
     package static func read(from reader: inout PackedReader) -> UInt64 { reader.bits() }
@@ -327,19 +316,4 @@ extension UInt64: PackedScalar {
 extension UInt: PackedScalar {
     package static func read(from reader: inout PackedReader) -> UInt { UInt(reader.bits()) }
     package func write(to writer: inout PackedWriter) { writer.bits(UInt64(self)) }
-}
-
-extension UInt32: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> UInt32 { UInt32(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
-}
-
-extension UInt16: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> UInt16 { UInt16(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
-}
-
-extension UInt8: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> UInt8 { UInt8(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(self)) }
 }
