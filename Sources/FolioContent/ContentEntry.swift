@@ -33,6 +33,11 @@ public struct ContentEntry: Sendable, Equatable {
         get { companions?.value.clip }
         set { change { $0.clip = newValue } }
     }
+    /// The JSON Google Takeout wrote beside the photo (`IMG_1.jpg.json`, `TakeoutNames`).
+    public var takeout: Sidecar? {
+        get { companions?.value.takeout }
+        set { change { $0.takeout = newValue } }
+    }
 
     private var held: Boxed<CatalogRecord>?
 
@@ -44,6 +49,7 @@ public struct ContentEntry: Sendable, Equatable {
         var sidecar: Sidecar?
         var markdown: Sidecar?
         var clip: Sidecar?
+        var takeout: Sidecar?
     }
 
     public init(path: String, record: CatalogRecord?, stamp: FileStamp, sidecar: Sidecar? = nil, markdown: Sidecar? = nil,
@@ -105,6 +111,9 @@ public struct ContentInventory: Sendable {
     /// The password variables albums name that are not set: the build's only inputs outside the
     /// site that can undo an error (`StandingReport.unsetVariables`).
     public var unsetVariables: [String] = []
+
+    /// What a Google Takeout export left unpaired: sidecars and photos without each other.
+    public var takeoutGaps = TakeoutGaps()
 
     /// Folders (relative to content/) that could not be opened: what they hold is not known to
     /// be gone, only unseen.

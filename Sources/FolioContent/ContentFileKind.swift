@@ -6,6 +6,12 @@ import Foundation
 public enum ContentFileKind: String, Sendable, Equatable, Codable {
     /// A sidecar is only ever skipped when no photo has its name: otherwise it is the photo's.
     case photo, catalog, video, raw = "RAW", sidecar = "sidecar of no photo", document
+    /// JSON: a Google Takeout sidecar or album description when it is one (see
+    /// `ContentLoader.readTakeoutMetadata`), skipped otherwise.
+    case json = "JSON of no photo"
+    /// The original of a photo Google Photos edited, published as the edited copy alone. Never a
+    /// file's kind by its extension.
+    case editedOriginal = "original of an edited photo"
     case other = "not a photo"
 
     public init(path: String) {
@@ -20,6 +26,8 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
             self = .raw
         } else if Self.sidecars.contains(fileExtension) {
             self = .sidecar
+        } else if fileExtension == "json" {
+            self = .json
         } else if Self.documents.contains(fileExtension) {
             self = .document
         } else {

@@ -210,6 +210,7 @@ public struct ContentLoader: Sendable {
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
         readSigalDescriptions(into: &inventory, listing: listed(.document), photos: { photos })
+        readTakeoutMetadata(into: &inventory, listing: listed(.json))
         for index in inventory.entries.indices where !clips.clipOf.isEmpty {
             guard let clip = clips.stillOf[inventory.entries[index].path],
                   let stamp = walked.stamp(of: clip) ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }

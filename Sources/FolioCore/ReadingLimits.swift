@@ -26,6 +26,9 @@ package enum ReadingLimits {
     /// A sigal description (`index.md`, `<photo>.md`): a page's text.
     package static let markdownBytes = 1 << 20
 
+    /// A Google Takeout sidecar or album description: a few hundred bytes of JSON each.
+    package static let takeoutBytes = 1 << 20
+
     /// `folio.json`: its settings, a long list of exclusions at most.
     static let settingsBytes = 1 << 20
 

@@ -265,6 +265,10 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "lens", .text) }
         }
 
+        migrator.registerMigration("v16: who is in each photo") { db in
+            try db.alter(table: "photo") { t in t.add(column: "pictured", .text).notNull().defaults(to: "[]") }
+        }
+
         return migrator
     }
 }

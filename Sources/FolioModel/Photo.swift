@@ -55,6 +55,9 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var longitude: Double?
     /// Stored as a JSON array.
     public var tags: [String] = []
+    /// Who is in it, by name (Google Takeout's `people`), stored as a JSON array: not who took
+    /// it, which is its person.
+    public var pictured: [String] = []
     /// Why the last build could not publish it (its file would not read or decode); nil when it
     /// was published. The row stays, with everything set on it, until its source is gone.
     public var lastError: String?
@@ -98,6 +101,7 @@ extension Photo {
             case .description: description.map(prose)
             case .tags: tags.forEach(named)
             case .lens: lens.map(named)
+            case .pictured: pictured.forEach(named)
             case .id, .identifier, .source, .title, .descriptionHTML, .personId, .placeId, .taken, .uploaded,
                  .width, .height, .favorite, .catalogFavorite, .checksum, .format, .orientation, .colour,
                  .transparent, .animated, .motion, .camera, .exposure, .latitude, .longitude, .lastError,

@@ -84,6 +84,7 @@ extension PhotoImport {
         copy.photo.lens = photo.lens.map(CleanText.line)
         // An empty tag is no tag: pages and the search index never had one.
         copy.photo.tags = photo.tags.map(CleanText.line).filter { !$0.isEmpty }
+        copy.photo.pictured = photo.pictured.map(CleanText.line).filter { !$0.isEmpty }
         return copy
     }
 }

@@ -80,6 +80,7 @@ struct StandingReport: Codable, Equatable {
     var failedPhotos: [PhotoSource]
     var skipped: [SkippedFile]
     var leftOut: [LeftOutFile]
+    var takeoutGaps: TakeoutGaps
     var unlisted: [Unlisted]
     /// The password variables albums named that were not set (each an error): names only.
     var unsetVariables: [String]
@@ -96,6 +97,7 @@ struct StandingReport: Codable, Equatable {
         failedPhotos = report.failedPhotos
         skipped = report.skipped
         leftOut = report.leftOut
+        takeoutGaps = report.takeoutGaps
         unlisted = report.unlisted.map { Unlisted(folder: $0.folder, link: $0.link) }
         unsetVariables = report.unsetVariables
     }
@@ -116,6 +118,7 @@ struct StandingReport: Codable, Equatable {
         report.failedPhotos = failedPhotos
         report.skipped = skipped
         report.leftOut = leftOut
+        report.takeoutGaps = takeoutGaps
         report.unlisted = unlisted.map { ($0.folder, $0.link) }
         return report
     }

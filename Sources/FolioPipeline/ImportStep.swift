@@ -280,6 +280,7 @@ struct ImportStep: BuildStep {
         add(String(favoriteRating))
         if let markdown = entry.markdown { add(markdown) }
         if let clip = entry.clip { add(clip, prefix: "clip ") }
+        if let takeout = entry.takeout { add(takeout, prefix: "takeout ") }
         if let epoch = heldBack(entry, sourceDateEpoch: sourceDateEpoch) {
             bytes.append(0x1E)
             add("uploaded \(Int64(epoch.timeIntervalSince1970))")
@@ -290,7 +291,9 @@ struct ImportStep: BuildStep {
     /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
     /// untouched. What describes it comes, first found first taken, from the catalog record, the
     /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
-    /// whole batch: `placeByPosition`), and its file name.
+    /// whole batch: `placeByPosition`), and its file name. Google Takeout's sidecar gives the date
+    /// and the position the file does not, and words over the XMP's (they were written later, in
+    /// Google Photos); docs/content.md has the table.
     static func read(_ entry: ContentEntry, old: KnownPhoto?, contentRoot: URL, processor: ImageProcessor,
                      files: any FileAccess, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
@@ -350,6 +353,12 @@ struct ImportStep: BuildStep {
             (sigal, problem) = SigalMarkdown.read(contentRoot.appendingPathComponent(markdown.path), size: markdown.stamp.size, files: files)
             if let problem { issues.append(.warning("content/\(markdown.path)", problem)) }
         }
+        var takeout: TakeoutSidecar?
+        if let sidecar = entry.takeout {
+            let problems: [String]
+            (takeout, problems) = readTakeout(sidecar, contentRoot: contentRoot, files: files)
+            issues += problems.map { .warning("content/\(sidecar.path)", $0) }
+        }
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place
         let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
@@ -358,11 +367,11 @@ struct ImportStep: BuildStep {
         var row = Photo(identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12), source: entry.source,
                         uploaded: uploaded(entry, sourceDateEpoch: sourceDateEpoch), checksum: checksum)
         row.title = record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil)
-        row.description = record?.description ?? markdownBody?.text ?? described.description
+        row.description = record?.description ?? markdownBody?.text ?? takeout?.description ?? described.description
         row.descriptionHTML = markdownBody?.html
-        row.taken = record?.taken ?? metadata.taken
+        row.taken = record?.taken ?? metadata.taken ?? takeout?.taken
         (row.width, row.height) = (metadata.width, metadata.height)
-        row.favorite = (record?.favorite ?? false) || rated
+        row.favorite = (record?.favorite ?? false) || rated || takeout?.favorite == true
         (row.format, row.orientation, row.colour) = (metadata.format, metadata.orientation, metadata.colour)
         (row.transparent, row.animated) = (metadata.transparent, metadata.animated)
         row.motion = motion
@@ -370,12 +379,31 @@ struct ImportStep: BuildStep {
         row.lens = described.lens ?? metadata.lens
         row.latitude = record?.latitude ?? metadata.latitude
         row.longitude = record?.longitude ?? metadata.longitude
+        if row.latitude == nil, row.longitude == nil, let latitude = takeout?.latitude, let longitude = takeout?.longitude {
+            (row.latitude, row.longitude) = (latitude, longitude)
+        }
+        row.pictured = takeout?.people ?? []
         row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
         var photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
                                 region: record?.place != nil || record?.region != nil ? record?.region : described.region)
         photo.fileStamp = entry.stamp.text
         photo.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
         return .success((photo, issues))
+    }
+
+    /// What Google Takeout's sidecar says of a photo, and what was wrong in it; nil when it will
+    /// not read at all.
+    private static func readTakeout(_ sidecar: Sidecar, contentRoot: URL, files: any FileAccess) -> (TakeoutSidecar?, [String]) {
+        // Not read into memory to be refused.
+        guard sidecar.stamp.size <= ReadingLimits.takeoutBytes else {
+            return (nil, ["is larger than the \(ReadingLimits.megabytes(ReadingLimits.takeoutBytes)) Folio reads of a sidecar; ignored"])
+        }
+        do {
+            let (read, problems) = TakeoutSidecar.read(try files.read(contentRoot.appendingPathComponent(sidecar.path)))
+            return (read, read == nil ? problems.map { "\($0); ignored" } : problems)
+        } catch {
+            return (nil, ["cannot be read: \(error.localizedDescription); ignored"])
+        }
     }
 
     /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no

@@ -139,6 +139,7 @@ public struct SiteBuild: Sendable {
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
+        report.takeoutGaps = inventory.takeoutGaps
         report.unsetVariables = inventory.unsetVariables
         return (imported, inventory.passwords)
     }

@@ -268,6 +268,7 @@ extension SiteBuilder {
         if let camera = photo.camera { facts.append(Fact(label: "Camera", value: camera)) }
         if let lens = photo.lens { facts.append(Fact(label: "Lens", value: lens)) }
         if let exposure = photo.exposure { facts.append(Fact(label: "Exposure", value: exposure)) }
+        if !photo.pictured.isEmpty { facts.append(Fact(label: "In this photo", value: photo.pictured.joined(separator: ", "))) }
         facts.append(Fact(label: "Size", value: "\(photo.width) × \(photo.height) pixels"))
         facts += marks.facts
 

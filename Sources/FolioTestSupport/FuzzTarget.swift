@@ -12,10 +12,10 @@ import Foundation
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog, a JPEG's
 /// EXIF, an image file, a preview request's head, a Flickr answer, the names of a content
-/// folder, a video's container, a sigal description, a site's settings. The libFuzzer binary
+/// folder, a video's container, a sigal description, a site's settings, a Google Takeout JSON. The libFuzzer binary
 /// (`Fuzz/`) and `FuzzRegressionTests` both call `run`; finding no crash, hang or leak is the point.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings
+    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -39,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .video: Self.video(data)
         case .markdown: Self.markdown(data)
         case .settings: Self.settings(data)
+        case .takeout: Self.takeout(data)
         }
     }
 
@@ -47,6 +48,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let files = MemoryFiles(["trip/index.md": data, "trip/a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
         _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
         _ = SigalMarkdown(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The input as Google Takeout's JSON: a photo's sidecar, read as the import reads it, and an
+    /// album's `metadata.json`, beside photos whose names it may give.
+    static func takeout(_ data: Data) {
+        _ = TakeoutSidecar.read(data)
+        let files = MemoryFiles(["trip/metadata.json": data, "trip/a.jpg.json": data, "trip/a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
+        _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
     }
 
     /// The input as a site's `folio.json`.

@@ -24,7 +24,7 @@ final class ModelTests: XCTestCase {
         // Every migration applied, in order; the names of those already shipped never change, as the
         // models people have keep them.
         XCTAssertEqual(try database.appliedMigrations(), GalleryDatabase.migrator.migrations)
-        XCTAssertEqual(Array(try database.appliedMigrations().prefix(15)), [
+        XCTAssertEqual(Array(try database.appliedMigrations().prefix(16)), [
             "v1: people, regions, places, photos, thumbnails", "v2: model generation",
             "v3: failures kept on the photo, reserved page names", "v4: people by key, remote photos, Flickr places",
             "v5: album settings", "v6: the colour of each photo's pixels", "v7: problems kept until fixed",
@@ -32,6 +32,7 @@ final class ModelTests: XCTestCase {
             "v10: whether each photo is transparent or animated", "v11: tags as a JSON array", "v12: videos and Live Photos",
             "v13: which photos changed and which failed, found without a scan", "v14: no password digest in the model",
             "v15: the lens",
+            "v16: who is in each photo",
         ])
         try database.writer.read { db in
             XCTAssertEqual(try Bool.fetchOne(db, sql: "PRAGMA foreign_keys"), true)
@@ -90,20 +91,22 @@ final class ModelTests: XCTestCase {
     /// The records' coding keys are their tables' columns, so the import (which writes the
     /// records' own encoding) fills every column, and a property without its migration, or a
     /// migration without its property, fails here.
-    /// Search takes a photo's description as its own words, its tags and lens as names many
-    /// photos share, and nothing else of its own: not its title (the site's to give), camera or file.
-    func testSearchFindsAPhotoByItsDescriptionTagsAndLens() {
+    /// Search takes a photo's description as its own words, its tags, lens and who is in it as
+    /// names many photos share, and nothing else of its own: not its title (the site's to give),
+    /// camera or file.
+    func testSearchFindsAPhotoByItsDescriptionTagsLensAndWhoIsInIt() {
         var photo = Photo(identifier: "p1", source: .content(path: "a/IMG_1.jpg"), uploaded: .distantPast, checksum: "c")
         photo.title = "Harbour"
         photo.description = "Boats at dawn"
         photo.tags = ["sea", "boats"]
         photo.lens = "XF23mmF1.4 R"
         photo.camera = "X-T4"
+        photo.pictured = ["Ada Lovelace"]
         var prose: [String] = []
         var named: [String] = []
         photo.searchedText(prose: { prose.append($0) }, named: { named.append($0) })
         XCTAssertEqual(prose, ["Boats at dawn"])
-        XCTAssertEqual(named, ["XF23mmF1.4 R", "sea", "boats"])
+        XCTAssertEqual(named, ["XF23mmF1.4 R", "sea", "boats", "Ada Lovelace"])
     }
 
     func testEveryColumnIsARecordProperty() throws {
