@@ -78,19 +78,60 @@ extension ContentLoader {
                 gaps.photosAlone.append(inventory.entries[index].path)
             }
         }
+        let copies = readTakeoutFolders(takeoutFolders, photos: photos, into: &inventory)
+        gaps.copies = copies.count
         gaps.sidecarsAlone.sort()
         gaps.photosAlone.sort()
         inventory.takeoutGaps = gaps
-        if !originals.isEmpty {
-            for (original, edited) in originals {
-                inventory.skipped.append(SkippedFile(path: inventory.entries[original].path, kind: .editedOriginal,
-                                                     companionOf: inventory.entries[edited].path))
-            }
-            let gone = Set(originals.keys.map { inventory.entries[$0].path })
+        for (original, edited) in originals {
+            inventory.skipped.append(SkippedFile(path: inventory.entries[original].path, kind: .editedOriginal,
+                                                 companionOf: inventory.entries[edited].path))
+        }
+        let gone = Set(originals.keys.map { inventory.entries[$0].path } + copies.map { inventory.entries[$0].path })
+        if !gone.isEmpty {
             inventory.entries.removeAll { gone.contains($0.path) }
             inventory.skipped.sort { $0.path < $1.path }
         }
         inventory.skipped.removeAll { used.contains($0.path) }
+    }
+
+    /// Marks the folders of a Takeout export that are no albums: its year folders (`Photos from
+    /// 2023`), and `Google Photos` above its albums with the `Takeout` folders around it, unless an
+    /// `album.plist` or a description says they are. Returns the photos it gives twice: a photo of an
+    /// album is in its year's folder too, under the same name and of the same size, and that copy
+    /// goes (the album's is published, in its album).
+    private func readTakeoutFolders(_ takeoutFolders: Set<String>, photos: [String: [String: Int]],
+                                    into inventory: inout ContentInventory) -> [Int] {
+        let years = takeoutFolders.filter { TakeoutNames.isYearFolder(RelativePath($0).name) }
+        let aboveYears = Set(years.map { RelativePath.folder(of: $0) })
+        let roots = Set(takeoutFolders.map { RelativePath.folder(of: $0) }.filter {
+            !$0.isEmpty && (TakeoutNames.isPhotosFolder(RelativePath($0).name) || aboveYears.contains($0))
+        })
+        guard !years.isEmpty || !roots.isEmpty else { return [] }
+        var noAlbums = years.union(roots)
+        for root in roots {
+            var above = RelativePath.folder(of: root)
+            while !above.isEmpty, TakeoutNames.isTakeoutFolder(RelativePath(above).name) {
+                noAlbums.insert(above)
+                above = RelativePath.folder(of: above)
+            }
+        }
+        let described = Set(inventory.albums.map(\.path))
+        for folder in noAlbums.sorted() where !described.contains(folder) {
+            inventory.albums.append(AlbumInfo(path: folder, isAlbum: false))
+        }
+        var copies: [Int] = []
+        for year in years {
+            let root = RelativePath.folder(of: year)
+            var inAlbums = Set<String>()
+            for (folder, inFolder) in photos where RelativePath.folder(of: folder) == root && !years.contains(folder) && takeoutFolders.contains(folder) {
+                for (name, index) in inFolder { inAlbums.insert("\(inventory.entries[index].stamp.size) \(name)") }
+            }
+            for (name, index) in photos[year] ?? [:] where inventory.entries[index].recordFingerprint == nil {
+                if inAlbums.contains("\(inventory.entries[index].stamp.size) \(name)") { copies.append(index) }
+            }
+        }
+        return copies
     }
 
     /// Reads `file` as an album's description (`metadata.json`): whether it is one. Folio's own
@@ -115,10 +156,12 @@ public struct TakeoutGaps: Sendable, Equatable, Codable {
     /// Relative to content/.
     public var sidecarsAlone: [String] = []
     public var photosAlone: [String] = []
+    /// Photos of albums given in their year's folder too: published once, in their album.
+    public var copies = 0
 
     public init() {}
 
-    public var isEmpty: Bool { sidecarsAlone.isEmpty && photosAlone.isEmpty }
+    public var isEmpty: Bool { sidecarsAlone.isEmpty && photosAlone.isEmpty && copies == 0 }
 
     /// "Google Takeout: 1 sidecar without its photo: content/a/IMG_1.jpg.json"; the first
     /// few names of a long list, and how many more.
@@ -135,6 +178,10 @@ public struct TakeoutGaps: Sendable, Equatable, Codable {
         if !photosAlone.isEmpty {
             let what = photosAlone.count == 1 ? "1 photo without its sidecar" : "\(photosAlone.count) photos without their sidecars"
             lines.append("Google Takeout: \(what) (published with what its file says): \(names(photosAlone))")
+        }
+        if copies > 0 {
+            let what = copies == 1 ? "1 photo of an album is in its year's folder too" : "\(copies) photos of albums are in their year's folder too"
+            lines.append("Google Takeout: \(what): published once, in the album")
         }
         return lines
     }

@@ -63,6 +63,31 @@ enum TakeoutNames {
         return String(stem.dropLast(suffix.count)) + name[dot...]
     }
 
+    /// Whether a folder is one of Takeout's years (`Photos from 2023`, in the languages Google
+    /// writes it in), where every photo of the account is, albums' too.
+    static func isYearFolder(_ name: String) -> Bool {
+        let words = name.split(separator: " ")
+        guard let year = words.last.flatMap({ Int($0) }), (1800...2200).contains(year), words.count > 1 else { return false }
+        return yearFolderPrefixes.contains(words.dropLast().joined(separator: " ").lowercased().precomposedStringWithCanonicalMapping)
+    }
+
+    static let yearFolderPrefixes: Set<String> = [
+        "photos from", "fotos von", "photos de", "fotos de", "foto dal", "foto del", "foto's uit", "foto's van",
+        "zdjęcia z", "fotky z", "fotos från", "fotos fra", "valokuvat vuodelta", "фото за",
+    ]
+
+    /// Whether a folder is the `Google Photos` of a Takeout export, above its years and albums.
+    static func isPhotosFolder(_ name: String) -> Bool {
+        ["google photos", "google fotos", "google foto", "google zdjęcia"].contains(name.lowercased())
+    }
+
+    /// Whether a folder is one Takeout's archives put around the export: `Takeout`, or a part
+    /// extracted to a folder of its own name (`takeout-20240509T051501Z-001`).
+    static func isTakeoutFolder(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower == "takeout" || lower.hasPrefix("takeout-") || isPhotosFolder(name)
+    }
+
     /// Whether a name ends in an extension of a photo or video ("IMG_1.jpg", not "IMG_1").
     static func hasExtension(_ name: String) -> Bool {
         ContentPath.isMedia(name)

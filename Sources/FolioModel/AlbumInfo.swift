@@ -19,6 +19,9 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     /// may have changed; `passwordMissing` when none could be had. Never the password nor anything
     /// computed from it, against which a guess would cost far less than against the published pages.
     public var passwordSource: String?
+    /// False for a folder that is no album: its photos are in none, and the albums in it are its
+    /// parent's (a Google Takeout export's `Photos from 2023` and `Takeout/Google Photos`).
+    public var isAlbum = true
 
     public static let passwordMissing = "missing"
 
@@ -27,7 +30,7 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public static let databaseTableName = "album"
 
     public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil,
-                unlisted: Bool = false, passwordSource: String? = nil) {
+                unlisted: Bool = false, passwordSource: String? = nil, isAlbum: Bool = true) {
         self.path = path
         self.title = title
         self.description = description
@@ -35,6 +38,7 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
         self.descriptionHTML = descriptionHTML
         self.unlisted = unlisted
         self.passwordSource = passwordSource
+        self.isAlbum = isAlbum
     }
 }
 

@@ -269,6 +269,10 @@ extension GalleryDatabase {
             try db.alter(table: "photo") { t in t.add(column: "pictured", .text).notNull().defaults(to: "[]") }
         }
 
+        migrator.registerMigration("v17: folders that are no album") { db in
+            try db.alter(table: "album") { t in t.add(column: "isAlbum", .boolean).notNull().defaults(to: true) }
+        }
+
         return migrator
     }
 }

@@ -49,10 +49,10 @@ struct AlbumTree: Sendable {
 
     init(photos: [GalleryPhoto], settings: [String: AlbumInfo]) {
         for (position, item) in photos.enumerated() {
-            guard let folder = item.folder else { continue }
+            guard let folder = item.folder, settings[folder]?.isAlbum != false else { continue }
             var path: String? = folder
             while let current = path, albums[current] == nil {
-                let parent = Self.parent(of: current)
+                let parent = Self.parent(of: current, settings: settings)
                 albums[current] = Album(path: current, title: settings[current]?.title ?? Self.title(fromFolder: current),
                                         description: settings[current]?.description,
                                         descriptionHTML: settings[current]?.descriptionHTML, slug: "", parent: parent,
@@ -63,7 +63,7 @@ struct AlbumTree: Sendable {
         }
         var taken = Set<String>()
         for path in albums.keys.sorted() {
-            albums[path]!.slug = Slug.unique(path.replacingOccurrences(of: "/", with: " "), in: &taken)
+            albums[path]!.slug = Slug.unique(Self.addressWords(path, settings: settings), in: &taken)
             albums[path]!.route = .album(slug: albums[path]!.slug)
             if let parent = albums[path]!.parent { albums[parent]!.children.append(path) } else { roots.append(path) }
         }
@@ -135,9 +135,23 @@ struct AlbumTree: Sendable {
     /// its album's path.
     static func folder(of photo: Photo) -> String? { photo.source.folder }
 
-    static func parent(of path: String) -> String? {
-        let parent = RelativePath.folder(of: path)
+    /// The album an album's folder is in: the nearest folder above it that is one.
+    static func parent(of path: String, settings: [String: AlbumInfo]) -> String? {
+        var parent = RelativePath.folder(of: path)
+        while !parent.isEmpty, settings[parent]?.isAlbum == false { parent = RelativePath.folder(of: parent) }
         return parent.isEmpty ? nil : parent
+    }
+
+    /// What an album's address is made of: its folder's path, less the folders above it that are
+    /// no album ("Takeout/Google Photos/Trip" → "Trip"), one word a folder.
+    static func addressWords(_ path: String, settings: [String: AlbumInfo]) -> String {
+        var shown: [Substring] = []
+        var above = ""
+        for name in path.split(separator: "/") {
+            above = above.isEmpty ? String(name) : above + "/" + name
+            if settings[above]?.isAlbum != false { shown.append(name) }
+        }
+        return shown.joined(separator: " ")
     }
 
     /// "2024_summer-trip" → "2024 summer trip": the folder's own name, without underscores or dashes.

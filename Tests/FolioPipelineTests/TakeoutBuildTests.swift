@@ -15,13 +15,24 @@ import XCTest
 final class TakeoutBuildTests: XCTestCase {
     static let fixtures = TestSite.repository.appendingPathComponent("Tests/Fixtures/Takeout")
 
-    /// The fixture under content/, with an image of no date of its own (a JPEG, a PNG, a GIF, a
-    /// WebP in turn) for each sidecar whose photo it leaves out, video sidecars aside.
+    /// The fixture under content/ as two parts of one export extracted there, with an image of
+    /// no date of its own (a JPEG, a PNG, a GIF, a WebP in turn; the same for the same name, as
+    /// Takeout gives an album's photo in its year's folder too) for each sidecar whose photo it
+    /// leaves out, video sidecars aside.
     func takeoutSite() throws -> (site: TestSite, sidecars: [String: URL]) {
         let site = try TestSite()
-        try FileManager.default.removeItem(at: site.content)
-        try FileManager.default.copyItem(at: Self.fixtures, to: site.content)
+        let parts = [
+            ("Takeout1/Google Photos", "Takeout/Google Photos"),
+            ("Takeout3/Photos from 2023", "Takeout/Google Photos/Photos from 2023"),
+            ("gophers/Google Photos", "takeout-20250313T170510Z-002/Takeout/Google Photos"),
+        ]
+        for (from, to) in parts {
+            let target = site.content.appendingPathComponent(to)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(from), to: target)
+        }
         var sidecars: [String: URL] = [:]
+        var drawn: [String: Int] = [:]
         let formats: [(ImageFormat, String)] = [(.jpeg, "jpg"), (.png, "png"), (.gif, "gif"), (.webp, "webp")]
         var made = 0
         let files = FileManager.default.enumerator(at: site.content, includingPropertiesForKeys: nil)!.allObjects.compactMap { $0 as? URL }
@@ -37,14 +48,16 @@ final class TakeoutBuildTests: XCTestCase {
             guard photo.pathExtension != "mp4" else { continue }
             if !FileManager.default.fileExists(atPath: photo.path) {
                 // Takeout keeps a photo's format in its name: the sidecar is renamed with it.
-                let (format, suffix) = formats[made % formats.count]
+                let image = drawn[name] ?? made
+                drawn[name] = image
+                let (format, suffix) = formats[image % formats.count]
                 photo = photo.deletingPathExtension().appendingPathExtension(suffix)
                 let renamed = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent.replacingOccurrences(of: ".jpg", with: ".\(suffix)"))
                 if renamed != url { try FileManager.default.moveItem(at: url, to: renamed) }
-                var canvas = Canvas(width: 32, height: 24, background: (made * 40 % 256, 120, 200))
-                canvas.fill(x: made % 28, y: 4, width: 4, height: 4, Canvas.red)
+                var canvas = Canvas(width: 32, height: 24, background: (image * 40 % 256, 120, 200))
+                canvas.fill(x: image % 28, y: 4, width: 4, height: 4, Canvas.red)
                 try canvas.encoded(as: format, quality: 80).write(to: photo)
-                made += 1
+                if image == made { made += 1 }
                 sidecars[String(photo.path.dropFirst(site.content.path.count + 1))] = renamed
             } else {
                 sidecars[String(photo.path.dropFirst(site.content.path.count + 1))] = url
@@ -57,19 +70,18 @@ final class TakeoutBuildTests: XCTestCase {
         let (site, sidecars) = try takeoutSite()
         let report = try await site.build()
         // The fixture's three empty files are no photos; everything else is.
-        XCTAssertEqual(report.failedPhotos.map(\.text).sorted(), [
-            "content:Takeout3/Photos from 2023/DSC_0238(1).JPG", "content:Takeout3/Photos from 2023/DSC_0238.JPG",
-            "content:Takeout3/Photos from 2023/DSC_0238_1.JPG",
-        ])
+        let years = "content:Takeout/Google Photos/Photos from 2023/"
+        XCTAssertEqual(report.failedPhotos.map(\.text).sorted(), [years + "DSC_0238(1).JPG", years + "DSC_0238.JPG", years + "DSC_0238_1.JPG"])
         XCTAssertEqual(report.warnings, [])
         XCTAssertEqual(report.skippedLines, [
-            "Google Takeout: 1 sidecar without its photo: content/Takeout1/Google Photos/Album test 6-10-23/PXL_20231006_063909898.LS.mp4.json",
+            "Google Takeout: 1 sidecar without its photo: content/Takeout/Google Photos/Album test 6-10-23/PXL_20231006_063909898.LS.mp4.json",
+            "Google Takeout: 5 photos of albums are in their year's folder too: published once, in the album",
         ], "no sidecar is a skipped file")
 
         let rows = try site.database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT source, taken, placeId, latitude, favorite, description FROM photo WHERE lastError IS NULL")
         }
-        XCTAssertEqual(rows.count, 17)
+        XCTAssertEqual(rows.count, 12, "an album's photo once, not again from its year's folder")
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         for row in rows {
@@ -88,9 +100,15 @@ final class TakeoutBuildTests: XCTestCase {
         }
         let described = rows.first { ($0["description"] as String?) != nil }
         XCTAssertEqual(described?["description"], "Description from goggle photos")
-        let albums = try await site.database.writer.read { db in try AlbumInfo.fetchAll(db) }
-        XCTAssertEqual(Set(albums.map(\.title)), ["Album test 6/10/23", "Gopher's gallery"])
-        XCTAssertTrue(try site.read("albums/takeout1-google-photos-album-test-6-10-23.html").contains("Album test 6/10/23"))
+        // The albums are the account's, at the top: Takeout's own folders are none.
+        let albumsPage = try site.read("albums/index.html")
+        let listed = albumsPage.components(separatedBy: "href=\"../albums/").dropFirst().compactMap { $0.split(separator: "\"").first }
+        XCTAssertEqual(Set(listed).subtracting(["index.html"]), ["album-test-6-10-23.html", "gophers.html"], "Takeout's own folders are no albums")
+        XCTAssertTrue(albumsPage.contains("Album test 6/10/23"))
+        XCTAssertFalse(albumsPage.contains("Photos from"), "a year's folder is no album")
+        let gophers = try site.read("albums/gophers.html")
+        XCTAssertTrue(gophers.contains("Gopher"), "titled by its metadata.json")
+        XCTAssertTrue(gophers.contains("5 photos"), "the album lists its five photos")
 
         // What stands is said again by a build that finds nothing changed.
         let again = try await site.build()
