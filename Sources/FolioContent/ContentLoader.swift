@@ -202,10 +202,17 @@ public struct ContentLoader: Sendable {
             let link = listing[index].path
             if !ContentPath.isMedia(link) && !catalogs.contains(link) { inventory.issues.append(linkIssue(link, realRoot: realRoot)) }
         }
+        // darktable names a RAW+JPEG pair's sidecar after the RAW (IMG_1.CR2.xmp).
+        var sidecarsByStem: [String: String] = [:]
+        for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
+            let named = RelativePath(String(lowered.dropLast(".xmp".count)))
+            if ContentFileKind(path: named.text) == .raw { sidecarsByStem[named.deletingExtension.text] = sidecarsByStem[named.deletingExtension.text] ?? path }
+        }
         for index in inventory.entries.indices where !sidecars.isEmpty {
             let path = inventory.entries[index].path
-            let candidates = [path + ".xmp", RelativePath(path).deletingExtension.text + ".xmp"].map { $0.lowercased() }
-            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
+            let stem = RelativePath(path).deletingExtension.text.lowercased()
+            let candidates = [path.lowercased() + ".xmp", stem + ".xmp"]
+            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first ?? sidecarsByStem[stem],
                   let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
             inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
         }
@@ -267,10 +274,23 @@ public struct ContentLoader: Sendable {
             guard kind != .photo, kind != .catalog, kind != .video else { continue }
             let file = listing[index]
             let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
-            if kind == .sidecar, photo != nil { continue }
+            if kind == .sidecar, photo != nil || Self.describesRAWOf(file.path, photoByStem) { continue }
             skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
         }
         return skipped.sorted { $0.path < $1.path }
+    }
+
+    /// Whether a sidecar is darktable's for the RAW of a photo's pair: `IMG_1.CR2.xmp` beside
+    /// `IMG_1.JPG`, or a duplicate's, `IMG_1_01.CR2.xmp` (another edit of the same RAW).
+    private static func describesRAWOf(_ path: String, _ photoByStem: [String: String]) -> Bool {
+        let named = RelativePath(RelativePath(path).deletingExtension.text.lowercased())
+        guard ContentFileKind(path: named.text) == .raw else { return false }
+        let stem = named.deletingExtension.text
+        if photoByStem[stem] != nil { return true }
+        // A duplicate's suffix: an underscore and two digits or more.
+        guard let underscore = stem.lastIndex(of: "_"), stem.distance(from: underscore, to: stem.endIndex) >= 3,
+              stem[stem.index(after: underscore)...].allSatisfy(\.isNumber) else { return false }
+        return photoByStem[String(stem[..<underscore])] != nil
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {

@@ -106,7 +106,8 @@ public enum XMPReader {
 }
 
 /// The parser's delegate: follows the namespace prefixes in scope and gathers the values of the
-/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq).
+/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq), and the
+/// names of the faces in the MWG regions Lightroom, digiKam, Picasa and Apple Photos write.
 private final class XMPCollector: NSObject, XMLParserDelegate {
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     static let dc = "http://purl.org/dc/elements/1.1/"
@@ -115,6 +116,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     static let xmp = "http://ns.adobe.com/xap/1.0/"
     static let aux = "http://ns.adobe.com/exif/1.0/aux/"
     static let exifEX = "http://cipa.jp/exif/1.0/"
+    static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
+    static let regions = "http://www.metadataworkinggroup.com/schemas/regions/"
 
     var found = PhotoDescription()
     /// Elements started and not yet ended, and whether there was any: what a complete document
@@ -130,6 +133,10 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     private var items: [(language: String?, text: String)] = []
     private var language: String?
     private var text = ""
+    /// Inside `mwg-rs:Regions`: the region being read (an `rdf:li` of its list, at `depth`), and
+    /// which of its fields the text is.
+    private var region: (depth: Int, name: String?, type: String?)?
+    private var regionField: String?
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
         prefixes[prefix, default: []].append(namespaceURI)
@@ -149,6 +156,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
             return
         }
         let namespace = namespaceURI ?? ""
+        if let current = property, current.namespace == Self.regions {
+            depth += 1
+            startRegionElement(namespace, name, attributes: attributes)
+            return
+        }
         if property != nil {
             depth += 1
             if namespace == Self.rdf, name == "li" {
@@ -178,6 +190,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         open -= 1
         guard let current = property else { return }
+        if current.namespace == Self.regions, depth > 0 {
+            endRegionElement(namespaceURI ?? "", name)
+            depth -= 1
+            return
+        }
         if depth > 0 {
             if namespaceURI == Self.rdf, name == "li" { items.append((language, text)) }
             depth -= 1
@@ -187,11 +204,47 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         property = nil
     }
 
+    /// A region is an `rdf:li` of the region list; its name and type are attributes of it or of
+    /// the `rdf:Description` in it, or elements of either.
+    private func startRegionElement(_ namespace: String, _ name: String, attributes: [String: String]) {
+        if namespace == Self.rdf, name == "li", region == nil {
+            region = (depth, nil, nil)
+        }
+        guard region != nil else { return }
+        if namespace == Self.rdf, name == "li" || name == "Description" {
+            for (key, value) in attributes {
+                let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, prefixes[parts[0]]?.last == Self.regions else { continue }
+                if parts[1] == "Name" { region?.name = value }
+                if parts[1] == "Type" { region?.type = value }
+            }
+        } else if namespace == Self.regions, name == "Name" || name == "Type" {
+            regionField = name
+            text = ""
+        }
+    }
+
+    private func endRegionElement(_ namespace: String, _ name: String) {
+        if namespace == Self.regions, let field = regionField, name == field {
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if field == "Name" { region?.name = value } else { region?.type = value }
+            regionField = nil
+        }
+        guard let current = region, namespace == Self.rdf, name == "li", depth == current.depth else { return }
+        // Faces and pets are who is in a photo; a focus point or a barcode is not.
+        let name = current.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !name.isEmpty, ["face", "pet", ""].contains((current.type ?? "").lowercased()), !found.people.contains(name) {
+            found.people.append(name)
+        }
+        region = nil
+    }
+
     static func isRead(_ namespace: String, _ name: String) -> Bool {
         switch (namespace, name) {
         case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
              (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
-             (iptcCore, "Location"), (xmp, "Rating"), (aux, "Lens"), (exifEX, "LensModel"):
+             (iptcCore, "Location"), (xmp, "Rating"), (xmp, "Label"), (aux, "Lens"), (exifEX, "LensModel"),
+             (lightroom, "hierarchicalSubject"), (regions, "Regions"):
             return true
         default:
             return false
@@ -207,6 +260,15 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         case (Self.dc, "title"): found.title = first
         case (Self.dc, "description"): found.description = first
         case (Self.dc, "subject"): found.keywords = values.map(\.text)
+        // Lightroom's keywords as paths ("Places|France|Paris"): their last words, when the
+        // flat list (which Lightroom writes beside them) is not there.
+        case (Self.lightroom, "hierarchicalSubject"):
+            guard found.keywords.isEmpty else { break }
+            for leaf in values.compactMap({ $0.text.split(separator: "|").last.map { $0.trimmingCharacters(in: .whitespaces) } })
+            where !leaf.isEmpty && !found.keywords.contains(leaf) {
+                found.keywords.append(leaf)
+            }
+        case (Self.xmp, "Label"): found.label = first
         case (Self.dc, "creator"): found.creator = first
         case (Self.photoshop, "City"): found.city = first
         case (Self.photoshop, "State"): found.state = first

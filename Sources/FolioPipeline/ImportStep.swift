@@ -44,10 +44,10 @@ struct ImportStep: BuildStep {
         let marks = try known ?? database.contentMarks()
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
-        let rating = site.settings.favoriteRating
+        let favorites = FavoriteRule(rating: site.settings.favoriteRating, label: site.settings.favoriteLabel)
         let epoch = run.options.sourceDateEpoch
         let unchanged = entries.concurrentMap { entry in
-            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating, sourceDateEpoch: epoch) } ?? false
+            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
         }
         // The entries read again, by their place in the inventory (a cold build's are all of
         // them), and what the model knows of those it holds.
@@ -109,7 +109,7 @@ struct ImportStep: BuildStep {
                     progress.update(readBefore + done)
                     ahead?.take(photosIn[done])
                 }) { entry, old in
-                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: rating,
+                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
                               sourceDateEpoch: epoch)
                 }
                 read += positions.count
@@ -222,8 +222,8 @@ struct ImportStep: BuildStep {
     /// What besides the file itself decides what the import makes of a photo: its catalog
     /// record, its sidecar, the rating that makes a favorite and, when SOURCE_DATE_EPOCH holds
     /// its file's time back, that time.
-    static func fingerprint(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> String {
-        ContentHash.hexText(fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch))
+    static func fingerprint(_ entry: ContentEntry, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> String {
+        ContentHash.hexText(fingerprintValue(entry, favorites: favorites, sourceDateEpoch: sourceDateEpoch))
     }
 
     /// When the photo was added: its record's date, else its file's modification time, never
@@ -241,16 +241,16 @@ struct ImportStep: BuildStep {
 
     /// Whether the model's mark of the photo says it is as `entry` finds it: the same file,
     /// the same fingerprint. Asked of every photo of every build, so neither text is made.
-    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Bool {
+    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> Bool {
         guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
-        return known == fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
+        return known == fingerprintValue(entry, favorites: favorites, sourceDateEpoch: sourceDateEpoch)
     }
 
     /// The number `fingerprint` writes: the hash of the reader's version, the record's
-    /// fingerprint, the sidecar's path and stamp and the favorite rating, then the Markdown's
-    /// and the clip's only when there is one (so photos without are not all read again), each
+    /// fingerprint, the sidecar's path and stamp and what makes a favorite, then the Markdown's
+    /// the clip's and Google Takeout's JSON only when there is one (so photos without are not all read again), each
     /// after a U+001E. Written into one buffer, the bytes the models of earlier builds hashed.
-    static func fingerprintValue(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> UInt64 {
+    static func fingerprintValue(_ entry: ContentEntry, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> UInt64 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
         func add(_ text: String) {
@@ -277,7 +277,7 @@ struct ImportStep: BuildStep {
             bytes.append(0x1E)
         }
         bytes.append(0x1E)
-        add(String(favoriteRating))
+        add(favorites.fingerprintText)
         if let markdown = entry.markdown { add(markdown) }
         if let clip = entry.clip { add(clip, prefix: "clip ") }
         if let takeout = entry.takeout { add(takeout, prefix: "takeout ") }
@@ -295,7 +295,7 @@ struct ImportStep: BuildStep {
     /// and the position the file does not, and words over the XMP's (they were written later, in
     /// Google Photos); docs/content.md has the table.
     static func read(_ entry: ContentEntry, old: KnownPhoto?, contentRoot: URL, processor: ImageProcessor,
-                     files: any FileAccess, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
+                     files: any FileAccess, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let sameFile = old?.fileStamp == entry.stamp.text
         let metadata: ImageMetadata
@@ -361,7 +361,7 @@ struct ImportStep: BuildStep {
         }
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place
-        let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
+        let rated = described.isFavorite(by: favorites)
         // sigal's .md is the gallery's own words, as a catalog's are: over any XMP, under the catalog.
         let markdownBody = record?.description == nil ? sigal?.body : nil
         var row = Photo(identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12), source: entry.source,
@@ -382,12 +382,12 @@ struct ImportStep: BuildStep {
         if row.latitude == nil, row.longitude == nil, let latitude = takeout?.latitude, let longitude = takeout?.longitude {
             (row.latitude, row.longitude) = (latitude, longitude)
         }
-        row.pictured = takeout?.people ?? []
+        row.pictured = takeout.map { $0.people.isEmpty ? described.people : $0.people } ?? described.people
         row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
         var photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
                                 region: record?.place != nil || record?.region != nil ? record?.region : described.region)
         photo.fileStamp = entry.stamp.text
-        photo.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
+        photo.fingerprint = fingerprint(entry, favorites: favorites, sourceDateEpoch: sourceDateEpoch)
         return .success((photo, issues))
     }
 

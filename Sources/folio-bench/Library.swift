@@ -13,14 +13,18 @@ final class Library: @unchecked Sendable {
     let photos: Int
     /// Every record in one catalog (`content/catalog.plist`) rather than one per folder.
     let oneCatalog: Bool
+    /// No catalogs: a Google Takeout export, each photo in its year's folder with its JSON, one in
+    /// ten again in one of twenty albums (`Takeout`).
+    let takeout: Bool
     /// The records edited so far, which stay edited: each edit changes only what it says. Only
     /// the benchmark's one thread edits; the concurrent writers read none of it.
     private var edited: [Int: Record] = [:]
 
-    init(root: URL, photos: Int, oneCatalog: Bool = false) {
+    init(root: URL, photos: Int, oneCatalog: Bool = false, takeout: Bool = false) {
         self.root = root
         self.photos = photos
         self.oneCatalog = oneCatalog
+        self.takeout = takeout
     }
 
     static let perFolder = 1000
@@ -34,7 +38,8 @@ final class Library: @unchecked Sendable {
     var regionCount: Int { max(8, min(200, photos / 1000)) }
 
     func describe() -> String {
-        "160x120 JPEGs, \(oneCatalog ? "one catalog" : "\(folders) catalogs"), \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
+        let described = takeout ? "a Google Takeout export (a JSON each, one in ten in an album too)" : oneCatalog ? "one catalog" : "\(folders) catalogs"
+        return "160x120 JPEGs, \(described), \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
     }
 
     func folder(_ index: Int) -> String { "library/\(String(format: "%04d", index / Self.perFolder))" }
@@ -103,7 +108,12 @@ final class Library: @unchecked Sendable {
                       latitude: placed ? gps.latitude : nil, longitude: placed ? gps.longitude : nil)
     }
 
-    func photoPath(_ index: Int) -> String { "\(folder(index))/photo-\(index).jpg" }
+    func photoPath(_ index: Int) -> String {
+        takeout ? Takeout.photoPath(index, year: year(index)) : "\(folder(index))/photo-\(index).jpg"
+    }
+
+    /// The year photo `index` was taken in, as Takeout's folders are named.
+    func year(_ index: Int) -> Int { Calendar(identifier: .gregorian).component(.year, from: record(index).taken) }
 
     /// Makes what is missing; a library of the same size is reused, its catalogs put back as made.
     func make() throws -> Bool {
@@ -124,10 +134,16 @@ final class Library: @unchecked Sendable {
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: folders) { folderIndex in
             do {
-                let folderURL = content.appendingPathComponent(folder(folderIndex * Self.perFolder))
-                try FileManager.default.createDirectory(at: folderURL, withIntermediateDirectories: true)
                 for index in folderIndex * Self.perFolder..<min(photos, (folderIndex + 1) * Self.perFolder) {
-                    try Self.distinct(bases[index % Self.bases], index).write(to: content.appendingPathComponent(photoPath(index)))
+                    let photo = content.appendingPathComponent(photoPath(index))
+                    try FileManager.default.createDirectory(at: photo.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    let bytes = Self.distinct(bases[index % Self.bases], index)
+                    try bytes.write(to: photo)
+                    if takeout, let album = Takeout.album(of: index) {
+                        let copy = content.appendingPathComponent(Takeout.albumPhotoPath(index, album: album))
+                        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                        try bytes.write(to: copy)
+                    }
                 }
             } catch {
                 failures.add("\(error)")
@@ -150,6 +166,7 @@ final class Library: @unchecked Sendable {
     /// the top, as the library is asked for.
     func writeCatalogs() throws {
         edited = [:]
+        if takeout { return try writeSidecars(Array(0..<photos)) }
         let one = content.appendingPathComponent(Self.oneCatalogPath)
         if oneCatalog {
             for folderIndex in 0..<folders { try? FileManager.default.removeItem(at: content.appendingPathComponent(catalogPath(folder: folderIndex))) }
@@ -205,6 +222,8 @@ final class Library: @unchecked Sendable {
         for index in indices {
             var record = record(index)
             record.title = "Photo \(index), edited \(round)-\(stamp)"
+            // Takeout keeps no title: its edit is the description.
+            if takeout { record.description = record.title }
             if moving {
                 record.favorite = round % 2 == 0 ? !record.favorite : record.favorite
                 let number = (index + 1 + round) % placeCount
@@ -216,10 +235,61 @@ final class Library: @unchecked Sendable {
             edited[index] = record
             folders.insert(index / Self.perFolder)
         }
+        if takeout { return try writeSidecars(indices) }
         if oneCatalog { return try writeOneCatalog() }
         for folderIndex in folders.sorted() {
             let range = folderIndex * Self.perFolder..<(folderIndex + 1) * Self.perFolder
             try writeCatalog(folderIndex, edits: edited.filter { range.contains($0.key) })
+        }
+    }
+
+    /// The Takeout JSON of `indices` (and of their albums' copies), with the edits made so far;
+    /// the albums' `metadata.json`.
+    func writeSidecars(_ indices: [Int]) throws {
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: (indices.count + 255) / 256) { batch in
+            do {
+                for index in indices[batch * 256..<min(indices.count, (batch + 1) * 256)] {
+                    let json = try Takeout.sidecar(edited[index] ?? record(index), index: index)
+                    try json.write(to: content.appendingPathComponent(photoPath(index) + ".json"))
+                    if let album = Takeout.album(of: index) {
+                        try json.write(to: content.appendingPathComponent(Takeout.albumPhotoPath(index, album: album) + ".json"))
+                    }
+                }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        if let first = failures.first { throw BenchError("cannot write the sidecars: \(first)") }
+        for album in 0..<Takeout.albums {
+            let folder = content.appendingPathComponent(Takeout.albumFolder(album))
+            guard FileManager.default.fileExists(atPath: folder.path) else { continue }
+            let metadata = ["title": "Trip \(album)", "description": "", "access": "protected"]
+            try JSONSerialization.data(withJSONObject: metadata).write(to: folder.appendingPathComponent("metadata.json"))
+        }
+    }
+
+    /// How a Google Takeout export lays the library out.
+    enum Takeout {
+        static let root = "Takeout/Google Photos"
+        static let albums = 20
+
+        static func photoPath(_ index: Int, year: Int) -> String { "\(root)/Photos from \(year)/photo-\(index).jpg" }
+        /// One photo in ten is in an album too.
+        static func album(of index: Int) -> Int? { index % 10 == 3 ? index / 10 % albums : nil }
+        static func albumFolder(_ album: Int) -> String { "\(root)/Trip \(album)" }
+        static func albumPhotoPath(_ index: Int, album: Int) -> String { "\(albumFolder(album))/photo-\(index).jpg" }
+
+        /// A photo's JSON as Takeout writes it: no date or place in the file, so both come from here.
+        static func sidecar(_ record: Record, index: Int) throws -> Data {
+            var json: [String: Any] = [
+                "title": "photo-\(index).jpg", "description": record.description ?? "",
+                "photoTakenTime": ["timestamp": String(Int(record.taken.timeIntervalSince1970))],
+                "geoData": ["latitude": record.latitude ?? 0, "longitude": record.longitude ?? 0, "altitude": 0],
+            ]
+            if record.favorite { json["favorited"] = true }
+            if index % 5 == 0 { json["people"] = [["name": record.person]] }
+            return try JSONSerialization.data(withJSONObject: json, options: [.prettyPrinted, .sortedKeys])
         }
     }
 

@@ -1,6 +1,7 @@
 @testable import FolioContent
 @testable import FolioCore
 @testable import FolioModel
+import FolioMetadata
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
@@ -52,8 +53,8 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(light.issues, whole.issues)
         XCTAssertTrue(light.entries.allSatisfy { $0.record == nil }, "no record held")
         XCTAssertEqual(light.entries.map(\.recordFingerprint), whole.entries.map { $0.record?.fingerprintValue })
-        XCTAssertEqual(light.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) },
-                       whole.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) }, "the import tells them by the same fingerprints")
+        XCTAssertEqual(light.entries.map { ImportStep.fingerprint($0, favorites: FavoriteRule(rating: 4)) },
+                       whole.entries.map { ImportStep.fingerprint($0, favorites: FavoriteRule(rating: 4)) }, "the import tells them by the same fingerprints")
         let reader = CatalogReader(contentRoot: site.content, files: LocalFileAccess())
         var changed = light.entries.map { ($0, KnownPhoto?.none) }
         XCTAssertEqual(ImportStep.takeBackRecords(&changed, reader: reader).count, 0)

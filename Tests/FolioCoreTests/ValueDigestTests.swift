@@ -1,6 +1,7 @@
 @testable import FolioContent
 @testable import FolioCore
 @testable import FolioModel
+import FolioMetadata
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
@@ -136,18 +137,18 @@ final class ValueDigestTests: XCTestCase {
             let clip = entry.clip.map { ["clip \($0.path)@\($0.stamp.text)"] } ?? []
             let joined = ([ImportStep.readerVersion, record?.fingerprint ?? "uncatalogued", sidecar, "\(rating)"] + markdown + clip)
                 .joined(separator: "\u{1e}")
-            let fingerprint = ImportStep.fingerprint(entry, favoriteRating: rating)
+            let fingerprint = ImportStep.fingerprint(entry, favorites: FavoriteRule(rating: rating))
             XCTAssertEqual(fingerprint, ContentHash.hex(joined), "round \(round)")
 
             let known = PhotoMark(fileStamp: entry.stamp.text, fingerprint: fingerprint)
-            XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating), "round \(round)")
-            XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating + 1), "round \(round)")
+            XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favorites: FavoriteRule(rating: rating + 1)), "round \(round)")
             var touched = entry
             touched.stamp.size += 1
-            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
             touched = entry
             touched.stamp.modified.addTimeInterval(0.001)
-            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
         }
         // Only the text the stamp writes is its own.
         let written = FileStamp(size: 120, modified: Date(timeIntervalSince1970: 1.5))

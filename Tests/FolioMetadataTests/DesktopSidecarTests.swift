@@ -1,0 +1,85 @@
+import FolioCore
+import FolioMetadata
+import FolioTestSupport
+import Foundation
+import GRDB
+import XCTest
+
+/// What desktop managers write in XMP beyond titles and stars, as exiftool writes it for them:
+/// Lightroom's hierarchical keywords, colour labels, and the MWG face regions of Lightroom,
+/// digiKam, Picasa and Apple Photos as who is in the photo.
+final class DesktopSidecarTests: XCTestCase {
+    func sidecar(_ tags: [String]) throws -> Data {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-xmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("IMG_1.xmp")
+        try ExifTool.run(["-q", "-o", file.path] + tags)
+        return try Data(contentsOf: file)
+    }
+
+    func testRegionsLabelsAndHierarchicalKeywordsAsExiftoolWritesThem() throws {
+        let data = try sidecar([
+            "-XMP-mwg-rs:RegionInfo={AppliedToDimensions={W=4000,H=3000,Unit=pixel},RegionList=[{Name=Ada Lovelace,Type=Face,"
+                + "Area={X=0.5,Y=0.5,W=0.1,H=0.1,Unit=normalized}},{Name=Rex,Type=Pet},{Name=Focus point,Type=Focus}]}",
+            "-XMP-lr:HierarchicalSubject=Places|France|Paris", "-XMP-lr:HierarchicalSubject=People|Ada",
+            "-XMP-xmp:Label=Red", "-XMP-xmp:Rating=3",
+        ])
+        let found = try XMPReader.read(data).get()
+        XCTAssertEqual(found.people, ["Ada Lovelace", "Rex"], "faces and pets, not a focus point")
+        XCTAssertEqual(found.keywords, ["Paris", "Ada"], "the last word of each path")
+        XCTAssertEqual(found.label, "Red")
+        XCTAssertTrue(found.isFavorite(by: FavoriteRule(rating: 5, label: "red")), "a label in any case")
+        XCTAssertFalse(found.isFavorite(by: FavoriteRule(rating: 5)))
+        XCTAssertTrue(found.isFavorite(by: FavoriteRule(rating: 3)))
+        XCTAssertFalse(found.isFavorite(by: FavoriteRule(rating: 0)), "0 stars: no rating makes one")
+    }
+
+    /// The flat keyword list, when there is one, is Lightroom's own choice of what to export.
+    func testFlatKeywordsComeFirst() throws {
+        let data = try sidecar(["-XMP-lr:HierarchicalSubject=Places|France|Paris", "-XMP-dc:Subject=Paris", "-XMP-dc:Subject=Seine"])
+        XCTAssertEqual(try XMPReader.read(data).get().keywords, ["Paris", "Seine"])
+    }
+
+    /// Lightroom and Picasa write a region's name and type as attributes of an rdf:Description.
+    func testRegionsAsAttributes() throws {
+        let data = Data(#"""
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"
+              xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">
+             <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag>
+              <rdf:li><rdf:Description mwg-rs:Name="Grace Hopper" mwg-rs:Type="Face">
+                <mwg-rs:Area stArea:h="0.05" stArea:w="0.03" stArea:x="0.2" stArea:y="0.3" stArea:unit="normalized"/>
+              </rdf:Description></rdf:li>
+              <rdf:li mwg-rs:Name="Ada"/>
+             </rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """#.utf8)
+        XCTAssertEqual(try XMPReader.read(data).get().people, ["Grace Hopper", "Ada"])
+    }
+
+    /// darktable's sidecar of a RAW+JPEG pair is named after the RAW (`IMG_1.CR2.xmp`), and each
+    /// duplicate's after it (`IMG_1_01.CR2.xmp`): the first describes the published JPEG, the
+    /// others are part of the pair; none is a skipped file. A colour label makes a favorite when
+    /// the site says which, and the faces are on the photo's page.
+    func testADarktablePairsSidecarDescribesItsJPEG() async throws {
+        let site = try TestSite()
+        var sample = SamplePhoto(width: 240, height: 180, seed: 7)
+        sample.taken = Date(timeIntervalSince1970: 1_600_000_000)
+        try site.write(try sample.jpeg(), to: "content/trip/IMG_1.JPG")
+        try site.write(Data("II*\u{0}not really a raw".utf8), to: "content/trip/IMG_1.CR2")
+        try site.write(try sidecar(["-XMP-dc:Title=Harbour at dawn", "-XMP-xmp:Label=Red",
+                                    "-XMP-mwg-rs:RegionInfo={RegionList=[{Name=Ada Lovelace,Type=Face}]}"]), to: "content/trip/IMG_1.CR2.xmp")
+        try site.write(try sidecar(["-XMP-dc:Title=Another edit"]), to: "content/trip/IMG_1_01.CR2.xmp")
+        try site.write(Data(#"{"favoriteLabel": "Red"}"#.utf8), to: "folio.json")
+        let report = try await site.build()
+        XCTAssertEqual(report.issues, [])
+        XCTAssertEqual(report.skippedLines, ["1 companion file beside its photo, not imported: 1 .cr2 (RAW)"])
+        let row = try site.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT identifier, title, favorite, pictured FROM photo") }
+        XCTAssertEqual(row?["title"], "Harbour at dawn")
+        XCTAssertEqual(row?["favorite"], true, "labelled Red")
+        XCTAssertEqual(row?["pictured"], #"["Ada Lovelace"]"#)
+        let page = try site.read("photos/\(row?["identifier"] as String? ?? "").html")
+        XCTAssertTrue(page.contains("Ada Lovelace"))
+    }
+}
