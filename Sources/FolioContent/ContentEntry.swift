@@ -38,6 +38,11 @@ public struct ContentEntry: Sendable, Equatable {
         get { companions?.value.takeout }
         set { change { $0.takeout = newValue } }
     }
+    /// The other albums, by folder, whose copy of the photo is this one (`Photo.alsoListedIn`).
+    public var alsoListedIn: [String] {
+        get { companions?.value.alsoListedIn ?? [] }
+        set { change { $0.alsoListedIn = newValue } }
+    }
 
     private var held: Boxed<CatalogRecord>?
 
@@ -50,6 +55,7 @@ public struct ContentEntry: Sendable, Equatable {
         var markdown: Sidecar?
         var clip: Sidecar?
         var takeout: Sidecar?
+        var alsoListedIn: [String] = []
     }
 
     public init(path: String, record: CatalogRecord?, stamp: FileStamp, sidecar: Sidecar? = nil, markdown: Sidecar? = nil,

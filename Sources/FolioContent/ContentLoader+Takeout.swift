@@ -98,8 +98,8 @@ extension ContentLoader {
     /// Marks the folders of a Takeout export that are no albums: its year folders (`Photos from
     /// 2023`), and `Google Photos` above its albums with the `Takeout` folders around it, unless an
     /// `album.plist` or a description says they are. Returns the photos it gives twice: a photo of an
-    /// album is in its year's folder too, under the same name and of the same size, and that copy
-    /// goes (the album's is published, in its album).
+    /// album is in its year's folder too, and in each other album it is in, under the same name and
+    /// of the same size. Those copies go: the first album's is published, listed in the others too.
     private func readTakeoutFolders(_ takeoutFolders: Set<String>, photos: [String: [String: Int]],
                                     into inventory: inout ContentInventory) -> [Int] {
         let years = takeoutFolders.filter { TakeoutNames.isYearFolder(RelativePath($0).name) }
@@ -120,15 +120,26 @@ extension ContentLoader {
         for folder in noAlbums.sorted() where !described.contains(folder) {
             inventory.albums.append(AlbumInfo(path: folder, isAlbum: false))
         }
+        // A photo is known by its name and size among the folders of one export.
         var copies: [Int] = []
-        for year in years {
-            let root = RelativePath.folder(of: year)
-            var inAlbums = Set<String>()
-            for (folder, inFolder) in photos where RelativePath.folder(of: folder) == root && !years.contains(folder) && takeoutFolders.contains(folder) {
-                for (name, index) in inFolder { inAlbums.insert("\(inventory.entries[index].stamp.size) \(name)") }
+        for root in aboveYears.union(roots) {
+            var first: [String: Int] = [:]
+            let albums = takeoutFolders.filter { RelativePath.folder(of: $0) == root && !years.contains($0) }.sorted()
+            for album in albums {
+                for (name, index) in (photos[album] ?? [:]).sorted(by: { $0.key < $1.key }) where inventory.entries[index].recordFingerprint == nil {
+                    let key = "\(inventory.entries[index].stamp.size) \(name)"
+                    if let kept = first[key] {
+                        inventory.entries[kept].alsoListedIn.append(album)
+                        copies.append(index)
+                    } else {
+                        first[key] = index
+                    }
+                }
             }
-            for (name, index) in photos[year] ?? [:] where inventory.entries[index].recordFingerprint == nil {
-                if inAlbums.contains("\(inventory.entries[index].stamp.size) \(name)") { copies.append(index) }
+            for year in years where RelativePath.folder(of: year) == root {
+                for (name, index) in photos[year] ?? [:] where inventory.entries[index].recordFingerprint == nil {
+                    if first["\(inventory.entries[index].stamp.size) \(name)"] != nil { copies.append(index) }
+                }
             }
         }
         return copies
@@ -156,7 +167,8 @@ public struct TakeoutGaps: Sendable, Equatable, Codable {
     /// Relative to content/.
     public var sidecarsAlone: [String] = []
     public var photosAlone: [String] = []
-    /// Photos of albums given in their year's folder too: published once, in their album.
+    /// Copies of photos of albums, in their year's folder or in other albums: each photo is
+    /// published once, in its albums.
     public var copies = 0
 
     public init() {}
@@ -180,8 +192,8 @@ public struct TakeoutGaps: Sendable, Equatable, Codable {
             lines.append("Google Takeout: \(what) (published with what its file says): \(names(photosAlone))")
         }
         if copies > 0 {
-            let what = copies == 1 ? "1 photo of an album is in its year's folder too" : "\(copies) photos of albums are in their year's folder too"
-            lines.append("Google Takeout: \(what): published once, in the album")
+            let what = copies == 1 ? "1 copy of a photo of an album" : "\(copies) copies of photos of albums"
+            lines.append("Google Takeout: \(what) (in a year's folder or another album): each photo published once, in its albums")
         }
         return lines
     }

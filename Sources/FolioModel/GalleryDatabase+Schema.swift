@@ -273,6 +273,10 @@ extension GalleryDatabase {
             try db.alter(table: "album") { t in t.add(column: "isAlbum", .boolean).notNull().defaults(to: true) }
         }
 
+        migrator.registerMigration("v18: photos listed in several albums") { db in
+            try db.alter(table: "photo") { t in t.add(column: "alsoListedIn", .text).notNull().defaults(to: "[]") }
+        }
+
         return migrator
     }
 }

@@ -34,6 +34,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var favorite: Bool
     /// Whether it moves with a clip of its own (a Live Photo's), whose checksum names media too.
     package private(set) var hasClip: Bool
+    /// Whether it is listed in albums besides its folder's (`Photo.alsoListedIn`): only those
+    /// photos are unpacked to find which.
+    package private(set) var inOtherAlbums: Bool
     private var checksumIsNumber: Bool
 
     /// The photo as the model has it, unpacked: bind it once where several of its properties are read.
@@ -121,6 +124,7 @@ public struct GalleryPhoto: Sendable, Hashable {
         self.folder = folder ?? photo.source.folder
         favorite = photo.favorite
         hasClip = photo.motion?.clipChecksum != nil
+        inOtherAlbums = !photo.alsoListedIn.isEmpty
         let checksumNumber = Self.hexNumber(photo.checksum)
         self.checksumNumber = checksumNumber ?? 0
         checksumIsNumber = checksumNumber != nil
@@ -145,7 +149,7 @@ public struct GalleryPhoto: Sendable, Hashable {
         out.bits(mediaDigest)
         out.bits(checksumNumber)
         out.number(number)
-        out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0))
+        out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0) | (inOtherAlbums ? 8 : 0))
         out.number(person_.value.id)
         out.number(place_?.value.id ?? -1)
     }
@@ -190,6 +194,7 @@ public struct GalleryPhoto: Sendable, Hashable {
         favorite = kept.flags & 1 != 0
         hasClip = kept.flags & 2 != 0
         checksumIsNumber = kept.flags & 4 != 0
+        inOtherAlbums = kept.flags & 8 != 0
         person_ = person
         place_ = place
         region_ = region

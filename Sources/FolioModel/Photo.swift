@@ -58,6 +58,9 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     /// Who is in it, by name (Google Takeout's `people`), stored as a JSON array: not who took
     /// it, which is its person.
     public var pictured: [String] = []
+    /// The albums, by folder, it is listed in besides its own folder's: a Google Takeout photo
+    /// in several albums is one photo, its file in the first (stored as a JSON array).
+    public var alsoListedIn: [String] = []
     /// Why the last build could not publish it (its file would not read or decode); nil when it
     /// was published. The row stays, with everything set on it, until its source is gone.
     public var lastError: String?
@@ -102,10 +105,11 @@ extension Photo {
             case .tags: tags.forEach(named)
             case .lens: lens.map(named)
             case .pictured: pictured.forEach(named)
+            // Albums' titles are the site's to add, as its own folder's are.
             case .id, .identifier, .source, .title, .descriptionHTML, .personId, .placeId, .taken, .uploaded,
                  .width, .height, .favorite, .catalogFavorite, .checksum, .format, .orientation, .colour,
                  .transparent, .animated, .motion, .camera, .exposure, .latitude, .longitude, .lastError,
-                 .remote, .flickrPlaceId:
+                 .remote, .flickrPlaceId, .alsoListedIn:
                 break
             }
         }

@@ -247,9 +247,10 @@ struct ImportStep: BuildStep {
     }
 
     /// The number `fingerprint` writes: the hash of the reader's version, the record's
-    /// fingerprint, the sidecar's path and stamp and what makes a favorite, then the Markdown's
-    /// the clip's and Google Takeout's JSON only when there is one (so photos without are not all read again), each
-    /// after a U+001E. Written into one buffer, the bytes the models of earlier builds hashed.
+    /// fingerprint, the sidecar's path and stamp and what makes a favorite, then the Markdown's,
+    /// the clip's, Google Takeout's JSON's and the other albums it is listed in only when there are
+    /// (so photos without are not all read again), each after a U+001E. Written into one buffer,
+    /// the bytes the models of earlier builds hashed.
     static func fingerprintValue(_ entry: ContentEntry, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> UInt64 {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
@@ -281,6 +282,10 @@ struct ImportStep: BuildStep {
         if let markdown = entry.markdown { add(markdown) }
         if let clip = entry.clip { add(clip, prefix: "clip ") }
         if let takeout = entry.takeout { add(takeout, prefix: "takeout ") }
+        if !entry.alsoListedIn.isEmpty {
+            bytes.append(0x1E)
+            add("also listed in " + entry.alsoListedIn.joined(separator: "\u{1F}"))
+        }
         if let epoch = heldBack(entry, sourceDateEpoch: sourceDateEpoch) {
             bytes.append(0x1E)
             add("uploaded \(Int64(epoch.timeIntervalSince1970))")
@@ -382,6 +387,7 @@ struct ImportStep: BuildStep {
         if row.latitude == nil, row.longitude == nil, let latitude = takeout?.latitude, let longitude = takeout?.longitude {
             (row.latitude, row.longitude) = (latitude, longitude)
         }
+        row.alsoListedIn = entry.alsoListedIn
         row.pictured = takeout.map { $0.people.isEmpty ? described.people : $0.people } ?? described.people
         row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
         var photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,

@@ -46,10 +46,14 @@ struct AlbumTree: Sendable {
     private(set) var albums: [String: Album] = [:]
     /// Top-level albums' paths, by title.
     private(set) var roots: [String] = []
+    /// The albums, by folder, a photo is listed in besides its own folder's, by its identifier.
+    private(set) var otherAlbums: [String: [String]] = [:]
 
     init(photos: [GalleryPhoto], settings: [String: AlbumInfo]) {
-        for (position, item) in photos.enumerated() {
-            guard let folder = item.folder, settings[folder]?.isAlbum != false else { continue }
+        // A photo is in its folder's album, and in the others it is listed in (a Google Takeout
+        // photo in several); each album is made with those above it.
+        func list(_ position: Int, in folder: String) -> Bool {
+            guard settings[folder]?.isAlbum != false else { return false }
             var path: String? = folder
             while let current = path, albums[current] == nil {
                 let parent = Self.parent(of: current, settings: settings)
@@ -59,7 +63,18 @@ struct AlbumTree: Sendable {
                                         coverFile: settings[current]?.cover)
                 path = parent
             }
+            guard albums[folder]!.photos.last != position else { return false }
             albums[folder]!.photos.append(position)
+            return true
+        }
+        for (position, item) in photos.enumerated() {
+            if let folder = item.folder { _ = list(position, in: folder) }
+            // Not from an unlisted album, whose photos' addresses no other page may give away.
+            if item.inOtherAlbums, item.folder.flatMap({ settings[$0]?.unlisted }) != true {
+                for folder in item.photo.alsoListedIn where list(position, in: folder) {
+                    otherAlbums[item.identifier, default: []].append(folder)
+                }
+            }
         }
         var taken = Set<String>()
         for path in albums.keys.sorted() {
@@ -134,6 +149,12 @@ struct AlbumTree: Sendable {
     /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere:
     /// its album's path.
     static func folder(of photo: Photo) -> String? { photo.source.folder }
+
+    /// Every album a photo is listed in, by folder: its own folder's first (when it is one), then
+    /// the others (`otherAlbums`).
+    func albums(of item: GalleryPhoto) -> [String] {
+        [item.folder].compactMap { $0 }.filter { albums[$0] != nil } + (otherAlbums[item.identifier] ?? [])
+    }
 
     /// The album an album's folder is in: the nearest folder above it that is one.
     static func parent(of path: String, settings: [String: AlbumInfo]) -> String? {

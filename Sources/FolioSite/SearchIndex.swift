@@ -226,9 +226,9 @@ struct SearchWording {
         for field in [item.person.name, item.place?.name, item.region?.name] {
             if let field { words += shared(field) }
         }
-        // A photo is found by the titles of its album and the albums above it: a folder's words
+        // A photo is found by the titles of its albums and the albums above them: a folder's words
         // gathered once for all its photos.
-        if let folder = AlbumTree.folder(of: photo) {
+        for folder in builder.albumTree.albums(of: item) {
             if let found = albumWords[folder] {
                 words += found
             } else {

@@ -198,6 +198,15 @@ extension SiteBuilder {
                 changes.touch(album.route.path, album.children.isEmpty
                     ? self.pages(showing: index.inAlbum[position], cover: itself && cover == position) : .all)
             }
+            // The other albums it is listed in show it too (which they are is the structure's).
+            for folder in albumTree.otherAlbums[item.identifier] ?? [] {
+                let album = albumTree.albums[folder]!
+                above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
+                let cover = chosenCover(album) ?? album.cover
+                let at = album.photos.firstIndex(of: position)
+                changes.touch(album.route.path, album.children.isEmpty && at != nil
+                    ? self.pages(showing: at!, cover: itself && cover == position) : .all)
+            }
             if let place = item.place {
                 changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
                 changes.touch(Route.favoritePlace(slug: place.slug).path, pages(in: index.favorites[place.id] ?? []))
@@ -271,14 +280,18 @@ extension SiteBuilder {
             var hasMap: Bool
             var mapInNavigation: Bool?
             var basemap: String?
+            /// The photos listed in albums besides their folder's, and in which; nil when none is.
+            var otherAlbums: [[String]]?
         }
         let albums = albumTree.albums.values.sorted { $0.path < $1.path }.map {
             AlbumShape(path: $0.path, title: $0.title, slug: $0.slug, href: $0.href, description: $0.description,
                        descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
         }
         let settings = snapshot.albums.values.sorted { $0.path < $1.path }
+        let otherAlbums = albumTree.otherAlbums.sorted { $0.key < $1.key }.map { [$0.key] + $0.value }
         return ValueDigest.of(Structure(drawing: drawing, albums: albums, settings: settings,
                                        emptyRegions: snapshot.regions.filter { positions(of: $0).isEmpty }, hasMap: hasMap,
-                                       mapInNavigation: mapInNavigation, basemap: basemap))
+                                       mapInNavigation: mapInNavigation, basemap: basemap,
+                                       otherAlbums: otherAlbums.isEmpty ? nil : otherAlbums))
     }
 }

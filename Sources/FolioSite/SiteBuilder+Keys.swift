@@ -16,9 +16,7 @@ extension SiteBuilder {
             key.cardDigests.append(neighbours.previous.map { cardDigests[$0] } ?? 0)
             key.cardDigests.append(neighbours.next.map { cardDigests[$0] } ?? 0)
             key.sequence = neighbours.place
-            if let folder = item.folder {
-                key.album = albumTree.lineage(folder).map { Crumb(title: $0.title, href: $0.href) }
-            }
+            key.album = albumTree.albums(of: item).flatMap { albumTree.lineage($0) }.map { Crumb(title: $0.title, href: $0.href) }
             return ValueDigest.of(key)
         default:
             var keyed = self

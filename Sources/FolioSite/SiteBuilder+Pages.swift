@@ -252,8 +252,8 @@ extension SiteBuilder {
         if !item.person.isUnknown {
             facts.append(Fact(label: "Photographer", value: item.person.name, href: Route.person(slug: item.person.slug).path))
         }
-        if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
-            facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
+        for folder in albumTree.albums(of: item) {
+            facts.append(Fact(label: "Album", value: albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: albumTree.albums[folder]!.href))
         }
         if let place = item.place {
             facts.append(Fact(label: "Place", value: place.name, href: Route.place(slug: place.slug).path))

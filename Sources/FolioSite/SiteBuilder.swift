@@ -143,8 +143,11 @@ public struct SiteBuilder: Sendable {
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
         index.inAlbum = AlbumOrder(count: ordered.count)
+        // Where each photo is in its own folder's album (one listed in others too leads through its own).
         for album in albumTree.albums.values {
-            for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
+            for (at, position) in album.photos.enumerated() where !ordered[position].inOtherAlbums || ordered[position].folder == album.path {
+                index.inAlbum[position] = at
+            }
         }
         index.latestAdded = latestAdded
         index.coordinates = centres.mapValues { centre in

@@ -98,6 +98,27 @@ final class TakeoutNamesTests: XCTestCase {
         XCTAssertEqual(inventory.skipped, [SkippedFile(path: "print-subscriptions.json", kind: .json)], "Takeout's own files are no photo's")
     }
 
+    /// Takeout gives an album's photo again in its year's folder and in each other album it is
+    /// in: one entry, in the first album, listed in the others.
+    func testAPhotoTakeoutGivesSeveralTimesIsOneEntry() throws {
+        let site = try TestSite()
+        let sidecar = try realSidecar()
+        let root = "content/Takeout/Google Photos"
+        for folder in ["Photos from 2023", "Paris", "Best"] {
+            try site.write(try TestInputs.photo(1), to: "\(root)/\(folder)/IMG_1.jpg")
+            try site.write(sidecar, to: "\(root)/\(folder)/IMG_1.jpg.json")
+        }
+        // The same name, another photo: not a copy.
+        try site.write(try TestInputs.photo(22), to: "\(root)/Other/IMG_1.jpg")
+        try site.write(sidecar, to: "\(root)/Other/IMG_1.jpg.json")
+        let inventory = try ContentLoader(contentRoot: site.content).load()
+        XCTAssertEqual(inventory.entries.map(\.path).sorted(), ["Takeout/Google Photos/Best/IMG_1.jpg", "Takeout/Google Photos/Other/IMG_1.jpg"])
+        XCTAssertEqual(inventory.entries.first { $0.path.contains("Best") }?.alsoListedIn, ["Takeout/Google Photos/Paris"])
+        XCTAssertEqual(inventory.takeoutGaps.copies, 2)
+        let notAlbums = inventory.albums.filter { !$0.isAlbum }.map(\.path).sorted()
+        XCTAssertEqual(notAlbums, ["Takeout", "Takeout/Google Photos", "Takeout/Google Photos/Photos from 2023"])
+    }
+
     func testASidecarNameSaysWhichPhotoItDescribes() {
         let cases: [(String, String, Bool)] = [
             ("IMG_1.jpg.json", "IMG_1.jpg", false),

@@ -55,7 +55,7 @@ final class ValueDigestTests: XCTestCase {
             "format": { $0.format = .png }, "orientation": { $0.orientation = 6 }, "colour": { $0.colour = .cmyk },
             "transparent": { $0.transparent.toggle() }, "animated": { $0.animated.toggle() },
             "motion": { $0.motion = PhotoMotion(kind: .live, duration: 2) }, "camera": { $0.camera = "X100" }, "lens": { $0.lens = "XF23mmF2 R WR" },
-            "pictured": { $0.pictured = ["Ada"] },
+            "pictured": { $0.pictured = ["Ada"] }, "alsoListedIn": { $0.alsoListedIn = ["b"] },
             "exposure": { $0.exposure = "1/60" }, "latitude": { $0.latitude = 1.5 }, "longitude": { $0.longitude = -0.0 },
             "tags": { $0.tags = ["x"] }, "lastError": { $0.lastError = "bad" },
             "remote": { $0.remote = RemotePhoto(pageURL: "https://example.org/1", license: nil, sizes: [], placeID: nil) },

@@ -75,7 +75,7 @@ final class TakeoutBuildTests: XCTestCase {
         XCTAssertEqual(report.warnings, [])
         XCTAssertEqual(report.skippedLines, [
             "Google Takeout: 1 sidecar without its photo: content/Takeout/Google Photos/Album test 6-10-23/PXL_20231006_063909898.LS.mp4.json",
-            "Google Takeout: 5 photos of albums are in their year's folder too: published once, in the album",
+            "Google Takeout: 5 copies of photos of albums (in a year's folder or another album): each photo published once, in its albums",
         ], "no sidecar is a skipped file")
 
         let rows = try site.database.writer.read { db in
@@ -151,5 +151,69 @@ final class TakeoutBuildTests: XCTestCase {
         }
         XCTAssertEqual(descriptions.map { $0["description"] as String? }, ["Description from goggle photos", "Changed in Google Photos", nil])
         XCTAssertEqual(descriptions.last?["pictured"], "[]", "a sidecar that will not read says no one")
+    }
+
+    /// A Takeout export of photos 1 to 4, each in its year's folder and in the albums `albums`
+    /// gives it, with the fixture's real sidecar beside every copy (as Takeout writes it).
+    func writeExport(_ albums: [String: [Int]], to site: TestSite) throws {
+        let sidecar = try Data(contentsOf: Self.fixtures.appendingPathComponent("Takeout1/Google Photos/Album test 6-10-23/PXL_20231006_063029647.jpg.json"))
+        let root = "content/Takeout/Google Photos"
+        try? FileManager.default.removeItem(at: site.content)
+        for number in 1...4 {
+            try site.write(try TestInputs.photo(number), to: "\(root)/Photos from 2023/IMG_\(number).jpg")
+            try site.write(sidecar, to: "\(root)/Photos from 2023/IMG_\(number).jpg.json")
+        }
+        for (album, numbers) in albums {
+            try site.write(Data(#"{"title": "\#(album) trip", "description": ""}"#.utf8), to: "\(root)/\(album)/metadata.json")
+            for number in numbers {
+                try site.write(try TestInputs.photo(number), to: "\(root)/\(album)/IMG_\(number).jpg")
+                try site.write(sidecar, to: "\(root)/\(album)/IMG_\(number).jpg.json")
+            }
+        }
+        // Files of one time, as extracting an export gives them: the day a photo was added is its file's.
+        let enumerator = FileManager.default.enumerator(at: site.content, includingPropertiesForKeys: nil)!
+        for case let url as URL in enumerator {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: url.path)
+        }
+    }
+
+    /// Every file under `root`, by path.
+    func tree(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
+        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+            files[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    /// A photo in several albums is one photo, listed in each; moving photos between albums is
+    /// seen by the next build as a cold build of the same export sees it.
+    func testAPhotoInSeveralAlbumsIsOnePhotoListedInEach() async throws {
+        let now = Date(timeIntervalSince1970: 1_750_000_000)
+        let site = try TestSite()
+        try writeExport(["Paris": [1, 2], "Best": [2, 3]], to: site)
+        let report = try await site.build(now: now)
+        XCTAssertEqual(report.photos, 4, report.summary)
+        XCTAssertTrue(report.skippedLines.contains("Google Takeout: 4 copies of photos of albums (in a year's folder or another album): "
+                                                   + "each photo published once, in its albums"), "\(report.skippedLines)")
+        XCTAssertTrue(try site.read("albums/paris.html").contains("2 photos"))
+        XCTAssertTrue(try site.read("albums/best.html").contains("2 photos"))
+        let found = try await site.database.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT identifier FROM photo WHERE source LIKE '%IMG_2.jpg'")
+        }
+        let page = try site.read("photos/\(try XCTUnwrap(found)).html")
+        XCTAssertTrue(page.contains("Best trip") && page.contains("Paris trip"), "both its albums on its page")
+
+        try writeExport(["Paris": [1, 2], "Best": [1, 2, 4]], to: site)
+        let moved = try await site.build(now: now)
+        XCTAssertEqual(moved.photos, 4, moved.summary)
+        XCTAssertTrue(try site.read("albums/best.html").contains("3 photos"))
+        let fresh = try TestSite()
+        try writeExport(["Paris": [1, 2], "Best": [1, 2, 4]], to: fresh)
+        try await fresh.build(now: now)
+        let (built, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
+        XCTAssertEqual(Set(built.keys), Set(cold.keys))
+        XCTAssertEqual(built.keys.filter { built[$0] != cold[$0] }.sorted(), [], "the next build is a cold build's")
     }
 }
