@@ -315,6 +315,16 @@ struct PlanStep: BuildStep {
         let media = zoomable || moves ? names.media(of: photo) : nil
         let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
         need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+        // A photo's renditions are made together: from one decode, at the scale the largest of
+        // them needs (its pyramid's lowest level when it has tiles), each from the one above it.
+        // Made apart, one (a new thumbnail size, a file lost) would not be a fresh build's byte
+        // for byte: when any is missing, all are made again, and its tiles with them.
+        if !need.missing.isEmpty {
+            need.missing = set.withFallbacks(thumbnails) + set.withFallbacks(screens + rows)
+            need.restores = []
+            need.reused = 0
+            if need.tiles == nil, let folder = media?.tiles?.tilesBase { need.tiles = set.tiles.map { ($0, folder) } }
+        }
         need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
         need.video = media?.video.flatMap { file in
             output.hasMedia(file) ? nil : videoSource(of: photo, paths: paths).map { ($0, file, photo.motion?.duration ?? 0) }
