@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a photographer wrote about a photo in the file or beside it (IPTC, XMP): the words of
 /// the photo rather than the camera's. Every field is optional; `filling(from:)` applies the
 /// precedence between sources.
@@ -19,6 +21,12 @@ public struct PhotoDescription: Sendable, Equatable {
     public var label: String?
     /// Who is in it: the names of the faces (and pets) of its MWG regions.
     public var people: [String] = []
+    /// When it was taken (`exif:DateTimeOriginal`, else `photoshop:DateCreated`, else
+    /// `xmp:CreateDate`), as the wall-clock time EXIF gives: its zone set aside.
+    public var taken: Date?
+    /// Where (`exif:GPSLatitude`, `exif:GPSLongitude`): both, or neither.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(title: String? = nil, headline: String? = nil, description: String? = nil, keywords: [String] = [],
                 creator: String? = nil, sublocation: String? = nil, city: String? = nil, state: String? = nil,
@@ -53,6 +61,8 @@ public struct PhotoDescription: Sendable, Equatable {
         merged.lens = lens ?? lower.lens
         merged.label = label ?? lower.label
         merged.people = people.isEmpty ? lower.people : people
+        merged.taken = taken ?? lower.taken
+        if latitude == nil { (merged.latitude, merged.longitude) = (lower.latitude, lower.longitude) }
         return merged
     }
 

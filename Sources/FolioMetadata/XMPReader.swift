@@ -62,6 +62,36 @@ public enum XMPReader {
         return .success(collector.found)
     }
 
+    /// An XMP date ("2023-10-06T08:30:29.12+02:00", "2023-10-06T08:30", "2023-10-06") as the wall
+    /// clock reads it, as EXIF's dates are (`LocalDateTime`): its zone set aside, a missing time
+    /// midnight. A year or a month alone says too little to date a photo by.
+    static func wallTime(_ text: String) -> Date? {
+        let parts = text.split(separator: "T", maxSplits: 1)
+        let day = parts[0].split(separator: "-").compactMap { Int($0) }
+        guard day.count == 3 else { return nil }
+        var time = [0, 0, 0]
+        if parts.count == 2 {
+            let clock = parts[1].prefix { $0.isNumber || $0 == ":" || $0 == "." }.split(separator: ":")
+            for (index, part) in clock.prefix(3).enumerated() {
+                guard let number = Int(part.prefix { $0.isNumber }) else { return nil }
+                time[index] = number
+            }
+        }
+        return LocalDateTime.date(from: String(format: "%04d:%02d:%02d %02d:%02d:%02d", day[0], day[1], day[2], time[0], time[1], time[2]))
+    }
+
+    /// An XMP GPS coordinate ("48,51.502N", "48,51,30.1N", or degrees alone, "48.858N") as signed
+    /// decimal degrees; nil when it is none or beyond `limit`.
+    static func coordinate(_ text: String, limit: Double, negative: Character) -> Double? {
+        guard let reference = text.last?.uppercased().first, "NSEW".contains(reference) else { return nil }
+        let numbers = text.dropLast().split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !numbers.isEmpty, numbers.count <= 3, !numbers.contains(nil) else { return nil }
+        let parts = numbers.compactMap { $0 }
+        let degrees = parts[0] + (parts.count > 1 ? parts[1] / 60 : 0) + (parts.count > 2 ? parts[2] / 3600 : 0)
+        guard degrees.isFinite, degrees <= limit, parts.allSatisfy({ $0 >= 0 }) else { return nil }
+        return reference == negative ? -degrees : degrees
+    }
+
     /// The packet without the NULs and blanks after it: Apple Photos ends the packet it embeds
     /// with a NUL, which XML forbids and libxml2 stops at ("it ends before its elements close");
     /// exiftool and other readers take the packet as it is.
@@ -117,6 +147,7 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     static let aux = "http://ns.adobe.com/exif/1.0/aux/"
     static let exifEX = "http://cipa.jp/exif/1.0/"
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
+    static let exif = "http://ns.adobe.com/exif/1.0/"
     static let regions = "http://www.metadataworkinggroup.com/schemas/regions/"
 
     var found = PhotoDescription()
@@ -137,6 +168,9 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     /// which of its fields the text is.
     private var region: (depth: Int, name: String?, type: String?)?
     private var regionField: String?
+    /// How good the date found so far is: 0 for DateTimeOriginal, 1 for DateCreated, 2 for CreateDate.
+    private var takenRank = Int.max
+    private var gps: (latitude: Double?, longitude: Double?) = (nil, nil)
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
         prefixes[prefix, default: []].append(namespaceURI)
@@ -204,6 +238,12 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         property = nil
     }
 
+    private func takeDate(_ text: String?, rank: Int) {
+        guard rank < takenRank, let date = text.flatMap(XMPReader.wallTime) else { return }
+        found.taken = date
+        takenRank = rank
+    }
+
     /// A region is an `rdf:li` of the region list; its name and type are attributes of it or of
     /// the `rdf:Description` in it, or elements of either.
     private func startRegionElement(_ namespace: String, _ name: String, attributes: [String: String]) {
@@ -244,7 +284,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
              (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
              (iptcCore, "Location"), (xmp, "Rating"), (xmp, "Label"), (aux, "Lens"), (exifEX, "LensModel"),
-             (lightroom, "hierarchicalSubject"), (regions, "Regions"):
+             (lightroom, "hierarchicalSubject"), (regions, "Regions"), (exif, "DateTimeOriginal"), (photoshop, "DateCreated"),
+             (xmp, "CreateDate"), (exif, "GPSLatitude"), (exif, "GPSLongitude"):
             return true
         default:
             return false
@@ -269,6 +310,14 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
                 found.keywords.append(leaf)
             }
         case (Self.xmp, "Label"): found.label = first
+        case (Self.exif, "DateTimeOriginal"): takeDate(first, rank: 0)
+        case (Self.photoshop, "DateCreated"): takeDate(first, rank: 1)
+        case (Self.xmp, "CreateDate"): takeDate(first, rank: 2)
+        case (Self.exif, "GPSLatitude"), (Self.exif, "GPSLongitude"):
+            let isLatitude = name == "GPSLatitude"
+            let value = first.flatMap { XMPReader.coordinate($0, limit: isLatitude ? 90 : 180, negative: isLatitude ? "S" : "W") }
+            if isLatitude { gps.latitude = value } else { gps.longitude = value }
+            if let latitude = gps.latitude, let longitude = gps.longitude { (found.latitude, found.longitude) = (latitude, longitude) }
         case (Self.dc, "creator"): found.creator = first
         case (Self.photoshop, "City"): found.city = first
         case (Self.photoshop, "State"): found.state = first

@@ -215,9 +215,10 @@ struct ImportStep: BuildStep {
     }
 
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS; 3: its colour profile; 4: its transparency and animation; 5: its lens), so that
+    /// from GPS; 3: its colour profile; 4: its transparency and animation; 5: its lens; 6: XMP's
+    /// face regions, colour labels and hierarchical keywords, a sidecar's date and GPS), so that
     /// photos imported by an older Folio are read once more.
-    static let readerVersion = "5"
+    static let readerVersion = "6"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
     /// record, its sidecar, the rating that makes a favorite and, when SOURCE_DATE_EPOCH holds
@@ -338,6 +339,9 @@ struct ImportStep: BuildStep {
                 issues.append(.warning("content/\(clip.path)", "\(reason); the Live Photo is published as a still"))
             }
         }
+        // A sidecar's date and place are its tool's (a photographer's correction); the file's
+        // own XMP repeats its EXIF's, which is read instead.
+        var fromSidecar: PhotoDescription?
         if let sidecar = entry.sidecar {
             let read: Result<PhotoDescription, XMPReader.Failure>
             if sidecar.stamp.size > ReadingLimits.xmpBytes {
@@ -348,7 +352,9 @@ struct ImportStep: BuildStep {
                     .flatMap(XMPReader.read)
             }
             switch read {
-            case .success(let found): described = found.filling(from: described)
+            case .success(let found):
+                described = found.filling(from: described)
+                fromSidecar = found
             case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
             }
         }
@@ -374,7 +380,7 @@ struct ImportStep: BuildStep {
         row.title = record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil)
         row.description = record?.description ?? markdownBody?.text ?? takeout?.description ?? described.description
         row.descriptionHTML = markdownBody?.html
-        row.taken = record?.taken ?? metadata.taken ?? takeout?.taken
+        row.taken = record?.taken ?? fromSidecar?.taken ?? metadata.taken ?? takeout?.taken
         (row.width, row.height) = (metadata.width, metadata.height)
         row.favorite = (record?.favorite ?? false) || rated || takeout?.favorite == true
         (row.format, row.orientation, row.colour) = (metadata.format, metadata.orientation, metadata.colour)
@@ -384,6 +390,9 @@ struct ImportStep: BuildStep {
         row.lens = described.lens ?? metadata.lens
         row.latitude = record?.latitude ?? metadata.latitude
         row.longitude = record?.longitude ?? metadata.longitude
+        if record?.latitude == nil, record?.longitude == nil, let latitude = fromSidecar?.latitude, let longitude = fromSidecar?.longitude {
+            (row.latitude, row.longitude) = (latitude, longitude)
+        }
         if row.latitude == nil, row.longitude == nil, let latitude = takeout?.latitude, let longitude = takeout?.longitude {
             (row.latitude, row.longitude) = (latitude, longitude)
         }

@@ -1,5 +1,5 @@
 import FolioCore
-import FolioMetadata
+@testable import FolioMetadata
 import FolioTestSupport
 import Foundation
 import GRDB
@@ -81,5 +81,39 @@ final class DesktopSidecarTests: XCTestCase {
         XCTAssertEqual(row?["pictured"], #"["Ada Lovelace"]"#)
         let page = try site.read("photos/\(row?["identifier"] as String? ?? "").html")
         XCTAssertTrue(page.contains("Ada Lovelace"))
+    }
+
+    /// A date and a place set in Lightroom or digiKam are in the sidecar, as exiftool writes
+    /// them: the sidecar's come before the file's EXIF (a photographer's correction).
+    func testASidecarsDateAndPlaceComeBeforeTheFiles() async throws {
+        let data = try sidecar(["-XMP-exif:DateTimeOriginal=2019:07:14 18:02:11+02:00",
+                                "-XMP-exif:GPSLatitude=48.858370", "-XMP-exif:GPSLatitudeRef=N",
+                                "-XMP-exif:GPSLongitude=2.294481", "-XMP-exif:GPSLongitudeRef=E"])
+        let found = try XMPReader.read(data).get()
+        XCTAssertEqual(found.taken, LocalDateTime.date(from: "2019:07:14 18:02:11"), "the wall clock's time, as EXIF's")
+        XCTAssertEqual(try XCTUnwrap(found.latitude), 48.85837, accuracy: 0.00001)
+        XCTAssertEqual(try XCTUnwrap(found.longitude), 2.294481, accuracy: 0.00001)
+
+        let site = try TestSite()
+        var sample = SamplePhoto(width: 240, height: 180, seed: 9)
+        sample.taken = Date(timeIntervalSince1970: 1_600_000_000)
+        try site.write(try sample.jpeg(), to: "content/IMG_7.jpg")
+        try site.write(data, to: "content/IMG_7.jpg.xmp")
+        try await site.build()
+        let row = try site.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT taken, latitude, placeId FROM photo") }
+        XCTAssertEqual(row?["taken"] as Date?, LocalDateTime.date(from: "2019:07:14 18:02:11"))
+        XCTAssertNotNil(row?["placeId"] as Int64?, "placed by the sidecar's GPS")
+    }
+
+    func testXMPDatesAndCoordinatesAsWritten() {
+        XCTAssertEqual(XMPReader.wallTime("2023-10-06"), LocalDateTime.date(from: "2023:10:06 00:00:00"))
+        XCTAssertEqual(XMPReader.wallTime("2023-10-06T08:30"), LocalDateTime.date(from: "2023:10:06 08:30:00"))
+        XCTAssertEqual(XMPReader.wallTime("2023-10-06T08:30:29.57Z"), LocalDateTime.date(from: "2023:10:06 08:30:29"))
+        XCTAssertNil(XMPReader.wallTime("2023"))
+        XCTAssertNil(XMPReader.wallTime("2023-02-30"))
+        XCTAssertEqual(XMPReader.coordinate("48,51.5N", limit: 90, negative: "S"), 48 + 51.5 / 60)
+        XCTAssertEqual(XMPReader.coordinate("33,51,0S", limit: 90, negative: "S"), -(33 + 51.0 / 60))
+        XCTAssertNil(XMPReader.coordinate("200,0W", limit: 180, negative: "W"))
+        XCTAssertNil(XMPReader.coordinate("north", limit: 90, negative: "S"))
     }
 }
