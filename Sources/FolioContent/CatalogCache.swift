@@ -14,11 +14,51 @@ package struct CatalogCache: Sendable {
     let reader: String
     /// Where the readings are written.
     var disk: any Disk = LocalDisk()
+    /// Where a build's writes wait their turn, behind its critical path; written at once when nil.
+    let writes: Writes?
 
-    package init(folder: URL, reader: String, disk: any Disk = LocalDisk()) {
+    package init(folder: URL, reader: String, disk: any Disk = LocalDisk(), writes: Writes? = nil) {
         self.folder = folder
         self.reader = reader
         self.disk = disk
+        self.writes = writes
+    }
+
+    /// A build's writes to the cache, one after the other on a queue of their own: a large
+    /// catalog's reading takes a core a while to write, and nothing of the build waits for it
+    /// but a reading of the cache (`load`, `last`) and the build's end (`finish`).
+    package final class Writes: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "folio.catalog-cache")
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        /// The names of the files being written: a reading of one of them waits for it.
+        private var pending: [String: Int] = [:]
+
+        package init() {}
+
+        /// Writes `names` by `work`, after the writes asked for before.
+        func add(_ names: [String], _ work: @escaping @Sendable () -> Void) {
+            lock.withLock { for name in names { pending[name, default: 0] += 1 } }
+            queue.async(group: group) { [self] in
+                work()
+                lock.withLock {
+                    for name in names {
+                        pending[name]! -= 1
+                        if pending[name] == 0 { pending[name] = nil }
+                    }
+                }
+            }
+        }
+
+        /// Waits for the writes of `name`, if any are still to be done (and so for those before).
+        func finish(_ name: String) {
+            if lock.withLock({ pending[name] != nil }) { group.wait() }
+        }
+
+        /// Waits for every write asked for so far.
+        package func finish() {
+            group.wait()
+        }
     }
 
     /// How long before its reading a catalog must have been written to be known by its stamp:
@@ -37,6 +77,7 @@ package struct CatalogCache: Sendable {
     }
 
     package func load(_ key: String) -> CatalogReader.Result? {
+        writes?.finish(key)
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(key)) else { return nil }
         return Reader.result(of: data)
     }
@@ -44,6 +85,11 @@ package struct CatalogCache: Sendable {
     /// Best effort: a cache that cannot be written only costs the parse again. The catalog's
     /// pointer names the reading from then on (`last(of:)`).
     func store(_ result: CatalogReader.Result, key: String, of catalog: String) {
+        guard let writes else { return write(result, key: key, of: catalog) }
+        writes.add([key, pointer(of: catalog)]) { [self] in write(result, key: key, of: catalog) }
+    }
+
+    private func write(_ result: CatalogReader.Result, key: String, of catalog: String) {
         var writer = Writer()
         writer.result(result)
         try? disk.makeFolders(folder.path)
@@ -59,6 +105,7 @@ package struct CatalogCache: Sendable {
     /// The last reading kept of `catalog`, when the catalog has changed since: what its elements
     /// that did not change are taken from (`CatalogReader.reread`).
     func last(of catalog: String) -> CatalogReader.Result? {
+        writes?.finish(pointer(of: catalog))
         guard let key = try? String(contentsOf: folder.appendingPathComponent(pointer(of: catalog)), encoding: .utf8),
               !key.contains("/"), !key.hasPrefix(".") else { return nil }
         return load(key)
@@ -66,6 +113,11 @@ package struct CatalogCache: Sendable {
 
     /// Forgets the readings of catalogs that are no longer as they were.
     func prune(keeping keys: Set<String>) {
+        guard let writes else { return pruneNow(keeping: keys) }
+        writes.add([]) { [self] in pruneNow(keeping: keys) }
+    }
+
+    private func pruneNow(keeping keys: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !keys.contains(name) {
             try? disk.removeTree(folder.appendingPathComponent(name).path)
         }

@@ -32,6 +32,10 @@ package struct CatalogReader: Sendable {
         var elements: [Element] = []
         /// The names in the cache this reading is found by: its own, and its catalog's pointer to it.
         var cacheKeys: [String] = []
+        /// Of a catalog read again after an edit (`reread`), the records of the elements parsed
+        /// anew: those a build's load keeps with their entries, so that its import need not read
+        /// the catalog again for them. Not kept in the cache.
+        var parsedAnew = IndexSet()
 
         /// An element of a catalog's array: the hash of its bytes, and how many records and issues
         /// the elements up to it and it made.
@@ -161,6 +165,7 @@ package struct CatalogReader: Sendable {
                       alone.records.count <= 1 else { return nil }
                 (from, records, issues) = (alone, alone.records.indices, alone.issues.indices)
             }
+            if known[hash] == nil { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + records.count)) }
             for at in records {
                 var record = from.records[at]
                 record.location = place

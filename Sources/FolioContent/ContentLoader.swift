@@ -127,7 +127,7 @@ public struct ContentLoader: Sendable {
         // never all held beside the entries made of them.
         let (files, contentRoot, found, now, keepsRecords) = (self.files, self.contentRoot, walked, Date(), keepsRecords)
         for batch in catalogs.chunked(64) {
-            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts)? in
+            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts, [Int: CatalogRecord])? in
                 if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                     return nil
                 }
@@ -135,13 +135,21 @@ public struct ContentLoader: Sendable {
                 let facts = RecordFacts(result, walked: found, fingerprints: !keepsRecords)
                 // Let go here, on the core that made them, when the entries will not keep them and
                 // every file they name was found as named (one that was not may be found under its
-                // name in the other normal form, and fingerprinted with that path).
-                if !keepsRecords, !facts.positions.contains(nil) { result.records = [] }
-                return (result, facts)
+                // name in the other normal form, and fingerprinted with that path); but for the
+                // few an edit parsed anew (an eighth of the catalog at most), whose photos the
+                // import will read: it then need not read the catalog again for them.
+                var anew: [Int: CatalogRecord] = [:]
+                if !keepsRecords, !facts.positions.contains(nil) {
+                    if result.parsedAnew.count * 8 < result.records.count {
+                        for index in result.parsedAnew { anew[index] = result.records[index] }
+                    }
+                    result.records = []
+                }
+                return (result, facts, anew)
             }
             for (index, catalog) in batch.enumerated() {
                 // Each catalog's records are let go once they are entries.
-                guard let (result, facts) = results[index].take() else {
+                guard let (result, facts, anew) = results[index].take() else {
                     inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                     continue
                 }
@@ -167,8 +175,7 @@ public struct ContentLoader: Sendable {
                                             realRoot: realRoot, walked: walked, catalog: facts.locations[index], issues: &inventory.issues)
                     else { continue }
                     walked.list(path, at: at)
-                    if keepsRecords {
-                        var record = result.records[index]
+                    if var record = keepsRecords ? result.records[index] : anew[index] {
                         record.path = path
                         inventory.entries.append(ContentEntry(path: path, record: record, stamp: stamp))
                     } else {

@@ -41,6 +41,7 @@ public struct ShardBuild: Sendable {
         let cache = options.renditionCache ?? Self.defaultCache(paths)
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
         let site = try await steps.step(ConfigureStep(scratchModel: scratch), ())
+        defer { site.catalogWrites.finish() }
         let walk = try await steps.step(WalkContentStep(), site)
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(), (site, inventory))

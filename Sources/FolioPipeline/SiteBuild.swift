@@ -29,6 +29,7 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
+        defer { site.catalogWrites.finish() }
         var walk: ContentWalk? = try await steps.step(WalkContentStep(), site)
         let content = walk?.digest
         var report = BuildReport()

@@ -247,12 +247,41 @@ final class CatalogCacheTests: XCTestCase {
             let alone = reader.parse(data, catalog: "trips/c.plist", ranges: ranges)
             let read = try XCTUnwrap(reader.reread(data, ranges, last: last, catalog: "trips/c.plist"), "round \(round)")
             Self.assertSame(read, whole, "round \(round)")
+            // The records of the elements the last reading did not have, and only those, are parsed anew.
+            let lastHashes = Set(last.elements.map(\.hash))
+            var anew = IndexSet()
+            for (index, element) in read.elements.enumerated() where !lastHashes.contains(element.hash) {
+                anew.insert(integersIn: (index == 0 ? 0 : read.elements[index - 1].records)..<element.records)
+            }
+            XCTAssertEqual(read.parsedAnew, anew, "round \(round)")
             Self.assertSame(alone, whole, "round \(round), each element alone")
             XCTAssertEqual(read.elements, alone.elements)
             taken += read.elements.count
             last = read
         }
         XCTAssertGreaterThan(taken, 0)
+    }
+
+    /// A build's load lets the records go, but for those an edit parsed anew: their photos are
+    /// the import's to read, and it need not read the catalog again for them.
+    func testTheRecordsAnEditParsedAnewStayWithTheirEntries() throws {
+        let site = try TestSite()
+        var records: [[String: Any]] = []
+        for number in 0..<20 {
+            try site.write(try TestInputs.photo(number), to: "content/p\(number).jpg")
+            records.append(["path": "p\(number).jpg", "name": "Photo \(number)"])
+        }
+        try site.catalog("c.plist", records)
+        let cache = CatalogCache(folder: site.root.appendingPathComponent("cache"), reader: "test")
+        var loader = ContentLoader(contentRoot: site.content, files: LocalFileAccess(), exclusions: ContentExclusions(), catalogCache: cache)
+        loader.keepsRecords = false
+        XCTAssertTrue(try loader.load().entries.allSatisfy { $0.record == nil && $0.catalogued != nil }, "a first reading: all let go")
+        records[7]["name"] = "Edited"
+        try site.catalog("c.plist", records)
+        let entries = try loader.load().entries
+        XCTAssertEqual(entries.filter { $0.record != nil }.map(\.path), ["p7.jpg"])
+        XCTAssertEqual(entries.first { $0.path == "p7.jpg" }?.record?.name, "Edited")
+        XCTAssertEqual(entries.filter { $0.catalogued != nil }.count, 19)
     }
 
     /// What the markup scan is not sure of, or an element that says something of the catalog as
