@@ -11,6 +11,8 @@ extension ContentLoader {
     func readTakeoutMetadata(into inventory: inout ContentInventory, listing: [FileEntry]) {
         let sidecars = listing.filter { !$0.isLink }
         guard !sidecars.isEmpty else { return }
+        // The folders whose albums the owner described (`album.plist`, `index.md`), before Takeout's descriptions.
+        let described = Set(inventory.albums.map(\.path))
         let folders = Set(sidecars.map { RelativePath.folder(of: $0.path) })
         // The photos of those folders, by folder and lower-cased name: Takeout writes the names
         // as they were, but a copy may have passed through a file system that ignores case.
@@ -78,7 +80,7 @@ extension ContentLoader {
                 gaps.photosAlone.append(inventory.entries[index].path)
             }
         }
-        let copies = readTakeoutFolders(takeoutFolders, photos: photos, into: &inventory)
+        let copies = readTakeoutFolders(takeoutFolders, photos: photos, described: described, into: &inventory)
         gaps.copies = copies.count
         gaps.sidecarsAlone.sort()
         gaps.photosAlone.sort()
@@ -97,10 +99,10 @@ extension ContentLoader {
 
     /// Marks the folders of a Takeout export that are no albums: its year folders (`Photos from
     /// 2023`), and `Google Photos` above its albums with the `Takeout` folders around it, unless an
-    /// `album.plist` or a description says they are. Returns the photos it gives twice: a photo of an
+    /// `album.plist` or sigal's description (`described`) says they are. Returns the photos it gives twice: a photo of an
     /// album is in its year's folder too, and in each other album it is in, under the same name and
     /// of the same size. Those copies go: the first album's is published, listed in the others too.
-    private func readTakeoutFolders(_ takeoutFolders: Set<String>, photos: [String: [String: Int]],
+    private func readTakeoutFolders(_ takeoutFolders: Set<String>, photos: [String: [String: Int]], described: Set<String>,
                                     into inventory: inout ContentInventory) -> [Int] {
         let years = takeoutFolders.filter { TakeoutNames.isYearFolder(RelativePath($0).name) }
         let aboveYears = Set(years.map { RelativePath.folder(of: $0) })
@@ -116,9 +118,13 @@ extension ContentLoader {
                 above = RelativePath.folder(of: above)
             }
         }
-        let described = Set(inventory.albums.map(\.path))
+        // A year folder's own metadata.json (older exports wrote one) does not make it an album.
         for folder in noAlbums.sorted() where !described.contains(folder) {
-            inventory.albums.append(AlbumInfo(path: folder, isAlbum: false))
+            if let at = inventory.albums.firstIndex(where: { $0.path == folder }) {
+                inventory.albums[at].isAlbum = false
+            } else {
+                inventory.albums.append(AlbumInfo(path: folder, isAlbum: false))
+            }
         }
         // A photo is known by its name and size among the folders of one export.
         var copies: [Int] = []

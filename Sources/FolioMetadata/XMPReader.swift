@@ -66,9 +66,9 @@ public enum XMPReader {
     /// clock reads it, as EXIF's dates are (`LocalDateTime`): its zone set aside, a missing time
     /// midnight. A year or a month alone says too little to date a photo by.
     static func wallTime(_ text: String) -> Date? {
-        let parts = text.split(separator: "T", maxSplits: 1)
-        let day = parts[0].split(separator: "-").compactMap { Int($0) }
-        guard day.count == 3 else { return nil }
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard day.count == 3, let year = day[0], let month = day[1], let date = day[2] else { return nil }
         var time = [0, 0, 0]
         if parts.count == 2 {
             let clock = parts[1].prefix { $0.isNumber || $0 == ":" || $0 == "." }.split(separator: ":")
@@ -77,7 +77,7 @@ public enum XMPReader {
                 time[index] = number
             }
         }
-        return LocalDateTime.date(from: String(format: "%04d:%02d:%02d %02d:%02d:%02d", day[0], day[1], day[2], time[0], time[1], time[2]))
+        return LocalDateTime.date(from: "\(year):\(month):\(date) \(time[0]):\(time[1]):\(time[2])")
     }
 
     /// An XMP GPS coordinate ("48,51.502N", "48,51,30.1N", or degrees alone, "48.858N") as signed

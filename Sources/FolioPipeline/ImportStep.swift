@@ -297,9 +297,9 @@ struct ImportStep: BuildStep {
     /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
     /// untouched. What describes it comes, first found first taken, from the catalog record, the
     /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
-    /// whole batch: `placeByPosition`), and its file name. Google Takeout's sidecar gives the date
-    /// and the position the file does not, and words over the XMP's (they were written later, in
-    /// Google Photos); docs/content.md has the table.
+    /// whole batch: `placeByPosition`), and its file name. The date and the position come from the
+    /// XMP sidecar before the file's EXIF, from Google Takeout's JSON after it; Takeout's words come
+    /// before the XMP's (written later, in Google Photos). docs/content.md has the table.
     static func read(_ entry: ContentEntry, old: KnownPhoto?, contentRoot: URL, processor: ImageProcessor,
                      files: any FileAccess, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"

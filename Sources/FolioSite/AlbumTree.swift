@@ -146,10 +146,6 @@ struct AlbumTree: Sendable {
         }
     }
 
-    /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere:
-    /// its album's path.
-    static func folder(of photo: Photo) -> String? { photo.source.folder }
-
     /// Every album a photo is listed in, by folder: its own folder's first (when it is one), then
     /// the others (`otherAlbums`).
     func albums(of item: GalleryPhoto) -> [String] {

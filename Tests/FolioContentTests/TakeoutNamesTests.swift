@@ -108,6 +108,8 @@ final class TakeoutNamesTests: XCTestCase {
             try site.write(try TestInputs.photo(1), to: "\(root)/\(folder)/IMG_1.jpg")
             try site.write(sidecar, to: "\(root)/\(folder)/IMG_1.jpg.json")
         }
+        // Older exports wrote a metadata.json in each year's folder too: it is no album for that.
+        try site.write(Data(#"{"title": "Photos from 2023"}"#.utf8), to: "\(root)/Photos from 2023/metadata.json")
         // The same name, another photo: not a copy.
         try site.write(try TestInputs.photo(22), to: "\(root)/Other/IMG_1.jpg")
         try site.write(sidecar, to: "\(root)/Other/IMG_1.jpg.json")

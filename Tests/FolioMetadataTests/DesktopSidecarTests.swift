@@ -110,6 +110,9 @@ final class DesktopSidecarTests: XCTestCase {
         XCTAssertEqual(XMPReader.wallTime("2023-10-06T08:30"), LocalDateTime.date(from: "2023:10:06 08:30:00"))
         XCTAssertEqual(XMPReader.wallTime("2023-10-06T08:30:29.57Z"), LocalDateTime.date(from: "2023:10:06 08:30:29"))
         XCTAssertNil(XMPReader.wallTime("2023"))
+        for odd in ["T", "", "-", "--", "2023--06", "T12:00", "99999999999999999999-1-1"] {
+            XCTAssertNil(XMPReader.wallTime(odd), odd)
+        }
         XCTAssertNil(XMPReader.wallTime("2023-02-30"))
         XCTAssertEqual(XMPReader.coordinate("48,51.5N", limit: 90, negative: "S"), 48 + 51.5 / 60)
         XCTAssertEqual(XMPReader.coordinate("33,51,0S", limit: 90, negative: "S"), -(33 + 51.0 / 60))
