@@ -43,6 +43,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "With --library: the library as a Google Takeout export, a JSON beside each photo and no catalog.")
     var takeout = false
 
+    @Flag(help: "With --library: people in a Zipf curve, the busiest in about 40% of the photos.")
+    var zipf = false
+
     @Option(help: "Runs per figure (the median is reported).")
     var runs = 3
 
@@ -85,8 +88,8 @@ struct Bench: ParsableCommand {
         let executable = folio.map { URL(fileURLWithPath: $0) }
             ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("folio")
         if library {
-            let library = Library(root: root.appendingPathComponent("library-\(photos)\(takeout ? "-takeout" : "")"), photos: photos, oneCatalog: oneCatalog,
-                                  takeout: takeout)
+            let library = Library(root: root.appendingPathComponent("library-\(photos)\(takeout ? "-takeout" : "")\(zipf ? "-zipf" : "")"),
+                                  photos: photos, oneCatalog: oneCatalog, takeout: takeout, zipf: zipf)
             let made = try measure { _ = try library.make() }
             print("library: \(photos) photos, \(library.describe()) (\(made.seconds > 5 ? String(format: "made in %.0f s", made.seconds) : "reused"))")
             try LibraryScenarios(library: library, folio: executable, runs: runs, warm: warm).run()

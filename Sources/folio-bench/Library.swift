@@ -16,15 +16,28 @@ final class Library: @unchecked Sendable {
     /// No catalogs: a Google Takeout export, each photo in its year's folder with its JSON, one in
     /// ten again in one of twenty albums (`Takeout`).
     let takeout: Bool
+    /// People in a Zipf curve (the k-th busiest with a share in 1/k^1.5), the busiest with about
+    /// 40% of the photos: a family's library, where one person is in hundreds of thousands.
+    let zipf: Bool
+    /// The Zipf curve's running shares, by person, when `zipf` (made before any thread reads them).
+    private let zipfShares: [Double]
     /// The records edited so far, which stay edited: each edit changes only what it says. Only
     /// the benchmark's one thread edits; the concurrent writers read none of it.
     private var edited: [Int: Record] = [:]
 
-    init(root: URL, photos: Int, oneCatalog: Bool = false, takeout: Bool = false) {
+    init(root: URL, photos: Int, oneCatalog: Bool = false, takeout: Bool = false, zipf: Bool = false) {
         self.root = root
         self.photos = photos
         self.oneCatalog = oneCatalog
         self.takeout = takeout
+        self.zipf = zipf
+        var shares: [Double] = []
+        var total = 0.0
+        for rank in 1...Self.peopleCount(photos) {
+            total += 1 / pow(Double(rank), 1.5)
+            shares.append(total)
+        }
+        zipfShares = zipf ? shares.map { $0 / total } : []
     }
 
     static let perFolder = 1000
@@ -33,13 +46,15 @@ final class Library: @unchecked Sendable {
     var site: URL { root.appendingPathComponent("site") }
     var content: URL { site.appendingPathComponent("content") }
     var folders: Int { (photos + Self.perFolder - 1) / Self.perFolder }
-    var peopleCount: Int { max(12, photos / 500) }
+    var peopleCount: Int { Self.peopleCount(photos) }
+    static func peopleCount(_ photos: Int) -> Int { max(12, photos / 500) }
     var placeCount: Int { max(20, photos / 100) }
     var regionCount: Int { max(8, min(200, photos / 1000)) }
 
     func describe() -> String {
         let described = takeout ? "a Google Takeout export (a JSON each, one in ten in an album too)" : oneCatalog ? "one catalog" : "\(folders) catalogs"
-        return "160x120 JPEGs, \(described), \(peopleCount) people (one with 30%), \(placeCount) places in \(regionCount) regions, with GPS"
+        let people = zipf ? "in a Zipf curve, the busiest with about 40%" : "one with 30%"
+        return "160x120 JPEGs, \(described), \(peopleCount) people (\(people)), \(placeCount) places in \(regionCount) regions, with GPS"
     }
 
     func folder(_ index: Int) -> String { "library/\(String(format: "%04d", index / Self.perFolder))" }
@@ -91,7 +106,8 @@ final class Library: @unchecked Sendable {
 
     func record(_ index: Int) -> Record {
         // The dominant photographer has 30%; the others share the rest, the first few most.
-        let person = random(index, 1) < 0.3 ? 0 : 1 + Int(pow(random(index, 2), 2.2) * Double(peopleCount - 1))
+        let person = zipf ? zipfPerson(random(index, 1))
+            : random(index, 1) < 0.3 ? 0 : 1 + Int(pow(random(index, 2), 2.2) * Double(peopleCount - 1))
         // A few places hold most photos (home, a favourite city), and most places few.
         let placed = random(index, 3) < 0.85
         let placeNumber = Int(pow(random(index, 4), 2.5) * Double(placeCount))
@@ -106,6 +122,16 @@ final class Library: @unchecked Sendable {
                       favorite: random(index, 5) < 0.03,
                       description: index % 7 == 0 ? "A photo of the library, number \(index)." : nil, tags: tags,
                       latitude: placed ? gps.latitude : nil, longitude: placed ? gps.longitude : nil)
+    }
+
+    /// The person whose running share first reaches `draw` (0 up to 1).
+    private func zipfPerson(_ draw: Double) -> Int {
+        var (low, high) = (0, peopleCount - 1)
+        while low < high {
+            let middle = (low + high) / 2
+            if zipfShares[middle] < draw { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     func photoPath(_ index: Int) -> String {
