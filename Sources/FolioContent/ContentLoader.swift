@@ -209,20 +209,7 @@ public struct ContentLoader: Sendable {
             let link = listing[index].path
             if !ContentPath.isMedia(link) && !catalogs.contains(link) { inventory.issues.append(linkIssue(link, realRoot: realRoot)) }
         }
-        // darktable names a RAW+JPEG pair's sidecar after the RAW (IMG_1.CR2.xmp).
-        var sidecarsByStem: [String: String] = [:]
-        for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
-            let named = RelativePath(String(lowered.dropLast(".xmp".count)))
-            if ContentFileKind(path: named.text) == .raw { sidecarsByStem[named.deletingExtension.text] = sidecarsByStem[named.deletingExtension.text] ?? path }
-        }
-        for index in inventory.entries.indices where !sidecars.isEmpty {
-            let path = inventory.entries[index].path
-            let stem = RelativePath(path).deletingExtension.text.lowercased()
-            let candidates = [path.lowercased() + ".xmp", stem + ".xmp"]
-            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first ?? sidecarsByStem[stem],
-                  let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
-            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
-        }
+        pairXMPSidecars(into: &inventory, sidecars: sidecars, walked: walked)
         readSigalDescriptions(into: &inventory, listing: listed(.document), photos: { photos })
         readTakeoutMetadata(into: &inventory, listing: listed(.json))
         for index in inventory.entries.indices where !clips.clipOf.isEmpty {
@@ -231,73 +218,6 @@ public struct ContentLoader: Sendable {
             inventory.entries[index].clip = Sidecar(path: clip, stamp: stamp)
         }
         return inventory
-    }
-
-    /// What becomes a photo of the gallery: an image, or a video that is no Live Photo's clip
-    /// (the file at `index` in `paths`, whose path is looked at only when it is a video).
-    private static func isPhoto<Paths: RandomAccessCollection<String>>(at index: Int, _ paths: Paths, kind: ContentFileKind,
-                                clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool where Paths.Index == Int {
-        kind == .photo || (kind == .video && clips.clipOf[paths[index]] == nil)
-    }
-
-    /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
-    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video). `kinds`
-    /// are the paths' own.
-    static func liveClips<Paths: RandomAccessCollection<String>>(_ paths: Paths, kinds: [ContentFileKind])
-        -> (clipOf: [String: String], stillOf: [String: String]) where Paths.Index == Int {
-        let videos = kinds.indices.filter { kinds[$0] == .video }.map { paths[$0] }
-        guard !videos.isEmpty else { return ([:], [:]) }
-        var stills: [String: String] = [:]
-        for index in kinds.indices where kinds[index] == .photo {
-            stills[RelativePath(paths[index]).deletingExtension.text.lowercased()] = paths[index]
-        }
-        var clipOf: [String: String] = [:], stillOf: [String: String] = [:]
-        for video in videos.sorted() {
-            guard let still = stills[RelativePath(video).deletingExtension.text.lowercased()], stillOf[still] == nil else { continue }
-            clipOf[video] = still
-            stillOf[still] = video
-        }
-        return (clipOf, stillOf)
-    }
-
-    /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
-    /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
-    /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    private func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: some Sequence<String>) -> [SkippedFile] {
-        // Made only when some file may be a companion: most libraries have none.
-        lazy var photoByStem: [String: String] = {
-            var byStem: [String: String] = [:]
-            for photo in photos {
-                byStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
-                byStem[photo.lowercased()] = photo
-            }
-            return byStem
-        }()
-        // Looked through where they are, not listed apart with their kinds first.
-        var skipped: [SkippedFile] = []
-        for index in listing.indices where !listing[index].isLink {
-            // Videos are imported: alone, or as the clip of the Live Photo of their name.
-            let kind = kinds[index]
-            guard kind != .photo, kind != .catalog, kind != .video else { continue }
-            let file = listing[index]
-            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
-            if kind == .sidecar, photo != nil || Self.describesRAWOf(file.path, photoByStem) { continue }
-            skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
-        }
-        return skipped.sorted { $0.path < $1.path }
-    }
-
-    /// Whether a sidecar is darktable's for the RAW of a photo's pair: `IMG_1.CR2.xmp` beside
-    /// `IMG_1.JPG`, or a duplicate's, `IMG_1_01.CR2.xmp` (another edit of the same RAW).
-    private static func describesRAWOf(_ path: String, _ photoByStem: [String: String]) -> Bool {
-        let named = RelativePath(RelativePath(path).deletingExtension.text.lowercased())
-        guard ContentFileKind(path: named.text) == .raw else { return false }
-        let stem = named.deletingExtension.text
-        if photoByStem[stem] != nil { return true }
-        // A duplicate's suffix: an underscore and two digits or more.
-        guard let underscore = stem.lastIndex(of: "_"), stem.distance(from: underscore, to: stem.endIndex) >= 3,
-              stem[stem.index(after: underscore)...].allSatisfy(\.isNumber) else { return false }
-        return photoByStem[String(stem[..<underscore])] != nil
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
@@ -358,68 +278,5 @@ private struct RecordFacts: Sendable {
         locations = records.map(\.location)
         isMedia = records.map { ContentPath.isMedia($0.path) }
         self.fingerprints = fingerprints ? read.fingerprints : []
-    }
-}
-
-/// The regular files a walk found, by the bytes of their paths, and which of them (or of the
-/// paths the walk did not find) are photos already: each record's path is looked up once.
-struct WalkedFiles {
-    private let files: [FileEntry]
-    /// Where each regular file is in `files` (a table over the listing's own paths, not a
-    /// dictionary of them). A string finds a name in either Unicode normal form; a hit counts
-    /// only when its bytes are the path's (on Linux the two are two files).
-    private let positions: NumberTable
-    /// Whether two of the files' paths are one string (a name in both Unicode normal forms):
-    /// without, each regular file is at its place in the listing, found without a lookup.
-    private let twins: Bool
-    private var listed: [Bool]
-    private var listedElsewhere = Set<PhotoSource>()
-
-    init(_ listing: [FileEntry]) {
-        files = listing
-        var positions = NumberTable()
-        var twins = false
-        positions.reserveCapacity(listing.count) { listing[$0].path }
-        for (at, file) in listing.enumerated() where !file.isLink {
-            if positions.insert(at, for: file.path, key: { listing[$0].path }) { twins = true }
-        }
-        self.positions = positions
-        self.twins = twins
-        listed = Array(repeating: false, count: listing.count)
-    }
-
-    /// Where the walk found the regular file at `path`, by its bytes.
-    func position(of path: String) -> Int? {
-        guard let at = positions.number(of: path, key: { files[$0].path }), Self.sameBytes(files[at].path, path) else { return nil }
-        return at
-    }
-
-    /// `position(of:)` of the listing's own file at `index` (nil for a link): its place, unless
-    /// a twin of its path holds the key, so most files are not looked up again.
-    func position(ofListed index: Int) -> Int? {
-        if files[index].isLink { return nil }
-        return twins ? position(of: files[index].path) : index
-    }
-
-    /// Whether two paths are the same bytes: one memcmp, not a UTF-8 view's `elementsEqual`, byte
-    /// by byte.
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var (a, b) = (a, b)
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
-    }
-
-    package func stamp(at position: Int) -> FileStamp? { files[position].stamp }
-
-    func path(at position: Int) -> String { files[position].path }
-
-    package func stamp(of path: String) -> FileStamp? { position(of: path).flatMap(stamp(at:)) }
-
-    /// Whether `path` (found by the walk at `at`) is a photo already.
-    func isListed(_ path: String, at: Int?) -> Bool {
-        at.map { listed[$0] } ?? listedElsewhere.contains(.content(path: path))
-    }
-
-    mutating func list(_ path: String, at: Int?) {
-        if let at { listed[at] = true } else { listedElsewhere.insert(.content(path: path)) }
     }
 }
