@@ -67,6 +67,17 @@ package final class TestSite {
         try data.write(to: url)
     }
 
+    /// Every file of `public/` by path, with its bytes (the build's own hidden state left out):
+    /// what two builds of one site are compared by.
+    package func publishedFiles() throws -> [String: Data] { try Self.files(under: publicFolder) }
+
+    /// Every file under `root` by path, with its bytes; hidden ones left out.
+    package static func files(under root: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for path in try LocalFileAccess().files(under: root) { found[path] = try Data(contentsOf: root.appendingPathComponent(path)) }
+        return found
+    }
+
     package func read(_ path: String) throws -> String {
         try String(contentsOf: publicFolder.appendingPathComponent(path), encoding: .utf8)
     }

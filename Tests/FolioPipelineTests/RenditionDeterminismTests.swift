@@ -25,17 +25,8 @@ final class RenditionDeterminismTests: XCTestCase {
         return site
     }
 
-    func files(_ root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for case let url as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
-        where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
-            files[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
-        }
-        return files
-    }
-
     func assertSame(_ site: TestSite, _ fresh: TestSite, file: StaticString = #filePath, line: UInt = #line) throws {
-        let (built, cold) = (try files(site.publicFolder), try files(fresh.publicFolder))
+        let (built, cold) = (try site.publishedFiles(), try fresh.publishedFiles())
         XCTAssertEqual(Set(built.keys), Set(cold.keys), file: file, line: line)
         XCTAssertEqual(built.keys.filter { built[$0] != cold[$0] }.sorted(), [], "a fresh build's bytes", file: file, line: line)
     }

@@ -177,16 +177,6 @@ final class TakeoutBuildTests: XCTestCase {
         }
     }
 
-    /// Every file under `root`, by path.
-    func tree(_ root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            files[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
-        }
-        return files
-    }
-
     /// A photo in several albums is one photo, listed in each; moving photos between albums is
     /// seen by the next build as a cold build of the same export sees it.
     func testAPhotoInSeveralAlbumsIsOnePhotoListedInEach() async throws {
@@ -212,7 +202,7 @@ final class TakeoutBuildTests: XCTestCase {
         let fresh = try TestSite()
         try writeExport(["Paris": [1, 2], "Best": [1, 2, 4]], to: fresh)
         try await fresh.build(now: now)
-        let (built, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
+        let (built, cold) = (try site.publishedFiles(), try fresh.publishedFiles())
         XCTAssertEqual(Set(built.keys), Set(cold.keys))
         XCTAssertEqual(built.keys.filter { built[$0] != cold[$0] }.sorted(), [], "the next build is a cold build's")
     }
