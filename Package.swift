@@ -53,6 +53,8 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // HEIC through libheif itself: libgd 2.3.3's reader ignores the stride of libheif's rows.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // Cameras' RAW files: LibRaw reads their facts and previews and develops them (libraw_r, thread-safe).
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
         // An animated WebP's first frame: libgd reads WebP through libwebp's simple decoder, stills only.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Videos: FFmpeg's libraries read containers, decode poster frames and make the published MP4.
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "FolioCore", dependencies: ["CSystem", "CCmark", "CCrypto"]),
         .target(
             name: "FolioImaging",
-            dependencies: ["FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CWebP", "CLCMS", "CTIFF", "CZlib"],
+            dependencies: ["FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CRaw", "CWebP", "CLCMS", "CTIFF", "CZlib"],
             swiftSettings: optimisedInDebug
         ),
         .target(name: "FolioVideo", dependencies: ["FolioCore", "FolioImaging", "CFFmpeg"]),

@@ -22,7 +22,7 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
             self = .catalog
         } else if ContentPath.videoExtensions.contains(fileExtension) {
             self = .video
-        } else if Self.raws.contains(fileExtension) {
+        } else if ContentPath.rawExtensions.contains(fileExtension) {
             self = .raw
         } else if Self.sidecars.contains(fileExtension) {
             self = .sidecar
@@ -36,14 +36,10 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
     }
 
     /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG
-    /// pair, the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
+    /// pair (a RAW with no photo of its name is a photo itself), the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
     /// imported with it.)
     var accompaniesPhotos: Bool { self == .raw || self == .sidecar }
 
-    private static let raws: Set<String> = [
-        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw",
-        "x3f", "3fr", "iiq", "erf", "kdc", "mrw", "raw", "rwl",
-    ]
     /// XMP sidecars (`photo.xmp`, `photo.jpg.xmp`), Apple's edit records, video thumbnails.
     private static let sidecars: Set<String> = ["xmp", "aae", "thm"]
     private static let documents: Set<String> = ["pdf", "txt", "md", "rtf", "doc", "docx", "html", "htm", "psd", "svg"]

@@ -25,11 +25,29 @@ extension ContentLoader {
         }
     }
 
-    /// What becomes a photo of the gallery: an image, or a video that is no Live Photo's clip
-    /// (the file at `index` in `paths`, whose path is looked at only when it is a video).
+    /// What becomes a photo of the gallery: an image, a RAW that is no photo's companion
+    /// (`pairedRAWs`), or a video that is no Live Photo's clip (the file at `index` in `paths`,
+    /// whose path is looked at only when it is a video).
     static func isPhoto<Paths: RandomAccessCollection<String>>(at index: Int, _ paths: Paths, kind: ContentFileKind,
-                                clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool where Paths.Index == Int {
-        kind == .photo || (kind == .video && clips.clipOf[paths[index]] == nil)
+                                clips: (clipOf: [String: String], stillOf: [String: String]), pairedRAWs: Set<Int>) -> Bool where Paths.Index == Int {
+        switch kind {
+        case .photo: true
+        case .raw: !pairedRAWs.contains(index)
+        case .video: clips.clipOf[paths[index]] == nil
+        case .catalog, .sidecar, .document, .json, .editedOriginal, .other: false
+        }
+    }
+
+    /// The RAWs of RAW+JPEG (or HEIC) pairs: each RAW whose folder holds a photo of its name (case
+    /// aside), by its index in `paths`. The photo is published; the RAW is its companion.
+    static func pairedRAWs<Paths: RandomAccessCollection<String>>(_ paths: Paths, kinds: [ContentFileKind]) -> Set<Int> where Paths.Index == Int {
+        let raws = kinds.indices.filter { kinds[$0] == .raw }
+        guard !raws.isEmpty else { return [] }
+        var stills = Set<String>()
+        for index in kinds.indices where kinds[index] == .photo {
+            stills.insert(RelativePath(paths[index]).deletingExtension.text.lowercased())
+        }
+        return Set(raws.filter { stills.contains(RelativePath(paths[$0]).deletingExtension.text.lowercased()) })
     }
 
     /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
@@ -52,10 +70,10 @@ extension ContentLoader {
         return (clipOf, stillOf)
     }
 
-    /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
-    /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
-    /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: some Sequence<String>) -> [SkippedFile] {
+    /// Every file that is neither a photo (`isPhoto`), a video nor a catalog. A RAW named as a
+    /// photo in its folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar
+    /// named so (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
+    func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], isPhoto: [Bool], photos: some Sequence<String>) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
         lazy var photoByStem: [String: String] = {
             var byStem: [String: String] = [:]
@@ -70,7 +88,7 @@ extension ContentLoader {
         for index in listing.indices where !listing[index].isLink {
             // Videos are imported: alone, or as the clip of the Live Photo of their name.
             let kind = kinds[index]
-            guard kind != .photo, kind != .catalog, kind != .video else { continue }
+            guard !isPhoto[index], kind != .photo, kind != .catalog, kind != .video else { continue }
             let file = listing[index]
             let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
             if kind == .sidecar, photo != nil || Self.describesRAWOf(file.path, photoByStem) { continue }

@@ -73,7 +73,10 @@ public struct ContentLoader: Sendable {
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
         let clips = Self.liveClips(all, kinds: kinds)
-        let isPhoto = kinds.indices.map { Self.isPhoto(at: $0, all, kind: kinds[$0], clips: clips) }
+        // A RAW named as a photo in its folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's
+        // companion; every other RAW is a photo of its own.
+        let pairedRAWs = Self.pairedRAWs(all, kinds: kinds)
+        let isPhoto = kinds.indices.map { Self.isPhoto(at: $0, all, kind: kinds[$0], clips: clips, pairedRAWs: pairedRAWs) }
         let images = zip(all, isPhoto).lazy.filter(\.1).map(\.0)
         let realRoot = files.realPath(contentRoot) + "/"
         // The regular files the walk found, which are inside content/ by construction (only links,
@@ -202,7 +205,7 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(ContentEntry(path: file.path, record: nil, stamp: stamp))
             }
         }
-        inventory.skipped = skippedFiles(listing, kinds: kinds, photos: images)
+        inventory.skipped = skippedFiles(listing, kinds: kinds, isPhoto: isPhoto, photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for index in listing.indices where listing[index].isLink {
@@ -253,7 +256,7 @@ public struct ContentLoader: Sendable {
             return nil
         }
         guard isMedia else {
-            issues.append(.error(blame, "not an image or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"))
+            issues.append(.error(blame, "not an image, RAW or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .dng, .cr2, .nef, .mp4, .mov, .webm…)"))
             return nil
         }
         return stamp

@@ -26,6 +26,8 @@ enum ICCProfileReader {
         case .avif, .heic: found = avif(data)
         // A TIFF's profile (tag 34675) is not read yet: TIFFs are published as sRGB.
         case .gif, .tiff: found = .none
+        // LibRaw develops into sRGB.
+        case .raw: found = .none
         }
         guard case .profile(let profile) = found else { return found }
         // A profile starts with its own size: one cut short is missing its tags.

@@ -46,6 +46,12 @@ extension ImageProcessor {
                 try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height), colour: colour.transform)
                     .oriented(orientation)
             }
+        } else if header.format == .raw, !wantsTiles, let preview = try clock.time(.decode, { try rawPreview(data, metadata: metadata, requests: requests) }) {
+            // The camera's own development, when it is as large as every rendition: resampled from
+            // there to the sizes the developed picture would give.
+            decoded = preview
+            scale = .one
+            plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
         } else {
             decoded = try clock.time(.decode) {
                 let pixels = try decodeWhole(data, format: header.format, keepingAlpha: metadata.transparent)
@@ -93,6 +99,21 @@ extension ImageProcessor {
             decodedWidth: decoded.width, decodedHeight: decoded.height, sources: sources)
     }
 
+    /// A RAW's embedded preview, upright, when it covers every one of `requests` and has the
+    /// developed picture's proportions (within 1%); nil otherwise, and the RAW is developed.
+    private func rawPreview(_ data: Data, metadata: ImageMetadata, requests: [RenditionRequest]) throws -> PixelBuffer? {
+        let plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
+        let needed = (width: plan.geometries.map(\.width).max() ?? 0, height: plan.geometries.map(\.height).max() ?? 0)
+        guard let jpeg = try RAWDecoder(data).embeddedPreview(), let header = try? ImageHeader.read(jpeg), header.format == .jpeg
+        else { return nil }
+        let orientation = ImageOrientation(exif: metadata.orientation)
+        let upright = orientation.uprightSize(width: header.width, height: header.height)
+        let proportions = Double(upright.width) * Double(metadata.height) / (Double(upright.height) * Double(metadata.width))
+        guard upright.width >= needed.width, upright.height >= needed.height, abs(proportions - 1) <= 0.01 else { return nil }
+        try header.checkPixelLimit(limit(for: .jpeg))
+        return try TurboJPEGDecoder().decode(jpeg, scale: .one).oriented(orientation)
+    }
+
     /// About how many bytes making `requests` (and `tiles`) of a photo takes at its peak: the
     /// decoded pixels, at the scale a JPEG is decoded at, and the copies made of them (libgd's
     /// own image beside Folio's pixels, a turned copy, the first halving of a pyramid), and the
@@ -111,7 +132,13 @@ extension ImageProcessor {
                                          factors: TurboJPEGDecoder.scalingFactors)
             pixels = scale.scaled(stored.width) * scale.scaled(stored.height)
         }
-        var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
+        // LibRaw keeps the sensor's data (2 bytes a pixel), four channels of 16 bits while it
+        // develops, and its 8-bit result, beside Folio's pixels.
+        var bytesPerPixel = switch metadata.format {
+        case .jpeg: 4
+        case .raw: 17
+        case .png, .gif, .webp, .avif, .heic, .tiff: 8
+        }
         // libwebp's animation decoder keeps two canvases of its own; an opaque one's still is
         // composed onto white in a copy.
         if metadata.format == .webp, metadata.animated { bytesPerPixel += 8 }
@@ -120,13 +147,14 @@ extension ImageProcessor {
         return pixels * bytesPerPixel + renditionBytes + 8 << 20
     }
 
-    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
-    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG,
-    /// WebP and GIF keep their alpha if `keepingAlpha`.
+    /// PNG, GIF, WebP, AVIF, HEIC, TIFF and RAW, as stored (not turned), at full size: a RAW
+    /// developed by LibRaw, HEIC through libheif, an animated WebP's first frame through libwebp,
+    /// the rest through libgd. PNG, WebP and GIF keep their alpha if `keepingAlpha`.
     func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
         if format == .webp, ImageHeader.isAnimatedWebP(ByteReader(data)) {
             return try WebPAnimation(data).firstFrame(alpha: keepingAlpha, limit: limit(for: .webp))
         }
+        if format == .raw { return try RAWDecoder(data).developed(limit: limit(for: .raw)) }
         guard format == .heic else {
             let alpha = keepingAlpha && [.png, .webp, .gif].contains(format)
             return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
@@ -152,7 +180,7 @@ extension ImageProcessor {
             return try GDImage.decode(data, format: .webp, keepingAlpha: keepingAlpha)
         case .tiff:
             return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
-        case .jpeg, .avif, .heic:
+        case .jpeg, .avif, .heic, .raw:
             return try GDImage.decode(data, format: format)
         }
     }

@@ -205,7 +205,7 @@ public struct RenditionSet: Sendable {
     }
 
     /// What is published of `photo`, its renditions made from a `width`×`height` image: every kind
-    /// has thumbnails, screen renditions and row renditions; a still a tile pyramid when it is large
+    /// has thumbnails, screen renditions and row renditions; a still or a RAW a tile pyramid when it is large
     /// enough, an animated photo its animation, a video its web video, a Live Photo both a pyramid
     /// and its clip's web video. A remote photo's page shows the sizes its own site publishes
     /// unless it has screen renditions of its own (`screensOfItsOwn`: a Flickr favorite's).
@@ -219,7 +219,7 @@ public struct RenditionSet: Sendable {
         media.rows = files(rowRenditions(width: width, height: height), checksum: checksum, width: width, height: height, colour: colour)
         let pyramid = { self.pyramid(checksum: checksum, width: width, height: height, colour: colour) }
         switch photo.kind {
-        case .still:
+        case .still, .raw:
             media.tiles = pyramid()
         case .animated:
             media.animation = animationFile(checksum: checksum, format: photo.format)

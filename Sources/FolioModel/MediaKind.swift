@@ -11,6 +11,10 @@
 public enum MediaKind: String, Sendable, Hashable, CaseIterable {
     /// A photo.
     case still
+    /// A camera's RAW file with no JPEG or HEIC of its name beside it: its renditions are drawn
+    /// from the preview the camera embedded when that is large enough, else developed by LibRaw.
+    /// (A RAW beside one is that photo's companion, and not a photo of its own.)
+    case raw
     /// A GIF or WebP of several frames: its animation is published beside stills of its first frame.
     case animated
     /// A video file: its stills are its poster frame, and its web video is published.
@@ -29,7 +33,7 @@ extension Photo {
         switch motion?.kind {
         case .video?: return .video
         case .live?: return .livePhoto
-        case nil: return animated ? .animated : .still
+        case nil: return animated ? .animated : format == .raw ? .raw : .still
         }
     }
 }

@@ -310,7 +310,7 @@ struct PlanStep: BuildStep {
         let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
         let moves = switch photo.kind {
         case .animated, .video, .livePhoto: true
-        case .still, .remote: false
+        case .still, .raw, .remote: false
         }
         let media = zoomable || moves ? names.media(of: photo) : nil
         let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
@@ -338,7 +338,7 @@ struct PlanStep: BuildStep {
         switch photo.kind {
         case .video: return paths.content.appendingPathComponent(path)
         case .livePhoto: return photo.motion?.clip.map(paths.content.appendingPathComponent)
-        case .still, .animated, .remote: return nil
+        case .still, .raw, .animated, .remote: return nil
         }
     }
 
@@ -351,7 +351,7 @@ struct PlanStep: BuildStep {
         case .video:
             guard case .content(let path) = photo.source else { return nil }
             return (.video(contentRoot + path), photo.width, photo.height, true)
-        case .still, .animated, .livePhoto:
+        case .still, .raw, .animated, .livePhoto:
             guard case .content(let path) = photo.source else { return nil }
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
@@ -371,7 +371,7 @@ struct PlanStep: BuildStep {
     /// its own, as `source(of:settings:paths:contentRoot:)` says, without making the job's origin.
     static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
         switch photo.kind {
-        case .still, .animated, .video, .livePhoto:
+        case .still, .raw, .animated, .video, .livePhoto:
             return (photo.width, photo.height, true)
         case .remote:
             guard let size = remoteSize(of: photo, settings: settings), URL(string: size.url) != nil else { return nil }

@@ -1,3 +1,4 @@
+import FolioCore
 import FolioModel
 
 /// What a photo's kind adds to what the site shows of it: on its cards, a video's length or a
@@ -10,7 +11,8 @@ struct MediaMarks {
     var live = false
     /// The date a page gives of when the photo was added, for a photo from elsewhere.
     var added: Fact?
-    /// The facts a page lists last: a video's length, a Live Photo's clip, a remote photo's licence.
+    /// The facts a page lists last: a video's length, a Live Photo's clip, a RAW's format, a remote
+    /// photo's licence.
     var facts: [Fact] = []
     /// The web video a page plays in place of the photo (a video's), or on demand (a Live Photo's).
     var video: String?
@@ -21,6 +23,11 @@ struct MediaMarks {
         switch photo.kind {
         case .still, .animated:
             break
+        case .raw:
+            // Which camera format it came from: "Camera RAW (NEF)".
+            if case .content(let path) = photo.source {
+                facts.append(Fact(label: "Original", value: "Camera RAW (\(RelativePath(path).lowercasedExtension.uppercased()))"))
+            }
         case .video:
             duration = photo.motion?.durationText
             if let duration { facts.append(Fact(label: "Duration", value: duration)) }

@@ -225,7 +225,7 @@ extension PhotoTools {
     }
 
     /// python3 with Pillow, which scripts/setup.sh installs (scripts/requirements-test.txt).
-    private static func python(_ script: String, _ arguments: [String]) throws {
+    static func python(_ script: String, _ arguments: [String]) throws {
         try run("python3", ["-c", script] + arguments)
     }
 }

@@ -42,6 +42,9 @@ final class HostileInputTests: XCTestCase {
                     messages: messages, photos: photos, absent: absent, present: present)
     }
 
+    /// A real camera's RAW (Tests/Fixtures/RAW).
+    static let dng = try! Data(contentsOf: TestSite.repository.appendingPathComponent("Tests/Fixtures/RAW/canon_eos_6d.dng"))
+
     static func image(_ name: String, _ file: String, _ data: Data, messages: [String], photos: Int = 1) -> Case {
         Case(name: name, files: ["content/ok.jpg": photo, "content/\(file)": data], messages: messages, photos: photos)
     }
@@ -175,8 +178,8 @@ final class HostileInputTests: XCTestCase {
         record("an empty path", ["path": ""], messages: ["error: content/c.plist, record 0: key 'path' is empty"], photos: 1),
         record("a path to no file", ["path": "nowhere.jpg"], messages: ["error: content/c.plist, record 0 (nowhere.jpg): image file not found"], photos: 1),
         Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": plist([["path": "notes.txt"]])],
-             messages: ["error: content/c.plist, record 0 (notes.txt): not an image or video file "
-                 + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"], photos: 0),
+             messages: ["error: content/c.plist, record 0 (notes.txt): not an image, RAW or video file "
+                 + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .dng, .cr2, .nef, .mp4, .mov, .webm…)"], photos: 0),
         Case(name: "a path to a folder", files: ["content/sub/a.jpg": photo, "content/c.plist": plist([["path": "sub"]])],
              messages: ["error: content/c.plist, record 0 (sub): image file not found"], photos: 1),
         Case(name: "a path that differs in case", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "A.JPG"]])],
@@ -283,6 +286,12 @@ final class HostileInputTests: XCTestCase {
         image("a JPEG cut in its header", "cut.jpg", photo.prefix(40), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
         image("a JPEG cut in its pixels", "cut.jpg", photo.prefix(photo.count / 2), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
         image("a JPEG with its end marker gone", "cut.jpg", photo.dropLast(2), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
+        image("garbage named .nef", "garbage.nef", Data("not a picture at all".utf8), messages: ["error: content/garbage.nef: not an image (unknown format)"]),
+        image("a DNG cut in its sensor data", "cut.dng", dng.prefix(390_000),
+              messages: ["error: content/cut.dng: corrupt or truncated RAW data (cut short: its sensor data ends 21943 bytes past the end of the file)"]),
+        image("a DNG cut in its header", "cut.dng", dng.prefix(300),
+              messages: ["error: content/cut.dng: corrupt or truncated TIFF data"]),
+        image("a JPEG named .cr2", "jpeg.cr2", otherPhoto, messages: [], photos: 2),
         image("a PNG named .jpg", "png.jpg", png(), messages: [], photos: 2),
         image("a JPEG named .png", "jpeg.png", otherPhoto, messages: [], photos: 2),
         image("a GIF named .webp", "gif.webp", gif(), messages: [], photos: 2),
