@@ -55,6 +55,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // Cameras' RAW files: LibRaw reads their facts and previews and develops them (libraw_r, thread-safe).
         .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        // Google Takeout's .zip and .tgz parts, unpacked into content/ (`folio import takeout`).
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // An animated WebP's first frame: libgd reads WebP through libwebp's simple decoder, stills only.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Videos: FFmpeg's libraries read containers, decode poster frames and make the published MP4.
@@ -84,7 +86,7 @@ let package = Package(
         .target(name: "FolioMetadata", dependencies: ["FolioCore", "FolioImaging"]),
         .target(name: "FolioMedia", dependencies: ["FolioCore", "FolioImaging", "FolioModel"]),
         .target(name: "FolioFlickr", dependencies: ["FolioCore", "FolioNetwork", "FolioModel"]),
-        .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging"]),
+        .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging", "CArchive"]),
         .target(name: "FolioSite", dependencies: ["FolioCore", "FolioModel", "FolioMedia"]),
         // The build: its named steps, from content/ to public/.
         .target(name: "FolioPipeline", dependencies: [

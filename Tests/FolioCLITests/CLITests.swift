@@ -244,6 +244,40 @@ final class CLITests: CLITestCase {
     }
 }
 
+/// `folio import takeout` then `folio build`, as someone leaving Google Photos runs them, on a part
+/// made by Python's zipfile: the summary line, and the exit status when a part cannot be read.
+final class TakeoutCLITests: CLITestCase {
+    func testAnExportsPartIsUnpackedThenBuilt() throws {
+        let folder = try temporaryFolder()
+        XCTAssertEqual(try folio(["new", folder.appendingPathComponent("site").path]).status, 0)
+        let photo = Self.repository.appendingPathComponent("content/photo2.jpg")
+        let part = folder.appendingPathComponent("takeout-20250101T000000Z-001.zip")
+        let make = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[2], "w") as part:
+                part.write(sys.argv[1], "Takeout/Google Photos/Trip/IMG_1.jpg")
+                part.writestr("Takeout/Google Photos/Trip/IMG_1.jpg.json",
+                              '{"title": "IMG_1.jpg", "description": "At the lake", "photoTakenTime": {"timestamp": "1700000000"}}')
+                part.writestr("Takeout/YouTube/history.json", "[]")
+            """, photo.path, part.path])
+        XCTAssertEqual(make.status, 0, make.errors)
+
+        let site = folder.appendingPathComponent("site").path
+        let unpacked = try folio(["import", "takeout", "--site", site, part.path])
+        XCTAssertEqual(unpacked.status, 0, unpacked.errors)
+        XCTAssertTrue(unpacked.output.hasPrefix("unpacked 2 files ("), unpacked.output)
+        XCTAssertTrue(unpacked.output.hasSuffix(" into content/Takeout; 1 file of other Google products left in the archives\n"), unpacked.output)
+        let built = try folio(["build", "--site", site])
+        XCTAssertEqual(built.status, 0, built.errors)
+        XCTAssertTrue(built.output.hasPrefix("1 photo, "), built.output)
+
+        let again = try folio(["import", "takeout", "--site", site, part.path, folder.appendingPathComponent("takeout-002.zip").path])
+        XCTAssertEqual(again.status, 1, "a part that cannot be read fails the command")
+        XCTAssertTrue(again.errors.hasPrefix("error: takeout-002.zip: "), again.errors)
+        XCTAssertTrue(again.output.hasPrefix("unpacked 0 files into content/Takeout, 2 already there"), again.output)
+    }
+}
+
 /// `folio import flickr`, `folio build` and `folio prune` as a user runs them, against a Flickr
 /// on 127.0.0.1.
 final class FlickrCLITests: CLITestCase {
