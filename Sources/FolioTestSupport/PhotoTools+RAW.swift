@@ -21,20 +21,12 @@ extension PhotoTools {
         }
     }
 
-    /// The JPEG preview a camera embedded in its RAW, as rawpy finds it.
-    public static func rawpyPreview(of raw: Data, fileExtension: String) throws -> Data {
+    /// The JPEG preview a camera embedded in its RAW, as `exiftool -b -PreviewImage` extracts it.
+    public static func embeddedPreview(of raw: Data, fileExtension: String) throws -> Data {
         try inTemporaryFolder { folder in
             let input = folder.appendingPathComponent("photo.\(fileExtension)"), jpeg = folder.appendingPathComponent("preview.jpg")
             try raw.write(to: input)
-            try python("""
-                import sys
-                import rawpy
-                source, output = sys.argv[1:3]
-                with rawpy.imread(source) as raw:
-                    thumb = raw.extract_thumb()
-                    assert thumb.format == rawpy.ThumbFormat.JPEG
-                    open(output, "wb").write(thumb.data)
-                """, [input.path, jpeg.path])
+            try run("sh", ["-c", "exiftool -b -PreviewImage \"$1\" > \"$2\"", "sh", input.path, jpeg.path])
             return try Data(contentsOf: jpeg)
         }
     }

@@ -69,7 +69,7 @@ final class RAWDecodeTests: XCTestCase {
         // From its preview too, turned the same way (the preview is stored as the sensor is).
         let small = try processor.makeRenditions(of: turned, metadata: metadata, requests: [screen(1000)])
         XCTAssertEqual([small.decodedWidth, small.decodedHeight], [683, 1024])
-        let preview = try PhotoTools.pillowPixels(of: try PhotoTools.rawpyPreview(of: turned, fileExtension: "dng"))
+        let preview = try PhotoTools.pillowPixels(of: try PhotoTools.embeddedPreview(of: turned, fileExtension: "dng"))
         let reference = try PhotoTools.pillowPixels(
             of: try processor.encode(preview.oriented(.rotatedClockwise).resampled(toWidth: 667, height: 1000), as: .jpeg, quality: 100))
         assertClose(try PhotoTools.pillowPixels(of: try XCTUnwrap(small.renditions.first).bytes), reference, "turned preview")
@@ -79,8 +79,8 @@ final class RAWDecodeTests: XCTestCase {
         let metadata = try processor.metadata(of: dng)
         let run = try processor.makeRenditions(of: dng, metadata: metadata, requests: [screen(1000), screen(500)])
         XCTAssertEqual([run.decodedWidth, run.decodedHeight], [1024, 683], "the camera's own 1024-pixel development")
-        // Against the preview as rawpy finds it, decoded by Pillow and resampled by Folio.
-        let preview = try PhotoTools.pillowPixels(of: try PhotoTools.rawpyPreview(of: dng, fileExtension: "dng"))
+        // Against the preview as exiftool extracts it, decoded by Pillow and resampled by Folio.
+        let preview = try PhotoTools.pillowPixels(of: try PhotoTools.embeddedPreview(of: dng, fileExtension: "dng"))
         let largest = try XCTUnwrap(run.renditions.first)
         XCTAssertEqual([largest.width, largest.height], [1000, 667], "sized from the RAW's 1224 x 816, not the preview's 1024 x 683")
         let reference = try PhotoTools.pillowPixels(
