@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes Folio's readers with libFuzzer and AddressSanitizer (the package in Fuzz/):
 #   scripts/fuzz.sh [seconds per target, default 600] [target ...]
-# Targets: catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout (all by default). Each starts from its seeds
+# Targets: catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout, raw, archive (all by default). Each starts from its seeds
 # in Fuzz/Corpus/<target>/ and keeps what it learns in Fuzz/work/<target>/ (git-ignored). An
 # input that crashes, leaks or hangs is kept in Fuzz/Regressions/<target>/, which the test
 # suite replays (FuzzRegressionTests); the figures of each run end up in Fuzz/work/report.txt.
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(catalog exif image request flickr metadata paths video markdown settings takeout)
+[ ${#targets[@]} -gt 0 ] || targets=(catalog exif image request flickr metadata paths video markdown settings takeout raw archive)
 
 # -sanitize=fuzzer would link libFuzzer's own main, which SwiftPM's executables cannot use:
 # coverage is asked for by hand and the no-main runtime linked, its driver called from ours.

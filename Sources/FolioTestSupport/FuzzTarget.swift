@@ -12,10 +12,11 @@ import Foundation
 
 /// What the fuzzers throw their inputs at, through Folio's public doors: a catalog, a JPEG's
 /// EXIF, an image file, a preview request's head, a Flickr answer, the names of a content
-/// folder, a video's container, a sigal description, a site's settings, a Google Takeout JSON. The libFuzzer binary
+/// folder, a video's container, a sigal description, a site's settings, a Google Takeout JSON,
+/// a camera's RAW, a Takeout archive. The libFuzzer binary
 /// (`Fuzz/`) and `FuzzRegressionTests` both call `run`; finding no crash, hang or leak is the point.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout
+    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout, raw, archive
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -40,7 +41,29 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .markdown: Self.markdown(data)
         case .settings: Self.settings(data)
         case .takeout: Self.takeout(data)
+        case .raw: Self.raw(data)
+        case .archive: Self.archive(data)
         }
+    }
+
+    /// The input as a camera's RAW: its facts, a thumbnail (from its preview, when it has one that
+    /// covers it) and its development, through LibRaw.
+    static func raw(_ data: Data) {
+        let processor = ImageProcessor(pixelLimit: 2_000_000, fullDecodePixelLimit: 2_000_000)
+        guard let metadata = try? processor.metadata(of: data) else { return }
+        let thumb = RenditionRequest(name: "t", width: 32, height: 32, fit: .squareCrop, format: .jpeg, quality: 70)
+        _ = try? processor.renditions(of: data, metadata: metadata, requests: [thumb])
+        _ = try? processor.pixels(of: data)
+    }
+
+    /// The input as a part of a Google Takeout export, unpacked into a content folder of its own.
+    static func archive(_ data: Data) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let part = folder.appendingPathComponent("takeout-001.zip"), content = folder.appendingPathComponent("content")
+        guard (try? FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)) != nil,
+              (try? data.write(to: part)) != nil else { return }
+        _ = TakeoutArchives(contentRoot: content).unpack([part])
     }
 
     /// The input as sigal's description of an album (`index.md`, read with its folder) and of a photo.
