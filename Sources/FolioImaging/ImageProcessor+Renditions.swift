@@ -46,9 +46,10 @@ extension ImageProcessor {
                 try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height), colour: colour.transform)
                     .oriented(orientation)
             }
-        } else if header.format == .raw, !wantsTiles, let preview = try clock.time(.decode, { try rawPreview(data, metadata: metadata, requests: requests) }) {
-            // The camera's own development, when it is as large as every rendition: resampled from
-            // there to the sizes the developed picture would give.
+        } else if header.format == .raw,
+                  let preview = try clock.time(.decode, { try rawPreview(data, metadata: metadata, requests: requests, fullSize: wantsTiles) }) {
+            // The camera's own development, when it is as large as every rendition (and as the
+            // picture, for tiles): resampled from there to the sizes the developed picture gives.
             decoded = preview
             scale = .one
             plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
@@ -99,19 +100,27 @@ extension ImageProcessor {
             decodedWidth: decoded.width, decodedHeight: decoded.height, sources: sources)
     }
 
-    /// A RAW's embedded preview, upright, when it covers every one of `requests` and has the
-    /// developed picture's proportions (within 1%); nil otherwise, and the RAW is developed.
-    private func rawPreview(_ data: Data, metadata: ImageMetadata, requests: [RenditionRequest]) throws -> PixelBuffer? {
+    /// A RAW's embedded preview, upright, when it covers every one of `requests` (and, with
+    /// `fullSize`, the developed picture's whole size, which tiles go up to) and has the picture's
+    /// proportions (within 1%); nil otherwise, and the RAW is developed. Like any JPEG, decoded
+    /// only as large as the largest rendition needs; at full size, resampled to the picture's size
+    /// where it differs by a few pixels.
+    private func rawPreview(_ data: Data, metadata: ImageMetadata, requests: [RenditionRequest], fullSize: Bool) throws -> PixelBuffer? {
         let plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
-        let needed = (width: plan.geometries.map(\.width).max() ?? 0, height: plan.geometries.map(\.height).max() ?? 0)
         guard let jpeg = try RAWDecoder(data).embeddedPreview(), let header = try? ImageHeader.read(jpeg), header.format == .jpeg
         else { return nil }
         let orientation = ImageOrientation(exif: metadata.orientation)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
         let proportions = Double(upright.width) * Double(metadata.height) / (Double(upright.height) * Double(metadata.width))
-        guard upright.width >= needed.width, upright.height >= needed.height, abs(proportions - 1) <= 0.01 else { return nil }
+        guard abs(proportions - 1) <= 0.01, plan.geometries.allSatisfy({ $0.canBeMade(fromWidth: upright.width, height: upright.height) }),
+              !fullSize || (upright.width >= metadata.width && upright.height >= metadata.height)
+        else { return nil }
         try header.checkPixelLimit(limit(for: .jpeg))
-        return try TurboJPEGDecoder().decode(jpeg, scale: .one).oriented(orientation)
+        let scale = fullSize ? .one : plan.decodeScale(storedWidth: header.width, storedHeight: header.height, orientation: orientation,
+                                                       factors: TurboJPEGDecoder.scalingFactors)
+        let preview = try TurboJPEGDecoder().decode(jpeg, scale: scale).oriented(orientation)
+        guard fullSize, preview.width != metadata.width || preview.height != metadata.height else { return preview }
+        return preview.resampled(toWidth: metadata.width, height: metadata.height)
     }
 
     /// About how many bytes making `requests` (and `tiles`) of a photo takes at its peak: the

@@ -41,7 +41,7 @@ struct ImportTakeoutCommand: ParsableCommand {
     static func line(_ summary: TakeoutArchives.Summary) -> String {
         var line = "unpacked \(Wording.count(summary.unpacked, "file"))"
         if summary.bytes > 0 { line += " (\(ByteCountFormatter.string(fromByteCount: summary.bytes, countStyle: .file)))" }
-        line += " into content/Takeout"
+        line += " into content/"
         if summary.alreadyThere > 0 { line += ", \(summary.alreadyThere) already there" }
         if summary.otherProducts > 0 {
             line += "; \(Wording.count(summary.otherProducts, "file")) of other Google products left in the archives"

@@ -88,6 +88,31 @@ final class RAWDecodeTests: XCTestCase {
         assertClose(try PhotoTools.pillowPixels(of: largest.bytes), reference, "from the preview")
     }
 
+    func testAPreviewAsLargeAsThePictureGivesItsTilesToo() throws {
+        // The DNG with a full-size preview in place of its own, as many cameras embed one (exiftool
+        // writes it): deep zoom's tiles come from it too, with no development. A negative of the
+        // picture, so the two cannot be taken for each other.
+        let developed = try PhotoTools.rawpyPixels(of: dng, fileExtension: "dng")
+        let negative = PixelBuffer(width: developed.width, height: developed.height, words: developed.words.map { ~$0 & 0xFF_FFFF })
+        let full = try processor.encode(negative, as: .jpeg, quality: 95)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-raw-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try full.write(to: folder.appendingPathComponent("full.jpg"))
+        let raw = try PhotoTools.exiftool(["-PreviewImage<=\(folder.appendingPathComponent("full.jpg").path)"], on: dng, fileExtension: "dng")
+        let metadata = try processor.metadata(of: raw)
+        var tiles: [Tile] = []
+        let run = try processor.makeRenditions(of: raw, metadata: metadata, requests: [screen(1000)],
+                                               tiles: TileRequest(coveredUpTo: 1000)) { tiles.append($0) }
+        XCTAssertFalse(tiles.isEmpty, "a picture larger than its largest rendition is tiled")
+        XCTAssertEqual([run.decodedWidth, run.decodedHeight], [1224, 816])
+        // Its pixels are the preview's, within JPEG's loss of them.
+        let rendition = try XCTUnwrap(run.renditions.first)
+        let reference = try PhotoTools.pillowPixels(
+            of: try processor.encode(try PhotoTools.pillowPixels(of: full).resampled(toWidth: 1000, height: 667), as: .jpeg, quality: 100))
+        assertClose(try PhotoTools.pillowPixels(of: rendition.bytes), reference, "tiles and renditions from the full-size preview")
+    }
+
     func testDamagedRAWsAreRefusedWithAReason() throws {
         // Cut short at several places: refused, never a crash.
         for length in [16, 512, 4096, 65_536, 200_000, 300_000, 390_000, dng.count - 1000] {
