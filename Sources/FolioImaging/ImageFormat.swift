@@ -31,16 +31,18 @@ public enum ImageFormat: String, Sendable {
         }
     }
 
-    /// RAW files by their own signatures (CR2's `CR` after a TIFF header, ORF's and RW2's own
-    /// TIFF magic numbers, RAF's and CRW's names, CR3's `crx ` brand), and the RAWs that are
+    /// RAW files by their own signatures (CR2's `CR` and Phase One's `IIII` after a TIFF header,
+    /// ORF's and RW2's own TIFF magic numbers, RAF's, CRW's, MRW's and X3F's names, CR3's `crx `
+    /// brand), and the RAWs that are
     /// TIFF files (DNG, NEF, ARW, PEF, …) by what no other TIFF holds: a DNG version, sensor data
     /// (a colour filter array, or DNG's linear raw) in the first directory or its sub-directories,
     /// or Sony's private directory.
     private static func isRAW(_ bytes: ByteReader) -> Bool {
-        if bytes.matches(ascii: "II", at: 0), bytes.matches(ascii: "*\0", at: 2), bytes.matches(ascii: "CR", at: 8) { return true }
+        if bytes.matches(ascii: "II*\0", at: 0), bytes.matches(ascii: "CR", at: 8) || bytes.matches(ascii: "IIII", at: 8) { return true }
         if bytes.matches(ascii: "IIRO", at: 0) || bytes.matches(ascii: "IIRS", at: 0) || bytes.matches(ascii: "MMOR", at: 0)
             || bytes.matches(ascii: "IIU\0", at: 0) || bytes.matches(ascii: "FUJIFILMCCD-RAW", at: 0)
-            || bytes.matches(ascii: "HEAPCCDR", at: 6) || bytes.matches(ascii: "ftypcrx ", at: 4) {
+            || bytes.matches(ascii: "HEAPCCDR", at: 6) || bytes.matches(ascii: "ftypcrx ", at: 4)
+            || bytes.matches(ascii: "\0MRM", at: 0) || bytes.matches(ascii: "FOVb", at: 0) {
             return true
         }
         guard let first = TIFFDirectory.first(in: bytes) else { return false }

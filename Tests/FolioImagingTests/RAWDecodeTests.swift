@@ -139,6 +139,26 @@ final class RAWDecodeTests: XCTestCase {
         }
     }
 
+    func testEachMakersRAWIsToldByItsStructureAndReadByLibRaw() throws {
+        // exiftool's RAWs, their pixels cut out: the structure each camera wrote. What LibRaw
+        // or their EXIF say of each camera, as a page shows it; nil where LibRaw reads no more of it.
+        let cameras: [String: String?] = [
+            "CanonRaw.cr2": nil, "CanonRaw.cr3": "Canon EOS M50", "CanonRaw.crw": "Canon EOS 300D",
+            "DNG.dng": "Canon EOS 350D DIGITAL", "FujiFilm.raf": "Fujifilm S5Pro", "Minolta.mrw": "Minolta DiMAGE A2",
+            "Nikon.nef": "NIKON CORPORATION NIKON D70", "Panasonic.rw2": "Panasonic DMC-LX3", "PhaseOne.iiq": "Leaf Credo 40", "Sigma.x3f": nil,
+        ]
+        for (name, camera) in cameras {
+            let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("structure/\(name)"))
+            XCTAssertEqual(ImageFormat(sniffing: data), .raw, name)
+            switch Result(catching: { try processor.metadata(of: data) }) {
+            case .success(let metadata): XCTAssertEqual(metadata.camera, camera, name)
+            case .failure(let error):
+                XCTAssertNil(camera, "\(name): \(error)")
+                XCTAssertTrue((error as? ImagingError)?.reason.hasPrefix("corrupt or truncated RAW data") == true, "\(name): \(error)")
+            }
+        }
+    }
+
     func testTIFFsThatAreNoRAWsStayTIFFs() throws {
         let photo = TestSite.repository.appendingPathComponent("content/cc0/rocket.jpg")
         let tiff = try PhotoTools.photo(from: photo, width: 120, height: 80, format: .tiff)
