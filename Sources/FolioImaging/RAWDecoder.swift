@@ -1,5 +1,6 @@
 import CRaw
 import Foundation
+import Synchronization
 
 /// Reads cameras' RAW files (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2, PEF, …) with LibRaw; the
 /// only Swift type that calls it. It owns one LibRaw handle, closed in `deinit`, and the copy of
@@ -11,8 +12,9 @@ final class RAWDecoder {
     private let raw: UnsafeMutablePointer<libraw_data_t>
     private let bytes: UnsafeMutableRawBufferPointer
     /// Whether LibRaw met data it could not read (the file cut short, or damaged) while unpacking:
-    /// it goes on with what it has, and the picture is not the camera's.
-    private var damaged = false
+    /// it goes on with what it has, and the picture is not the camera's. Set from LibRaw's
+    /// threads, which unpack a DNG's tiles side by side.
+    private let damaged = Atomic(false)
 
     /// What LibRaw reads of the file before any pixel: its size, orientation, and the EXIF facts
     /// Folio uses, for the RAWs whose EXIF is not in a TIFF structure of its own (CR3, RAF, ORF, RW2).
@@ -35,7 +37,7 @@ final class RAWDecoder {
         // LibRaw's own handlers print to stderr: what it finds wrong is kept here, or comes back
         // as a status. (The handle lives no longer than this decoder.)
         libraw_set_dataerror_handler(raw, { decoder, _, _ in
-            decoder.map { Unmanaged<RAWDecoder>.fromOpaque($0).takeUnretainedValue().damaged = true }
+            decoder.map { Unmanaged<RAWDecoder>.fromOpaque($0).takeUnretainedValue().damaged.store(true, ordering: .relaxed) }
         }, Unmanaged.passUnretained(self).toOpaque())
         libraw_set_memerror_handler(raw, { _, _, _ in }, nil)
         try check(libraw_open_buffer(raw, bytes.baseAddress, bytes.count))
@@ -78,7 +80,7 @@ final class RAWDecoder {
         raw.pointee.params.output_bps = 8
         try check(libraw_unpack(raw))
         try check(libraw_dcraw_process(raw))
-        guard !damaged else { throw ImagingError.corrupt(.raw, detail: "its sensor data is cut short or damaged") }
+        guard !damaged.load(ordering: .relaxed) else { throw ImagingError.corrupt(.raw, detail: "its sensor data is cut short or damaged") }
         var status: Int32 = 0
         guard let image = libraw_dcraw_make_mem_image(raw, &status) else { try check(status); throw ImagingError.corrupt(.raw) }
         defer { libraw_dcraw_clear_mem(image) }
