@@ -55,3 +55,15 @@ public struct ImageMetadata: Sendable, Equatable {
         self.animated = animated
     }
 }
+
+extension ImageMetadata {
+    /// The same file shown turned by `orientation` (an EXIF orientation) in place of its own, as a
+    /// sidecar's turn asks: the upright size is the stored size turned that way.
+    public func turned(_ orientation: Int) -> ImageMetadata {
+        let stored = ImageOrientation(exif: self.orientation).uprightSize(width: width, height: height)
+        var turned = self
+        (turned.width, turned.height) = ImageOrientation(exif: orientation).uprightSize(width: stored.width, height: stored.height)
+        turned.orientation = ImageOrientation(exif: orientation).rawValue
+        return turned
+    }
+}

@@ -27,6 +27,9 @@ public struct PhotoDescription: Sendable, Equatable {
     /// Where (`exif:GPSLatitude`, `exif:GPSLongitude`): both, or neither.
     public var latitude: Double?
     public var longitude: Double?
+    /// How to turn the stored pixels (`tiff:Orientation`, as an EXIF orientation): a sidecar's is
+    /// a photographer's turn in Lightroom or digiKam, which leave the file (a RAW) as it is.
+    public var orientation: Int?
 
     public init(title: String? = nil, headline: String? = nil, description: String? = nil, keywords: [String] = [],
                 creator: String? = nil, sublocation: String? = nil, city: String? = nil, state: String? = nil,
@@ -63,6 +66,7 @@ public struct PhotoDescription: Sendable, Equatable {
         merged.people = people.isEmpty ? lower.people : people
         merged.taken = taken ?? lower.taken
         if latitude == nil { (merged.latitude, merged.longitude) = (lower.latitude, lower.longitude) }
+        merged.orientation = orientation ?? lower.orientation
         return merged
     }
 

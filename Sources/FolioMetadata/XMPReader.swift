@@ -149,6 +149,7 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
     static let exif = "http://ns.adobe.com/exif/1.0/"
     static let regions = "http://www.metadataworkinggroup.com/schemas/regions/"
+    static let tiff = "http://ns.adobe.com/tiff/1.0/"
 
     var found = PhotoDescription()
     /// Elements started and not yet ended, and whether there was any: what a complete document
@@ -285,7 +286,7 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
              (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
              (iptcCore, "Location"), (xmp, "Rating"), (xmp, "Label"), (aux, "Lens"), (exifEX, "LensModel"),
              (lightroom, "hierarchicalSubject"), (regions, "Regions"), (exif, "DateTimeOriginal"), (photoshop, "DateCreated"),
-             (xmp, "CreateDate"), (exif, "GPSLatitude"), (exif, "GPSLongitude"):
+             (xmp, "CreateDate"), (exif, "GPSLatitude"), (exif, "GPSLongitude"), (tiff, "Orientation"):
             return true
         default:
             return false
@@ -327,6 +328,8 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         // Lightroom's name for the lens over the EXIF schema's, whichever comes first.
         case (Self.aux, "Lens"): found.lens = first ?? found.lens
         case (Self.exifEX, "LensModel"): found.lens = found.lens ?? first
+        case (Self.tiff, "Orientation"):
+            found.orientation = first.flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil }
         case (Self.xmp, "Rating"):
             found.rating = first.flatMap(Double.init).flatMap { $0.isFinite ? Int(min(5, max(-1, $0.rounded()))) : nil }
         default: break

@@ -17,10 +17,10 @@ extension ImportStep {
                      files: any FileAccess, favorites: FavoriteRule, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
         let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
         let sameFile = old?.fileStamp == entry.stamp.text
-        let metadata: ImageMetadata
+        var metadata: ImageMetadata
         var issues: [BuildIssue] = []
         var described: PhotoDescription
-        let checksum: String
+        var checksum: String
         var motion: PhotoMotion?
         do {
             if ContentPath.isVideo(entry.path) {
@@ -31,7 +31,9 @@ extension ImportStep {
             } else {
                 let data = try files.read(contentRoot.appendingPathComponent(entry.path))
                 metadata = try processor.metadata(of: data)
-                checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
+                // The last import's checksum only for a photo no sidecar can have turned: a turned
+                // photo's is its turn's, not its file's.
+                checksum = old.flatMap { sameFile && entry.sidecar == nil ? $0.checksum : nil } ?? ContentHash.hex(data)
                 if let problem = metadata.colourProblem { issues.append(.warning("content/\(entry.path)", problem)) }
                 let problem: String?
                 (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
@@ -82,6 +84,13 @@ extension ImportStep {
             let problems: [String]
             (takeout, problems) = readTakeout(sidecar, contentRoot: contentRoot, files: files)
             issues += problems.map { .warning("content/\(sidecar.path)", $0) }
+        }
+        // A sidecar's turn is the photographer's (Lightroom and digiKam turn a RAW there, leaving
+        // the file as it is): it wins over the file's own. A video is not turned by one.
+        // Its renditions are another picture's than the file's, and are named so (by the checksum).
+        if let turn = fromSidecar?.orientation, motion?.kind != .video, turn != metadata.orientation {
+            metadata = metadata.turned(turn)
+            checksum = ContentHash.hex("\(checksum) turned \(turn)")
         }
         let record = entry.record
         let place = record?.place ?? record?.region ?? described.place

@@ -105,6 +105,36 @@ final class DesktopSidecarTests: XCTestCase {
         XCTAssertNotNil(row?["placeId"] as Int64?, "placed by the sidecar's GPS")
     }
 
+    /// Lightroom and digiKam turn a photo (a RAW above all) in its sidecar, leaving the file as it
+    /// is: the sidecar's `tiff:Orientation` is the photo's. Turned back, the site is again what a
+    /// fresh build makes, the turned renditions never taken for the file's own.
+    func testASidecarsTurnIsThePhotosAndTurningBackIsAFreshBuilds() async throws {
+        XCTAssertEqual(try XMPReader.read(try sidecar(["-XMP-tiff:Orientation#=6"])).get().orientation, 6)
+        let site = try TestSite()
+        let photo = try SamplePhoto(width: 240, height: 180, seed: 11).jpeg()
+        try site.write(photo, to: "content/IMG_8.jpg")
+        try site.write(try sidecar(["-XMP-dc:Title=Turned", "-XMP-tiff:Orientation#=6"]), to: "content/IMG_8.xmp")
+        try await site.build()
+        let sizes = { try site.database.writer.read { db in try Row.fetchOne(db, sql: "SELECT width, height, orientation FROM photo") } }
+        let turned = try sizes()
+        XCTAssertEqual([turned?["width"], turned?["height"], turned?["orientation"]] as [Int?], [180, 240, 6])
+        let turnedFiles = try site.publishedFiles()
+
+        try site.write(try sidecar(["-XMP-dc:Title=Turned"]), to: "content/IMG_8.xmp")
+        try await site.build()
+        let back = try sizes()
+        XCTAssertEqual([back?["width"], back?["height"], back?["orientation"]] as [Int?], [240, 180, 1])
+        let fresh = try TestSite()
+        try fresh.write(photo, to: "content/IMG_8.jpg")
+        try fresh.write(try sidecar(["-XMP-dc:Title=Turned"]), to: "content/IMG_8.xmp")
+        try await fresh.build()
+        // The renditions byte for byte (the pages carry each file's own time of upload).
+        let media = { (files: [String: Data]) in files.filter { $0.key.hasPrefix("media/") } }
+        let incremental = media(try site.publishedFiles())
+        XCTAssertEqual(incremental, media(try fresh.publishedFiles()))
+        XCTAssertTrue(Set(media(turnedFiles).keys).isDisjoint(with: incremental.keys), "the turned renditions are named apart from the file's own")
+    }
+
     func testXMPDatesAndCoordinatesAsWritten() {
         XCTAssertEqual(XMPReader.wallTime("2023-10-06"), LocalDateTime.date(from: "2023:10:06 00:00:00"))
         XCTAssertEqual(XMPReader.wallTime("2023-10-06T08:30"), LocalDateTime.date(from: "2023:10:06 08:30:00"))
