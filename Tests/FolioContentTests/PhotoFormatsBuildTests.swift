@@ -22,9 +22,12 @@ final class PhotoFormatsBuildTests: XCTestCase {
         try site.write(scan, to: "content/scans/grandma.tif")
         try site.photo("camera/DSC_0002.JPG")
         try site.write(Data("raw sensor data".utf8), to: "content/camera/DSC_0002.NEF")
-        // A RAW alone is a photo of its own: a real camera's (Tests/Fixtures/RAW).
+        // A RAW alone is a photo of its own: a real camera's (Tests/Fixtures/RAW), with darktable's
+        // sidecar (named after the RAW) giving its title.
         try site.write(try Data(contentsOf: TestSite.repository.appendingPathComponent("Tests/Fixtures/RAW/canon_eos_6d.dng")),
                        to: "content/camera/DSC_0003.DNG")
+        try site.write(try PhotoTools.exiftool(["-XMP-dc:Title=Desk at night"], on: Data(), fileExtension: "xmp"),
+                       to: "content/camera/DSC_0003.DNG.xmp")
         try site.write(Data("%PDF-1.4".utf8), to: "content/notes/itinerary.pdf")
         try site.write(Data("hello".utf8), to: "content/README")
         return site
@@ -58,6 +61,7 @@ final class PhotoFormatsBuildTests: XCTestCase {
         XCTAssertEqual(raw.kind, .raw)
         XCTAssertEqual([raw.width, raw.height], [1224, 816])
         let rawPage = try site.read("photos/\(try site.identifier("camera/DSC_0003.DNG")).html")
+        XCTAssertEqual(raw.title, "Desk at night", "titled by its sidecar")
         for fact in ["Canon EOS 6D", "EF24-105mm f/4L IS USM", "1/60 s · f/5.6 · ISO 1000 · 65 mm", "Camera RAW (DNG)", "6 June 2019"] {
             XCTAssertTrue(rawPage.contains(fact), "the RAW's page says \(fact)")
         }
