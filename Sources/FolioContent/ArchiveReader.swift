@@ -15,13 +15,11 @@ final class ArchiveReader {
     }
 
     private let archive: OpaquePointer
-    let name: String
 
     /// Opens `url` for reading; one that is no archive libarchive reads fails on its first `next()`.
     init(_ url: URL) throws {
         guard let archive = archive_read_new() else { throw ArchiveReader.Failure(reason: "libarchive could not start") }
         self.archive = archive
-        name = url.lastPathComponent
         archive_read_support_format_zip(archive)
         archive_read_support_format_tar(archive)
         archive_read_support_filter_gzip(archive)

@@ -35,9 +35,9 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
         }
     }
 
-    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG
-    /// pair (a RAW with no photo of its name is a photo itself), the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
-    /// imported with it.)
+    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG pair
+    /// (a RAW with no photo of its name is a photo itself), the edits or metadata of an editor. (A
+    /// video so named is a Live Photo's clip, and imported with it.)
     var accompaniesPhotos: Bool { self == .raw || self == .sidecar }
 
     /// XMP sidecars (`photo.xmp`, `photo.jpg.xmp`), Apple's edit records, video thumbnails.
