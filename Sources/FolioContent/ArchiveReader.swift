@@ -57,6 +57,9 @@ final class ArchiveReader {
         }
     }
 
+    /// How many of the archive file's own bytes have been read so far (compressed, for a `.tgz`).
+    var bytesRead: Int64 { archive_filter_bytes(archive, -1) }
+
     /// Passes over the current member's bytes.
     func skip() throws {
         guard archive_read_data_skip(archive) == ARCHIVE_OK else { throw error() }

@@ -34,16 +34,20 @@ public struct TakeoutArchives {
         self.disk = disk
     }
 
+    /// How far into an archive the unpacking is: its name, and the bytes of it read so far.
+    public typealias Progress = (_ archive: String, _ bytesRead: Int64) -> Void
+
     /// Unpacks each archive in turn; one that fails is said so, and the next is unpacked.
-    public func unpack(_ archives: [URL]) -> Summary {
+    /// `progress` is told after each member.
+    public func unpack(_ archives: [URL], progress: Progress? = nil) -> Summary {
         var summary = Summary()
         for archive in archives {
-            unpack(archive, into: &summary)
+            unpack(archive, into: &summary, progress: progress)
         }
         return summary
     }
 
-    private func unpack(_ url: URL, into summary: inout Summary) {
+    private func unpack(_ url: URL, into summary: inout Summary, progress: Progress?) {
         let shown = url.lastPathComponent
         let reader: ArchiveReader
         do {
@@ -75,6 +79,7 @@ public struct TakeoutArchives {
                 case .file:
                     try write(member, at: path, from: reader, into: &summary)
                 }
+                progress?(shown, reader.bytesRead)
             }
         } catch let failure as DiskFailure {
             summary.errors.append(.error("content/\(current)", failure.description))

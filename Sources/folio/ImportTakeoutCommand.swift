@@ -30,7 +30,19 @@ struct ImportTakeoutCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: paths.content.path) else {
             throw fail(FolioError(path: paths.content.path, reason: "no such folder (make a site with 'folio new')"))
         }
-        let summary = TakeoutArchives(contentRoot: paths.content).unpack(archives.map { URL(fileURLWithPath: $0) })
+        // On a terminal, how far into each part, in megabytes of it: a large export takes minutes.
+        let terminal = isatty(STDERR_FILENO) == 1
+        var line: (archive: String, progress: ProgressLine)?
+        let summary = TakeoutArchives(contentRoot: paths.content).unpack(archives.map { URL(fileURLWithPath: $0) }) { archive, read in
+            guard terminal else { return }
+            if line?.archive != archive {
+                line?.progress.finish()
+                let size = (try? FileManager.default.attributesOfItem(atPath: archives.first { $0.hasSuffix(archive) } ?? "")[.size] as? Int) ?? 0
+                line = (archive, ProgressLine("unpacking \(archive)", total: max(1, size >> 20), unit: "MB", enabled: true))
+            }
+            line?.progress.update(Int(read >> 20))
+        }
+        line?.progress.finish()
         for issue in summary.leftOut + summary.errors { tell(issue.description) }
         say(Self.line(summary))
         if !summary.errors.isEmpty { throw ExitCode.failure }
