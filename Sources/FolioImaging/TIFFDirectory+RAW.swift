@@ -1,3 +1,5 @@
+import Foundation
+
 /// The directory of a TIFF-structured RAW (DNG, NEF, ARW, PEF, …) that holds its sensor's data.
 extension TIFFDirectory {
     /// The first directory, or one of its first sub-directories, that holds sensor data: a colour
@@ -32,5 +34,15 @@ extension TIFFDirectory {
         }
         guard size > 0 else { return [] }
         return (0..<min(entry.count, limit)).compactMap { integer(bytes, at: entry.value.lowerBound + $0 * size, size: size) }
+    }
+}
+
+extension ByteReader {
+    /// The XMP packet of a TIFF structure's first directory (tag 700), as Lightroom and Photoshop
+    /// embed it in a TIFF or a DNG; nil when it has none, or one past `limit` bytes.
+    package func tiffXMP(limit: Int) -> Data? {
+        guard let first = TIFFDirectory.first(in: self), let entry = first.entry(700), [1, 7].contains(entry.type),
+              entry.value.count <= limit else { return nil }
+        return slice(at: entry.value.lowerBound, length: entry.value.count)
     }
 }

@@ -1,4 +1,5 @@
 import FolioCore
+import FolioImaging
 @testable import FolioMetadata
 import FolioTestSupport
 import Foundation
@@ -133,6 +134,25 @@ final class DesktopSidecarTests: XCTestCase {
         let incremental = media(try site.publishedFiles())
         XCTAssertEqual(incremental, media(try fresh.publishedFiles()))
         XCTAssertTrue(Set(media(turnedFiles).keys).isDisjoint(with: incremental.keys), "the turned renditions are named apart from the file's own")
+    }
+
+    /// Lightroom and Photoshop embed XMP in the TIFFs and DNGs they export (tag 700): their
+    /// titles, keywords and ratings are the photo's, as a JPEG's embedded XMP is. exiftool writes
+    /// them into a real camera's DNG and a TIFF Pillow made.
+    func testXMPEmbeddedInADNGOrATIFFIsRead() throws {
+        let tags = ["-XMP-dc:Title=Desk at night", "-XMP-dc:Subject=Office", "-XMP-dc:Subject=Night", "-XMP-xmp:Rating=5"]
+        let dng = try Data(contentsOf: TestSite.repository.appendingPathComponent("Tests/Fixtures/RAW/canon_eos_6d.dng"))
+        let tiff = try PhotoTools.photo(from: TestSite.repository.appendingPathComponent("content/cc0/rocket.jpg"),
+                                        width: 120, height: 80, format: .tiff)
+        for (data, format, fileExtension) in [(dng, ImageFormat.raw, "dng"), (tiff, .tiff, "tif")] {
+            let (found, problem) = EmbeddedDescription.read(try PhotoTools.exiftool(tags, on: data, fileExtension: fileExtension), format: format)
+            XCTAssertNil(problem, fileExtension)
+            XCTAssertEqual(found.title, "Desk at night", fileExtension)
+            XCTAssertEqual(found.keywords, ["Office", "Night"], fileExtension)
+            XCTAssertEqual(found.rating, 5, fileExtension)
+        }
+        // The DNG as Adobe Camera Raw wrote it: its XMP names the lens.
+        XCTAssertEqual(EmbeddedDescription.read(dng, format: .raw).description.lens, "EF24-105mm f/4L IS USM")
     }
 
     func testXMPDatesAndCoordinatesAsWritten() {
