@@ -10,7 +10,8 @@ extension ImportStep {
     /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
     /// from GPS; 3: its colour profile; 4: its transparency and animation; 5: its lens; 6: XMP's
     /// face regions, colour labels and hierarchical keywords, a sidecar's date and GPS; 7: a
-    /// sidecar's orientation), so that photos imported by an older Folio are read once more.
+    /// sidecar's orientation, a TIFF's or DNG's embedded XMP), so that photos imported by an older
+    /// Folio are read once more.
     static let readerVersion = "7"
 
     /// What besides the file itself decides what the import makes of a photo: its catalog
