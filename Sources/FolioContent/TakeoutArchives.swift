@@ -99,7 +99,7 @@ public struct TakeoutArchives {
             try reader.skip()
             return
         }
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = contentRoot.appendingPathComponent(RelativePath(path).folder).path
         try disk.makeFolders(folder)
         let part = "\(folder)/.\(RelativePath(path).name).folio-unpacking"
         let descriptor = disk.open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
