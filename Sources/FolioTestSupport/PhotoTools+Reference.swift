@@ -1,5 +1,6 @@
 import FolioImaging
 import Foundation
+import XCTest
 
 extension PhotoTools {
     /// Formats Pillow writes a photo in for `photo(from:width:height:format:)`.
@@ -193,6 +194,18 @@ extension PhotoTools {
             }
         }
         return sums.map { Double($0) / Double(a.words.count) }
+    }
+
+    /// Fails unless two images have one size and differ by at most `tolerance` levels of 255 per
+    /// channel, averaged over the picture: what a decode is held to against a reference decoder.
+    public static func assertClose(
+        _ decoded: PixelBuffer, _ reference: PixelBuffer, tolerance: Double, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual([decoded.width, decoded.height], [reference.width, reference.height], label, file: file, line: line)
+        guard let errors = meanError(decoded, reference) else { return }
+        XCTAssertTrue(errors.allSatisfy { $0 <= tolerance },
+                      "\(label): mean error per channel \(errors.map { String(format: "%.2f", $0) })", file: file, line: line)
     }
 
     private static func rawRGB(_ input: URL, _ output: URL, _ folder: URL, toSRGB: Bool) throws -> PixelBuffer {

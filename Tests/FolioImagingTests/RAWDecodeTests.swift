@@ -15,12 +15,9 @@ final class RAWDecodeTests: XCTestCase {
     private let tolerance = 3.0
 
     private func assertClose(
-        _ published: PixelBuffer, _ reference: PixelBuffer, _ label: String, file: StaticString = #filePath, line: UInt = #line
+        _ decoded: PixelBuffer, _ reference: PixelBuffer, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertEqual([published.width, published.height], [reference.width, reference.height], label, file: file, line: line)
-        guard let errors = PhotoTools.meanError(published, reference) else { return }
-        XCTAssertTrue(errors.allSatisfy { $0 <= tolerance },
-                      "\(label): mean error per channel \(errors.map { String(format: "%.2f", $0) })", file: file, line: line)
+        PhotoTools.assertClose(decoded, reference, tolerance: tolerance, label, file: file, line: line)
     }
 
     private func screen(_ width: Int) -> RenditionRequest {
