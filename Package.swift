@@ -8,6 +8,13 @@ let buildIdentity: [CSetting] = Context.environment["FOLIO_BUILD_IDENTITY"].map 
     return [.define("FOLIO_BUILD_IDENTITY", to: "\"\(literal)\"")]
 } ?? []
 
+/// Pixel work (resampling, blending, comparing pictures) is Folio's own Swift: unoptimised, as a debug
+/// build leaves it, it made the tests and the debug `folio` several times slower. The modules that
+/// do it are optimised in debug builds too; FOLIO_DEBUG_UNOPTIMISED=1 leaves them unoptimised, for
+/// stepping through them in a debugger.
+let optimisedInDebug: [SwiftSetting] = Context.environment["FOLIO_DEBUG_UNOPTIMISED"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// The modules whose tests read files of their own from `Tests/<module>Tests/Fixtures`.
 let withFixtures: Set = ["FolioModel", "FolioSite", "FolioVideo"]
 
@@ -46,6 +53,10 @@ let package = Package(
         .systemLibrary(name: "CCmark", pkgConfig: "libcmark", providers: [.apt(["libcmark-dev"])]),
         // HEIC through libheif itself: libgd 2.3.3's reader ignores the stride of libheif's rows.
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // Cameras' RAW files: LibRaw reads their facts and previews and develops them (libraw_r, thread-safe).
+        .systemLibrary(name: "CRaw", providers: [.apt(["libraw-dev"])]),
+        // Google Takeout's .zip and .tgz parts, unpacked into content/ (`folio import takeout`).
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // An animated WebP's first frame: libgd reads WebP through libwebp's simple decoder, stills only.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Videos: FFmpeg's libraries read containers, decode poster frames and make the published MP4.
@@ -61,9 +72,11 @@ let package = Package(
         // The library, a module for each concern, each using only the modules below it: the
         // compiler holds the layers apart. docs/architecture.md draws them.
         .target(name: "FolioCore", dependencies: ["CSystem", "CCmark", "CCrypto"]),
-        .target(name: "FolioImaging", dependencies: [
-            "FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CWebP", "CLCMS", "CTIFF", "CZlib",
-        ]),
+        .target(
+            name: "FolioImaging",
+            dependencies: ["FolioCore", "CGD", "CTurboJPEG", "CJPEG", "CExif", "CHeif", "CRaw", "CWebP", "CLCMS", "CTIFF", "CZlib"],
+            swiftSettings: optimisedInDebug
+        ),
         .target(name: "FolioVideo", dependencies: ["FolioCore", "FolioImaging", "CFFmpeg"]),
         .target(name: "FolioModel", dependencies: [
             "FolioCore", "FolioImaging", "CSystem", .product(name: "GRDB", package: "GRDB.swift"),
@@ -73,7 +86,7 @@ let package = Package(
         .target(name: "FolioMetadata", dependencies: ["FolioCore", "FolioImaging"]),
         .target(name: "FolioMedia", dependencies: ["FolioCore", "FolioImaging", "FolioModel"]),
         .target(name: "FolioFlickr", dependencies: ["FolioCore", "FolioNetwork", "FolioModel"]),
-        .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging"]),
+        .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging", "CArchive"]),
         .target(name: "FolioSite", dependencies: ["FolioCore", "FolioModel", "FolioMedia"]),
         // The build: its named steps, from content/ to public/.
         .target(name: "FolioPipeline", dependencies: [
@@ -103,7 +116,8 @@ let package = Package(
                 "FolioFlickr", "FolioPipeline", "FolioPreview", "CExif",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
-            ]
+            ],
+            swiftSettings: optimisedInDebug
         ),
         .executableTarget(
             name: "folio-bench",

@@ -10,6 +10,8 @@
 # slurm-client (sbatch, sinfo, scontrol) and munge (its authentication). The packages' own services
 # are not needed: the test starts the daemons itself.
 # FFmpeg's libraries (libav*-dev) read and write videos; the ffmpeg command makes the tests' clips.
+# LibRaw (libraw-dev) reads cameras' RAW files; the tests compare its development with rawpy's (PyPI).
+# libarchive (libarchive-dev) reads Google Takeout's .zip and .tgz parts.
 set -euo pipefail
 
 packages=(
@@ -17,6 +19,7 @@ packages=(
   libgd-dev libsqlite3-dev libcurl4-openssl-dev libturbojpeg0-dev libjpeg-dev libexif-dev libtiff-dev
   libgeonames-dev
   libheif-dev libheif-examples libimage-exiftool-perl
+  libraw-dev libarchive-dev
   liblcms2-dev zlib1g-dev libwebp-dev libssl-dev
   libcmark-dev
   libavformat-dev libavcodec-dev libswscale-dev libswresample-dev libavutil-dev ffmpeg

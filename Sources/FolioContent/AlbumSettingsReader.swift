@@ -15,16 +15,14 @@ struct AlbumSettingsReader {
         RelativePath(path).name.lowercased() == fileName
     }
 
-    /// The album's settings, or nil when the file is a catalog after all; with what was wrong.
-    ///
-    /// A password comes from `password`, or from the environment variable `passwordVariable` names
-    /// (so it need not sit in content/). It never goes into the model, nor does anything computed
-    /// from it: only where it was read from (`passwordSource`), by the file's `stamp` as the walk
-    /// found it at `now`. A protected album whose password cannot be had is published not at all
-    /// (`passwordMissing`), never in clear.
+    /// The album's settings, or nil when the file is a catalog after all; with what was wrong, and
+    /// the password variable it names when that is not set.
+    /// A password comes from `password`, or from the variable `passwordVariable` names; neither it
+    /// nor anything computed from it reaches the model, only where it was read from
+    /// (`passwordSource`). A protected album without its password is not published (`passwordMissing`).
     func read(_ path: String, stamp: FileStamp?, now: Date, photos: Set<String>,
               environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> (album: AlbumInfo?, password: String?, issues: [BuildIssue])
+        -> (album: AlbumInfo?, password: String?, issues: [BuildIssue], unsetVariable: String?)
     {
         let shown = "content/\(path)"
         // Anything but a dictionary, a file too large or too deep among them, is read as a
@@ -32,7 +30,7 @@ struct AlbumSettingsReader {
         let url = contentRoot.appendingPathComponent(path)
         guard PropertyListReading.refusal(size: stamp?.size ?? files.stamp(of: url)?.size ?? 0) == nil, let data = try? files.read(url),
               let dictionary = (try? PropertyListReading.read(data).get()) as? [String: Any] else {
-            return (nil, nil, [])
+            return (nil, nil, [], nil)
         }
         var issues: [BuildIssue] = []
         for key in dictionary.keys.sorted() where !Self.knownKeys.contains(key) {
@@ -55,9 +53,11 @@ struct AlbumSettingsReader {
         var album = AlbumInfo(path: folder, title: text("title"), description: text("description"), cover: text("cover"), unlisted: unlisted)
         var password = dictionary["password"] as? String
         if dictionary["password"] != nil, password == nil { issues.append(.error(shown, "key 'password' should be a string")) }
+        var unsetVariable: String?
         if let variable = text("passwordVariable") {
             password = environment[variable]
             if password?.isEmpty ?? true {
+                unsetVariable = variable
                 issues.append(.error(shown, "the password variable '\(variable)' is not set: the album is not published until it is"))
             }
         }
@@ -73,16 +73,13 @@ struct AlbumSettingsReader {
                 album.cover = nil
             }
         }
-        return (album, password, issues)
+        return (album, password, issues, unsetVariable)
     }
 
-    /// What the model keeps of the `album.plist` at `path` a password was read from: its size and
-    /// modification time, digested (so not even the password's length shows), when it was
-    /// written well before it was read; else a text no other build makes, so the next build
-    /// looks again, as a file written twice within its clock's step could look untouched (see
-    /// `CatalogCache.settling`). A new source makes the build draw the album's pages, which
-    /// derives its key, and a new password shows there. A password given by a variable is not
-    /// in the file: a new value is sealed by the next build that is not up to date.
+    /// What the model keeps of the `album.plist` at `path` a password was read from: a digest of its
+    /// size and modification time (never the password's length) when it was written well before it
+    /// was read, else a text no other build makes, so the next build looks again (see
+    /// `CatalogCache.settling`). A new source has the album's pages drawn, and its key derived, again.
     static func passwordSource(_ path: String, stamp: FileStamp?, now: Date) -> String {
         guard let stamp, stamp.modified < now.addingTimeInterval(-CatalogCache.settling) else {
             return "unsettled \(UUID().uuidString)"

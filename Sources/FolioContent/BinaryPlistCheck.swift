@@ -1,17 +1,13 @@
 import FolioCore
 import Foundation
 
-/// Walks a binary property list's objects before Foundation reads them, as Foundation would:
-/// from the top object through every array's and dictionary's references. Foundation's reader
-/// recurses once a level and reads a shared object again for each reference, and on Linux it
-/// crashes the whole process (a null dereference while bridging) on a set, a type no plist
-/// editor writes but any file can claim. So a file is refused, naming the object, when it holds
-/// anything but a catalog's arrays, dictionaries, strings, numbers, dates, booleans and data;
-/// when arrays and dictionaries nest deeper than `ReadingLimits.nesting`; when one holds itself,
-/// directly or further in (Foundation would stop at such a loop, with a message about something
-/// else); or when its shared objects would be read as more than `ReadingLimits.propertyListObjects`.
-/// Only the trailer, the offset table, each object's marker and the references are read: the walk
-/// costs one step per reference, and nothing it has not walked reaches Foundation.
+/// Walks a binary property list's objects before Foundation reads them, as Foundation would.
+/// Foundation's reader recurses once a level, reads a shared object again for each reference,
+/// and on Linux crashes the process on a set (a type no plist editor writes). So a file is
+/// refused, naming the object, when it holds anything but a catalog's types, nests deeper than
+/// `ReadingLimits.nesting`, holds itself, or would be read as more than
+/// `ReadingLimits.propertyListObjects` objects. The walk reads only the trailer, the offset table,
+/// each object's marker and the references: one step per reference.
 enum BinaryPlistCheck {
     static let magic = Array("bplist0".utf8)
 

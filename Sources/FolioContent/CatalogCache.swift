@@ -1,34 +1,64 @@
 import FolioCore
 import Foundation
 
-/// Catalogs as they were last read, so that one that did not change is not parsed again: a
-/// library's catalogs hold a record per photo, and parsing a hundred thousand records of XML
-/// (and checking every value of them) costs seconds on every build.
-///
-/// A catalog's reading is kept in `folio-cache/catalogs/`, under a name made from the Folio that
-/// read it, the catalog's path and a hash of its bytes: the same bytes at the same place, read by
-/// the same Folio, read the same. The records' paths are kept as the catalog wrote them; what
-/// depends on the files around them (a record whose path has stray spaces finding its file) is
-/// decided again on every build. Lose the folder and the next build parses every catalog.
-///
-/// A catalog last written well before it was read (`settled`) is kept under a name made from its
-/// size and modification time instead, as the import knows a photo's file unchanged, and is then
-/// not even read: a large library's catalogs are tens of megabytes of XML, read and hashed on
-/// every build only to find them as they were. "Well before" is what makes that safe on a file
-/// system that keeps times to the second (or two): a catalog written in the same second as it
-/// was read could be written again, as long, within that second, and look untouched (git's
-/// "racily clean" files). Such a catalog is known by its bytes until it settles.
+/// Catalogs as they were last read (`folio-cache/catalogs/`), so that one that did not change is
+/// not parsed again. A reading is named by the Folio that read it, the catalog's path and a hash
+/// of its bytes; one of a catalog written well before it was read (`settling`), by its size and
+/// modification time instead, and that catalog is not even read. "Well before": a catalog written
+/// again, as long, within the second it was read would look untouched on a file system that keeps
+/// times to the second (git's "racily clean" files). What depends on the files around a record (a
+/// path with stray spaces finding its file) is decided again on every build.
 package struct CatalogCache: Sendable {
     let folder: URL
     /// Which Folio reads: a new one reads every catalog again.
     let reader: String
     /// Where the readings are written.
     var disk: any Disk = LocalDisk()
+    /// Where a build's writes wait their turn, behind its critical path; written at once when nil.
+    let writes: Writes?
 
-    package init(folder: URL, reader: String, disk: any Disk = LocalDisk()) {
+    package init(folder: URL, reader: String, disk: any Disk = LocalDisk(), writes: Writes? = nil) {
         self.folder = folder
         self.reader = reader
         self.disk = disk
+        self.writes = writes
+    }
+
+    /// A build's writes to the cache, one after the other on a queue of their own: a large
+    /// catalog's reading takes a core a while to write, and nothing of the build waits for it
+    /// but a reading of the cache (`load`, `last`) and the build's end (`finish`).
+    package final class Writes: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "folio.catalog-cache")
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        /// The names of the files being written: a reading of one of them waits for it.
+        private var pending: [String: Int] = [:]
+
+        package init() {}
+
+        /// Writes `names` by `work`, after the writes asked for before.
+        func add(_ names: [String], _ work: @escaping @Sendable () -> Void) {
+            lock.withLock { for name in names { pending[name, default: 0] += 1 } }
+            queue.async(group: group) { [self] in
+                work()
+                lock.withLock {
+                    for name in names {
+                        pending[name]! -= 1
+                        if pending[name] == 0 { pending[name] = nil }
+                    }
+                }
+            }
+        }
+
+        /// Waits for the writes of `name`, if any are still to be done (and so for those before).
+        func finish(_ name: String) {
+            if lock.withLock({ pending[name] != nil }) { group.wait() }
+        }
+
+        /// Waits for every write asked for so far.
+        package func finish() {
+            group.wait()
+        }
     }
 
     /// How long before its reading a catalog must have been written to be known by its stamp:
@@ -47,31 +77,58 @@ package struct CatalogCache: Sendable {
     }
 
     package func load(_ key: String) -> CatalogReader.Result? {
+        writes?.finish(key)
         guard let data = try? Data(contentsOf: folder.appendingPathComponent(key)) else { return nil }
         return Reader.result(of: data)
     }
 
-    /// Best effort: a cache that cannot be written only costs the parse again.
-    func store(_ result: CatalogReader.Result, key: String) {
+    /// Best effort: a cache that cannot be written only costs the parse again. The catalog's
+    /// pointer names the reading from then on (`last(of:)`).
+    func store(_ result: CatalogReader.Result, key: String, of catalog: String) {
+        guard let writes else { return write(result, key: key, of: catalog) }
+        writes.add([key, pointer(of: catalog)]) { [self] in write(result, key: key, of: catalog) }
+    }
+
+    private func write(_ result: CatalogReader.Result, key: String, of catalog: String) {
         var writer = Writer()
         writer.result(result)
         try? disk.makeFolders(folder.path)
         try? disk.writeFile(Data(writer.bytes), to: folder.appendingPathComponent(key).path, atomically: true)
+        try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
+    }
+
+    /// The name of the file that names the last reading kept of `catalog`, whatever its bytes.
+    func pointer(of catalog: String) -> String {
+        "p" + ContentHash.hex("\(reader)\u{1e}\(catalog)")
+    }
+
+    /// The last reading kept of `catalog`, when the catalog has changed since: what its elements
+    /// that did not change are taken from (`CatalogReader.reread`).
+    func last(of catalog: String) -> CatalogReader.Result? {
+        writes?.finish(pointer(of: catalog))
+        guard let key = try? String(contentsOf: folder.appendingPathComponent(pointer(of: catalog)), encoding: .utf8),
+              !key.contains("/"), !key.hasPrefix(".") else { return nil }
+        return load(key)
     }
 
     /// Forgets the readings of catalogs that are no longer as they were.
     func prune(keeping keys: Set<String>) {
+        guard let writes else { return pruneNow(keeping: keys) }
+        writes.add([]) { [self] in pruneNow(keeping: keys) }
+    }
+
+    private func pruneNow(keeping keys: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !keys.contains(name) {
             try? disk.removeTree(folder.appendingPathComponent(name).path)
         }
     }
 
     /// The first line of a kept reading; another is not read (a reading without its records'
-    /// fingerprints, "folio-catalog 1", is parsed again once).
-    private static let heading = Array("folio-catalog 2\n".utf8)
+    /// fingerprints, "folio-catalog 1", or its elements, "folio-catalog 2", is parsed again once).
+    private static let heading = Array("folio-catalog 3\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
-    /// `Data` once: a `Data` appended to a value at a time cost a fifth of parsing the catalog.
+    /// `Data` once, not appended to a `Data` a value at a time.
     private struct Writer {
         var bytes = CatalogCache.heading
 
@@ -110,6 +167,12 @@ package struct CatalogCache: Sendable {
                 int(issue.severity == .error ? 1 : 0)
                 text(issue.path)
                 text(issue.reason)
+            }
+            int(result.elements.count)
+            for element in result.elements {
+                int(Int(Int64(bitPattern: element.hash)))
+                int(element.records)
+                int(element.issues)
             }
         }
     }
@@ -181,6 +244,15 @@ package struct CatalogCache: Sendable {
             for _ in 0..<issueCount {
                 guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
                 result.issues.append(BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason))
+            }
+            guard let elementCount = int(), elementCount >= 0 else { return nil }
+            var (records, issues) = (0, 0)
+            for _ in 0..<elementCount {
+                // Each element's counts run on from the last, within the reading's own.
+                guard let hash = int(), let recordsEnd = int(), let issuesEnd = int(), recordsEnd >= records, issuesEnd >= issues,
+                      recordsEnd <= result.records.count, issuesEnd <= result.issues.count else { return nil }
+                (records, issues) = (recordsEnd, issuesEnd)
+                result.elements.append(CatalogReader.Result.Element(hash: UInt64(bitPattern: Int64(hash)), records: records, issues: issues))
             }
             return offset == bytes.count ? result : nil
         }

@@ -26,8 +26,24 @@ package struct CatalogReader: Sendable {
         /// is parsed and kept with its reading: a catalog taken from the cache is not hashed
         /// again, record by record, on every build.
         var fingerprints: [UInt64] = []
-        /// The catalog's name in the cache, when there is one.
-        var cacheKey: String?
+        /// Of an XML catalog, each element of its array as parsed: what the next reading of the
+        /// catalog, changed, takes from this one for the elements whose bytes are the same
+        /// (`reread`). Empty when the elements were not found by their markup.
+        var elements: [Element] = []
+        /// The names in the cache this reading is found by: its own, and its catalog's pointer to it.
+        var cacheKeys: [String] = []
+        /// Of a catalog read again after an edit (`reread`), the records of the elements parsed
+        /// anew: those a build's load keeps with their entries, so that its import need not read
+        /// the catalog again for them. Not kept in the cache.
+        var parsedAnew = IndexSet()
+
+        /// An element of a catalog's array: the hash of its bytes, and how many records and issues
+        /// the elements up to it and it made.
+        struct Element: Sendable, Equatable {
+            var hash: UInt64
+            var records: Int
+            var issues: Int
+        }
     }
 
     /// The records of the catalog at `relativePath`, whose size and modification time the walk
@@ -51,21 +67,23 @@ package struct CatalogReader: Sendable {
             } catch {
                 return Result(issues: [.error(shown, "not a readable property list (\(PropertyListReading.explain(error)))")])
             }
-            // Known by its bytes (a reading kept before it settled), else parsed; kept under the one
-            // name the next build looks for. By its stamp only when the file read is the one the walk
+            // Known by its bytes (a reading kept before it settled), else parsed (element by element
+            // where its markup allows, those the catalog's last reading had taken from there); kept
+            // under the one name the next build looks for. By its stamp only when the file read is the one the walk
             // stamped: one written since would be kept under the stamp of what it replaced.
             let byBytes = cache?.key(catalog: relativePath, data: data)
             let settled = settled.flatMap { files.stamp(of: contentRoot.appendingPathComponent(relativePath)) == stamp ? $0 : nil }
             key = settled ?? byBytes
             if let byBytes, let cached = cache?.load(byBytes) {
                 result = cached
-                if let settled { cache?.store(result, key: settled) }
+                if let settled { cache?.store(result, key: settled, of: relativePath) }
             } else {
-                result = parse(data, catalog: relativePath)
-                if let key { cache?.store(result, key: key) }
+                let ranges = XMLPlist.elementRanges(data)
+                result = parse(data, catalog: relativePath, ranges: ranges, last: ranges == nil ? nil : cache?.last(of: relativePath))
+                if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
-        result.cacheKey = key
+        if let key, let cache { result.cacheKeys = [key, cache.pointer(of: relativePath)] }
         for (index, trimmed) in result.trimmedPaths.enumerated() {
             if let trimmed, files.stamp(of: contentRoot.appendingPathComponent(result.records[index].path)) == nil {
                 result.records[index].path = trimmed
@@ -76,8 +94,17 @@ package struct CatalogReader: Sendable {
     }
 
     /// The records of a catalog's bytes and what is wrong with them: all it says, nothing of the
-    /// files around it.
-    func parse(_ data: Data, catalog relativePath: String) -> Result {
+    /// files around it. With the `ranges` of the elements of its array (`XMLPlist.elementRanges`),
+    /// element by element (`reread`), taking those the `last` reading had from there: never the
+    /// whole array's values at once, and each element's hash kept for the next reading.
+    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil, last: Result? = nil) -> Result {
+        if let ranges, let read = reread(data, ranges, last: last ?? Result(), catalog: relativePath) { return read }
+        return parseWhole(data, catalog: relativePath).result
+    }
+
+    /// The catalog's values read at once; `refused` when they would not read, and the catalog
+    /// says only that.
+    private func parseWhole(_ data: Data, catalog relativePath: String) -> (result: Result, refused: Bool) {
         var result = Result()
         let shown = "content/\(relativePath)"
         let plist: Any
@@ -85,11 +112,11 @@ package struct CatalogReader: Sendable {
         case .success(let value): plist = value
         case .failure(let refusal):
             result.issues.append(refusal.issue(shown))
-            return result
+            return (result, true)
         }
         guard let array = plist as? [Any] else {
             result.issues.append(.error(shown, "a catalog must be an array of dictionaries, found \(Self.typeName(plist))"))
-            return result
+            return (result, false)
         }
         let folder = RelativePath(relativePath).folder
         for (index, element) in array.enumerated() {
@@ -105,6 +132,53 @@ package struct CatalogReader: Sendable {
                 result.fingerprints.append(record.fingerprintValue)
             }
             result.issues += fields.issues
+        }
+        return (result, false)
+    }
+
+    /// The catalog whose array's elements lie at `ranges` in `data`, read from its `last` reading:
+    /// each element whose bytes it had taken from there, at its new place, and each other parsed
+    /// alone. The same as the whole parsed at once; nil where that is not sure (an element that
+    /// does not parse as the one element of an array, or says anything of the catalog as a whole).
+    func reread(_ data: Data, _ ranges: [Range<Int>], last: Result, catalog relativePath: String) -> Result? {
+        let shown = "content/\(relativePath)"
+        var known: [UInt64: Int] = [:]
+        for (index, element) in last.elements.enumerated() where known[element.hash] == nil { known[element.hash] = index }
+        var result = Result()
+        result.elements.reserveCapacity(ranges.count)
+        for (index, range) in ranges.enumerated() {
+            let place = "\(shown), record \(index)"
+            let hash = data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            let from: Result
+            let records: Range<Int>, issues: Range<Int>
+            if let was = known[hash] {
+                from = last
+                let before = was == 0 ? (records: 0, issues: 0) : (records: last.elements[was - 1].records, issues: last.elements[was - 1].issues)
+                (records, issues) = (before.records..<last.elements[was].records, before.issues..<last.elements[was].issues)
+            } else {
+                var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#.utf8)
+                document.append(data[range])
+                document.append(contentsOf: "</array></plist>".utf8)
+                let (alone, refused) = parseWhole(document, catalog: relativePath)
+                let first = "\(shown), record 0"
+                guard !refused, alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
+                      alone.records.count <= 1 else { return nil }
+                (from, records, issues) = (alone, alone.records.indices, alone.issues.indices)
+            }
+            if known[hash] == nil { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + records.count)) }
+            for at in records {
+                var record = from.records[at]
+                record.location = place
+                result.records.append(record)
+                result.trimmedPaths.append(from.trimmedPaths[at])
+                result.fingerprints.append(from.fingerprints[at])
+            }
+            for at in issues {
+                var issue = from.issues[at]
+                issue.path = place
+                result.issues.append(issue)
+            }
+            result.elements.append(Result.Element(hash: hash, records: result.records.count, issues: result.issues.count))
         }
         return result
     }

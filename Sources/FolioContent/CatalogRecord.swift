@@ -33,15 +33,14 @@ public struct CatalogRecord: Sendable, Hashable, Encodable {
         "taken", "uploaded", "favorite", "tags",
     ]
 
-    /// The record's values hashed, to tell an edited record from an unchanged one. Where it
-    /// stands in its catalog is not one of them: records may move. Written property by property,
-    /// the very stamp `Encodable` gives (`ContentHash.hex(encoding:)`, which the models of earlier
-    /// builds hold), at a tenth of its cost: asked of every record of a library on every build.
+    /// The record's values hashed, to tell an edited record from an unchanged one (not where it
+    /// stands: records may move). Written property by property, the very stamp
+    /// `ContentHash.hex(encoding:)` gives, which the models of earlier builds hold.
     var fingerprint: String { ContentHash.hexText(fingerprintValue) }
 
     /// The number `fingerprint` writes in hex.
     package var fingerprintValue: UInt64 {
-        ValueStamp.made { values in
+        ValueDigest.made { values in
             values.keyed()
             values.field("location", "")
             values.field("path", path)

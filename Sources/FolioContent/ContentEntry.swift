@@ -14,7 +14,7 @@ public struct ContentEntry: Sendable, Equatable {
     /// Where its record is and the record's fingerprint, once the record is let go: a build's
     /// load keeps no more of a record than the import needs to tell an unchanged photo by, and
     /// the import reads again the records of the photos that changed (`CatalogRecord.Place`).
-    /// Held, a million photos' records were a third of the load step's peak.
+    /// Held, the records would be the largest part of the load step's memory.
     public private(set) var catalogued: CatalogRecord.Place?
     public var stamp: FileStamp
     /// The XMP sidecar beside the image (`photo.jpg.xmp` or `photo.xmp`), as Lightroom and
@@ -33,17 +33,29 @@ public struct ContentEntry: Sendable, Equatable {
         get { companions?.value.clip }
         set { change { $0.clip = newValue } }
     }
+    /// The JSON Google Takeout wrote beside the photo (`IMG_1.jpg.json`, `TakeoutNames`).
+    public var takeout: Sidecar? {
+        get { companions?.value.takeout }
+        set { change { $0.takeout = newValue } }
+    }
+    /// The other albums, by folder, whose copy of the photo is this one (`Photo.alsoListedIn`).
+    public var alsoListedIn: [String] {
+        get { companions?.value.alsoListedIn ?? [] }
+        set { change { $0.alsoListedIn = newValue } }
+    }
 
     private var held: Boxed<CatalogRecord>?
 
     /// The files beside the image, held by reference where it has any: most have none, and the
-    /// three, held in each entry, were 96 of its 312 bytes (at a million photos, 96 MB).
+    /// three inline would be a large part of every entry.
     private var companions: Boxed<Companions>?
 
     private struct Companions: Sendable, Hashable {
         var sidecar: Sidecar?
         var markdown: Sidecar?
         var clip: Sidecar?
+        var takeout: Sidecar?
+        var alsoListedIn: [String] = []
     }
 
     public init(path: String, record: CatalogRecord?, stamp: FileStamp, sidecar: Sidecar? = nil, markdown: Sidecar? = nil,
@@ -102,6 +114,12 @@ public struct ContentInventory: Sendable {
     public var leftOut: [LeftOutFile] = []
     /// Protected albums' passwords, by folder: for this build only, never stored.
     public var passwords: [String: String] = [:]
+    /// The password variables albums name that are not set: the build's only inputs outside the
+    /// site that can undo an error (`StandingReport.unsetVariables`).
+    public var unsetVariables: [String] = []
+
+    /// What a Google Takeout export left unpaired: sidecars and photos without each other.
+    public var takeoutGaps = TakeoutGaps()
 
     /// Folders (relative to content/) that could not be opened: what they hold is not known to
     /// be gone, only unseen.

@@ -51,7 +51,7 @@ public struct ContentExclusions: Sendable {
 }
 
 /// A file under `content/` that the owner left out, and what left it out.
-public struct LeftOutFile: Sendable, Equatable {
+public struct LeftOutFile: Sendable, Equatable, Codable {
     public var path: String
     public var reason: String
 

@@ -3,9 +3,15 @@ import Foundation
 
 /// What a file under `content/` is, by its extension: what Folio imports, and, of the rest,
 /// what a gallery owner would call it when told it was skipped.
-public enum ContentFileKind: String, Sendable, Equatable {
+public enum ContentFileKind: String, Sendable, Equatable, Codable {
     /// A sidecar is only ever skipped when no photo has its name: otherwise it is the photo's.
     case photo, catalog, video, raw = "RAW", sidecar = "sidecar of no photo", document
+    /// JSON: a Google Takeout sidecar or album description when it is one (see
+    /// `ContentLoader.readTakeoutMetadata`), skipped otherwise.
+    case json = "JSON of no photo"
+    /// The original of a photo Google Photos edited, published as the edited copy alone. Never a
+    /// file's kind by its extension.
+    case editedOriginal = "original of an edited photo"
     case other = "not a photo"
 
     public init(path: String) {
@@ -16,10 +22,12 @@ public enum ContentFileKind: String, Sendable, Equatable {
             self = .catalog
         } else if ContentPath.videoExtensions.contains(fileExtension) {
             self = .video
-        } else if Self.raws.contains(fileExtension) {
+        } else if ContentPath.rawExtensions.contains(fileExtension) {
             self = .raw
         } else if Self.sidecars.contains(fileExtension) {
             self = .sidecar
+        } else if fileExtension == "json" {
+            self = .json
         } else if Self.documents.contains(fileExtension) {
             self = .document
         } else {
@@ -27,15 +35,11 @@ public enum ContentFileKind: String, Sendable, Equatable {
         }
     }
 
-    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG
-    /// pair, the edits or metadata of an editor. (A video so named is a Live Photo's clip, and
-    /// imported with it.)
+    /// What a camera or phone keeps beside a photo under the same name: the RAW of a RAW+JPEG pair
+    /// (a RAW with no photo of its name is a photo itself), the edits or metadata of an editor. (A
+    /// video so named is a Live Photo's clip, and imported with it.)
     var accompaniesPhotos: Bool { self == .raw || self == .sidecar }
 
-    private static let raws: Set<String> = [
-        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw",
-        "x3f", "3fr", "iiq", "erf", "kdc", "mrw", "raw", "rwl",
-    ]
     /// XMP sidecars (`photo.xmp`, `photo.jpg.xmp`), Apple's edit records, video thumbnails.
     private static let sidecars: Set<String> = ["xmp", "aae", "thm"]
     private static let documents: Set<String> = ["pdf", "txt", "md", "rtf", "doc", "docx", "html", "htm", "psd", "svg"]

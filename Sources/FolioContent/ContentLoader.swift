@@ -47,7 +47,7 @@ public struct ContentLoader: Sendable {
         var exclusions = exclusions
         let markers = walk.entries.filter { ContentExclusions.isMarker($0.path) }
         exclusions.readMarkers(markers.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
-        // The walk's own listing when nothing is left out (a copy was 48 bytes a file).
+        // The walk's own listing when nothing is left out, not a copy.
         var listing = walk.entries
         if !markers.isEmpty || !exclusions.isEmpty {
             listing = []
@@ -59,13 +59,12 @@ public struct ContentLoader: Sendable {
                 }
             }
         }
-        // The listing's paths, looked through where they are: as arrays of their own (every
-        // path, every photo's), a million files' were 32 MB at the step's peak.
+        // The listing's paths, looked through where they are, not copied into arrays of their own.
         let all = listing.lazy.map(\.path)
         // Each file's kind by its extension, found once (on every core) and asked by every pass
         // below, which looks at a file's path only when its kind is the one it is after: each
-        // path is a string of its own in memory, and a pass through all of them (every one
-        // copied, retained and released) was some 15 ms at 100,000 files.
+        // path is a string of its own, and a pass through all of them copies, retains and
+        // releases every one.
         let kinds = listing.concurrentMap(minimum: 4096) { ContentFileKind(path: $0.path) }
         func listed(_ kind: ContentFileKind) -> [FileEntry] {
             kinds.indices.filter { kinds[$0] == kind }.map { listing[$0] }
@@ -74,7 +73,10 @@ public struct ContentLoader: Sendable {
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
         let clips = Self.liveClips(all, kinds: kinds)
-        let isPhoto = kinds.indices.map { Self.isPhoto(at: $0, all, kind: kinds[$0], clips: clips) }
+        // A RAW named as a photo in its folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's
+        // companion; every other RAW is a photo of its own.
+        let pairedRAWs = Self.pairedRAWs(all, kinds: kinds)
+        let isPhoto = kinds.indices.map { Self.isPhoto(at: $0, all, kind: kinds[$0], clips: clips, pairedRAWs: pairedRAWs) }
         let images = zip(all, isPhoto).lazy.filter(\.1).map(\.0)
         let realRoot = files.realPath(contentRoot) + "/"
         // The regular files the walk found, which are inside content/ by construction (only links,
@@ -107,27 +109,28 @@ public struct ContentLoader: Sendable {
             let entry = listing.first { $0.path == settings }
             guard entry?.isLink != true else { continue }
             let stamp = entry?.stamp ?? files.stamp(of: contentRoot.appendingPathComponent(settings))
-            let (album, password, issues) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos, environment: environment)
+            let (album, password, issues, unset) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos, environment: environment)
             guard let album else { continue }
             inventory.albums.append(album)
             if let password { inventory.passwords[album.path] = password }
+            if let unset { inventory.unsetVariables.append(unset) }
             inventory.issues += issues
             catalogs.removeAll { $0 == settings }
         }
         let reader = CatalogReader(contentRoot: contentRoot, files: files, cache: catalogCache)
-        // Room for every photo's entry up front: at 100,000 photos the entries are tens of
-        // megabytes, and grown by doubling they were copied over and over into fresh pages.
+        // Room for every photo's entry up front: grown by doubling, a large library's entries
+        // would be copied over and over into fresh pages.
         inventory.entries.reserveCapacity(isPhoto.reduce(0) { $1 ? $0 + 1 : $0 })
         var cached = Set<String>()
         defer { catalogCache?.prune(keeping: cached) }
         let links = Set(listing.filter(\.isLink).map(\.path))
         // Catalogs are read (parsed, or taken from the cache) on every core, and where the walk
         // found each record's file looked up there too; what they say is taken in the walk's
-        // order, one after the other. A batch of 64 at a time: read all at once, a million
-        // photos' records were held beside the entries made of them (180 MB and their strings).
+        // order, one after the other. A batch of 64 at a time, so a large library's records are
+        // never all held beside the entries made of them.
         let (files, contentRoot, found, now, keepsRecords) = (self.files, self.contentRoot, walked, Date(), keepsRecords)
         for batch in catalogs.chunked(64) {
-            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts)? in
+            var results = Array(batch).concurrentMap(minimum: 2) { catalog -> (CatalogReader.Result, RecordFacts, [Int: CatalogRecord])? in
                 if links.contains(catalog), files.realPath(contentRoot.appendingPathComponent(catalog)).pathRelative(to: realRoot) == nil {
                     return nil
                 }
@@ -135,24 +138,32 @@ public struct ContentLoader: Sendable {
                 let facts = RecordFacts(result, walked: found, fingerprints: !keepsRecords)
                 // Let go here, on the core that made them, when the entries will not keep them and
                 // every file they name was found as named (one that was not may be found under its
-                // name in the other normal form, and fingerprinted with that path).
-                if !keepsRecords, !facts.positions.contains(nil) { result.records = [] }
-                return (result, facts)
+                // name in the other normal form, and fingerprinted with that path); but for the
+                // few an edit parsed anew (an eighth of the catalog at most), whose photos the
+                // import will read: it then need not read the catalog again for them.
+                var anew: [Int: CatalogRecord] = [:]
+                if !keepsRecords, !facts.positions.contains(nil) {
+                    if result.parsedAnew.count * 8 < result.records.count {
+                        for index in result.parsedAnew { anew[index] = result.records[index] }
+                    }
+                    result.records = []
+                }
+                return (result, facts, anew)
             }
             for (index, catalog) in batch.enumerated() {
                 // Each catalog's records are let go once they are entries.
-                guard let (result, facts) = results[index].take() else {
+                guard let (result, facts, anew) = results[index].take() else {
                     inventory.issues.append(.error("content/\(catalog)", "is a link that leads outside content/"))
                     continue
                 }
-                if let key = result.cacheKey { cached.insert(key) }
+                cached.formUnion(result.cacheKeys)
                 inventory.issues += result.issues
                 // The records by their places, not copied one by one (a copy is a dozen strings
-                // retained and released on this core: a sixth of the step at 100,000 photos).
+                // retained and released on this core).
                 for index in facts.positions.indices {
                     var (at, asRead) = (facts.positions[index], true)
                     // The walk's own string for the path (the same bytes): the record's, made
-                    // from the catalog's folder and the name it gives, goes (64 MB at a million).
+                    // from the catalog's folder and the name it gives, goes.
                     var path = at.map(walked.path(at:)) ?? result.records[index].path
                     if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
                         (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
@@ -167,8 +178,7 @@ public struct ContentLoader: Sendable {
                                             realRoot: realRoot, walked: walked, catalog: facts.locations[index], issues: &inventory.issues)
                     else { continue }
                     walked.list(path, at: at)
-                    if keepsRecords {
-                        var record = result.records[index]
+                    if var record = keepsRecords ? result.records[index] : anew[index] {
                         record.path = path
                         inventory.entries.append(ContentEntry(path: path, record: record, stamp: stamp))
                     } else {
@@ -195,82 +205,22 @@ public struct ContentLoader: Sendable {
                 inventory.entries.append(ContentEntry(path: file.path, record: nil, stamp: stamp))
             }
         }
-        inventory.skipped = skippedFiles(listing, kinds: kinds, photos: images)
+        inventory.skipped = skippedFiles(listing, kinds: kinds, isPhoto: isPhoto, photos: images)
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
         for index in listing.indices where listing[index].isLink {
             let link = listing[index].path
             if !ContentPath.isMedia(link) && !catalogs.contains(link) { inventory.issues.append(linkIssue(link, realRoot: realRoot)) }
         }
-        for index in inventory.entries.indices where !sidecars.isEmpty {
-            let path = inventory.entries[index].path
-            let candidates = [path + ".xmp", RelativePath(path).deletingExtension.text + ".xmp"].map { $0.lowercased() }
-            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first,
-                  let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
-            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
-        }
+        pairXMPSidecars(into: &inventory, sidecars: sidecars, walked: walked)
         readSigalDescriptions(into: &inventory, listing: listed(.document), photos: { photos })
+        readTakeoutMetadata(into: &inventory, listing: listed(.json))
         for index in inventory.entries.indices where !clips.clipOf.isEmpty {
             guard let clip = clips.stillOf[inventory.entries[index].path],
                   let stamp = walked.stamp(of: clip) ?? files.stamp(of: contentRoot.appendingPathComponent(clip)) else { continue }
             inventory.entries[index].clip = Sidecar(path: clip, stamp: stamp)
         }
         return inventory
-    }
-
-    /// What becomes a photo of the gallery: an image, or a video that is no Live Photo's clip
-    /// (the file at `index` in `paths`, whose path is looked at only when it is a video).
-    private static func isPhoto<Paths: RandomAccessCollection<String>>(at index: Int, _ paths: Paths, kind: ContentFileKind,
-                                clips: (clipOf: [String: String], stillOf: [String: String])) -> Bool where Paths.Index == Int {
-        kind == .photo || (kind == .video && clips.clipOf[paths[index]] == nil)
-    }
-
-    /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
-    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video). `kinds`
-    /// are the paths' own.
-    static func liveClips<Paths: RandomAccessCollection<String>>(_ paths: Paths, kinds: [ContentFileKind])
-        -> (clipOf: [String: String], stillOf: [String: String]) where Paths.Index == Int {
-        let videos = kinds.indices.filter { kinds[$0] == .video }.map { paths[$0] }
-        guard !videos.isEmpty else { return ([:], [:]) }
-        var stills: [String: String] = [:]
-        for index in kinds.indices where kinds[index] == .photo {
-            stills[RelativePath(paths[index]).deletingExtension.text.lowercased()] = paths[index]
-        }
-        var clipOf: [String: String] = [:], stillOf: [String: String] = [:]
-        for video in videos.sorted() {
-            guard let still = stills[RelativePath(video).deletingExtension.text.lowercased()], stillOf[still] == nil else { continue }
-            clipOf[video] = still
-            stillOf[still] = video
-        }
-        return (clipOf, stillOf)
-    }
-
-    /// Every file that is neither a photo, a video nor a catalog. A RAW named as a photo in its
-    /// folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar named so
-    /// (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    private func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], photos: some Sequence<String>) -> [SkippedFile] {
-        // Made only when some file may be a companion: most libraries have none.
-        lazy var photoByStem: [String: String] = {
-            var byStem: [String: String] = [:]
-            for photo in photos {
-                byStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
-                byStem[photo.lowercased()] = photo
-            }
-            return byStem
-        }()
-        // Looked through where they are: listed apart with their kinds first, a million files
-        // were 75 MB at the load step's peak.
-        var skipped: [SkippedFile] = []
-        for index in listing.indices where !listing[index].isLink {
-            // Videos are imported: alone, or as the clip of the Live Photo of their name.
-            let kind = kinds[index]
-            guard kind != .photo, kind != .catalog, kind != .video else { continue }
-            let file = listing[index]
-            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
-            if kind == .sidecar, photo != nil { continue }
-            skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
-        }
-        return skipped.sorted { $0.path < $1.path }
     }
 
     private func linkIssue(_ path: String, realRoot: String) -> BuildIssue {
@@ -306,7 +256,7 @@ public struct ContentLoader: Sendable {
             return nil
         }
         guard isMedia else {
-            issues.append(.error(blame, "not an image or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"))
+            issues.append(.error(blame, "not an image, RAW or video file (expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .dng, .cr2, .nef, .mp4, .mov, .webm…)"))
             return nil
         }
         return stamp
@@ -315,8 +265,8 @@ public struct ContentLoader: Sendable {
 
 /// What the load asks of each record of a catalog, worked out on the core that read it: where
 /// the walk found its file, whether it names a photo or a video, and (when the entries let their
-/// records go) its fingerprint. Asked one record after another as the entries were made, they
-/// were a quarter of the load's part on one core (100,000 photos, one edited).
+/// records go) its fingerprint, rather than asked one record after another, on one core, as the
+/// entries are made.
 private struct RecordFacts: Sendable {
     var positions: [Int?]
     var isMedia: [Bool]
@@ -331,69 +281,5 @@ private struct RecordFacts: Sendable {
         locations = records.map(\.location)
         isMedia = records.map { ContentPath.isMedia($0.path) }
         self.fingerprints = fingerprints ? read.fingerprints : []
-    }
-}
-
-/// The regular files a walk found, by the bytes of their paths, and which of them (or of the
-/// paths the walk did not find) are photos already: each record's path is looked up once.
-struct WalkedFiles {
-    private let files: [FileEntry]
-    /// Where each regular file is in `files` (a table over the listing's own paths: a dictionary
-    /// of them was 48 bytes a file). A string finds a name in either Unicode normal form; a hit
-    /// counts only when its bytes are the path's (on Linux the two are two files).
-    private let positions: NumberTable
-    /// Whether two of the files' paths are one string (a name in both Unicode normal forms):
-    /// without, each regular file is at its place in the listing, found without a lookup.
-    private let twins: Bool
-    private var listed: [Bool]
-    private var listedElsewhere = Set<PhotoSource>()
-
-    init(_ listing: [FileEntry]) {
-        files = listing
-        var positions = NumberTable()
-        var twins = false
-        positions.reserveCapacity(listing.count) { listing[$0].path }
-        for (at, file) in listing.enumerated() where !file.isLink {
-            if positions.insert(at, for: file.path, key: { listing[$0].path }) { twins = true }
-        }
-        self.positions = positions
-        self.twins = twins
-        listed = Array(repeating: false, count: listing.count)
-    }
-
-    /// Where the walk found the regular file at `path`, by its bytes.
-    func position(of path: String) -> Int? {
-        guard let at = positions.number(of: path, key: { files[$0].path }), Self.sameBytes(files[at].path, path) else { return nil }
-        return at
-    }
-
-    /// `position(of:)` of the listing's own file at `index` (nil for a link): its place, unless
-    /// a twin of its path holds the key (a hundred thousand photos looked up again were a
-    /// twentieth of the load step, on one core).
-    func position(ofListed index: Int) -> Int? {
-        if files[index].isLink { return nil }
-        return twins ? position(of: files[index].path) : index
-    }
-
-    /// Whether two paths are the same bytes: one memcmp (a UTF-8 view's elementsEqual, byte by
-    /// byte, was a tenth of the load step at 100,000 photos).
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var (a, b) = (a, b)
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
-    }
-
-    package func stamp(at position: Int) -> FileStamp? { files[position].stamp }
-
-    func path(at position: Int) -> String { files[position].path }
-
-    package func stamp(of path: String) -> FileStamp? { position(of: path).flatMap(stamp(at:)) }
-
-    /// Whether `path` (found by the walk at `at`) is a photo already.
-    func isListed(_ path: String, at: Int?) -> Bool {
-        at.map { listed[$0] } ?? listedElsewhere.contains(.content(path: path))
-    }
-
-    mutating func list(_ path: String, at: Int?) {
-        if let at { listed[at] = true } else { listedElsewhere.insert(.content(path: path)) }
     }
 }

@@ -14,6 +14,16 @@ package enum ContentPath {
         "jpg", "jpeg", "png", "gif", "webp", "avif", "heic", "heif", "hif", "tif", "tiff",
     ]
 
+    /// Cameras' RAW files, as LibRaw reads them.
+    static let rawExtensions: Set<String> = [
+        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw",
+        "x3f", "3fr", "iiq", "erf", "kdc", "mrw", "raw", "rwl",
+    ]
+
+    static func isRAW(_ path: String) -> Bool {
+        rawExtensions.contains(RelativePath.lowercasedExtension(of: path))
+    }
+
     static func isSidecar(_ path: String) -> Bool {
         RelativePath.lowercasedExtension(of: path) == "xmp"
     }
@@ -31,6 +41,7 @@ package enum ContentPath {
         videoExtensions.contains(RelativePath.lowercasedExtension(of: path))
     }
 
-    /// A photo or a video: what becomes a photo of the gallery.
-    static func isMedia(_ path: String) -> Bool { isImage(path) || isVideo(path) }
+    /// A photo, a RAW or a video: what becomes a photo of the gallery (a RAW, unless a photo of its
+    /// name is beside it).
+    static func isMedia(_ path: String) -> Bool { isImage(path) || isVideo(path) || isRAW(path) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// A file under `content/` that is not a photo Folio reads. Never passed over in silence: the
 /// build ends with one line saying how many of each kind it skipped. A video or RAW beside a
 /// photo of the same name is that photo's companion, and said apart.
-public struct SkippedFile: Sendable, Equatable {
+public struct SkippedFile: Sendable, Equatable, Codable {
     /// Relative to content/.
     public var path: String
     public var kind: ContentFileKind

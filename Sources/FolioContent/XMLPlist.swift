@@ -1,14 +1,12 @@
 import FolioCore
 import Foundation
 
-/// Reads the XML property lists tools write for catalogs (arrays and dictionaries of strings,
-/// numbers, dates and flags) without Foundation's parser, whose objects then reached Swift one
-/// bridged string at a time: at 100,000 records those two were 40 µs a record, most of a build
-/// after a thousand photos were edited. What it returns is what `PropertyListSerialization`
+/// Reads the XML property lists tools write for catalogs without Foundation's parser, whose
+/// objects reach Swift one bridged string at a time. It returns what `PropertyListSerialization`
 /// returns (numbers as `NSNumber`s, flags as `Bool`s); anything it is not sure of (a comment,
-/// CDATA, `<data>`, an entity beyond XML's own, a key twice, a line break as CR) makes it give
-/// up, and the catalog is read by Foundation as before, its errors and all. Arrays and
-/// dictionaries deeper than `ReadingLimits.nesting` are refused: each level is a call.
+/// CDATA, `<data>`, an entity beyond XML's own, a key twice, a CR) makes it give up, and
+/// Foundation reads the catalog. Arrays and dictionaries deeper than `ReadingLimits.nesting` are
+/// refused: each level is a call.
 enum XMLPlist {
     enum Reading {
         case value(Any)
@@ -30,6 +28,18 @@ enum XMLPlist {
             if let value = reader.document() { return .value(value) }
             guard let deep = reader.tooDeep else { return .unknown }
             return .tooDeep(NestingScan.Position(offset: deep, in: reader.bytes), inside: reader.trail.reversed())
+        }
+    }
+
+    /// Where each element of the document's top array lies, found from its markup alone, no value
+    /// read: what lets a catalog read again take the records whose bytes did not change from the
+    /// last reading (`CatalogReader.reread`). Nil for any markup but plain tags (a comment,
+    /// CDATA, a processing instruction, a DOCTYPE with declarations of its own, an attribute
+    /// past `<plist …>`), or a document that is not one array.
+    static func elementRanges(_ data: Data) -> [Range<Int>]? {
+        data.withUnsafeBytes { raw -> [Range<Int>]? in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            return reader.elementRanges()
         }
     }
 
@@ -62,6 +72,66 @@ enum XMLPlist {
             at += 8
             skipBlanks()
             return at == bytes.count ? value : nil
+        }
+
+        mutating func elementRanges() -> [Range<Int>]? {
+            skipBlanks()
+            if starts("<?xml") {
+                // An element parsed alone is read as UTF-8: a catalog in another encoding is parsed whole.
+                let start = at
+                guard skip(past: "?>") else { return nil }
+                let declaration = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self).lowercased()
+                if declaration.contains("encoding"), !declaration.contains("utf-8") { return nil }
+            }
+            skipBlanks()
+            if starts("<!DOCTYPE") {
+                let start = at
+                guard skip(past: ">"), !bytes[start..<at].contains(UInt8(ascii: "[")) else { return nil }
+            }
+            skipBlanks()
+            guard starts("<plist"), skip(past: ">") else { return nil }
+            skipBlanks()
+            guard let top = openTag(), top.name == "array" else { return nil }
+            var ranges: [Range<Int>] = []
+            if !top.empty {
+                while true {
+                    skipBlanks()
+                    if starts("</array>") { at += 8; break }
+                    let start = at
+                    guard skipElement() else { return nil }
+                    ranges.append(start..<at)
+                }
+            }
+            skipBlanks()
+            guard starts("</plist>") else { return nil }
+            at += 8
+            skipBlanks()
+            return at == bytes.count ? ranges : nil
+        }
+
+        /// Past one element: an open tag, the tags and text inside it, its close tag; false for
+        /// anything else. The names are the parser's to match.
+        mutating func skipElement() -> Bool {
+            var depth = 0
+            repeat {
+                while at < bytes.count, bytes[at] != UInt8(ascii: "<") {
+                    guard depth > 0 else { return false }
+                    at += 1
+                }
+                guard at + 1 < bytes.count else { return false }
+                if bytes[at + 1] == UInt8(ascii: "/") {
+                    guard depth > 0 else { return false }
+                    var end = at + 2
+                    while end < bytes.count, Self.isLetter(bytes[end]) { end += 1 }
+                    guard end < bytes.count, bytes[end] == UInt8(ascii: ">") else { return false }
+                    at = end + 1
+                    depth -= 1
+                } else {
+                    guard let tag = openTag() else { return false }
+                    if !tag.empty { depth += 1 }
+                }
+            } while depth > 0
+            return true
         }
 
         mutating func value() -> Any? {

@@ -6,7 +6,7 @@ import Foundation
 /// (the theme's `locked.js`). The one Swift file that touches libcrypto.
 public struct AlbumCipher: Sendable {
     /// Slow enough to make guessing a password offline costly (OWASP's figure for PBKDF2-SHA256),
-    /// quick enough for a phone to open an album (about a third of a second).
+    /// quick enough for a phone to open an album.
     public static let iterations = 600_000
 
     public let salt: [UInt8]

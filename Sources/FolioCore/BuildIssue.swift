@@ -1,6 +1,6 @@
 /// Something wrong with one input, collected while the build goes on with the rest.
-public struct BuildIssue: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case warning, error }
+public struct BuildIssue: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Codable { case warning, error }
 
     public var severity: Severity
     /// The file concerned, relative to the site when it is inside it.

@@ -11,7 +11,7 @@ extension Array {
 extension Array {
     /// Where an element whose `key` is `value` is, in an array sorted by `key` (found by halving);
     /// nil when none is.
-    package func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
+    @inlinable package func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
@@ -23,7 +23,7 @@ extension Array {
 
 extension Array where Element: Comparable {
     /// Where `value` is in this sorted array (found by halving); nil when it is not in it.
-    package func sortedIndex(of value: Element) -> Int? {
+    @inlinable package func sortedIndex(of value: Element) -> Int? {
         sortedIndex(of: value) { $0 }
     }
 }
@@ -31,9 +31,8 @@ extension Array where Element: Comparable {
 extension Array where Element: Sendable {
     /// `map` on every core, in order, for pure work on each of many elements (a large library's
     /// photos); an array shorter than `minimum` is mapped on this thread. The elements go in
-    /// sixteen parts a core, each core taking the next part left as it is done: in halves, a
-    /// core given the one catalog an edit changed (a tenth of a second to parse at 1,000
-    /// records) kept the rest of its half waiting while the other core sat idle.
+    /// sixteen parts a core, each core taking the next part left as it is done, so one slow
+    /// element (the one large catalog an edit changed) does not leave the other cores idle.
     package func concurrentMap<T: Sendable>(minimum: Int = 4096, _ transform: @Sendable (Element) -> T) -> [T] {
         guard count >= minimum else { return map(transform) }
         let parts = Swift.max(1, Swift.min(count, 16 * Swift.min(ProcessInfo.processInfo.activeProcessorCount, 8)))

@@ -38,10 +38,10 @@ public enum ContentHash {
         return digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
     }
 
-    /// A hash of every value `value` encodes (`ValueStamp`): a fingerprint that includes a
+    /// A hash of every value `value` encodes (`ValueDigest`): a fingerprint that includes a
     /// property added to the value without anyone listing it.
     public static func hex(encoding value: some Encodable) -> String {
-        hexText(ValueStamp.of(value))
+        hexText(ValueDigest.of(value))
     }
 
     public static func hash(_ data: Data, seed: UInt64 = 0) -> UInt64 {

@@ -143,8 +143,8 @@ public struct LocalFileAccess: FileAccess {
         return FileStamp(size: Int(info.st_size), modified: Date(timeIntervalSince1970: modified))
     }
 
-    /// A readdir walk: the file type comes with each name, so a site of ten thousand photos is
-    /// listed without a stat per file (FileManager's enumerator took a second for that).
+    /// A readdir walk: the file type comes with each name, so a site is listed without a stat per
+    /// file.
     public func entries(under root: URL) throws -> [FileEntry] {
         let listing = try listing(under: root)
         if let folder = listing.unreadable.first {
@@ -155,10 +155,8 @@ public struct LocalFileAccess: FileAccess {
 
     public func listing(under root: URL) throws -> FolderListing {
         var (listing, ascii) = try walkNoting(under: root)
-        // Already in order, unless two names' Unicode forms order otherwise than their bytes:
-        // the sort then finds one run and is done (sorting the whole listing here, on one core,
-        // was a sixth of a large library's walk). Names all ASCII have one form, and are not
-        // even looked over (a hundred thousand paths compared, 20 ms of a no-op build).
+        // Already in order, unless two names' Unicode forms order otherwise than their bytes: the
+        // sort then finds one run and is done. Names all ASCII have one form and are not looked over.
         if !ascii { listing.entries.sort { $0.path < $1.path } }
         return listing
     }
@@ -182,7 +180,7 @@ public struct LocalFileAccess: FileAccess {
         var ascii = true
         var unreadable: [(path: String, reason: String)] = []
         // A level of folders at a time, its folders read on every core: a file's stamp is a call
-        // into the kernel, and a large library's hundred thousand are most of a no-op build.
+        // into the kernel, and those calls are most of a no-op build.
         var level = [""]
         while !level.isEmpty {
             let results = level.concurrentMap(minimum: 2) { Self.read(folder: $0, under: root.path) }

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Reads a text that Folio wrote (its build state's ledgers) a field at a time, from its bytes:
-/// at 100,000 photos, splitting such a text into lines and words made and let go of a string for
-/// each, a tenth of a build that finds one photo edited.
+/// Reads a text that Folio wrote (its build state's ledgers) a field at a time, from its bytes,
+/// without making a string of each line and word.
 package struct LedgerReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var at = 0

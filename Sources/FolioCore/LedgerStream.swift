@@ -1,10 +1,8 @@
 import Foundation
 
 /// Reads a build-state file that Folio wrote (`LedgerWriter`) from start to end, a buffer at a
-/// time, hashing its bytes as they go by: what a large library's page manifest and search
-/// postings are read with. Read whole first, a file's bytes were held beside what was made of
-/// them, at the peak of the build that read them (at a million photos, 77 MB for the manifest
-/// and, mapped, 60 MB for the postings).
+/// time, hashing its bytes as they go by: a large file (the page manifest, the search postings)
+/// is never held whole beside what is made of it.
 package final class LedgerStream {
     /// The file, or nil when `buffer` holds all there is (`init(bytes:)`).
     private let file: Int32?

@@ -2,8 +2,7 @@ import Foundation
 
 /// A build-state file written a line at a time (`LedgerReader` reads them): each line made in a
 /// small buffer, moved on when the buffer fills: into the file's bytes, or handed to a sink (a
-/// file being written) so that the whole is never held. Made whole and then copied into a
-/// `Data`, a file of a million lines was there twice (160 MB for the page manifest).
+/// file being written) so that the whole is never held, nor copied.
 package struct LedgerWriter {
     private var data = Data()
     private let sink: ((UnsafeRawBufferPointer) -> Void)?

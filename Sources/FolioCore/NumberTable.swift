@@ -1,29 +1,29 @@
 /// Numbers found by the string each stands for, where the strings are held elsewhere (the
 /// caller's array, in the number's place): a table of the numbers by the string's hash, 4 to 8
-/// bytes a string. A dictionary of strings to numbers held each key again, in a slot of 24 bytes
-/// rounded up to a power of two (a million photos' identifiers, 67 MB; here 8).
+/// bytes a string, where a dictionary of strings to numbers would hold every key again. Inlinable:
+/// the modules that use it then call `key` directly, not through a closure, on every probe.
 package struct NumberTable: Sendable {
     /// Each slot a number, or -1; a power of two long, at most half full.
-    private var table = [Int32](repeating: -1, count: 16)
-    package private(set) var count = 0
+    @usableFromInline var table = [Int32](repeating: -1, count: 16)
+    @usableFromInline package internal(set) var count = 0
 
     package init() {}
 
     /// The table of `count` strings, numbered from 0 (`key(n)` the nth); a string met twice is
     /// found as the last number that has it.
-    package init(count: Int, key: (Int) -> String) {
+    @inlinable package init(count: Int, key: (Int) -> String) {
         reserveCapacity(count, key: key)
         for number in 0..<count { insert(number, for: key(number), key: key) }
     }
 
     /// The number of `string`, which `key` gives for each number in the table.
-    package func number(of string: String, key: (Int) -> String) -> Int? {
+    @inlinable package func number(of string: String, key: (Int) -> String) -> Int? {
         let number = table[slot(of: string, key: key)]
         return number < 0 ? nil : Int(number)
     }
 
     /// Files `number` under `string` (over any number already filed there: then true).
-    @discardableResult
+    @discardableResult @inlinable
     package mutating func insert(_ number: Int, for string: String, key: (Int) -> String) -> Bool {
         precondition(number >= 0 && number < Int32.max, "a table of numbers holds up to 2³¹ − 1")
         let slot = slot(of: string, key: key)
@@ -34,21 +34,21 @@ package struct NumberTable: Sendable {
         return replaced
     }
 
-    package mutating func reserveCapacity(_ count: Int, key: (Int) -> String) {
+    @inlinable package mutating func reserveCapacity(_ count: Int, key: (Int) -> String) {
         var size = table.count
         while size < count * 2 { size *= 2 }
         if size > table.count { rehash(to: size, key: key) }
     }
 
     /// The slot that holds the number of `string`, or the empty one it would go in.
-    private func slot(of string: String, key: (Int) -> String) -> Int {
+    @inlinable func slot(of string: String, key: (Int) -> String) -> Int {
         let mask = table.count - 1
         var slot = string.hashValue & mask
         while table[slot] >= 0, key(Int(table[slot])) != string { slot = (slot + 1) & mask }
         return slot
     }
 
-    private mutating func rehash(to size: Int, key: (Int) -> String) {
+    @inlinable mutating func rehash(to size: Int, key: (Int) -> String) {
         let numbers = table.filter { $0 >= 0 }
         table = [Int32](repeating: -1, count: size)
         let mask = size - 1

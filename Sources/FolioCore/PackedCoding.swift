@@ -21,22 +21,10 @@ package enum PackedEncoder {
         init(_ writer: PackedWriter) { self.writer = writer }
 
         func write(_ value: some Encodable) throws {
-            switch value {
-            case let value as String: writer.text(value)
-            case let value as Bool: writer.flag(value)
-            case let value as Double: writer.bits(value.bitPattern)
-            case let value as Float: writer.bits(UInt64(value.bitPattern))
-            case let value as Int: writer.number(Int64(value))
-            case let value as Int64: writer.number(value)
-            case let value as Int32: writer.number(Int64(value))
-            case let value as Int16: writer.number(Int64(value))
-            case let value as Int8: writer.number(Int64(value))
-            case let value as UInt64: writer.bits(value)
-            case let value as UInt: writer.bits(UInt64(value))
-            case let value as UInt32: writer.number(Int64(value))
-            case let value as UInt16: writer.number(Int64(value))
-            case let value as UInt8: writer.number(Int64(value))
-            default: try value.encode(to: ValueEncoder(sink: self))
+            if let scalar = value as? any PackedScalar {
+                scalar.write(to: &writer)
+            } else {
+                try value.encode(to: ValueEncoder(sink: self))
             }
         }
     }
@@ -66,6 +54,12 @@ package enum PackedEncoder {
 
         mutating func encodeNil(forKey key: Key) throws { sink.writer.flag(false) }
         mutating func encode(_ value: some Encodable, forKey key: Key) throws { try sink.write(value) }
+        // The types a record holds most, written without asking the generic path which type it is.
+        mutating func encode(_ value: String, forKey key: Key) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Int, forKey key: Key) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { value.write(to: &sink.writer) }
         mutating func encodeIfPresent(_ value: (some Encodable)?, forKey key: Key) throws {
             sink.writer.flag(value != nil)
             if let value { try sink.write(value) }
@@ -139,6 +133,11 @@ package enum PackedEncoder {
             throw EncodingError.invalidValue(Optional<Int>.none as Any, .init(codingPath: codingPath, debugDescription: "a packed value is never nil"))
         }
         mutating func encode(_ value: some Encodable) throws { try sink.write(value) }
+        mutating func encode(_ value: String) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Bool) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Double) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Int) throws { value.write(to: &sink.writer) }
+        mutating func encode(_ value: Int64) throws { value.write(to: &sink.writer) }
     }
 }
 
@@ -156,23 +155,10 @@ package enum PackedDecoder {
         init(_ reader: PackedReader) { self.reader = reader }
 
         func read<Value: Decodable>(_ type: Value.Type) throws -> Value {
-            switch type {
-            case is String.Type: return reader.text() as! Value
-            case is Bool.Type: return reader.flag() as! Value
-            case is Double.Type: return Double(bitPattern: reader.bits()) as! Value
-            case is Float.Type: return Float(bitPattern: UInt32(truncatingIfNeeded: reader.bits())) as! Value
-            case is Int.Type: return Int(truncatingIfNeeded: reader.number()) as! Value
-            case is Int64.Type: return reader.number() as! Value
-            case is Int32.Type: return Int32(truncatingIfNeeded: reader.number()) as! Value
-            case is Int16.Type: return Int16(truncatingIfNeeded: reader.number()) as! Value
-            case is Int8.Type: return Int8(truncatingIfNeeded: reader.number()) as! Value
-            case is UInt64.Type: return reader.bits() as! Value
-            case is UInt.Type: return UInt(reader.bits()) as! Value
-            case is UInt32.Type: return UInt32(truncatingIfNeeded: reader.number()) as! Value
-            case is UInt16.Type: return UInt16(truncatingIfNeeded: reader.number()) as! Value
-            case is UInt8.Type: return UInt8(truncatingIfNeeded: reader.number()) as! Value
-            default: return try Value(from: ValueDecoder(source: self))
+            if let scalar = type as? any PackedScalar.Type {
+                return scalar.read(from: &reader) as! Value
             }
+            return try Value(from: ValueDecoder(source: self))
         }
 
         func count() -> Int {
@@ -202,6 +188,12 @@ package enum PackedDecoder {
         func contains(_ key: Key) -> Bool { true }
         func decodeNil(forKey key: Key) throws -> Bool { !source.reader.flag() }
         func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { try source.read(type) }
+        // The types a record holds most, read without asking the generic path which type it is.
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { .read(from: &source.reader) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { .read(from: &source.reader) }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { .read(from: &source.reader) }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { .read(from: &source.reader) }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { .read(from: &source.reader) }
         func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
             source.reader.flag() ? try source.read(type) : nil
         }
@@ -259,5 +251,69 @@ package enum PackedDecoder {
 
         func decodeNil() -> Bool { false }
         func decode<Value: Decodable>(_ type: Value.Type) throws -> Value { try source.read(type) }
+        func decode(_ type: String.Type) throws -> String { .read(from: &source.reader) }
+        func decode(_ type: Bool.Type) throws -> Bool { .read(from: &source.reader) }
+        func decode(_ type: Double.Type) throws -> Double { .read(from: &source.reader) }
+        func decode(_ type: Int.Type) throws -> Int { .read(from: &source.reader) }
+        func decode(_ type: Int64.Type) throws -> Int64 { .read(from: &source.reader) }
     }
+}
+
+/// A value packed as itself (a number, a flag, a text, a date), not through the containers of its
+/// `Codable` conformance: the coders know one by a single conformance check. Each writes what its
+/// conformance would have (a date the `Double` it encodes), so the bytes are the same either way.
+package protocol PackedScalar {
+    static func read(from reader: inout PackedReader) -> Self
+    func write(to writer: inout PackedWriter)
+}
+
+extension String: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> String { reader.text() }
+    package func write(to writer: inout PackedWriter) { writer.text(self) }
+}
+
+extension Bool: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> Bool { reader.flag() }
+    package func write(to writer: inout PackedWriter) { writer.flag(self) }
+}
+
+extension Double: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> Double { Double(bitPattern: reader.bits()) }
+    package func write(to writer: inout PackedWriter) { writer.bits(bitPattern) }
+}
+
+extension Float: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: reader.bits())) }
+    package func write(to writer: inout PackedWriter) { writer.bits(UInt64(bitPattern)) }
+}
+
+extension Date: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> Date { Date(timeIntervalSinceReferenceDate: Double.read(from: &reader)) }
+    package func write(to writer: inout PackedWriter) { timeIntervalSinceReferenceDate.write(to: &writer) }
+}
+
+/// Integers as variable-length numbers (`PackedWriter.number`), but for the unsigned 64-bit
+/// ones, whose top bit a number would lose: those as their eight bytes.
+extension PackedScalar where Self: FixedWidthInteger {
+    package static func read(from reader: inout PackedReader) -> Self { Self(truncatingIfNeeded: reader.number()) }
+    package func write(to writer: inout PackedWriter) { writer.number(Int64(truncatingIfNeeded: self)) }
+}
+
+extension Int: PackedScalar {}
+extension Int64: PackedScalar {}
+extension Int32: PackedScalar {}
+extension Int16: PackedScalar {}
+extension Int8: PackedScalar {}
+extension UInt32: PackedScalar {}
+extension UInt16: PackedScalar {}
+extension UInt8: PackedScalar {}
+
+extension UInt64: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> UInt64 { reader.bits() }
+    package func write(to writer: inout PackedWriter) { writer.bits(self) }
+}
+
+extension UInt: PackedScalar {
+    package static func read(from reader: inout PackedReader) -> UInt { UInt(reader.bits()) }
+    package func write(to writer: inout PackedWriter) { writer.bits(UInt64(self)) }
 }

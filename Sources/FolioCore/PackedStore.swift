@@ -1,14 +1,11 @@
 import CSystem
 import Foundation
 
-/// Records written once, one after another, then read where they lie as often as asked: held in
-/// memory while they are few, and past `spillAt` bytes written to a file of no name beside the
-/// model (gone when the store is, however Folio stops), each record read from it when asked for.
-/// Its pages are then the kernel's cache, not this process's memory: a million photos' records
-/// are not held by the build (`GallerySnapshot`). Read with `pread`, not mapped: a mapping's
-/// resident pages count as the process's, and the kernel maps 64 KB around each page a read
-/// touches, so a few thousand photos read across a mapped million made all of it resident.
-///
+/// Records written once, then read where they lie: held in memory while they are few, and past
+/// `spillAt` bytes in a file of no name beside the model (gone with the store, however Folio
+/// stops), so a large library's records are the kernel's cache, not the build's memory
+/// (`GallerySnapshot`). Read with `pread`, not mapped: a mapping's resident pages count as the
+/// process's, and scattered reads make a whole mapped store resident.
 /// One writer appends, then `seal()`; after that any number of readers, on any thread.
 package final class PackedStore: @unchecked Sendable {
     /// Bytes not yet in the file (all of them while there is no file): each record its length, then its values.
@@ -24,7 +21,7 @@ package final class PackedStore: @unchecked Sendable {
     private var folder: String?
     private let spillAt: Int
 
-    /// From 4 MB on, a store spills: a small site's snapshot stays in memory.
+    /// The size from which a store spills: a small site's snapshot stays in memory.
     static let spillSize = 4 << 20
 
     /// A store that spills into `folder` (nil: one that stays in memory).
@@ -86,8 +83,8 @@ package final class PackedStore: @unchecked Sendable {
         }
     }
 
-    /// Ends the writing: a store that spilled puts the rest in its file too (two halves' last
-    /// few megabytes each were otherwise held to the build's end).
+    /// Ends the writing: a store that spilled puts the rest in its file too, rather than hold it
+    /// to the build's end.
     package func seal() {
         guard !sealed else { return }
         sealed = true
@@ -104,7 +101,7 @@ package final class PackedStore: @unchecked Sendable {
                 try body(Self.values(in: UnsafeRawBufferPointer(rebasing: bytes[(offset - spilled)...])))
             }
         }
-        // Most records are a few hundred bytes: one read of 1 KB takes the whole of one.
+        // Most records are a few hundred bytes: one read of a kilobyte takes the whole of one.
         return try withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 8) { chunk in
             let got = Self.read(file, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, spilled - offset)]), at: offset)
             precondition(got > 0, "a record of a store's own file could not be read back")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A set of paths held as one buffer of their bytes, found through a table of their numbers by
-/// hash. As a `Set<String>`, each path was a string of its own on the heap and a slot of the set's
-/// (about 100 bytes a page, 100 MB for a million pages); here it is its bytes and 8 more.
+/// hash: a path is its bytes and 8 more, where a `Set<String>` holds each as a string of its own
+/// on the heap and a slot of the set's.
 public struct PathSet: Sendable, ExpressibleByArrayLiteral {
     private var bytes: [UInt8] = []
     /// Where each path starts in `bytes`; it ends where the next starts.
@@ -93,10 +93,9 @@ public struct PathSet: Sendable, ExpressibleByArrayLiteral {
 }
 
 /// A set of paths known by a 64-bit hash of each, sorted: 8 bytes a path, where a `PathSet`
-/// holds its bytes (the media a million photos' pages use, 2 million paths, were 130 MB as a
-/// `PathSet`). It says yes to a path not in it only when that path's hash is one of theirs, a
-/// chance in some ten million million for a million paths: use it for what is kept, never for
-/// what is deleted.
+/// holds its bytes. It says yes to a path not in it only when that path's hash is one of theirs
+/// (for the largest sites, a chance in some ten million million): use it for what is kept, never
+/// for what is deleted.
 public struct PathHashes: Sendable, ExpressibleByArrayLiteral {
     private var hashes: [UInt64] = []
 

@@ -1,16 +1,14 @@
 import CSystem
 import Foundation
 
-/// Asks the kernel for files' bytes before a step reads them. A step reads on as many tasks as
-/// there are cores, and each of those waits on the disk for every file it opens: a library whose
-/// files are not in the kernel's cache keeps the disk busy with one or two requests at a time,
-/// and the cores mostly wait. Threads of its own (blocking in `open`, never the tasks' cores)
-/// go through the files in the order they will be read and ask for each one's bytes, staying at
-/// most `window` files and `bytes` bytes ahead of what the readers have taken, so a library
-/// larger than the memory never pushes out of the cache what is about to be read.
+/// Asks the kernel for files' bytes before a step reads them, so the cores do not wait on a disk
+/// kept busy with one or two requests at a time. Threads of its own (blocking in `open`, never
+/// the tasks' cores) go through the files in the order they will be read, at most `window` files
+/// and `bytes` bytes ahead of the readers, so a library larger than the memory never pushes out
+/// of the cache what is about to be read.
 public final class ReadAhead: @unchecked Sendable {
-    /// Relative to `root` when there is one: the strings the caller holds, shared, not a
-    /// million joined paths made up front.
+    /// Relative to `root` when there is one: the strings the caller holds, shared, not a joined
+    /// path per file made up front.
     private let paths: [String]
     private let root: String?
     /// `ends[i]`: the bytes of files 0...i together.

@@ -17,7 +17,7 @@ package enum ReadingLimits {
     /// several arrays or dictionaries is read once for each, so a small file could stand for
     /// billions; a writer that shares no array or dictionary spends at least a byte on each
     /// reference, so a real file stands for fewer objects than it has bytes (a small one, up to
-    /// a million).
+    /// `1 << 20`).
     package static func propertyListObjects(size: Int) -> Int { max(1 << 20, size) }
 
     /// An XMP packet, embedded or a sidecar: more than Lightroom's sidecars, develop settings and all.
@@ -25,6 +25,9 @@ package enum ReadingLimits {
 
     /// A sigal description (`index.md`, `<photo>.md`): a page's text.
     package static let markdownBytes = 1 << 20
+
+    /// A Google Takeout sidecar or album description: a few hundred bytes of JSON each.
+    package static let takeoutBytes = 1 << 20
 
     /// `folio.json`: its settings, a long list of exclusions at most.
     static let settingsBytes = 1 << 20

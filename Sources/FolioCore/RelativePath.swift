@@ -1,10 +1,8 @@
 /// A path inside a folder Folio owns (`content/`, `public/`, the cache): names joined by "/".
-///
-/// Folio's own, rather than NSString's path functions: on Linux those trap on ordinary input
-/// (`deletingLastPathComponent` of any one-character string, so a folder named `A` took the
-/// whole build down), and they read a path as Characters, where a name that begins with a
-/// combining mark glues itself to the "/" before it. Here a path is what the file system says
-/// it is: UTF-8 bytes, split at the byte "/", compared byte for byte ("Montréal" composed and
+/// Folio's own, rather than NSString's path functions, which on Linux trap on ordinary input
+/// (`deletingLastPathComponent` of a one-character string) and read a path as Characters, where
+/// a name that begins with a combining mark glues itself to the "/" before it. Here a path is
+/// UTF-8 bytes, split at the byte "/", compared byte for byte ("Montréal" composed and
 /// decomposed are two names on Linux, as they are two rows in SQLite).
 public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The names, none empty and none ".".

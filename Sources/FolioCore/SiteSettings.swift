@@ -21,7 +21,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     /// Deep-zoom tiles for photos larger than the first screen size, so visitors can zoom to
     /// the original's resolution downloading only what is on screen.
     public var deepZoom = true
-    /// "jpeg"; or "webp" or "avif": smaller files, 10-20 times slower to encode, each with a JPEG
+    /// "jpeg"; or "webp" or "avif": smaller files, many times slower to encode, each with a JPEG
     /// twin that pages offer to other browsers through `<picture>`.
     public var format = EncodedFormat.jpeg
     /// Quality of published renditions, 1 to 100, on JPEG's scale (see `quality(for:)`).
@@ -43,6 +43,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     public var memoryLimit = 1024
     /// The XMP rating (stars, 1 to 5) from which a photo is a favorite; 0 never makes one.
     public var favoriteRating = 5
+    /// The colour label (XMP `xmp:Label`, as Lightroom, darktable and digiKam write it: "Red",
+    /// "Green", …) that makes a photo a favorite too; none when nil.
+    public var favoriteLabel: String?
     /// Photos in wider colour spaces than sRGB (Adobe RGB, Display P3) and CMYK: "convert" to
     /// sRGB, as every screen shows right; or "keep" their colours, the profile embedded in each
     /// rendition, for galleries aimed at wide-gamut screens.
@@ -88,6 +91,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         fullDecodePixelLimit = try c.decodeIfPresent(Int.self, forKey: .fullDecodePixelLimit) ?? d.fullDecodePixelLimit
         memoryLimit = try c.decodeIfPresent(Int.self, forKey: .memoryLimit) ?? d.memoryLimit
         favoriteRating = try c.decodeIfPresent(Int.self, forKey: .favoriteRating) ?? d.favoriteRating
+        favoriteLabel = try c.decodeIfPresent(String.self, forKey: .favoriteLabel) ?? d.favoriteLabel
         exclude = try c.decodeIfPresent([String].self, forKey: .exclude) ?? d.exclude
         videoMaxHeight = try c.decodeIfPresent(Int.self, forKey: .videoMaxHeight) ?? d.videoMaxHeight
         map = try c.decodeIfPresent(Bool.self, forKey: .map) ?? d.map
@@ -103,8 +107,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
     }
 
     /// The encoder's quality for `format`. libgd's AVIF quality runs lower than JPEG's for the
-    /// same fidelity: on two of three sample photos AVIF at q - 20 came within 0.5 dB PSNR of
-    /// JPEG at q, at 60-70% of its size; at q itself it could be larger than the JPEG.
+    /// same fidelity: AVIF at q - 20 looks like JPEG at q, and at q itself it could be larger.
     public func quality(for format: EncodedFormat) -> Int {
         format == .avif ? max(1, quality - 20) : quality
     }
@@ -152,6 +155,7 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         "deepZoom": "true or false", "format": "\"jpeg\", \"webp\" or \"avif\"", "quality": "a whole number",
         "latestCount": "a whole number", "feedCount": "a whole number", "pageSize": "a whole number", "pixelLimit": "a whole number",
         "fullDecodePixelLimit": "a whole number", "memoryLimit": "a whole number (megabytes)", "favoriteRating": "a whole number",
+        "favoriteLabel": "text (a colour label, like \"Red\")",
         "colour": "\"convert\" or \"keep\"", "exclude": "a list of patterns, like [\"**/Private/**\", \"*.tmp.jpg\"]",
         "videoMaxHeight": "a whole number (pixels)",
         "map": "true or false", "mapPrecision": "a number (kilometres)",
@@ -249,6 +253,9 @@ public struct SiteSettings: Codable, Sendable, Equatable {
         try check((64...1_048_576).contains(memoryLimit), "memoryLimit", "must be from 64 to 1048576 (megabytes)", memoryLimit)
         try check((144...4320).contains(videoMaxHeight), "videoMaxHeight", "must be from 144 to 4320 (pixels)", videoMaxHeight)
         try check((0...5).contains(favoriteRating), "favoriteRating", "must be from 0 (never) to 5 stars", favoriteRating)
+        if let favoriteLabel {
+            try check(!favoriteLabel.trimmingCharacters(in: .whitespaces).isEmpty, "favoriteLabel", "cannot be empty", "\"\"")
+        }
         try check(mapPrecision.isFinite && (0...1000).contains(mapPrecision), "mapPrecision",
                   "must be from 0 (exact) to 1000 kilometres", mapPrecision)
         try check(!language.trimmingCharacters(in: .whitespaces).isEmpty, "language", "cannot be empty", "\"\"")

@@ -143,7 +143,7 @@ public struct FlickrImport: Sendable {
         for place in learned { places[place.placeId] = place }
 
         let sources = photos.map { PhotoSource.flickr(id: $0.id) }
-        let stamps = try database.stamps(for: sources)
+        let known = try database.knownPhotos(for: sources)
         var batch = ImportBatch(flickrPlaces: learned)
         for photo in photos {
             guard var imported = FlickrPhotoImport.photoImport(photo, owner: owner, place: photo.placeID.flatMap { places[$0] }, now: now)
@@ -151,10 +151,10 @@ public struct FlickrImport: Sendable {
                 summary.failures.append("photo \(photo.id): Flickr gives no image size for it")
                 continue
             }
-            let old = stamps[.flickr(id: photo.id)]
+            let old = known[.flickr(id: photo.id)]
             if let old {
                 imported.photo.identifier = old.identifier
-                if old.fingerprint == imported.photo.fingerprint {
+                if old.fingerprint == imported.fingerprint {
                     summary.unchanged += 1
                     continue
                 }

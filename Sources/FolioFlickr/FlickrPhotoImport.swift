@@ -29,14 +29,14 @@ enum FlickrPhotoImport {
         row.remote = remote
         var imported = PhotoImport(row, person: (photo.ownerName ?? owner.name)?.nilIfBlank ?? ownerID, personKey: "flickr:\(ownerID)",
                                    place: place?.name, region: place?.region)
-        imported.photo.fingerprint = fingerprint(imported)
+        imported.fingerprint = fingerprint(imported)
         return imported
     }
 
     /// Everything the model keeps of a photo, hashed: an import that finds it the same skips it.
     static func fingerprint(_ photo: PhotoImport) -> String {
         var values = photo
-        values.photo.fingerprint = ""
+        values.fingerprint = ""
         return ContentHash.hex(encoding: values)
     }
 

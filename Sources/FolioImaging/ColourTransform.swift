@@ -3,9 +3,9 @@ import Foundation
 
 /// A conversion of pixels from one colour space to another through Little CMS 2: the only code
 /// that calls lcms. It owns its cmsHTRANSFORM and deletes it in deinit; the profiles it was made
-/// from are closed as soon as it exists. One per decode: making one takes well under a
-/// millisecond for the matrix-and-curve profiles of photos, and a transform is then applied to
-/// a whole image in one call.
+/// from are closed as soon as it exists. One per decode: making one is cheap for the
+/// matrix-and-curve profiles of photos, and a transform is then applied to a whole image in one
+/// call.
 final class ColourTransform {
     /// How the pixels handed to `apply` are laid out: always one 32-bit word each, so a
     /// transform works in place on a PixelBuffer or on TurboJPEG's CMYK output.
@@ -72,11 +72,9 @@ final class ColourTransform {
 
     /// What a profile's bytes describe, and whether that is sRGB in all but name; nil when lcms
     /// cannot read it as a profile of an image's colours. sRGB is decided by what the profile
-    /// does, not by what it is called: 216 colours through it to lcms's own sRGB must land within
-    /// two levels of 255 of where they started, so every sRGB profile cameras and editors embed
-    /// (IEC 61966-2.1 v2 and v4, HP's, compact ones) passes, at no cost to its pixels. (colord's
-    /// sRGB, with rounded primaries, is 1.4 levels off at pure green and 0.03 in mid colours;
-    /// Adobe RGB and Display P3 are tens of levels off.)
+    /// does, not by its name: 216 colours through it to lcms's own sRGB must land within two levels
+    /// of 255 of where they started, which every sRGB profile cameras and editors embed passes
+    /// (IEC 61966-2.1 v2 and v4, HP's, compact ones, colord's), and Adobe RGB or Display P3 do not.
     static func describe(_ profile: Data) -> (space: Space, isSRGB: Bool)? {
         guard let opened = open(profile) else { return nil }
         defer { cmsCloseProfile(opened) }

@@ -6,6 +6,7 @@ struct ExifFields: Equatable {
     var dateTime: String?
     var make: String?
     var model: String?
+    var lensModel: String?
     var artist: String?
     /// Seconds.
     var exposureTime: Double?

@@ -31,6 +31,7 @@ final class ExifReader {
             dateTime: string(EXIF_TAG_DATE_TIME, in: EXIF_IFD_0),
             make: string(EXIF_TAG_MAKE, in: EXIF_IFD_0),
             model: string(EXIF_TAG_MODEL, in: EXIF_IFD_0),
+            lensModel: string(EXIF_TAG_LENS_MODEL, in: EXIF_IFD_EXIF),
             artist: string(EXIF_TAG_ARTIST, in: EXIF_IFD_0),
             exposureTime: rationals(EXIF_TAG_EXPOSURE_TIME, in: EXIF_IFD_EXIF).first,
             fNumber: rationals(EXIF_TAG_FNUMBER, in: EXIF_IFD_EXIF).first,

@@ -1,11 +1,9 @@
 import CHeif
 import Foundation
 
-/// Decodes HEIC with libheif; the only Swift type that calls it. libgd 2.3.3 (Debian 12's) has a
-/// HEIF reader too, but it copies libheif's planes as if their rows were packed, and libheif pads
-/// each row to its alignment: every photo whose row is not a multiple of it (462x347, 451x301)
-/// came out sheared. Here each row is read at libheif's own stride.
-///
+/// Decodes HEIC with libheif; the only Swift type that calls it. libgd 2.3.3's HEIF reader
+/// copies libheif's planes as if their rows were packed, shearing every photo whose row is not
+/// a multiple of libheif's alignment: here each row is read at libheif's own stride.
 /// It owns one libheif context, freed in `deinit`; the image handle and the decoded image live
 /// only inside `pixels(limit:)`, released there on every path.
 final class HEIFDecoder {

@@ -2,9 +2,8 @@ import Foundation
 
 /// Finds the ICC colour profile a photo file embeds: JPEG's APP2 `ICC_PROFILE` chunks, put back
 /// together in their numbered order; PNG's `iCCP` chunk, inflated; WebP's `ICCP` chunk; AVIF's
-/// `colr` property. Reads
-/// untrusted bytes, so every length is checked and the profile is bounded; a profile that cannot
-/// be put together is said, in words for the report, and the photo is then taken as sRGB.
+/// `colr` property. Every length is checked and the profile is bounded; a profile that cannot be
+/// put together is said, in words for the report, and the photo is then taken as sRGB.
 enum ICCProfileReader {
     enum Found: Equatable {
         /// No profile: sRGB, as browsers take such files.
@@ -27,6 +26,8 @@ enum ICCProfileReader {
         case .avif, .heic: found = avif(data)
         // A TIFF's profile (tag 34675) is not read yet: TIFFs are published as sRGB.
         case .gif, .tiff: found = .none
+        // LibRaw develops into sRGB.
+        case .raw: found = .none
         }
         guard case .profile(let profile) = found else { return found }
         // A profile starts with its own size: one cut short is missing its tags.
@@ -42,7 +43,7 @@ enum ICCProfileReader {
     static let jpegMarker = Array("ICC_PROFILE".utf8) + [0]
 
     /// APP2 segments of "ICC_PROFILE\0", a chunk number from 1, the count of chunks, and that
-    /// chunk's bytes; a profile over 64 KB spans several, which must all be there, once each.
+    /// chunk's bytes; a profile larger than a segment spans several, which must all be there, once each.
     static func jpeg(_ data: Data) -> Found {
         let bytes = ByteReader(data)
         var chunks: [Int: Data] = [:]

@@ -38,8 +38,8 @@ extension ImageHeader {
     private static let directoryBudget = 16_000
 
     /// An EXIF block ("Exif\0\0" and a TIFF structure) holding the first directory's tags and its
-    /// EXIF and GPS directories. libexif reads at most 64 KB of a block (a JPEG segment's size),
-    /// and a TIFF's directories usually come after its pixels, megabytes into the file.
+    /// EXIF and GPS directories. libexif reads no more of a block than a JPEG segment holds, and a
+    /// TIFF's directories usually come after its pixels, megabytes into the file.
     static func compactExif(_ first: TIFFDirectory, _ bytes: ByteReader) -> Data? {
         typealias Copied = (tag: Int, type: Int, count: Int, value: Data)
         func copied(_ directory: TIFFDirectory) -> [Copied] {

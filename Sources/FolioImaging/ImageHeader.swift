@@ -22,6 +22,9 @@ struct ImageHeader: Equatable {
     var crop: Crop?
     /// Whether it is an animation (a GIF of several frames): published as such beside its stills.
     var animated = false
+    /// What LibRaw read of a RAW's EXIF: the facts its EXIF block (`exif`, when the RAW is a TIFF
+    /// structure) lacks, or all of them (a CR3's, a RAF's).
+    var rawExif: ExifFields?
 
     static func read(_ data: Data) throws -> ImageHeader {
         guard !data.isEmpty else { throw ImagingError.emptyFile }
@@ -36,6 +39,7 @@ struct ImageHeader: Equatable {
         case .avif: header = readAVIF(bytes)
         case .heic: header = readHEIC(bytes)
         case .tiff: header = readTIFF(bytes)
+        case .raw: header = try readRAW(data)
         }
         guard let header, header.width > 0, header.height > 0 else {
             throw ImagingError.corrupt(format, detail: "no image size in the header")
@@ -47,7 +51,7 @@ struct ImageHeader: Equatable {
     func checkPixelLimit(_ limit: Int) throws {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || product > limit {
-            throw ImagingError.overLimit(width: width, height: height, limit: limit, wholeDecode: format != .jpeg)
+            throw ImagingError.overLimit(width: width, height: height, limit: limit, wholeDecode: format != .jpeg && format != .raw)
         }
     }
 

@@ -16,6 +16,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var artist: String?
     /// "1/250 s · f/2.8 · ISO 100 · 35 mm", with only the parts the file has.
     public var exposure: String?
+    /// EXIF's LensModel.
+    public var lens: String?
     /// Signed decimal degrees: south and west are negative.
     public var latitude: Double?
     public var longitude: Double?
@@ -25,8 +27,7 @@ public struct ImageMetadata: Sendable, Equatable {
     /// warning for the report; the photo is published with `colour`.
     public var colourProblem: String?
     /// Whether the picture has transparency (PNG and WebP alpha, a GIF's transparent colour):
-    /// its renditions are then PNG
-    /// or WebP, which keep it, instead of JPEG or AVIF.
+    /// its renditions are then PNG or WebP, which keep it, instead of JPEG or AVIF.
     public var transparent: Bool
     /// Whether it moves (a GIF of several frames): its page shows the animation, its thumbnails
     /// and visitors who prefer reduced motion a still of the first frame.
@@ -52,5 +53,17 @@ public struct ImageMetadata: Sendable, Equatable {
         self.colourProblem = colourProblem
         self.transparent = transparent
         self.animated = animated
+    }
+}
+
+extension ImageMetadata {
+    /// The same file shown turned by `orientation` (an EXIF orientation) in place of its own, as a
+    /// sidecar's turn asks: the upright size is the stored size turned that way.
+    public func turned(_ orientation: Int) -> ImageMetadata {
+        let stored = ImageOrientation(exif: self.orientation).uprightSize(width: width, height: height)
+        var turned = self
+        (turned.width, turned.height) = ImageOrientation(exif: orientation).uprightSize(width: stored.width, height: stored.height)
+        turned.orientation = ImageOrientation(exif: orientation).rawValue
+        return turned
     }
 }

@@ -5,6 +5,8 @@ extension ImageProcessor {
     /// browsers take untagged files. Read by the import once; a profile that cannot be used is
     /// a problem to report, and the photo is published as if it had none.
     static func sourceColour(of data: Data, header: ImageHeader, exif: ExifFields) -> (colour: SourceColour, problem: String?) {
+        // LibRaw develops a RAW into sRGB, and its camera's preview is a camera's JPEG.
+        guard header.format != .raw else { return (.sRGB, nil) }
         let untagged: SourceColour = header.channels == 4 ? .cmyk : .sRGB
         func broken(_ reason: String) -> (SourceColour, String?) {
             (untagged, "\(reason); its colours are taken as \(untagged == .cmyk ? "plain CMYK inks" : "sRGB")")

@@ -46,6 +46,13 @@ extension ImageProcessor {
                 try TurboJPEGDecoder().decode(data, scale: scale, expecting: (header.width, header.height), colour: colour.transform)
                     .oriented(orientation)
             }
+        } else if header.format == .raw,
+                  let preview = try clock.time(.decode, { try rawPreview(data, metadata: metadata, requests: requests, fullSize: wantsTiles) }) {
+            // The camera's own development, when it is as large as every rendition (and as the
+            // picture, for tiles): resampled from there to the sizes the developed picture gives.
+            decoded = preview
+            scale = .one
+            plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
         } else {
             decoded = try clock.time(.decode) {
                 let pixels = try decodeWhole(data, format: header.format, keepingAlpha: metadata.transparent)
@@ -93,6 +100,29 @@ extension ImageProcessor {
             decodedWidth: decoded.width, decodedHeight: decoded.height, sources: sources)
     }
 
+    /// A RAW's embedded preview, upright, when it covers every one of `requests` (and, with
+    /// `fullSize`, the developed picture's whole size, which tiles go up to) and has the picture's
+    /// proportions (within 1%); nil otherwise, and the RAW is developed. Like any JPEG, decoded
+    /// only as large as the largest rendition needs; at full size, resampled to the picture's size
+    /// where it differs by a few pixels.
+    private func rawPreview(_ data: Data, metadata: ImageMetadata, requests: [RenditionRequest], fullSize: Bool) throws -> PixelBuffer? {
+        let plan = RenditionPlan(requests: requests, uprightWidth: metadata.width, uprightHeight: metadata.height)
+        guard let jpeg = try RAWDecoder(data).embeddedPreview(), let header = try? ImageHeader.read(jpeg), header.format == .jpeg
+        else { return nil }
+        let orientation = ImageOrientation(exif: metadata.orientation)
+        let upright = orientation.uprightSize(width: header.width, height: header.height)
+        let proportions = Double(upright.width) * Double(metadata.height) / (Double(upright.height) * Double(metadata.width))
+        guard abs(proportions - 1) <= 0.01, plan.geometries.allSatisfy({ $0.canBeMade(fromWidth: upright.width, height: upright.height) }),
+              !fullSize || (upright.width >= metadata.width && upright.height >= metadata.height)
+        else { return nil }
+        try header.checkPixelLimit(limit(for: .jpeg))
+        let scale = fullSize ? .one : plan.decodeScale(storedWidth: header.width, storedHeight: header.height, orientation: orientation,
+                                                       factors: TurboJPEGDecoder.scalingFactors)
+        let preview = try TurboJPEGDecoder().decode(jpeg, scale: scale).oriented(orientation)
+        guard fullSize, preview.width != metadata.width || preview.height != metadata.height else { return preview }
+        return preview.resampled(toWidth: metadata.width, height: metadata.height)
+    }
+
     /// About how many bytes making `requests` (and `tiles`) of a photo takes at its peak: the
     /// decoded pixels, at the scale a JPEG is decoded at, and the copies made of them (libgd's
     /// own image beside Folio's pixels, a turned copy, the first halving of a pyramid), and the
@@ -111,7 +141,13 @@ extension ImageProcessor {
                                          factors: TurboJPEGDecoder.scalingFactors)
             pixels = scale.scaled(stored.width) * scale.scaled(stored.height)
         }
-        var bytesPerPixel = metadata.format == .jpeg ? 4 : 8
+        // LibRaw keeps the sensor's data (2 bytes a pixel), four channels of 16 bits while it
+        // develops, and its 8-bit result, beside Folio's pixels.
+        var bytesPerPixel = switch metadata.format {
+        case .jpeg: 4
+        case .raw: 17
+        case .png, .gif, .webp, .avif, .heic, .tiff: 8
+        }
         // libwebp's animation decoder keeps two canvases of its own; an opaque one's still is
         // composed onto white in a copy.
         if metadata.format == .webp, metadata.animated { bytesPerPixel += 8 }
@@ -120,13 +156,14 @@ extension ImageProcessor {
         return pixels * bytesPerPixel + renditionBytes + 8 << 20
     }
 
-    /// PNG, GIF, WebP, AVIF, HEIC and TIFF, as stored (not turned), at full size: HEIC through
-    /// libheif, an animated WebP's first frame through libwebp, the rest through libgd. PNG,
-    /// WebP and GIF keep their alpha if `keepingAlpha`.
+    /// PNG, GIF, WebP, AVIF, HEIC, TIFF and RAW, as stored (not turned), at full size: a RAW
+    /// developed by LibRaw, HEIC through libheif, an animated WebP's first frame through libwebp,
+    /// the rest through libgd. PNG, WebP and GIF keep their alpha if `keepingAlpha`.
     func decodeWhole(_ data: Data, format: ImageFormat, keepingAlpha: Bool = false) throws -> PixelBuffer {
         if format == .webp, ImageHeader.isAnimatedWebP(ByteReader(data)) {
             return try WebPAnimation(data).firstFrame(alpha: keepingAlpha, limit: limit(for: .webp))
         }
+        if format == .raw { return try RAWDecoder(data).developed(limit: limit(for: .raw)) }
         guard format == .heic else {
             let alpha = keepingAlpha && [.png, .webp, .gif].contains(format)
             return try decodeWithLibgd(data, format: format, keepingAlpha: alpha).pixels(alpha: alpha)
@@ -152,7 +189,7 @@ extension ImageProcessor {
             return try GDImage.decode(data, format: .webp, keepingAlpha: keepingAlpha)
         case .tiff:
             return try GDImage.decode(ImageHeader.tiffAsStored(data), format: .tiff)
-        case .jpeg, .avif, .heic:
+        case .jpeg, .avif, .heic, .raw:
             return try GDImage.decode(data, format: format)
         }
     }

@@ -25,25 +25,30 @@ public struct ImageProcessor: Sendable {
         self.colour = colour
     }
 
-    /// The pixel limit of a format.
+    /// The pixel limit of a format. A RAW is held to `pixelLimit` as a JPEG is: most of its
+    /// renditions come from its camera's preview, and cameras' sensors reach 61 megapixels; what
+    /// developing one costs, the images step schedules for (`memoryCost`).
     func limit(for format: ImageFormat) -> Int {
-        format == .jpeg ? pixelLimit : min(pixelLimit, fullDecodePixelLimit)
+        format == .jpeg || format == .raw ? pixelLimit : min(pixelLimit, fullDecodePixelLimit)
     }
 
     /// What a photo file is, from its header and EXIF: no pixel is decoded.
     public func metadata(of data: Data) throws -> ImageMetadata {
         let header = try ImageHeader.read(data)
         try header.checkPixelLimit(limit(for: header.format))
-        let exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
+        var exif = header.exif.flatMap { ExifReader(block: $0)?.fields } ?? ExifFields()
+        if let rawExif = header.rawExif { exif = exif.filled(from: rawExif) }
         let orientation = ImageOrientation(exif: header.orientation ?? exif.orientation ?? 1)
         let upright = orientation.uprightSize(width: header.width, height: header.height)
         let colour = Self.sourceColour(of: data, header: header, exif: exif)
-        return ImageMetadata(
+        var metadata = ImageMetadata(
             format: header.format, width: upright.width, height: upright.height, orientation: orientation.rawValue,
             taken: exif.taken, camera: exif.camera, artist: exif.artist, exposure: exif.exposure,
             latitude: exif.latitude, longitude: exif.longitude, colour: colour.colour, colourProblem: colour.problem,
             transparent: header.hasAlpha && (header.format == .webp || Self.usesAlpha(data, format: header.format)),
             animated: header.animated)
+        metadata.lens = exif.lensModel
+        return metadata
     }
 
     /// Every requested rendition from a single decode, in the order of `requests`. `metadata` is

@@ -10,24 +10,22 @@ enum JPEGEncoder {
         /// One scan, standard Huffman tables: the cheapest, for deep-zoom tiles, which are
         /// small, many, and fetched a few at a time.
         case baseline
-        /// Progressive with four scans: the DC of all components first, so a browser paints a
-        /// blurred whole picture at once, then each component's detail. Optimised Huffman
-        /// tables make files as small as libjpeg's ten-scan script, at half its encoding time;
-        /// for everything a visitor opens.
+        /// Progressive with four scans, for everything a visitor opens: the DC of all components
+        /// first, so a browser paints a blurred whole picture at once, then each component's detail.
+        /// Optimised Huffman tables make files as small as libjpeg's ten-scan script, in less time.
         case dcFirst
         /// One scan, Huffman tables optimised for it: for a small image, which arrives whole
         /// at once, so that painting it blurred first is moot. Written with the standard tables,
         /// then again with tables optimised from its own symbols.
         case oneScan
-        /// The same file as `oneScan`, by libjpeg's own optimisation: two to four times slower.
+        /// The same file as `oneScan`, by libjpeg's own optimisation, which is slower.
         /// What `oneScan` falls back to for a file it cannot read back; tests hold it to this.
         case oneScanByLibjpeg
     }
 
     /// The largest image, in pixels, written in one scan (`oneScan`) rather than DC first: a
-    /// thumbnail of up to 300×300 is a packet or two, whole at once, and one scan is as small
-    /// (0.1–1.3% smaller on the CC0 photos from 120 to 300 pixels) and a sixth to a third quicker
-    /// to write. Larger renditions, a screen's, paint blurred first.
+    /// thumbnail of up to 300×300 is a packet or two, whole at once, and one scan is as small and
+    /// quicker to write. Larger renditions, a screen's, paint blurred first.
     static let oneScanPixels = 300 * 300
 
     /// How a rendition of `width`×`height` pixels is laid out.

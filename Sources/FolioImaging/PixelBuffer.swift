@@ -20,8 +20,8 @@ public struct PixelBuffer: Sendable {
         self.alpha = alpha
     }
 
-    /// A buffer whose every word `fill` writes. Not zeroed first: a memset of each decoded and
-    /// resampled image cost 3% of a cold build.
+    /// A buffer whose every word `fill` writes. Not zeroed first: zeroing would be a pass over
+    /// every decoded and resampled image for words written anyway.
     package init(width: Int, height: Int, alpha: Bool = false, fill: (UnsafeMutablePointer<UInt32>) throws -> Void) rethrows {
         self.width = width
         self.height = height
@@ -169,7 +169,7 @@ public struct PixelBuffer: Sendable {
 
     /// out[x] = blend(row[index[x]], row[index[x] + 1], weight[x]). Two outputs at a time in
     /// 16-bit lanes: each tap pair is one 8-byte load (the two pixels are neighbours), and all
-    /// eight channels are weighted in one multiply; 2.5 times the scalar loop, same results.
+    /// eight channels are weighted in one multiply; the scalar loop's results, faster.
     private static func across(
         _ row: UnsafePointer<UInt32>, width: Int, index: UnsafePointer<Int32>, weight: UnsafePointer<UInt16>,
         into out: UnsafeMutablePointer<UInt32>, count: Int

@@ -2,9 +2,8 @@ import CTurboJPEG
 import Foundation
 
 /// libjpeg-turbo's TurboJPEG decompressor, the only code that calls TurboJPEG (encoding goes
-/// through libjpeg's API in JPEGEncoder, which chooses scans and Huffman tables). It owns its
-/// tjhandle and destroys it in deinit. One per decode: handles are cheap
-/// and not thread-safe.
+/// through libjpeg's API in JPEGEncoder). It owns its tjhandle and destroys it in deinit. One
+/// per decode: handles are cheap and not thread-safe.
 final class TurboJPEGDecoder {
     private let handle: tjhandle
 
@@ -20,9 +19,8 @@ final class TurboJPEGDecoder {
     }
 
     /// The scales Folio decodes at: 1/1, 1/2, 1/4 and 1/8, those of libjpeg-turbo's factors with
-    /// SIMD inverse DCTs. Its other factors (3/8, 5/8, 3/4, 7/8) run plain C and were slower
-    /// than the next of these up on every photo measured: 3/8 of a 6000x4000 photo 99 ms, 1/2
-    /// 87 ms; 7/8 of a 4000x3000 one twice as slow as a full decode.
+    /// SIMD inverse DCTs. Its other factors (3/8, 5/8, 3/4, 7/8) run plain C and were slower than
+    /// the next of these up.
     static let scalingFactors: [ScalingFactor] = {
         var count: Int32 = 0
         guard let factors = tjGetScalingFactors(&count), count > 0 else { return [.one] }

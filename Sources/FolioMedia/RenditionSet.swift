@@ -204,22 +204,38 @@ public struct RenditionSet: Sendable {
         return kept
     }
 
-    /// What is published of a photo of this checksum, upright size and colour. An animated one
-    /// (`animated`: its format, GIF or WebP) gets its animation and no tiles: zooming would show
-    /// a still.
-    /// A video (`motion`) gets its web video and no tiles: its page plays it; a Live Photo gets
-    /// its clip's web video beside its still's tiles.
-    public func media(checksum: String, width: Int, height: Int, colour source: SourceColour, animated: ImageFormat? = nil,
-                      motion: PhotoMotion? = nil) -> PhotoMedia {
+    /// What is published of `photo`, its renditions made from a `width`×`height` image: every kind
+    /// has thumbnails, screen renditions and row renditions; a still or a RAW a tile pyramid when it is large
+    /// enough, an animated photo its animation, a video its web video, a Live Photo both a pyramid
+    /// and its clip's web video. A remote photo's page shows the sizes its own site publishes
+    /// unless it has screen renditions of its own (`screensOfItsOwn`: a Flickr favorite's).
+    public func media(of photo: Photo, width: Int, height: Int, screensOfItsOwn: Bool = true) -> PhotoMedia {
+        let (checksum, colour) = (photo.checksum, photo.colour)
         var media = PhotoMedia(
             thumbnails: files(Self.distinct(thumbnails, width: width, height: height), checksum: checksum,
-                              width: width, height: height, colour: source),
+                              width: width, height: height, colour: colour),
             screens: files(Self.distinct(screens, width: width, height: height), checksum: checksum,
-                           width: width, height: height, colour: source),
-            tiles: animated != nil || motion?.kind == .video ? nil : pyramid(checksum: checksum, width: width, height: height, colour: source),
-            animation: animated.map { animationFile(checksum: checksum, format: $0) },
-            video: motion.map { videoFile(checksum: $0.videoChecksum(photoChecksum: checksum)) })
-        media.rows = files(rowRenditions(width: width, height: height), checksum: checksum, width: width, height: height, colour: source)
+                           width: width, height: height, colour: colour))
+        media.rows = files(rowRenditions(width: width, height: height), checksum: checksum, width: width, height: height, colour: colour)
+        let pyramid = { self.pyramid(checksum: checksum, width: width, height: height, colour: colour) }
+        switch photo.kind {
+        case .still, .raw:
+            media.tiles = pyramid()
+        case .animated:
+            media.animation = animationFile(checksum: checksum, format: photo.format)
+        case .video:
+            media.video = videoFile(checksum: checksum)
+        case .livePhoto:
+            media.tiles = pyramid()
+            media.video = videoFile(checksum: photo.motion?.videoChecksum(photoChecksum: checksum) ?? checksum)
+        case .remote:
+            if screensOfItsOwn {
+                media.tiles = pyramid()
+            } else if let remote = photo.remote {
+                media.screens = RenditionFiles(remote: remote.sizes)
+                media.rows = RenditionFiles(files: [], format: .jpeg)
+            }
+        }
         return media
     }
 

@@ -6,10 +6,9 @@ extension TilePyramid {
     public var grid: TileGrid { TileGrid(width: width, height: height, tileSize: tileSize, overlap: overlap) }
 
     /// Everything the viewer needs to place the tiles, as one JSON value (the photo page's
-    /// `data-pyramid`): the tile size, overlap and format, and each level that has tiles with its
-    /// size and its columns and rows. The viewer and the browser tests read the grid from it and
-    /// never work it out themselves; where the tiles are (`tilesBase`) depends on the page, and
-    /// stays in `data-tiles`.
+    /// `data-pyramid`): tile size, overlap, format, and each level with tiles, its size, columns and
+    /// rows. The viewer and the browser tests read the grid from it rather than work it out; where
+    /// the tiles are (`tilesBase`) depends on the page, and stays in `data-tiles`.
     public var descriptor: String {
         struct Descriptor: Encodable {
             var width: Int

@@ -1,8 +1,10 @@
+import FolioCore
 import FolioImaging
 import Foundation
 
 /// Finds the photographer's metadata inside an image file: XMP (JPEG APP1, PNG `iTXt`, WebP
-/// `XMP ` chunk) over IPTC-IIM (JPEG APP13), as the Metadata Working Group's guidance has it.
+/// `XMP ` chunk, a TIFF's or DNG's tag 700) over IPTC-IIM (JPEG APP13), as the Metadata Working
+/// Group's guidance has it.
 public enum EmbeddedDescription {
     /// The description and, when a packet could not be read, why (the photo is still published).
     public static func read(_ data: Data, format: ImageFormat) -> (description: PhotoDescription, problem: String?) {
@@ -21,6 +23,8 @@ public enum EmbeddedDescription {
             }
         case .png: xmp = pngXMP(bytes)
         case .webp: xmp = webpXMP(bytes)
+        // A TIFF's or a DNG's first directory (tag 700): how Lightroom and Photoshop export them.
+        case .tiff, .raw: xmp = bytes.tiffXMP(limit: ReadingLimits.xmpBytes)
         default: break
         }
         var description = iptc ?? PhotoDescription()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a photographer wrote about a photo in the file or beside it (IPTC, XMP): the words of
 /// the photo rather than the camera's. Every field is optional; `filling(from:)` applies the
 /// precedence between sources.
@@ -13,6 +15,21 @@ public struct PhotoDescription: Sendable, Equatable {
     public var country: String?
     /// XMP's 0 to 5 stars; -1 means rejected.
     public var rating: Int?
+    /// The lens, as Lightroom (`aux:Lens`) or the EXIF-in-XMP schema (`exifEX:LensModel`) names it.
+    public var lens: String?
+    /// The colour label (`xmp:Label`: "Red", "Green", …) Lightroom, darktable and digiKam give.
+    public var label: String?
+    /// Who is in it: the names of the faces (and pets) of its MWG regions.
+    public var people: [String] = []
+    /// When it was taken (`exif:DateTimeOriginal`, else `photoshop:DateCreated`, else
+    /// `xmp:CreateDate`), as the wall-clock time EXIF gives: its zone set aside.
+    public var taken: Date?
+    /// Where (`exif:GPSLatitude`, `exif:GPSLongitude`): both, or neither.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// How to turn the stored pixels (`tiff:Orientation`, as an EXIF orientation): a sidecar's is
+    /// a photographer's turn in Lightroom or digiKam, which leave the file (a RAW) as it is.
+    public var orientation: Int?
 
     public init(title: String? = nil, headline: String? = nil, description: String? = nil, keywords: [String] = [],
                 creator: String? = nil, sublocation: String? = nil, city: String? = nil, state: String? = nil,
@@ -44,6 +61,12 @@ public struct PhotoDescription: Sendable, Equatable {
             (merged.sublocation, merged.city, merged.state, merged.country) = (lower.sublocation, lower.city, lower.state, lower.country)
         }
         merged.rating = rating ?? lower.rating
+        merged.lens = lens ?? lower.lens
+        merged.label = label ?? lower.label
+        merged.people = people.isEmpty ? lower.people : people
+        merged.taken = taken ?? lower.taken
+        if latitude == nil { (merged.latitude, merged.longitude) = (lower.latitude, lower.longitude) }
+        merged.orientation = orientation ?? lower.orientation
         return merged
     }
 
@@ -51,6 +74,13 @@ public struct PhotoDescription: Sendable, Equatable {
 
     /// The title a page shows: the title proper, else the headline.
     public var shownTitle: String? { title ?? headline }
+
+    /// Whether `rule` makes the photo a favorite: its rating, or its label.
+    public func isFavorite(by rule: FavoriteRule) -> Bool {
+        if let rating, rule.rating > 0, rating >= rule.rating { return true }
+        if let wanted = rule.label, let label, label.caseInsensitiveCompare(wanted) == .orderedSame { return true }
+        return false
+    }
 
     /// The place as Folio names places, from the town outwards: "Palo Alto, California, United
     /// States"; the sublocation (a landmark, a street) only when no town is given.
@@ -61,4 +91,20 @@ public struct PhotoDescription: Sendable, Equatable {
 
     /// The region the place counts towards: the state or province, else the country.
     public var region: String? { place == nil ? nil : state ?? country ?? city ?? sublocation }
+}
+
+/// What in a photographer's tool makes a photo a favorite: a rating at or above `rating` stars
+/// (0: none does), or the colour label `label` (the site's `favoriteRating` and `favoriteLabel`).
+public struct FavoriteRule: Sendable, Equatable {
+    public var rating: Int
+    public var label: String?
+
+    public init(rating: Int, label: String? = nil) {
+        self.rating = rating
+        self.label = label
+    }
+
+    /// What a photo's fingerprint keeps of the rule: the rating alone when there is no label, as
+    /// models made before labels counted have it.
+    public var fingerprintText: String { label.map { "\(rating) label \($0)" } ?? String(rating) }
 }

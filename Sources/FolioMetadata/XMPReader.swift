@@ -62,6 +62,36 @@ public enum XMPReader {
         return .success(collector.found)
     }
 
+    /// An XMP date ("2023-10-06T08:30:29.12+02:00", "2023-10-06T08:30", "2023-10-06") as the wall
+    /// clock reads it, as EXIF's dates are (`LocalDateTime`): its zone set aside, a missing time
+    /// midnight. A year or a month alone says too little to date a photo by.
+    static func wallTime(_ text: String) -> Date? {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard day.count == 3, let year = day[0], let month = day[1], let date = day[2] else { return nil }
+        var time = [0, 0, 0]
+        if parts.count == 2 {
+            let clock = parts[1].prefix { $0.isNumber || $0 == ":" || $0 == "." }.split(separator: ":")
+            for (index, part) in clock.prefix(3).enumerated() {
+                guard let number = Int(part.prefix { $0.isNumber }) else { return nil }
+                time[index] = number
+            }
+        }
+        return LocalDateTime.date(from: "\(year):\(month):\(date) \(time[0]):\(time[1]):\(time[2])")
+    }
+
+    /// An XMP GPS coordinate ("48,51.502N", "48,51,30.1N", or degrees alone, "48.858N") as signed
+    /// decimal degrees; nil when it is none or beyond `limit`.
+    static func coordinate(_ text: String, limit: Double, negative: Character) -> Double? {
+        guard let reference = text.last?.uppercased().first, "NSEW".contains(reference) else { return nil }
+        let numbers = text.dropLast().split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard !numbers.isEmpty, numbers.count <= 3, !numbers.contains(nil) else { return nil }
+        let parts = numbers.compactMap { $0 }
+        let degrees = parts[0] + (parts.count > 1 ? parts[1] / 60 : 0) + (parts.count > 2 ? parts[2] / 3600 : 0)
+        guard degrees.isFinite, degrees <= limit, parts.allSatisfy({ $0 >= 0 }) else { return nil }
+        return reference == negative ? -degrees : degrees
+    }
+
     /// The packet without the NULs and blanks after it: Apple Photos ends the packet it embeds
     /// with a NUL, which XML forbids and libxml2 stops at ("it ends before its elements close");
     /// exiftool and other readers take the packet as it is.
@@ -106,13 +136,20 @@ public enum XMPReader {
 }
 
 /// The parser's delegate: follows the namespace prefixes in scope and gathers the values of the
-/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq).
+/// properties Folio reads (simple text, or the `rdf:li` items of an Alt, Bag or Seq), and the
+/// names of the faces in the MWG regions Lightroom, digiKam, Picasa and Apple Photos write.
 private final class XMPCollector: NSObject, XMLParserDelegate {
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     static let dc = "http://purl.org/dc/elements/1.1/"
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
     static let iptcCore = "http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
     static let xmp = "http://ns.adobe.com/xap/1.0/"
+    static let aux = "http://ns.adobe.com/exif/1.0/aux/"
+    static let exifEX = "http://cipa.jp/exif/1.0/"
+    static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
+    static let exif = "http://ns.adobe.com/exif/1.0/"
+    static let regions = "http://www.metadataworkinggroup.com/schemas/regions/"
+    static let tiff = "http://ns.adobe.com/tiff/1.0/"
 
     var found = PhotoDescription()
     /// Elements started and not yet ended, and whether there was any: what a complete document
@@ -128,6 +165,13 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     private var items: [(language: String?, text: String)] = []
     private var language: String?
     private var text = ""
+    /// Inside `mwg-rs:Regions`: the region being read (an `rdf:li` of its list, at `depth`), and
+    /// which of its fields the text is.
+    private var region: (depth: Int, name: String?, type: String?)?
+    private var regionField: String?
+    /// How good the date found so far is: 0 for DateTimeOriginal, 1 for DateCreated, 2 for CreateDate.
+    private var takenRank = Int.max
+    private var gps: (latitude: Double?, longitude: Double?) = (nil, nil)
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
         prefixes[prefix, default: []].append(namespaceURI)
@@ -147,6 +191,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
             return
         }
         let namespace = namespaceURI ?? ""
+        if let current = property, current.namespace == Self.regions {
+            depth += 1
+            startRegionElement(namespace, name, attributes: attributes)
+            return
+        }
         if property != nil {
             depth += 1
             if namespace == Self.rdf, name == "li" {
@@ -176,6 +225,11 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         open -= 1
         guard let current = property else { return }
+        if current.namespace == Self.regions, depth > 0 {
+            endRegionElement(namespaceURI ?? "", name)
+            depth -= 1
+            return
+        }
         if depth > 0 {
             if namespaceURI == Self.rdf, name == "li" { items.append((language, text)) }
             depth -= 1
@@ -185,11 +239,54 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         property = nil
     }
 
+    private func takeDate(_ text: String?, rank: Int) {
+        guard rank < takenRank, let date = text.flatMap(XMPReader.wallTime) else { return }
+        found.taken = date
+        takenRank = rank
+    }
+
+    /// A region is an `rdf:li` of the region list; its name and type are attributes of it or of
+    /// the `rdf:Description` in it, or elements of either.
+    private func startRegionElement(_ namespace: String, _ name: String, attributes: [String: String]) {
+        if namespace == Self.rdf, name == "li", region == nil {
+            region = (depth, nil, nil)
+        }
+        guard region != nil else { return }
+        if namespace == Self.rdf, name == "li" || name == "Description" {
+            for (key, value) in attributes {
+                let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2, prefixes[parts[0]]?.last == Self.regions else { continue }
+                if parts[1] == "Name" { region?.name = value }
+                if parts[1] == "Type" { region?.type = value }
+            }
+        } else if namespace == Self.regions, name == "Name" || name == "Type" {
+            regionField = name
+            text = ""
+        }
+    }
+
+    private func endRegionElement(_ namespace: String, _ name: String) {
+        if namespace == Self.regions, let field = regionField, name == field {
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if field == "Name" { region?.name = value } else { region?.type = value }
+            regionField = nil
+        }
+        guard let current = region, namespace == Self.rdf, name == "li", depth == current.depth else { return }
+        // Faces and pets are who is in a photo; a focus point or a barcode is not.
+        let name = current.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !name.isEmpty, ["face", "pet", ""].contains((current.type ?? "").lowercased()), !found.people.contains(name) {
+            found.people.append(name)
+        }
+        region = nil
+    }
+
     static func isRead(_ namespace: String, _ name: String) -> Bool {
         switch (namespace, name) {
         case (dc, "title"), (dc, "description"), (dc, "subject"), (dc, "creator"),
              (photoshop, "City"), (photoshop, "State"), (photoshop, "Country"), (photoshop, "Headline"),
-             (iptcCore, "Location"), (xmp, "Rating"):
+             (iptcCore, "Location"), (xmp, "Rating"), (xmp, "Label"), (aux, "Lens"), (exifEX, "LensModel"),
+             (lightroom, "hierarchicalSubject"), (regions, "Regions"), (exif, "DateTimeOriginal"), (photoshop, "DateCreated"),
+             (xmp, "CreateDate"), (exif, "GPSLatitude"), (exif, "GPSLongitude"), (tiff, "Orientation"):
             return true
         default:
             return false
@@ -205,12 +302,34 @@ private final class XMPCollector: NSObject, XMLParserDelegate {
         case (Self.dc, "title"): found.title = first
         case (Self.dc, "description"): found.description = first
         case (Self.dc, "subject"): found.keywords = values.map(\.text)
+        // Lightroom's keywords as paths ("Places|France|Paris"): their last words, when the
+        // flat list (which Lightroom writes beside them) is not there.
+        case (Self.lightroom, "hierarchicalSubject"):
+            guard found.keywords.isEmpty else { break }
+            for leaf in values.compactMap({ $0.text.split(separator: "|").last.map { $0.trimmingCharacters(in: .whitespaces) } })
+            where !leaf.isEmpty && !found.keywords.contains(leaf) {
+                found.keywords.append(leaf)
+            }
+        case (Self.xmp, "Label"): found.label = first
+        case (Self.exif, "DateTimeOriginal"): takeDate(first, rank: 0)
+        case (Self.photoshop, "DateCreated"): takeDate(first, rank: 1)
+        case (Self.xmp, "CreateDate"): takeDate(first, rank: 2)
+        case (Self.exif, "GPSLatitude"), (Self.exif, "GPSLongitude"):
+            let isLatitude = name == "GPSLatitude"
+            let value = first.flatMap { XMPReader.coordinate($0, limit: isLatitude ? 90 : 180, negative: isLatitude ? "S" : "W") }
+            if isLatitude { gps.latitude = value } else { gps.longitude = value }
+            if let latitude = gps.latitude, let longitude = gps.longitude { (found.latitude, found.longitude) = (latitude, longitude) }
         case (Self.dc, "creator"): found.creator = first
         case (Self.photoshop, "City"): found.city = first
         case (Self.photoshop, "State"): found.state = first
         case (Self.photoshop, "Country"): found.country = first
         case (Self.photoshop, "Headline"): found.headline = first
         case (Self.iptcCore, "Location"): found.sublocation = first
+        // Lightroom's name for the lens over the EXIF schema's, whichever comes first.
+        case (Self.aux, "Lens"): found.lens = first ?? found.lens
+        case (Self.exifEX, "LensModel"): found.lens = found.lens ?? first
+        case (Self.tiff, "Orientation"):
+            found.orientation = first.flatMap { Int($0) }.flatMap { (1...8).contains($0) ? $0 : nil }
         case (Self.xmp, "Rating"):
             found.rating = first.flatMap(Double.init).flatMap { $0.isFinite ? Int(min(5, max(-1, $0.rounded()))) : nil }
         default: break

@@ -14,13 +14,14 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public var cover: String?
     /// Published only at an address its link alone knows, in no listing, index, feed or count.
     public var unlisted: Bool
-    /// Set for a password-protected album (which is unlisted too): what its password was read
-    /// from, as it was then (a digest of its `album.plist`'s size and modification time), so the
-    /// next build knows when the password may have changed; `passwordMissing` when none could be
-    /// had. Never the password, nor anything computed from it: with the model in hand, a guess
-    /// would cost one hash here, where the published pages cost the key's 600,000 rounds (the
-    /// build that draws the album's pages derives the key, and tells a new password by it).
+    /// Set for a password-protected album (which is unlisted too): where its password was read
+    /// from, as it was then (`AlbumSettingsReader.passwordSource`), so the next build knows when it
+    /// may have changed; `passwordMissing` when none could be had. Never the password nor anything
+    /// computed from it, against which a guess would cost far less than against the published pages.
     public var passwordSource: String?
+    /// False for a folder that is no album: its photos are in none, and the albums in it are its
+    /// parent's (a Google Takeout export's `Photos from 2023` and `Takeout/Google Photos`).
+    public var isAlbum = true
 
     public static let passwordMissing = "missing"
 
@@ -29,7 +30,7 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
     public static let databaseTableName = "album"
 
     public init(path: String, title: String? = nil, description: String? = nil, cover: String? = nil, descriptionHTML: String? = nil,
-                unlisted: Bool = false, passwordSource: String? = nil) {
+                unlisted: Bool = false, passwordSource: String? = nil, isAlbum: Bool = true) {
         self.path = path
         self.title = title
         self.description = description
@@ -37,6 +38,7 @@ public struct AlbumInfo: Codable, Hashable, Sendable, FetchableRecord, Persistab
         self.descriptionHTML = descriptionHTML
         self.unlisted = unlisted
         self.passwordSource = passwordSource
+        self.isAlbum = isAlbum
     }
 }
 

@@ -3,24 +3,40 @@ import Foundation
 import GRDB
 
 extension GalleryDatabase {
+    /// What the model holds for these sources, by source: one statement per 500.
+    public func knownPhotos(for sources: [PhotoSource]) throws -> [PhotoSource: KnownPhoto] {
+        try writer.read { db in
+            var known: [PhotoSource: KnownPhoto] = [:]
+            for chunk in sources.map(\.text).chunked(500) {
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT source, \(KnownPhoto.columns) FROM photo WHERE source IN \(Self.placeholders(chunk.count))
+                    """, arguments: StatementArguments(chunk)) {
+                    guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
+                    known[source] = try KnownPhoto(row: row)
+                }
+            }
+            return known
+        }
+    }
+
     /// What the model holds for every photo of one kind of source, by source.
-    public func stamps(of kind: PhotoSource.Kind) throws -> [PhotoSource: PhotoStamp] {
+    public func knownPhotos(of kind: PhotoSource.Kind) throws -> [PhotoSource: KnownPhoto] {
         try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT source, \(PhotoStamp.columns) FROM photo WHERE source LIKE ? ESCAPE '\\'
+                SELECT source, \(KnownPhoto.columns) FROM photo WHERE source LIKE ? ESCAPE '\\'
                 """, arguments: [Self.likePrefix(kind.rawValue + ":")])
-            var stamps: [PhotoSource: PhotoStamp] = [:]
-            stamps.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
+            var known: [PhotoSource: KnownPhoto] = [:]
+            known.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM photo") ?? 0)
             while let row = try rows.next() {
                 guard let source = PhotoSource.fromDatabaseValue(row[0]) else { continue }
-                stamps[source] = PhotoStamp(row: row, from: 1)
+                known[source] = KnownPhoto(row: row, from: 1)
             }
-            return stamps
+            return known
         }
     }
 
     /// What the import needs of every photo from content/ to tell the changed ones (`ContentMarks`);
-    /// `stamps(for:)` reads the changed ones' whole stamps.
+    /// `knownPhotos(for:)` reads the changed ones' whole known.
     package func contentMarks() throws -> ContentMarks {
         try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
@@ -58,9 +74,8 @@ extension GalleryDatabase {
 
     /// Applies the batches `produce` hands to `add`, as it makes them, all in one transaction:
     /// the model has all of them or, when `produce` or a batch throws, none. A cold import of a
-    /// large library makes its photos a few thousand at a time, and never holds them all (a
-    /// million photos' rows were 1.2 GB of the import's peak). The derived values are
-    /// refreshed once, at the end, for every place and region the batches touched.
+    /// large library makes its photos a few thousand at a time, and never holds them all. The
+    /// derived values are refreshed once, at the end, for every place and region the batches touched.
     package func apply(inParts produce: (_ add: (ImportBatch) throws -> Void) throws -> Void) throws {
         try writer.write { db in
             var touched = Touched()

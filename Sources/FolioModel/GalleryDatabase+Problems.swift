@@ -23,7 +23,7 @@ extension GalleryDatabase {
         }
     }
 
-    /// The photos the model keeps problems of: a few, where a library has a million photos.
+    /// The photos the model keeps problems of: few, however large the library.
     package func sourcesWithProblems() throws -> Set<PhotoSource> {
         try writer.read { db in
             Set(try String.fetchAll(db, sql: "SELECT DISTINCT photoSource FROM \(StoredProblem.databaseTableName) WHERE photoSource IS NOT NULL")

@@ -115,8 +115,7 @@ extension GalleryDatabase {
 
         // Photos, people, places and regions each read once and put together here, not joined
         // in SQL: a person's, a place's and a region's names are then one string each however
-        // many photos show them, not a copy per photo (100,000 photos in 1,000 places held
-        // 100,000 copies of every place's name).
+        // many photos show them, not a copy per photo.
         init(_ db: Database) throws {
             ordered = try Region.order(Region.Columns.name).fetchAll(db)
             people = Dictionary(try Person.fetchAll(db).map { ($0.id, Shared($0)) }, uniquingKeysWith: { first, _ in first })
@@ -127,9 +126,8 @@ extension GalleryDatabase {
 
     /// Every photo with its names, in the order of their ids. With a second connection
     /// (`beside`), the later half of the rows is read by it on another core while `db` reads
-    /// the first: decoding a large library's rows is a second of one core. Both halves are read
-    /// into the one array the snapshot keeps (a half read apart and appended was 18 MB more at
-    /// 100,000 photos). The second connection's half is taken only when it saw the same model
+    /// the first. Both halves are read into the one array the snapshot keeps, never a half apart
+    /// and appended. The second connection's half is taken only when it saw the same model
     /// (its generation, and as many photos); else `db` reads that half itself.
     private static func photos(_ db: Database, count: Int, names: PhotoNames, spillingInto folder: String?,
                                beside reader: DatabaseQueue?) throws -> [GalleryPhoto] {
@@ -239,10 +237,7 @@ extension GalleryDatabase {
         let rows = try Photo.fetchCursor(db, request)
         // One string for each folder, however many photos it holds.
         var folders: [String: String] = [:]
-        while var photo = try rows.next() {
-            // What only the import asks of a photo is not kept in a snapshot.
-            photo.fileStamp = ""
-            photo.fingerprint = ""
+        while let photo = try rows.next() {
             guard let person = names.people[photo.personId] else { continue }
             let place = photo.placeId.flatMap { names.places[$0] }
             let folder = photo.source.folder.map { folder in

@@ -244,18 +244,15 @@ extension GalleryDatabase {
                 t.column("token", .text).notNull()
             }
             // The photos that failed, asked for by every build: found by this index of them
-            // alone, not by reading every row (60 ms at 100,000 photos).
+            // alone, not by reading every row.
             try db.execute(sql: "CREATE INDEX photo_failing ON photo (source) WHERE lastError IS NOT NULL")
         }
 
         migrator.registerMigration("v14: no password digest in the model") { db in
-            // A protected album's password was kept as one SHA-256 of it, which tests a guess far
-            // cheaper than the published pages' 600,000 rounds. It is dropped, not wrapped: the
-            // model now keeps only where the password was read from, and a source no build makes
-            // has the next build draw the album's pages, deriving its key as every such build
-            // does (a new Folio draws every page again anyway). Freed bytes are overwritten
-            // (whatever SQLite was built to do), so the old digests do not linger in the file's
-            // free space.
+            // A protected album's password was kept as one SHA-256 of it, far cheaper to test a guess
+            // against than the published pages. It is dropped: the model keeps only where the password
+            // was read from, and the next build draws the album's pages again. Freed bytes are
+            // overwritten, so the old digests do not linger in the file's free space.
             let overwrites = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
             try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.alter(table: "album") { t in t.rename(column: "passwordDigest", to: "passwordSource") }
@@ -264,7 +261,23 @@ extension GalleryDatabase {
             try db.execute(sql: "PRAGMA secure_delete = \(overwrites)")
         }
 
-        migrator.registerMigration("v15: no one named is no word") { db in
+        migrator.registerMigration("v15: the lens") { db in
+            try db.alter(table: "photo") { t in t.add(column: "lens", .text) }
+        }
+
+        migrator.registerMigration("v16: who is in each photo") { db in
+            try db.alter(table: "photo") { t in t.add(column: "pictured", .text).notNull().defaults(to: "[]") }
+        }
+
+        migrator.registerMigration("v17: folders that are no album") { db in
+            try db.alter(table: "album") { t in t.add(column: "isAlbum", .boolean).notNull().defaults(to: true) }
+        }
+
+        migrator.registerMigration("v18: photos listed in several albums") { db in
+            try db.alter(table: "photo") { t in t.add(column: "alsoListedIn", .text).notNull().defaults(to: "[]") }
+        }
+
+        migrator.registerMigration("v19: no one named is no word") { db in
             // The person of photos no one is named for was kept as "Unknown", an English word the
             // pages then showed whatever the site's language. No one is now a key with no name;
             // pages choose their words. (Their slug, never published, stays.)

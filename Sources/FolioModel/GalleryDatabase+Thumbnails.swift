@@ -1,8 +1,6 @@
 import GRDB
 
 extension GalleryDatabase {
-    /// Which stored thumbnails are still valid for their photo's current source, by photo id and
-    /// spec: what a plan needs to know, without loading any bytes.
     /// The thumbnails the model keeps, in a few numbers: any kept or dropped changes them.
     package func thumbnailTally() throws -> String {
         try writer.read { db in
@@ -11,7 +9,9 @@ extension GalleryDatabase {
         }
     }
 
-    /// Of all photos, or of `photos` alone (a build that looks at a few of a large library's).
+    /// Which stored thumbnails are still valid for their photo's current source, by photo id and
+    /// spec: what a plan needs to know, without loading any bytes. Of all photos, or of `photos`
+    /// alone (a build that looks at a few of a large library's).
     public func thumbnailKeys(specs: [String], of photos: [Int64]? = nil) throws -> StoredThumbnails {
         var stored = StoredThumbnails()
         guard !specs.isEmpty else { return stored }
@@ -92,8 +92,8 @@ public struct ThumbnailKey: Hashable, Sendable {
 }
 
 /// Which photos have a thumbnail of each spec in the model: the photos' ids, sorted, by spec.
-/// A build that looks at every photo asks this of each; as a set of keys, each with its own
-/// copy of the spec's text, a million photos' were 110 MB, here 8.
+/// A build that looks at every photo asks this of each; a set of keys would hold a copy of the
+/// spec's text for every photo.
 public struct StoredThumbnails: Sendable {
     private var photos: [String: [Int64]] = [:]
 

@@ -6,9 +6,8 @@ import Foundation
 /// The photo itself is kept packed (`PackedStore`, its snapshot's: past a few megabytes a file
 /// the kernel caches, not this process's memory) and read from there whenever `photo` is asked
 /// for. What every pass over a library's photos reads (the site's order, its lists by place,
-/// person and album, what changed since the last build) is held here beside it: a million
-/// photos' values whole were 310 MB of a build's memory from its plan to its last page; these
-/// are a third of that.
+/// person and album, what changed since the last build) is held here beside it, in fewer bytes
+/// than the photo's values whole: a build holds one for each photo from its plan to its last page.
 public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var id: Int64
     public private(set) var identifier: String
@@ -16,10 +15,10 @@ public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var uploaded: Date
     private var latitudeBits: UInt64
     private var longitudeBits: UInt64
-    /// The photo's `stamp`: everything it holds, as one number.
-    package private(set) var stamp: UInt64
-    /// The photo's `mediaStamp`: what its published media are made from, as one number.
-    package private(set) var mediaStamp: UInt64
+    /// Everything the photo holds, as one number (`digest(of:)`).
+    package private(set) var digest: UInt64
+    /// What its published media are made from, as one number (`mediaDigest(of:)`).
+    package private(set) var mediaDigest: UInt64
     /// Its folder under content/ (`PhotoSource.folder`: its album), nil at the top or from elsewhere.
     /// One string for all the photos of a folder when a snapshot reads them.
     package private(set) var folder: String?
@@ -35,6 +34,9 @@ public struct GalleryPhoto: Sendable, Hashable {
     public private(set) var favorite: Bool
     /// Whether it moves with a clip of its own (a Live Photo's), whose checksum names media too.
     package private(set) var hasClip: Bool
+    /// Whether it is listed in albums besides its folder's (`Photo.alsoListedIn`): only those
+    /// photos are unpacked to find which.
+    package private(set) var inOtherAlbums: Bool
     private var checksumIsNumber: Bool
 
     /// The photo as the model has it, unpacked: bind it once where several of its properties are read.
@@ -117,11 +119,12 @@ public struct GalleryPhoto: Sendable, Hashable {
         uploaded = photo.uploaded
         latitudeBits = Absent.bits(photo.latitude)
         longitudeBits = Absent.bits(photo.longitude)
-        stamp = photo.stamp
-        mediaStamp = photo.mediaStamp
+        digest = Self.digest(of: photo)
+        mediaDigest = Self.mediaDigest(of: photo)
         self.folder = folder ?? photo.source.folder
         favorite = photo.favorite
         hasClip = photo.motion?.clipChecksum != nil
+        inOtherAlbums = !photo.alsoListedIn.isEmpty
         let checksumNumber = Self.hexNumber(photo.checksum)
         self.checksumNumber = checksumNumber ?? 0
         checksumIsNumber = checksumNumber != nil
@@ -142,11 +145,11 @@ public struct GalleryPhoto: Sendable, Hashable {
         out.bits(uploaded.timeIntervalSinceReferenceDate.bitPattern)
         out.bits(latitudeBits)
         out.bits(longitudeBits)
-        out.bits(stamp)
-        out.bits(mediaStamp)
+        out.bits(digest)
+        out.bits(mediaDigest)
         out.bits(checksumNumber)
         out.number(number)
-        out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0))
+        out.number((favorite ? 1 : 0) | (hasClip ? 2 : 0) | (checksumIsNumber ? 4 : 0) | (inOtherAlbums ? 8 : 0))
         out.number(person_.value.id)
         out.number(place_?.value.id ?? -1)
     }
@@ -155,7 +158,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     struct Kept {
         var id: Int64
         var identifier: String
-        var bits: (taken: UInt64, uploaded: UInt64, latitude: UInt64, longitude: UInt64, stamp: UInt64, mediaStamp: UInt64, checksum: UInt64)
+        var bits: (taken: UInt64, uploaded: UInt64, latitude: UInt64, longitude: UInt64, digest: UInt64, mediaDigest: UInt64, checksum: UInt64)
         var folder: Int64
         var flags: Int64
         var personId: Int64
@@ -184,13 +187,14 @@ public struct GalleryPhoto: Sendable, Hashable {
         uploaded = Date(timeIntervalSinceReferenceDate: Double(bitPattern: kept.bits.uploaded))
         latitudeBits = kept.bits.latitude
         longitudeBits = kept.bits.longitude
-        stamp = kept.bits.stamp
-        mediaStamp = kept.bits.mediaStamp
+        digest = kept.bits.digest
+        mediaDigest = kept.bits.mediaDigest
         self.folder = folder
         checksumNumber = kept.bits.checksum
         favorite = kept.flags & 1 != 0
         hasClip = kept.flags & 2 != 0
         checksumIsNumber = kept.flags & 4 != 0
+        inOtherAlbums = kept.flags & 8 != 0
         person_ = person
         place_ = place
         region_ = region
@@ -209,7 +213,7 @@ public struct GalleryPhoto: Sendable, Hashable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
-        hasher.combine(stamp)
+        hasher.combine(digest)
         hasher.combine(person)
         hasher.combine(place)
         hasher.combine(region)

@@ -3,19 +3,13 @@ import FolioCore
 import Foundation
 
 /// The photos of a build's snapshot, kept in a file between builds (`folio-cache/snapshot`) so
-/// that the next build reads again only the rows the model changed since, not all of them: at
-/// 100,000 photos reading every row was half a second of both cores in a build that changed one.
+/// that the next build reads again only the rows the model changed since.
 ///
-/// The file says which Folio wrote it (another reads every row again: its packing may differ),
-/// the model's revision it holds the photos at (`photoChange`, kept by triggers), and a token
-/// the model was given when the file was written: a model restored from a backup or copied
-/// from another site has another, and the file is not used. Each photo's record is in the file
-/// as `PackedStore` writes one, and the snapshot's photos read it from there.
-///
-/// The file is written in blocks, each with its XXH64, and ends with an empty one: a block that
-/// does not hold its hash, or a file cut short, is refused whole (the build reads every row). It
-/// is written beside its place and renamed there, so the file a snapshot reads from is never
-/// changed under it.
+/// The file is used only by the Folio that wrote it (another may pack photos otherwise), for the
+/// model it was written for (a token the model keeps: a model restored or copied has another),
+/// from the revision it names (`photoChange`, kept by triggers). It is written in blocks, each
+/// with its XXH64, ending with an empty one, beside its place and renamed there: a damaged or cut
+/// file is refused whole (every row is read), and the file a snapshot reads never changes under it.
 package enum KeptSnapshot {
     /// Where the file is, and which Folio reads it.
     package struct Place: Sendable {

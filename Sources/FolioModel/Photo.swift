@@ -6,9 +6,11 @@ import GRDB
 /// One photo of the gallery, from `content/` or imported from elsewhere: one row of the photo
 /// table. Its stored properties are the table's columns (their names are the coding keys the
 /// compiler writes), and everything made of a photo follows from them through `Codable`: the
-/// row written and read (GRDB), the change stamp (`ValueStamp`), the snapshot's packed record
+/// row written and read (GRDB), its digest (`ValueDigest`), the snapshot's packed record
 /// (`PackedEncoder`). A new property is a new column: add a migration for it
 /// (`GalleryDatabase+Schema.swift`), and give it a default here if photos are made without it.
+/// What the import keeps in the row to tell a changed photo by is not the photo's: see
+/// `PhotoImport.fileStamp` and `KnownPhoto`.
 public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
     /// The row's id: what the model and one build's work (renditions, pages) key a photo by.
     /// `GalleryDatabase.unwrittenID` until the import writes the row, which leaves it to SQLite.
@@ -33,10 +35,6 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var catalogFavorite = false
     /// Of its bytes (a Flickr photo's: of its thumbnails' URL): what its renditions are named by.
     public var checksum: String
-    /// The file's size and modification time as the import last read it, and the fingerprint of
-    /// what else it was read with (its record, its sidecar): how the import tells it changed.
-    public var fileStamp = ""
-    public var fingerprint = ""
     /// Its file's format, as its bytes said (a remote photo's is JPEG).
     public var format = ImageFormat.jpeg
     /// Its EXIF orientation (1 to 8).
@@ -51,10 +49,18 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
     public var motion: PhotoMotion?
     public var camera: String?
     public var exposure: String?
+    /// The lens, as the camera (EXIF LensModel) or the photographer's tool (XMP) names it.
+    public var lens: String?
     public var latitude: Double?
     public var longitude: Double?
     /// Stored as a JSON array.
     public var tags: [String] = []
+    /// Who is in it, by name (Google Takeout's `people`), stored as a JSON array: not who took
+    /// it, which is its person.
+    public var pictured: [String] = []
+    /// The albums, by folder, it is listed in besides its own folder's: a Google Takeout photo
+    /// in several albums is one photo, its file in the first (stored as a JSON array).
+    public var alsoListedIn: [String] = []
     /// Why the last build could not publish it (its file would not read or decode); nil when it
     /// was published. The row stays, with everything set on it, until its source is gone.
     public var lastError: String?
@@ -84,7 +90,32 @@ public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRe
         public static let favorite = Column(CodingKeys.favorite)
     }
 
-    /// A number for everything the photo holds: the same photo, the same number; any property
-    /// changed, another. What a build tells a changed photo by.
-    public var stamp: UInt64 { ValueStamp.of(self) }
+}
+
+extension Photo {
+    /// The photo's own text that visitors' search finds it by, field by field: `prose` is its
+    /// own (a description), `named` a name many photos share (a tag, a lens). Its title, which
+    /// the site gives an untitled photo, and the names of its person, place, region and albums
+    /// are the site's to add. Every property is a case of the switch, so a new one does not
+    /// compile until it says whether search finds a photo by it.
+    public func searchedText(prose: (String) -> Void, named: (String) -> Void) {
+        for field in Self.fields {
+            switch field {
+            case .description: description.map(prose)
+            case .tags: tags.forEach(named)
+            case .lens: lens.map(named)
+            case .pictured: pictured.forEach(named)
+            // Albums' titles are the site's to add, as its own folder's are.
+            case .id, .identifier, .source, .title, .descriptionHTML, .personId, .placeId, .taken, .uploaded,
+                 .width, .height, .favorite, .catalogFavorite, .checksum, .format, .orientation, .colour,
+                 .transparent, .animated, .motion, .camera, .exposure, .latitude, .longitude, .lastError,
+                 .remote, .flickrPlaceId, .alsoListedIn:
+                break
+            }
+        }
+    }
+
+    /// Every property's coding key (the key is the property's name), in the order declared.
+    private static let fields: [CodingKeys] = Mirror(reflecting: Photo(identifier: "", source: .content(path: ""), uploaded: .distantPast, checksum: ""))
+        .children.compactMap { $0.label.flatMap(CodingKeys.init(stringValue:)) }
 }

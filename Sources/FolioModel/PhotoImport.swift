@@ -16,6 +16,11 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
     public var place: String?
     /// The place's region; derived from the place name when nil.
     public var region: String?
+    /// The file's size and modification time as this import read it, and the fingerprint of what
+    /// else it was read with (its record, its sidecar): kept in the photo's row, what the next
+    /// import tells a changed photo by (`KnownPhoto`).
+    public var fileStamp = ""
+    public var fingerprint = ""
 
     public init(_ photo: Photo, person: String, personKey: String? = nil, place: String? = nil, region: String? = nil) {
         self.photo = photo
@@ -37,7 +42,7 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
     /// from the command line outlives it until the source changes its mind), the last build's
     /// failure is forgotten until this one fails the photo too, and a photo whose Flickr place is
     /// not known yet waits on its id.
-    func row(personId: Int64, placeId: Int64?) -> Photo {
+    func row(personId: Int64, placeId: Int64?) -> Row {
         var row = photo
         row.id = GalleryDatabase.unwrittenID
         row.personId = personId
@@ -45,7 +50,22 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
         row.catalogFavorite = photo.favorite
         row.lastError = nil
         row.flickrPlaceId = placeId == nil ? photo.remote?.placeID : nil
-        return row
+        return Row(photo: row, fileStamp: fileStamp, fingerprint: fingerprint)
+    }
+
+    /// A photo's row as the import writes it: the photo's columns, and what the next import
+    /// tells it changed by.
+    struct Row: EncodableRecord, TableRecord, Sendable {
+        static let databaseTableName = Photo.databaseTableName
+        var photo: Photo
+        var fileStamp: String
+        var fingerprint: String
+
+        func encode(to container: inout PersistenceContainer) throws {
+            try photo.encode(to: &container)
+            container[KnownPhoto.CodingKeys.fileStamp.rawValue] = fileStamp
+            container[KnownPhoto.CodingKeys.fingerprint.rawValue] = fingerprint
+        }
     }
 }
 
@@ -61,8 +81,10 @@ extension PhotoImport {
         copy.region = region.map(CleanText.line)
         copy.photo.camera = photo.camera.map(CleanText.line)
         copy.photo.exposure = photo.exposure.map(CleanText.line)
+        copy.photo.lens = photo.lens.map(CleanText.line)
         // An empty tag is no tag: pages and the search index never had one.
         copy.photo.tags = photo.tags.map(CleanText.line).filter { !$0.isEmpty }
+        copy.photo.pictured = photo.pictured.map(CleanText.line).filter { !$0.isEmpty }
         return copy
     }
 }
@@ -85,8 +107,8 @@ public struct ImportBatch: Sendable {
 }
 
 /// What the import holds of every photo the model has, to tell the changed ones: its file's
-/// stamp and its record's fingerprint as numbers. As `PhotoStamp`'s four texts they were 420 bytes
-/// a photo, 420 MB at a million; the changed photos' whole stamps are read after.
+/// stamp and its record's fingerprint as numbers, not `KnownPhoto`'s four texts; the changed
+/// photos' `KnownPhoto` is read after.
 public struct PhotoMark: Sendable {
     // Side by side, 32 bytes: the stored `fileStamp`'s size and milliseconds (`hasFile` false
     // when it is not such a text) and its `fingerprint` (`hasFingerprint` false when it is not
@@ -121,8 +143,8 @@ package struct ContentMarks: Sendable {
     /// Hashes two paths or more share.
     private var shared: Set<UInt64> = []
 
-    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place (a
-    /// sorted copy beside them was 40 MB more at a million photos, while the load reads content/).
+    /// `marks` of paths hashed as `key(of:)` hashes them, in any order: sorted in place, with no
+    /// sorted copy beside them while the load reads content/.
     init(_ marks: consuming [(key: UInt64, mark: PhotoMark)]) {
         rows = consume marks
         rows.sort { $0.key < $1.key }
@@ -167,7 +189,7 @@ package struct ContentMarks: Sendable {
 
 /// What the model already holds about an imported photo, to tell what changed: the columns of
 /// its coding keys, read without the rest of the row.
-public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
+public struct KnownPhoto: Sendable, Equatable, Decodable, FetchableRecord {
     public var identifier: String
     public var checksum: String
     /// The file's size and modification time when it was last read.
@@ -179,7 +201,7 @@ public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
         case identifier, checksum, fileStamp, fingerprint
     }
 
-    /// Read by hand: through `Decodable`, a library's hundred thousand stamps cost a quarter of
+    /// Read by hand: through `Decodable`, a whole library's rows cost a quarter of
     /// a second of every build.
     public init(row: Row) throws {
         identifier = row[CodingKeys.identifier.rawValue]
@@ -197,7 +219,7 @@ public struct PhotoStamp: Sendable, Equatable, Decodable, FetchableRecord {
         fingerprint = row[first + 3]
     }
 
-    /// The columns to select, for SQL that reads stamps.
+    /// The columns to select, for SQL that reads what the model knows.
     static var columns: String {
         CodingKeys.allCases.map(\.rawValue.quotedDatabaseIdentifier).joined(separator: ", ")
     }

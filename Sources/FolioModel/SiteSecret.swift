@@ -96,9 +96,9 @@ public struct SiteSecret: Sendable, Equatable {
         return try GalleryDatabase.open(at: paths.database).siteSecret()
     }
 
-    /// What a build's stamp keeps of an outside secret: another secret gives another text, and
+    /// What a build's mark keeps of an outside secret: another secret gives another text, and
     /// nothing of the secret can be learnt from it (a digest of 32 random bytes).
-    package var stampText: String {
+    package var markText: String {
         SHA256.hex(Array("folio site secret\u{0}".utf8) + bytes)
     }
 }

@@ -33,8 +33,12 @@ public struct BuildReport: Sendable {
     public var skipped: [SkippedFile] = []
     /// Files the owner left out (`.nomedia`, `exclude`).
     public var leftOut: [LeftOutFile] = []
+    /// What a Google Takeout export left unpaired.
+    public var takeoutGaps = TakeoutGaps()
     /// Unlisted albums published, each with its folder and its page: the owner's to share.
     public var unlisted: [(folder: String, link: String)] = []
+    /// The password variables albums name that were not set.
+    var unsetVariables: [String] = []
     public var duration: TimeInterval = 0
     public var stepTimes: [(String, TimeInterval)] = []
     /// CPU seconds in each phase of image work, summed over all cores.
@@ -52,17 +56,17 @@ public struct BuildReport: Sendable {
     public var succeeded: Bool { errors.isEmpty }
 
     /// Whether a build with `issues` has nothing to say beyond its summary: no issue, no file
-    /// skipped or left out. Only such a build lets the next stop after its walk of content/
-    /// (see `BuildStamp.content`): a build says what is wrong on every build until it is fixed.
+    /// skipped or left out. What a build that is not says, the next says again until it is
+    /// fixed (`StandingReport`).
     func isQuiet(_ issues: [BuildIssue]) -> Bool {
-        issues.isEmpty && skipped.isEmpty && leftOut.isEmpty
+        issues.isEmpty && skipped.isEmpty && leftOut.isEmpty && takeoutGaps.isEmpty
     }
 
     /// The lines that follow the summary: what was skipped ("skipped 3 files: 2 .mov (video),
     /// 1 .cr2 (RAW)"), and the companions beside their photos.
     public var skippedLines: [String] {
         [SkippedFile.skippedLine(skipped), SkippedFile.companionLine(skipped), LeftOutFile.line(leftOut)].compactMap { $0 }
-            + unlisted.map { "unlisted album content/\($0.folder): public/\($0.link)" }
+            + takeoutGaps.lines + unlisted.map { "unlisted album content/\($0.folder): public/\($0.link)" }
     }
 
     /// What a site put in place with errors is, in a few words: "built, 1 photo skipped",

@@ -2,23 +2,15 @@ import FolioCore
 import FolioSite
 import Foundation
 
-/// What a build keeps for the next one about the site it published: the stamp that lets a build
-/// see nothing changed, and the page manifest (each page's inputs, HTML checksum and when it last
-/// changed). It lives with the site, beside the model, in `folio-state/`, never in `public/`:
-/// nothing of Folio's own is published.
-///
-/// Not in the model: the model is the durable store (Flickr imports, favorites), and this is a
-/// record of one output folder, swapped in with it. Lose it and the next build draws every page
-/// again and writes only those that come out different. One output folder's state is a few files
-/// named after it (a site may be built into more than one folder): `<name>.pages`, the manifest;
-/// `<name>.site`, what the pages were made from (`SiteDigest`); and `<name>.build`, written last,
-/// which says which `public/` they describe (its device and inode: a build swaps in a new folder)
-/// and the other two's hashes. A build killed between the swap and the state leaves a `.build`
-/// that does not match the folder in place, as a site moved or restored from a copy does: its
-/// files are then held to the manifest before anything else reads the state (`adoptMovedOutput`).
-/// Beside them: `<name>.trees` and `<name>.media`, how the two trees differ (`TreeLedger`,
-/// `MediaLedger`); `<name>.search`, the search index's postings (`SearchPostings`), which
-/// vouch for themselves by the checksums of the word files they were written as.
+/// What a build keeps for the next about the site it published, in `folio-state/` beside the
+/// model: never in `public/`, and not in the model, as it is a record of one output folder,
+/// swapped in with it. Per output folder: `<name>.pages` (the `PageManifest`), `<name>.site`
+/// (`SiteDigest`), `<name>.trees` and `<name>.media` (`TreeLedger`, `MediaLedger`),
+/// `<name>.search` (`SearchPostings`), and `<name>.build`, written last, which names the
+/// `public/` they describe (device and inode) and vouches for the others by their hashes. Lose it
+/// and the next build draws every page and writes only those that differ; a `.build` naming
+/// another folder (a site moved or restored, or swapped in by a killed build) is checked first
+/// (`adoptMovedOutput`).
 struct BuildState {
     let folder: URL
     let output: URL
@@ -48,13 +40,13 @@ struct BuildState {
     private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
-    /// The `.build` file: which output folder, which manifest, and the stamp of a clean build.
+    /// The `.build` file: which output folder, which manifest, and the mark of the build that made them.
     private struct Record: Codable {
         var output: String
         var pages: String
         /// The digest's hash; nil in a record an older Folio wrote.
         var site: String?
-        var stamp: BuildStamp?
+        var mark: BuildMark?
     }
 
     /// The output folder's device and inode, or nil when there is none.
@@ -71,17 +63,10 @@ struct BuildState {
     }
 
     /// Takes the state over for an output folder that holds the last build's pages but is not
-    /// the folder the state names: a site moved, copied, or restored from a backup or a CI
-    /// cache (each a folder of another inode). Every file the manifest lists is read and held to
-    /// its checksum; the state is kept for the folder in place with the files that are as it
-    /// says, and a build then draws again only what changed since, and writes only what is not
-    /// there as the manifest says (without this, such a build wrote every page, and the next
-    /// looked at every photo's media again). What is not carried over: the ledger of the twin
-    /// tree beside the output and of the media in both (the build plans the media from the files
-    /// again, and keeps a ledger for the next), and the stamp that would let a build stop before
-    /// it looks at them. A build killed between swapping in its site and saving its state leaves
-    /// the same: the site it swapped in, checked against the manifest of the one before.
-    /// Nil when there is nothing to take over; else how many files were listed and how many kept.
+    /// the folder the state names (a site moved, copied or restored, or one a killed build swapped
+    /// in): every file the manifest lists is held to its checksum, and the state is kept for those
+    /// that are as it says. The ledgers and the mark are not carried over. Nil when there is
+    /// nothing to take over; else how many files were listed and how many kept.
     func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
         guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
               let current = Self.identity(of: output), record.output != current,
@@ -95,7 +80,7 @@ struct BuildState {
                 try rename(stagedPagesFile, to: pagesFile)
             }
             record.output = current
-            record.stamp = nil
+            record.mark = nil
             try write(record)
         }
         return (manifest.count, kept.count)
@@ -112,10 +97,10 @@ struct BuildState {
     /// Whether the state says this Folio built the output folder as it is.
     var describesOutput: Bool { record() != nil }
 
-    /// The stamp of the last clean build of the site in place, if any.
-    package func stamp() -> BuildStamp? {
-        if let record = record() { return record.stamp }
-        return legacy().stamp
+    /// The mark of the build that made the site in place, if any.
+    package func mark() -> BuildMark? {
+        if let record = record() { return record.mark }
+        return legacy().mark
     }
 
     /// The manifest of the pages in place; empty when nothing is known of them.
@@ -189,9 +174,9 @@ struct BuildState {
         }
     }
 
-    /// The search index's postings as some build last wrote them, with the stamp of the word
-    /// files they were written as (`SearchFiles.stamp(of:in:)`): they describe the site in place
-    /// only when its manifest's word files have that stamp. Nil when there are none to read.
+    /// The search index's postings as some build last wrote them, with the mark of the word
+    /// files they were written as (`SearchFiles.digest(of:in:)`): they describe the site in place
+    /// only when its manifest's word files have that mark. Nil when there are none to read.
     func search() -> (postings: SearchPostings, files: UInt64)? {
         LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
     }
@@ -209,30 +194,30 @@ struct BuildState {
     /// What an older Folio kept in `public/` itself (`.folio-build`, `.folio-pages`), read when
     /// there is no state beside the model for it: the state moves there with the next build,
     /// which draws no page it need not and writes only those that came out different.
-    private func legacy() -> (stamp: BuildStamp?, pages: PageManifest) {
-        let stamp = (try? Data(contentsOf: output.appendingPathComponent(BuildStamp.legacyFileName)))
-            .flatMap { try? JSONDecoder().decode(BuildStamp.self, from: $0) }
+    private func legacy() -> (mark: BuildMark?, pages: PageManifest) {
+        let mark = (try? Data(contentsOf: output.appendingPathComponent(BuildMark.legacyFileName)))
+            .flatMap { try? JSONDecoder().decode(BuildMark.self, from: $0) }
         let pages = (try? String(contentsOf: output.appendingPathComponent(PageManifest.legacyFileName), encoding: .utf8))
             .map(PageManifest.decode) ?? PageManifest()
-        return (stamp, pages)
+        return (mark, pages)
     }
 
-    /// Replaces the stamp of the output folder in place, its manifest as it is.
-    func save(stamp: BuildStamp) throws {
+    /// Replaces the mark of the output folder in place, its manifest as it is.
+    func save(mark: BuildMark) throws {
         guard var record = record() else { return }
-        record.stamp = stamp
+        record.mark = mark
         try keeping { try write(record) }
     }
 
     /// Keeps the state of the output folder now in place: the manifest and the digest first,
-    /// then the record that vouches for them. A clean build's `stamp` lets the next see it has
+    /// then the record that vouches for them. The `mark` lets the next build see it has
     /// nothing to do.
-    func save(pages: PageManifest, digest: SiteDigest?, stamp: BuildStamp?) throws {
-        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), stamp: stamp)
+    func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
+        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), mark: mark)
     }
 
     /// Writes the page manifest a build will leave beside the state in place, as it is encoded
-    /// (never whole in memory), for `save(stagedPages:digest:stamp:)` to put in place once the
+    /// (never whole in memory), for `save(stagedPages:digest:mark:)` to put in place once the
     /// site is. Returns the hash of what was written.
     func stage(pages manifest: PageManifest) throws -> String {
         try stage(pages: NextManifest(made: manifest))
@@ -249,14 +234,14 @@ struct BuildState {
     /// Keeps the state of the output folder now in place: the manifest written by
     /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
     /// vouches for them.
-    func save(stagedPages pages: String, digest site: Data?, stamp: BuildStamp?) throws {
+    func save(stagedPages pages: String, digest site: Data?, mark: BuildMark?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         try keeping {
             try rename(stagedPagesFile, to: pagesFile)
             if let site { try disk.writeFile(site, to: digestFile.path, atomically: true) } else { try? disk.removeTree(digestFile.path) }
-            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, stamp: stamp))
+            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, mark: mark))
         }
     }
 
@@ -317,7 +302,7 @@ struct TreeLedger: Codable, Equatable {
     var differing: [String]
     /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
     var media: String?
-    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.stamp`):
+    /// What decides the media the pages refer to besides each photo's own (`MediaInUse.digest(drawing:)`):
     /// with the same, only the names of photos whose media moved are looked at.
     var inUse: UInt64?
     /// The media files in use that are not a photo's (the map's), sorted.

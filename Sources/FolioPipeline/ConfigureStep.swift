@@ -29,6 +29,8 @@ struct ConfiguredSite: StepOutput {
     let folio: String
     /// The site's secret as given from outside the model, which it then stands in for.
     let outsideSecret: SiteSecret?
+    /// The catalog cache's writes, done beside the build and waited for at its end.
+    let catalogWrites = CatalogCache.Writes()
 }
 
 extension ConfiguredSite {
@@ -38,7 +40,7 @@ extension ConfiguredSite {
     /// Where the readings of the site's catalogs are kept between builds: the load reads
     /// through it, and the import reads again through it the records the load let go.
     var catalogCache: CatalogCache {
-        CatalogCache(folder: paths.catalogCache, reader: folio, disk: disk)
+        CatalogCache(folder: paths.catalogCache, reader: folio, disk: disk, writes: catalogWrites)
     }
 
     /// The secret unlisted addresses and protected salts are derived from: the one given from

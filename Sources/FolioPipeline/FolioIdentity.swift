@@ -2,12 +2,9 @@ import FolioCore
 import Foundation
 
 /// Which Folio is drawing the pages: a hash of the running executable's bytes, so any change to
-/// Folio's code (a new release, a local build, a patched package) counts as a new way of drawing
-/// pages, with no version number for anyone to remember to raise.
-///
-/// Hashing a 100 MB executable costs a moment, so the hash is kept in the site's build state,
-/// keyed by what identifies the file (device, inode, size, modification time): a build run by the
-/// same executable reads it instead.
+/// Folio's code counts as a new way of drawing pages, with no version number to remember to
+/// raise. Kept in the site's build state, keyed by the file's device, inode, size and
+/// modification time, so the same executable is hashed once.
 enum FolioIdentity {
     static let cacheName = "folio-identity"
 

@@ -38,7 +38,7 @@ struct ImagesStep: BuildStep {
         // Largest first: the last job to finish is then a small one, and no core waits long
         // for the other at the end. Downloads wait on the network, not the cores: more of them
         // at once. The jobs by their numbers in the plan, each made from its planned photos
-        // when its turn comes: a cold build of a million photos held its million jobs, whole.
+        // when its turn comes, so a cold build never holds every job whole.
         let jobs = plan.jobs
         let local = jobs.indices.filter { !jobs[$0].isDownload }.sorted {
             (jobs[$0].hasTiles ? 1 : 0, jobs[$0].pixels) > (jobs[$1].hasTiles ? 1 : 0, jobs[$1].pixels)
@@ -241,9 +241,8 @@ struct ImagesStep: BuildStep {
         }
     }
 
-    /// The thumbnails made, stored in the model a batch at a time as jobs finish: held until the
-    /// step's end, a cold build of 100,000 photos kept every one of their bytes at once (most of
-    /// its peak memory). A thumbnail stored before the build fails later is no harm: it is the
+    /// The thumbnails made, stored in the model a batch at a time as jobs finish, so a cold build
+    /// never holds them all. A thumbnail stored before the build fails later is no harm: it is the
     /// photo's, made from the bytes its checksum names, and a later build would make the same.
     final class ThumbnailStore: @unchecked Sendable {
         private let database: GalleryDatabase

@@ -44,16 +44,16 @@ struct ImportStep: BuildStep {
         let marks = try known ?? database.contentMarks()
         // Each entry's fingerprint, on every core: the hash of its record for each of a large
         // library's photos is most of a build that finds one changed.
-        let rating = site.settings.favoriteRating
+        let favorites = FavoriteRule(rating: site.settings.favoriteRating, label: site.settings.favoriteLabel)
         let epoch = run.options.sourceDateEpoch
         let unchanged = entries.concurrentMap { entry in
-            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favoriteRating: rating, sourceDateEpoch: epoch) } ?? false
+            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
         }
         // The entries read again, by their place in the inventory (a cold build's are all of
-        // them), and the stamps the model has of those it holds.
+        // them), and what the model knows of those it holds.
         let changed = entries.indices.filter { !unchanged[$0] }
         let edited = changed.filter { marks.holds(entries[$0].path) }
-        let old = try database.stamps(for: edited.map { entries[$0].source })
+        let old = try database.knownPhotos(for: edited.map { entries[$0].source })
         var result = ImportResult()
 
         // Photos in a folder that would not open are kept, and left out of this build (only: no
@@ -109,7 +109,7 @@ struct ImportStep: BuildStep {
                     progress.update(readBefore + done)
                     ahead?.take(photosIn[done])
                 }) { entry, old in
-                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favoriteRating: rating,
+                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
                               sourceDateEpoch: epoch)
                 }
                 read += positions.count
@@ -166,7 +166,7 @@ struct ImportStep: BuildStep {
     /// changed (`ContentEntry.catalogued`): each is the record read from its catalog where the load
     /// found it, or, if the catalog was edited since, the record there that names its file. One
     /// whose record is gone is left out of this build, said so, and read by the next. Returns those.
-    static func takeBackRecords(_ changed: inout [(ContentEntry, PhotoStamp?)], reader: CatalogReader) -> [(PhotoSource, BuildIssue)] {
+    static func takeBackRecords(_ changed: inout [(ContentEntry, KnownPhoto?)], reader: CatalogReader) -> [(PhotoSource, BuildIssue)] {
         var byCatalog: [String: [Int]] = [:]
         for (at, (entry, _)) in changed.enumerated() {
             if let place = entry.catalogued { byCatalog[place.catalog, default: []].append(at) }
@@ -212,178 +212,5 @@ struct ImportStep: BuildStep {
             photos[index].place = found.place
             photos[index].region = found.region
         }
-    }
-
-    /// Raised when reading a file finds more in it than before (2: IPTC, XMP, sidecars and places
-    /// from GPS; 3: its colour profile; 4: its transparency and animation), so that photos imported by an older
-    /// Folio are read once more.
-    static let readerVersion = "4"
-
-    /// What besides the file itself decides what the import makes of a photo: its catalog
-    /// record, its sidecar, the rating that makes a favorite and, when SOURCE_DATE_EPOCH holds
-    /// its file's time back, that time.
-    static func fingerprint(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> String {
-        ContentHash.hexText(fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch))
-    }
-
-    /// When the photo was added: its record's date, else its file's modification time, never
-    /// later than SOURCE_DATE_EPOCH when that is set.
-    static func uploaded(_ entry: ContentEntry, sourceDateEpoch: Date?) -> Date {
-        entry.record?.uploaded ?? heldBack(entry, sourceDateEpoch: sourceDateEpoch) ?? entry.stamp.modified
-    }
-
-    /// SOURCE_DATE_EPOCH, when the file's time is later. Part of the fingerprint whether or not
-    /// a record gives the date: the import may know only the record's fingerprint.
-    private static func heldBack(_ entry: ContentEntry, sourceDateEpoch: Date?) -> Date? {
-        guard let epoch = sourceDateEpoch, entry.stamp.modified > epoch else { return nil }
-        return epoch
-    }
-
-    /// Whether the model's `stamp` of the photo says it is as `entry` finds it: the same file,
-    /// the same fingerprint. Asked of every photo of every build, so neither text is made: at
-    /// 100,000 photos, making them was most of an import that finds one photo changed.
-    static func isUnchanged(_ entry: ContentEntry, since mark: PhotoMark, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Bool {
-        guard mark.isFile(entry.stamp), let known = mark.fingerprint else { return false }
-        return known == fingerprintValue(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
-    }
-
-    /// The number `fingerprint` writes: the hash of the reader's version, the record's
-    /// fingerprint, the sidecar's path and stamp and the favorite rating, then the Markdown's
-    /// and the clip's only when there is one (so photos without are not all read again), each
-    /// after a U+001E. Written into one buffer, the bytes the models of earlier builds hashed.
-    static func fingerprintValue(_ entry: ContentEntry, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> UInt64 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(64)
-        func add(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes.append(contentsOf: $0) }
-        }
-        func add(_ file: Sidecar, prefix: String = "") {
-            bytes.append(0x1E)
-            add(prefix)
-            add(file.path)
-            bytes.append(UInt8(ascii: "@"))
-            add(file.stamp.text)
-        }
-        add(readerVersion)
-        bytes.append(0x1E)
-        if let record = entry.recordFingerprint {
-            ContentHash.appendHex(record, to: &bytes)
-        } else {
-            add("uncatalogued")
-        }
-        if let sidecar = entry.sidecar {
-            add(sidecar)
-        } else {
-            bytes.append(0x1E)
-        }
-        bytes.append(0x1E)
-        add(String(favoriteRating))
-        if let markdown = entry.markdown { add(markdown) }
-        if let clip = entry.clip { add(clip, prefix: "clip ") }
-        if let epoch = heldBack(entry, sourceDateEpoch: sourceDateEpoch) {
-            bytes.append(0x1E)
-            add("uploaded \(Int64(epoch.timeIntervalSince1970))")
-        }
-        return bytes.withUnsafeBytes { ContentHash.hash($0) }
-    }
-
-    /// Reads one photo's file (and sidecar); the checksum is reused when the file itself is
-    /// untouched. What describes it comes, first found first taken, from the catalog record, the
-    /// XMP sidecar, the file's XMP, its IPTC, its EXIF, the place its GPS falls in (later, for the
-    /// whole batch: `placeByPosition`), and its file name.
-    static func read(_ entry: ContentEntry, old: PhotoStamp?, contentRoot: URL, processor: ImageProcessor,
-                     files: any FileAccess, favoriteRating: Int, sourceDateEpoch: Date? = nil) -> Result<(photo: PhotoImport, issues: [BuildIssue]), BuildIssue> {
-        let shown = entry.record.map { "\($0.location) (\(entry.path))" } ?? "content/\(entry.path)"
-        let sameFile = old?.fileStamp == entry.stamp.text
-        let metadata: ImageMetadata
-        var issues: [BuildIssue] = []
-        var described: PhotoDescription
-        let checksum: String
-        var motion: PhotoMotion?
-        do {
-            if ContentPath.isVideo(entry.path) {
-                let video = try Self.readVideo(contentRoot.appendingPathComponent(entry.path), old: sameFile ? old?.checksum : nil,
-                                               pixelLimit: processor.pixelLimit)
-                (metadata, checksum, described) = (video.metadata, video.checksum, video.described)
-                motion = PhotoMotion(kind: .video, duration: video.duration)
-            } else {
-                let data = try files.read(contentRoot.appendingPathComponent(entry.path))
-                metadata = try processor.metadata(of: data)
-                checksum = old.flatMap { sameFile ? $0.checksum : nil } ?? ContentHash.hex(data)
-                if let problem = metadata.colourProblem { issues.append(.warning("content/\(entry.path)", problem)) }
-                let problem: String?
-                (described, problem) = EmbeddedDescription.read(data, format: metadata.format)
-                if let problem { issues.append(.warning("content/\(entry.path)", problem)) }
-            }
-        } catch let error as ImagingError {
-            return .failure(.error(shown, error.reason))
-        } catch {
-            return .failure(.error(shown, "cannot be read: \(error.localizedDescription)"))
-        }
-        if let clip = entry.clip {
-            // A Live Photo's clip that will not read leaves a still photo, said so.
-            do {
-                let video = try Self.readVideo(contentRoot.appendingPathComponent(clip.path), old: nil, pixelLimit: processor.pixelLimit)
-                motion = PhotoMotion(kind: .live, duration: video.duration, clip: clip.path, clipChecksum: video.checksum)
-            } catch {
-                let reason = (error as? ImagingError)?.reason ?? "cannot be read: \(error.localizedDescription)"
-                issues.append(.warning("content/\(clip.path)", "\(reason); the Live Photo is published as a still"))
-            }
-        }
-        if let sidecar = entry.sidecar {
-            let read: Result<PhotoDescription, XMPReader.Failure>
-            if sidecar.stamp.size > ReadingLimits.xmpBytes {
-                read = .failure(.tooLarge(sidecar.stamp.size))  // not read into memory to be refused
-            } else {
-                read = Result { try files.read(contentRoot.appendingPathComponent(sidecar.path)) }
-                    .mapError { XMPReader.Failure.malformed($0.localizedDescription) }
-                    .flatMap(XMPReader.read)
-            }
-            switch read {
-            case .success(let found): described = found.filling(from: described)
-            case .failure(let failure): issues.append(.warning("content/\(sidecar.path)", "\(failure.reason); ignored"))
-            }
-        }
-        var sigal: SigalMarkdown?
-        if let markdown = entry.markdown {
-            let problem: String?
-            (sigal, problem) = SigalMarkdown.read(contentRoot.appendingPathComponent(markdown.path), size: markdown.stamp.size, files: files)
-            if let problem { issues.append(.warning("content/\(markdown.path)", problem)) }
-        }
-        let record = entry.record
-        let place = record?.place ?? record?.region ?? described.place
-        let rated = described.rating.map { favoriteRating > 0 && $0 >= favoriteRating } ?? false
-        // sigal's .md is the gallery's own words, as a catalog's are: over any XMP, under the catalog.
-        let markdownBody = record?.description == nil ? sigal?.body : nil
-        var row = Photo(identifier: old?.identifier ?? "p" + ContentHash.hex(entry.source.text).prefix(12), source: entry.source,
-                        uploaded: uploaded(entry, sourceDateEpoch: sourceDateEpoch), checksum: checksum)
-        row.title = record?.name ?? sigal?.title ?? described.shownTitle ?? (record == nil ? Self.title(fromFileName: entry.path) : nil)
-        row.description = record?.description ?? markdownBody?.text ?? described.description
-        row.descriptionHTML = markdownBody?.html
-        row.taken = record?.taken ?? metadata.taken
-        (row.width, row.height) = (metadata.width, metadata.height)
-        row.favorite = (record?.favorite ?? false) || rated
-        row.fileStamp = entry.stamp.text
-        row.fingerprint = fingerprint(entry, favoriteRating: favoriteRating, sourceDateEpoch: sourceDateEpoch)
-        (row.format, row.orientation, row.colour) = (metadata.format, metadata.orientation, metadata.colour)
-        (row.transparent, row.animated) = (metadata.transparent, metadata.animated)
-        row.motion = motion
-        (row.camera, row.exposure) = (metadata.camera, metadata.exposure)
-        row.latitude = record?.latitude ?? metadata.latitude
-        row.longitude = record?.longitude ?? metadata.longitude
-        row.tags = record.map { $0.tags.isEmpty ? described.keywords : $0.tags } ?? described.keywords
-        let photo = PhotoImport(row, person: record?.user ?? described.creator ?? metadata.artist ?? Person.unknownName, place: place,
-                                region: record?.place != nil || record?.region != nil ? record?.region : described.region)
-        return .success((photo, issues))
-    }
-
-    /// "_MG_7805.JPG" → "MG 7805", "harbour-at_dawn .png" → "harbour at dawn": no extension, no
-    /// underscores or dashes, no spaces at either end or twice in a row.
-    static func title(fromFileName path: String) -> String? {
-        let stem = RelativePath(path).stem
-        let words = stem.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-            .split(whereSeparator: \.isWhitespace)
-        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

@@ -5,23 +5,20 @@ import FolioSite
 import Foundation
 
 /// What the last build knew of each photo's media, kept with the ledger of the two output trees
-/// (`BuildState`): a photo whose media digest (`Photo.mediaStamp`) is the one recorded
-/// here had all its media in both trees, and had no others, when that build ended. A build
-/// then plans only the photos whose digest moved, and looks for media fallen out of use only
-/// among the names of those photos' checksums, old and new: when one photo file of a library
-/// of 100,000 is replaced, the renditions of that photo are named and looked for, not all of theirs.
-///
-/// The entries hold only while how media are named (`drawing`: the settings, the theme, this
-/// Folio) and the thumbnails the model keeps (`thumbnails`, a tally taken as the build ended)
-/// are as they were; otherwise the next build plans every photo and sweeps every media file.
+/// (`BuildState`): a photo whose media digest (`GalleryPhoto.mediaDigest(of:)`) is the one recorded here had
+/// all its media in both trees, and no others, when that build ended. A build then plans only
+/// the photos whose digest moved, and looks for media fallen out of use only among their
+/// checksums' names, old and new. The entries hold only while how media are named (`drawing`)
+/// and the model's thumbnails (`thumbnails`, a tally) are as they were; otherwise the next build
+/// plans every photo and sweeps every media file.
 struct MediaLedger: Sendable, Equatable {
     var drawing: String
     var thumbnails: String
     var entries = Entries()
 
     /// The entries by photo id, in the order of their ids: a lookup halves, as the ledger is
-    /// read and written in that order. A dictionary of a million was 84 MB, these 40; and a
-    /// build held two (the last build's, and its own being made) at the peak of its plan.
+    /// read and written in that order. Smaller than a dictionary, and a build holds two (the
+    /// last build's, and its own being made) at the peak of its plan.
     struct Entries: Sendable, Equatable, ExpressibleByDictionaryLiteral {
         struct Item: Sendable, Equatable {
             var id: Int64
@@ -108,8 +105,8 @@ struct MediaLedger: Sendable, Equatable {
             get { Int(made) }
             set { made = UInt32(clamping: newValue) }
         }
-        // The name prefixes as numbers, side by side: as text, sixteen hex digits were a string
-        // on the heap for each photo (an entry with its slot was 210 bytes a photo; now 40).
+        // The name prefixes as numbers, side by side: as text, sixteen hex digits would be a
+        // string on the heap for each photo.
         private var ownPrefix: UInt64
         private var clip: UInt64
         private var made: UInt32
@@ -166,14 +163,14 @@ struct MediaLedger: Sendable, Equatable {
         self.drawing == drawing && self.thumbnails == thumbnails
     }
 
-    /// How `photos` (by their digests, `GalleryPhoto.mediaStamp`) stand against the ledger: the entries of
+    /// How `photos` (by their digests, `GalleryPhoto.mediaDigest`) stand against the ledger: the entries of
     /// those whose media are as recorded (`kept`), the positions of the others (`changed`), and
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
     /// since; nil when one of them is a prefix no file name can be told by.
     func standing(of photos: [GalleryPhoto]) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
         // The ledger less what moved: a build that finds a few photos changed removes a few
-        // entries, where building a dictionary of those kept was most of its plan at 100,000.
+        // entries, rather than build a dictionary of those kept.
         var dropped = Set<Int64>()
         var changed: [Int] = []
         var moved = Set<String>()
@@ -182,10 +179,10 @@ struct MediaLedger: Sendable, Equatable {
         for (index, item) in photos.enumerated() {
             let old = entries[item.id]
             if old != nil { recorded += 1 }
-            if let old, old.digest == item.mediaStamp { continue }
+            if let old, old.digest == item.mediaDigest { continue }
             if old != nil { dropped.insert(item.id) }
             changed.append(index)
-            let now = Self.entry(of: item.photo, digest: item.mediaStamp, renditions: 0)
+            let now = Self.entry(of: item.photo, digest: item.mediaDigest, renditions: 0)
             unnamed = unnamed || now.prefix == nil || (old != nil && old?.prefix == nil)
             moved.formUnion(now.prefixes + (old?.prefixes ?? []))
         }
@@ -242,8 +239,7 @@ struct MediaLedger: Sendable, Equatable {
     }
 
     /// Nil for anything but a ledger this Folio wrote whole: the next build then plans every photo.
-    /// Read byte by byte: at 100,000 photos, splitting it into strings was a tenth of a build
-    /// that finds one photo edited.
+    /// Read byte by byte, never split into strings.
     static func decode(_ data: Data) -> MediaLedger? {
         data.withUnsafeBytes { raw -> MediaLedger? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))

@@ -1,12 +1,9 @@
 import Foundation
 
 /// The page manifest a build leaves, made in the place of the last build's: a page drawn again
-/// has its entry replaced where it is, a page the last build did not have is added beside, and
-/// which of the last build's pages this build made is a bit each. The two were held whole through
-/// the render and the write steps: 79 MB each at a million pages.
-///
-/// Asked for an entry (`last(_:)`), it answers with the last build's until this build sets one at
-/// that path: a build draws each path once, and asks before it sets.
+/// has its entry replaced where it is, a new page is added beside, and which of the last build's
+/// pages this build made is a bit each, so no step holds two whole manifests. Asked for an entry
+/// (`last(_:)`), it answers with the last build's until this build sets one at that path.
 struct NextManifest: Sendable {
     /// The last build's manifest, in order, its entries replaced as this build sets them.
     private var base: PageManifest

@@ -22,7 +22,7 @@ extension SitePaths {
         // This site's build state names the folder it published; an older Folio left its
         // state in the folder itself; and any Folio's site has its script.
         let madeByFolio = BuildState(paths: self).describesOutput
-            || [BuildStamp.legacyFileName, PageManifest.legacyFileName, "assets/folio.js"].contains {
+            || [BuildMark.legacyFileName, PageManifest.legacyFileName, "assets/folio.js"].contains {
                 FileManager.default.fileExists(atPath: out + "/" + $0)
             }
         if !entries.isEmpty && !madeByFolio {

@@ -1,19 +1,17 @@
 import FolioCore
 import Foundation
 
-/// What every page of the last build was made from and came out as, kept in the site's build
-/// state (see BuildState): a page whose values are as they were is not even rendered again, and
-/// one that renders the same is left untouched (same file, same mtime) instead of written.
-///
-/// It also keeps when each page's HTML last changed, which is what the sitemap's `lastmod`
-/// says: not the build's time (a rebuild that changes nothing would claim every page changed)
-/// and not the photos' dates (a page changes with its theme and its neighbours too).
+/// What every page of the last build was made from and came out as, kept in the build state: a
+/// page whose values are as they were is not rendered again, and one that renders the same is
+/// left untouched (same file, same mtime). It also keeps when each page's HTML last changed, the
+/// sitemap's `lastmod`: not the build's time (a rebuild that changes nothing would claim every
+/// page changed), nor the photos' dates (a page changes with its theme and neighbours too).
 struct PageManifest {
     /// Where an older Folio kept it: in `public/` itself.
     static let legacyFileName = ".folio-pages"
 
     /// Numbers, written as sixteen hex digits: as text, each would be a string of its own on
-    /// the heap, twice for each of a large library's hundred thousand pages.
+    /// the heap, twice for each page.
     struct Entry: Equatable {
         /// ContentHash of the HTML (of the bytes, for a whole file).
         var checksum: UInt64
@@ -31,8 +29,8 @@ struct PageManifest {
     /// that one whose bytes are as last time is taken over rather than written again.
     static let wholeFile: UInt64 = 0
 
-    /// Every path's bytes, one after the other: as a dictionary of strings, a page's entry took
-    /// 180 bytes, and a build holds two manifests (370 MB at a million pages). Now 32 and its path.
+    /// Every path's bytes, one after the other: a page's entry is 32 bytes and its path, where a
+    /// dictionary of strings takes several times that, and a build holds two manifests.
     private var bytes: [UInt8] = []
     /// An entry each, where its path is in `bytes`; in the order of the paths' bytes, one to a
     /// path, unless `isSorted` is false (entries added since: `sort()`).
@@ -244,17 +242,16 @@ struct PageManifest {
         return manifest
     }
 
-    /// The manifest as this Folio writes it, read a byte at a time: at 100,000 pages, splitting
-    /// it as text was a second of every build. A line in another form is read as text.
+    /// The manifest as this Folio writes it, read a byte at a time, never split as text. A line in
+    /// another form is read as text.
     static func decode(_ data: Data) -> PageManifest {
         decode(from: LedgerStream(bytes: data), lines: data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
     }
 
     /// The manifest in the file at `path`, read a buffer at a time, never held whole beside the
-    /// manifest made of it (77 MB more at a million pages); nil when the file will not open or
-    /// its hash (`ContentHash`) is not `hash`. Read twice: once to count its lines and check its
-    /// hash, then into a manifest of the right size.
-    /// With `prefix`, only the entries whose paths start with it are kept.
+    /// manifest made of it; nil when the file will not open or its hash (`ContentHash`) is not
+    /// `hash`. Read twice: once to count its lines and check its hash, then into a manifest of the
+    /// right size. With `prefix`, only the entries whose paths start with it are kept.
     static func read(path: String, hash: String, under prefix: String? = nil) -> PageManifest? {
         guard let counting = LedgerStream(path: path) else { return nil }
         var lines = 0

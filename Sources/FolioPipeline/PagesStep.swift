@@ -23,7 +23,7 @@ struct SitePages: StepOutput {
     var seals: [String: AlbumSeal]
     /// Every media file and tile folder the pages refer to: the rest of `public/media/` goes.
     var media: MediaInUse
-    /// How pages are drawn: the theme, the settings, this Folio (`BuildStamp.drawing`).
+    /// How pages are drawn: the theme, the settings, this Folio (`BuildMark.drawing`).
     var drawing: String
     /// What the listed site's pages are made from, kept for the next build; and which of them a
     /// change since the last build can touch (an unlisted album's are all looked at).
@@ -37,8 +37,8 @@ struct SitePages: StepOutput {
 /// Every page of a site in the order they are drawn, each with the number of the builder (in
 /// the builders given) that makes it: each builder's listings (`SiteBuilder.listingRoutes()`),
 /// then its photos' pages (in the order of their paths: `SiteBuilder.photoPageOrder()`). A
-/// photo's route is made when it is asked for, from its builder's photos: held as routes, a
-/// million photos' pages were 64 MB.
+/// photo's route is made when it is asked for, from its builder's photos, so a large site's
+/// photo pages are never all held as routes.
 struct SiteRoutes: RandomAccessCollection, Sendable {
     private var builders: [SiteBuilder] = []
     private var listings: [[Route]] = []
@@ -90,7 +90,7 @@ struct MediaInUse: Sendable {
     /// One number for what decides the media in use besides each photo's own (`MediaLedger`)
     /// and the map's files: how media are named (`drawing`), the photos kept out. The same as
     /// the last build's, only the names of the photos whose media moved need looking at.
-    package func stamp(drawing: String) -> UInt64 {
+    package func digest(drawing: String) -> UInt64 {
         ContentHash.hash(Data("\(drawing) \(unpublished.sorted())".utf8))
     }
 
@@ -98,7 +98,7 @@ struct MediaInUse: Sendable {
     /// `trees`, given those of the photos whose media moved (`BuildPlan.moved`); nil when every
     /// name must be looked at. The map's files are not among them: named by their content, they
     /// change with any place, and the last build's are known by name (`stale(_:since:)`).
-    /// `inUse` is this build's `stamp(drawing:)`.
+    /// `inUse` is this build's `digest(drawing:)`.
     static func moved(since trees: TreeLedger?, inUse: UInt64, photos: Set<String>?) -> Set<String>? {
         guard let trees, trees.others != nil, inUse == trees.inUse else { return nil }
         return photos
@@ -114,8 +114,8 @@ struct MediaInUse: Sendable {
     /// The media in use whose names start with one of `prefixes` (`MediaLedger.namePrefix(of:)`),
     /// or all of them: the map's files, and the media of each photo named by one of them.
     func paths(among prefixes: Set<String>? = nil) -> PathHashes {
-        // Named on every core, 10,000 photos at a time (each photo's media named is most of it;
-        // all at once, a million photos' names were 250 MB before they were put in the set).
+        // Named on every core, 10,000 photos at a time, so a large site's names are never all
+        // held before they are put in the set.
         let (names, unpublished) = (self.names, self.unpublished)
         // A checksum Folio made is sixteen hex digits, its own prefix: told by its number, held
         // beside the photo, without unpacking the photo (`GalleryPhoto`).
@@ -153,23 +153,22 @@ struct PagesStep: BuildStep {
     static let activity = "laying out the pages"
 
     /// Up to how many photos the last build's manifest is read beside the builder's work rather
-    /// than after the search index: a tenth of a second sooner at 100,000 photos, for its 15 MB
-    /// held beside the postings; a million photos' were 150 MB of the build's peak.
+    /// than after the search index: sooner, but held beside the postings, which past this the
+    /// build's peak would feel.
     static let manifestBeside = 200_000
 
     func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages, passwords: [String: String]),
              in run: BuildRun) async throws -> SitePages {
         let (site, plan, images, passwords) = input
-        // The last build's state (at 100,000 pages, a quarter of a second of reading) is read
-        // beside the builder's work on the model, not after it: its digest, and its manifest.
-        // Past `manifestBeside` photos only the search index's part of the manifest is read
-        // now, the rest once the search index is made (below).
+        // The last build's state is read beside the builder's work on the model, not after it:
+        // its digest, and its manifest. Past `manifestBeside` photos only the search index's part
+        // of the manifest is read now, the rest once the search index is made (below).
         let state = site.state
         async let lastDigest = state.digest()
         let whole = plan.snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
-        // And its search postings, which an edit changes in place (0.07 s of decoding at 100,000
-        // photos, done while this core is busy with the builder's indexes).
+        // And its search postings, which an edit changes in place, decoded while this core is
+        // busy with the builder's indexes.
         let lastPostings = whole == nil ? nil : MadeBeside { state.search() }
         let snapshot = plan.snapshot.excluding(images.failed)
         let names = plan.names
@@ -220,9 +219,8 @@ struct PagesStep: BuildStep {
             builders.append(albumBuilder)
         }
         let routes = SiteRoutes(builders)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
-        // The check of every page's path and the site's digest, each some 0.05 s at 100,000
-        // photos, on a core each.
+        let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        // The check of every page's path and the site's digest, on a core each.
         let all = builders
         let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },
                                            { builder.digest(drawing: drawing) })
@@ -239,10 +237,8 @@ struct PagesStep: BuildStep {
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
         // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
-        // is made before the last build's manifest is read: its postings and the manifest, held
-        // at once beside the render step, were 150 MB of a one-photo edit's peak at a million
-        // photos. Made before the render, it took a quarter of a second of its own in an edit
-        // at 100,000 photos, the other core idle.
+        // is made before the last build's manifest is read, so its postings and the manifest are
+        // never held at once beside the render step.
         let (output, now) = (site.output, run.now)
         let search = Task {
             try await SearchFiles.make(builder, changed: changed, last: { await lastPostings?.take() ?? state.search() },

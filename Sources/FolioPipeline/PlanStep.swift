@@ -50,9 +50,8 @@ struct ImageJob: Sendable {
 
 /// A job as the plan keeps it: which photos share the bytes, by their place in the plan's
 /// snapshot, and what is needed to order the jobs. The job itself is made again from them when
-/// its turn comes (`BuildPlan.job(_:)`). A cold build plans one for every photo: as jobs, with
-/// their paths, checksums and requests, a million photos' were some 500 MB by their sizes, held
-/// from the plan to the end of the images step; as these, 32 MB.
+/// its turn comes (`BuildPlan.job(_:)`): a cold build plans one for every photo, held from the
+/// plan to the end of the images step, so what is kept of each is small.
 struct PlannedJob: Sendable {
     /// The first photo with these bytes, then any others.
     var first: Int32
@@ -76,8 +75,7 @@ struct ThumbnailRestore: Sendable {
 }
 
 /// The names and sizes of a photo's published media, made from the model alone (its checksum,
-/// size, colours, motion) whenever a page asks: a large library's are not all held at once
-/// (at 100,000 photos they were 50 MB of small strings and arrays).
+/// size, colours, motion) whenever a page asks: a large library's are never all held at once.
 struct MediaNames: Sendable {
     let opaque: RenditionSet
     let transparent: RenditionSet
@@ -94,15 +92,7 @@ struct MediaNames: Sendable {
     /// Nil for a photo with nothing to publish (a remote photo without sizes).
     func media(of photo: Photo) -> PhotoMedia? {
         guard let source = PlanStep.size(of: photo, settings: settings) else { return nil }
-        var media = set(for: photo).media(checksum: photo.checksum, width: source.width, height: source.height, colour: photo.colour,
-                                          animated: photo.animated && photo.remote == nil ? photo.format : nil, motion: photo.motion)
-        if let remote = photo.remote, !source.screens {
-            // The page shows the photo's own sizes, from where it lives.
-            media.screens = RenditionFiles(remote: remote.sizes)
-            media.rows = RenditionFiles(files: [], format: .jpeg)
-            media.tiles = nil
-        }
-        return media
+        return set(for: photo).media(of: photo, width: source.width, height: source.height, screensOfItsOwn: source.screens)
     }
 }
 
@@ -171,8 +161,8 @@ struct PlanStep: BuildStep {
         let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio, disk: site.disk)
         let read = try database.snapshot(kept: kept)
         let (revision, readWhole) = (read.revision, read.readWhole)
-        // Taken out of the read, not shared with it: shared, the sort below made a copy of every
-        // photo (144 MB at a million, beside the one read).
+        // Taken out of the read, not shared with it: shared, the sort below would copy every
+        // photo.
         var full = (consume read).snapshot
         // In the order pages list them, sorted in place: the site's builder then shares this array.
         full.photos.sort(by: SiteBuilder.newestFirst)
@@ -183,7 +173,7 @@ struct PlanStep: BuildStep {
         let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
         let snapshot = full.excluding(Set(failed))
         let names = MediaNames(site: site)
-        let drawing = BuildStamp.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
+        let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let thumbnails = try database.thumbnailTally()
         // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
         let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
@@ -208,13 +198,12 @@ struct PlanStep: BuildStep {
                             contentRoot: site.paths.content.path + "/")
         plan.making = making
         // Photos with the same bytes share their media: one job, by checksum, makes it for
-        // all. Known by the checksum's first 64 bits: as texts, the index kept every photo's
-        // (80 bytes each). Two checksums that only begin alike each get a job, the second not
-        // indexed.
+        // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
+        // begin alike each get a job, the second not indexed.
         var jobIndex: [UInt64: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
-        // trees for it is most of a plan that looks at every photo. 10,000 photos at a time:
-        // all at once, a million photos' needs (each with its source's path) were 300 MB.
+        // trees for it is most of a plan that looks at every photo. 10,000 photos at a time, so
+        // a large library's needs are never all held at once.
         for part in looked.chunked(10_000) {
             // Each photo unpacked once (`GalleryPhoto.photo`), for its needs and its ledger entry.
             let needs = Array(part).concurrentMap(minimum: 256) { index in
@@ -222,7 +211,7 @@ struct PlanStep: BuildStep {
                 return (photo, making.needs(of: photo))
             }
             for (index, (photo, need)) in zip(part, needs) {
-                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaStamp,
+                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaDigest,
                                                                   renditions: need.map { $0.reused + $0.missing.count } ?? 0)
                 guard let need else { continue }
                 plan.restores += need.restores
@@ -319,9 +308,23 @@ struct PlanStep: BuildStep {
         // Its media named only when it may have a file beside its renditions (most photos of
         // a large library are too small for tiles, and neither move nor play).
         let zoomable = set.tiles?.minLevel(width: source.width, height: source.height) != nil
-        let media = zoomable || photo.animated || photo.motion != nil ? names.media(of: photo) : nil
+        let moves = switch photo.kind {
+        case .animated, .video, .livePhoto: true
+        case .still, .raw, .remote: false
+        }
+        let media = zoomable || moves ? names.media(of: photo) : nil
         let tilesMissing = media?.tiles.flatMap { output.hasMedia($0.tilesBase) ? nil : $0.tilesBase }
         need.tiles = tilesMissing.flatMap { folder in set.tiles.map { ($0, folder) } }
+        // A photo's renditions are made together: from one decode, at the scale the largest of
+        // them needs (its pyramid's lowest level when it has tiles), each from the one above it.
+        // Made apart, one (a new thumbnail size, a file lost) would not be a fresh build's byte
+        // for byte: when any is missing, all are made again, and its tiles with them.
+        if !need.missing.isEmpty {
+            need.missing = set.withFallbacks(thumbnails) + set.withFallbacks(screens + rows)
+            need.restores = []
+            need.reused = 0
+            if need.tiles == nil, let folder = media?.tiles?.tilesBase { need.tiles = set.tiles.map { ($0, folder) } }
+        }
         need.animation = media?.animation.flatMap { output.hasMedia($0) ? nil : $0 }
         need.video = media?.video.flatMap { file in
             output.hasMedia(file) ? nil : videoSource(of: photo, paths: paths).map { ($0, file, photo.motion?.duration ?? 0) }
@@ -331,8 +334,12 @@ struct PlanStep: BuildStep {
 
     /// The file a photo's web video is made from: the video itself, or a Live Photo's clip.
     static func videoSource(of photo: Photo, paths: SitePaths) -> URL? {
-        guard let motion = photo.motion, case .content(let path) = photo.source else { return nil }
-        return paths.content.appendingPathComponent(motion.clip ?? path)
+        guard case .content(let path) = photo.source else { return nil }
+        switch photo.kind {
+        case .video: return paths.content.appendingPathComponent(path)
+        case .livePhoto: return photo.motion?.clip.map(paths.content.appendingPathComponent)
+        case .still, .raw, .animated, .remote: return nil
+        }
     }
 
     /// Where a photo's renditions are made from, at what size, and whether it gets screen
@@ -340,17 +347,20 @@ struct PlanStep: BuildStep {
     /// thumbnails are made here, from the smallest size that covers them, except for a
     /// favorite, whose screen-sized image is kept in the cache and published.
     static func source(of photo: Photo, settings: SiteSettings, paths: SitePaths, contentRoot: String) -> (origin: ImageJob.Origin, width: Int, height: Int, screens: Bool)? {
-        switch photo.source {
-        case .content(let path) where photo.motion?.kind == .video:
+        switch photo.kind {
+        case .video:
+            guard case .content(let path) = photo.source else { return nil }
             return (.video(contentRoot + path), photo.width, photo.height, true)
-        case .content(let path):
+        case .still, .raw, .animated, .livePhoto:
+            guard case .content(let path) = photo.source else { return nil }
             let metadata = ImageMetadata(format: photo.format, width: photo.width,
                                          height: photo.height, orientation: photo.orientation,
                                          colour: photo.colour, transparent: photo.transparent,
                                          animated: photo.animated)
             return (.file(contentRoot + path, metadata), photo.width, photo.height, true)
-        case .flickr(let id):
-            guard let size = remoteSize(of: photo, settings: settings), let url = URL(string: size.url) else { return nil }
+        case .remote:
+            guard case .flickr(let id) = photo.source, let size = remoteSize(of: photo, settings: settings),
+                  let url = URL(string: size.url) else { return nil }
             let cache = photo.favorite
                 ? paths.cache.appendingPathComponent("flickr/\(id)-\(ContentHash.hex(size.url).prefix(12)).jpg") : nil
             return (.download(url, cache: cache), size.width, size.height, photo.favorite)
@@ -360,10 +370,10 @@ struct PlanStep: BuildStep {
     /// The size a photo's renditions are made from, and whether it gets screen renditions of
     /// its own, as `source(of:settings:paths:contentRoot:)` says, without making the job's origin.
     static func size(of photo: Photo, settings: SiteSettings) -> (width: Int, height: Int, screens: Bool)? {
-        switch photo.source {
-        case .content:
+        switch photo.kind {
+        case .still, .raw, .animated, .video, .livePhoto:
             return (photo.width, photo.height, true)
-        case .flickr:
+        case .remote:
             guard let size = remoteSize(of: photo, settings: settings), URL(string: size.url) != nil else { return nil }
             return (size.width, size.height, photo.favorite)
         }

@@ -2,22 +2,12 @@ import CSystem
 import FolioCore
 import Foundation
 
-/// The tree beside the site, made as a cold build goes.
-///
-/// A build with no published site (the first, or one after `public/` was deleted) makes the
-/// next tree from nothing and moves it into place, which leaves no tree beside the new site:
-/// the build after it had to link every file of the site into a new one (a third of a million
-/// links at 100,000 photos, and its plan looked at every photo, as no ledger could speak for
-/// trees that were not there). Instead, such a build links each file it makes into a third
-/// tree, `.public.twin`, as it makes it (the file's bytes are written once; a link costs a
-/// directory entry), mirrors what it deletes, and once the new site is in place the twin takes
-/// the next tree's name: the two trees are then one file at every path, and the build's ledger
-/// says so (`twinIsNext`).
-///
-/// A link that fails (a file system without hard links, no room) ends the mirroring: the twin
-/// is deleted, and the next build links what it needs as before. A build killed after its swap
-/// leaves the twin under its own name; the next build takes it as the next tree, without a
-/// ledger, so it looks at every file of it.
+/// The tree beside the site, made as a cold build goes: a build with no published site links
+/// each file it makes into a third tree, `.public.twin`, and mirrors what it deletes; once the
+/// new site is in place the twin takes the next tree's name, one file with it at every path
+/// (`twinIsNext`), so the build after it is an ordinary one. A link that fails ends the
+/// mirroring and the twin goes; a twin left by a build killed after its swap becomes the next
+/// tree, without a ledger.
 extension PublicOutput {
     var twinPath: String {
         destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).twin").path
@@ -54,7 +44,7 @@ extension PublicOutput {
                 try linkTree(source, target, copying: false)
             } else if disk.link(source, target) != 0 {
                 // Most often nothing is there yet (the twin is being made): a link straight away,
-                // not a look for something to remove first in a folder of a hundred thousand names.
+                // not a look for something to remove first.
                 let failure = errno
                 guard failure == EEXIST, disk.unlink(target) == 0 || errno == ENOENT, disk.link(source, target) == 0 else {
                     throw DiskFailure(failure == EEXIST ? errno : failure, target)

@@ -2,28 +2,15 @@ import CSystem
 import FolioCore
 import Foundation
 
-/// The build's output, made beside `public/` and swapped in whole.
+/// The build's output, made beside `public/` and swapped in whole (docs/incremental-builds.md).
 ///
-/// Two trees take turns: `public/`, which visitors see, and `.public.next` beside it, which a
-/// build brings up to date and which, after a build, holds the site before it. A build first
-/// links into the next tree every media file and tile pyramid it lacks (media are named by
-/// content, so a hard link shares the same bytes, and only what is new since the last build
-/// costs anything), writes or links every page anew, and then swaps the two names in one step
-/// (`renameat2` with `RENAME_EXCHANGE`). Whenever the build is killed, `public/` is one
-/// complete site: the old one before the swap, the new one after it.
-///
-/// The next tree's pages are brought up to date in place, not emptied and made again: a page
-/// taken over unchanged is most often already the published page's own file (a link made a
-/// build earlier), and costs a look at both; only what differs is linked or written, and what
-/// this build did not make is deleted just before the swap. A large site's unchanged pages so
-/// cost no write to the disk.
-///
-/// After a build, the two trees differ only where that build wrote, linked anew or deleted
-/// (`changedPaths`): kept as a `TreeLedger`, it lets the next build trust every other path to be
-/// one file in both, and look at none of them: no listing of the media, no look at each page,
-/// no sweep of the folders. Without a ledger (a build killed, a tree moved by hand) every file
-/// is looked at, as above. A build with no published site makes a third tree as it goes, which
-/// becomes the one beside the new site (`PublicOutput+Twin`).
+/// Two trees take turns: `public/`, which visitors see, and `.public.next`, which holds the site
+/// before the last build and is brought up to date in place. Media are linked (named by their
+/// content, a link shares their bytes); a page unchanged since is most often the published
+/// page's own file already; only what differs is written or linked, and what the new site lacks
+/// is deleted before the two names are swapped in one step (`renameat2`, `RENAME_EXCHANGE`).
+/// Whenever a build is killed, `public/` is one complete site. Where the trees differ after a
+/// build (`changedPaths`) is kept as a `TreeLedger`, so the next build looks at no other path.
 public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
@@ -41,9 +28,8 @@ public final class PublicOutput: @unchecked Sendable {
     /// and every file is looked at.
     var differing: Set<String>?
     /// Where this build made the next tree differ from `public/`: what it wrote, and what it
-    /// deleted. Nil on a cold build, which needs no list: beside its new site it leaves the twin,
-    /// one file with it at every path, or no tree at all. A million photos' media and pages,
-    /// listed, were some 300 MB at the end of such a build.
+    /// deleted. Nil on a cold build, which needs no list (and a large one could not hold it):
+    /// beside its new site it leaves the twin, one file with it at every path, or no tree at all.
     var changed: Set<String>? = []
     /// The third tree a cold build links each file it makes into (`PublicOutput+Twin`); nil on
     /// every other build. Set when the build prepares, before any file is made.
@@ -73,8 +59,8 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Makes the next tree ready for a build: only once the build knows it has something to do,
-    /// as emptying the pages of the site before (a hundred thousand files in a large library) and
-    /// listing every media file cost more than all a build that finds nothing changed does.
+    /// as emptying the pages of the site before and listing every media file cost more than all
+    /// of a build that finds nothing changed.
     public func prepare(differing: Set<String>? = nil) throws {
         self.differing = differing
         let parent = destination.deletingLastPathComponent()
@@ -167,15 +153,13 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Where media files are written before they take their names, beside the trees: not in the
-    /// media folder itself, whose lock every file made or renamed in it takes. A cold build of
-    /// 100,000 photos made and renamed 200,000 temporary files there, on both cores at once, and
-    /// spent a sixth of its CPU waiting for that lock. Emptied when a build prepares, gone
-    /// when it commits.
+    /// media folder itself, whose lock every file made or renamed in it takes, so the cores of a
+    /// cold build would wait on one another. Emptied when a build prepares, gone when it commits.
     var incoming: String { next.path + ".incoming" }
 
     /// How many folders of `incoming` the temporary files are spread over, each by its random
-    /// name: made and unlinked in one folder, every file took that folder's lock twice, and a
-    /// cold build's two cores spent a twelfth of its CPU (15 s) spinning on it.
+    /// name: made and unlinked in one folder, every file takes that folder's lock twice, and the
+    /// cores spin on it.
     static let incomingFolders: UInt64 = 64
 
     /// A new temporary file's path in one of `incoming`'s folders, the folder made if need be.
@@ -195,15 +179,14 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Writes with plain POSIX calls on string paths: Foundation's Data.write fsyncs every file
-    /// and URL path building is slow, together a third of writing ten thousand pages. Atomic
-    /// writes go to a temporary file in `incoming` first and are linked into place whole.
+    /// and builds URL paths slowly. Atomic writes go to a temporary file in `incoming` first and
+    /// are linked into place whole.
     func write(_ data: Data, to relative: String, in base: String, atomically: Bool) throws {
         let path = base + "/" + relative
         try prepareFolder(Self.folder(of: relative, in: base))
         let target = atomically ? try temporaryFile() : path
         // A new file where nothing is (every page of a cold build): made at once, without first
-        // looking for an old one to write over or out of the way, each a look through a folder
-        // of up to a hundred thousand names.
+        // looking for an old one to write over or out of the way.
         var descriptor = atomically ? -1 : disk.open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         let inPlace = descriptor < 0 && !atomically && Self.ownedAlone(path)
         if descriptor >= 0 {
@@ -211,8 +194,7 @@ public final class PublicOutput: @unchecked Sendable {
         } else if inPlace {
             // The next tree's own copy of the page two builds ago: written over in place, its
             // blocks kept. Unlinked or truncated, its blocks would be freed, and on a disk
-            // mounted with `discard` every freed file waits for the device: a build that
-            // rewrote ten thousand pages spent half its render step asleep in unlink.
+            // mounted with `discard` every freed file waits for the device.
             descriptor = disk.open(target, O_WRONLY | O_CLOEXEC, 0)
         } else {
             // What is there may be the published site's own file (a page taken over a build
@@ -267,9 +249,8 @@ public final class PublicOutput: @unchecked Sendable {
         return true
     }
 
-    /// As `reuse(_:)`, leaving the caller to say it made the page (`vouch(for:)`): the render
-    /// step takes over a large library's hundred thousand pages, and one lock each, on two cores
-    /// at once, was a quarter of its work.
+    /// As `reuse(_:)`, leaving the caller to say it made the page (`vouch(for:)`): a lock for
+    /// each of the render step's pages would be much of its work.
     func reuse(_ relative: String, noting: Bool) -> Bool {
         if let differing, !differing.contains(relative) {
             // The last build left this path one file in both trees.
@@ -300,7 +281,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Says which pages this build made (wrote or took over) without noting them
     /// (`write(_:to:noting:)`, `reuse(_:noting:)`): the render step's pages, which its manifest
-    /// holds. A million pages' paths noted again here were 66 MB at the render's peak.
+    /// holds, so their paths are not held twice.
     func vouch(for pages: @escaping @Sendable (String) -> Bool) {
         lock.lock()
         vouched = pages
@@ -352,9 +333,9 @@ public final class PublicOutput: @unchecked Sendable {
         guard errno == ENOTEMPTY || errno == EEXIST || errno == ENOENT else { throw DiskFailure(errno, path) }
     }
 
-    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's media
-    /// folder holds 200,000 names, and listing them whole (`contentsOfDirectory`) held them all
-    /// at the end of the build, at its peak. Nothing when the folder will not open.
+    /// The names in `folder` that `picked` says yes to, read one at a time: a large library's
+    /// media folder, listed whole (`contentsOfDirectory`), would be held at the end of the build,
+    /// at its peak. Nothing when the folder will not open.
     static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
@@ -371,9 +352,8 @@ public final class PublicOutput: @unchecked Sendable {
     /// leaving its media to `removeUnused`.
     func removeUnmade() throws {
         func sweep(_ folder: String, _ relative: String) throws -> Bool {
-            // Read a name at a time, the few to delete and the folders kept for after: the
-            // photos' folder of a large site holds a million pages, whose names, listed whole,
-            // were held at the write step's peak.
+            // Read a name at a time, the few to delete and the folders kept for after: a large
+            // site's photos' folder, listed whole, would be held at the write step's peak.
             guard let directory = opendir(folder) else { return false }
             func inside(_ name: String) -> String { relative.isEmpty ? name : relative + "/" + name }
             var empty = true
@@ -420,7 +400,7 @@ public final class PublicOutput: @unchecked Sendable {
     func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) throws {
         lock.lock()
         defer { lock.unlock() }
-        // Each path once, without a set of all 100,000 of a large site's pages: the few removed
+        // Each path once, without a set of all of a large site's pages: the few removed
         // are remembered, as a path may be both a page and where the trees differ.
         var removed = Set<String>()
         func remove(_ relative: String) throws {
@@ -437,11 +417,9 @@ public final class PublicOutput: @unchecked Sendable {
     }
 
     /// Copies every file of the asset folders to `assets/`, later folders winning. One whose
-    /// bytes are the published one's is taken over, as an unchanged page is: same file, same
-    /// modification time. Written again at every build, the theme's scripts and styles had a
-    /// new one each time, by which a host that tags files with it (nginx's ETag, Last-Modified)
-    /// sent them again to every visitor who had them. `heads` go before the asset of their name
-    /// (the site's words before `folio.js`).
+    /// bytes are the published one's is taken over, as an unchanged page is (same file, same
+    /// modification time), so a host that tags files by it (ETag, Last-Modified) sends it again to
+    /// no one. `heads` go before the asset of their name (the site's words before `folio.js`).
     public func copyAssets(from assetFolders: [URL], files: any FileAccess, heads: [String: Data] = [:]) throws {
         var chosen: [String: URL] = [:]
         for folder in assetFolders where files.isFolder(folder) {

@@ -15,10 +15,9 @@ struct RenderedSite: StepOutput {
 }
 
 /// Draws every page through the theme into the new site, a chunk of routes at a time, each
-/// page's values made from the model as it is drawn and dropped once written, and writes the search index, the feed,
-/// robots.txt and the sitemap (whose `lastmod` is when each page's HTML last changed). A page
-/// whose values and drawing are as last time is taken over without rendering; one that renders
-/// the same as last time is taken over unwritten (same file, same modification time).
+/// page's values made from the model as it is drawn and dropped once written, and writes the
+/// search index, the feed, robots.txt and the sitemap. A page whose values and drawing are as
+/// last time is taken over without rendering; one that renders the same is taken over unwritten.
 struct RenderStep: BuildStep {
     static let name = "render"
     static let activity = "writing pages"
@@ -71,12 +70,12 @@ struct RenderStep: BuildStep {
         let progress = run.progress("pages", total: routes.count)
         let now = run.now
         let chunkSize = 64
-        // Ranges of the routes, not copies: a copy of every route was 58 bytes a page.
+        // Ranges of the routes, not copies of them.
         let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
         // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
         let drawn = DrawnPages(values.manifest)
-        // The builders, held here once: asked through `values` whether each of a hundred
-        // thousand routes may differ, the listed site's builder was copied whole for each.
+        // The builders, held here once: asked through `values` whether each route may differ,
+        // the listed site's builder would be copied whole for each.
         let builders = values.builders
         let (listedSite, changes) = (builders[0], values.changes)
         let results = await boundedMap(chunks, width: run.concurrency, onEach: { done in
@@ -84,10 +83,9 @@ struct RenderStep: BuildStep {
         }) { chunk -> (any Error & Sendable)? in
             do {
                 var pages: [Drawn] = []
-                // Every page written or taken over is in the manifest, which vouches for them
-                // all when the pages are drawn: none is noted made as it goes.
-                // Looked up in the last build's manifest all at once, each from where the one
-                // before was: a photo's pages come in the order of their paths (`SiteRoutes`).
+                // Every page written or taken over is in the manifest, which vouches for them all: none
+                // is noted made as it goes. Looked up in the last build's manifest all at once, each from
+                // where the one before was (a photo's pages come in the order of their paths).
                 let chunkRoutes = Array(routes[chunk])
                 let paths = chunkRoutes.map(\.route.path)
                 let lasts = drawn.manifest.last(paths)
@@ -163,9 +161,9 @@ struct RenderStep: BuildStep {
         return rendered
     }
 
-    /// Writes a file made whole (the search index's thousands at 100,000 photos, the feed, the
-    /// sitemap) unless its bytes are the last build's: that one is taken over, same file, same
-    /// modification time, as an unchanged page is.
+    /// Writes a file made whole (the search index's files, the feed, the sitemap) unless its
+    /// bytes are the last build's: that one is taken over, same file, same modification time, as
+    /// an unchanged page is.
     static func write(_ data: Data, to path: String, last: PageManifest.Entry?, output: PublicOutput, now: Date) throws -> PageManifest.Entry {
         var entry = PageManifest.Entry(checksum: ContentHash.hash(data), input: PageManifest.wholeFile, changed: now)
         if let last, last.checksum == entry.checksum, !last.isPage, output.reuse(path) {

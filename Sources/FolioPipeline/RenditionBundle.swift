@@ -2,13 +2,10 @@ import FolioCore
 import Foundation
 
 /// What a shard made of one photo's bytes, as one blob in the rendition cache: its media files,
-/// its tile pyramid and which files are the thumbnails; or why it could not.
-///
-/// One blob per job, so that putting it in place is one rename (or one upload), and a reader
-/// sees either all of it or nothing. Its layout: a line "folio-renditions 1", the length of a
-/// JSON header on the next line, the header, then the files' bytes one after the other; the
-/// header ends with the XXH64 of those bytes, so a truncated or damaged blob is known as one (at
-/// memory speed: SHA-256 over every tile made a sharded build's final step 10% slower).
+/// its tile pyramid and which files are the thumbnails; or why it could not. One blob, so that
+/// putting it in place is one rename (or upload) and a reader sees all of it or nothing: a line
+/// "folio-renditions 1", the length of a JSON header, the header, then the files' bytes; the
+/// header ends with the XXH64 of those bytes, so a truncated or damaged blob is known as one.
 struct RenditionBundle: Sendable, Equatable {
     struct File: Codable, Sendable, Equatable {
         /// As in `public/`: "media/….jpg".

@@ -2,9 +2,8 @@ import FolioCore
 import FolioSite
 import Foundation
 
-/// The search index written into the new site as it is made, file by file, by the pages step:
-/// at 100,000 photos its 5,000 photo shards, held until the render step wrote them, were 30 MB
-/// of the build's peak (and stayed held to its end).
+/// The search index written into the new site as it is made, file by file, by the pages step,
+/// so its photo shards are never held until the render step.
 final class SearchFiles: @unchecked Sendable {
     private let output: PublicOutput
     private let previous: PageManifest
@@ -32,9 +31,9 @@ final class SearchFiles: @unchecked Sendable {
         // A whole index's words wait, as the photos come, in a file beside the model.
         let spill = state.folder.path
         var index: SearchIndex
-        if let changed, let (postings, stamp) = await last(), postings.photoCount == builder.ordered.count,
-           Self.stamp(of: postings, in: { previous[$0] }) == stamp {
-            // Handed over, not copied: at a million photos the postings are a hundred megabytes.
+        if let changed, let (postings, digest) = await last(), postings.photoCount == builder.ordered.count,
+           Self.digest(of: postings, in: { previous[$0] }) == digest {
+            // Handed over, not copied: a large library's postings are large.
             index = builder.searchIndex(changing: changed, last: consume postings, emit: files.write)
         } else {
             index = builder.searchIndex(remaking: changed.map { Set($0.map { $0 / SearchIndex.photosPerShard }) }, emit: files.write,
@@ -47,15 +46,15 @@ final class SearchFiles: @unchecked Sendable {
             index = builder.searchIndex(emit: files.write, spillingInto: spill)
         }
         let entries = try files.finish(kept: index.kept)
-        if let postings = index.postings, let stamp = Self.stamp(of: postings, in: { entries[$0] }) {
-            try state.save(search: postings, files: stamp)
+        if let postings = index.postings, let digest = Self.digest(of: postings, in: { entries[$0] }) {
+            try state.save(search: postings, files: digest)
         }
         return entries
     }
 
     /// One number for the files `postings` were written as (`SearchPostings.writtenFiles`): each
     /// one's checksum as `manifest` has it. Nil when one is not in it.
-    package static func stamp(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
+    package static func digest(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
         var checksums: [UInt64] = []
         for path in postings.writtenFiles {
             guard let entry = manifest(path), !entry.isPage else { return nil }

@@ -3,16 +3,12 @@ import Foundation
 import GRDB
 
 /// One shard of a cold build spread over a batch engine's job array: every task runs one, at
-/// the same time, in the same site, then one final `folio build` (a `SiteBuild`) makes no image
-/// a shard made and writes `public/`.
-///
-/// configure → walk content → load content → import (into a scratch copy of the model) → plan → images (this
-/// shard's share, into the rendition cache)
-///
-/// The model is the final build's alone: SQLite is not safe to write from many machines on a
-/// network file system, so a shard reads `folio.sqlite` once, into a private copy in its
-/// machine's temporary folder, imports into that, and deletes it when done. It never writes
-/// `public/` either.
+/// the same time, in the same site, then one final `folio build` makes no image a shard made
+/// and writes `public/`. Its steps: configure, walk, load, import, plan, and this shard's share
+/// of the images, into the rendition cache.
+/// SQLite is not safe to write from many machines on a network file system: a shard imports
+/// into a private copy of `folio.sqlite` in its machine's temporary folder, deleted when done,
+/// and never writes `public/`.
 public struct ShardBuild: Sendable {
     public let paths: SitePaths
     public let shard: Shard
@@ -45,6 +41,7 @@ public struct ShardBuild: Sendable {
         let cache = options.renditionCache ?? Self.defaultCache(paths)
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
         let site = try await steps.step(ConfigureStep(scratchModel: scratch), ())
+        defer { site.catalogWrites.finish() }
         let walk = try await steps.step(WalkContentStep(), site)
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
         let imported = try await steps.step(ImportStep(), (site, inventory))

@@ -29,25 +29,30 @@ public struct SiteBuild: Sendable {
         var steps = StepRunner(run: run, count: Self.steps.count, log: log)
 
         let site = try await steps.step(ConfigureStep(), ())
+        defer { site.catalogWrites.finish() }
         var walk: ContentWalk? = try await steps.step(WalkContentStep(), site)
         let content = walk?.digest
         var report = BuildReport()
-        // Nothing under content/ moved since the last build that found nothing to say, and
-        // nothing else did: no catalog is read, no photo looked up in the model.
-        if let stamp = try BuildStamp.upToDate(site, now: run.now, content: content) {
-            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: ImportResult())
+        // Nothing under content/ moved since the last build, and nothing else did: no catalog is
+        // read, no photo looked up in the model, and what that build said is said again.
+        if let mark = try BuildMark.upToDate(site, now: run.now, content: content, environment: run.options.environment) {
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult(), sayingAgain: true)
         }
         let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
         // The listing of every file under content/ is let go: only its digest is needed from here.
         walk = nil
 
-        if !steps.hasErrors, var stamp = try BuildStamp.upToDate(site, now: run.now) {
-            // Files touched and read again to no effect: the next build sees content/ as now.
-            if report.isQuiet(steps.issues), stamp.content != content {
-                stamp.content = content
-                try? site.state.save(stamp: stamp)
+        if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
+            // Files touched and read again to no effect: the next build sees content/ as now, and
+            // says what this one says. Its pages, and so its unlisted albums, are the mark's.
+            report.unlisted = mark.standing?.unlisted.map { ($0.folder, $0.link) } ?? []
+            let standing = StandingReport(report, issues: steps.issues)
+            if mark.content != content || mark.standing != standing {
+                mark.content = content
+                mark.standing = standing
+                try? site.state.save(mark: mark)
             }
-            return try upToDate(report, stamp: stamp, steps, run, site: site, imported: imported)
+            return try upToDate(report, mark: mark, steps, run, site: site, imported: imported, sayingAgain: false)
         }
         var published: Published? = try await publish(site, imported: imported, passwords: passwords, content: content,
                                                       &steps, run, report)
@@ -76,9 +81,8 @@ public struct SiteBuild: Sendable {
         let state = site.state
         let trees = state.trees(next: site.output.next)
         // The last build's media ledger (an entry per photo) is read on another core while the
-        // plan reads the model (a tenth of a second of each at 100,000 photos); let go once
-        // planned from, not held through the pages, the render and the write, where the
-        // build's peak is.
+        // plan reads the model; let go once planned from, not held through the pages, the render
+        // and the write, where the build's peak is.
         var media: Task<MediaLedger?, Never>? = Task { trees.flatMap(state.media(of:)) }
         try state.dropTrees()
         try site.output.prepare(differing: trees.map { Set($0.differing) })
@@ -89,14 +93,10 @@ public struct SiteBuild: Sendable {
         // then every page's route and the builders' lists, to its end, where its peak is.
         plan.jobs = []
         plan.restores = []
-        // The media ledger this build leaves is known once the images are made (a photo whose
-        // images failed is planned again by the next build, the thumbnails' tally is the one
-        // the images step left): written beside the one in place, and let go, not held (an
-        // entry per photo) through the pages, the render and the write. The write step puts it
-        // in place with the site. Up to `PagesStep.manifestBeside` photos it is written on
-        // another core beside the pages step (a tenth of a second at 100,000 photos); past
-        // that, before the pages are laid out: beside them, it was 84 MB at a million photos at
-        // that step's peak.
+        // The media ledger this build leaves is known once the images are made: written beside
+        // the one in place and let go, not held through the pages, the render and the write (the
+        // write step puts it in place with the site). Up to `PagesStep.manifestBeside` photos it
+        // is written on another core beside the pages step; past that, before the pages are laid out.
         if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
@@ -107,15 +107,14 @@ public struct SiteBuild: Sendable {
         let pageCount = pages.routes.count
         pages.builders = []
         pages.routes = SiteRoutes()
-        let quiet = report.isQuiet(steps.issues) && images.failed.isEmpty
+        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
+        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
         _ = try await steps.step(WriteStep(), WriteStep.Input(site: site, pages: pages, pageCount: pageCount, rendered: rendered,
-                                                              clean: !steps.hasErrors,
-                                                              content: quiet ? content : nil, trees: trees,
-                                                              media: await staging.value, moved: plan.moved))
+                                                              content: content, standing: StandingReport(report, issues: steps.issues),
+                                                              trees: trees, media: await staging.value, moved: plan.moved))
 
         report.photos = pages.photos
         report.pages = pageCount
-        report.unlisted = pages.unlisted.map { ($0.path, $0.link) }
         report.renditionsMade = images.made
         report.renditionsReused = plan.reused
         report.photosLookedAt = plan.lookedAt
@@ -123,7 +122,6 @@ public struct SiteBuild: Sendable {
         report.pagesLookedAt = rendered.lookedAt
         report.pagesRendered = rendered.rendered
         report.pagesWritten = rendered.written
-        report.failedPhotos = Set(try site.database.failingPhotos().map(\.source)).union(imported.failed.keys).sorted()
         return Published(report: try finish(report, steps, run, site: site, imported: imported), held: (plan, pages, rendered))
     }
 
@@ -132,8 +130,8 @@ public struct SiteBuild: Sendable {
     /// pages are planned, leaving what the report and the protected albums need.
     private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
-        // The model's stamps are read on another core while content/ is loaded, which does not
-        // touch the model (a large library's are 0.2 s of SQLite at 100,000 photos, 5 s at a million).
+        // The model's marks of its photos are read on another core while content/ is loaded, which does not
+        // touch the model.
         let database = site.database
         async let known = database.contentMarks()
         let inventory = try await steps.step(LoadContentStep(), (site, walk))
@@ -142,24 +140,30 @@ public struct SiteBuild: Sendable {
         report.removed = imported.removed
         report.skipped = inventory.skipped
         report.leftOut = inventory.leftOut
+        report.takeoutGaps = inventory.takeoutGaps
+        report.unsetVariables = inventory.unsetVariables
         return (imported, inventory.passwords)
     }
 
-    private func upToDate(_ report: BuildReport, stamp: BuildStamp, _ steps: StepRunner, _ run: BuildRun,
-                          site: ConfiguredSite, imported: ImportResult) throws -> BuildReport {
+    /// The report of a build that found nothing to do; `sayingAgain` what the build that left
+    /// the mark said, when this one read nothing to say it for itself.
+    private func upToDate(_ report: BuildReport, mark: BuildMark, _ steps: StepRunner, _ run: BuildRun,
+                          site: ConfiguredSite, imported: ImportResult, sayingAgain: Bool) throws -> BuildReport {
         steps.log("up to date")
         var report = report
         report.upToDate = true
-        report.photos = stamp.photos
-        report.pages = stamp.pages
-        return try finish(report, steps, run, site: site, imported: imported)
+        report.photos = mark.photos
+        report.pages = mark.pages
+        // The problems in the model are those the build that left the mark kept.
+        guard sayingAgain, let standing = mark.standing else { return try finish(report, steps, run, site: site, imported: imported) }
+        return standing.repeated(in: try finish(report, steps, run, site: site, imported: imported, keepingProblems: true))
     }
 
     /// Completes the report, and keeps the build's own problems in the model (its photos' are
     /// kept by the import) for the next builds and `folio problems`.
     private func finish(_ report: BuildReport, _ steps: StepRunner, _ run: BuildRun, site: ConfiguredSite,
-                        imported: ImportResult) throws -> BuildReport {
-        try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) })
+                        imported: ImportResult, keepingProblems: Bool = false) throws -> BuildReport {
+        if !keepingProblems { try site.database.replaceBuildProblems(steps.issues.filter { !imported.photoIssues.contains($0) }) }
         var report = report
         report.issues = steps.issues
         report.stepTimes = steps.times

@@ -18,9 +18,9 @@ struct StepRunner {
         self.count = count
         self.log = log
         // Arrays of a quarter megabyte and more (a step's lists by place or person, the search
-        // postings, the manifest's entries) go back to the system when freed: at a million photos
-        // the arrays a step freed stayed in the heap under those it kept, 60 MB of the build's
-        // peak; mapped on their own, the peak is the memory in use.
+        // postings, the manifest's entries) go back to the system when freed: in the heap, the
+        // arrays a step freed stayed under those it kept, adding to the build's peak; mapped on
+        // their own, the peak is the memory in use.
         folio_map_large_blocks(256 * 1024)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// content/ as the walk finds it: every file's path, size and modification time, and one number
 /// for all of them, by which a build tells in a walk that nothing under content/ moved since
-/// the last clean build (see `BuildStamp.upToDate(_:now:content:)`).
+/// the last build (see `BuildMark.upToDate(_:now:content:environment:)`).
 struct ContentWalk: StepOutput {
     var listing: FolderListing
     /// Nil when the walk alone cannot vouch for content/: a link (what it leads to may change
@@ -19,8 +19,8 @@ struct ContentWalk: StepOutput {
 
     static func digest(of listing: FolderListing, sourceDateEpoch: Date? = nil) -> UInt64? {
         guard listing.unreadable.isEmpty else { return nil }
-        // Hashed a buffer at a time (`ContentHash.Stream`, the same number): the bytes of a
-        // million files' paths and stamps, made whole, were 40 MB in an array of room for 48.
+        // Hashed a buffer at a time (`ContentHash.Stream`, the same number): the bytes of every
+        // file's path and stamp are never made whole.
         var hash = ContentHash.Stream()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)

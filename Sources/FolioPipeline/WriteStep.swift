@@ -3,7 +3,7 @@ import Foundation
 
 /// Completes the new site (the theme's assets), puts it in place of the old one, deletes the
 /// media no page uses any more, and keeps the build's state beside the model (the page manifest
-/// and, after a clean build, the stamp that lets the next build see nothing changed).
+/// and the mark that lets the next build see nothing changed).
 struct WriteStep: BuildStep {
     static let name = "write public/"
     static let activity = "putting the new site in place"
@@ -14,10 +14,10 @@ struct WriteStep: BuildStep {
         var pages: SitePages
         var pageCount: Int
         var rendered: RenderedSite
-        /// A build with errors leaves no stamp, so the next one tries the failed photos again.
-        var clean: Bool
-        /// content/ as this build found it, when the build had nothing to say (`BuildStamp.content`).
+        /// content/ as this build found it (`BuildMark.content`).
         var content: UInt64?
+        /// What this build said beyond its summary (`BuildMark.standing`).
+        var standing: StandingReport?
         /// Where the trees differed as the last build left them, if that is known.
         var trees: TreeLedger?
         /// Each photo's media as this build leaves them (`BuildPlan.ledger`, less the photos
@@ -33,17 +33,13 @@ struct WriteStep: BuildStep {
         let output = site.output
         // The scripts' words head the first of them, which every page loads (`SiteLanguage.scriptWords`).
         try output.copyAssets(from: site.theme.assetFolders, files: run.files, heads: ["folio.js": Data(site.language.scriptWords.utf8)])
-        var stamp: BuildStamp?
-        if input.clean {
-            // Made now, not at planning: storing new thumbnails changed the model's generation.
-            let fingerprint = try BuildStamp.fingerprint(of: site)
-            stamp = BuildStamp(fingerprint: fingerprint, builtAt: run.now, photos: input.pages.photos,
-                               pages: input.pageCount, content: input.content)
-        }
+        // Made now, not at planning: storing new thumbnails changed the model's generation.
+        let mark = BuildMark(fingerprint: try BuildMark.fingerprint(of: site), builtAt: run.now, photos: input.pages.photos,
+                             pages: input.pageCount, content: input.content, standing: input.standing)
         // The media in use listed only where they may not be the last build's: among the names
         // of the photos whose media moved, when nothing else that decides them did; the map's
         // files the last build left are known by name.
-        let inUse = input.pages.media.stamp(drawing: input.pages.drawing)
+        let inUse = input.pages.media.digest(drawing: input.pages.drawing)
         let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
         let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
@@ -59,7 +55,7 @@ struct WriteStep: BuildStep {
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
         do {
-            try state.save(stagedPages: try await stagedPages.get(), digest: await encodedDigest, stamp: stamp)
+            try state.save(stagedPages: try await stagedPages.get(), digest: await encodedDigest, mark: mark)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
             if !input.rendered.manifest.lastIsEmpty || output.twinIsNext,

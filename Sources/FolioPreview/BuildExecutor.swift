@@ -1,10 +1,8 @@
 import Foundation
 
-/// Threads of the preview's own for its builds. A build keeps every core busy decoding and
-/// encoding photos; run on Swift's shared pool, that work would hold the very threads the
-/// server answers requests on, and pages would wait for photos. On threads of their own, the
-/// operating system shares the cores between the two, and the preview stays responsive while
-/// it rebuilds.
+/// Threads of the preview's own for its builds: on Swift's shared pool, a build's photo work
+/// would hold the very threads the server answers requests on. On threads of their own, the
+/// system shares the cores between the two, and the preview stays responsive while it rebuilds.
 final class BuildExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []

@@ -4,7 +4,7 @@ import Foundation
 /// What the watched files look like at one moment: size, modification time and inode of every
 /// file, by path. Two snapshots differ exactly when something was added, removed, rewritten or
 /// replaced. Polling these is portable (Linux, macOS), needs no file-descriptor per folder, and
-/// costs a few milliseconds for thousands of photos.
+/// is cheap even for thousands of photos.
 struct FolderSnapshot: Equatable, Sendable {
     struct Signature: Equatable, Sendable {
         var size: Int64

@@ -15,7 +15,7 @@ struct PreviewConnection: Sendable {
     func run() async {
         defer { try? socket.close() }
         // Nagle's algorithm would hold a response's body back until the client acknowledged its
-        // head: 40 ms per request on a kept-alive connection on Linux.
+        // head, delaying every request on a kept-alive connection.
         var on: Int32 = 1
         _ = setsockopt(socket.socket.file.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         var buffer: [UInt8] = []

@@ -19,8 +19,8 @@ final class PreviewServer: Sendable {
         self.port = port
     }
 
-    /// Listens on `port` of 127.0.0.1, or on a free port when that one is taken (or 0).
-    /// Listens on `port`, or, when it is taken and `movingOn`, on any free one.
+    /// Listens on `port` of 127.0.0.1 (0: any free port), or, when it is taken and `movingOn`, on
+    /// any free one.
     static func start(port: UInt16, movingOn: Bool = true, handler: PreviewHandler, idleTimeout: TimeInterval) async throws -> PreviewServer {
         do {
             return try await listen(on: port, handler: handler, idleTimeout: idleTimeout)

@@ -3,11 +3,9 @@ import FolioPipeline
 import Foundation
 
 /// `folio serve`: serves `public/` on 127.0.0.1, watches the site's inputs, rebuilds when they
-/// change (the pipeline is incremental: only changed photos are read, renditions are reused by
-/// name, a template edit re-renders pages and decodes nothing) and tells the open tabs to
-/// reload. Builds never overlap: changes that arrive during a build are gathered into the next.
-/// A failed build leaves the last good site served and shows its error in the terminal and on
-/// the page.
+/// change and tells the open tabs to reload. Builds never overlap: changes that arrive during a
+/// build go into the next. A failed build leaves the last good site served and shows its error
+/// in the terminal and on the page.
 public actor PreviewSession {
     public nonisolated let paths: SitePaths
     public nonisolated let options: PreviewOptions

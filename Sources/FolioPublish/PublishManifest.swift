@@ -1,10 +1,8 @@
 import Foundation
 
 /// What Folio has put in the bucket, kept in the bucket itself (`<prefix>.folio-publish`): each
-/// object's content hash and size, so a publish compares hashes instead of downloading anything,
-/// and never uploads an unchanged file again. It is written as a publish goes (after every few
-/// dozen uploads and after each phase), so a publish that is interrupted is resumed by the next
-/// one: what went up before the interruption is in it.
+/// object's content hash and size, so a publish compares hashes rather than download anything.
+/// It is written as a publish goes, so an interrupted publish is resumed by the next one.
 public struct PublishManifest: Sendable, Equatable {
     public static let name = ".folio-publish"
 

@@ -46,25 +46,40 @@ struct AlbumTree: Sendable {
     private(set) var albums: [String: Album] = [:]
     /// Top-level albums' paths, by title.
     private(set) var roots: [String] = []
+    /// The albums, by folder, a photo is listed in besides its own folder's, by its identifier.
+    private(set) var otherAlbums: [String: [String]] = [:]
 
     /// Albums by title in `collation`'s order (the site's language's).
     init(photos: [GalleryPhoto], settings: [String: AlbumInfo], collation: Collation = .english) {
-        for (position, item) in photos.enumerated() {
-            guard let folder = item.folder else { continue }
+        // A photo is in its folder's album, and in the others it is listed in (a Google Takeout
+        // photo in several); each album is made with those above it.
+        func list(_ position: Int, in folder: String) -> Bool {
+            guard settings[folder]?.isAlbum != false else { return false }
             var path: String? = folder
             while let current = path, albums[current] == nil {
-                let parent = Self.parent(of: current)
+                let parent = Self.parent(of: current, settings: settings)
                 albums[current] = Album(path: current, title: settings[current]?.title ?? Self.title(fromFolder: current),
                                         description: settings[current]?.description,
                                         descriptionHTML: settings[current]?.descriptionHTML, slug: "", parent: parent,
                                         coverFile: settings[current]?.cover)
                 path = parent
             }
+            guard albums[folder]!.photos.last != position else { return false }
             albums[folder]!.photos.append(position)
+            return true
+        }
+        for (position, item) in photos.enumerated() {
+            if let folder = item.folder { _ = list(position, in: folder) }
+            // Not from an unlisted album, whose photos' addresses no other page may give away.
+            if item.inOtherAlbums, item.folder.flatMap({ settings[$0]?.unlisted }) != true {
+                for folder in item.photo.alsoListedIn where list(position, in: folder) {
+                    otherAlbums[item.identifier, default: []].append(folder)
+                }
+            }
         }
         var taken = Set<String>()
         for path in albums.keys.sorted() {
-            albums[path]!.slug = Slug.unique(path.replacingOccurrences(of: "/", with: " "), in: &taken)
+            albums[path]!.slug = Slug.unique(Self.addressWords(path, settings: settings), in: &taken)
             albums[path]!.route = .album(slug: albums[path]!.slug)
             if let parent = albums[path]!.parent { albums[parent]!.children.append(path) } else { roots.append(path) }
         }
@@ -132,13 +147,29 @@ struct AlbumTree: Sendable {
         }
     }
 
-    /// The folder a photo's file is in, relative to content/; nil at the top or from elsewhere:
-    /// its album's path.
-    static func folder(of photo: Photo) -> String? { photo.source.folder }
+    /// Every album a photo is listed in, by folder: its own folder's first (when it is one), then
+    /// the others (`otherAlbums`).
+    func albums(of item: GalleryPhoto) -> [String] {
+        [item.folder].compactMap { $0 }.filter { albums[$0] != nil } + (otherAlbums[item.identifier] ?? [])
+    }
 
-    static func parent(of path: String) -> String? {
-        let parent = RelativePath.folder(of: path)
+    /// The album an album's folder is in: the nearest folder above it that is one.
+    static func parent(of path: String, settings: [String: AlbumInfo]) -> String? {
+        var parent = RelativePath.folder(of: path)
+        while !parent.isEmpty, settings[parent]?.isAlbum == false { parent = RelativePath.folder(of: parent) }
         return parent.isEmpty ? nil : parent
+    }
+
+    /// What an album's address is made of: its folder's path, less the folders above it that are
+    /// no album ("Takeout/Google Photos/Trip" → "Trip"), one word a folder.
+    static func addressWords(_ path: String, settings: [String: AlbumInfo]) -> String {
+        var shown: [Substring] = []
+        var above = ""
+        for name in path.split(separator: "/") {
+            above = above.isEmpty ? String(name) : above + "/" + name
+            if settings[above]?.isAlbum != false { shown.append(name) }
+        }
+        return shown.joined(separator: " ")
     }
 
     /// "2024_summer-trip" → "2024 summer trip": the folder's own name, without underscores or dashes.

@@ -28,7 +28,7 @@ final class DateWords: Sendable {
         calendar.locale = locale
         let style = Date.FormatStyle(locale: locale, calendar: calendar, timeZone: utc)
         dayStyle = style.day().month(.wide).year()
-        timeStyle = style.day().month(.wide).year().hour().minute()
+        timeStyle = style.hour().minute()
         rangeStyle = Date.IntervalFormatStyle(locale: locale, calendar: calendar, timeZone: utc).day().month(.wide).year()
         var ago = Date.AnchoredRelativeFormatStyle(anchor: Date(timeIntervalSinceReferenceDate: 0), presentation: .numeric,
                                                    unitsStyle: .wide)
@@ -60,11 +60,15 @@ final class DateWords: Sendable {
         return made
     }
 
-    func dateTime(_ date: Date) -> String { timeStyle.format(date) }
+    func time(_ date: Date) -> String { timeStyle.format(date) }
 
     func days(from first: Date, to last: Date) -> String {
         guard first < last else { return day(first) }
         return rangeStyle.format(first..<last)
+    }
+
+    func list(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.formatted(.list(type: .and, width: .narrow).locale(locale))
     }
 
     func hoursAgo(_ hours: Int) -> String {

@@ -38,9 +38,9 @@ public struct TemplateLibrary: Sendable {
     /// The template `name` drawn with `values` at the top of the context; nil when there is no such template.
     func render(_ values: TemplateValue, template name: String) throws(TooDeep) -> String? {
         guard let nodes = templates[name] else { return nil }
-        var drawing = TemplateDrawing(library: self, stack: [values], template: name)
+        var drawing = TemplateDrawing(library: self, stack: [values])
         drawing.draw(nodes)
-        if let template = drawing.tooDeep { throw TooDeep(template: template) }
+        if drawing.tooDeep { throw TooDeep(template: drawing.tooDeepIn ?? name) }
         return drawing.out
     }
 
@@ -89,26 +89,26 @@ private struct TemplateDrawing {
     /// line breaks are not indented).
     var indentation = ""
     var atLineStart = true
-    /// The lists of nodes being drawn, one inside another (each a call), and the templates they
-    /// are of; the template being drawn when that would have gone past the limit, which ends the drawing.
+    /// The lists of nodes being drawn, one inside another (each a call). Going past the limit
+    /// ends the drawing (`tooDeep`); the first partial or parent left on the way out is the template
+    /// that was being drawn (`tooDeepIn`), or else the page's own.
     var depth = 0
-    var templates: [String]
-    var tooDeep: String?
+    var tooDeep = false
+    var tooDeepIn: String?
 
-    init(library: TemplateLibrary, stack: [TemplateValue], template: String) {
+    init(library: TemplateLibrary, stack: [TemplateValue]) {
         self.library = library
         self.stack = stack
-        templates = [template]
         out.reserveCapacity(16 * 1024)
     }
 
     mutating func draw(_ nodes: [TemplateNode]) {
         guard depth < ReadingLimits.nesting else {
-            tooDeep = tooDeep ?? templates.last
+            tooDeep = true
             return
         }
         depth += 1
-        for node in nodes where tooDeep == nil { draw(node) }
+        for node in nodes where !tooDeep { draw(node) }
         depth -= 1
     }
 
@@ -152,17 +152,15 @@ private struct TemplateDrawing {
             }
         case .partial(let name, let indented):
             guard let nodes = library.nodes(name) else { return }
-            templates.append(name)
             drawIndented(nodes, indented)
-            templates.removeLast()
+            if tooDeep, tooDeepIn == nil { tooDeepIn = name }
         case .parent(let name, let indented, let given):
             guard let nodes = library.nodes(name) else { return }
             // Blocks given from further out win over this template's own.
             let kept = blocks
             blocks = given.merging(kept) { _, outer in outer }
-            templates.append(name)
             drawIndented(nodes, indented)
-            templates.removeLast()
+            if tooDeep, tooDeepIn == nil { tooDeepIn = name }
             blocks = kept
         case .block(let name, let fallback):
             draw(blocks[name] ?? fallback)

@@ -1,13 +1,10 @@
 import FolioMedia
 /// A value that writes its own template value, as `TemplateEncoder` would encode it: the same
-/// names, in the order they are declared, an absent optional left out.
-///
-/// Only for what a page holds by the hundred (a grid's cards, each with its images and their
-/// sizes) and what a site has by the hundred thousand (a photo's page, and the frame and view
-/// around every page): going through `Encodable` costs a container and a node for each of them,
-/// most of the time it takes to draw a page of photos, and a fifth of the render step's CPU
-/// at 100,000 photos. The names are the stored properties'; a test encodes every kind of page
-/// both ways and checks that each of these values sets every field it has.
+/// names, in the order they are declared, an absent optional left out. Only for what a page
+/// holds by the hundred (a grid's cards) and a site by the hundred thousand (a photo's page, the
+/// frame and view around every page), where `Encodable`'s container and node for each value is
+/// most of drawing a page. A test encodes every kind of page both ways and checks that each of
+/// these values sets every field it has.
 protocol TemplateConvertible: Encodable {
     var templateValue: TemplateValue { get }
 }

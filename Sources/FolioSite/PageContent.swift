@@ -180,7 +180,8 @@ public struct StatLink: Sendable, Encodable {
 public struct Fact: Sendable, Encodable {
     /// What the fact is, whatever the language calls it.
     public enum Kind: String, Sendable, Encodable {
-        case photographer, album, place, region, taken, added, camera, exposure, size, duration, live, licence, source
+        case photographer, album, place, region, taken, added, camera, lens, exposure, pictured, size, duration, live, original
+        case licence, source
 
         var phrase: Phrase {
             switch self {
@@ -191,6 +192,9 @@ public struct Fact: Sendable, Encodable {
             case .taken: return .factTaken
             case .added: return .factAdded
             case .camera: return .factCamera
+            case .lens: return .factLens
+            case .pictured: return .factPictured
+            case .original: return .factOriginal
             case .exposure: return .factExposure
             case .size: return .factSize
             case .duration: return .factDuration

@@ -1,13 +1,9 @@
 /// A list of photos a visitor walks through with previous and next: an album, a place, a
 /// region, a person, a place's favorites, the latest additions. A listing's pages name theirs
-/// (`PageFrame.sequence`); the theme's script keeps the one a visitor last chose a photo from
-/// and, on the photo's page, leads previous and next through it, whatever page of the listing
-/// the photo was on. Without it (a visitor arriving from elsewhere, or without JavaScript)
-/// previous and next follow the photo's album, as the page is written.
-///
-/// Each list is a small script file beside the search index, loaded only when asked for (a
-/// `<script>`, which works from `file://`): `folioData("s", key, [numbers])`, the photos'
-/// numbers in the index in the list's order, so no photo page carries a long list.
+/// (`PageFrame.sequence`); the theme's script keeps the one a visitor last chose a photo from and
+/// leads the photo page's previous and next through it. Without it, previous and next follow the
+/// photo's album, as the page is written. Each list is a small script file beside the search
+/// index (`folioData("s", key, [numbers])`), so no photo page carries a long list.
 public struct PhotoSequence: Sendable, Encodable, Equatable {
     /// "album/travel", "place/paris": the list's kind and its subject's slug.
     public var key: String

@@ -18,7 +18,7 @@ public enum Phrase: String, CaseIterable, Sendable {
     case pagerStatus = "pager.status", pagerTitle = "pager.title"
 
     case homeYouViewed = "home.you-viewed", homeLatest = "home.latest", homeEmpty = "home.empty"
-    case whenWithinHour = "when.within-hour"
+    case whenWithinHour = "when.within-hour", dateDayTime = "date.day-time"
 
     case placesLetters = "places.letters", placesOtherLetter = "places.other-letter", placesLetter = "places.letter"
     case placesLetterPage = "places.letter-page", placesEmpty = "places.empty"
@@ -40,8 +40,9 @@ public enum Phrase: String, CaseIterable, Sendable {
 
     case factPhotographer = "fact.photographer", factAlbum = "fact.album", factPlace = "fact.place", factRegion = "fact.region"
     case factTaken = "fact.taken", factAdded = "fact.added", factCamera = "fact.camera", factExposure = "fact.exposure"
+    case factLens = "fact.lens", factPictured = "fact.pictured"
     case factSize = "fact.size", factSizeValue = "fact.size-value", factDuration = "fact.duration", factLive = "fact.live"
-    case factLiveValue = "fact.live-value", factLicence = "fact.licence", factSource = "fact.source"
+    case factLiveValue = "fact.live-value", factOriginal = "fact.original", factOriginalRAW = "fact.original-raw", factLicence = "fact.licence", factSource = "fact.source"
     case licenceAllRightsReserved = "licence.all-rights-reserved", licenceNoKnownRestrictions = "licence.no-known-restrictions"
     case licenceUSGovernment = "licence.us-government", licencePublicDomain = "licence.public-domain"
     case licencePublicDomainMark = "licence.public-domain-mark", licenceFlickr = "licence.flickr"

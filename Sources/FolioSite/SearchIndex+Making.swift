@@ -27,8 +27,7 @@ extension SearchIndex {
         private var rows: [String] = []
         private let bucketCount: Int
         /// Each photo's identifier bucket, by its number, when every bucket is made: each
-        /// bucket's text is made at the end, from `identifiers`. Made as the photos came, a
-        /// million photos' entries (`"id":number`) were 60 MB at the peak of a build.
+        /// bucket's text is made at the end, from `identifiers`, not held as the photos come.
         private var buckets: [UInt16] = []
         /// The identifier of the photo of each number.
         private let identifiers: (Int) -> String

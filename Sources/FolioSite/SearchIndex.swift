@@ -65,8 +65,8 @@ public struct SearchIndex: Sendable {
     package static func shardFile(_ shard: Int) -> String { folder + shardName(shard) }
     package static func bucketFile(_ bucket: Int) -> String { folder + bucketName(bucket) }
 
-    /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, so a
-    /// visitor's 50 favorites load 50 files of a kilobyte or two at 100,000 photos, not of ten.
+    /// The identifier buckets for a site of `count` photos: a power of two, at most 16,384, each
+    /// of about `identifiersPerBucket` identifiers, so a visitor's favorites load small files.
     public static func bucketCount(for count: Int) -> Int {
         var buckets = 1
         while buckets * identifiersPerBucket < count, buckets < 1 << 14 { buckets *= 2 }
@@ -88,9 +88,9 @@ public struct SearchIndex: Sendable {
 
     /// The word files of the words under `key` (sorted, each starting with `key`): one when they
     /// fit `wordFileBudget`, else the word that is `key` itself and, for each next character, the
-    /// cut of those under it. Each file's words are a run of `words`, not a copy: a group of a
-    /// million words ("photo-…" file names) was copied at every character of their cut (a hundred
-    /// megabytes at once), and each word's size (`sizes`, in the same order) counted again at each.
+    /// cut of those under it. Each file's words are a run of `words`, not a copy, and each word's
+    /// size (`sizes`, in the same order) is counted once: a group of many words ("photo-…" file
+    /// names) is cut at character after character.
     static func cut(_ key: String, words: [String], sizes: [Int]) -> [(key: String, words: ArraySlice<String>)] {
         // The sizes of the words before each: the size of any run of them is a difference.
         var before = [Int]()
@@ -135,7 +135,7 @@ extension SiteBuilder {
     /// those photo shards are made, and no identifier bucket: the rest are the last build's
     /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
     /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
-    /// words wait in a file there until every photo has come (a million photos' were 90 MB).
+    /// words wait in a file there until every photo has come, not in memory.
     package func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex {
         let ordered = self.ordered
         var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
@@ -188,17 +188,18 @@ extension SiteBuilder {
             SearchRecord.Thumb(src: thumb.src, width: thumb.width, height: thumb.height,
                                srcset: thumb.candidates.count > 1 ? thumb.candidates.map { "\($0.src) \($0.width)w" }.joined(separator: ", ") : nil)
         }
+        let marks = MediaMarks(photo)
         return SearchRecord(id: item.identifier, title: title, thumb: thumb, alt: PhotoText.alt(item, of: photo, language),
                             person: item.person.isUnknown ? nil : item.person.name,
                             placeTitle: item.place?.title, placeSubtitle: item.place?.subtitle, placeSlug: item.place?.slug,
-                            pick: item.favorite, duration: photo.motion?.kind == .video ? photo.motion?.durationText : nil,
-                            live: photo.motion?.kind == .live)
+                            pick: item.favorite, duration: marks.duration, live: marks.live)
     }
 }
 
-/// How search finds a photo: the words of its title, description, person, place, region, albums
-/// and tags, numbered in the postings being made. Names of people, places, regions, albums and tags
-/// recur on thousands of photos: each is cut into words, and its words numbered, once a build.
+/// How search finds a photo: the words of its title, of its own text (`Photo.searchedText`: its
+/// description, tags and lens), and of its person, place, region and albums, numbered in the postings
+/// being made. Names recur on thousands of photos: each is cut into words, and its words numbered,
+/// once a build.
 struct SearchWording {
     let builder: SiteBuilder
     private var known: [String: [Int]] = [:]
@@ -220,15 +221,16 @@ struct SearchWording {
         let title = PhotoText.title(photo, builder.language)
         let titleWords = SearchText.words(title).map { postings.number(of: $0) }
         var words = titleWords
-        if let description = photo.description { words += SearchText.words(description).map { postings.number(of: $0) } }
+        photo.searchedText(prose: { words += SearchText.words($0).map { postings.number(of: $0) } },
+                           named: { words += shared($0) })
         // No one named is found by the language's word for them, as the feed names them.
         let person = item.person.isUnknown ? builder.language.say(.personUnknown) : item.person.name
         for field in [person, item.place?.name, item.region?.name] {
             if let field { words += shared(field) }
         }
-        // A photo is found by the titles of its album and the albums above it: a folder's words
+        // A photo is found by the titles of its albums and the albums above them: a folder's words
         // gathered once for all its photos.
-        if let folder = AlbumTree.folder(of: photo) {
+        for folder in builder.albumTree.albums(of: item) {
             if let found = albumWords[folder] {
                 words += found
             } else {
@@ -237,7 +239,6 @@ struct SearchWording {
                 words += found
             }
         }
-        for tag in photo.tags { words += shared(tag) }
         return (words, titleWords, title)
     }
 }
@@ -254,15 +255,14 @@ extension SearchIndex {
 /// JSON text for the index's strings, written by hand so shards come out the same byte for byte.
 package enum JSONText {
     /// Appends `value` in decimal digits, as `String(value)` writes it, without making the string:
-    /// the index writes millions of numbers at 100,000 photos.
+    /// the index writes millions of numbers.
     package static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         appendList(CollectionOfOne(value), to: &bytes)
     }
 
     /// Appends `numbers` in decimal digits, a comma between each, through a buffer on the stack
-    /// appended a few kilobytes at a time: a byte appended at a time, each with the array's own
-    /// checks, was most of the time an edit spent writing the word files of words thousands of
-    /// photos have, and every list's photos.
+    /// appended a few kilobytes at a time, not a byte at a time with the array's own checks: the
+    /// word files of common words, and every list, are long runs of numbers.
     static func appendList<Numbers: Sequence<Int>>(_ numbers: Numbers, to bytes: inout [UInt8]) {
         let capacity = 4096
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in

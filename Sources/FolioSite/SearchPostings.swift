@@ -4,8 +4,8 @@ import Foundation
 /// The search index's words, each with the photos that have it: what its word files (`t-<key>.js`)
 /// hold. A build keeps it in the build state (`BuildState.search`), so the next one, when its photos
 /// are in the same order, takes out and puts back only the photos that changed, and remakes only the
-/// word files of the words they had or have: at 100,000 photos, every photo's words worked out and
-/// every word file written was most of an edit's search index (0.65 s of CPU, one core).
+/// word files of the words they had or have, rather than work out every photo's words and write
+/// every word file again.
 package struct SearchPostings: Sendable {
     /// The photos indexed: a photo's number is its position in the site's order.
     package let photoCount: Int
@@ -13,15 +13,13 @@ package struct SearchPostings: Sendable {
     private(set) var words: [String] = []
     /// Each word's photos, one word after the other (`spans`, by the word's number): `photo * 2 + 1`
     /// where the word is in its title, else `photo * 2`, increasing. A word no photo has any more
-    /// has none, and is in no file. One array for all: an array for each word was 80 bytes a word,
-    /// and most of a library's words (a file's name, a number) are one photo's.
+    /// has none, and is in no file. One array for all, not an array for each word: most of a
+    /// library's words (a file's name, a number) are one photo's.
     private var values: [UInt32] = []
     private var spans: [Span] = []
     /// Photos added since the values were last put in order (`add`), a word and a value each.
     /// Every `pendingLimit` of them go to `spilled` while no photo is in order yet, or else
-    /// are put in order. All of a million photos' held until the files were made were 134 MB
-    /// (twice the values they became), and 46 more as they were put in order; put in order a
-    /// million at a time, the values were held twice at each.
+    /// are put in order, so neither every photo's pairs nor the values twice are held at once.
     private var pending: [(word: UInt32, value: UInt32)] = []
     private let pendingLimit: Int
     /// The pairs added before any was put in order, a record each `pendingLimit` of them, in
@@ -48,7 +46,7 @@ package struct SearchPostings: Sendable {
     }
 
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
-    /// spills to a file), half a megabyte at a time; or are put in order a million words at a
+    /// spills to a file), half a megabyte at a time; or are put in order `1 << 20` words at a
     /// time where there is none (each time, the values made again).
     init(photoCount: Int, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
         self.photoCount = photoCount
@@ -145,8 +143,8 @@ package struct SearchPostings: Sendable {
     /// `add` takes them) back in; returns the numbers of the words whose photos changed: the
     /// words of the word files to make again (`groups(of:)`, `wordFiles(under:touched:each:)`).
     /// A word a photo had and has again, in its title or not as before, did not change: a
-    /// retitled photo's place, person and region (each on thousands of photos, in word files of
-    /// 100–200 KB) are not made again for it.
+    /// retitled photo's place, person and region (each on thousands of photos, in large word
+    /// files) are not made again for it.
     mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<Int> {
         putInOrder()
         var taken = [Bool](repeating: false, count: photoCount)
@@ -159,10 +157,10 @@ package struct SearchPostings: Sendable {
                 inserted[word, default: []].append(UInt32(photo.position * 2 + (photo.title.contains(word) ? 1 : 0)))
             }
         }
-        // In place, not into a new array beside the old (at a million photos, 45 MB more at the
-        // render step's peak): first each word's kept photos moved down over those taken out,
-        // word by word; then, from the last word back, each moved up by the photos put in
-        // before it, with its own put in after and sorted in.
+        // In place, not into a new array beside the old, at the render step's peak: first each
+        // word's kept photos moved down over those taken out, word by word; then, from the last
+        // word back, each moved up by the photos put in before it, with its own put in after and
+        // sorted in.
         var removed: [Int: [UInt32]] = [:]
         var kept = 0
         for word in spans.indices {
@@ -222,15 +220,14 @@ package struct SearchPostings: Sendable {
     /// keys. With `touched` (the words whose photos changed since the files in place were made,
     /// `replace`), a file under `groups` that holds no touched word, and held none that went,
     /// cut where it was cut then, is the file in place: it is not made, and its key is returned.
-    /// A group holds every word of a kind (the "ph" of a million "photo-…" file names): one
-    /// photo's edit made all its files again, 33 MB at the peak of a build at a million photos,
-    /// to write one.
+    /// A group holds every word of a kind (the "ph" of many "photo-…" file names), so one
+    /// photo's edit would otherwise make all its files again to write one.
     @discardableResult
     mutating func wordFiles(under groups: Set<String>? = nil, touched: Set<Int>? = nil,
                             each: (_ key: String, _ value: [UInt8]) -> Void) -> [String] {
         putInOrder()
-        // The words by their numbers, from which each one's size and entry are had: looked up
-        // again by their text, a touched group's thousands were a tenth of a second of an edit.
+        // The words by their numbers, from which each one's size and entry are had, not looked
+        // up again by their text.
         var filed: [Substring: [Int]] = [:]
         // A word's shard key as the text it starts with, no string made: most words are in a
         // file that is not made again.
@@ -347,7 +344,7 @@ package struct SearchPostings: Sendable {
     private static let heading = "folio-search-postings 1"
 
     /// The postings as kept in the build state, with the stamp of the files written from them
-    /// (`SearchFiles.stamp(of:in:)`): lines of text (a heading, the counts, the keys, the words,
+    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts, the keys, the words,
     /// none of which holds a line break), then each word's count of photos and its photos, as
     /// 32-bit little-endian numbers.
     package func encoded(files: UInt64) -> Data {
@@ -356,8 +353,7 @@ package struct SearchPostings: Sendable {
         return file.finish()
     }
 
-    /// `encoded(files:)` handed to `write` a piece at a time (60 kB or so): a million photos'
-    /// postings, made whole, were 50 MB more at the peak of the build that kept them.
+    /// `encoded(files:)` handed to `write` a piece at a time (60 kB or so), never made whole.
     package func encode(files: UInt64, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
         var file = LedgerWriter(sink: write)
         encode(files: files, into: &file)
@@ -366,8 +362,8 @@ package struct SearchPostings: Sendable {
 
     private func encode(files: UInt64, into file: inout LedgerWriter) {
         precondition(pending.isEmpty && spilledRecords.isEmpty, "the postings are kept before their photos are put in order")
-        // Looked through three times rather than listed: at a million photos a list of the words
-        // with photos was 12 MB more at the peak of the build that kept them.
+        // Looked through three times rather than listed, so no list of the words with photos is
+        // held beside them.
         let live = words.indices.lazy.filter { spans[$0].count > 0 }
         func line(_ text: String) {
             file.line.append(contentsOf: text.utf8)
@@ -404,8 +400,7 @@ package struct SearchPostings: Sendable {
             postings.keys.append(String(key))
         }
         // Room for the words of the photos a build changes: an array grown by one word past
-        // its room is made again at twice its size (at a million photos, 16 MB for words
-        // alone, 24 MB with their spans and 8 MB of their table).
+        // its room is made again at twice its size, its spans and table with it.
         let room = wordCount + wordCount / 64 + 1_024
         postings.words.reserveCapacity(room)
         for _ in 0..<wordCount {

@@ -5,8 +5,8 @@ import Foundation
 /// What the listed site's pages were made from, as numbers: a build keeps it beside its page
 /// manifest (`BuildState`), and the next build tells from it, and the model, which pages a
 /// change can touch (`SiteBuilder.changes(since:)`). Only those pages' keys are made again; the
-/// rest are the last build's, unlooked at. A one-photo edit to a library of 100,000 photos so
-/// makes the keys of a few dozen pages, not of every page to compare them.
+/// rest are the last build's, unlooked at, so a one-photo edit makes the keys of a few dozen
+/// pages, not of every page to compare them.
 package struct SiteDigest: Sendable, Equatable {
     /// Everything pages show that is no photo's own: the albums as folders, the regions, the
     /// map, how pages are drawn (the theme, the settings, this Folio).
@@ -16,8 +16,8 @@ package struct SiteDigest: Sendable, Equatable {
     var order: UInt64
     /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
     var made: Date
-    /// Each photo's stamp (what its cards and page show of it), by position.
-    var stamps: [UInt64]
+    /// Each photo's card digest (what its cards and page show of it), by position.
+    var cardDigests: [UInt64]
     /// Each listing's photos, as a hash of their positions, when each was taken, and what the
     /// listing's headings say of it, by the path of its first page.
     var listings: [String: UInt64]
@@ -27,13 +27,12 @@ package struct SiteDigest: Sendable, Equatable {
     private static let heading = "folio-site-digest 1"
 
     package func encoded() -> Data {
-        // A line at a time (`LedgerWriter`): made as one text and then copied into a `Data`, a
-        // million photos' stamps were there twice.
+        // A line at a time (`LedgerWriter`), never made as one text and then copied.
         var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
-                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\nstamps \(stamps.count)\n",
-                                capacity: stamps.count * 17 + (listings.count + places.count) * 64)
-        for stamp in stamps {
-            ContentHash.appendHex(stamp, to: &file.line)
+                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\ncards \(cardDigests.count)\n",
+                                capacity: cardDigests.count * 17 + (listings.count + places.count) * 64)
+        for cardDigest in cardDigests {
+            ContentHash.appendHex(cardDigest, to: &file.line)
             file.endLine()
         }
         for (kind, hashes) in [("listing ", listings), ("place ", places)] {
@@ -49,21 +48,20 @@ package struct SiteDigest: Sendable, Equatable {
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.
-    /// Read a field at a time (`LedgerReader`): split into lines, a large library's hundred
-    /// thousand stamps were as many strings made and let go, on every build.
+    /// Read a field at a time (`LedgerReader`), not split into a string for each card digest.
     package static func decode(_ data: Data) -> SiteDigest? {
         data.withUnsafeBytes { raw -> SiteDigest? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
                   let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
                   let made = reader.line(after: "made ").flatMap({ Int64($0) }),
-                  let count = reader.line(after: "stamps ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
+                  let count = reader.line(after: "cards ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
             var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
-                                    stamps: [], listings: [:], places: [:])
-            digest.stamps.reserveCapacity(count)
+                                    cardDigests: [], listings: [:], places: [:])
+            digest.cardDigests.reserveCapacity(count)
             for _ in 0..<count {
-                guard let stamp = reader.number(radix: 16, then: 0x0A) else { return nil }
-                digest.stamps.append(stamp)
+                guard let cardDigest = reader.number(radix: 16, then: 0x0A) else { return nil }
+                digest.cardDigests.append(cardDigest)
             }
             while !reader.atEnd {
                 guard let kind = reader.word(then: 0x20), let hash = reader.number(radix: 16, then: 0x20), let path = reader.line()
@@ -118,7 +116,7 @@ package struct PageChanges: Sendable {
 }
 
 extension SiteBuilder {
-    /// The digest of these pages, made as `drawing` says (`BuildStamp.drawing`).
+    /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
         var identifiers = ordered.map(\.identifier).joined(separator: "\n")
         let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
@@ -137,25 +135,19 @@ extension SiteBuilder {
         }
         var places: [String: UInt64] = [:]
         for place in index.places {
-            places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueStamp.of($0) } ?? 0
+            places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueDigest.of($0) } ?? 0
         }
-        return SiteDigest(structure: structureStamp(drawing: drawing), order: order, made: now, stamps: stamps,
+        return SiteDigest(structure: structureDigest(drawing: drawing), order: order, made: now, cardDigests: cardDigests,
                           listings: listings, places: places)
     }
 
-    /// The pages whose keys may differ from those of the pages `last` describes. Everything,
-    /// unless the photos are the same ones in the same order, under the same albums, regions,
-    /// map and drawing: then the pages of the photos whose stamps moved, of their neighbours;
-    /// every page of a listing that lost, gained or reordered a photo, or whose dates or heading
-    /// moved; of a listing that only shows a changed photo, the page that shows it (and the next,
-    /// whose first section may carry on its date's), its first page (its map), or every page when
-    /// the photo is its cover (every page's link preview shows it); the photo pages of a place
-    /// that moved on the maps, and of an album that lost or gained a photo ("3 of 12"); the
-    /// indexes (home, Albums, Places, People, Favorites, the Map…), always.
-    /// `current` is these pages' own digest.
+    /// The pages whose keys may differ from those of the pages `last` describes: every page, unless
+    /// the photos are the same ones in the same order under the same albums, regions, map and
+    /// drawing; then those a change can touch, as docs/incremental-builds.md ("Which pages are
+    /// drawn") lists them. `current` is these pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
-              last.stamps.count == stamps.count else { return .everything }
+              last.cardDigests.count == cardDigests.count else { return .everything }
         var changes = PageChanges(photos: [])
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
@@ -167,13 +159,13 @@ extension SiteBuilder {
             changes.photos?.formUnion(album.photos)
             above.formUnion(albumTree.lineage(album.path).map(\.path))
         }
-        // The photos whose cards may differ (their stamps moved, or their place moved on the
+        // The photos whose cards may differ (their card digests moved, or their place moved on the
         // maps); and one taken within a day of either build, in an "hours ago" section that may
         // have moved on: by position, with whether the photo itself changed.
         var changed: [Int: Bool] = [:]
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         for (position, item) in ordered.enumerated() {
-            if stamps[position] != last.stamps[position] {
+            if cardDigests[position] != last.cardDigests[position] {
                 changed[position] = true
             } else if Self.when(item) >= recent {
                 changed[position] = false
@@ -205,6 +197,15 @@ extension SiteBuilder {
                 let cover = chosenCover(album) ?? album.cover
                 changes.touch(album.route.path, album.children.isEmpty
                     ? self.pages(showing: index.inAlbum[position], cover: itself && cover == position) : .all)
+            }
+            // The other albums it is listed in show it too (which they are is the structure's).
+            for folder in albumTree.otherAlbums[item.identifier] ?? [] {
+                let album = albumTree.albums[folder]!
+                above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
+                let cover = chosenCover(album) ?? album.cover
+                let at = album.photos.firstIndex(of: position)
+                changes.touch(album.route.path, album.children.isEmpty && at != nil
+                    ? self.pages(showing: at!, cover: itself && cover == position) : .all)
             }
             if let place = item.place {
                 changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
@@ -263,7 +264,7 @@ extension SiteBuilder {
     }
 
     /// What every page may show that is no photo's own.
-    private func structureStamp(drawing: String) -> UInt64 {
+    private func structureDigest(drawing: String) -> UInt64 {
         struct AlbumShape: Encodable {
             var path, title, slug, href: String
             var description, descriptionHTML, parent, coverFile: String?
@@ -274,19 +275,23 @@ extension SiteBuilder {
             var albums: [AlbumShape]
             /// What `album.plist` files say, as the model keeps it.
             var settings: [AlbumInfo]
-            /// Regions no photo is in: the pages of the others show them through their photos' stamps.
+            /// Regions no photo is in: the pages of the others show them through their photos' card digests.
             var emptyRegions: [Region]
             var hasMap: Bool
             var mapInNavigation: Bool?
             var basemap: String?
+            /// The photos listed in albums besides their folder's, and in which; nil when none is.
+            var otherAlbums: [[String]]?
         }
         let albums = albumTree.albums.values.sorted { $0.path < $1.path }.map {
             AlbumShape(path: $0.path, title: $0.title, slug: $0.slug, href: $0.href, description: $0.description,
                        descriptionHTML: $0.descriptionHTML, parent: $0.parent, coverFile: $0.coverFile, children: $0.children)
         }
         let settings = snapshot.albums.values.sorted { $0.path < $1.path }
-        return ValueStamp.of(Structure(drawing: drawing, albums: albums, settings: settings,
+        let otherAlbums = albumTree.otherAlbums.sorted { $0.key < $1.key }.map { [$0.key] + $0.value }
+        return ValueDigest.of(Structure(drawing: drawing, albums: albums, settings: settings,
                                        emptyRegions: snapshot.regions.filter { positions(of: $0).isEmpty }, hasMap: hasMap,
-                                       mapInNavigation: mapInNavigation, basemap: basemap))
+                                       mapInNavigation: mapInNavigation, basemap: basemap,
+                                       otherAlbums: otherAlbums.isEmpty ? nil : otherAlbums))
     }
 }

@@ -3,7 +3,7 @@ import FolioModel
 import Foundation
 
 /// How a builder finds its photos: by position, identifier, place, region, person and album,
-/// and each photo's stamp.
+/// and each photo's card digest.
 extension SiteBuilder {
     struct Index: Sendable {
         var position = PhotoPositions()
@@ -36,8 +36,8 @@ extension SiteBuilder {
         var inAlbum = AlbumOrder(count: 0)
     }
 
-    /// Where each photo is in its album's own order, by its position in `ordered`: a number each
-    /// (as a dictionary, 33 bytes a photo).
+    /// Where each photo is in its album's own order, by its position in `ordered`: a number each,
+    /// not a dictionary.
     struct AlbumOrder: Sendable {
         private var places: [Int32]
 
@@ -70,32 +70,32 @@ extension SiteBuilder {
         }
     }
 
-    /// Each photo's stamp: what its cards and page show of it, the photo (`Photo.stamp`) and whom
-    /// and where it names; not what the model keeps of its place and region for other pages
+    /// Each photo's card digest: what its cards and page show of it, the photo
+    /// (`GalleryPhoto.digest(of:)`) and whom and where it names; not what the model keeps of its place and region for other pages
     /// (whether the place holds favorites, how many photographers the region has), which would
-    /// move the stamps of every photo there when one photo is made a favorite or given to
-    /// someone else. A person, place or region is stamped once for all the photos that name it.
-    static func stamps(of photos: [GalleryPhoto]) -> [UInt64] {
+    /// move the card digests of every photo there when one photo is made a favorite or given to
+    /// someone else. A person, place or region is digested once for all the photos that name it.
+    static func cardDigests(of photos: [GalleryPhoto]) -> [UInt64] {
         var people: [Int64: UInt64] = [:]
         var places: [Int64: UInt64] = [:]
         var regions: [Int64: UInt64] = [:]
-        // By their ids: each person, place and region is copied once, to be stamped.
+        // By their ids: each person, place and region is copied once, to be digested.
         for item in photos {
-            if people[item.personId] == nil { people[item.personId] = ValueStamp.of(item.person) }
+            if people[item.personId] == nil { people[item.personId] = ValueDigest.of(item.person) }
             if let id = item.placeId, places[id] == nil, var place = item.place {
                 place.hasFavorites = false
-                places[id] = ValueStamp.of(place)
+                places[id] = ValueDigest.of(place)
             }
             if let id = item.regionId, regions[id] == nil, var region = item.region {
                 region.photographerCount = 0
-                regions[id] = ValueStamp.of(region)
+                regions[id] = ValueDigest.of(region)
             }
         }
         let (named, located, regional) = (people, places, regions)
         return photos.concurrentMap { item in
-            let stamps = (item.stamp, named[item.personId] ?? 0, item.placeId.flatMap { located[$0] } ?? 0,
+            let cardDigests = (item.digest, named[item.personId] ?? 0, item.placeId.flatMap { located[$0] } ?? 0,
                           item.regionId.flatMap { regional[$0] } ?? 0)
-            return withUnsafeBytes(of: stamps) { ContentHash.hash($0) }
+            return withUnsafeBytes(of: cardDigests) { ContentHash.hash($0) }
         }
     }
 
@@ -108,7 +108,7 @@ extension SiteBuilder {
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
         // Each list made with room for its photos and no more: grown by doubling, a list holds
-        // up to twice the room it needs, and at a million photos the three are 24 MB of positions.
+        // up to twice the room it needs.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
         for item in ordered {
             if let id = item.placeId { counts.place[id, default: 0] += 1 }
@@ -133,8 +133,7 @@ extension SiteBuilder {
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
         }
-        // One place at a time, through one set of points: held for every place at once, a million
-        // photos' points would be 24 MB.
+        // One place at a time, through one set of points: never every place's points at once.
         var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
         var centre = MapCoordinate.Centre()
         for (id, positions) in index.byPlace {
@@ -151,7 +150,7 @@ extension SiteBuilder {
 
     /// The positions of the `count` photos last added, last first (photos added at the same
     /// moment by their identifiers, then their positions). Chosen a batch at a time, never all
-    /// sorted: every photo's position, sorted, was 8 MB at a million photos for the fifty a page shows.
+    /// sorted for the fifty a page shows.
     static func latestAdded(_ ordered: [GalleryPhoto], count: Int) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
             let (pa, pb) = (ordered[a], ordered[b])

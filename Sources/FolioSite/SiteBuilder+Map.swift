@@ -70,12 +70,11 @@ extension SiteBuilder {
         return index.coordinates[place.id]
     }
 
-    /// The places for the theme's map script, which clusters them again as the visitor zooms:
-    /// a script (not JSON, which a page opened from disk cannot fetch) published with the media,
-    /// named by its content's hash (kept for good), loaded once the map is on screen. Each place is [x, y, photos, slug, title, the
-    /// position of its subtitle in `subtitles`] (a library's places share a few subtitles: their
-    /// regions and countries); `place` is a place's address with "*" for its slug. Nil when the
-    /// site has no Map.
+    /// The places for the theme's map script, which clusters them again as the visitor zooms: a
+    /// script (a page opened from disk cannot fetch JSON) published with the media, named by its
+    /// content's hash, loaded once the map is on screen. Each place is [x, y, photos, slug, title,
+    /// index of its subtitle in `subtitles`]; `place` is a place's address with "*" for its slug.
+    /// Nil when the site has no Map.
     package func mapData() -> SiteFile? {
         guard hasMap else { return nil }
         var data = MapData(place: Route.place(slug: "*").path)

@@ -260,8 +260,8 @@ extension SiteBuilder {
         if !item.person.isUnknown {
             facts.append(fact(.photographer, item.person.name, href: Route.person(slug: item.person.slug).path))
         }
-        if let folder = AlbumTree.folder(of: photo), let album = albumTree.albums[folder] {
-            facts.append(fact(.album, albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: album.href))
+        for folder in albumTree.albums(of: item) {
+            facts.append(fact(.album, albumTree.lineage(folder).map(\.title).joined(separator: " › "), href: albumTree.albums[folder]!.href))
         }
         if let place = item.place {
             facts.append(fact(.place, place.name, href: Route.place(slug: place.slug).path))
@@ -269,18 +269,16 @@ extension SiteBuilder {
         if let region = item.region {
             facts.append(fact(.region, region.name, href: Route.region(slug: region.slug).path))
         }
-        if let taken = photo.taken { facts.append(fact(.taken, language.dateTime(taken))) }
-        if case .flickr = photo.source { facts.append(fact(.added, language.day(photo.uploaded))) }
-        if let camera = photo.camera { facts.append(fact(.camera, camera)) }
-        if let exposure = photo.exposure { facts.append(fact(.exposure, exposure)) }
-        facts.append(fact(.size, language.say(.factSizeValue, ["width": language.digits(photo.width), "height": language.digits(photo.height)])))
         let images = self.images[photo]
-        if let motion = photo.motion {
-            // A Live Photo's clip is a link too: without scripts it is how the motion is seen.
-            facts.append(motion.kind == .video ? fact(.duration, motion.durationText)
-                : fact(.live, language.say(.factLiveValue, ["duration": motion.durationText]), href: images?.video))
-        }
-        if let remote = photo.remote { facts += FlickrLicence.facts(remote, language) }
+        let marks = MediaMarks(photo, video: images?.video, language: language)
+        if let taken = photo.taken { facts.append(fact(.taken, language.dateTime(taken))) }
+        if let added = marks.added { facts.append(added) }
+        if let camera = photo.camera { facts.append(fact(.camera, camera)) }
+        if let lens = photo.lens { facts.append(fact(.lens, lens)) }
+        if let exposure = photo.exposure { facts.append(fact(.exposure, exposure)) }
+        if !photo.pictured.isEmpty { facts.append(fact(.pictured, language.list(photo.pictured))) }
+        facts.append(fact(.size, language.say(.factSizeValue, ["width": language.digits(photo.width), "height": language.digits(photo.height)])))
+        facts += marks.facts
 
         let neighbours = neighbours(of: position)
         let previous = neighbours.previous.map { ordered[$0] }
@@ -298,8 +296,7 @@ extension SiteBuilder {
             next: next.map { Crumb(title: PhotoText.title(nextPhoto!, language), href: photoPath($0)) },
             nextImage: nextPhoto.flatMap { self.images[$0]?.screen },
             nextSizes: nextPhoto.map { Self.fillSizes(width: $0.width, height: $0.height) },
-            video: photo.motion?.kind == .video ? images?.video : nil,
-            liveVideo: photo.motion?.kind == .live ? images?.video : nil,
+            video: marks.video, liveVideo: marks.liveVideo,
             sequence: neighbours.place.map { sequenceLine($0, root: frame.root) })
         frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)

@@ -78,11 +78,11 @@ public struct SiteBuilder: Sendable {
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
     let index: Index
-    /// Each photo's `ValueStamp` (with its person, place and region), by position in `ordered`:
+    /// Each photo's `ValueDigest` (with its person, place and region), by position in `ordered`:
     /// what its cards show, as one number (see `key(_:)`).
-    let stamps: [UInt64]
-    /// Draws cards as their photos' stamps alone (see `key(_:)`).
-    var stampsOnly = false
+    let cardDigests: [UInt64]
+    /// Draws cards as their photos' card digests alone (see `key(_:)`).
+    var digestsOnly = false
 
     public init(snapshot: GallerySnapshot, media: [Int64: PhotoMedia], settings: SiteSettings, now: Date,
                 language: SiteLanguage = .defaultTheme, unlisted: UnlistedAlbum? = nil, basemap: String? = nil,
@@ -108,8 +108,7 @@ public struct SiteBuilder: Sendable {
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
         // The album tree, the recents' order and the photos by identifier are made on another
-        // core while this one files the photos by place, region and person: each is a tenth of
-        // a second of a large library.
+        // core while this one files the photos by place, region and person.
         let albums = snapshot.albums
         let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
             var albumTree = AlbumTree(photos: ordered, settings: albums, collation: Collation(language.locale))
@@ -126,7 +125,7 @@ public struct SiteBuilder: Sendable {
         let placesIndex = PlacesIndex(language)
         let collation = Collation(language.locale)
         let letters = places.mapValues { placesIndex.letter($0.title) }
-        // Names compared as a reader would (the locale's collation, some microseconds each): a
+        // Names compared as a reader would (the locale's collation, which costs): a
         // large library's places and people are sorted on both cores.
         index.places = Array(places.values).sortedInParallel { a, b in
             let (otherA, otherB) = (letters[a.id] == PlacesIndex.other, letters[b.id] == PlacesIndex.other)
@@ -152,15 +151,18 @@ public struct SiteBuilder: Sendable {
         index.region = Dictionary(snapshot.regions.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         index.album = Dictionary(albumTree.albums.values.map { ($0.slug, $0.path) }, uniquingKeysWith: { first, _ in first })
         index.inAlbum = AlbumOrder(count: ordered.count)
+        // Where each photo is in its own folder's album (one listed in others too leads through its own).
         for album in albumTree.albums.values {
-            for (at, position) in album.photos.enumerated() { index.inAlbum[position] = at }
+            for (at, position) in album.photos.enumerated() where !ordered[position].inOtherAlbums || ordered[position].folder == album.path {
+                index.inAlbum[position] = at
+            }
         }
         index.latestAdded = latestAdded
         index.coordinates = centres.mapValues { centre in
             MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
         }
         self.index = index
-        stamps = Self.stamps(of: ordered)
+        cardDigests = Self.cardDigests(of: ordered)
     }
 
     // MARK: - Shared pieces
@@ -204,7 +206,7 @@ public struct SiteBuilder: Sendable {
     func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
-        if stampsOnly { return stampCard(item) }
+        if digestsOnly { return digestCard(item) }
         let photo = item.photo
         return card(item, photo, thumb: images[photo]?.thumb)
     }
@@ -213,17 +215,15 @@ public struct SiteBuilder: Sendable {
     private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
         var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo, language), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
                              alt: PhotoText.alt(item, of: photo, language), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
-        if let motion = photo.motion {
-            card.duration = motion.kind == .video ? motion.durationText : nil
-            card.live = motion.kind == .live
-        }
+        let marks = MediaMarks(photo)
+        (card.duration, card.live) = (marks.duration, marks.live)
         return card
     }
 
-    /// A card that is only its photo's stamp: what a page's key holds of it (see `key(_:)`).
-    private func stampCard(_ item: GalleryPhoto) -> PhotoCard {
-        let stamp = index.position[item.identifier].map { stamps[$0] } ?? 0
-        return PhotoCard(href: "", title: String(stamp, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
+    /// A card that is only its photo's card digest: what a page's key holds of it (see `key(_:)`).
+    private func digestCard(_ item: GalleryPhoto) -> PhotoCard {
+        let cardDigest = index.position[item.identifier].map { cardDigests[$0] } ?? 0
+        return PhotoCard(href: "", title: String(cardDigest, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
                          identifier: item.identifier)
     }
 
@@ -236,7 +236,7 @@ public struct SiteBuilder: Sendable {
 
     /// A card showing the whole photo, for rows that keep each photo's shape.
     func shapedCard(_ item: GalleryPhoto) -> PhotoCard {
-        if stampsOnly { return stampCard(item) }
+        if digestsOnly { return digestCard(item) }
         let photo = item.photo
         let images = self.images[photo]
         var card = card(item, photo, thumb: images?.thumb)

@@ -107,11 +107,11 @@ public struct SiteLanguage: Sendable {
     }
 
     /// The locale numbers and dates are written in: the tag, but a bare "en", which CLDR takes
-    /// for American English, is English for anyone (CLDR's en-001: "28 November 2025"); "en-US"
-    /// says "November 28, 2025".
+    /// for American English, is English for anyone (CLDR's en-001: "28 November 2025") with the
+    /// 24-hour clock Folio's English pages have always had; "en-US" says "November 28, 2025, 2:10 AM".
     static func localeTag(for tag: String) -> String {
         let written = tag.replacingOccurrences(of: "_", with: "-").trimmingCharacters(in: .whitespaces)
-        return written.lowercased() == "en" ? "en-001" : written
+        return written.lowercased() == "en" ? "en-001-u-hc-h23" : written
     }
 
     // MARK: - Phrases
@@ -191,14 +191,20 @@ public struct SiteLanguage: Sendable {
     /// "4 July 2021", "4 juillet 2021", "2021年7月4日": the day, in UTC.
     public func day(_ date: Date) -> String { dates.day(date) }
 
-    /// The day and the time of day, in UTC, with the locale's clock (24 or 12 hours).
-    public func dateTime(_ date: Date) -> String { dates.dateTime(date) }
+    /// The day and the time of day, in UTC, with the locale's clock (24 or 12 hours), joined as
+    /// the catalogue's `date.day-time` says: "4 July 2021, 09:05".
+    public func dateTime(_ date: Date) -> String {
+        say(.dateDayTime, ["day": dates.day(date), "time": dates.time(date)])
+    }
 
     /// "3 March – 20 November 2026": the days from `first` to `last`, what they share said once.
     public func days(from first: Date, to last: Date) -> String { dates.days(from: first, to: last) }
 
     /// "3 hours ago", "il y a 3 heures", as ICU says it.
     public func hoursAgo(_ hours: Int) -> String { dates.hoursAgo(hours) }
+
+    /// Names one after another as the language lists them briefly: "Ann, Bob, Cy", "Ann、Bob".
+    public func list(_ names: [String]) -> String { dates.list(names) }
 
     // MARK: - For the templates and the scripts
 

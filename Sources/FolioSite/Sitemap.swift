@@ -22,10 +22,9 @@ public enum Sitemap {
     }
 
     /// The sitemap files made a part at a time and handed to `emit` as each is made, the index
-    /// (when there is one) last, never every page's address at once: at a million pages they were
-    /// hundreds of megabytes. `pages` hands each page (a path from the public root, when it last
-    /// changed) to the function it is given, in the order of the paths' bytes, as many times as
-    /// it is called (four).
+    /// (when there is one) last, never every page's address at once. `pages` hands each page (a
+    /// path from the public root, when it last changed) to the function it is given, in the
+    /// order of the paths' bytes, as many times as it is called (four).
     public static func write(pages: (_ each: (String, Date) throws -> Void) throws -> Void, address: SiteAddress?,
                              limit: Int = limit, emit: (SiteFile) throws -> Void) throws {
         guard let address else { return }

@@ -1,15 +1,11 @@
 import Foundation
 
-/// Turns an `Encodable` value into what Mustache reads without Mirror: a `TemplateValue` of
-/// `TemplateObject`s of the value's coding keys, lists, and the scalars (String, Int, Bool, Double). A page's
-/// template values are its own stored properties, written once; no key list to keep in step.
-/// The values drawn by the hundred thousand (a photo's page, the frame and view around every
-/// page, a grid's cards) write themselves instead (`TemplateConvertible`), held to what this
-/// encoder makes of them by a test.
-///
-/// An absent optional is left out of its dictionary, as Mustache expects of a missing value.
-/// With `keys` set, every key a value declares is recorded, present or not: the test that
-/// checks the templates' names against what pages hold reads them.
+/// Turns an `Encodable` value into what Mustache reads, without Mirror: `TemplateObject`s of its
+/// coding keys, lists and scalars. A page's template values are its own stored properties, with
+/// no key list to keep in step; the values drawn by the hundred thousand write themselves instead
+/// (`TemplateConvertible`), held to what this encoder makes of them by a test. An absent optional
+/// is left out, as Mustache expects; with `keys` set, every key a value declares is recorded, for
+/// the test that checks the templates' names against what pages hold.
 final class TemplateEncoder {
     /// Every key met, nil ones included, when recording.
     private(set) var keys: Set<String>?

@@ -22,8 +22,7 @@ enum XMLText {
 
     /// "2026-11-19T10:00:00Z": what Atom's dates (RFC 3339) and the sitemap's `lastmod` (W3C
     /// Datetime) both accept. From the calendar date worked out by hand (`LocalDateTime`): a
-    /// formatter made for each date was some 100 µs a date, a minute and a half of every build of
-    /// a million-page site with a sitemap.
+    /// formatter made for each date would cost a large site's sitemap more than the rest of it.
     static func date(_ date: Date) -> String {
         guard let at = LocalDateTime.civilSeconds(date) else {
             let formatter = ISO8601DateFormatter()

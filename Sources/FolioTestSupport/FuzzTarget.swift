@@ -10,14 +10,13 @@ import FolioPreview
 import FolioVideo
 import Foundation
 
-/// What the fuzzers throw their inputs at, through Folio's public doors: a catalog read from
-/// `content/`, a JPEG's EXIF, an image file's header and pixels, a preview request's head, a
-/// Flickr answer imported into a model, the names of a whole content folder, a video's container,
-/// a sigal description, a site's settings.
-/// The libFuzzer binary (`Fuzz/`) and the tests replaying its finds (`FuzzRegressionTests`) both call `run`. Finding no crash, hang or leak is the point;
-/// what each returns is whatever Folio says of the input.
+/// What the fuzzers throw their inputs at, through Folio's public doors: a catalog, a JPEG's
+/// EXIF, an image file, a preview request's head, a Flickr answer, the names of a content
+/// folder, a video's container, a sigal description, a site's settings, a Google Takeout JSON,
+/// a camera's RAW, a Takeout archive. The libFuzzer binary
+/// (`Fuzz/`) and `FuzzRegressionTests` both call `run`; finding no crash, hang or leak is the point.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings
+    case catalog, exif, image, request, flickr, metadata, paths, video, markdown, settings, takeout, raw, archive
 
     /// Runs every target once, so the globals Folio makes lazily (decoders' tables, formatters)
     /// exist before the fuzzer starts counting allocations: made during the first input, they
@@ -41,7 +40,30 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .video: Self.video(data)
         case .markdown: Self.markdown(data)
         case .settings: Self.settings(data)
+        case .takeout: Self.takeout(data)
+        case .raw: Self.raw(data)
+        case .archive: Self.archive(data)
         }
+    }
+
+    /// The input as a camera's RAW: its facts, a thumbnail (from its preview, when it has one that
+    /// covers it) and its development, through LibRaw.
+    static func raw(_ data: Data) {
+        let processor = ImageProcessor(pixelLimit: 2_000_000, fullDecodePixelLimit: 2_000_000)
+        guard let metadata = try? processor.metadata(of: data) else { return }
+        let thumb = RenditionRequest(name: "t", width: 32, height: 32, fit: .squareCrop, format: .jpeg, quality: 70)
+        _ = try? processor.renditions(of: data, metadata: metadata, requests: [thumb])
+        _ = try? processor.pixels(of: data)
+    }
+
+    /// The input as a part of a Google Takeout export, unpacked into a content folder of its own.
+    static func archive(_ data: Data) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-fuzz-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let part = folder.appendingPathComponent("takeout-001.zip"), content = folder.appendingPathComponent("content")
+        guard (try? FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)) != nil,
+              (try? data.write(to: part)) != nil else { return }
+        _ = TakeoutArchives(contentRoot: content).unpack([part])
     }
 
     /// The input as sigal's description of an album (`index.md`, read with its folder) and of a photo.
@@ -49,6 +71,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let files = MemoryFiles(["trip/index.md": data, "trip/a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
         _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
         _ = SigalMarkdown(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The input as Google Takeout's JSON: a photo's sidecar, read as the import reads it, and an
+    /// album's `metadata.json`, beside photos whose names it may give.
+    static func takeout(_ data: Data) {
+        _ = TakeoutSidecar.read(data)
+        let files = MemoryFiles(["trip/metadata.json": data, "trip/a.jpg.json": data, "trip/a.jpg": Data([0xFF, 0xD8, 0xFF, 0xD9])])
+        _ = try? ContentLoader(contentRoot: MemoryFiles.root, files: files).load()
     }
 
     /// The input as a site's `folio.json`.

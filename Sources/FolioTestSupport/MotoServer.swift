@@ -2,15 +2,12 @@ import FolioCore
 import FolioNetwork
 import Foundation
 
-/// A real S3-compatible server on 127.0.0.1 for the publish tests: moto's server mode (from
-/// PyPI, `moto[server]` in scripts/requirements-test.txt), started as a process of the test and
-/// stopped with it. It runs as `python3 -m moto.server`, the interpreter scripts/setup.sh
-/// installed it into, so it does not matter whether pip's script folder is on PATH.
-///
-/// `authenticated` turns on moto's IAM checks: every request must then be signed by a key moto
-/// knows, with a signature moto (through botocore) computes the same, so each test is also a
-/// test of Folio's signing. The first three requests may go unsigned (moto's
-/// `INITIAL_NO_AUTH_ACTION_COUNT`): they make a user, its policy and its access key.
+/// A real S3-compatible server on 127.0.0.1 for the publish tests: moto's server mode
+/// (`moto[server]` in scripts/requirements-test.txt), run as `python3 -m moto.server` from the
+/// interpreter scripts/setup.sh installed it into, and stopped with the test.
+/// `authenticated` turns on moto's IAM checks: every request must be signed by a key moto knows,
+/// so each test is also a test of Folio's signing. The first three requests may go unsigned
+/// (`INITIAL_NO_AUTH_ACTION_COUNT`): they make a user, its policy and its access key.
 public final class MotoServer: @unchecked Sendable {
     public let port: Int
     public let credentials: S3Credentials

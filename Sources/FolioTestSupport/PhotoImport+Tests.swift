@@ -19,7 +19,6 @@ extension PhotoImport {
         photo.taken = taken
         (photo.width, photo.height) = (width, height)
         photo.favorite = favorite
-        (photo.fileStamp, photo.fingerprint) = (fileStamp, fingerprint)
         (photo.format, photo.orientation, photo.colour) = (format, orientation, colour)
         (photo.camera, photo.exposure) = (camera, exposure)
         (photo.latitude, photo.longitude) = (latitude, longitude)
@@ -27,5 +26,6 @@ extension PhotoImport {
         photo.remote = remote
         (photo.transparent, photo.animated) = (transparent, animated)
         self.init(photo, person: person, personKey: personKey, place: place, region: region)
+        (self.fileStamp, self.fingerprint) = (fileStamp, fingerprint)
     }
 }

@@ -1,5 +1,6 @@
 import FolioImaging
 import Foundation
+import XCTest
 
 extension PhotoTools {
     /// Formats Pillow writes a photo in for `photo(from:width:height:format:)`.
@@ -73,8 +74,8 @@ extension PhotoTools {
     }
 
     /// An animated GIF of the photo, as a phone's or a web tool's export: `frames` frames of
-    /// it, cropped to `width` x `height`, each lit differently, 100 ms apiece, looping, with a
-    /// comment (the kind of text a published file should not carry).
+    /// it, cropped to `width` x `height`, each lit differently, a tenth of a second apiece,
+    /// looping, with a comment (the kind of text a published file should not carry).
     public static func animatedGIF(from source: URL, width: Int, height: Int, frames: Int, comment: String) throws -> Data {
         try animation(from: source, width: width, height: height, frames: frames, format: "GIF", comment: comment)
     }
@@ -195,6 +196,18 @@ extension PhotoTools {
         return sums.map { Double($0) / Double(a.words.count) }
     }
 
+    /// Fails unless two images have one size and differ by at most `tolerance` levels of 255 per
+    /// channel, averaged over the picture: what a decode is held to against a reference decoder.
+    public static func assertClose(
+        _ decoded: PixelBuffer, _ reference: PixelBuffer, tolerance: Double, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual([decoded.width, decoded.height], [reference.width, reference.height], label, file: file, line: line)
+        guard let errors = meanError(decoded, reference) else { return }
+        XCTAssertTrue(errors.allSatisfy { $0 <= tolerance },
+                      "\(label): mean error per channel \(errors.map { String(format: "%.2f", $0) })", file: file, line: line)
+    }
+
     private static func rawRGB(_ input: URL, _ output: URL, _ folder: URL, toSRGB: Bool) throws -> PixelBuffer {
         let size = folder.appendingPathComponent("size.txt")
         try python("""
@@ -225,7 +238,7 @@ extension PhotoTools {
     }
 
     /// python3 with Pillow, which scripts/setup.sh installs (scripts/requirements-test.txt).
-    private static func python(_ script: String, _ arguments: [String]) throws {
+    static func python(_ script: String, _ arguments: [String]) throws {
         try run("python3", ["-c", script] + arguments)
     }
 }

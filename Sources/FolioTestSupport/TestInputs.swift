@@ -11,9 +11,14 @@ package enum TestInputs {
         return try canvas.encoded(as: .jpeg, quality: 80)
     }
 
-    /// Records as a property list, XML or binary, as a catalog holds them.
-    package static func plist(_ records: Any, binary: Bool = false) -> Data {
-        try! PropertyListSerialization.data(fromPropertyList: records, format: binary ? .binary : .xml, options: 0)
+    /// Records as a property list, XML or binary, as a catalog holds them; an error when a value
+    /// is none a property list can hold.
+    package static func plist(_ records: Any, binary: Bool = false) throws -> Data {
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: records, format: binary ? .binary : .xml, options: 0)
+        } catch {
+            throw FolioError(path: "test catalog", reason: "cannot be written as a property list (\(error.localizedDescription))")
+        }
     }
 
     /// A GIF whose header claims `width`x`height` and whose one frame holds a few bytes of data.

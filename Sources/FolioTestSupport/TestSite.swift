@@ -43,7 +43,7 @@ package final class TestSite {
 
     /// The identifier (page name) of the photo of `path` under content/.
     package func identifier(_ path: String) throws -> String {
-        try XCTUnwrap(database.stamps(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
+        try XCTUnwrap(database.knownPhotos(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
     }
 
     package func exists(_ path: String) -> Bool {
@@ -65,6 +65,17 @@ package final class TestSite {
         let url = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: url)
+    }
+
+    /// Every file of `public/` by path, with its bytes (the build's own hidden state left out):
+    /// what two builds of one site are compared by.
+    package func publishedFiles() throws -> [String: Data] { try Self.files(under: publicFolder) }
+
+    /// Every file under `root` by path, with its bytes; hidden ones left out.
+    package static func files(under root: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for path in try LocalFileAccess().files(under: root) { found[path] = try Data(contentsOf: root.appendingPathComponent(path)) }
+        return found
     }
 
     package func read(_ path: String) throws -> String {

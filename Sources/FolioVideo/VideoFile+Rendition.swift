@@ -35,9 +35,9 @@ extension VideoFile {
     }
 
     /// Writes the web rendition to `url`: the original's streams remuxed when the web plays them
-    /// as they are, else decoded by `threads` threads and encoded to H.264/AAC. No metadata of the original
-    /// (place, dates, device) goes with it; only the display matrix does, so it plays upright.
-    /// `progress` hears the share done (0...1) now and then.
+    /// as they are, else decoded by `threads` threads and encoded to H.264/AAC. No metadata of the
+    /// original (place, dates, device) goes with it; only the display matrix does, so it plays
+    /// upright. `progress` hears the share done (0...1) now and then.
     @discardableResult
     public func writeRendition(to url: URL, maxHeight: Int, threads: Int, progress: (Double) -> Void = { _ in }) throws -> RenditionWay {
         let way: RenditionWay = playsOnTheWeb(maxHeight: maxHeight) ? .remuxed : .transcoded

@@ -18,8 +18,10 @@ struct Bench: ParsableCommand {
             With --library, a photographer's library instead (e.g. --library --photos 100000): tiny \
             JPEGs catalogued a thousand to a folder, with people, places, regions, favorites and one \
             photographer with 30% of the photos. It prints a cold build, a no-op build, one photo's \
-            title, favorite and place edited in its catalog, and 1% of the photos edited: wall time, \
-            peak memory, pages written and the largest page.
+            title, favorite and place edited in its catalog, 1% of the photos edited, a no-op with \
+            ten photos failing and ten warnings, and a photo's file taken away and put back: wall time, \
+            peak memory, pages written and the largest page. With --one-catalog, the same library \
+            catalogued in one file, as the seed is.
             """
     )
 
@@ -34,6 +36,15 @@ struct Bench: ParsableCommand {
 
     @Flag(help: "With --library: start from the site as the last run left it, without a cold build (its first build is timed as such).")
     var warm = false
+
+    @Flag(help: "With --library: every photo in one catalog at the top of content/, rewritten whole by each edit.")
+    var oneCatalog = false
+
+    @Flag(help: "With --library: the library as a Google Takeout export, a JSON beside each photo and no catalog.")
+    var takeout = false
+
+    @Flag(help: "With --library: people in a Zipf curve, the busiest in about 40% of the photos.")
+    var zipf = false
 
     @Option(help: "Runs per figure (the median is reported).")
     var runs = 3
@@ -77,7 +88,8 @@ struct Bench: ParsableCommand {
         let executable = folio.map { URL(fileURLWithPath: $0) }
             ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("folio")
         if library {
-            let library = Library(root: root.appendingPathComponent("library-\(photos)"), photos: photos)
+            let library = Library(root: root.appendingPathComponent("library-\(photos)\(takeout ? "-takeout" : "")\(zipf ? "-zipf" : "")"),
+                                  photos: photos, oneCatalog: oneCatalog, takeout: takeout, zipf: zipf)
             let made = try measure { _ = try library.make() }
             print("library: \(photos) photos, \(library.describe()) (\(made.seconds > 5 ? String(format: "made in %.0f s", made.seconds) : "reused"))")
             try LibraryScenarios(library: library, folio: executable, runs: runs, warm: warm).run()

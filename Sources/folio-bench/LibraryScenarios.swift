@@ -2,7 +2,7 @@ import FolioCore
 import Foundation
 
 /// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
-/// photos edited. Each row says the wall time, the folio process's peak memory, how many pages
+/// photos edited, a no-op with a few photos failing and a few warnings, a photo coming back. Each row says the wall time, the folio process's peak memory, how many pages
 /// were written and the largest page of the site as it then is.
 struct LibraryScenarios {
     let library: Library
@@ -40,6 +40,26 @@ struct LibraryScenarios {
             many.append(try build())
         }
         row(&report, "\(share) photos edited (1%)", many, site: site)
+
+        // The same library with a few files that will not decode and sidecars that will not
+        // read: what a build says, it says again on every build until they are fixed.
+        try library.addProblems(10)
+        _ = try build()
+        let standing = try (0..<runs).map { _ in try build() }
+        row(&report, "no-op build, 10 photos failing and 10 warnings", standing, site: site, largest: false)
+        try library.removeProblems()
+
+        // A photo's file taken away and put back: the returning photo's listings are numbered from
+        // the newest, so every later page of each shifts by one.
+        var returning: [Measured] = []
+        for round in 0..<runs {
+            let index = library.photos / 3 + round
+            try library.takeAway(index)
+            _ = try build()
+            try library.putBack(index)
+            returning.append(try build())
+        }
+        row(&report, "a photo's file taken away, then put back", returning, site: site, largest: false)
         report.print()
         try? FileManager.default.removeItem(at: setAside)
     }
@@ -66,9 +86,9 @@ struct LibraryScenarios {
     /// Everything but content/ and folio.json gone from the site: the model, the output, the
     /// build's state. They are moved aside and deleted once the figures are taken (`run`): on a
     /// file system without a journal, as this machine's ext4 is, making a file skips over the
-    /// inodes freed in the last minutes, and a cold build straight after a hundred thousand
-    /// photos' output was deleted spent a third of its images step in the kernel doing so
-    /// (`recently_deleted`): the benchmark's deleting, not Folio's work.
+    /// inodes freed in the last minutes, so a cold build straight after a large output was deleted
+    /// would spend much of its images step in the kernel (`recently_deleted`): the benchmark's
+    /// deleting, not Folio's work.
     func coldBuild() throws -> Measured {
         let kept: Set<String> = ["content", "folio.json"]
         let aside = setAside.appendingPathComponent(UUID().uuidString)

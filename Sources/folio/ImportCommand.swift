@@ -3,7 +3,7 @@ import ArgumentParser
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Imports photos from elsewhere into the site's model.",
-        subcommands: [ImportFlickrCommand.self]
+        abstract: "Brings photos from elsewhere into the site: Flickr's into its model, a Google Takeout export into content/.",
+        subcommands: [ImportFlickrCommand.self, ImportTakeoutCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 @testable import FolioContent
 @testable import FolioCore
 @testable import FolioModel
+import FolioMetadata
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
@@ -52,10 +53,10 @@ final class ContentTests: XCTestCase {
         XCTAssertEqual(light.issues, whole.issues)
         XCTAssertTrue(light.entries.allSatisfy { $0.record == nil }, "no record held")
         XCTAssertEqual(light.entries.map(\.recordFingerprint), whole.entries.map { $0.record?.fingerprintValue })
-        XCTAssertEqual(light.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) },
-                       whole.entries.map { ImportStep.fingerprint($0, favoriteRating: 4) }, "the import tells them by the same fingerprints")
+        XCTAssertEqual(light.entries.map { ImportStep.fingerprint($0, favorites: FavoriteRule(rating: 4)) },
+                       whole.entries.map { ImportStep.fingerprint($0, favorites: FavoriteRule(rating: 4)) }, "the import tells them by the same fingerprints")
         let reader = CatalogReader(contentRoot: site.content, files: LocalFileAccess())
-        var changed = light.entries.map { ($0, PhotoStamp?.none) }
+        var changed = light.entries.map { ($0, KnownPhoto?.none) }
         XCTAssertEqual(ImportStep.takeBackRecords(&changed, reader: reader).count, 0)
         XCTAssertEqual(changed.map(\.0), whole.entries, "read again, the records the load read")
 
@@ -64,7 +65,7 @@ final class ContentTests: XCTestCase {
         edited[0]["name"] = "D, renamed"
         edited.removeLast()
         try site.catalog("trip/trip.plist", edited)
-        changed = light.entries.map { ($0, PhotoStamp?.none) }
+        changed = light.entries.map { ($0, KnownPhoto?.none) }
         let lost = ImportStep.takeBackRecords(&changed, reader: reader)
         XCTAssertEqual(lost.map(\.0), [.content(path: "trip/a.jpg")])
         XCTAssertEqual(lost.first?.1.path, "content/trip/trip.plist (trip/a.jpg)")

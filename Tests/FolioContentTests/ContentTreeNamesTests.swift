@@ -32,7 +32,7 @@ final class ContentTreeNamesTests: XCTestCase {
             XCTAssertEqual(report.photos, tree.photos.count, "seed \(seed): photos published")
 
             // Every photo under its own bytes, with its page; the hidden ones nowhere.
-            let stamps = try site.database.stamps(of: .content)
+            let stamps = try site.database.knownPhotos(of: .content)
             XCTAssertEqual(Set(stamps.keys), Set(tree.photos.map { PhotoSource.content(path: $0.text) }), "seed \(seed)")
             for photo in tree.photos {
                 guard let stamp = stamps[.content(path: photo.text)] else { continue }

@@ -61,7 +61,7 @@ final class ExclusionTests: XCTestCase {
         XCTAssertEqual(report.photos, 2)
         XCTAssertEqual(report.skippedLines, ["left out 5 files: 3 by content/pictures/nomedia/ignored/.nomedia, "
                                              + "2 by content/pictures/nomedia/created/.nomedia"])
-        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        let sources = Set(try site.database.knownPhotos(of: .content).keys.compactMap(\.contentPath))
         XCTAssertEqual(sources, ["pictures/nomedia/created/should_be_created.jpg", "pictures/kept/harbour.jpg"])
         try assertNothingLeaks(site, ["should_be_ignored", "should be ignored", "Catalogued secret", "Hijacked", "recursively"])
         XCTAssertTrue(try pagesText(site).contains("Harbour"))
@@ -112,7 +112,7 @@ final class ExclusionTests: XCTestCase {
         for word in words { XCTAssertFalse(text.contains(word), "'\(word)' is published", file: file, line: line) }
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [], file: file, line: line)
         let published = Set(try LocalFileAccess().files(under: site.publicFolder).map { try Data(contentsOf: site.publicFolder.appendingPathComponent($0)) })
-        let sources = Set(try site.database.stamps(of: .content).keys.compactMap(\.contentPath))
+        let sources = Set(try site.database.knownPhotos(of: .content).keys.compactMap(\.contentPath))
         for path in try LocalFileAccess().files(under: site.content) where ContentPath.isImage(path) && !sources.contains(path) {
             let original = try Data(contentsOf: site.content.appendingPathComponent(path))
             XCTAssertFalse(published.contains(original), "\(path) is published as it is", file: file, line: line)
@@ -239,7 +239,8 @@ final class ProtectedAlbumTests: XCTestCase {
     }
 
     /// A password named by an environment variable that is not set: the album is not published,
-    /// never published in clear.
+    /// never published in clear. The next build with nothing changed says so again without
+    /// reading anything; once the variable is set, the album is read and published.
     func testAMissingPasswordVariablePublishesNothingOfTheAlbum() async throws {
         let site = try TestSite()
         try site.write(try TestInputs.photo(1), to: "content/open.jpg")
@@ -256,5 +257,14 @@ final class ProtectedAlbumTests: XCTestCase {
             String(decoding: try Data(contentsOf: site.publicFolder.appendingPathComponent($0)), as: UTF8.self)
         }.joined()
         XCTAssertFalse(text.contains("Lockedfamily") || text.contains("lockedparty"))
+
+        let again = try await site.build(environment: [:])
+        XCTAssertTrue(again.upToDate)
+        XCTAssertEqual(again.issues, report.issues)
+        let set = try await site.build(environment: ["FOLIO_TEST_NO_SUCH_PASSWORD": "hunter2"])
+        XCTAssertFalse(set.upToDate, "the variable set since is read")
+        XCTAssertEqual(set.issues, [])
+        let page = site.publicFolder.appendingPathComponent(try XCTUnwrap(set.unlisted.first?.link, "published, protected")).path
+        XCTAssertNotNil(try ProtectedPage.decrypt(page, password: "hunter2"))
     }
 }

@@ -4,8 +4,9 @@ import FolioTestSupport
 import Foundation
 import XCTest
 
-/// A folder as a phone and a scanner fill it: HEIC and TIFF photos beside JPEGs, a Live Photo's
-/// video, a RAW+JPEG pair, and files that are no photos at all, built into a whole site.
+/// A folder as a phone, a camera and a scanner fill it: HEIC and TIFF photos beside JPEGs, a Live
+/// Photo's video, a RAW+JPEG pair, a RAW alone, and files that are no photos at all, built into a
+/// whole site.
 final class PhotoFormatsBuildTests: XCTestCase {
     private func cameraFolder() throws -> TestSite {
         let site = try TestSite()
@@ -21,7 +22,12 @@ final class PhotoFormatsBuildTests: XCTestCase {
         try site.write(scan, to: "content/scans/grandma.tif")
         try site.photo("camera/DSC_0002.JPG")
         try site.write(Data("raw sensor data".utf8), to: "content/camera/DSC_0002.NEF")
-        try site.write(Data("raw sensor data".utf8), to: "content/camera/DSC_0003.NEF")
+        // A RAW alone is a photo of its own: a real camera's (Tests/Fixtures/RAW), with darktable's
+        // sidecar (named after the RAW) giving its title.
+        try site.write(try Data(contentsOf: TestSite.repository.appendingPathComponent("Tests/Fixtures/RAW/canon_eos_6d.dng")),
+                       to: "content/camera/DSC_0003.DNG")
+        try site.write(try PhotoTools.exiftool(["-XMP-dc:Title=Desk at night"], on: Data(), fileExtension: "xmp"),
+                       to: "content/camera/DSC_0003.DNG.xmp")
         try site.write(Data("%PDF-1.4".utf8), to: "content/notes/itinerary.pdf")
         try site.write(Data("hello".utf8), to: "content/README")
         return site
@@ -32,9 +38,9 @@ final class PhotoFormatsBuildTests: XCTestCase {
         let report = try await site.build()
         XCTAssertTrue(report.succeeded, report.issues.description)
         XCTAssertEqual(report.issues.map(\.description), [], "companions and other files are no errors or warnings")
-        XCTAssertEqual(report.photos, 3)
+        XCTAssertEqual(report.photos, 4)
         XCTAssertEqual(report.skippedLines, [
-            "skipped 3 files: 1 .nef (RAW), 1 .pdf (document), 1 without an extension (not a photo)",
+            "skipped 2 files: 1 .pdf (document), 1 without an extension (not a photo)",
             "1 companion file beside its photo, not imported: 1 .nef (RAW)",
         ])
         XCTAssertEqual(report.skipped.filter { $0.companionOf != nil }.map { [$0.path, $0.companionOf ?? ""] }, [
@@ -50,11 +56,20 @@ final class PhotoFormatsBuildTests: XCTestCase {
         XCTAssertTrue(page.contains("Apple iPhone 12"), "the camera from the HEIC's EXIF")
         let scan = try XCTUnwrap(database.photo(identifier: try site.identifier("scans/grandma.tif")))
         XCTAssertEqual([scan.width, scan.height], [200, 150])
+        // The lone RAW: a kind of its own, its camera's facts on its page.
+        let raw = try XCTUnwrap(database.photo(identifier: try site.identifier("camera/DSC_0003.DNG")))
+        XCTAssertEqual(raw.kind, .raw)
+        XCTAssertEqual([raw.width, raw.height], [1224, 816])
+        let rawPage = try site.read("photos/\(try site.identifier("camera/DSC_0003.DNG")).html")
+        XCTAssertEqual(raw.title, "Desk at night", "titled by its sidecar")
+        for fact in ["Canon EOS 6D", "EF24-105mm f/4L IS USM", "1/60 s · f/5.6 · ISO 1000 · 65 mm", "Camera RAW (DNG)", "6 June 2019"] {
+            XCTAssertTrue(rawPage.contains(fact), "the RAW's page says \(fact)")
+        }
 
         let checks = PublicTreeChecks(root: site.publicFolder)
         XCTAssertEqual(try checks.problems(), [])
         let images = try FileManager.default.subpathsOfDirectory(atPath: site.publicFolder.path)
-            .filter { ["jpg", "heic", "heif", "tif", "tiff", "mov", "nef"].contains(RelativePath($0).lowercasedExtension) }
+            .filter { ["jpg", "heic", "heif", "tif", "tiff", "mov", "nef", "dng"].contains(RelativePath($0).lowercasedExtension) }
         XCTAssertFalse(images.isEmpty)
         XCTAssertEqual(Set(images.map { RelativePath($0).lowercasedExtension }), ["jpg"], "only JPEG renditions are published")
 
@@ -76,8 +91,8 @@ final class PhotoFormatsBuildTests: XCTestCase {
         try site.catalog("c.plist", [["path": "notes.pdf", "name": "Notes"]])
         let inventory = try ContentLoader(contentRoot: site.content).load()
         XCTAssertEqual(inventory.issues.map(\.description), [
-            "error: content/c.plist, record 0 (notes.pdf): not an image or video file "
-                + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)",
+            "error: content/c.plist, record 0 (notes.pdf): not an image, RAW or video file "
+                + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .dng, .cr2, .nef, .mp4, .mov, .webm…)",
         ])
         XCTAssertEqual(inventory.skipped, [SkippedFile(path: "notes.pdf", kind: .document)])
     }

@@ -35,7 +35,7 @@ final class ProtectedAlbumModelTests: XCTestCase {
         var read: [AlbumInfo] = []
         for password in ["hunter2", "hunter3"] {
             try site.write(TestInputs.plist(["title": "Lockedfamily", "password": password]), to: "content/family/album.plist")
-            let (album, given, issues) = reader.read("family/album.plist", stamp: stamp, now: Date(), photos: [])
+            let (album, given, issues, _) = reader.read("family/album.plist", stamp: stamp, now: Date(), photos: [])
             XCTAssertEqual(issues, [])
             XCTAssertEqual(given, password)
             read.append(try XCTUnwrap(album))
@@ -117,6 +117,15 @@ final class ProtectedAlbumModelTests: XCTestCase {
 
     /// A password given by a variable is not in any file: a new value is sealed by the next
     /// build that lays out pages (the key is derived there, on every such build).
+    /// The reference decryption tells a wrong password (nil) from a page it could not try at all
+    /// (an error naming the page), so a test of a wrong password cannot pass for another reason.
+    func testTheReferenceDecryptionNamesAPageItCannotTry() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-page-\(UUID().uuidString).html").path
+        XCTAssertThrowsError(try ProtectedPage.decrypt(missing, password: "hunter2")) { error in
+            XCTAssertEqual((error as? FolioError)?.path, missing)
+        }
+    }
+
     func testANewPasswordFromAVariableIsSealedByTheNextBuildThatDrawsPages() async throws {
         let site = try TestSite()
         try site.write(try TestInputs.photo(1), to: "content/harbour.jpg")

@@ -1,5 +1,6 @@
 @testable import FolioContent
 @testable import FolioCore
+import FolioModel
 @testable import FolioPipeline
 @testable import FolioSite
 import FolioTestSupport
@@ -186,8 +187,11 @@ final class RelativePathTests: XCTestCase {
     /// What the build asked NSString for, now asked here: the album of a photo, its parent album,
     /// a catalog's folder, a photo's stem beside its companions.
     func testTheBuildsOwnQuestions() {
-        XCTAssertEqual(AlbumTree.parent(of: "A"), nil)
-        XCTAssertEqual(AlbumTree.parent(of: "A/B"), "A")
+        XCTAssertEqual(AlbumTree.parent(of: "A", settings: [:]), nil)
+        XCTAssertEqual(AlbumTree.parent(of: "A/B", settings: [:]), "A")
+        XCTAssertEqual(AlbumTree.parent(of: "A/T/G/B", settings: ["A/T": AlbumInfo(path: "A/T", isAlbum: false),
+                                                                   "A/T/G": AlbumInfo(path: "A/T/G", isAlbum: false)]), "A",
+                       "past folders that are no album")
         XCTAssertEqual(AlbumTree.title(fromFolder: "A"), "A")
         XCTAssertEqual(AlbumTree.title(fromFolder: "x/é"), "é")
         XCTAssertEqual(ContentPath.resolve("B.jpg", in: "A"), "A/B.jpg")

@@ -19,10 +19,7 @@ final class ImagingReferenceDecodeTests: XCTestCase {
     private func assertClose(
         _ decoded: PixelBuffer, _ reference: PixelBuffer, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertEqual([decoded.width, decoded.height], [reference.width, reference.height], label, file: file, line: line)
-        guard let errors = PhotoTools.meanError(decoded, reference) else { return }
-        XCTAssertTrue(errors.allSatisfy { $0 <= tolerance },
-                      "\(label): mean error per channel \(errors.map { String(format: "%.2f", $0) })", file: file, line: line)
+        PhotoTools.assertClose(decoded, reference, tolerance: tolerance, label, file: file, line: line)
     }
 
     /// The pixels as a full-size JPEG rendition at quality 100 would show them.

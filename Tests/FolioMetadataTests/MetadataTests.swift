@@ -1,4 +1,5 @@
 @testable import FolioContent
+@testable import FolioCore
 @testable import FolioMetadata
 @testable import FolioPipeline
 import FolioTestSupport
@@ -129,6 +130,34 @@ final class MetadataTests: XCTestCase {
         found = try await described(site)
         XCTAssertEqual(found["IMG_0001.JPG"]?.title, "Edited in Lightroom")
         XCTAssertEqual(found["IMG_0002.JPG"]?.favorite, true, "4 stars with favoriteRating 4")
+    }
+
+    /// The lens as a camera writes it (EXIF LensModel) and as Lightroom writes it in a sidecar
+    /// (`aux:Lens`, over the file's): on the photo's page and found by search.
+    func testTheLensIsReadShownAndFound() async throws {
+        let site = try TestSite()
+        let camera = try photo(site, "camera.jpg")
+        try ExifTool.write([("EXIF:Make", "FUJIFILM"), ("EXIF:Model", "X-T4"), ("EXIF:LensModel", "XF23mmF1.4 R")], to: camera)
+        let edited = try photo(site, "edited.jpg", seed: 2)
+        try ExifTool.write([("EXIF:LensModel", "XF35mmF2 R WR")], to: edited)
+        try sidecar(of: edited, at: "edited.xmp", in: site, [("XMP-aux:Lens", "Fujinon 35mm f/2")])
+        _ = try photo(site, "none.jpg", seed: 3)
+        let report = try await site.build()
+        XCTAssertEqual(report.issues, [])
+        let lenses = try await site.database.writer.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT source, lens FROM photo").map {
+                (String(($0["source"] as String).dropFirst("content:".count)), $0["lens"] as String?)
+            })
+        }
+        XCTAssertEqual(lenses, ["camera.jpg": "XF23mmF1.4 R", "edited.jpg": "Fujinon 35mm f/2", "none.jpg": nil])
+        let page = try site.read("photos/\(try site.identifier("camera.jpg")).html")
+        XCTAssertTrue(page.contains("Lens") && page.contains("XF23mmF1.4 R"), "the photo page shows the lens")
+        XCTAssertFalse(try site.read("photos/\(try site.identifier("none.jpg")).html").contains(">Lens<"), "no lens, no line for it")
+        // Search finds a photo by a word of its lens: the word's postings name it.
+        let word = "fujinon"
+        let postings = try LocalFileAccess().files(under: site.publicFolder).filter { $0.hasPrefix("search/data/t-") }
+        let holding = try postings.filter { try site.read($0).contains("\"\(word)\"") }
+        XCTAssertEqual(holding.count, 1, "the word \(word) is in the search index: \(postings)")
     }
 
     func testBrokenOrHostileXMPIsReportedAndThePhotoStillPublished() async throws {

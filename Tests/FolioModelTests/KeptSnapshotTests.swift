@@ -40,7 +40,7 @@ final class KeptSnapshotTests: XCTestCase {
         XCTAssertEqual(got.map(\.photo.identifier), want.map(\.photo.identifier), why, file: file, line: line)
         XCTAssertTrue(got == want, "\(why): photos, people, places, regions", file: file, line: line)
         for (a, b) in zip(got, want) {
-            XCTAssertEqual([a.stamp, a.mediaStamp], [b.stamp, b.mediaStamp], why, file: file, line: line)
+            XCTAssertEqual([a.digest, a.mediaDigest], [b.digest, b.mediaDigest], why, file: file, line: line)
             XCTAssertEqual(a.folder, b.folder, why, file: file, line: line)
             XCTAssertEqual(a.favorite, b.favorite, why, file: file, line: line)
             XCTAssertEqual(a.checksumAsNumber, b.checksumAsNumber, why, file: file, line: line)

@@ -29,7 +29,7 @@ final class ModelMigrationTests: XCTestCase {
         try old.close()
 
         let database = try GalleryDatabase.open(at: url)
-        XCTAssertEqual(try database.appliedMigrations().count, 15)
+        XCTAssertEqual(try database.appliedMigrations(), GalleryDatabase.migrator.migrations, "every migration, in order")
         XCTAssertEqual(try ["photo", "person", "place", "region", "thumbnail"].map { try database.count($0) }, [3, 2, 3, 3, 3])
         try database.writer.read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT slug FROM person ORDER BY name"), ["al", "index-2"],
@@ -46,7 +46,7 @@ final class ModelMigrationTests: XCTestCase {
         XCTAssertGreaterThan(try database.generation(), 0, "the moved pages make the next build a real one")
     }
 
-    /// No one named was a person called "Unknown" (keyed "name:Unknown" since v4); v15 makes them
+    /// No one named was a person called "Unknown" (keyed "name:Unknown" since v4); v19 makes them
     /// no one, with no name, their photos still theirs.
     func testTheUnknownPhotographerBecomesNoOneWithoutAWord() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-model-\(UUID().uuidString)")
@@ -111,6 +111,7 @@ final class ModelMigrationTests: XCTestCase {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = OFF") }
         let database = try GalleryDatabase(DatabaseQueue(path: model.path, configuration: configuration), path: model.path)
         XCTAssertTrue(try database.appliedMigrations().contains("v14: no password digest in the model"))
+        XCTAssertEqual(try database.appliedMigrations(), GalleryDatabase.migrator.migrations, "every migration, in order")
         let overwrites = try await database.writer.read { try Int.fetchOne($0, sql: "PRAGMA secure_delete") }
         XCTAssertEqual(overwrites, 0, "as it was")
         XCTAssertEqual(try database.albums().map(\.passwordSource), ["from an older Folio"])

@@ -74,6 +74,53 @@ final class BuildFailureTests: XCTestCase {
         XCTAssertTrue(site.exists("photos/\(two).html"))
     }
 
+    /// What a build had to say (a photo that failed, a warning, a file skipped) stands until its
+    /// cause changes: a build that finds content/ as it was says it all again, with the same
+    /// outcome, from the mark, without reading a catalog or drawing a page; the model's problems
+    /// are left as they were. Mending the file builds again, and then the site is quiet.
+    func testWhatABuildSaidIsSaidAgainWithoutReadingAnythingUntilItsCauseChanges() async throws {
+        let site = try TestSite.threePhotos()
+        let good = try Data(contentsOf: site.content.appendingPathComponent("two.jpg"))
+        try site.write(good.prefix(good.count / 3), to: "content/two.jpg")
+        try site.write(Data("notes".utf8), to: "content/notes.txt")
+        try site.write(Data(#"{"title": "Standing", "mapPrecison": 2}"#.utf8), to: "folio.json")
+        let broken = try await site.build()
+        XCTAssertFalse(broken.succeeded)
+        XCTAssertEqual(broken.failedPhotos, [.content(path: "two.jpg")])
+        XCTAssertFalse(broken.warnings.isEmpty, "the misspelt setting is a warning")
+        XCTAssertEqual(broken.skipped.map(\.path), ["notes.txt"])
+        let problems = try site.database.problems()
+        let index = try site.read("index.html")
+
+        let again = try await site.build()
+        XCTAssertTrue(again.upToDate, "nothing changed: the build stops after its walk of content/")
+        XCTAssertEqual(again.issues, broken.issues)
+        XCTAssertEqual(again.failedPhotos, broken.failedPhotos)
+        XCTAssertEqual(again.skipped, broken.skipped)
+        XCTAssertEqual(again.skippedLines, broken.skippedLines)
+        XCTAssertFalse(again.succeeded, "the same outcome, for the deploy script")
+        XCTAssertEqual(again.stepTimes.map(\.0), [ConfigureStep.name, WalkContentStep.name], "nothing read past the walk")
+        XCTAssertEqual(try site.database.problems(), problems)
+        XCTAssertEqual(try site.read("index.html"), index)
+
+        try site.write(good, to: "content/two.jpg")
+        let mended = try await site.build()
+        XCTAssertFalse(mended.upToDate)
+        XCTAssertEqual(mended.failedPhotos, [])
+        XCTAssertTrue(mended.succeeded, mended.issues.description)
+        XCTAssertTrue(site.exists("photos/\(try site.identifier("two.jpg")).html"))
+        XCTAssertEqual(mended.skipped.map(\.path), ["notes.txt"], "the file still skipped is still said")
+
+        try FileManager.default.removeItem(at: site.content.appendingPathComponent("notes.txt"))
+        try site.write(Data(#"{"title": "Standing"}"#.utf8), to: "folio.json")
+        let quiet = try await site.build()
+        XCTAssertTrue(quiet.issues.isEmpty && quiet.skipped.isEmpty, quiet.issues.description)
+        let still = try await site.build()
+        XCTAssertTrue(still.upToDate)
+        XCTAssertTrue(still.issues.isEmpty && still.skipped.isEmpty && still.failedPhotos.isEmpty)
+        XCTAssertEqual(still.stepTimes.map(\.0), [ConfigureStep.name, WalkContentStep.name])
+    }
+
     func testTwinsOfAPhotoThatFailsAreAllLeftOutAndReported() async throws {
         let site = try TestSite.threePhotos()
         let good = try Data(contentsOf: TestSite.seedPhoto)

@@ -1,4 +1,5 @@
 @testable import FolioCore
+@testable import FolioModel
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
@@ -63,7 +64,7 @@ final class BuildStateTests: XCTestCase {
         pages["index.html"] = drawnByA
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("index.html"))
         try older.write(to: site.publicFolder.appendingPathComponent("index.html"))
-        try state.save(pages: pages, digest: nil, stamp: state.stamp())
+        try state.save(pages: pages, digest: nil, mark: state.mark())
         let asFolioADrewIt = try await site.build(now: now.addingTimeInterval(120), identity: "folio A")
         XCTAssertTrue(asFolioADrewIt.upToDate, "to Folio A, the site is as it drew it")
 
@@ -153,32 +154,32 @@ final class BuildStateTests: XCTestCase {
         return files
     }
 
-    func testAStampSavedAloneIsTheRecordAWholeSaveWrites() async throws {
+    func testAMarkSavedAloneIsTheRecordAWholeSaveWrites() async throws {
         let site = try TestSite.threePhotos()
         try await site.build(now: now, identity: "folio A")
         let state = BuildState(paths: site.paths)
         let record = site.paths.state.appendingPathComponent("public.build")
-        let (pages, stamp) = (state.pages(), try XCTUnwrap(state.stamp()))
-        try state.save(pages: pages, digest: nil, stamp: nil)
-        XCTAssertNil(state.stamp())
-        try state.save(stamp: stamp)
-        XCTAssertEqual(state.stamp(), stamp)
+        let (pages, mark) = (state.pages(), try XCTUnwrap(state.mark()))
+        try state.save(pages: pages, digest: nil, mark: nil)
+        XCTAssertNil(state.mark())
+        try state.save(mark: mark)
+        XCTAssertEqual(state.mark(), mark)
         XCTAssertEqual(state.pages().entries.count, pages.entries.count, "the manifest as it was")
         let alone = try Data(contentsOf: record)
-        try state.save(pages: pages, digest: nil, stamp: stamp)
+        try state.save(pages: pages, digest: nil, mark: mark)
         XCTAssertEqual(try Data(contentsOf: record), alone, "one encoding of the same state")
-        XCTAssertTrue(String(decoding: alone, as: UTF8.self).hasPrefix(#"{"output":""#), "keys sorted, as every save writes them")
+        XCTAssertTrue(String(decoding: alone, as: UTF8.self).hasPrefix(#"{"mark":{"#), "keys sorted, as every save writes them")
 
-        // A stamp is never saved for a folder the state does not describe.
+        // A mark is never saved for a folder the state does not describe.
         let copy = site.root.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: site.publicFolder, to: copy)
         try FileManager.default.removeItem(at: site.publicFolder)
         try FileManager.default.moveItem(at: copy, to: site.publicFolder)
-        var later = stamp
-        later.builtAt = stamp.builtAt.addingTimeInterval(60)
-        try state.save(stamp: later)
+        var later = mark
+        later.builtAt = mark.builtAt.addingTimeInterval(60)
+        try state.save(mark: later)
         XCTAssertEqual(try Data(contentsOf: record), alone)
-        XCTAssertNil(state.stamp())
+        XCTAssertNil(state.mark())
     }
 
     func testAnOlderFoliosStateInPublicMovesBesideTheModelWithoutAFullRebuild() async throws {
@@ -186,9 +187,9 @@ final class BuildStateTests: XCTestCase {
         try await site.build(now: now, identity: "folio 0.8")
         // As an older Folio left it: its state in public/, none beside the model.
         let state = BuildState(paths: site.paths)
-        let pages = state.pages(), stamp = try XCTUnwrap(state.stamp())
+        let pages = state.pages(), mark = try XCTUnwrap(state.mark())
         XCTAssertFalse(pages.entries.isEmpty)
-        try JSONEncoder().encode(stamp).write(to: site.publicFolder.appendingPathComponent(BuildStamp.legacyFileName))
+        try JSONEncoder().encode(mark).write(to: site.publicFolder.appendingPathComponent(BuildMark.legacyFileName))
         try pages.encoded().write(to: site.publicFolder.appendingPathComponent(PageManifest.legacyFileName))
         try FileManager.default.removeItem(at: site.paths.state)
         try FileManager.default.removeItem(at: site.publicFolder.appendingPathComponent("assets/folio.js"))
@@ -198,7 +199,7 @@ final class BuildStateTests: XCTestCase {
         XCTAssertTrue(report.succeeded, report.issues.description)
         XCTAssertEqual(report.renditionsMade, 0)
         XCTAssertEqual(report.pagesWritten, 0, "the pages came out as the older Folio wrote them: none is written")
-        XCTAssertFalse(site.exists(BuildStamp.legacyFileName))
+        XCTAssertFalse(site.exists(BuildMark.legacyFileName))
         XCTAssertFalse(site.exists(PageManifest.legacyFileName))
         let moved = BuildState(paths: site.paths).pages()
         XCTAssertEqual(Set(moved.entries.keys), Set(pages.entries.keys))
@@ -404,10 +405,10 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(photos.count, 3)
         let (same, changed, new) = (photos[0].photo, photos[1].photo, photos[2].photo)
         var ledger = MediaLedger(drawing: "d", thumbnails: "t")
-        // Each photo's digest is the one its snapshot holds (`GalleryPhoto.mediaStamp`).
-        XCTAssertEqual(photos.map(\.mediaStamp), [same, changed, new].map(\.mediaStamp))
-        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: same.mediaStamp, renditions: 4)
-        ledger.entries[changed.id] = MediaLedger.Entry(digest: changed.mediaStamp &+ 1, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
+        // Each photo's digest is the one its snapshot holds (`GalleryPhoto.mediaDigest`).
+        XCTAssertEqual(photos.map(\.mediaDigest), [same, changed, new].map(GalleryPhoto.mediaDigest(of:)))
+        ledger.entries[same.id] = MediaLedger.entry(of: same, digest: GalleryPhoto.mediaDigest(of: same), renditions: 4)
+        ledger.entries[changed.id] = MediaLedger.Entry(digest: GalleryPhoto.mediaDigest(of: changed) &+ 1, renditions: 4, prefix: "00aa", clipPrefix: "00bb")
         ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: "00cc", clipPrefix: nil)
         let standing = ledger.standing(of: photos)
         XCTAssertEqual(standing.kept, [same.id: ledger.entries[same.id]!])
@@ -422,7 +423,7 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])
         // A recorded photo whose names no prefix tells: every name is looked at.
         ledger.entries[9_999] = MediaLedger.Entry(digest: 3, renditions: 2, prefix: nil, clipPrefix: nil)
-        ledger.entries[changed.id]?.digest = changed.mediaStamp
+        ledger.entries[changed.id]?.digest = GalleryPhoto.mediaDigest(of: changed)
         XCTAssertNil(ledger.standing(of: photos).moved)
     }
 }

@@ -255,7 +255,7 @@ final class BuildTests: XCTestCase {
 
     func testAPageFingerprintFollowsItsValuesAndItsDrawing() throws {
         var page = SearchPage(frame: PageFrame(.photo(identifier: "p1"), title: "Harbour"))
-        func input(_ drawing: String) -> UInt64 { PageManifest.input(key: ValueStamp.of(page), drawing: drawing) }
+        func input(_ drawing: String) -> UInt64 { PageManifest.input(key: ValueDigest.of(page), drawing: drawing) }
         let first = input("theme-1")
         XCTAssertEqual(input("theme-1"), first)
         XCTAssertNotEqual(input("theme-2"), first)

@@ -43,12 +43,7 @@ final class DiskFaultTests: XCTestCase, @unchecked Sendable {
         return try await SiteBuild(paths: SitePaths(root: site), options: options).run()
     }
 
-    func tree(_ site: URL) throws -> [String: Data] {
-        let root = site.appendingPathComponent("public")
-        var files: [String: Data] = [:]
-        for path in try LocalFileAccess().files(under: root) { files[path] = try Data(contentsOf: root.appendingPathComponent(path)) }
-        return files
-    }
+    func tree(_ site: URL) throws -> [String: Data] { try TestSite.files(under: site.appendingPathComponent("public")) }
 
     /// A copy as `cp -a` makes it, the two trees' hard links kept, in a folder of its own the
     /// caller removes.

@@ -30,6 +30,7 @@ final class HostileInputTests: XCTestCase {
     static func png(_ width: Int = 40, _ height: Int = 30) -> Data { try! Canvas(width: width, height: height).encoded(as: .png, quality: 100) }
     static func gif() -> Data { try! Canvas(width: 40, height: 30).encoded(as: .gif, quality: 100) }
     static func webp() -> Data { try! Canvas(width: 40, height: 30).encoded(as: .webp, quality: 80) }
+    static func plist(_ records: Any, binary: Bool = false) -> Data { try! TestInputs.plist(records, binary: binary) }
 
 
     /// A site of one photo described by `record` (merged over a valid one).
@@ -37,9 +38,12 @@ final class HostileInputTests: XCTestCase {
                        absent: [String] = [], present: [String] = []) -> Case {
         var record: [String: Any] = ["path": "a.jpg", "name": "A", "user": "Ann"]
         for (key, value) in fields { record[key] = value }
-        return Case(name: name, files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([record])],
+        return Case(name: name, files: ["content/a.jpg": photo, "content/c.plist": plist([record])],
                     messages: messages, photos: photos, absent: absent, present: present)
     }
+
+    /// A real camera's RAW (Tests/Fixtures/RAW).
+    static let dng = try! Data(contentsOf: TestSite.repository.appendingPathComponent("Tests/Fixtures/RAW/canon_eos_6d.dng"))
 
     static func image(_ name: String, _ file: String, _ data: Data, messages: [String], photos: Int = 1) -> Case {
         Case(name: name, files: ["content/ok.jpg": photo, "content/\(file)": data], messages: messages, photos: photos)
@@ -89,27 +93,27 @@ final class HostileInputTests: XCTestCase {
     static let catalogs: [Case] = [
         Case(name: "empty catalog", files: ["content/a.jpg": photo, "content/c.plist": Data()],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
-        Case(name: "truncated XML catalog", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a.jpg"]]).prefix(120)],
+        Case(name: "truncated XML catalog", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg"]]).prefix(120)],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
-        Case(name: "truncated binary catalog", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a.jpg"]], binary: true).dropLast(12)],
+        Case(name: "truncated binary catalog", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg"]], binary: true).dropLast(12)],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
         // Foundation crashes the process bridging a binary plist's set: refused before it reads one.
         Case(name: "a binary catalog holding a set", files: ["content/a.jpg": photo, "content/c.plist": binaryCatalogWithASet],
              messages: ["error: content/c.plist: not a catalog: object 2 is a set, which a catalog cannot hold"], photos: 1),
         Case(name: "garbage catalog", files: ["content/a.jpg": photo, "content/c.plist": Data((0..<300).map { UInt8($0 * 7 % 256) })],
              messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
-        Case(name: "a dictionary, not an array", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist(["path": "a.jpg"])],
+        Case(name: "a dictionary, not an array", files: ["content/a.jpg": photo, "content/c.plist": plist(["path": "a.jpg"])],
              messages: ["error: content/c.plist: a catalog must be an array of dictionaries, found a dictionary"], photos: 1),
-        Case(name: "a string, not an array", files: ["content/c.plist": TestInputs.plist("hello")],
+        Case(name: "a string, not an array", files: ["content/c.plist": plist("hello")],
              messages: ["error: content/c.plist: a catalog must be an array of dictionaries, found a string"], photos: 0),
-        Case(name: "records that are not dictionaries", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist(["a.jpg", 3, [1]])],
+        Case(name: "records that are not dictionaries", files: ["content/a.jpg": photo, "content/c.plist": plist(["a.jpg", 3, [1]])],
              messages: ["error: content/c.plist, record 0: expected a dictionary, found a string",
                         "error: content/c.plist, record 1: expected a dictionary, found a number",
                         "error: content/c.plist, record 2: expected a dictionary, found an array"], photos: 1),
-        Case(name: "an empty array", files: ["content/c.plist": TestInputs.plist([Any]())], messages: [], photos: 0),
+        Case(name: "an empty array", files: ["content/c.plist": plist([Any]())], messages: [], photos: 0),
         Case(name: "a UTF-16 XML catalog", files: [
             "content/a.jpg": photo,
-            "content/c.plist": String(decoding: TestInputs.plist([["path": "a.jpg", "name": "Sixteen"]]), as: UTF8.self)
+            "content/c.plist": String(decoding: plist([["path": "a.jpg", "name": "Sixteen"]]), as: UTF8.self)
                 .replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"UTF-16\"").data(using: .utf16)!,
         ], messages: [], photos: 1, present: ["Sixteen"]),
         Case(name: "entities that would expand a billion times", files: [
@@ -118,13 +122,13 @@ final class HostileInputTests: XCTestCase {
                 + "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\">]>"
                 + "<plist version=\"1.0\"><array><dict><key>path</key><string>a.jpg</string><key>name</key><string>&d;</string></dict></array></plist>").utf8),
         ], messages: ["error: content/c.plist: not a readable property list (…"], photos: 1),
-        Case(name: "the same path twice", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a.jpg", "name": "One"], ["path": "./a.jpg", "name": "Two"]])],
+        Case(name: "the same path twice", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg", "name": "One"], ["path": "./a.jpg", "name": "Two"]])],
              messages: ["warning: content/c.plist, record 1: 'a.jpg' is listed by an earlier record too; the first one is used"], photos: 1,
              present: ["One"]),
-        Case(name: "one path in two catalogs", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a.jpg"]]),
-                                                      "content/d.plist": TestInputs.plist([["path": "a.jpg"]])],
+        Case(name: "one path in two catalogs", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg"]]),
+                                                      "content/d.plist": plist([["path": "a.jpg"]])],
              messages: ["warning: content/d.plist, record 0: 'a.jpg' is listed by an earlier record too; the first one is used"], photos: 1),
-        Case(name: "an unknown key", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a.jpg", "rating": 5]])],
+        Case(name: "an unknown key", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "a.jpg", "rating": 5]])],
              messages: ["warning: content/c.plist, record 0: unknown key 'rating' ignored"], photos: 1),
     ]
 
@@ -150,7 +154,7 @@ final class HostileInputTests: XCTestCase {
         record("taken in the year 9999", ["taken": "9999-12-31T12:00:00Z"], messages: [], present: ["9999"]),
         Case(name: "dates of infinity and NaN in a binary catalog", files: [
             "content/a.jpg": photo,
-            "content/c.plist": TestInputs.plist([["path": "a.jpg", "taken": Date(timeIntervalSinceReferenceDate: .infinity),
+            "content/c.plist": plist([["path": "a.jpg", "taken": Date(timeIntervalSinceReferenceDate: .infinity),
                                        "uploaded": Date(timeIntervalSinceReferenceDate: .nan)]], binary: true),
         ], messages: ["warning: content/c.plist, record 0: key 'taken' is a date outside the years 1 to 9999; ignored",
                       "warning: content/c.plist, record 0: key 'uploaded' is a date outside the years 1 to 9999; ignored"], photos: 1),
@@ -173,14 +177,14 @@ final class HostileInputTests: XCTestCase {
         record("a path with a NUL", ["path": "a\u{0}.jpg"], messages: ["warning: content/c.plist, record 0: key 'path' holds a NUL, which no file name can; it is left out"], photos: 1),
         record("an empty path", ["path": ""], messages: ["error: content/c.plist, record 0: key 'path' is empty"], photos: 1),
         record("a path to no file", ["path": "nowhere.jpg"], messages: ["error: content/c.plist, record 0 (nowhere.jpg): image file not found"], photos: 1),
-        Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": TestInputs.plist([["path": "notes.txt"]])],
-             messages: ["error: content/c.plist, record 0 (notes.txt): not an image or video file "
-                 + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .mp4, .mov, .webm…)"], photos: 0),
-        Case(name: "a path to a folder", files: ["content/sub/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "sub"]])],
+        Case(name: "a path to a text file", files: ["content/notes.txt": Data("hello".utf8), "content/c.plist": plist([["path": "notes.txt"]])],
+             messages: ["error: content/c.plist, record 0 (notes.txt): not an image, RAW or video file "
+                 + "(expected .jpg, .png, .gif, .webp, .avif, .heic, .tif, .dng, .cr2, .nef, .mp4, .mov, .webm…)"], photos: 0),
+        Case(name: "a path to a folder", files: ["content/sub/a.jpg": photo, "content/c.plist": plist([["path": "sub"]])],
              messages: ["error: content/c.plist, record 0 (sub): image file not found"], photos: 1),
-        Case(name: "a path that differs in case", files: ["content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "A.JPG"]])],
+        Case(name: "a path that differs in case", files: ["content/a.jpg": photo, "content/c.plist": plist([["path": "A.JPG"]])],
              messages: ["error: content/c.plist, record 0 (A.JPG): image file not found"], photos: 1),
-        Case(name: "a catalog in a folder names paths from there", files: ["content/trip/a.jpg": photo, "content/trip/c.plist": TestInputs.plist([["path": "a.jpg", "name": "Near"]])],
+        Case(name: "a catalog in a folder names paths from there", files: ["content/trip/a.jpg": photo, "content/trip/c.plist": plist([["path": "a.jpg", "name": "Near"]])],
              messages: [], photos: 1, present: ["Near"]),
         Case(name: "hidden files are not content", files: ["content/a.jpg": photo, "content/.DS_Store": Data("junk".utf8), "content/.hidden/b.jpg": photo],
              messages: [], photos: 1),
@@ -191,21 +195,21 @@ final class HostileInputTests: XCTestCase {
             "content/e\u{301}/e.jpg": otherPhoto, "content/\u{301}/f.jpg": photo, "content/_/g.jpg": photo,
         ], messages: [], photos: 7, present: ["albums/a.html", ">B<"]),
         Case(name: "a catalog and album settings in a one-letter folder", files: [
-            "content/A/B.jpg": photo, "content/A/c.plist": TestInputs.plist([["path": "B.jpg", "name": "Bee"]]),
-            "content/A/album.plist": TestInputs.plist(["title": "Ay", "cover": "B.jpg"]), "content/C/album.plist": TestInputs.plist(["title": "Sea"]),
+            "content/A/B.jpg": photo, "content/A/c.plist": plist([["path": "B.jpg", "name": "Bee"]]),
+            "content/A/album.plist": plist(["title": "Ay", "cover": "B.jpg"]), "content/C/album.plist": plist(["title": "Sea"]),
         ], messages: [], photos: 1, present: ["Bee", "Ay"]),
         // Linux file names may hold controls and spaces at either end; messages show them escaped.
         Case(name: "a name with an escape sequence and a newline, and a catalog naming it", files: [
-            "content/a\u{1B}[31m\nb.jpg": photo, "content/c.plist": TestInputs.plist([["path": "a\u{1B}[31m\nb.jpg", "name": "Escaped"]], binary: true),
+            "content/a\u{1B}[31m\nb.jpg": photo, "content/c.plist": plist([["path": "a\u{1B}[31m\nb.jpg", "name": "Escaped"]], binary: true),
         ], messages: [], photos: 1, present: ["Escaped"]),
         Case(name: "a missing name with controls is told on one line", files: [
-            "content/c.plist": TestInputs.plist([["path": "x\u{1B}[2J\n\u{202E}.jpg"]], binary: true),
+            "content/c.plist": plist([["path": "x\u{1B}[2J\n\u{202E}.jpg"]], binary: true),
         ], messages: [#"error: content/c.plist, record 0 (x\u{1B}[2J\u{A}\u{202E}.jpg): image file not found"#], photos: 0),
         Case(name: "a catalog path with spaces around it, typed by hand", files: [
-            "content/a.jpg": photo, "content/c.plist": TestInputs.plist([["path": "  a.jpg ", "name": "Trimmed"]]),
+            "content/a.jpg": photo, "content/c.plist": plist([["path": "  a.jpg ", "name": "Trimmed"]]),
         ], messages: [], photos: 1, present: ["Trimmed"]),
         Case(name: "a file whose name begins with a space", files: [
-            "content/ a.jpg": photo, "content/a.jpg": otherPhoto, "content/c.plist": TestInputs.plist([["path": " a.jpg", "name": "Spaced"]]),
+            "content/ a.jpg": photo, "content/a.jpg": otherPhoto, "content/c.plist": plist([["path": " a.jpg", "name": "Spaced"]]),
         ], messages: [], photos: 2, present: ["Spaced"]),
         record("a catalog path through one-letter folders", ["path": "./A/../B/./a.jpg"],
                messages: ["error: content/c.plist, record 0 (B/a.jpg): image file not found"], photos: 1),
@@ -282,6 +286,12 @@ final class HostileInputTests: XCTestCase {
         image("a JPEG cut in its header", "cut.jpg", photo.prefix(40), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
         image("a JPEG cut in its pixels", "cut.jpg", photo.prefix(photo.count / 2), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
         image("a JPEG with its end marker gone", "cut.jpg", photo.dropLast(2), messages: ["error: content/cut.jpg: corrupt or truncated JPEG data (…"]),
+        image("garbage named .nef", "garbage.nef", Data("not a picture at all".utf8), messages: ["error: content/garbage.nef: not an image (unknown format)"]),
+        image("a DNG cut in its sensor data", "cut.dng", dng.prefix(390_000),
+              messages: ["error: content/cut.dng: corrupt or truncated RAW data (cut short: its sensor data ends 21943 bytes past the end of the file)"]),
+        image("a DNG cut in its header", "cut.dng", dng.prefix(300),
+              messages: ["error: content/cut.dng: corrupt or truncated TIFF data"]),
+        image("a JPEG named .cr2", "jpeg.cr2", otherPhoto, messages: [], photos: 2),
         image("a PNG named .jpg", "png.jpg", png(), messages: [], photos: 2),
         image("a JPEG named .png", "jpeg.png", otherPhoto, messages: [], photos: 2),
         image("a GIF named .webp", "gif.webp", gif(), messages: [], photos: 2),

@@ -40,10 +40,12 @@ final class ImportPartsTests: XCTestCase {
     /// Each photo as the model has it, by id, its person, place and region by name (a
     /// place's id is the order a batch happened to insert them in).
     func rows(_ site: TestSite) throws -> [String] {
-        try site.database.snapshot().photos.sorted { $0.id < $1.id }.map { item in
+        let photos = try site.database.snapshot().photos.sorted { $0.id < $1.id }
+        let known = try site.database.knownPhotos(for: photos.map(\.photo.source))
+        return photos.map { item in
             let photo = item.photo
             return [String(item.id), photo.source.description, photo.identifier, photo.title ?? "-", photo.checksum,
-                    photo.fileStamp, photo.fingerprint, "\(photo.favorite)", "\(photo.width)x\(photo.height)", item.person.name,
+                    known[photo.source]?.fileStamp ?? "-", known[photo.source]?.fingerprint ?? "-", "\(photo.favorite)", "\(photo.width)x\(photo.height)", item.person.name,
                     item.place?.name ?? "-", item.region?.name ?? "-"].joined(separator: " | ")
         }
     }
@@ -123,14 +125,14 @@ final class ImportPartsTests: XCTestCase {
         let after = try database.snapshot()
         XCTAssertEqual(after.photos, before.photos)
         XCTAssertEqual(after.regions, before.regions)
-        XCTAssertEqual(try database.stamps(of: .content).keys.map(\.description), ["content/1.jpg"])
+        XCTAssertEqual(try database.knownPhotos(of: .content).keys.map(\.description), ["content/1.jpg"])
 
         try database.apply(inParts: { add in
             try add(ImportBatch(upserts: [photo(2)]))
             try add(ImportBatch())
             try add(ImportBatch(upserts: [photo(3)], removals: [.content(path: "1.jpg")]))
         })
-        XCTAssertEqual(try database.stamps(of: .content).keys.map(\.description).sorted(), ["content/2.jpg", "content/3.jpg"])
+        XCTAssertEqual(try database.knownPhotos(of: .content).keys.map(\.description).sorted(), ["content/2.jpg", "content/3.jpg"])
         XCTAssertEqual(try database.snapshot().photos.map { $0.place?.hasFavorites }, [true, true], "derived values refreshed once, at the end")
     }
 

@@ -97,16 +97,7 @@ final class IncrementalBuildTests: XCTestCase {
     }
 
     /// Every published file, by path, with its bytes; the build's own state left out.
-    func tree(_ root: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
-        for case let url as URL in enumerator where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            let path = String(url.path.dropFirst(root.path.count + 1))
-            if path.hasPrefix(".folio") { continue }
-            files[path] = try Data(contentsOf: url)
-        }
-        return files
-    }
+    func tree(_ root: URL) throws -> [String: Data] { try TestSite.files(under: root) }
 
     /// An edit's search index is made from the postings the last build kept (only the word
     /// files of the words its changed photos had or have are made), but only from postings of the

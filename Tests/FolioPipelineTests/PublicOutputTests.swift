@@ -107,8 +107,8 @@ final class PublicOutputTests: XCTestCase {
 
 
     /// A build beside a published site lists where it made the trees differ (for the ledger);
-    /// a cold build lists nothing (a million photos' paths were some 300 MB): its twin becomes
-    /// the tree beside the new site, one file with it at every path.
+    /// a cold build lists nothing, as a large site's paths would be too many to hold: its twin
+    /// becomes the tree beside the new site, one file with it at every path.
     func testOnlyABuildBesideAPublishedSiteListsWhatItChanged() throws {
         let cold = try build(["a.html": "a 1", "b.html": "b 1"])
         XCTAssertNil(cold.changedPaths)

@@ -113,16 +113,7 @@ final class ShardTests: XCTestCase {
 
     /// Every file of the output but the build's own state (`.folio-build`, `.folio-pages`: when
     /// and how it was built), by path.
-    static func tree(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = try XCTUnwrap(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
-        for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
-            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count + 1))
-            if [".folio-build", ".folio-pages"].contains(relative) { continue }
-            files[relative] = try Data(contentsOf: url)
-        }
-        return files
-    }
+    static func tree(_ folder: URL) throws -> [String: Data] { try TestSite.files(under: folder) }
 
     func assertSameSite(_ sharded: TestSite, _ alone: TestSite, file: StaticString = #filePath, line: UInt = #line) throws {
         let left = try Self.tree(sharded.publicFolder), right = try Self.tree(alone.publicFolder)

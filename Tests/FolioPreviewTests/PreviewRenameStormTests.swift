@@ -43,7 +43,7 @@ final class PreviewRenameStormTests: XCTestCase {
         let shown = try LocalFileAccess().files(under: site.content).filter(ContentPath.isImage)
         XCTAssertEqual(report.issues.map(\.description), [])
         XCTAssertEqual(report.photos, shown.count)
-        XCTAssertEqual(Set(try site.database.stamps(of: .content).keys), Set(shown.map { PhotoSource.content(path: $0) }))
+        XCTAssertEqual(Set(try site.database.knownPhotos(of: .content).keys), Set(shown.map { PhotoSource.content(path: $0) }))
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
         try await fixture.expect("/", status: 200)
         await fixture.stop()

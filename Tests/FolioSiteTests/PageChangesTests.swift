@@ -198,16 +198,16 @@ final class PageChangesTests: XCTestCase {
 
     func testTheDigestReadsBackAsWritten() throws {
         var digest = SiteDigest(structure: 1, order: 0xFFFF_FFFF_FFFF_FFFF, made: Date(timeIntervalSince1970: 1_800_000_000),
-                                stamps: [0, 42, 7], listings: ["albums/a b.html": 5], places: ["places/x.html": 0])
+                                cardDigests: [0, 42, 7], listings: ["albums/a b.html": 5], places: ["places/x.html": 0])
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
-        digest.stamps = []
+        digest.cardDigests = []
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 5\n0\n".utf8)), "cut short")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 5\n0\n".utf8)), "cut short")
         XCTAssertNil(SiteDigest.decode(Data("something else".utf8)))
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n0g\n".utf8)), "not hex")
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\nstamps 1\n\n".utf8)), "no stamp")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 1\n0g\n".utf8)), "not hex")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 1\n\n".utf8)), "no cardDigest")
         var random = SplitMix64(17)
-        digest.stamps = (0..<5_000).map { _ in random.next() >> (random.next() % 64) }
+        digest.cardDigests = (0..<5_000).map { _ in random.next() >> (random.next() % 64) }
         digest.listings = Dictionary(uniqueKeysWithValues: (0..<50).map { ("people/p\($0) é.html", random.next()) })
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
     }

@@ -236,11 +236,12 @@ final class SiteBuilderTests: XCTestCase {
 
     func testRowsShowRowRenditionsNotScreenRenditions() throws {
         let set = RenditionSet(SiteSettings())
-        let large = set.media(checksum: "c0ffee", width: 4000, height: 3000, colour: .sRGB)
+        let photo = Photo(identifier: "p1", source: .content(path: "trip/1.jpg"), uploaded: now, checksum: "c0ffee")
+        let large = set.media(of: photo, width: 4000, height: 3000)
         XCTAssertEqual(large.rows.files.map { [$0.width, $0.height] }, [[693, 520], [347, 260]])
         XCTAssertTrue(large.rows.files.allSatisfy { $0.path.contains("-row") })
         // A small photo's larger row is its screen rendition's size: the screen rendition serves.
-        let small = set.media(checksum: "c0ffee", width: 500, height: 375, colour: .sRGB)
+        let small = set.media(of: photo, width: 500, height: 375)
         XCTAssertEqual(small.rows.files.map(\.path), [small.screens.files[0].path, large.rows.files[1].path])
         XCTAssertEqual(small.paths.count, Set(small.paths).count, "each file once")
 

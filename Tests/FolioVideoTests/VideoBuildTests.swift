@@ -134,13 +134,7 @@ final class VideoBuildTests: XCTestCase {
                  "uploaded": now.addingTimeInterval(-Double(index) * 3600)] as [String: Any]
             })
         }
-        func tree(_ root: URL) throws -> [String: Data] {
-            var found: [String: Data] = [:]
-            for path in try LocalFileAccess().files(under: root) where !path.hasPrefix(".folio") {
-                found[path] = try Data(contentsOf: root.appendingPathComponent(path))
-            }
-            return found
-        }
+        func tree(_ root: URL) throws -> [String: Data] { try TestSite.files(under: root) }
         let site = try TestSite()
         try put(site)
         // The first build is given memory that held something, as a long-running process's

@@ -1,15 +1,16 @@
 @testable import FolioContent
 @testable import FolioCore
 @testable import FolioModel
+import FolioMetadata
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
 import GRDB
 import XCTest
 
-/// A stamp is kept from build to build (the page manifest, the site digest): the same value must
+/// A digest is kept from build to build (the page manifest, the site digest): the same value must
 /// give the same number in every process, on every machine, whatever its encoder's insides.
-final class ValueStampTests: XCTestCase {
+final class ValueDigestTests: XCTestCase {
     struct Sample: Encodable {
         var title = "Café – 東京"
         var count = 42
@@ -21,22 +22,22 @@ final class ValueStampTests: XCTestCase {
         var long = String(repeating: "x", count: 700)
     }
 
-    func testAStampIsTheSameNumberEverywhere() {
-        XCTAssertEqual(ValueStamp.of(Sample()), 0x080E_ABC3_CD0E_0059)
+    func testADigestIsTheSameNumberEverywhere() {
+        XCTAssertEqual(ValueDigest.of(Sample()), 0x080E_ABC3_CD0E_0059)
     }
 
-    func testStampsTellApartWhatTheyEncode() {
-        XCTAssertNotEqual(ValueStamp.of(["ab"]), ValueStamp.of(["a", "b"]))
-        XCTAssertNotEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample(count: 43)))
-        XCTAssertNotEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample(missing: "")))
-        XCTAssertNotEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample(long: String(repeating: "x", count: 701))))
-        XCTAssertEqual(ValueStamp.of(Sample()), ValueStamp.of(Sample()))
+    func testDigestsTellApartWhatTheyEncode() {
+        XCTAssertNotEqual(ValueDigest.of(["ab"]), ValueDigest.of(["a", "b"]))
+        XCTAssertNotEqual(ValueDigest.of(Sample()), ValueDigest.of(Sample(count: 43)))
+        XCTAssertNotEqual(ValueDigest.of(Sample()), ValueDigest.of(Sample(missing: "")))
+        XCTAssertNotEqual(ValueDigest.of(Sample()), ValueDigest.of(Sample(long: String(repeating: "x", count: 701))))
+        XCTAssertEqual(ValueDigest.of(Sample()), ValueDigest.of(Sample()))
     }
 
-    /// A photo's stamp is made of its encoding (`Photo.stamp`): a change to any of its stored
+    /// A photo's digest is made of its encoding (`GalleryPhoto.digest(of:)`): a change to any of its stored
     /// properties moves it (a property added to `Photo` fails here until a change of it is
     /// listed), and values that are not the same never run into each other.
-    func testAPhotosStampTakesEveryPropertyItHas() throws {
+    func testAPhotosDigestTakesEveryPropertyItHas() throws {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: [
             PhotoImport(source: .content(path: "a/one.jpg"), identifier: "p1", title: "One", description: "The first", person: "Al",
@@ -50,31 +51,32 @@ final class ValueStampTests: XCTestCase {
             "personId": { $0.personId += 1 }, "placeId": { $0.placeId = nil }, "taken": { $0.taken = Date(timeIntervalSince1970: 1) },
             "uploaded": { $0.uploaded += 1 }, "width": { $0.width += 1 }, "height": { $0.height += 1 },
             "favorite": { $0.favorite.toggle() }, "catalogFavorite": { $0.catalogFavorite.toggle() },
-            "checksum": { $0.checksum += "0" }, "fileStamp": { $0.fileStamp += "0" }, "fingerprint": { $0.fingerprint += "0" },
+            "checksum": { $0.checksum += "0" },
             "format": { $0.format = .png }, "orientation": { $0.orientation = 6 }, "colour": { $0.colour = .cmyk },
             "transparent": { $0.transparent.toggle() }, "animated": { $0.animated.toggle() },
-            "motion": { $0.motion = PhotoMotion(kind: .live, duration: 2) }, "camera": { $0.camera = "X100" },
+            "motion": { $0.motion = PhotoMotion(kind: .live, duration: 2) }, "camera": { $0.camera = "X100" }, "lens": { $0.lens = "XF23mmF2 R WR" },
+            "pictured": { $0.pictured = ["Ada"] }, "alsoListedIn": { $0.alsoListedIn = ["b"] },
             "exposure": { $0.exposure = "1/60" }, "latitude": { $0.latitude = 1.5 }, "longitude": { $0.longitude = -0.0 },
             "tags": { $0.tags = ["x"] }, "lastError": { $0.lastError = "bad" },
             "remote": { $0.remote = RemotePhoto(pageURL: "https://example.org/1", license: nil, sizes: [], placeID: nil) },
             "flickrPlaceId": { $0.flickrPlaceId = "p" },
         ]
         XCTAssertEqual(Set(changes.keys), Set(Mirror(reflecting: photo).children.compactMap(\.label)), "a change for every property")
-        var seen = [photo.stamp: "as read"]
+        var seen = [GalleryPhoto.digest(of: photo): "as read"]
         for (name, change) in changes {
             var changed = photo
             change(&changed)
             XCTAssertNotEqual(changed, photo, name)
-            XCTAssertNil(seen[changed.stamp], "\(name) gives the stamp of \(seen[changed.stamp] ?? "")")
-            seen[changed.stamp] = name
+            XCTAssertNil(seen[GalleryPhoto.digest(of: changed)], "\(name) gives the digest of \(seen[GalleryPhoto.digest(of: changed)] ?? "")")
+            seen[GalleryPhoto.digest(of: changed)] = name
         }
-        XCTAssertEqual(photo.stamp, try XCTUnwrap(database.snapshot().photos.first?.photo).stamp, "the same photo, the same stamp")
+        XCTAssertEqual(GalleryPhoto.digest(of: photo), GalleryPhoto.digest(of: try XCTUnwrap(database.snapshot().photos.first).photo), "the same photo, the same digest")
         // Values that would run into each other written one after the other.
         func differ(_ change: (inout Photo) -> Void, _ other: (inout Photo) -> Void, _ line: UInt = #line) {
             var (a, b) = (photo, photo)
             change(&a)
             other(&b)
-            XCTAssertNotEqual(a.stamp, b.stamp, line: line)
+            XCTAssertNotEqual(GalleryPhoto.digest(of: a), GalleryPhoto.digest(of: b), line: line)
         }
         differ({ ($0.title, $0.description) = ("ab", "c") }, { ($0.title, $0.description) = ("a", "bc") })
         differ({ $0.tags = ["a", "b"] }, { $0.tags = ["ab"] })
@@ -135,18 +137,18 @@ final class ValueStampTests: XCTestCase {
             let clip = entry.clip.map { ["clip \($0.path)@\($0.stamp.text)"] } ?? []
             let joined = ([ImportStep.readerVersion, record?.fingerprint ?? "uncatalogued", sidecar, "\(rating)"] + markdown + clip)
                 .joined(separator: "\u{1e}")
-            let fingerprint = ImportStep.fingerprint(entry, favoriteRating: rating)
+            let fingerprint = ImportStep.fingerprint(entry, favorites: FavoriteRule(rating: rating))
             XCTAssertEqual(fingerprint, ContentHash.hex(joined), "round \(round)")
 
             let known = PhotoMark(fileStamp: entry.stamp.text, fingerprint: fingerprint)
-            XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating), "round \(round)")
-            XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favoriteRating: rating + 1), "round \(round)")
+            XCTAssertTrue(ImportStep.isUnchanged(entry, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(entry, since: known, favorites: FavoriteRule(rating: rating + 1)), "round \(round)")
             var touched = entry
             touched.stamp.size += 1
-            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
             touched = entry
             touched.stamp.modified.addTimeInterval(0.001)
-            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favoriteRating: rating), "round \(round)")
+            XCTAssertFalse(ImportStep.isUnchanged(touched, since: known, favorites: FavoriteRule(rating: rating)), "round \(round)")
         }
         // Only the text the stamp writes is its own.
         let written = FileStamp(size: 120, modified: Date(timeIntervalSince1970: 1.5))

@@ -2,11 +2,9 @@ import Foundation
 
 /// A value's fingerprint, from everything it encodes: every stored property (through its
 /// `Encodable` conformance), so a field added to a type is in it without a list to keep. Stable
-/// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`.
-///
-/// Cheap enough to take of every photo of a large library on every build: the bytes go into one
-/// buffer, no text is formatted.
-public enum ValueStamp {
+/// across processes and machines (XXH64 of the encoded keys and values), unlike `Hasher`; its
+/// bytes go into one buffer, no text is formatted.
+public enum ValueDigest {
     public static func of(_ value: some Encodable) -> UInt64 {
         let sink = Sink()
         defer { sink.free() }
@@ -14,9 +12,9 @@ public enum ValueStamp {
         return sink.hash
     }
 
-    /// A stamp written value by value by `write`, in the bytes `of` writes values as, without
-    /// keys: for a type stamped so often that going through `Encodable` costs too much (every
-    /// photo of a library on every build, `Photo.stamp`), whose caller keeps the list of values.
+    /// A digest written value by value by `write`, in the bytes `of` writes values as, without
+    /// keys: for a type digested so often that going through `Encodable` costs too much (every
+    /// photo of a library on every build, `GalleryPhoto.digest(of:)`), whose caller keeps the list of values.
     package static func made(_ write: (Values) -> Void) -> UInt64 {
         let sink = Sink()
         defer { sink.free() }
@@ -42,7 +40,7 @@ public enum ValueStamp {
 
         // A struct as its synthesized `Encodable` conformance writes it, property by property:
         // `keyed()`, then each stored property in order, by the name of its key; an optional one
-        // that is nil writes nothing (`encodeIfPresent`). The same bytes, so the same stamp, as `of`.
+        // that is nil writes nothing (`encodeIfPresent`). The same bytes, so the same digest, as `of`.
 
         package func keyed() { sink.mark(7) }
 
@@ -87,7 +85,7 @@ public enum ValueStamp {
     /// so that ["ab"] and ["a", "b"] differ.
     ///
     /// Kept behind a pointer, not in a class's array: each append to a class's property is an
-    /// access the runtime checks for exclusivity, and those checks were a third of a stamp.
+    /// access the runtime checks for exclusivity, which costs more than the append.
     fileprivate struct Sink {
         private struct Buffer {
             var bytes: UnsafeMutablePointer<UInt8>

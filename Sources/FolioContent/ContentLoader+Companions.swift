@@ -1,0 +1,112 @@
+import FolioCore
+import FolioModel
+import Foundation
+
+/// The files beside a photo that are part of it: its XMP sidecar, a Live Photo's clip, the RAW of
+/// a RAW+JPEG pair; and the files that are no photo, counted as skipped.
+extension ContentLoader {
+    /// Gives each entry its XMP sidecar among `sidecars` (by lower-cased path): `IMG_1.JPG.xmp`,
+    /// `IMG_1.xmp`, or the RAW's of its pair.
+    func pairXMPSidecars(into inventory: inout ContentInventory, sidecars: [String: String], walked: WalkedFiles) {
+        guard !sidecars.isEmpty else { return }
+        // darktable names a RAW+JPEG pair's sidecar after the RAW (IMG_1.CR2.xmp).
+        var sidecarsByStem: [String: String] = [:]
+        for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
+            let named = RelativePath(String(lowered.dropLast(".xmp".count)))
+            if ContentFileKind(path: named.text) == .raw { sidecarsByStem[named.deletingExtension.text] = sidecarsByStem[named.deletingExtension.text] ?? path }
+        }
+        for index in inventory.entries.indices {
+            let path = inventory.entries[index].path
+            let stem = RelativePath(path).deletingExtension.text.lowercased()
+            let candidates = [path.lowercased() + ".xmp", stem + ".xmp"]
+            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first ?? sidecarsByStem[stem],
+                  let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
+            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
+        }
+    }
+
+    /// What becomes a photo of the gallery: an image, a RAW that is no photo's companion
+    /// (`pairedRAWs`), or a video that is no Live Photo's clip (the file at `index` in `paths`,
+    /// whose path is looked at only when it is a video).
+    static func isPhoto<Paths: RandomAccessCollection<String>>(at index: Int, _ paths: Paths, kind: ContentFileKind,
+                                clips: (clipOf: [String: String], stillOf: [String: String]), pairedRAWs: Set<Int>) -> Bool where Paths.Index == Int {
+        switch kind {
+        case .photo: true
+        case .raw: !pairedRAWs.contains(index)
+        case .video: clips.clipOf[paths[index]] == nil
+        case .catalog, .sidecar, .document, .json, .editedOriginal, .other: false
+        }
+    }
+
+    /// The RAWs of RAW+JPEG (or HEIC) pairs: each RAW whose folder holds a photo of its name (case
+    /// aside), by its index in `paths`. The photo is published; the RAW is its companion.
+    static func pairedRAWs<Paths: RandomAccessCollection<String>>(_ paths: Paths, kinds: [ContentFileKind]) -> Set<Int> where Paths.Index == Int {
+        let raws = kinds.indices.filter { kinds[$0] == .raw }
+        guard !raws.isEmpty else { return [] }
+        var stills = Set<String>()
+        for index in kinds.indices where kinds[index] == .photo {
+            stills.insert(RelativePath(paths[index]).deletingExtension.text.lowercased())
+        }
+        return Set(raws.filter { stills.contains(RelativePath(paths[$0]).deletingExtension.text.lowercased()) })
+    }
+
+    /// Live Photos' clips: each video whose folder holds a still of its name (case aside), by
+    /// the video (`clipOf`: video → still) and by the still (`stillOf`: still → video). `kinds`
+    /// are the paths' own.
+    static func liveClips<Paths: RandomAccessCollection<String>>(_ paths: Paths, kinds: [ContentFileKind])
+        -> (clipOf: [String: String], stillOf: [String: String]) where Paths.Index == Int {
+        let videos = kinds.indices.filter { kinds[$0] == .video }.map { paths[$0] }
+        guard !videos.isEmpty else { return ([:], [:]) }
+        var stills: [String: String] = [:]
+        for index in kinds.indices where kinds[index] == .photo {
+            stills[RelativePath(paths[index]).deletingExtension.text.lowercased()] = paths[index]
+        }
+        var clipOf: [String: String] = [:], stillOf: [String: String] = [:]
+        for video in videos.sorted() {
+            guard let still = stills[RelativePath(video).deletingExtension.text.lowercased()], stillOf[still] == nil else { continue }
+            clipOf[video] = still
+            stillOf[still] = video
+        }
+        return (clipOf, stillOf)
+    }
+
+    /// Every file that is neither a photo (`isPhoto`), a video nor a catalog. A RAW named as a
+    /// photo in its folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar
+    /// named so (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
+    func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], isPhoto: [Bool], photos: some Sequence<String>) -> [SkippedFile] {
+        // Made only when some file may be a companion: most libraries have none.
+        lazy var photoByStem: [String: String] = {
+            var byStem: [String: String] = [:]
+            for photo in photos {
+                byStem[RelativePath(photo).deletingExtension.text.lowercased()] = photo
+                byStem[photo.lowercased()] = photo
+            }
+            return byStem
+        }()
+        // Looked through where they are, not listed apart with their kinds first.
+        var skipped: [SkippedFile] = []
+        for index in listing.indices where !listing[index].isLink {
+            // Videos are imported: alone, or as the clip of the Live Photo of their name.
+            let kind = kinds[index]
+            guard !isPhoto[index], kind != .photo, kind != .catalog, kind != .video else { continue }
+            let file = listing[index]
+            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
+            if kind == .sidecar, photo != nil || Self.describesRAWOf(file.path, photoByStem) { continue }
+            skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
+        }
+        return skipped.sorted { $0.path < $1.path }
+    }
+
+    /// Whether a sidecar is darktable's for the RAW of a photo's pair: `IMG_1.CR2.xmp` beside
+    /// `IMG_1.JPG`, or a duplicate's, `IMG_1_01.CR2.xmp` (another edit of the same RAW).
+    private static func describesRAWOf(_ path: String, _ photoByStem: [String: String]) -> Bool {
+        let named = RelativePath(RelativePath(path).deletingExtension.text.lowercased())
+        guard ContentFileKind(path: named.text) == .raw else { return false }
+        let stem = named.deletingExtension.text
+        if photoByStem[stem] != nil { return true }
+        // A duplicate's suffix: an underscore and two digits or more.
+        guard let underscore = stem.lastIndex(of: "_"), stem.distance(from: underscore, to: stem.endIndex) >= 3,
+              stem[stem.index(after: underscore)...].allSatisfy(\.isNumber) else { return false }
+        return photoByStem[String(stem[..<underscore])] != nil
+    }
+}
