@@ -11,16 +11,23 @@ struct NewCommand: ParsableCommand {
     @Argument(help: "The folder to create.", completion: .directory)
     var folder: String
 
-    @Option(help: "The gallery's title.")
-    var title: String = "My photos"
+    @Option(help: "The gallery's title (default: the language's words for \"My photos\").")
+    var title: String?
+
+    @Option(help: "The language of the gallery's pages, as people write it: en, en-GB, fr, de, es, pl, ja, zh-Hans, ar…")
+    var language: String = "en"
 
     func validate() throws {
         guard !folder.isEmpty else { throw ValidationError("name the folder to create, such as ~/photos/site") }
+        guard !language.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("--language names a language, such as pl or zh-Hans")
+        }
     }
 
     func run() throws {
         do {
-            try SiteScaffold.create(at: URL(fileURLWithPath: folder), title: title)
+            let made = try SiteScaffold.create(at: URL(fileURLWithPath: folder), title: title, language: language)
+            for issue in made.issues { say("note: \(issue.reason)") }
         } catch {
             throw fail(error)
         }
