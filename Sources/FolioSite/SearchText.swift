@@ -5,20 +5,47 @@ import Foundation
 /// visitor types, so the two must change together; the browser test `test_text_folding.py` holds
 /// them to it on hostile text.
 public enum SearchText {
-    /// Lowercase first, then decompose and drop the combining marks: "Éze" → "eze". A final
-    /// sigma is a sigma: browsers lowercase a word-final "Σ" to "ς" where Swift gives "σ".
+    /// Lowercase first, then decompose and drop the marks that are accents: those on a letter of
+    /// the Latin, Greek, Cyrillic, Hebrew or Arabic script ("Éze" → "eze", a vowel point off a
+    /// Hebrew or Arabic word), and those on no letter (a digit's keycap, an emoji's variation).
+    /// On another script's letter a mark makes another letter (Japanese が is not か, a Devanagari
+    /// vowel sign is part of its word) and stays, composed again. A final sigma is a sigma:
+    /// browsers lowercase a word-final "Σ" to "ς" where Swift gives "σ".
     public static func fold(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
+        var kept = false
+        var dropsMarks = true
         for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: continue
-            default: scalars.append(scalar == "\u{3C2}" ? "\u{3C3}" : scalar)
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                if dropsMarks { continue }
+                kept = true
+                scalars.append(scalar)
+            default:
+                dropsMarks = !isLetter(scalar) || takesAccents(scalar)
+                scalars.append(scalar == "\u{3C2}" ? "\u{3C3}" : scalar)
             }
         }
-        return String(scalars)
+        let folded = String(scalars)
+        return kept ? folded.precomposedStringWithCanonicalMapping : folded
     }
 
-    /// The words of `text`, folded: runs of letters and digits (`[\p{L}\p{N}]+` in the script).
+    /// Whether `scalar` is a letter of a script whose marks are accents or vowel points: Latin,
+    /// Greek, Cyrillic, Hebrew, Arabic (the script's `accentScripts` is the same list).
+    static func takesAccents(_ scalar: Unicode.Scalar) -> Bool {
+        accentScripts.contains { $0.contains(scalar.value) }
+    }
+
+    static let accentScripts: [ClosedRange<UInt32>] = [
+        0x0041...0x024F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xAB30...0xAB6F,  // Latin
+        0x0370...0x03FF, 0x1F00...0x1FFF,  // Greek
+        0x0400...0x052F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F,  // Cyrillic
+        0x0590...0x05FF, 0xFB1D...0xFB4F,  // Hebrew
+        0x0600...0x06FF, 0x0750...0x077F, 0x08A0...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF,  // Arabic
+    ]
+
+    /// The words of `text`, folded: runs of letters, digits and the marks folding kept
+    /// (`[\p{L}\p{N}\p{M}]+` in the script).
     public static func words(_ text: String) -> [String] {
         asciiWords(text) ?? scalarWords(text)
     }
@@ -65,13 +92,21 @@ public enum SearchText {
         }
     }
 
+    /// A letter, a digit, or a mark folding kept (on a letter it belongs to).
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber:
+             .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
             return true
         default:
             return false
+        }
+    }
+
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return false
         }
     }
 

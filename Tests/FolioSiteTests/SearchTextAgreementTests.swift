@@ -62,6 +62,18 @@ final class SearchTextAgreementTests: XCTestCase {
         XCTAssertGreaterThan(Self.strings().count, 300)
     }
 
+    /// Accents come off where they are accents; where a mark makes another letter it stays.
+    func testAMarkIsDroppedOnlyWhereItIsAnAccent() {
+        XCTAssertEqual(SearchText.fold("Éze Łódź Việt"), "eze łodz viet")
+        XCTAssertEqual(SearchText.fold("مَدْرَسَة"), "مدرسة", "Arabic's vowel marks")
+        XCTAssertEqual(SearchText.fold("עִבְרִית"), "עברית", "Hebrew's points")
+        XCTAssertEqual(SearchText.fold("がぎぐ パ"), "がぎぐ パ", "Japanese voicing marks make other kana")
+        XCTAssertEqual(SearchText.fold("か\u{3099}"), "が", "composed again")
+        XCTAssertNotEqual(SearchText.words("ガラス"), SearchText.words("カラス"), "glass is not a crow")
+        XCTAssertEqual(SearchText.words("हिन्दी"), ["हिन्दी"], "a Devanagari word keeps its vowel signs")
+        XCTAssertEqual(SearchText.words("ไทย"), ["ไทย"])
+    }
+
     func testAFinalSigmaIsASigma() {
         // Browsers lowercase a word-final Σ to ς, Swift to σ: search takes both as σ.
         XCTAssertEqual(SearchText.fold("ΟΔΟΣ"), "οδοσ")

@@ -48,10 +48,29 @@
   }
 
   // Must match Sources/FolioCore/Site/SearchText.swift (Tests/Browser/test_text_folding.py checks).
-  function fold(text) {
-    return text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\u03c2/g, "\u03c3");
+  // Accents off (marks on a Latin, Greek, Cyrillic, Hebrew or Arabic letter, or on no letter); other
+  // scripts' marks kept, composed again: Japanese が is not か (SearchText.fold).
+  var accentScripts = [[0x41, 0x24f], [0x1e00, 0x1eff], [0x2c60, 0x2c7f], [0xa720, 0xa7ff], [0xab30, 0xab6f],
+    [0x370, 0x3ff], [0x1f00, 0x1fff], [0x400, 0x52f], [0x1c80, 0x1c8f], [0x2de0, 0x2dff], [0xa640, 0xa69f],
+    [0x590, 0x5ff], [0xfb1d, 0xfb4f], [0x600, 0x6ff], [0x750, 0x77f], [0x8a0, 0x8ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]];
+  function takesAccents(code) {
+    return accentScripts.some(function (range) { return code >= range[0] && code <= range[1]; });
   }
-  function words(text) { return fold(text).match(/[\p{L}\p{N}]+/gu) || []; }
+  function fold(text) {
+    var out = "", dropsMarks = true, kept = false;
+    for (var ch of text.toLowerCase().normalize("NFD")) {
+      if (/\p{M}/u.test(ch)) {
+        if (dropsMarks) continue;
+        kept = true;
+      } else {
+        dropsMarks = !/\p{L}/u.test(ch) || takesAccents(ch.codePointAt(0));
+      }
+      out += ch;
+    }
+    out = out.replace(/\u03c2/g, "\u03c3");
+    return kept ? out.normalize("NFC") : out;
+  }
+  function words(text) { return fold(text).match(/[\p{L}\p{N}\p{M}]+/gu) || []; }
   function length(text) { return Array.from(text).length; }
   // The word files a query word needs (SearchText.wordKeys): a lone character matches only
   // itself; a longer word every word it begins, in the files whose key begins it or that it begins.
