@@ -233,7 +233,8 @@ package struct SearchPostings: Sendable {
         // file that is not made again.
         let only = groups.map { Set($0.map { Substring($0) }) }
         for (number, word) in words.enumerated() where spans[number].count > 0 {
-            let end = word.unicodeScalars.index(word.startIndex, offsetBy: 2, limitedBy: word.endIndex) ?? word.endIndex
+            let end = word.unicodeScalars.index(word.startIndex, offsetBy: SearchText.startsCJK(word) ? 1 : 2, limitedBy: word.endIndex)
+                ?? word.endIndex
             let group = Substring(word.unicodeScalars[..<end])
             if let only, !only.contains(group) { continue }
             filed[group, default: []].append(number)

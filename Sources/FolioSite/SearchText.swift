@@ -50,20 +50,60 @@ public enum SearchText {
         asciiWords(text) ?? scalarWords(text)
     }
 
-    /// The words of any text, folded scalar by scalar.
+    /// The words of any text, folded scalar by scalar. Chinese and Japanese are written without
+    /// spaces, so a run of their characters is cut into every pair of neighbours and its last
+    /// character ("金閣寺" → 金閣, 閣寺, 寺): a query's pairs, all found, find the words inside a
+    /// title, and a lone character begins one of them wherever it stands.
     static func scalarWords(_ text: String) -> [String] {
         var words: [String] = []
-        var current = String.UnicodeScalarView()
-        for scalar in fold(text).unicodeScalars {
-            if isWordScalar(scalar) {
-                current.append(scalar)
-            } else if !current.isEmpty {
-                words.append(String(current))
-                current = String.UnicodeScalarView()
+        var current: [Unicode.Scalar] = []
+        var inCJK = false
+        func end() {
+            guard !current.isEmpty else { return }
+            if inCJK, current.count > 1 {
+                for at in 0..<(current.count - 1) { words.append(String(String.UnicodeScalarView(current[at...(at + 1)]))) }
+                words.append(String(current.last!))
+            } else {
+                words.append(String(String.UnicodeScalarView(current)))
             }
+            current.removeAll(keepingCapacity: true)
         }
-        if !current.isEmpty { words.append(String(current)) }
+        for scalar in fold(text).unicodeScalars {
+            guard isWordScalar(scalar) else {
+                end()
+                inCJK = false
+                continue
+            }
+            // A mark goes with the letter before it.
+            let cjk = isMark(scalar) ? inCJK : isCJK(scalar)
+            if cjk != inCJK { end() }
+            inCJK = cjk
+            current.append(scalar)
+        }
+        end()
         return words
+    }
+
+    /// Han ideographs, kana and the marks written with them (々, ー): the scripts written without
+    /// spaces between words (the script's `cjkScripts` is the same list).
+    static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x3005 && cjkScripts.contains { $0.contains(scalar.value) }
+    }
+
+    static let cjkScripts: [ClosedRange<UInt32>] = [
+        0x3005...0x3007, 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,
+        0xFF66...0xFF9F, 0x20000...0x3FFFF,
+    ]
+
+    /// Whether `word` starts with such a character: its word file is filed under that character
+    /// alone, and a lone one finds the words it begins.
+    static func startsCJK(_ word: String) -> Bool { word.unicodeScalars.first.map(isCJK) ?? false }
+
+    static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 
     /// The words of ASCII text, byte by byte: folding ASCII is lowercasing it (nothing in it
@@ -110,21 +150,29 @@ public enum SearchText {
         }
     }
 
-    /// The shard a word is filed in: its first two characters (code points), or its only one.
+    /// The shard a word is filed in: its first two characters (code points), or its only one; a
+    /// Chinese or Japanese word (two characters at most) its first, so a lone character's words
+    /// share a file.
     public static func shardKey(_ word: String) -> String {
-        String(String.UnicodeScalarView(word.unicodeScalars.prefix(2)))
+        String(String.UnicodeScalarView(word.unicodeScalars.prefix(startsCJK(word) ? 1 : 2)))
     }
 
     /// The keys, among `keys` (those of `meta.js`), of the word files a query word needs: a lone
-    /// character matches only itself; a longer word matches every word it begins, and those are
-    /// in the files whose key begins it or that it begins (`SearchIndex.cut`). The script's
-    /// `wordKeys` is the same.
+    /// character matches only itself (a Chinese or Japanese one, every word it begins); a longer
+    /// word matches every word it begins, and those are in the files whose key begins it or that
+    /// it begins (`SearchIndex.cut`). The script's `wordKeys` is the same.
     public static func wordKeys(for word: String, in keys: [String]) -> [String] {
-        guard word.unicodeScalars.count > 1 else { return keys.contains(word) ? [word] : [] }
+        guard word.unicodeScalars.count > 1 || startsCJK(word) else { return keys.contains(word) ? [word] : [] }
         return keys.filter { key in
-            key.unicodeScalars.count > 1
+            (key.unicodeScalars.count > 1 || startsCJK(key))
                 && (word.unicodeScalars.starts(with: key.unicodeScalars) || key.unicodeScalars.starts(with: word.unicodeScalars))
         }
+    }
+
+    /// Whether the query word `word` finds the indexed word `token`: itself, or, for a word longer
+    /// than a character (or a Chinese or Japanese character), every word it begins.
+    public static func finds(_ word: String, _ token: String) -> Bool {
+        token == word || ((word.unicodeScalars.count > 1 || startsCJK(word)) && token.unicodeScalars.starts(with: word.unicodeScalars))
     }
 
     /// A shard key as a file name: ASCII letters and digits as they are, anything else as

@@ -66,6 +66,67 @@ final class SearchIndexScaleTests: XCTestCase {
 
     func testAQueryDownloadsUnderAMegabyteAndEveryPhotoIsFoundByItsTitle() throws {
         let entries = Self.library()
+        try check(entries, "\(Self.photoCount) photos") { entry in
+            let titleWord = entry.titleWords.sorted().first!
+            return [entry.record!.title, entry.record!.person!, entry.record!.placeTitle!,
+                    String(titleWord.prefix(3)), "\(titleWord) \(entry.record!.placeTitle!)"]
+        }
+    }
+
+    /// A Japanese library: titles of words written without spaces, found by any word inside them.
+    static func japaneseLibrary(_ count: Int) -> [SearchIndex.Entry] {
+        var random = SplitMix64(63)
+        let kanji = Array("山川海空花雪月日本京都東西南北寺神社城橋駅港町村森林湖島岬滝桜紅葉朝夕夜春夏秋冬風雨雲星光影古新大小高長白黒赤青緑金銀石岩砂道")
+        let kana = Array("あいうえおかきくけこがぎぐげごさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわをん")
+        let katakana = Array("アイウエオカキクケコガギグゲゴサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン")
+        let vocabulary = (0..<8_000).map { n -> String in
+            switch n % 3 {
+            case 0: return String((0..<Int.random(in: 2...3, using: &random)).map { _ in kanji.randomElement(using: &random)! })
+            case 1: return String((0..<Int.random(in: 3...5, using: &random)).map { _ in katakana.randomElement(using: &random)! }) + "ー"
+            default: return String(kanji.randomElement(using: &random)!) + String((0..<2).map { _ in kana.randomElement(using: &random)! })
+            }
+        }
+        func pick(_ count: Int) -> Int { Int(pow(Double.random(in: 0..<1, using: &random), 3) * Double(count)) }
+        let particles = ["の", "と", "から", "で", ""]
+        let people = (0..<300).map { vocabulary[$0 * 5] + vocabulary[$0 * 5 + 3] }
+        let towns = (0..<1500).map { vocabulary[$0 * 4 + 1] + "市" }
+        return (0..<count).map { n in
+            let title = (0..<3).map { _ in vocabulary[pick(5000)] }.joined(separator: particles[pick(particles.count)])
+            let description = (0..<10).map { _ in vocabulary[pick(8000)] }.joined(separator: "、")
+            let person = people[pick(300)]
+            let town = towns[pick(1500)]
+            let titleWords = Set(SearchText.words(title))
+            let all = titleWords.union(SearchText.words(description)).union(SearchText.words(person)).union(SearchText.words(town))
+            let record = SearchRecord(
+                id: String(format: "p%011x", n * 2_654_435_761 % 0xFFFF_FFFF_FF), title: title,
+                thumb: SearchRecord.Thumb(src: "media/\(String(format: "%016x", n &* 0x9E37_79B9))-400.jpg", width: 400, height: 300, srcset: nil),
+                alt: "\(title)（\(person)、\(town)）", person: person, placeTitle: town, placeSubtitle: "日本", placeSlug: "t\(n % 1500)")
+            return SearchIndex.Entry(words: all, titleWords: titleWords, id: record.id, record: record)
+        }
+    }
+
+    /// The same budget for 20,000 photos titled in Japanese; a word from inside a title, a lone
+    /// character and a title's every pair find it.
+    func testAJapaneseQueryDownloadsUnderAMegabyteAndFindsWordsInsideTitles() throws {
+        let entries = Self.japaneseLibrary(20_000)
+        try check(entries, "20000 photos in Japanese") { entry in
+            let title = Array(entry.record!.title.unicodeScalars)
+            let inside = String(String.UnicodeScalarView(title[2..<min(title.count, 5)]))
+            return [entry.record!.title, entry.record!.person!, entry.record!.placeTitle!, inside, String(title[3]),
+                    "\(inside) \(entry.record!.placeTitle!)"]
+        }
+        // A word from the middle of a title finds the photo; a lone character finds the words it begins.
+        let words = SearchText.words("京都の金閣寺")
+        XCTAssertEqual(words, ["京都", "都の", "の金", "金閣", "閣寺", "寺"])
+        XCTAssertTrue(SearchText.words("金閣").allSatisfy { query in words.contains { SearchText.finds(query, $0) } })
+        XCTAssertTrue(words.contains { SearchText.finds("閣", $0) })
+        XCTAssertFalse(SearchText.words("銀閣").allSatisfy { query in words.contains { SearchText.finds(query, $0) } })
+        XCTAssertEqual(SearchText.words("東京タワー2024年"), ["東京", "京タ", "タワ", "ワー", "ー", "2024", "年"])
+    }
+
+    /// Every photo found by its title's words where the script looks for them, and a query's download
+    /// (meta.js, its word files, the first page's photo files) under the budget.
+    private func check(_ entries: [SearchIndex.Entry], _ name: String, queries: (SearchIndex.Entry) -> [String]) throws {
         let started = Date()
         let index = SearchIndex(entries: entries)
         let seconds = Date().timeIntervalSince(started)
@@ -101,7 +162,7 @@ final class SearchIndexScaleTests: XCTestCase {
         }
 
         // The query as search.js plays it: the files its words need, the best first page of results.
-        func bytes(_ query: String) -> Int {
+        func play(_ query: String) -> (bytes: Int, found: Set<Int>) {
             var unique: [String] = []
             for word in SearchText.words(query) where !unique.contains(word) { unique.append(word) }
             if unique.contains(where: { $0.unicodeScalars.count > 1 }) { unique.removeAll { $0.unicodeScalars.count < 2 } }
@@ -111,7 +172,7 @@ final class SearchIndexScaleTests: XCTestCase {
                 var best: [Int: Int] = [:]
                 for key in SearchText.wordKeys(for: word, in: keys) {
                     loaded.insert("t-\(SearchText.fileName(forKey: key)).js")
-                    for token in wordsOfFile[key] ?? [] where token == word || (word.unicodeScalars.count > 1 && token.hasPrefix(word)) {
+                    for token in wordsOfFile[key] ?? [] where SearchText.finds(word, token) {
                         for posting in postings[token]!.numbers {
                             let score = (token == word ? 2 : 1) + (posting & 1 == 1 ? 2 : 0)
                             best[posting >> 1] = max(best[posting >> 1] ?? 0, score)
@@ -132,17 +193,18 @@ final class SearchIndexScaleTests: XCTestCase {
             }
             results.sort { $0.score != $1.score ? $0.score > $1.score : $0.number < $1.number }
             for result in results.prefix(Self.firstPage) { loaded.insert("p-\(result.number / shard).js") }
-            return loaded.reduce(0) { $0 + (files[Substring($1)]?.data.count ?? 0) }
+            return (loaded.reduce(0) { $0 + (files[Substring($1)]?.data.count ?? 0) }, Set(results.map(\.number)))
         }
+        func bytes(_ query: String) -> Int { play(query).bytes }
 
         var random = SplitMix64(7)
         var measured: [(query: String, bytes: Int)] = []
         for _ in 0..<40 {
-            let entry = entries[Int.random(in: 0..<entries.count, using: &random)]
-            let titleWord = entry.titleWords.sorted().first!
-            for query in [entry.record!.title, entry.record!.person!, entry.record!.placeTitle!,
-                          String(titleWord.prefix(3)), "\(titleWord) \(entry.record!.placeTitle!)"] {
-                measured.append((query, bytes(query)))
+            let number = Int.random(in: 0..<entries.count, using: &random)
+            for query in queries(entries[number]) {
+                let played = play(query)
+                XCTAssertTrue(played.found.contains(number), "\"\(query)\" finds photo \(number)")
+                measured.append((query, played.bytes))
             }
         }
         // The Favorites or Recents page of a visitor with 50 photos kept: each photo's identifier
@@ -164,7 +226,7 @@ final class SearchIndexScaleTests: XCTestCase {
         let sorted = measured.map(\.bytes).sorted()
         let words = index.files.filter { $0.path.contains("/t-") }.map(\.data.count)
         print("""
-            search index of \(Self.photoCount) photos: \(index.files.count) files, \(index.files.map(\.data.count).reduce(0, +) / 1_048_576) MB, \
+            search index of \(name): \(index.files.count) files, \(index.files.map(\.data.count).reduce(0, +) / 1_048_576) MB, \
             made in \(String(format: "%.1f", seconds)) s; meta.js \(files["meta.js"]!.data.count / 1024) KB (\(keys.count) word files, \
             largest \(words.max()! / 1024) KB); a query downloads \(sorted[sorted.count / 2] / 1024) KB (median of \(sorted.count)), \
             at most \(largest.bytes / 1024) KB ("\(largest.query)"); two letters at worst \(twoLetters.bytes / 1024) KB ("\(twoLetters.query)"); \

@@ -69,7 +69,8 @@ final class SearchIndexTests: XCTestCase {
     func testTextIsFoldedAndCutIntoWordsAsTheScriptDoes() {
         XCTAssertEqual(SearchText.words("Café crème, Éze — Møre og Romsdal!"), ["cafe", "creme", "eze", "møre", "og", "romsdal"])
         XCTAssertEqual(SearchText.words("Hubble's 10,000 İstanbul"), ["hubble", "s", "10", "000", "istanbul"])
-        XCTAssertEqual(SearchText.words("東京タワー at night"), ["東京タワー", "at", "night"])
+        XCTAssertEqual(SearchText.words("東京タワー at night"), ["東京", "京タ", "タワ", "ワー", "ー", "at", "night"], "Japanese in pairs")
+        XCTAssertEqual(SearchText.shardKey("東京"), "東")
         XCTAssertEqual(SearchText.shardKey("golden"), "go")
         XCTAssertEqual(SearchText.shardKey("a"), "a")
         XCTAssertEqual(SearchText.fileName(forKey: "go"), "go")

@@ -70,14 +70,46 @@
     out = out.replace(/\u03c2/g, "\u03c3");
     return kept ? out.normalize("NFC") : out;
   }
-  function words(text) { return fold(text).match(/[\p{L}\p{N}\p{M}]+/gu) || []; }
+  // Han and kana (SearchText.cjkScripts): a run of them is cut into its pairs of neighbours and its
+  // last character (SearchText.scalarWords).
+  var cjkScripts = [[0x3005, 0x3007], [0x3040, 0x30ff], [0x31f0, 0x31ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff],
+    [0xf900, 0xfaff], [0xff66, 0xff9f], [0x20000, 0x3ffff]];
+  function isCJK(code) {
+    return cjkScripts.some(function (range) { return code >= range[0] && code <= range[1]; });
+  }
+  function startsCJK(word) { return word.length > 0 && isCJK(word.codePointAt(0)); }
+  function words(text) {
+    var out = [];
+    (fold(text).match(/[\p{L}\p{N}\p{M}]+/gu) || []).forEach(function (run) {
+      var part = [], inCJK = false;
+      function end() {
+        if (!part.length) return;
+        if (inCJK && part.length > 1) {
+          for (var i = 0; i + 1 < part.length; i++) out.push(part[i] + part[i + 1]);
+          out.push(part[part.length - 1]);
+        } else {
+          out.push(part.join(""));
+        }
+        part = [];
+      }
+      Array.from(run).forEach(function (ch) {
+        var cjk = /\p{M}/u.test(ch) ? inCJK : isCJK(ch.codePointAt(0));
+        if (cjk !== inCJK) end();
+        inCJK = cjk;
+        part.push(ch);
+      });
+      end();
+    });
+    return out;
+  }
   function length(text) { return Array.from(text).length; }
   // The word files a query word needs (SearchText.wordKeys): a lone character matches only
-  // itself; a longer word every word it begins, in the files whose key begins it or that it begins.
+  // itself (a Chinese or Japanese one, every word it begins); a longer word every word it begins,
+  // in the files whose key begins it or that it begins.
   function wordKeys(m, word) {
-    if (length(word) < 2) return m.keySet[word] ? [word] : [];
+    if (length(word) < 2 && !startsCJK(word)) return m.keySet[word] ? [word] : [];
     return m.keys.filter(function (key) {
-      return length(key) > 1 && (word.lastIndexOf(key, 0) === 0 || key.lastIndexOf(word, 0) === 0);
+      return (length(key) > 1 || startsCJK(key)) && (word.lastIndexOf(key, 0) === 0 || key.lastIndexOf(word, 0) === 0);
     });
   }
   function fileKey(key) {
@@ -152,7 +184,8 @@
         files.forEach(function (file) {
           Object.keys(file).forEach(function (token) {
             var exact = token === word;
-            if (!exact && (length(word) < 2 || token.lastIndexOf(word, 0) !== 0)) return;
+            // SearchText.finds
+            if (!exact && ((length(word) < 2 && !startsCJK(word)) || token.lastIndexOf(word, 0) !== 0)) return;
             var posting = 0;
             file[token].forEach(function (delta) {
               posting += delta;
