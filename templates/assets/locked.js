@@ -2,11 +2,16 @@
    from the password by PBKDF2-SHA256, as Folio's AlbumCipher made it). The key is derived here
    with WebCrypto from what the visitor types, the page decrypted and written in place of this
    one. The key (never the password) is kept for the browser session, so the album's other pages
-   open without asking again. It starts once the page's deferred scripts have run: what it says
-   is the site's language's (Folio.say, folio.js). */
+   open without asking again. It starts at once, so a kept key opens the page before the theme's
+   deferred scripts run (they run once, on the page decrypted); what it says is the site's
+   language's (Folio.say, folio.js), said once those scripts have run. */
 (function () {
   "use strict";
   function say(key) { return window.Folio && Folio.say ? Folio.say(key) : key; }
+  function whenReady(then) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", then);
+    else then();
+  }
   function start() {
     var form = document.getElementById("locked-form");
     var payload = document.getElementById("locked-payload");
@@ -26,10 +31,10 @@
       for (var i = 0; i < view.length; i++) text += String.fromCharCode(view[i]);
       return btoa(text);
     }
-    function tell(text) { status.textContent = text; }
+    function tell(key) { whenReady(function () { status.textContent = say(key); }); }
 
     if (!window.crypto || !window.crypto.subtle) {
-      tell(say("locked.no-crypto"));
+      tell("locked.no-crypto");
       form.querySelector("button").disabled = true;
       return;
     }
@@ -62,7 +67,7 @@
       form.addEventListener("submit", function (event) {
         event.preventDefault();
         var password = document.getElementById("locked-password").value;
-        tell(say("locked.opening"));
+        tell("locked.opening");
         derive(password).then(function (raw) {
           return subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]).then(function (key) {
             return open(key).then(function () {
@@ -70,12 +75,11 @@
             });
           });
         }).catch(function () {
-          tell(say("locked.wrong"));
+          tell("locked.wrong");
           document.getElementById("locked-password").select();
         });
       });
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  start();
 })();
