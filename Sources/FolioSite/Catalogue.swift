@@ -42,15 +42,15 @@ public struct Catalogue: Sendable, Equatable {
     public static func parse(_ text: String, tag: String, file: String) throws -> Catalogue {
         var catalogue = Catalogue(tag: tag, files: [file])
         var seen: Set<String> = []
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             func failure(_ reason: String) -> FolioError { FolioError(path: file, reason: "line \(number + 1): \(reason)") }
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}")))
+            let line = trimmed(raw)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw failure("no '=' between a key and its text")
             }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed(line[..<equals]))
+            let value = String(trimmed(line[line.index(after: equals)...]))
             if name.hasPrefix("@") {
                 let parts = name.split(separator: " ", omittingEmptySubsequences: true)
                 guard parts.count == 2, parts[0] == "@plural", let category = PluralRules.Category(rawValue: String(parts[1])) else {
@@ -90,6 +90,13 @@ public struct Catalogue: Sendable, Equatable {
             }
         }
         return catalogue
+    }
+
+    /// `text` without the spaces, tabs, carriage return and byte-order mark around it.
+    private static func trimmed(_ text: Substring) -> Substring {
+        func isSpace(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" || c == "\u{FEFF}" || c == "\r\n" || c.isWhitespace && !c.isNewline }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return text[first...last]
     }
 
     private static func isKeyScalar(_ scalar: Unicode.Scalar) -> Bool {

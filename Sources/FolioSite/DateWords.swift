@@ -3,8 +3,9 @@ import Synchronization
 
 /// How a locale writes the numbers and dates pages show, by ICU through Foundation's format
 /// styles, every date in UTC (a photo's time is the one its camera kept, not the reader's). A
-/// library's timelines ask for the day of each of their photos: each day's text is made once and
-/// kept, so a build of thousands of pages asks ICU a few thousand times, not once a photo.
+/// library's timelines ask for the day of each of their photos and its pages for the time: each
+/// day's and each minute's text is made once and kept, so a build of thousands of pages asks ICU
+/// a few thousand times, not once a photo.
 final class DateWords: Sendable {
     private let locale: Locale
     private let dayStyle: Date.FormatStyle
@@ -17,6 +18,8 @@ final class DateWords: Sendable {
     /// below a thousand, and Latin digits): they are, without asking ICU.
     private let plainDigits: Bool
     private let days = Mutex<[Int: String]>([:])
+    /// The times of day said so far, by minute of the day (in UTC, a time's text is its minute's).
+    private let times = Mutex<[Int: String]>([:])
 
     init(locale: Locale) {
         self.locale = locale
@@ -60,7 +63,16 @@ final class DateWords: Sendable {
         return made
     }
 
-    func time(_ date: Date) -> String { timeStyle.format(date) }
+    func time(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e13 else { return timeStyle.format(date) }
+        let minute = Int((seconds / 60).rounded(.down)) % 1440
+        let key = minute < 0 ? minute + 1440 : minute
+        if let known = times.withLock({ $0[key] }) { return known }
+        let made = timeStyle.format(date)
+        times.withLock { $0[key] = made }
+        return made
+    }
 
     func days(from first: Date, to last: Date) -> String {
         guard first < last else { return day(first) }

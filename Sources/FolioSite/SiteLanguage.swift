@@ -1,5 +1,6 @@
 import FolioCore
 import Foundation
+import Synchronization
 
 /// The site's `language` as its pages speak it: the theme's catalogue for it (with the site's own
 /// phrases over it), English for any phrase it lacks, and ICU's forms of numbers and dates for the
@@ -15,27 +16,35 @@ public struct SiteLanguage: Sendable {
     public let catalogue: Catalogue?
     /// English, which every phrase falls back to.
     public let english: Catalogue
-    /// How numbers and dates are written (ICU, through Foundation).
-    public let locale: Locale
+    /// How numbers and dates are written and names ordered (ICU, through Foundation).
+    public var locale: Locale { forms.locale }
     /// The same locale as the theme's scripts give `Intl`.
     public let localeTag: String
-    public let rightToLeft: Bool
+    /// Whether the language is written right to left (ICU's character order for the tag).
+    public var rightToLeft: Bool { forms.rightToLeft }
     /// What the build says once about the catalogues: phrases a language lacks, and the like.
     public let issues: [BuildIssue]
     /// Each phrase, resolved: its entry, and the plural rules that choose its form.
     private let phrases: [String: (entry: Catalogue.Entry, plurals: PluralRules, fallback: Bool)]
-    private let dates: DateWords
+    /// The phrases the Swift side says, each cut at its names once.
+    private let said: [Phrase: Said]
+    private enum Said: Sendable {
+        case text(PhraseText)
+        case counted([PluralRules.Category: PhraseText], PluralRules)
+    }
+    /// ICU's forms, made when first asked for: a build with nothing to draw never loads them.
+    private let forms: Forms
+    private var dates: DateWords { forms.dates }
 
     /// `catalogues` by tag, lowercased: the theme's, each with the site's file of the same name over it.
     public init(tag: String, catalogues: [String: Catalogue]) {
         self.tag = tag
         let english = catalogues["en"] ?? Catalogue(tag: "en")
         self.english = english
-        let found = Self.candidates(tag).lazy.compactMap { catalogues[$0.lowercased()] }.first
+        // A tag as a catalogue is named needs no look at ICU's subtags.
+        let found = catalogues[tag.lowercased()] ?? Self.candidates(tag).lazy.compactMap { catalogues[$0.lowercased()] }.first
         catalogue = found
         localeTag = Self.localeTag(for: tag)
-        locale = Locale(identifier: localeTag)
-        rightToLeft = Locale.Language(identifier: tag).characterDirection == .rightToLeft
         var phrases: [String: (entry: Catalogue.Entry, plurals: PluralRules, fallback: Bool)] = [:]
         for (key, entry) in english.entries { phrases[key] = (entry, english.plurals, true) }
         var issues: [BuildIssue] = []
@@ -73,8 +82,17 @@ public struct SiteLanguage: Sendable {
             }
         }
         self.phrases = phrases
+        var said: [Phrase: Said] = [:]
+        for phrase in Phrase.allCases {
+            switch phrases[phrase.rawValue]?.entry {
+            case .text(let text)?: said[phrase] = .text(PhraseText(text))
+            case .counted(let forms)?: said[phrase] = .counted(forms.mapValues(PhraseText.init), phrases[phrase.rawValue]!.plurals)
+            case nil: break
+            }
+        }
+        self.said = said
         self.issues = issues
-        dates = DateWords(locale: locale)
+        forms = Forms(tag: tag, localeTag: localeTag)
     }
 
     /// English alone, from the default theme: for builders and renderers made without a
@@ -118,15 +136,17 @@ public struct SiteLanguage: Sendable {
 
     /// A phrase's text, its `{name}`s filled from `values` (a counted phrase: its `other` form).
     public func say(_ phrase: Phrase, _ values: KeyValuePairs<String, String> = [:]) -> String {
-        Self.fill(text(phrase.rawValue, count: nil), values)
+        guard let said = compiled(phrase, count: nil) else { return phrase.rawValue }
+        return values.isEmpty ? said.text : said.filled(values.map { ($0.key, $0.value) })
     }
 
     /// A counted phrase, in the form its language gives `count`, which fills `{count}` as the
     /// locale writes numbers.
     public func count(_ phrase: Phrase, _ count: Int, _ values: KeyValuePairs<String, String> = [:]) -> String {
+        guard let said = compiled(phrase, count: count) else { return phrase.rawValue }
         var all = [("count", number(count))]
         all += values.map { ($0.key, $0.value) }
-        return Self.fill(text(phrase.rawValue, count: count), all)
+        return said.filled(all)
     }
 
     /// The phrase `key` (a counted one's form for `count`); the key itself when no catalogue has it.
@@ -140,20 +160,21 @@ public struct SiteLanguage: Sendable {
         }
     }
 
+    /// What the Swift side says of `phrase` (its form for `count`), cut at its names.
+    private func compiled(_ phrase: Phrase, count: Int?) -> PhraseText? {
+        switch said[phrase] {
+        case .text(let text)?: return text
+        case .counted(let forms, let plurals)?:
+            let category = count.map(plurals.category) ?? .other
+            return forms[category] ?? forms[.other] ?? forms.values.first
+        case nil: return nil
+        }
+    }
+
     /// `text` with each `{name}` that `values` names replaced, in one pass: a value that holds
     /// braces is left as it is.
     static func fill(_ text: String, _ values: some Sequence<(String, String)>) -> String {
-        let values = Array(values)
-        guard !values.isEmpty, text.contains("{") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out += rest[..<open]
-            let name = rest[rest.index(after: open)..<close]
-            if let value = values.first(where: { $0.0 == name })?.1 { out += value } else { out += rest[open...close] }
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
+        PhraseText(text).filled(Array(values))
     }
 
     static func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
@@ -164,20 +185,12 @@ public struct SiteLanguage: Sendable {
     /// names replaced by that markup as it is (a link, a span), the rest from `values`, escaped.
     public func html(_ phrase: Phrase, count: Int? = nil, values: KeyValuePairs<String, String> = [:],
                      markup: KeyValuePairs<String, String>) -> String {
-        let text = text(phrase.rawValue, count: count)
         var escaped = values.map { ($0.key, HTMLText.escape($0.value)) }
         if let count { escaped.append(("count", HTMLText.escape(number(count)))) }
         escaped += markup.map { ($0.key, $0.value) }
         // The phrase's own words escaped, the values and the markup put in after.
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            out += HTMLText.escape(String(rest[..<open]))
-            let name = rest[rest.index(after: open)..<close]
-            out += escaped.first(where: { $0.0 == name })?.1 ?? HTMLText.escape(String(rest[open...close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + HTMLText.escape(String(rest))
+        let said = compiled(phrase, count: count) ?? PhraseText(phrase.rawValue)
+        return said.filled(words: HTMLText.escape) { name in escaped.first { $0.0 == name }?.1 }
     }
 
     // MARK: - Numbers and dates
@@ -260,6 +273,47 @@ public struct SiteLanguage: Sendable {
             + "window.folioWords = {\"locale\":\(JSONText.string(localeTag)),\"plurals\":\(JSONText.string(language)),"
             + "\"english\":[\(english.joined(separator: ","))],\"dir\":\"\(rightToLeft ? "rtl" : "ltr")\",\n"
             + "\"phrases\":{\n" + phrases.joined(separator: ",\n") + "}};\n"
+    }
+}
+
+/// The ICU side of a language, each made on first use and kept: how it writes numbers and dates,
+/// and its direction.
+private final class Forms: Sendable {
+    let tag: String
+    let localeTag: String
+    private let made = Mutex<(locale: Locale?, dates: DateWords?, rightToLeft: Bool?)>((nil, nil, nil))
+
+    init(tag: String, localeTag: String) {
+        self.tag = tag
+        self.localeTag = localeTag
+    }
+
+    var locale: Locale {
+        made.withLock { made in
+            if let locale = made.locale { return locale }
+            let locale = Locale(identifier: localeTag)
+            made.locale = locale
+            return locale
+        }
+    }
+
+    var dates: DateWords {
+        if let dates = made.withLock({ $0.dates }) { return dates }
+        let dates = DateWords(locale: locale)
+        return made.withLock { made in
+            if let first = made.dates { return first }
+            made.dates = dates
+            return dates
+        }
+    }
+
+    var rightToLeft: Bool {
+        made.withLock { made in
+            if let known = made.rightToLeft { return known }
+            let rightToLeft = Locale.Language(identifier: tag).characterDirection == .rightToLeft
+            made.rightToLeft = rightToLeft
+            return rightToLeft
+        }
     }
 }
 

@@ -41,8 +41,9 @@ final class LanguageTests: XCTestCase {
         var asked = Set(Phrase.allCases.map(\.rawValue))
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.theme.path)
         let templateWord = try NSRegularExpression(pattern: #"\{\{[#^/&{]?\s*words\.([a-z0-9.-]+)"#)
-        // A script asks on a line that says or counts, a key for each case: say(on ? "a.b" : "a.c").
-        let scriptWord = try NSRegularExpression(pattern: #"(?m)^(?=.*\b(?:say|count|sayNodes)\().*$"#)
+        // A script asks on a line that says (say, sayNodes, sayInStatus…) or counts, a key for each
+        // case: say(on ? "a.b" : "a.c").
+        let scriptWord = try NSRegularExpression(pattern: #"(?m)^(?=.*\b(?:say\w*|count)\().*$"#)
         let quotedKey = try NSRegularExpression(pattern: #""([a-z]+\.[a-z0-9.-]+)""#)
         var scripts = 0
         for file in files where file.hasSuffix(".mustache") || file.hasSuffix(".js") {

@@ -31,10 +31,10 @@
       for (var i = 0; i < view.length; i++) text += String.fromCharCode(view[i]);
       return btoa(text);
     }
-    function tell(key) { whenReady(function () { status.textContent = say(key); }); }
+    function sayInStatus(key) { whenReady(function () { status.textContent = say(key); }); }
 
     if (!window.crypto || !window.crypto.subtle) {
-      tell("locked.no-crypto");
+      sayInStatus("locked.no-crypto");
       form.querySelector("button").disabled = true;
       return;
     }
@@ -67,7 +67,7 @@
       form.addEventListener("submit", function (event) {
         event.preventDefault();
         var password = document.getElementById("locked-password").value;
-        tell("locked.opening");
+        sayInStatus("locked.opening");
         derive(password).then(function (raw) {
           return subtle.importKey("raw", raw, "AES-GCM", false, ["decrypt"]).then(function (key) {
             return open(key).then(function () {
@@ -75,7 +75,7 @@
             });
           });
         }).catch(function () {
-          tell("locked.wrong");
+          sayInStatus("locked.wrong");
           document.getElementById("locked-password").select();
         });
       });
