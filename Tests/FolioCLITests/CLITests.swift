@@ -192,6 +192,31 @@ final class CLITests: CLITestCase {
         XCTAssertTrue(unknown.errors.contains("nope"), unknown.errors)
     }
 
+    /// A site started in Polish is called and built in Polish; one in Arabic reads right to left.
+    func testNewInAnotherLanguageSpeaksItFromTheFirstBuild() throws {
+        let folder = try temporaryFolder().appendingPathComponent("zdjecia")
+        XCTAssertEqual(try folio(["new", folder.path, "--language", "pl"]).status, 0)
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("content/photo1.jpg"),
+                                         to: folder.appendingPathComponent("content/plaza.jpg"))
+        let build = try folio(["build"], in: folder)
+        XCTAssertEqual(build.status, 0, build.errors)
+        XCTAssertEqual(build.errors, "", "Polish lacks no phrase")
+        let home = try String(contentsOf: folder.appendingPathComponent("public/index.html"), encoding: .utf8)
+        XCTAssertTrue(home.contains(#"<html lang="pl">"#), home)
+        XCTAssertTrue(home.contains("<h1>Moje zdjęcia</h1>"), "the title the language gives a new site")
+        XCTAssertTrue(home.contains(">Miejsca<"), "the navigation in Polish")
+
+        let arabic = try temporaryFolder().appendingPathComponent("suwar")
+        XCTAssertEqual(try folio(["new", arabic.path, "--language", "ar", "--title", "صوري"]).status, 0)
+        XCTAssertEqual(try folio(["build"], in: arabic).status, 0)
+        let page = try String(contentsOf: arabic.appendingPathComponent("public/index.html"), encoding: .utf8)
+        XCTAssertTrue(page.contains(#"<html lang="ar" dir="rtl">"#), page)
+
+        let unknown = try folio(["new", try temporaryFolder().appendingPathComponent("x").path, "--language", "pt-BR"])
+        XCTAssertEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.output.contains("no catalogue for the language 'pt-BR'"), unknown.output)
+    }
+
     func testServeOnATakenPortGivenByNameIsAnError() throws {
         let site = try temporaryFolder()
         try FileManager.default.createDirectory(at: site.appendingPathComponent("content"), withIntermediateDirectories: true)
