@@ -80,7 +80,7 @@ struct ConfigureStep: BuildStep {
             throw FolioError(reason: "cannot find the default theme; set FOLIO_THEME to the templates/ folder of Folio")
         }
         let theme = try Theme.load(defaultFolder: themeFolder, siteFolder: paths.templates, files: run.files)
-        let language = SiteLanguage(tag: settings.language, catalogues: theme.catalogues)
+        let language = try SiteLanguage(tag: settings.language, words: theme.words)
         let shown = language.issues.map { BuildIssue(severity: $0.severity, path: paths.shown(URL(fileURLWithPath: $0.path)), reason: $0.reason) }
         return ConfiguredSite(
             paths: paths, settings: settings, theme: theme, language: language,

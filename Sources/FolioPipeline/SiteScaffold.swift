@@ -15,7 +15,7 @@ public enum SiteScaffold {
             throw FolioError(path: paths.content.path, reason: "already exists; not touching an existing site")
         }
         try fm.createDirectory(at: paths.content, withIntermediateDirectories: true)
-        let words = SiteLanguage(tag: language, catalogues: Theme.defaultFolder().flatMap { try? Theme.catalogues(in: $0) } ?? [:])
+        let words = try SiteLanguage(tag: language, words: Theme.defaultFolder().flatMap { try? Theme.words(in: $0) } ?? ThemeWords())
         var settings = SiteSettings()
         settings.title = title ?? words.say(.siteTitle)
         settings.language = language

@@ -40,7 +40,7 @@ public struct PageRenderer: Sendable {
     public init(theme: Theme, settings: SiteSettings, language: SiteLanguage? = nil) {
         self.theme = theme
         self.settings = settings
-        let language = language ?? SiteLanguage(tag: settings.language, catalogues: theme.catalogues)
+        let language = language ?? (try? SiteLanguage(tag: settings.language, words: theme.words)) ?? .defaultTheme
         self.language = language
         words = language.templateWords
     }

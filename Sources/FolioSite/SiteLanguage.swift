@@ -95,11 +95,23 @@ public struct SiteLanguage: Sendable {
         forms = Forms(tag: tag, localeTag: localeTag)
     }
 
+    /// The language of `tag` in a theme's words: English's catalogue and the one the tag finds are
+    /// read, no other.
+    public init(tag: String, words: ThemeWords) throws {
+        let tags = words.tags
+        let found = tags.contains(tag.lowercased()) ? tag : Self.candidates(tag).first { tags.contains($0.lowercased()) }
+        var catalogues: [String: Catalogue] = [:]
+        for read in Set(["en"] + (found.map { [$0.lowercased()] } ?? [])) {
+            catalogues[read] = try words.catalogue(read)
+        }
+        self.init(tag: tag, catalogues: catalogues)
+    }
+
     /// English alone, from the default theme: for builders and renderers made without a
     /// configured site (tests, the benchmark). A build resolves the site's own.
     public static let defaultTheme: SiteLanguage = {
-        let catalogues = Theme.defaultFolder().flatMap { try? Theme.catalogues(in: $0) } ?? [:]
-        return SiteLanguage(tag: "en", catalogues: catalogues)
+        let words = Theme.defaultFolder().flatMap { try? Theme.words(in: $0) } ?? ThemeWords()
+        return (try? SiteLanguage(tag: "en", words: words)) ?? SiteLanguage(tag: "en", catalogues: [:])
     }()
 
     /// The catalogues a tag may find, most specific first: as written, then with its script

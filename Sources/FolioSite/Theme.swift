@@ -12,9 +12,9 @@ public struct Theme: Sendable {
     /// The world the maps are drawn on (`WorldBasemap.source`), as text, with the name of the file
     /// it came from; nil when no theme folder has one.
     public let basemap: (text: String, file: String)?
-    /// The catalogues of phrases (`words/<tag>.txt`), by tag lowercased: the theme's, each with
-    /// the site's file of the same name over it phrase by phrase, and the site's own languages.
-    public let catalogues: [String: Catalogue]
+    /// The catalogues of phrases (`words/<tag>.txt`): the theme's, each with the site's file of
+    /// the same name over it phrase by phrase, and the site's own languages.
+    public let words: ThemeWords
 
     static let requiredTemplates = ["layout", "home", "places", "list", "photos", "photo"]
 
@@ -23,7 +23,7 @@ public struct Theme: Sendable {
         var folders: [URL] = []
         var fingerprintText = ""
         var basemap: (text: String, file: String)?
-        var catalogues: [String: Catalogue] = [:]
+        var words = ThemeWords()
         for folder in [defaultFolder] + (siteFolder.map { [$0] } ?? []) {
             guard files.isFolder(folder) else { continue }
             for name in try files.files(under: folder) {
@@ -31,10 +31,7 @@ public struct Theme: Sendable {
                 let data = try files.read(url)
                 fingerprintText += "\(name):\(ContentHash.hex(data))\n"
                 if name == WorldBasemap.source { basemap = (String(decoding: data, as: UTF8.self), url.path) }
-                if let tag = catalogueTag(name) {
-                    let catalogue = try Catalogue.parse(String(decoding: data, as: UTF8.self), tag: tag, file: url.path)
-                    catalogues[tag.lowercased()] = catalogues[tag.lowercased()].map { $0.overridden(by: catalogue) } ?? catalogue
-                }
+                if let tag = catalogueTag(name) { words.add(tag: tag, file: url.path, text: String(decoding: data, as: UTF8.self)) }
                 guard name.hasSuffix(".mustache") else { continue }
                 let text = String(decoding: data, as: UTF8.self)
                 do {
@@ -49,7 +46,7 @@ public struct Theme: Sendable {
             throw FolioError(path: defaultFolder.appendingPathComponent("\(name).mustache").path, reason: "template missing from the theme")
         }
         return Theme(library: library, assetFolders: folders, fingerprint: ContentHash.hex(fingerprintText), basemap: basemap,
-                     catalogues: catalogues)
+                     words: words)
     }
 
     /// The folder of a theme's catalogues of phrases.
@@ -62,15 +59,20 @@ public struct Theme: Sendable {
         return tag.isEmpty || tag.contains("/") ? nil : String(tag)
     }
 
-    /// The catalogues of one theme folder alone, by tag lowercased.
-    public static func catalogues(in folder: URL, files: any FileAccess = LocalFileAccess()) throws -> [String: Catalogue] {
-        var catalogues: [String: Catalogue] = [:]
+    /// The catalogues of one theme folder alone.
+    public static func words(in folder: URL, files: any FileAccess = LocalFileAccess()) throws -> ThemeWords {
+        var words = ThemeWords()
         for name in try files.files(under: folder) {
             guard let tag = catalogueTag(name) else { continue }
             let url = folder.appendingPathComponent(name)
-            catalogues[tag.lowercased()] = try Catalogue.parse(String(decoding: try files.read(url), as: UTF8.self), tag: tag, file: url.path)
+            words.add(tag: tag, file: url.path, text: String(decoding: try files.read(url), as: UTF8.self))
         }
-        return catalogues
+        return words
+    }
+
+    /// Every catalogue of one theme folder alone, read, by tag lowercased.
+    public static func catalogues(in folder: URL, files: any FileAccess = LocalFileAccess()) throws -> [String: Catalogue] {
+        try words(in: folder, files: files).all()
     }
 
     /// The default theme: `FOLIO_THEME` when set; the `share/folio/templates` an install put

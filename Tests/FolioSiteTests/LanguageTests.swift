@@ -177,4 +177,25 @@ final class LanguageTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("line 1"), "\(error)")
         }
     }
+
+    /// A site reads English's catalogue and its own language's, no other: another language's file
+    /// that does not read stops only a site in that language, and says where.
+    func testASiteReadsOnlyTheCataloguesItSpeaks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-words-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("words"), withIntermediateDirectories: true)
+        for tag in ["en", "pl"] {
+            try FileManager.default.copyItem(at: Self.theme.appendingPathComponent("words/\(tag).txt"),
+                                             to: folder.appendingPathComponent("words/\(tag).txt"))
+        }
+        try Data("section.places = Orte\nthis line has no equals sign\n".utf8).write(to: folder.appendingPathComponent("words/de.txt"))
+        let words = try Theme.words(in: folder)
+        XCTAssertEqual(words.tags, ["en", "pl", "de"])
+        XCTAssertEqual(try SiteLanguage(tag: "pl-PL", words: words).say(.sectionPlaces), "Miejsca")
+        XCTAssertEqual(try SiteLanguage(tag: "fr", words: words).say(.sectionPlaces), "Places", "no French: English words")
+        XCTAssertThrowsError(try SiteLanguage(tag: "de", words: words)) { error in
+            XCTAssertTrue("\(error)".contains("de.txt"), "\(error)")
+            XCTAssertTrue("\(error)".contains("line 2"), "\(error)")
+        }
+    }
 }
