@@ -169,6 +169,25 @@ public enum SearchText {
         }
     }
 
+    /// The words a query looks for: its words once each; beside longer words, a lone letter is one
+    /// being typed and is left out, but not a Chinese or Japanese character standing alone (the
+    /// last of a longer run is in that run's last pair already). The script's `queryWords` is the same.
+    public static func queryWords(_ query: String) -> [String] {
+        var unique: [String] = []
+        for word in words(query) where !unique.contains(word) { unique.append(word) }
+        guard unique.contains(where: { $0.unicodeScalars.count > 1 }) else { return unique }
+        var kept: [String] = []
+        for (at, word) in unique.enumerated() {
+            if word.unicodeScalars.count > 1 {
+                kept.append(word)
+            } else if startsCJK(word), at == 0 || unique[at - 1].unicodeScalars.count < 2
+                        || unique[at - 1].unicodeScalars.last != word.unicodeScalars.first {
+                kept.append(word)
+            }
+        }
+        return kept
+    }
+
     /// Whether the query word `word` finds the indexed word `token`: itself, or, for a word longer
     /// than a character (or a Chinese or Japanese character), every word it begins.
     public static func finds(_ word: String, _ token: String) -> Bool {

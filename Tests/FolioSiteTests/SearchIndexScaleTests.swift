@@ -122,6 +122,10 @@ final class SearchIndexScaleTests: XCTestCase {
         XCTAssertTrue(words.contains { SearchText.finds("閣", $0) })
         XCTAssertFalse(SearchText.words("銀閣").allSatisfy { query in words.contains { SearchText.finds(query, $0) } })
         XCTAssertEqual(SearchText.words("東京タワー2024年"), ["東京", "京タ", "タワ", "ワー", "ー", "2024", "年"])
+        // Beside longer words a lone Latin letter is being typed; a lone character is a word.
+        XCTAssertEqual(SearchText.queryWords("golden g"), ["golden"])
+        XCTAssertEqual(SearchText.queryWords("寺 temple"), ["寺", "temple"])
+        XCTAssertEqual(SearchText.queryWords("金閣寺"), ["金閣", "閣寺"], "the run's last character is in its last pair")
     }
 
     /// Every photo found by its title's words where the script looks for them, and a query's download
@@ -163,9 +167,7 @@ final class SearchIndexScaleTests: XCTestCase {
 
         // The query as search.js plays it: the files its words need, the best first page of results.
         func play(_ query: String) -> (bytes: Int, found: Set<Int>) {
-            var unique: [String] = []
-            for word in SearchText.words(query) where !unique.contains(word) { unique.append(word) }
-            if unique.contains(where: { $0.unicodeScalars.count > 1 }) { unique.removeAll { $0.unicodeScalars.count < 2 } }
+            let unique = SearchText.queryWords(query)
             var loaded: Set<String> = ["meta.js"]
             var scores: [[Int: Int]] = []
             for word in unique {

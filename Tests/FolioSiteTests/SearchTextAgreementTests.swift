@@ -25,6 +25,7 @@ final class SearchTextAgreementTests: XCTestCase {
         "العربية", "مَدْرَسَة", "עִבְרִית", "ש\u{5C1}", "\u{202E}txet\u{202C}", "\u{200F}abc", "فارسی ۱۲۳",
         "हिन्दी", "தமிழ்", "ไทย", "ກາ", "ᏣᎳᎩ", "Ꭰ", "𐐀𐐨", "Ⅻ", "ⅻ", "①②", "²", "½", "٣", "߀",
         "ﬀoo", "ℌ", "ℵ", "\u{2126}", "\u{3A9}", "\u{212A}", "\u{212B}", "µ", "ſ", "ǰ", "ẖ", "Ｉ", "ᲐᲑ", "ა",
+        "寺 temple", "golden g", "金閣寺 寺", "a 東", "東 京",
         "a\u{200D}b", "a\u{200B}b", "a\u{AD}b", "a\u{FEFF}b", "a\u{00A0}b", "a\u{3000}b", "a\tb\nc", "a_b", "a-b", "a'b", "a’b", "x·y",
         "\u{E000}", "\u{10FFFD}", "\u{FFFD}", "\u{1F3FB}", "\u{FE0F}", "\u{20DD}", "a\u{20DD}", "\u{1D400}\u{1D41A}",
     ]
@@ -46,7 +47,7 @@ final class SearchTextAgreementTests: XCTestCase {
     /// What the fixture holds: every string, its folding and its words, as the build makes them.
     static func fixtureData() throws -> Data {
         let cases = strings().map { text -> [String: Any] in
-            ["text": text, "fold": SearchText.fold(text), "words": SearchText.words(text)]
+            ["text": text, "fold": SearchText.fold(text), "words": SearchText.words(text), "query": SearchText.queryWords(text)]
         }
         return try JSONSerialization.data(withJSONObject: cases, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }

@@ -103,6 +103,19 @@
     return out;
   }
   function length(text) { return Array.from(text).length; }
+  // The words a query looks for (SearchText.queryWords): each once; beside longer words a lone
+  // letter is one being typed and is left out, but not a Chinese or Japanese character standing
+  // alone (the last of a longer run is in its last pair already).
+  function queryWords(query) {
+    var unique = words(query).filter(function (w, i, all) { return all.indexOf(w) === i; });
+    if (!unique.some(function (w) { return length(w) > 1; })) return unique;
+    return unique.filter(function (w, i) {
+      if (length(w) > 1) return true;
+      if (!startsCJK(w)) return false;
+      var before = i > 0 ? Array.from(unique[i - 1]) : [];
+      return before.length < 2 || before[before.length - 1] !== w;
+    });
+  }
   // The word files a query word needs (SearchText.wordKeys): a lone character matches only
   // itself (a Chinese or Japanese one, every word it begins); a longer word every word it begins,
   // in the files whose key begins it or that it begins.
@@ -174,9 +187,7 @@
   // Photo numbers matching every word of `query`, best first: a whole word beats the start of
   // one, a word of the title beats one elsewhere; then newest first (lowest number).
   function search(query) {
-    var unique = words(query).filter(function (w, i, all) { return all.indexOf(w) === i; });
-    // A lone letter is a word of its own ("9", "東"); beside longer words it is one being typed.
-    if (unique.some(function (w) { return length(w) > 1; })) unique = unique.filter(function (w) { return length(w) > 1; });
+    var unique = queryWords(query);
     if (!unique.length) return Promise.resolve([]);
     return Promise.all(unique.map(function (word) {
       return wordFiles(word).then(function (files) {
@@ -223,6 +234,7 @@
   Folio.search = search;
   Folio.debounce = debounce;
   Folio.words = words;
+  Folio.queryWords = queryWords;
   Folio.fold = fold;
   Folio.meta = meta;
   Folio.photoAt = photoAt;
