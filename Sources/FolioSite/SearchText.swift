@@ -1,9 +1,9 @@
 import Foundation
 
-/// How search sees text: lowercased, without accents, cut into words of letters and digits.
-/// The theme's script (`assets/search.js`, `fold` and `words`) does exactly the same to what the
-/// visitor types, so the two must change together; the browser test `test_text_folding.py` holds
-/// them to it on hostile text.
+/// How search sees text: lowercased, without accents, cut into words of letters and digits
+/// (Chinese and Japanese into pairs of characters). The theme's script (`assets/search.js`: `fold`,
+/// `words`, `queryWords`, `wordKeys`) does exactly the same to what the visitor types, so the two
+/// must change together; the browser test `test_text_folding.py` holds them to it on hostile text.
 public enum SearchText {
     /// Lowercase first, then decompose and drop the marks that are accents: those on a letter of
     /// the Latin, Greek, Cyrillic, Hebrew or Arabic script ("Éze" → "eze", a vowel point off a
