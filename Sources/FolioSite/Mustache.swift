@@ -233,7 +233,7 @@ private struct TemplateDrawing {
         }
     }
 
-    /// HTML-escaped: `& < > " '`, the runs between them appended whole.
+    /// HTML-escaped (`HTMLText`): `& < > " '`.
     private static func escape(_ value: TemplateValue, into out: inout String) {
         var text: String
         switch value {
@@ -244,28 +244,7 @@ private struct TemplateDrawing {
             text = ""
             write(value, into: &text)
         }
-        let plain = text.withUTF8 { bytes -> Bool in
-            var start = 0
-            for (at, byte) in bytes.enumerated() {
-                let entity: String
-                switch byte {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                default: continue
-                }
-                if at > start { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self) }
-                out += entity
-                start = at + 1
-            }
-            if start == 0 { return true }
-            if start < bytes.count { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self) }
-            return false
-        }
-        // Nothing to escape (nearly every value): the string itself, not a copy of its bytes.
-        if plain { out += text }
+        HTMLText.escape(text, into: &out)
     }
 }
 

@@ -161,17 +161,6 @@ public struct SiteLanguage: Sendable {
         return said.filled(all)
     }
 
-    /// The phrase `key` (a counted one's form for `count`); the key itself when no catalogue has it.
-    func text(_ key: String, count: Int?) -> String {
-        guard let found = phrases[key] else { return key }
-        switch found.entry {
-        case .text(let text): return text
-        case .counted(let forms):
-            let category = count.map(found.plurals.category) ?? .other
-            return forms[category] ?? forms[.other] ?? forms.values.first ?? key
-        }
-    }
-
     /// What the Swift side says of `phrase` (its form for `count`), cut at its names.
     private func compiled(_ phrase: Phrase, count: Int?) -> PhraseText? {
         switch said[phrase] {
@@ -181,16 +170,6 @@ public struct SiteLanguage: Sendable {
             return forms[category] ?? forms[.other] ?? forms.values.first
         case nil: return nil
         }
-    }
-
-    /// `text` with each `{name}` that `values` names replaced, in one pass: a value that holds
-    /// braces is left as it is.
-    static func fill(_ text: String, _ values: some Sequence<(String, String)>) -> String {
-        PhraseText(text).filled(Array(values))
-    }
-
-    static func fill(_ text: String, _ values: KeyValuePairs<String, String>) -> String {
-        fill(text, values.map { ($0.key, $0.value) })
     }
 
     /// A phrase as HTML: its text escaped as templates escape it, each `{name}` that `markup`
@@ -326,30 +305,5 @@ private final class Forms: Sendable {
             made.rightToLeft = rightToLeft
             return rightToLeft
         }
-    }
-}
-
-/// HTML-escaped as the templates escape a value (`{{value}}`): `& < > " '`.
-enum HTMLText {
-    /// What HTML needs escaped in text and in an attribute in double quotes: `& < > "`.
-    static func escapeQuoted(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 }) else { return text }
-        return escape(text).replacingOccurrences(of: "&#39;", with: "'")
-    }
-
-    static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;".unicodeScalars
-            case "<": out += "&lt;".unicodeScalars
-            case ">": out += "&gt;".unicodeScalars
-            case "\"": out += "&quot;".unicodeScalars
-            case "'": out += "&#39;".unicodeScalars
-            default: out.append(scalar)
-            }
-        }
-        return String(out)
     }
 }
