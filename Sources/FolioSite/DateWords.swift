@@ -53,24 +53,21 @@ final class DateWords: Sendable {
         plainDigits && n >= 0 ? String(n) : digitStyle.format(n)
     }
 
-    func day(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e13 else { return dayStyle.format(date) }
-        let number = Int((seconds / 86_400).rounded(.down))
-        if let known = days.withLock({ $0[number] }) { return known }
-        let made = dayStyle.format(date)
-        days.withLock { $0[number] = made }
-        return made
-    }
+    func day(_ date: Date) -> String { kept(date, in: days, every: 86_400, style: dayStyle) }
 
-    func time(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e13 else { return timeStyle.format(date) }
-        let minute = Int((seconds / 60).rounded(.down)) % 1440
-        let key = minute < 0 ? minute + 1440 : minute
-        if let known = times.withLock({ $0[key] }) { return known }
-        let made = timeStyle.format(date)
-        times.withLock { $0[key] = made }
+    func time(_ date: Date) -> String { kept(date, in: times, every: 60, wrapping: 1440, style: timeStyle) }
+
+    /// `style`'s text of `date`, made once for each span of `every` seconds (counted from 1970,
+    /// round a day of `wrapping` spans when given) and kept in `cache`.
+    private func kept(_ date: Date, in cache: borrowing Mutex<[Int: String]>, every seconds: Double, wrapping: Int? = nil,
+                      style: Date.FormatStyle) -> String {
+        let since = date.timeIntervalSince1970
+        guard since.isFinite, abs(since) < 1e13 else { return style.format(date) }
+        var key = Int((since / seconds).rounded(.down))
+        if let wrapping { key = (key % wrapping + wrapping) % wrapping }
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let made = style.format(date)
+        cache.withLock { $0[key] = made }
         return made
     }
 
