@@ -19,7 +19,7 @@ struct MediaMarks {
     var liveVideo: String?
 
     /// `video`: the photo's web video, when it has one; `language` says the facts' words.
-    init(_ photo: Photo, video: String? = nil, language: SiteLanguage = .defaultTheme) {
+    init(_ photo: Photo, video: String? = nil, language: SiteLanguage) {
         func fact(_ kind: Fact.Kind, _ value: String, href: String? = nil) -> Fact {
             Fact(kind: kind, label: language.say(kind.phrase), value: value, href: href)
         }

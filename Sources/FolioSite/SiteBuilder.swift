@@ -110,8 +110,10 @@ public struct SiteBuilder: Sendable {
         // The album tree, the recents' order and the photos by identifier are made on another
         // core while this one files the photos by place, region and person.
         let albums = snapshot.albums
+        // Names in the order the site's language lists them.
+        let collation = Collation(language.locale)
         let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
-            var albumTree = AlbumTree(photos: ordered, settings: albums, collation: Collation(language.locale))
+            var albumTree = AlbumTree(photos: ordered, settings: albums, collation: collation)
             if let unlisted {
                 albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
             }
@@ -123,7 +125,6 @@ public struct SiteBuilder: Sendable {
         var index = filed
         index.position = positions
         let placesIndex = PlacesIndex(language)
-        let collation = Collation(language.locale)
         let letters = places.mapValues { placesIndex.letter($0.title) }
         // Names compared as a reader would (the locale's collation, which costs): a
         // large library's places and people are sorted on both cores.
@@ -197,8 +198,6 @@ public struct SiteBuilder: Sendable {
         photos.indices.dropFirst().allSatisfy { !newestFirst(photos[$0], photos[$0 - 1]) }
     }
 
-    /// The order names are listed in: the site's language's.
-    var collation: Collation { Collation(language.locale) }
 
     /// Where the photos of a place, a region, a person are in `ordered`: newest first.
     func positions(of place: Place) -> [Int] { index.byPlace[place.id] ?? [] }
@@ -215,7 +214,7 @@ public struct SiteBuilder: Sendable {
     private func card(_ item: GalleryPhoto, _ photo: Photo, thumb: ImageRef?) -> PhotoCard {
         var card = PhotoCard(href: photoPath(item), title: PhotoText.title(photo, language), subtitle: PhotoText.subtitle(photo).nilIfEmpty,
                              alt: PhotoText.alt(item, of: photo, language), thumb: thumb, favorite: item.favorite, identifier: item.identifier)
-        let marks = MediaMarks(photo)
+        let marks = MediaMarks(photo, language: language)
         (card.duration, card.live) = (marks.duration, marks.live)
         return card
     }
