@@ -21,12 +21,9 @@ def violations(browser, where: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(SIZES))
-def test_no_serious_violation_on_any_kind_of_page(browser, gallery, size, scheme):
-    width, height, scale, mobile = SIZES[size]
-    browser.viewport(width, height, mobile=mobile, scale=scale)
-    browser.media(prefers_color_scheme=scheme, prefers_reduced_motion="reduce")
+def violations_on_every_kind_of_page(browser, gallery, label: str = "") -> list[str]:
+    """Every kind of page of `gallery` as a returning visitor sees it (favorites and recents drawn by
+    the script, the photo page with its details open), checked by axe-core."""
     visit_as_a_returning_visitor(browser, gallery)
     found = []
     for name, path in page_kinds(gallery).items():
@@ -42,7 +39,17 @@ def test_no_serious_violation_on_any_kind_of_page(browser, gallery, size, scheme
             if not browser.js("return document.body.classList.contains('details-open')"):
                 browser.js("document.querySelector('[data-info]').click()")
             browser.wait_for("document.body.classList.contains('details-open')")
-        found += violations(browser, name)
+        found += violations(browser, f"{label}{name}")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_no_serious_violation_on_any_kind_of_page(browser, gallery, size, scheme):
+    width, height, scale, mobile = SIZES[size]
+    browser.viewport(width, height, mobile=mobile, scale=scale)
+    browser.media(prefers_color_scheme=scheme, prefers_reduced_motion="reduce")
+    found = violations_on_every_kind_of_page(browser, gallery)
     # The header's popup, open with results.
     browser.open(gallery.url + "places/index.html")
     browser.find_element("id", "site-search-q").send_keys("corner")

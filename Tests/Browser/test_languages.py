@@ -17,7 +17,7 @@ from conftest import REPOSITORY, build, page_kinds, serve_public
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
-from test_accessibility import violations
+from test_accessibility import violations_on_every_kind_of_page
 from test_site import NEWER_THAN_THE_VALIDATOR
 
 LANGUAGES = ["fr", "de", "es", "pl", "ja", "zh-Hans", "ar"]
@@ -79,21 +79,7 @@ def test_no_serious_violation_in_any_language(browser, sites, tag):
     site = sites[tag]
     width, height, mobile = (390, 844, True) if tag == "ar" else (1280, 900, False)
     browser.viewport(width, height, mobile=mobile, scale=3 if mobile else 1)
-    browser.open(site.url + "index.html")
-    browser.js("""arguments[0].forEach(function (id) { Folio.favorites.add(id); Folio.recents.record(id); });""",
-               [site.identifier(t) for t in ("Street corner 01", "Fjord morning", "Harbor lights")])
-    found = []
-    for name, path in page_kinds(site).items():
-        browser.open(site.url + path)
-        if name in ("favorites", "favorites-place"):
-            browser.wait_for("document.querySelector('#your-favorites')")
-        elif name == "recents":
-            browser.wait_for("document.querySelector('#recently-viewed')")
-        elif name == "search":
-            browser.wait_for("document.querySelectorAll('.search-results li').length > 0")
-        elif name == "photo":
-            browser.wait_for("document.querySelector('.zoom-layer')")
-        found += violations(browser, f"{tag} {name}")
+    found = violations_on_every_kind_of_page(browser, site, label=f"{tag} ")
     assert found == [], "\n".join(found)
 
 

@@ -101,7 +101,7 @@ final class LanguageTests: XCTestCase {
             guard case .counted(let forms)? = catalogue.entries["count.photos"] else { return XCTFail(tag) }
             for category in catalogue.plurals.categories where category != .other || tag == "ja" || tag == "zh-Hans" || tag == "en" {
                 let n = try XCTUnwrap((0...2_000_000).lazy.first { catalogue.plurals.category($0) == category }, "\(tag) \(category)")
-                XCTAssertEqual(language.count(.countPhotos, n), SiteLanguage.fill(forms[category]!, [("count", language.number(n))]),
+                XCTAssertEqual(language.count(.countPhotos, n), PhraseText(forms[category]!).filled([("count", language.number(n))]),
                                "\(tag) \(n)")
             }
         }
