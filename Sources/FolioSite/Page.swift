@@ -168,16 +168,21 @@ public struct LockedPage: SitePage {
     }
 }
 
-/// A page of a listing cut into pages: which one, and links to the others.
+/// A page of a list cut into pages: where it is, and links to the others.
 public struct Paging: Sendable, Encodable, Equatable {
-    public var number: Int
-    public var count: Int
-    /// "Page 2 of 5", in the site's language.
+    /// Which page of how many, in an A–Z list; nil in a listing of photos, whose pages are where
+    /// its photos say (`ListingPages`) and say nothing that changes when another page is cut.
+    public var number: Int?
+    public var count: Int?
+    /// "Page 2 of 5" in an A–Z list, the days its photos were taken in a listing of photos, in the
+    /// site's language.
     public var status: String
     public var previous: String?
     public var next: String?
-    /// The pages a visitor can jump to: the first, the last, and those around this one, with
-    /// gaps (`gap`) where pages are left out.
+    /// The first page, from a page not next to it.
+    public var first: String?
+    /// The pages of an A–Z list a visitor can jump to: the first, the last, and those around this
+    /// one, with gaps (`gap`) where pages are left out.
     public var pages: [PageLink]
 
     /// Paging for page `number` of `count` pages of `route`; nil when there is one page.
@@ -197,6 +202,17 @@ public struct Paging: Sendable, Encodable, Equatable {
             pages.append(PageLink(number: n, numberText: language.number(n), href: route.page(n).path, current: n == number, gap: false))
         }
         self.pages = pages
+    }
+
+    /// Paging for `page` (from 0) of a listing of photos cut into `pages`, whose photos were taken
+    /// on `days`; nil when there is one page.
+    init?(_ route: Route, page: Int, of pages: ListingPages, days: String) {
+        guard pages.pageCount > 1 else { return nil }
+        status = days
+        previous = page > 0 ? route.page(named: pages.names[page - 1]).path : nil
+        next = page + 1 < pages.pageCount ? route.page(named: pages.names[page + 1]).path : nil
+        first = page > 1 ? route.page(named: nil).path : nil
+        self.pages = []
     }
 }
 

@@ -207,8 +207,9 @@ extension Fact: TemplateConvertible {
 
 extension SequencePlace: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 6)
+        var fields = TemplateFields(capacity: 7)
         fields.add("key", key)
+        fields.add("file", file)
         fields.add("number", number)
         fields.add("count", count)
         fields.add("title", title)
@@ -272,12 +273,13 @@ extension TilePyramid: TemplateConvertible {
 
 extension Paging: TemplateConvertible {
     var templateValue: TemplateValue {
-        var fields = TemplateFields(capacity: 6)
+        var fields = TemplateFields(capacity: 7)
         fields.add("number", number)
         fields.add("count", count)
         fields.add("status", status)
         fields.add("previous", previous)
         fields.add("next", next)
+        fields.add("first", first)
         fields.add("pages", pages)
         return fields.value
     }

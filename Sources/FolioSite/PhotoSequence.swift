@@ -23,13 +23,19 @@ public struct PhotoSequence: Sendable, Encodable, Equatable {
     }
 }
 
-/// Where a photo is in the list its page walks through when written: "3 of 12 in Travel".
+/// The list a photo's page walks through when written, its album: "In Travel", and "3 of 12 in
+/// Travel" once the theme's script has read the list's file (`file`). Written into the page only
+/// in an unlisted album, which has no such file: a listed album's photo pages stay as they were
+/// when another photo joins it.
 public struct SequencePlace: Sendable, Encodable, Equatable {
     /// The list's `PhotoSequence.key` (nil in an unlisted album): the script leaves the page's
     /// links as written when the visitor came from this very list.
     public var key: String?
-    public var number: Int
-    public var count: Int
+    /// The list's `PhotoSequence.file`, relative to the public root.
+    public var file: String?
+    /// Where the photo is in it, and of how many: in an unlisted album only.
+    public var number: Int?
+    public var count: Int?
     public var title: String
     public var href: String
     /// What the photo's page says of it, as HTML (`SiteBuilder.sequenceLine`).

@@ -15,7 +15,7 @@ public enum Phrase: String, CaseIterable, Sendable {
     case countPhotos = "count.photos", countPlaces = "count.places", countMorePlaces = "count.more-places"
     case countPhotographers = "count.photographers", countAlbums = "count.albums"
 
-    case pagerStatus = "pager.status", pagerTitle = "pager.title"
+    case pagerStatus = "pager.status", pagerTitle = "pager.title", pagerDays = "pager.days"
 
     case homeYouViewed = "home.you-viewed", homeLatest = "home.latest", homeEmpty = "home.empty"
     case whenWithinHour = "when.within-hour", dateDayTime = "date.day-time"
@@ -35,7 +35,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case mapMore = "map.more", mapMarker = "map.marker", mapCluster = "map.cluster"
 
     case photoUntitled = "photo.untitled", photoAlt = "photo.alt", photoAltBy = "photo.alt-by", photoAltIn = "photo.alt-in"
-    case photoAltByIn = "photo.alt-by-in", photoPosition = "photo.position", photoCount = "photo.count"
+    case photoAltByIn = "photo.alt-by-in", photoPosition = "photo.position", photoCount = "photo.count",
+         photoInList = "photo.in-list"
     case personUnknown = "person.unknown"
 
     case factPhotographer = "fact.photographer", factAlbum = "fact.album", factPlace = "fact.place", factRegion = "fact.region"

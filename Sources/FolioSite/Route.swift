@@ -1,33 +1,35 @@
 /// Where each page of the site goes: the one place page paths are spelled. Pages, links,
 /// breadcrumbs, the feed, the sitemap and the search index all ask a route for its path.
 ///
-/// A listing cut into numbered pages (`page` 2 and on) puts them in a folder named after its
-/// first page: `places/paris.html`, then `places/paris/2.html`. Slugs never hold a "/", so no
-/// place, person or album can take such a path.
+/// A list cut into numbered pages (`page` 2 and on: the A–Z indexes) puts them in a folder named
+/// after its first page: `people/index.html`, then `people/index/2.html`. A listing of photos puts
+/// its pages past the first there under their names (`ListingPages`): `places/paris.html`, then
+/// `places/paris/2019-05-12.html`. Slugs never hold a "/", so no place, person or album can take
+/// such a path.
 public enum Route: Hashable, Sendable {
     case home
     case recents
     case search
     case albums(page: Int = 1)
-    case album(slug: String, page: Int = 1)
+    case album(slug: String, page: String? = nil)
     /// The Places index: A–Z on one page, or, for a long list, pages per letter (`letter`, "#"
     /// for titles that start with no letter).
     case places(letter: String? = nil, page: Int = 1)
-    case place(slug: String, page: Int = 1)
+    case place(slug: String, page: String? = nil)
     case regions
-    case region(slug: String, page: Int = 1)
+    case region(slug: String, page: String? = nil)
     /// The gallery's places on a map of the world.
     case map
     case people(page: Int = 1)
-    case person(slug: String, page: Int = 1)
+    case person(slug: String, page: String? = nil)
     /// The places that hold favorites.
     case favorites(page: Int = 1)
     /// Every place, beside the favorites switch.
     case allFavorites(page: Int = 1)
-    case favoritePlace(slug: String, page: Int = 1)
+    case favoritePlace(slug: String, page: String? = nil)
     case photo(identifier: String)
     /// An unlisted album's own page (no `slug`) or a sub-album's, under its secret folder.
-    case unlistedAlbum(folder: String, slug: String?, page: Int = 1)
+    case unlistedAlbum(folder: String, slug: String?, page: String? = nil)
     case unlistedPhoto(folder: String, identifier: String)
 
     /// Relative to the public root, e.g. "places/index.html".
@@ -55,21 +57,36 @@ public enum Route: Hashable, Sendable {
         }
     }
 
-    /// The same listing at page `number`; a route that is not paged stays itself.
+    /// The same A–Z list at page `number`; any other route stays itself.
     public func page(_ number: Int) -> Route {
         switch self {
         case .albums: return .albums(page: number)
         case .places(let letter, _): return .places(letter: letter, page: number)
-        case .album(let slug, _): return .album(slug: slug, page: number)
-        case .place(let slug, _): return .place(slug: slug, page: number)
-        case .region(let slug, _): return .region(slug: slug, page: number)
         case .people: return .people(page: number)
-        case .person(let slug, _): return .person(slug: slug, page: number)
         case .favorites: return .favorites(page: number)
         case .allFavorites: return .allFavorites(page: number)
-        case .favoritePlace(let slug, _): return .favoritePlace(slug: slug, page: number)
-        case .unlistedAlbum(let folder, let slug, _): return .unlistedAlbum(folder: folder, slug: slug, page: number)
         default: return self
+        }
+    }
+
+    /// The same listing of photos at its page named `name` (nil: its first); any other route stays itself.
+    public func page(named name: String?) -> Route {
+        switch self {
+        case .album(let slug, _): return .album(slug: slug, page: name)
+        case .place(let slug, _): return .place(slug: slug, page: name)
+        case .region(let slug, _): return .region(slug: slug, page: name)
+        case .person(let slug, _): return .person(slug: slug, page: name)
+        case .favoritePlace(let slug, _): return .favoritePlace(slug: slug, page: name)
+        case .unlistedAlbum(let folder, let slug, _): return .unlistedAlbum(folder: folder, slug: slug, page: name)
+        default: return self
+        }
+    }
+
+    /// The first page of the listing this route is a page of (itself for any other route).
+    public var firstPage: Route {
+        switch self {
+        case .albums, .places, .people, .favorites, .allFavorites: return page(1)
+        default: return page(named: nil)
         }
     }
 
@@ -92,6 +109,11 @@ public enum Route: Hashable, Sendable {
     /// "people/index" → "people/index.html"; page 2 → "people/index/2.html".
     private static func paged(_ stem: String, _ page: Int) -> String {
         page <= 1 ? "\(stem).html" : "\(stem)/\(page).html"
+    }
+
+    /// "places/paris" → "places/paris.html"; the page named "2019-05-12" → "places/paris/2019-05-12.html".
+    private static func paged(_ stem: String, _ page: String?) -> String {
+        page.map { "\(stem)/\($0).html" } ?? "\(stem).html"
     }
 
     public enum Section: String, Sendable, CaseIterable, Encodable {

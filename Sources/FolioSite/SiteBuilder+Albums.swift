@@ -15,27 +15,23 @@ extension SiteBuilder {
         return page
     }
 
-    /// An album's page: its sub-albums, then its own photos in the order they were taken, the
-    /// two as one list cut into numbered pages.
-    func albumPage(_ album: AlbumTree.Album, number: Int) -> AlbumPage? {
-        guard number >= 1, number <= pageCount(album.entries) else { return nil }
-        let start = (number - 1) * settings.pageSize
-        let end = min(start + settings.pageSize, album.entries)
-        let children = album.children.count
-        let rows = album.children[min(start, children)..<min(end, children)]
-        let shown = album.photos[max(start - children, 0)..<max(end - children, 0)]
+    /// An album's page: its sub-albums on the first, then its own photos in the order they were
+    /// taken, cut into pages where they say (`ListingPages`).
+    func albumPage(_ album: AlbumTree.Album, name: String?) -> AlbumPage? {
+        guard let (number, pages, shown) = listingPage(album.route, name: name, album.photos) else { return nil }
+        let rows = number == 0 ? album.children : []
         // A description in Markdown is shown as such, under the heading; its text stays the
-        // page's meta description.
+        // page's meta description. How many photos it holds, and when, on its first page.
         let described = album.descriptionHTML == nil ? album.description : nil
-        var frame = PageFrame(album.route.page(number), title: album.title,
-                              subheading: [described, summary(album)].compactMap { $0 }.joined(separator: " · "))
+        var frame = PageFrame(album.route.page(named: name), title: album.title,
+                              subheading: [described, number == 0 ? summary(album) : nil].compactMap { $0 }.joined(separator: " · ").nilIfEmpty)
         frame.descriptionHTML = album.descriptionHTML
         frame.origin = "album content/\(album.path)"
         frame.sequence = sequence(album)
-        frame.social = socialCard(listing: frame, cover: (chosenCover(album) ?? album.cover).map { ordered[$0] })
+        frame.social = socialCard(listing: frame, cover: (number == 0 ? chosenCover(album) ?? album.cover : shown.first).map { ordered[$0] })
         if described == nil, let text = album.description {
             // A link preview has no room for HTML: the Markdown's words.
-            frame.social?.description = [text, summary(album)].joined(separator: " · ")
+            frame.social?.description = ([text] + (number == 0 ? [summary(album)] : [])).joined(separator: " · ")
         }
         let above = albumTree.lineage(album.path).dropLast()
         if let unlisted {
@@ -44,7 +40,7 @@ extension SiteBuilder {
         } else {
             frame.crumbs = [Crumb(title: language.say(.sectionAlbums), href: Route.albums().path)] + above.map { Crumb(title: $0.title, href: $0.href) }
         }
-        var page = AlbumPage(frame: framed(frame, route: album.route, number: number, count: album.entries))
+        var page = AlbumPage(frame: framed(frame, route: album.route, page: number, of: pages, shown: shown))
         if !rows.isEmpty {
             page.rowsTitle = language.say(.sectionAlbums)
             page.rows = rows.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }

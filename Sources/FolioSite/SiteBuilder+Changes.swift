@@ -79,7 +79,7 @@ package struct SiteDigest: Sendable, Equatable {
 
 /// The pages a build must make the keys of again: every page, or those a change can touch.
 package struct PageChanges: Sendable {
-    /// Which of a listing's numbered pages may differ.
+    /// Which of a listing's pages (`ListingPages`, from 0) may differ.
     enum Pages: Sendable, Equatable {
         case all
         case numbered(Set<Int>)
@@ -161,23 +161,21 @@ extension SiteBuilder {
         }
         // The photos whose cards may differ (their card digests moved, or their place moved on the
         // maps); and one taken within a day of either build, in an "hours ago" section that may
-        // have moved on: by position, with whether the photo itself changed.
-        var changed: [Int: Bool] = [:]
+        // have moved on: by position.
+        var changed = Set<Int>()
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         for (position, item) in ordered.enumerated() {
-            if cardDigests[position] != last.cardDigests[position] {
-                changed[position] = true
-            } else if Self.when(item) >= recent {
-                changed[position] = false
+            if cardDigests[position] != last.cardDigests[position] || Self.when(item) >= recent {
+                changed.insert(position)
             }
         }
         for place in index.places {
             let path = Route.place(slug: place.slug).path
             if current.places[path] != last.places[path] {
-                for position in positions(of: place) { changed[position] = changed[position] ?? false }
+                changed.formUnion(positions(of: place))
             }
         }
-        for (position, itself) in changed {
+        for position in changed {
             let item = ordered[position]
             changes.photos?.insert(position)
             let neighbours = neighbours(of: position)
@@ -186,35 +184,28 @@ extension SiteBuilder {
             where ordered.indices.contains(near) {
                 changes.photos?.insert(near)
             }
-            // A sorted listing's cover is its first photo.
-            func pages(in listing: [Int]) -> PageChanges.Pages {
-                let at = listing.sortedIndex(of: position)
-                return self.pages(showing: at, cover: itself && at == 0)
+            func pages(in listing: [Int], _ route: Route) -> PageChanges.Pages {
+                self.pages(showing: listing.sortedIndex(of: position), of: listingPages(route))
             }
             if let folder = item.folder, let album = albumTree.albums[folder] {
                 above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
-                // An album of albums shows its sub-albums' covers and dates on its pages too: all of them.
-                let cover = chosenCover(album) ?? album.cover
-                changes.touch(album.route.path, album.children.isEmpty
-                    ? self.pages(showing: index.inAlbum[position], cover: itself && cover == position) : .all)
+                changes.touch(album.route.path, self.pages(showing: index.inAlbum[position], of: listingPages(album.route)))
             }
             // The other albums it is listed in show it too (which they are is the structure's).
             for folder in albumTree.otherAlbums[item.identifier] ?? [] {
                 let album = albumTree.albums[folder]!
                 above.formUnion(albumTree.lineage(folder).dropLast().map(\.path))
-                let cover = chosenCover(album) ?? album.cover
-                let at = album.photos.firstIndex(of: position)
-                changes.touch(album.route.path, album.children.isEmpty && at != nil
-                    ? self.pages(showing: at!, cover: itself && cover == position) : .all)
+                changes.touch(album.route.path, self.pages(showing: album.photos.firstIndex(of: position), of: listingPages(album.route)))
             }
             if let place = item.place {
-                changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place)))
-                changes.touch(Route.favoritePlace(slug: place.slug).path, pages(in: index.favorites[place.id] ?? []))
+                changes.touch(Route.place(slug: place.slug).path, pages(in: positions(of: place), .place(slug: place.slug)))
+                changes.touch(Route.favoritePlace(slug: place.slug).path,
+                              pages(in: index.favorites[place.id] ?? [], .favoritePlace(slug: place.slug)))
             }
             if let region = item.region {
-                changes.touch(Route.region(slug: region.slug).path, pages(in: positions(of: region)))
+                changes.touch(Route.region(slug: region.slug).path, pages(in: positions(of: region), .region(slug: region.slug)))
             }
-            changes.touch(Route.person(slug: item.person.slug).path, pages(in: positions(of: item.person)))
+            changes.touch(Route.person(slug: item.person.slug).path, pages(in: positions(of: item.person), .person(slug: item.person.slug)))
         }
         for folder in above {
             if let album = albumTree.albums[folder] { changes.touch(album.route.path) }
@@ -222,15 +213,14 @@ extension SiteBuilder {
         return changes
     }
 
-    /// The pages of a listing a change to its photo at `at` may touch: the page that shows it,
-    /// the next (whose first section says whether it carries on this photo's), the first (its
-    /// map); every page when `cover` (the photo itself changed and is the listing's cover: every
-    /// page's link preview shows it). None when it is not in the listing.
-    private func pages(showing at: Int?, cover: Bool) -> PageChanges.Pages {
+    /// The pages of a listing cut into `pages` a change to its photo at `at` may touch: the page
+    /// that shows it (its days in the pager and title, its link preview when it is the page's
+    /// first), the next (whose first section says whether it carries on this photo's), the first
+    /// (its map, its sub-albums' rows, its link preview's cover). None when it is not in the listing.
+    private func pages(showing at: Int?, of pages: ListingPages) -> PageChanges.Pages {
         guard let at else { return .numbered([]) }
-        if cover { return .all }
-        let page = at / settings.pageSize + 1
-        return .numbered(at % settings.pageSize == settings.pageSize - 1 ? [1, page, page + 1] : [1, page])
+        let page = pages.page(showing: at)
+        return .numbered(at == pages.range(page).upperBound - 1 ? [0, page, page + 1] : [0, page])
     }
 
     /// Whether the page at `route` may differ from the last build's, as `changes` says.
@@ -239,9 +229,9 @@ extension SiteBuilder {
         switch route {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             return index.position[identifier].map { photos.contains($0) } ?? true
-        case .album(_, let number), .place(_, let number), .region(_, let number), .person(_, let number),
-             .favoritePlace(_, let number):
-            return changes.listings[route.page(1).path]?.contains(number) ?? false
+        case .album(_, let name), .place(_, let name), .region(_, let name), .person(_, let name), .favoritePlace(_, let name):
+            guard let touched = changes.listings[route.firstPage.path] else { return false }
+            return listingPages(route).page(named: name).map(touched.contains) ?? true
         case .home, .recents, .search, .albums, .places, .regions, .map, .people, .favorites, .allFavorites, .unlistedAlbum:
             return true
         }

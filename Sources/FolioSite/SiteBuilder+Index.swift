@@ -34,6 +34,8 @@ extension SiteBuilder {
         var coordinates: [Int64: MapCoordinate] = [:]
         /// Where each photo is in its album's own order, by position (`SiteBuilder.neighbours`).
         var inAlbum = AlbumOrder(count: 0)
+        /// Each listing of photos cut into pages, by the path of its first page.
+        var pages: [String: ListingPages] = [:]
     }
 
     /// Where each photo is in its album's own order, by its position in `ordered`: a number each,

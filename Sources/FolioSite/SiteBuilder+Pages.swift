@@ -112,20 +112,20 @@ extension SiteBuilder {
         return page
     }
 
-    func placePage(_ place: Place, number: Int) -> PhotosPage? {
+    func placePage(_ place: Place, name: String?) -> PhotosPage? {
         let photos = positions(of: place)
-        guard let sections = timeline(photos, number: number) else { return nil }
         let route = Route.place(slug: place.slug)
-        var frame = PageFrame(route.page(number), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
+        guard let (number, pages, shown) = listingPage(route, name: name, photos) else { return nil }
+        var frame = PageFrame(route.page(named: name), title: place.title, subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "place '\(place.name)'"
         frame.sequence = sequence(place)
         frame.crumbs = [Crumb(title: language.say(.sectionPlaces), href: Route.places().path)]
         if let region = photos.first.flatMap({ ordered[$0].region }) {
             frame.crumbs.append(Crumb(title: region.name, href: Route.region(slug: region.slug).path))
         }
-        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
-                          map: number == 1 ? placeLocator(place, root: frame.root) : nil)
+        frame.social = socialCard(listing: frame, cover: shown.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, page: number, of: pages, shown: shown),
+                          photoSections: timeline(photos, page: shown), map: number == 0 ? placeLocator(place, root: frame.root) : nil)
     }
 
     func regionsIndex() -> ListPage {
@@ -140,19 +140,20 @@ extension SiteBuilder {
     }
 
     /// Every region has its page, in the top 50 or not, so links from photos always resolve.
-    func regionPage(_ region: Region, number: Int) -> PhotosPage? {
+    func regionPage(_ region: Region, name: String?) -> PhotosPage? {
         let photos = positions(of: region)
-        guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.region(slug: region.slug)
-        var frame = PageFrame(route.page(number), title: region.name,
-                              subheading: language.say(.regionSubheading, ["photos": language.count(.countPhotos, photos.count),
-                                                                           "photographers": language.count(.countPhotographers, region.photographerCount)]))
+        guard let (number, pages, shown) = listingPage(route, name: name, photos) else { return nil }
+        // How many photos it holds, on its first page: the others are the same until their own photos change.
+        var frame = PageFrame(route.page(named: name), title: region.name, subheading: number > 0 ? nil
+                              : language.say(.regionSubheading, ["photos": language.count(.countPhotos, photos.count),
+                                                                 "photographers": language.count(.countPhotographers, region.photographerCount)]))
         frame.origin = "region '\(region.name)'"
         frame.sequence = sequence(region)
         frame.crumbs = [Crumb(title: language.say(.sectionRegions), href: Route.regions.path)]
-        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections,
-                          map: number == 1 ? regionMap(region, root: frame.root) : nil)
+        frame.social = socialCard(listing: frame, cover: shown.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, page: number, of: pages, shown: shown), photoSections: grid(shown),
+                          map: number == 0 ? regionMap(region, root: frame.root) : nil)
     }
 
     func peopleIndex(number: Int) -> ListPage? {
@@ -169,16 +170,16 @@ extension SiteBuilder {
         return page
     }
 
-    func personPage(_ person: Person, number: Int) -> PhotosPage? {
+    func personPage(_ person: Person, name: String?) -> PhotosPage? {
         let photos = positions(of: person)
-        guard let sections = grid(photos, number: number) else { return nil }
         let route = Route.person(slug: person.slug)
-        var frame = PageFrame(route.page(number), title: person.name, subheading: language.count(.countPhotos, photos.count))
+        guard let (number, pages, shown) = listingPage(route, name: name, photos) else { return nil }
+        var frame = PageFrame(route.page(named: name), title: person.name, subheading: number > 0 ? nil : language.count(.countPhotos, photos.count))
         frame.origin = "person '\(person.name)'"
         frame.sequence = sequence(person)
         frame.crumbs = [Crumb(title: language.say(.sectionPeople), href: Route.people().path)]
-        frame.social = socialCard(listing: frame, cover: photos.first.map { ordered[$0] })
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: photos.count), photoSections: sections)
+        frame.social = socialCard(listing: frame, cover: shown.first.map { ordered[$0] })
+        return PhotosPage(frame: framed(frame, route: route, page: number, of: pages, shown: shown), photoSections: grid(shown))
     }
 
     /// Favorites lists the places that hold favorites, each leading to the favorites taken
@@ -237,16 +238,16 @@ extension SiteBuilder {
         }
     }
 
-    func favoritesPage(_ place: Place, number: Int) -> PhotosPage? {
-        guard let favorites = index.favorites[place.id], let sections = grid(favorites, number: number) else { return nil }
+    func favoritesPage(_ place: Place, name: String?) -> PhotosPage? {
         let route = Route.favoritePlace(slug: place.slug)
-        var frame = PageFrame(route.page(number), title: language.say(.favoritesInPlace, ["place": place.title]),
+        guard let favorites = index.favorites[place.id], let (number, pages, shown) = listingPage(route, name: name, favorites) else { return nil }
+        var frame = PageFrame(route.page(named: name), title: language.say(.favoritesInPlace, ["place": place.title]),
                               subheading: place.subtitle.isEmpty ? nil : place.subtitle)
         frame.origin = "the favorites of place '\(place.name)'"
         frame.crumbs = [Crumb(title: language.say(.sectionFavorites), href: Route.favorites().path), Crumb(title: place.title, href: Route.place(slug: place.slug).path)]
         frame.placeSlug = place.slug
         frame.sequence = favoritesSequence(place)
-        return PhotosPage(frame: framed(frame, route: route, number: number, count: favorites.count), photoSections: sections)
+        return PhotosPage(frame: framed(frame, route: route, page: number, of: pages, shown: shown), photoSections: grid(shown))
     }
 
     func photoPage(at position: Int) -> PhotoPage {
@@ -313,11 +314,13 @@ extension SiteBuilder {
     /// Where the photo is in its list, as its page says it: "3 of 12 in Travel", the list a link.
     func sequenceLine(_ place: SequencePlace, root: String) -> SequencePlace {
         var place = place
-        let count = language.say(.photoCount, ["number": language.number(place.number), "count": language.number(place.count)])
-        place.html = language.html(.photoPosition, markup: [
-            "count": "<span class=\"sequence-count\">\(HTMLText.escape(count))</span>",
-            "list": "<a class=\"sequence-list\" href=\"\(HTMLText.escape(root + place.href))\">\(HTMLText.escape(place.title))</a>",
-        ])
+        let list = "<a class=\"sequence-list\" href=\"\(HTMLText.escape(root + place.href))\">\(HTMLText.escape(place.title))</a>"
+        if let number = place.number, let count = place.count {
+            let count = language.say(.photoCount, ["number": language.number(number), "count": language.number(count)])
+            place.html = language.html(.photoPosition, markup: ["count": "<span class=\"sequence-count\">\(HTMLText.escape(count))</span>", "list": list])
+        } else {
+            place.html = language.html(.photoInList, markup: ["list": list])
+        }
         return place
     }
 

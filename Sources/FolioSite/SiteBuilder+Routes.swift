@@ -44,25 +44,25 @@ extension SiteBuilder {
         var routes: [Route] = [.home, .recents, .search]
         routes += paged(.albums(), count: albumTree.albums.count)
         for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) {
-            routes += paged(album.route, count: album.entries)
+            routes += paged(album.route)
         }
         routes += placesIndexRoutes()
         for place in index.places {
-            routes += paged(.place(slug: place.slug), count: positions(of: place).count)
+            routes += paged(.place(slug: place.slug))
         }
         routes.append(.regions)
         if hasMap { routes.append(.map) }
         for region in snapshot.regions {
-            routes += paged(.region(slug: region.slug), count: positions(of: region).count)
+            routes += paged(.region(slug: region.slug))
         }
         routes += paged(.people(), count: index.people.count)
         for person in index.people {
-            routes += paged(.person(slug: person.slug), count: positions(of: person).count)
+            routes += paged(.person(slug: person.slug))
         }
         routes += paged(.favorites(), count: favoritesIndexEntries().count)
         routes += paged(.allFavorites(), count: index.places.count)
-        for (place, favorites) in index.placesWithFavorites {
-            routes += paged(.favoritePlace(slug: place.slug), count: favorites.count)
+        for (place, _) in index.placesWithFavorites {
+            routes += paged(.favoritePlace(slug: place.slug))
         }
         return routes
     }
@@ -80,20 +80,20 @@ extension SiteBuilder {
         case .recents: return unlisted == nil ? recents() : nil
         case .search: return unlisted == nil ? search() : nil
         case .albums(let number): return unlisted == nil ? albumsIndex(page: number) : nil
-        case .album(let slug, let number), .unlistedAlbum(_, let slug?, let number):
-            return index.album[slug].flatMap { albumTree.albums[$0] }.flatMap { albumPage($0, number: number) }
-        case .unlistedAlbum(_, nil, let number):
-            return unlisted.flatMap { albumTree.albums[$0.path] }.flatMap { albumPage($0, number: number) }
+        case .album(let slug, let name), .unlistedAlbum(_, let slug?, let name):
+            return index.album[slug].flatMap { albumTree.albums[$0] }.flatMap { albumPage($0, name: name) }
+        case .unlistedAlbum(_, nil, let name):
+            return unlisted.flatMap { albumTree.albums[$0.path] }.flatMap { albumPage($0, name: name) }
         case .places(let letter, let number): return placesIndex(letter: letter, number: number)
-        case .place(let slug, let number): return index.place[slug].flatMap { placePage($0, number: number) }
+        case .place(let slug, let name): return index.place[slug].flatMap { placePage($0, name: name) }
         case .regions: return regionsIndex()
         case .map: return hasMap ? mapPage() : nil
-        case .region(let slug, let number): return index.region[slug].flatMap { regionPage($0, number: number) }
+        case .region(let slug, let name): return index.region[slug].flatMap { regionPage($0, name: name) }
         case .people(let number): return peopleIndex(number: number)
-        case .person(let slug, let number): return index.person[slug].flatMap { personPage($0, number: number) }
+        case .person(let slug, let name): return index.person[slug].flatMap { personPage($0, name: name) }
         case .favorites(let number): return favoritesIndex(onlyFavorites: true, number: number)
         case .allFavorites(let number): return favoritesIndex(onlyFavorites: false, number: number)
-        case .favoritePlace(let slug, let number): return index.place[slug].flatMap { favoritesPage($0, number: number) }
+        case .favoritePlace(let slug, let name): return index.place[slug].flatMap { favoritesPage($0, name: name) }
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             return index.position[identifier].map { photoPage(at: $0) }
         }
@@ -140,9 +140,14 @@ extension SiteBuilder {
         max(1, (count + settings.pageSize - 1) / settings.pageSize)
     }
 
-    /// The routes of a listing of `count` items: its first page, and the numbered ones after.
+    /// The routes of an A–Z list of `count` items: its first page, and the numbered ones after.
     func paged(_ route: Route, count: Int) -> [Route] {
         (1...pageCount(count)).map { route.page($0) }
+    }
+
+    /// The routes of a listing of photos: its first page, and the named ones after (`ListingPages`).
+    func paged(_ route: Route) -> [Route] {
+        listingPages(route).names.map { route.page(named: $0) }
     }
 
     package func route(of item: GalleryPhoto) -> Route {

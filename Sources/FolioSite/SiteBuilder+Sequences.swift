@@ -38,8 +38,10 @@ extension SiteBuilder {
         if let folder = ordered[position].folder, let album = albumTree.albums[folder],
            let at = index.inAlbum[position] {
             let photos = album.photos
+            let list = sequence(album)
             return (at > 0 ? photos[at - 1] : nil, at + 1 < photos.count ? photos[at + 1] : nil,
-                    SequencePlace(key: sequence(album)?.key, number: at + 1, count: photos.count, title: album.title, href: album.href))
+                    SequencePlace(key: list?.key, file: list?.file, number: list == nil ? at + 1 : nil, count: list == nil ? photos.count : nil,
+                                  title: album.title, href: album.href))
         }
         return (position > 0 ? position - 1 : nil, position + 1 < ordered.count ? position + 1 : nil, nil)
     }

@@ -159,6 +159,7 @@ public struct SiteBuilder: Sendable {
             }
         }
         index.latestAdded = latestAdded
+        index.pages = Self.listingPages(ordered, albumTree: albumTree, index: index, pageSize: settings.pageSize)
         index.coordinates = centres.mapValues { centre in
             MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
         }
@@ -175,7 +176,61 @@ public struct SiteBuilder: Sendable {
         return items[min(start, items.count)..<min(start + settings.pageSize, items.count)]
     }
 
-    /// A listing's page: its frame paged, its title saying which page past the first.
+    /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
+    /// albums in their own order, places, regions, people and places' favorites newest first.
+    private static func listingPages(_ ordered: [GalleryPhoto], albumTree: AlbumTree, index: Index, pageSize: Int) -> [String: ListingPages] {
+        let breaks = ordered.map { ListingPages.breaks($0.identifier, pageSize: pageSize) }
+        func pages(_ positions: [Int], newestFirst: Bool) -> ListingPages {
+            ListingPages(count: positions.count, pageSize: pageSize, newestFirst: newestFirst,
+                         breaks: { breaks[positions[$0]] }, day: { when(ordered[positions[$0]]) })
+        }
+        var all: [String: ListingPages] = [:]
+        for album in albumTree.albums.values {
+            all[album.route.path] = pages(album.photos, newestFirst: false)
+        }
+        for place in index.places {
+            all[Route.place(slug: place.slug).path] = pages(index.byPlace[place.id] ?? [], newestFirst: true)
+            if let favorites = index.favorites[place.id] {
+                all[Route.favoritePlace(slug: place.slug).path] = pages(favorites, newestFirst: true)
+            }
+        }
+        for region in index.region.values {
+            all[Route.region(slug: region.slug).path] = pages(index.byRegion[region.id] ?? [], newestFirst: true)
+        }
+        for person in index.people {
+            all[Route.person(slug: person.slug).path] = pages(index.byPerson[person.id] ?? [], newestFirst: true)
+        }
+        return all
+    }
+
+    /// The pages of the listing `route` is a page of; one empty page for a listing this site has not.
+    func listingPages(_ route: Route) -> ListingPages {
+        index.pages[route.firstPage.path]
+            ?? ListingPages(count: 0, pageSize: settings.pageSize, newestFirst: true, breaks: { _ in false }, day: { _ in .distantPast })
+    }
+
+    /// The page of a listing of photos (`positions`, in the order shown) that `route` names: which
+    /// it is (from 0) of the listing's `pages`, and the photos it shows. Nil for a name the listing has not.
+    func listingPage(_ route: Route, name: String?, _ positions: [Int]) -> (page: Int, pages: ListingPages, shown: ArraySlice<Int>)? {
+        let pages = listingPages(route)
+        guard pages.count == positions.count, let page = pages.page(named: name) else { return nil }
+        return (page, pages, positions[pages.range(page)])
+    }
+
+    /// A page of a listing of photos: its frame with its pager (the pages before and after it, and
+    /// the days its photos were taken), its title past the first page saying those days.
+    func framed(_ frame: PageFrame, route: Route, page: Int, of pages: ListingPages, shown: ArraySlice<Int>) -> PageFrame {
+        var frame = frame
+        let dates = shown.map { Self.when(ordered[$0]) }
+        let days = dates.min().map { language.days(from: $0, to: dates.max()!) } ?? ""
+        frame.paging = Paging(route, page: page, of: pages, days: days)
+        if page > 0 {
+            frame.title = language.say(.pagerDays, ["title": frame.title, "days": days])
+        }
+        return frame
+    }
+
+    /// A list's page: its frame paged, its title saying which page past the first.
     func framed(_ frame: PageFrame, route: Route, number: Int, count: Int) -> PageFrame {
         var frame = frame
         frame.paging = Paging(route, number: number, count: pageCount(count), language: language)
@@ -259,17 +314,14 @@ public struct SiteBuilder: Sendable {
         return "(max-width: 560px) \(phone / 3)px, \(Int((aspect * 260).rounded(.down)))px"
     }
 
-    /// Page `number` of the photos at `positions` (newest first) in rows that keep their shapes.
-    func grid(_ positions: [Int], number: Int) -> [PhotoSection]? {
-        slice(positions, number: number).map {
-            [PhotoSection(title: nil, photos: $0.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
-        }
+    /// The photos `shown` in rows that keep their shapes.
+    func grid(_ shown: ArraySlice<Int>) -> [PhotoSection] {
+        [PhotoSection(title: nil, photos: shown.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
     }
 
-    /// Page `number` of `photos` (newest first), in sections by when they were taken: hours ago
-    /// for the last day, then by date. A section carried on from the page before says so.
-    func timeline(_ positions: [Int], number: Int) -> [PhotoSection]? {
-        guard let page = slice(positions, number: number) else { return nil }
+    /// The photos `page` of `positions` (newest first) shows, in sections by when they were taken:
+    /// hours ago for the last day, then by date. A section carried on from the page before says so.
+    func timeline(_ positions: [Int], page: ArraySlice<Int>) -> [PhotoSection] {
         var sections: [PhotoSection] = []
         for item in page.map({ ordered[$0] }) {
             let title = PhotoText.whenSection(Self.when(item), now: now, language)

@@ -64,7 +64,7 @@ extension SiteBuilder {
     /// An unlisted album's pages but its photos': its own and its sub-albums'.
     func unlistedRoutes(_ unlisted: UnlistedAlbum) -> [Route] {
         let albums = albumTree.albums.values.filter { unlisted.contains($0.path) }.sorted { $0.path < $1.path }
-        return albums.flatMap { paged($0.route, count: $0.entries) }
+        return albums.flatMap { paged($0.route) }
     }
 
     /// The frame of an unlisted album's page: search engines asked to stay away, no sharing card.

@@ -49,8 +49,8 @@ struct LibraryScenarios {
         row(&report, "no-op build, 10 photos failing and 10 warnings", standing, site: site, largest: false)
         try library.removeProblems()
 
-        // A photo's file taken away and put back: the returning photo's listings are numbered from
-        // the newest, so every later page of each shifts by one.
+        // A photo's file taken away and put back: the pages it comes back to are written again,
+        // with its listings' first pages and its neighbours' pages, not the pages after it.
         var returning: [Measured] = []
         for round in 0..<runs {
             let index = library.photos / 3 + round

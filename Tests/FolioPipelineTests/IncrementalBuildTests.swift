@@ -271,6 +271,89 @@ final class IncrementalBuildTests: XCTestCase {
         XCTAssertEqual(restyled.pagesLookedAt, restyled.pages)
     }
 
+    /// Listings are cut into pages where their photos say (`ListingPages`), so a photo added, or
+    /// taken away and put back, rewrites the pages it is on, its listings' first pages and its
+    /// neighbours' pages; not every page after it, as pages numbered from the top would.
+    func testAPhotoAddedOrComingBackRewritesOnlyThePagesItIsOn() async throws {
+        let site = try TestSite()
+        try site.write(Data(#"{"pageSize": 10}"#.utf8), to: "folio.json")
+        var entries: [Entry] = []
+        for n in 0..<160 {
+            entries.append(Entry(path: "trip/photo-\(n).jpg", seed: n % 3, title: "Photo \(n)", user: "Josh", place: Self.places[2],
+                                 favorite: false, taken: now.addingTimeInterval(-Double(n + 3) * 86_400), uploaded: now.addingTimeInterval(-Double(n) * 60)))
+            try site.photo(entries[n].path, from: Self.seeds[n % 3])
+        }
+        try write(entries, to: site)
+        try await site.build(now: now)
+        let listings = ["albums/trip", "places/", "people/josh", "regions/"]
+        func listing(_ path: String) -> String? {
+            path.hasPrefix("places/index") || path.hasPrefix("regions/index") ? nil : listings.first { path.hasPrefix($0) }
+        }
+        func pages(_ tree: [String: Data]) -> [String: Set<String>] {
+            var found: [String: Set<String>] = [:]
+            for path in tree.keys where path.hasSuffix(".html") {
+                if let listing = listing(path) {
+                    found[listing, default: []].insert(path)
+                }
+            }
+            return found
+        }
+        /// The pages of each listing and the photo pages that differ from one tree to the next.
+        func changed(_ before: [String: Data], _ after: [String: Data]) -> (listings: [String: Int], photos: [String]) {
+            let paths = Set(before.keys).union(after.keys).filter { $0.hasSuffix(".html") && before[$0] != after[$0] }
+            var listingPages: [String: Int] = [:]
+            for path in paths {
+                if let listing = listing(path) {
+                    listingPages[listing, default: 0] += 1
+                }
+            }
+            return (listingPages, paths.filter { $0.hasPrefix("photos/") }.sorted())
+        }
+        let start = try tree(site.publicFolder)
+        for listing in listings {
+            XCTAssertGreaterThanOrEqual(pages(start)[listing]?.count ?? 0, 8, "\(listing) is cut into pages")
+        }
+
+        // A new photo, the newest: the first page of each listing (its album's last), and perhaps
+        // the page a full first page hands photos to, and it and its neighbour's pages.
+        entries.append(Entry(path: "trip/photo-new.jpg", seed: 0, title: "New", user: "Josh", place: Self.places[2],
+                             favorite: false, taken: now.addingTimeInterval(-2 * 86_400), uploaded: now))
+        try site.photo(entries.last!.path, from: Self.seeds[0])
+        try write(entries, to: site)
+        try await site.build(now: now)
+        let added = try tree(site.publicFolder)
+        let afterAdding = changed(start, added)
+        for listing in listings {
+            XCTAssertLessThanOrEqual(afterAdding.listings[listing] ?? 0, 3, "\(listing): \(afterAdding.listings)")
+        }
+        XCTAssertLessThanOrEqual(afterAdding.photos.count, 2, "\(afterAdding.photos)")
+
+        // Photos from the middle taken away and put back, one at a time: the pages they come back
+        // to, the first of each listing (its count), and at most a neighbour each when a page
+        // boundary moves; their own pages and their neighbours'.
+        for taken in [40, 77, 118] {
+            let away = entries.remove(at: taken)
+            try FileManager.default.removeItem(at: site.root.appendingPathComponent("content/\(away.path)"))
+            try write(entries, to: site)
+            try await site.build(now: now)
+            let without = try tree(site.publicFolder)
+            entries.insert(away, at: taken)
+            try site.photo(away.path, from: Self.seeds[away.seed])
+            try write(entries, to: site)
+            let back = try await site.build(now: now)
+            let with = try tree(site.publicFolder)
+            let comingBack = changed(without, with)
+            for listing in listings {
+                XCTAssertLessThanOrEqual(comingBack.listings[listing] ?? 0, 4, "photo \(taken), \(listing): \(comingBack.listings)")
+            }
+            XCTAssertLessThanOrEqual(comingBack.photos.count, 3, "photo \(taken): \(comingBack.photos)")
+            XCTAssertLessThan(back.pagesWritten, 30, "of \(back.pages)")
+            XCTAssertEqual(with, added, "photo \(taken) back, the site is as it was")
+        }
+        let fresh = try await coldBuild(of: entries, settings: Data(#"{"pageSize": 10}"#.utf8))
+        XCTAssertEqual(try tree(site.publicFolder), try tree(fresh.publicFolder))
+    }
+
     /// A cold build links each file it makes into a twin that becomes the tree beside the new
     /// site: the build after it links nothing and looks at no photo it did not change. A twin
     /// left by a build killed after its swap is taken as the next tree, one left before it goes.

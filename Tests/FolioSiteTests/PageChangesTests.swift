@@ -101,7 +101,7 @@ final class PageChangesTests: XCTestCase {
             if !changes.isEverything {
                 narrowed += 1
                 // A listing some of whose pages are looked at, not all.
-                partly += routes.filter { $0 != $0.page(1) && builder.mayDiffer($0.page(1), changes) && !builder.mayDiffer($0, changes) }.count
+                partly += routes.filter { $0 != $0.firstPage && builder.mayDiffer($0.firstPage, changes) && !builder.mayDiffer($0, changes) }.count
                 XCTAssertLessThan(routes.filter { builder.mayDiffer($0, changes) }.count, routes.count, "round \(round), after \(done)")
             }
             (last, digest) = (builder, current)
@@ -111,14 +111,14 @@ final class PageChangesTests: XCTestCase {
     }
 
     /// A listing whose photos are the same, in the same order, on the same days: a change to one
-    /// of them is looked for on the pages that show it, the first (its map), and the next (whose
-    /// first section may carry on its day); on every page when it is the cover every page's link
-    /// preview shows.
+    /// of them is looked for on the page that shows it, the first (its map, its cover), and the
+    /// next (whose first section may carry on its day).
     func testAChangedPhotoIsLookedForOnThePagesThatShowIt() throws {
         let database = try GalleryDatabase.inMemory()
         let hour: TimeInterval = 3600
-        // Newest first: p0 an hour old, p1 23½ hours (the last of page 1), p2 24.2 hours (a day
-        // old, the same day as p1), then one a week for the rest: Josh's, in Lyon, two to a page.
+        // Newest first: p0 an hour old, p1 23½ hours, p2 24.2 hours (a day old, the same day as
+        // p1), then one a week for the rest: Josh's, in Lyon. Pages of two cut where the photos
+        // say are pages of one: page n shows photo n.
         var photos = [1, 23.5, 24.2, 200, 400, 600, 800].enumerated().map { n, age in
             PhotoImport(source: .content(path: "a/p\(n).jpg"), identifier: "p\(n)", title: "Photo \(n)", person: "Josh",
                         place: "Lyon, France", taken: start.addingTimeInterval(-age * hour), uploaded: start,
@@ -127,50 +127,52 @@ final class PageChangesTests: XCTestCase {
         try database.apply(ImportBatch(upserts: photos))
         let first = try builder(database, now: start, pageSize: 2)
         let digest = first.digest(drawing: "theme")
+        func pages(_ listing: Route) -> [Route] { first.routes().filter { $0.firstPage == listing } }
         func looked(_ builder: SiteBuilder, _ changes: PageChanges, _ listing: Route) -> [Int] {
-            (1...4).filter { builder.mayDiffer(listing.page($0), changes) }
+            pages(listing).indices.filter { builder.mayDiffer(pages(listing)[$0], changes) }
         }
         func moved(_ builder: SiteBuilder, _ listing: Route) -> [Int] {
-            (1...4).filter { first.key(listing.page($0)) != builder.key(listing.page($0)) }
+            pages(listing).indices.filter { first.key(pages(listing)[$0]) != builder.key(pages(listing)[$0]) }
         }
         let person = Route.person(slug: "josh"), place = Route.place(slug: try XCTUnwrap(first.index.places.first).slug)
+        XCTAssertEqual(pages(person).count, 7)
 
-        // p4, on page 3, retitled: pages 1 and 3.
+        // p4 retitled: its page, and the next and the first are looked at.
         photos[4].photo.title = "Renamed"
         try database.apply(ImportBatch(upserts: photos))
         var builder = try builder(database, now: start, pageSize: 2)
         var changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
-        XCTAssertEqual(moved(builder, person), [3])
-        // Page 2 too: p1, the last of page 1, was taken within a day, and might start its section.
-        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3])
+        XCTAssertEqual(moved(builder, person), [4])
+        // Pages 1 and 2 too: p0 and p1 were taken within a day, and the next page might start their section.
+        XCTAssertEqual(looked(builder, changes, person), [0, 1, 2, 4, 5])
 
-        // The cover, p0, retitled: every page's link preview names it.
+        // The cover, p0, retitled: only the first page's link preview names it.
         photos[4].photo.title = "Photo 4"
         photos[0].photo.title = "Renamed"
         try database.apply(ImportBatch(upserts: photos))
         builder = try self.builder(database, now: start, pageSize: 2)
         changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
-        XCTAssertEqual(moved(builder, person), [1, 2, 3, 4])
-        XCTAssertEqual(looked(builder, changes, person), [1, 2, 3, 4])
+        XCTAssertEqual(moved(builder, person), [0])
+        XCTAssertEqual(looked(builder, changes, person), [0, 1, 2])
 
         // Nothing changed, an hour later: p1 is now a day old, in the section of p2's day, and
-        // page 2 of the place's timeline says it carries that section on.
+        // p2's page of the place's timeline says it carries that section on.
         photos[0].photo.title = "Photo 0"
         try database.apply(ImportBatch(upserts: photos))
         builder = try self.builder(database, now: start.addingTimeInterval(hour), pageSize: 2)
         changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
-        XCTAssertEqual(moved(builder, place), [1, 2])
-        XCTAssertEqual(looked(builder, changes, place), [1, 2])
-        XCTAssertEqual(looked(builder, changes, person), [1, 2])
+        XCTAssertEqual(moved(builder, place), [0, 1, 2], "p0 two hours ago, p1 on p2's day, p2 carrying it on")
+        XCTAssertEqual(looked(builder, changes, place), [0, 1, 2])
+        XCTAssertEqual(looked(builder, changes, person), [0, 1, 2])
 
-        // p4 given to Al: the region's every page says "by 2 photographers" now.
+        // p4 given to Al: the region's first page says "by 2 photographers" now, and p4's page its name.
         (photos[4].person, photos[4].personKey) = ("Al", PhotoImport.key(forName: "Al"))
         try database.apply(ImportBatch(upserts: photos))
         builder = try self.builder(database, now: start, pageSize: 2)
         changes = builder.changes(since: digest, to: builder.digest(drawing: "theme"))
         let region = Route.region(slug: try XCTUnwrap(first.snapshot.regions.first).slug)
-        XCTAssertEqual(moved(builder, region), [1, 2, 3, 4])
-        XCTAssertEqual(looked(builder, changes, region), [1, 2, 3, 4])
+        XCTAssertEqual(moved(builder, region), [0, 4])
+        XCTAssertEqual(looked(builder, changes, region), Array(0..<7))
     }
 
     func testAnyChangeToTheOrderOrTheDrawingLooksAtEveryPage() throws {

@@ -25,13 +25,14 @@ final class SiteTemplateValueTests: XCTestCase {
                                  originalWidth: 4000, originalHeight: 3000, fillSizes: "100vw", zoom: zoom, zoomDescriptor: zoom.descriptor,
                                  facts: [Fact(kind: .place, label: "l", value: "v", href: "h")], tags: ["x"], favorite: true,
                                  previous: crumb, next: crumb, nextImage: image, nextSizes: "100vw",
-                                 sequence: SequencePlace(key: "album/a", number: 1, count: 2, title: "t", href: "h", html: "1 of 2 in <a href=\"h\">t</a>"))
+                                 sequence: SequencePlace(key: "album/a", file: "f", number: 1, count: 2, title: "t", href: "h", html: "1 of 2 in <a href=\"h\">t</a>"))
         detail.video = "media/v.mp4"
         detail.liveVideo = "media/l.mp4"
-        var frame = PageFrame(.place(slug: "p", page: 2), title: "t", subheading: "s")
+        var frame = PageFrame(.place(slug: "p", page: "2019-05-12"), title: "t", subheading: "s")
         frame.descriptionHTML = "<p>d</p>"
         frame.crumbs = [crumb]
-        frame.paging = Paging(.place(slug: "p"), number: 2, count: 9)
+        frame.paging = Paging(.people(), number: 2, count: 9)
+        frame.paging?.first = "people/index.html"
         frame.placeSlug = "p"
         frame.social = SocialCard(type: "article", title: "t", description: "d", url: "https://example.com/p.html", image: image,
                                   imageAlt: "a", address: SiteAddress("https://example.com/"))
@@ -159,11 +160,11 @@ final class SiteTemplateValueTests: XCTestCase {
 
     func testAPageSeesItsOwnFieldsAndItsFramesSideBySide() throws {
         let renderer = PageRenderer(theme: try Theme.load(defaultFolder: TestSite.theme, siteFolder: nil), settings: SiteSettings())
-        var frame = PageFrame(.place(slug: "paris", page: 2), title: "Paris")
-        frame.paging = Paging(.place(slug: "paris"), number: 2, count: 3)
+        var frame = PageFrame(.place(slug: "paris", page: "2019-05-12"), title: "Paris")
+        frame.paging = Paging(.people(), number: 2, count: 3)
         let values = try renderer.values(PhotosPage(frame: frame, photoSections: [], emptyMessage: nil))
         let page = try XCTUnwrap(values["page"]?.object)
-        XCTAssertEqual(page["path"]?.text, "places/paris/2.html")
+        XCTAssertEqual(page["path"]?.text, "places/paris/2019-05-12.html")
         XCTAssertEqual(page["title"]?.text, "Paris")
         XCTAssertEqual(page["section"]?.text, "places")
         XCTAssertNotNil(page["photoSections"]?.list)
@@ -171,7 +172,7 @@ final class SiteTemplateValueTests: XCTestCase {
         XCTAssertNil(page["emptyMessage"], "an absent value is absent, so Mustache's {{^…}} sees it so")
         XCTAssertEqual(values["root"]?.text, "../../")
         let paging = try XCTUnwrap(page["paging"]?.object)
-        XCTAssertEqual(paging["previous"]?.text, "places/paris.html")
-        XCTAssertEqual(paging["next"]?.text, "places/paris/3.html")
+        XCTAssertEqual(paging["previous"]?.text, "people/index.html")
+        XCTAssertEqual(paging["next"]?.text, "people/index/3.html")
     }
 }

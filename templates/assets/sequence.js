@@ -7,7 +7,9 @@
    recents). On a photo's page previous, next, the arrows, the keys and swipes then lead through
    that list, whatever page of it the photo was on, the page says "n of N in <list>", and the
    next photo is fetched ahead only when it is the list's. A visitor arriving from elsewhere, or
-   without JavaScript, follows the photo's album, as the page is written. */
+   without JavaScript, follows the photo's album, as the page is written; the page says only
+   "In <album>", and the script adds where the photo is in it from the album's list, so that a
+   photo joining the album changes no other photo's page. */
 (function () {
   "use strict";
 
@@ -83,11 +85,19 @@
   var id = article.getAttribute("data-photo");
   var from = recall();
   var written = article.querySelector(".photo-sequence");
-  if (!from || !written || from.key && from.key === written.getAttribute("data-sequence")) return;
+  if (!written) return;
+  // The album itself: the page's links stay as written, and its line says where the photo is.
+  var own = !from || from.key && from.key === written.getAttribute("data-sequence");
+  if (own) {
+    var album = written.querySelector(".sequence-list");
+    if (!album || !written.hasAttribute("data-sequence-file")) return;
+    from = { key: written.getAttribute("data-sequence"), file: new URL(written.getAttribute("data-sequence-file"), location.href).href,
+             title: album.textContent, href: album.href };
+  }
 
   // Another list than the album: the album's next photo is not fetched ahead until the list
   // says it is its next too.
-  var stageNext = article.querySelector(".stage-next");
+  var stageNext = own ? null : article.querySelector(".stage-next");
   var ahead = {};
   if (stageNext) {
     ["data-srcset", "data-picture-srcset", "data-sizes"].forEach(function (name) {
@@ -95,6 +105,7 @@
     });
   }
   function restoreAhead() {
+    if (own) return;
     var link = article.querySelector(".stage-next");
     if (!link) return;
     Object.keys(ahead).forEach(function (name) { link.setAttribute(name, ahead[name]); });
@@ -147,10 +158,12 @@
   var before = { prev: (article.querySelector("a[rel='prev']") || {}).href, next: (article.querySelector("a[rel='next']") || {}).href };
   loadList(from).then(function (found) {
     if (!found) { restoreAhead(); return; }
-    stageLink("prev", found.previous);
-    stageLink("next", found.next);
-    pagerLink("prev", found.previous);
-    pagerLink("next", found.next);
+    if (!own) {
+      stageLink("prev", found.previous);
+      stageLink("next", found.next);
+      pagerLink("prev", found.previous);
+      pagerLink("next", found.next);
+    }
     written.textContent = "";
     Folio.sayNodes("photo.position", {
       count: el("span", { className: "sequence-count", text: Folio.say("photo.count", { number: Folio.number(found.at + 1), count: Folio.number(found.count) }) }),
