@@ -12,27 +12,32 @@ package struct SiteDigest: Sendable, Equatable {
     /// map, how pages are drawn (the theme, the settings, this Folio).
     var structure: UInt64
     /// The photos' identifiers in the site's order. The same order means the same positions,
-    /// the same neighbours, the same numbered pages.
+    /// which the search index numbers its photos by.
     var order: UInt64
     /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
     var made: Date
     /// Each photo's card digest (what its cards and page show of it), by position.
     var cardDigests: [UInt64]
-    /// Each listing's photos, as a hash of their positions, when each was taken, and what the
+    /// Each photo's identifier, as a hash, by position: what tells a photo added, taken away or
+    /// moved from the others, which keep their pages.
+    var identities: [UInt64]
+    /// Each listing's photos, as a hash of their identifiers, when each was taken, and what the
     /// listing's headings say of it, by the path of its first page.
     var listings: [String: UInt64]
     /// Where each place is on the maps, by the path of its first page: photo pages show it.
     var places: [String: UInt64]
 
-    private static let heading = "folio-site-digest 1"
+    private static let heading = "folio-site-digest 2"
 
     package func encoded() -> Data {
         // A line at a time (`LedgerWriter`), never made as one text and then copied.
         var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
                                     + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\ncards \(cardDigests.count)\n",
-                                capacity: cardDigests.count * 17 + (listings.count + places.count) * 64)
-        for cardDigest in cardDigests {
+                                capacity: cardDigests.count * 34 + (listings.count + places.count) * 64)
+        for (cardDigest, identity) in zip(cardDigests, identities) {
             ContentHash.appendHex(cardDigest, to: &file.line)
+            file.line.append(0x20)
+            ContentHash.appendHex(identity, to: &file.line)
             file.endLine()
         }
         for (kind, hashes) in [("listing ", listings), ("place ", places)] {
@@ -55,13 +60,15 @@ package struct SiteDigest: Sendable, Equatable {
             guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
                   let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
                   let made = reader.line(after: "made ").flatMap({ Int64($0) }),
-                  let count = reader.line(after: "cards ").flatMap({ Int($0) }), (0...raw.count / 2).contains(count) else { return nil }
+                  let count = reader.line(after: "cards ").flatMap({ Int($0) }), (0...raw.count / 4).contains(count) else { return nil }
             var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
-                                    cardDigests: [], listings: [:], places: [:])
+                                    cardDigests: [], identities: [], listings: [:], places: [:])
             digest.cardDigests.reserveCapacity(count)
+            digest.identities.reserveCapacity(count)
             for _ in 0..<count {
-                guard let cardDigest = reader.number(radix: 16, then: 0x0A) else { return nil }
+                guard let cardDigest = reader.number(radix: 16, then: 0x20), let identity = reader.number(radix: 16, then: 0x0A) else { return nil }
                 digest.cardDigests.append(cardDigest)
+                digest.identities.append(identity)
             }
             while !reader.atEnd {
                 guard let kind = reader.word(then: 0x20), let hash = reader.number(radix: 16, then: 0x20), let path = reader.line()
@@ -96,14 +103,17 @@ package struct PageChanges: Sendable {
     fileprivate var photos: Set<Int>?
     /// The listings (by the path of their first page) whose pages may differ, and which of them.
     fileprivate var listings: [String: Pages] = [:]
+    /// Whether the photos are the ones of the last build in its order: at the same positions.
+    fileprivate var sameOrder = true
 
     static let everything = PageChanges(photos: nil)
 
     var isEverything: Bool { photos == nil }
 
     /// Positions of the photos whose pages, and so whose search rows and words, may differ;
-    /// nil when any may.
-    package var photoPositions: Set<Int>? { photos }
+    /// nil when any may: when photos were added, taken away or moved, every photo after them has
+    /// another position, which is its number in the search index.
+    package var photoPositions: Set<Int>? { sameOrder ? photos : nil }
 
     /// Marks `pages` of a listing as ones that may differ.
     fileprivate mutating func touch(_ listing: String, _ pages: Pages = .all) {
@@ -120,13 +130,17 @@ extension SiteBuilder {
     package func digest(drawing: String) -> SiteDigest {
         var identifiers = ordered.map(\.identifier).joined(separator: "\n")
         let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
+        let identities = ordered.map { item in
+            var identifier = item.identifier
+            return identifier.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
+        }
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
             // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
             var words: [UInt64] = []
             words.reserveCapacity(listing.positions.count * 2)
             for position in listing.positions {
-                words.append(UInt64(bitPattern: Int64(position)))
+                words.append(identities[position])
                 words.append(Self.when(ordered[position]).timeIntervalSince1970.bitPattern)
             }
             var bytes = Data(listing.heading.utf8)
@@ -138,36 +152,49 @@ extension SiteBuilder {
             places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueDigest.of($0) } ?? 0
         }
         return SiteDigest(structure: structureDigest(drawing: drawing), order: order, made: now, cardDigests: cardDigests,
-                          listings: listings, places: places)
+                          identities: identities, listings: listings, places: places)
     }
 
     /// The pages whose keys may differ from those of the pages `last` describes: every page, unless
-    /// the photos are the same ones in the same order under the same albums, regions, map and
-    /// drawing; then those a change can touch, as docs/incremental-builds.md ("Which pages are
-    /// drawn") lists them. `current` is these pages' own digest.
+    /// the photos are under the same albums, regions, map and drawing; then those a change can
+    /// touch, as docs/incremental-builds.md ("Which pages are drawn") lists them. `current` is these
+    /// pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
-        guard unlisted == nil, let last, last.structure == current.structure, last.order == current.order,
-              last.cardDigests.count == cardDigests.count else { return .everything }
+        guard unlisted == nil, let last, last.structure == current.structure else { return .everything }
         var changes = PageChanges(photos: [])
+        changes.sameOrder = last.order == current.order && last.identities.count == current.identities.count
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
         }
         // The albums above a change: an album's page shows its sub-albums' covers, counts and dates.
         var above = Set<String>()
         for album in albumTree.albums.values where changes.listings[album.route.path] != nil {
-            // Its photos' pages say where they are in it; the albums above it show its count.
+            // Its photos' pages lead to their neighbours in it (and say where they are in it, in an
+            // unlisted album); the albums above it show its count.
             changes.photos?.formUnion(album.photos)
             above.formUnion(albumTree.lineage(album.path).map(\.path))
         }
-        // The photos whose cards may differ (their card digests moved, or their place moved on the
-        // maps); and one taken within a day of either build, in an "hours ago" section that may
-        // have moved on: by position.
+        // The photos whose cards may differ (new, their card digests moved, or their place moved
+        // on the maps); and one taken within a day of either build, in an "hours ago" section that
+        // may have moved on: by position. Each photo is found in the last build by its identity.
         var changed = Set<Int>()
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
+        var was: [UInt64: Int] = Dictionary(minimumCapacity: last.identities.count)
+        for (position, identity) in last.identities.enumerated() { was[identity] = position }
+        let now = current.identities
         for (position, item) in ordered.enumerated() {
-            if cardDigests[position] != last.cardDigests[position] || Self.when(item) >= recent {
+            guard let old = was[now[position]] else {
+                changed.insert(position)
+                continue
+            }
+            if cardDigests[position] != last.cardDigests[old] || Self.when(item) >= recent {
                 changed.insert(position)
             }
+            // A photo whose neighbours in the site's order are others (photos added, taken away or
+            // moved beside it): its page leads to them when it is in no album.
+            let beside = (position > 0 ? now[position - 1] : nil, position + 1 < now.count ? now[position + 1] : nil)
+            let wasBeside = (old > 0 ? last.identities[old - 1] : nil, old + 1 < last.identities.count ? last.identities[old + 1] : nil)
+            if beside != wasBeside { changes.photos?.insert(position) }
         }
         for place in index.places {
             let path = Route.place(slug: place.slug).path

@@ -279,7 +279,7 @@ final class IncrementalBuildTests: XCTestCase {
         try site.write(Data(#"{"pageSize": 10}"#.utf8), to: "folio.json")
         var entries: [Entry] = []
         for n in 0..<160 {
-            entries.append(Entry(path: "trip/photo-\(n).jpg", seed: n % 3, title: "Photo \(n)", user: "Josh", place: Self.places[2],
+            entries.append(Entry(path: "trip-\(n % 4)/photo-\(n).jpg", seed: n % 3, title: "Photo \(n)", user: "Josh", place: Self.places[2],
                                  favorite: false, taken: now.addingTimeInterval(-Double(n + 3) * 86_400), uploaded: now.addingTimeInterval(-Double(n) * 60)))
             try site.photo(entries[n].path, from: Self.seeds[n % 3])
         }
@@ -316,7 +316,7 @@ final class IncrementalBuildTests: XCTestCase {
 
         // A new photo, the newest: the first page of each listing (its album's last), and perhaps
         // the page a full first page hands photos to, and it and its neighbour's pages.
-        entries.append(Entry(path: "trip/photo-new.jpg", seed: 0, title: "New", user: "Josh", place: Self.places[2],
+        entries.append(Entry(path: "trip-0/photo-new.jpg", seed: 0, title: "New", user: "Josh", place: Self.places[2],
                              favorite: false, taken: now.addingTimeInterval(-2 * 86_400), uploaded: now))
         try site.photo(entries.last!.path, from: Self.seeds[0])
         try write(entries, to: site)
@@ -348,6 +348,7 @@ final class IncrementalBuildTests: XCTestCase {
             }
             XCTAssertLessThanOrEqual(comingBack.photos.count, 3, "photo \(taken): \(comingBack.photos)")
             XCTAssertLessThan(back.pagesWritten, 30, "of \(back.pages)")
+            XCTAssertLessThan(back.pagesLookedAt, back.pages / 2, "the pages it is on and beside are looked at, not every page")
             XCTAssertEqual(with, added, "photo \(taken) back, the site is as it was")
         }
         let fresh = try await coldBuild(of: entries, settings: Data(#"{"pageSize": 10}"#.utf8))

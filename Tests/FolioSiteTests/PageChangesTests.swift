@@ -64,12 +64,14 @@ final class PageChangesTests: XCTestCase {
         var digest = last.digest(drawing: drawing)
         var narrowed = 0
         var partly = 0
+        var (away, added) = ([PhotoImport](), 0)
 
         for round in 1...60 {
             var done: [String] = []
+            var removals: [PhotoSource] = []
             for _ in 0..<Int.random(in: 1...2, using: &random) {
                 let at = Int.random(in: 0..<photos.count, using: &random)
-                switch Int.random(in: 0..<8, using: &random) {
+                switch Int.random(in: 0..<10, using: &random) {
                 case 0: photos[at].photo.title = (photos[at].photo.title ?? "") + " again"; done.append("retitled p\(at)")
                 case 1: photos[at].photo.favorite.toggle(); done.append("favorite of p\(at)")
                 case 2: photos[at].place = Self.places.randomElement(using: &random)!; done.append("placed p\(at) in \(photos[at].place ?? "none")")
@@ -83,6 +85,21 @@ final class PageChangesTests: XCTestCase {
                     done.append("moved the GPS of p\(at)")
                 case 5: photos[at].photo.checksum += "x"; done.append("replaced the file of p\(at)")
                 case 6: photos[at].photo.taken = photos[at].photo.taken?.addingTimeInterval(-Double.random(in: 1...3, using: &random) * 86_400); done.append("redated p\(at)")
+                case 7 where photos.count > 40:
+                    let gone = photos.remove(at: at)
+                    removals.append(gone.photo.source)
+                    away.append(gone)
+                    done.append("took \(gone.photo.identifier) away")
+                case 8 where !away.isEmpty:
+                    photos.append(away.removeFirst())
+                    done.append("put \(photos.last!.photo.identifier) back")
+                case 9:
+                    var photo = photos[at]
+                    added += 1
+                    (photo.photo.source, photo.photo.identifier, photo.photo.checksum) = (.content(path: "new/n\(added).jpg"), "n\(added)", "n\(added)")
+                    photo.photo.taken = photo.photo.taken?.addingTimeInterval(-60)
+                    photos.append(photo)
+                    done.append("added n\(added) beside p\(at)")
                 default: done.append("nothing")
                 }
             }
@@ -90,7 +107,7 @@ final class PageChangesTests: XCTestCase {
                 now = now.addingTimeInterval(Double.random(in: 60...(5 * 3600), using: &random))
                 done.append("an hour or so later")
             }
-            try database.apply(ImportBatch(upserts: photos))
+            try database.apply(ImportBatch(upserts: photos, removals: removals))
             let builder = try builder(database, now: now, pageSize: pageSize)
             let current = builder.digest(drawing: drawing)
             let changes = builder.changes(since: digest, to: current)
@@ -175,7 +192,7 @@ final class PageChangesTests: XCTestCase {
         XCTAssertEqual(looked(builder, changes, region), Array(0..<7))
     }
 
-    func testAnyChangeToTheOrderOrTheDrawingLooksAtEveryPage() throws {
+    func testAnotherDrawingLooksAtEveryPageAndAPhotoAddedAtThoseItTouches() throws {
         let database = try GalleryDatabase.inMemory()
         let photos = (0..<5).map {
             PhotoImport(source: .content(path: "a/p\($0).jpg"), identifier: "p\($0)", person: "Josh",
@@ -190,8 +207,14 @@ final class PageChangesTests: XCTestCase {
         XCTAssertTrue(first.changes(since: nil, to: digest).isEverything, "no digest kept")
         try database.apply(ImportBatch(upserts: [PhotoImport(source: .content(path: "a/p9.jpg"), identifier: "p9", person: "Josh", uploaded: start,
                                                              width: 4, height: 3, checksum: "c9")]))
+        // A photo added: the pages it is on and beside, not every page; but every photo after it has
+        // another number in the search index.
         let more = try builder(database, now: start)
-        XCTAssertTrue(more.changes(since: digest, to: more.digest(drawing: "one")).isEverything, "a photo added")
+        let added = more.changes(since: digest, to: more.digest(drawing: "one"))
+        XCTAssertFalse(added.isEverything, "a photo added")
+        XCTAssertNil(added.photoPositions)
+        XCTAssertTrue(more.mayDiffer(.photo(identifier: "p9"), added))
+        XCTAssertTrue(more.mayDiffer(.person(slug: "josh"), added))
 
         // Nothing changed, and nothing was taken within a day: only the indexes are looked at.
         let same = first.changes(since: digest, to: first.digest(drawing: "one"))
@@ -200,16 +223,20 @@ final class PageChangesTests: XCTestCase {
 
     func testTheDigestReadsBackAsWritten() throws {
         var digest = SiteDigest(structure: 1, order: 0xFFFF_FFFF_FFFF_FFFF, made: Date(timeIntervalSince1970: 1_800_000_000),
-                                cardDigests: [0, 42, 7], listings: ["albums/a b.html": 5], places: ["places/x.html": 0])
+                                cardDigests: [0, 42, 7], identities: [3, 0xFFFF_FFFF_FFFF_FFFF, 9], listings: ["albums/a b.html": 5],
+                                places: ["places/x.html": 0])
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
-        digest.cardDigests = []
+        (digest.cardDigests, digest.identities) = ([], [])
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 5\n0\n".utf8)), "cut short")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 2\nstructure 1\norder 2\nmade 3\ncards 5\n0 1\n".utf8)), "cut short")
         XCTAssertNil(SiteDigest.decode(Data("something else".utf8)))
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 1\n0g\n".utf8)), "not hex")
-        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 1\n\n".utf8)), "no cardDigest")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 2\nstructure 1\norder 2\nmade 3\ncards 1\n0g 1\n".utf8)), "not hex")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 2\nstructure 1\norder 2\nmade 3\ncards 1\n0\n".utf8)), "no identity")
+        XCTAssertNil(SiteDigest.decode(Data("folio-site-digest 1\nstructure 1\norder 2\nmade 3\ncards 1\n0\n".utf8)),
+                     "an older Folio's: every page is looked at once")
         var random = SplitMix64(17)
         digest.cardDigests = (0..<5_000).map { _ in random.next() >> (random.next() % 64) }
+        digest.identities = (0..<5_000).map { _ in random.next() }
         digest.listings = Dictionary(uniqueKeysWithValues: (0..<50).map { ("people/p\($0) é.html", random.next()) })
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
     }
