@@ -14,8 +14,13 @@ public enum ContentHash {
     }
 
     public static func hex(_ text: String, seed: UInt64 = 0) -> String {
+        hexText(hash(text, seed: seed))
+    }
+
+    /// The hash of `text`'s UTF-8 bytes.
+    public static func hash(_ text: String, seed: UInt64 = 0) -> UInt64 {
         var text = text
-        return hexText(text.withUTF8 { hash(UnsafeRawBufferPointer($0), seed: seed) })
+        return text.withUTF8 { hash(UnsafeRawBufferPointer($0), seed: seed) }
     }
 
     /// Sixteen lower-case hex digits, as `%016llx` writes them: asked of every photo and page of

@@ -109,8 +109,6 @@ package struct ListingPages: Sendable, Equatable {
     /// `pageSize / 2` values. The same photo breaks in every listing it is in.
     static func breaks(_ identifier: String, pageSize: Int) -> Bool {
         let every = UInt64(max(1, pageSize - max(1, pageSize / 2)))
-        var copy = identifier
-        let hash = copy.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
-        return hash % every == 0
+        return ContentHash.hash(identifier) % every == 0
     }
 }

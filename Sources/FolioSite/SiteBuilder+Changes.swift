@@ -128,12 +128,8 @@ package struct PageChanges: Sendable {
 extension SiteBuilder {
     /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
-        var identifiers = ordered.map(\.identifier).joined(separator: "\n")
-        let order = identifiers.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
-        let identities = ordered.map { item in
-            var identifier = item.identifier
-            return identifier.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
-        }
+        let order = ContentHash.hash(ordered.map(\.identifier).joined(separator: "\n"))
+        let identities = ordered.map { ContentHash.hash($0.identifier) }
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
             // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
@@ -181,9 +177,9 @@ extension SiteBuilder {
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         var was: [UInt64: Int] = Dictionary(minimumCapacity: last.identities.count)
         for (position, identity) in last.identities.enumerated() { was[identity] = position }
-        let now = current.identities
+        let identities = current.identities
         for (position, item) in ordered.enumerated() {
-            guard let old = was[now[position]] else {
+            guard let old = was[identities[position]] else {
                 changed.insert(position)
                 continue
             }
@@ -192,7 +188,7 @@ extension SiteBuilder {
             }
             // A photo whose neighbours in the site's order are others (photos added, taken away or
             // moved beside it): its page leads to them when it is in no album.
-            let beside = (position > 0 ? now[position - 1] : nil, position + 1 < now.count ? now[position + 1] : nil)
+            let beside = (position > 0 ? identities[position - 1] : nil, position + 1 < identities.count ? identities[position + 1] : nil)
             let wasBeside = (old > 0 ? last.identities[old - 1] : nil, old + 1 < last.identities.count ? last.identities[old + 1] : nil)
             if beside != wasBeside { changes.photos?.insert(position) }
         }
