@@ -1,4 +1,3 @@
-import FolioCore
 import Foundation
 
 /// A listing of photos (an album, a place, a region, a person, a place's favorites) cut into
@@ -20,6 +19,8 @@ package struct ListingPages: Sendable, Equatable {
     private var starts: [Int]
     /// Each page's name, in the order shown; nil for the first.
     private(set) var names: [String?]
+    /// Each page past the first by its name: every page of a listing is looked up by name.
+    private var byName: [String: Int] = [:]
     /// How many photos the listing holds.
     let count: Int
 
@@ -67,6 +68,9 @@ package struct ListingPages: Sendable, Equatable {
         }
         self.starts = starts
         names = [nil] + runNames.dropFirst().map { $0 }
+        for (page, name) in names.enumerated() {
+            if let name { byName[name] = page }
+        }
     }
 
     var pageCount: Int { starts.count }
@@ -79,7 +83,7 @@ package struct ListingPages: Sendable, Equatable {
     /// The page (from 0) named `name`, nil for the first; nil when the listing has none of that name.
     func page(named name: String?) -> Int? {
         guard let name else { return 0 }
-        return names.firstIndex(of: name)
+        return byName[name]
     }
 
     /// The page (from 0) showing the listing's `index`th photo.
@@ -105,10 +109,9 @@ package struct ListingPages: Sendable, Equatable {
         return calendar
     }()
 
-    /// Whether a photo ends a page once it may: its identifier's hash falls on one of every
-    /// `pageSize / 2` values. The same photo breaks in every listing it is in.
-    static func breaks(_ identifier: String, pageSize: Int) -> Bool {
-        let every = UInt64(max(1, pageSize - max(1, pageSize / 2)))
-        return ContentHash.hash(identifier) % every == 0
+    /// Whether a photo ends a page once it may: its identity (the hash of its identifier) falls on
+    /// one of every `pageSize / 2` values. The same photo breaks in every listing it is in.
+    static func breaks(_ identity: UInt64, pageSize: Int) -> Bool {
+        identity % UInt64(max(1, pageSize - max(1, pageSize / 2))) == 0
     }
 }

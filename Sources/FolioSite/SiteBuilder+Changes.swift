@@ -11,7 +11,7 @@ package struct SiteDigest: Sendable, Equatable {
     /// Everything pages show that is no photo's own: the albums as folders, the regions, the
     /// map, how pages are drawn (the theme, the settings, this Folio).
     var structure: UInt64
-    /// The photos' identifiers in the site's order. The same order means the same positions,
+    /// The photos' identities in the site's order. The same order means the same positions,
     /// which the search index numbers its photos by.
     var order: UInt64
     /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
@@ -128,8 +128,7 @@ package struct PageChanges: Sendable {
 extension SiteBuilder {
     /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
-        let order = ContentHash.hash(ordered.map(\.identifier).joined(separator: "\n"))
-        let identities = ordered.map { ContentHash.hash($0.identifier) }
+        let order = identities.withUnsafeBytes { ContentHash.hash($0) }
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
             // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
@@ -158,7 +157,7 @@ extension SiteBuilder {
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure else { return .everything }
         var changes = PageChanges(photos: [])
-        changes.sameOrder = last.order == current.order && last.identities.count == current.identities.count
+        changes.sameOrder = last.order == current.order && last.identities.count == identities.count
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
         }
@@ -177,7 +176,6 @@ extension SiteBuilder {
         let recent = min(last.made, self.now).addingTimeInterval(-24 * 3600)
         var was: [UInt64: Int] = Dictionary(minimumCapacity: last.identities.count)
         for (position, identity) in last.identities.enumerated() { was[identity] = position }
-        let identities = current.identities
         for (position, item) in ordered.enumerated() {
             guard let old = was[identities[position]] else {
                 changed.insert(position)

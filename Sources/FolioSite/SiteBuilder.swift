@@ -81,6 +81,9 @@ public struct SiteBuilder: Sendable {
     /// Each photo's `ValueDigest` (with its person, place and region), by position in `ordered`:
     /// what its cards show, as one number (see `key(_:)`).
     let cardDigests: [UInt64]
+    /// Each photo's identity, the hash of its identifier, by position in `ordered`: where listings'
+    /// pages end (`ListingPages`), and how the next build finds the photo (`SiteDigest`).
+    let identities: [UInt64]
     /// Draws cards as their photos' card digests alone (see `key(_:)`).
     var digestsOnly = false
 
@@ -159,7 +162,9 @@ public struct SiteBuilder: Sendable {
             }
         }
         index.latestAdded = latestAdded
-        index.pages = Self.listingPages(ordered, albumTree: albumTree, index: index, pageSize: settings.pageSize)
+        let identities = ordered.map { ContentHash.hash($0.identifier) }
+        self.identities = identities
+        index.pages = Self.listingPages(ordered, identities: identities, albumTree: albumTree, index: index, pageSize: settings.pageSize)
         index.coordinates = centres.mapValues { centre in
             MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
         }
@@ -178,8 +183,9 @@ public struct SiteBuilder: Sendable {
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
     /// albums in their own order, places, regions, people and places' favorites newest first.
-    private static func listingPages(_ ordered: [GalleryPhoto], albumTree: AlbumTree, index: Index, pageSize: Int) -> [String: ListingPages] {
-        let breaks = ordered.map { ListingPages.breaks($0.identifier, pageSize: pageSize) }
+    private static func listingPages(_ ordered: [GalleryPhoto], identities: [UInt64], albumTree: AlbumTree, index: Index,
+                                     pageSize: Int) -> [String: ListingPages] {
+        let breaks = identities.map { ListingPages.breaks($0, pageSize: pageSize) }
         func pages(_ positions: [Int], newestFirst: Bool) -> ListingPages {
             ListingPages(count: positions.count, pageSize: pageSize, newestFirst: newestFirst,
                          breaks: { breaks[positions[$0]] }, day: { when(ordered[positions[$0]]) })

@@ -1,3 +1,4 @@
+import FolioCore
 @testable import FolioSite
 import Foundation
 import XCTest
@@ -20,7 +21,7 @@ final class ListingPagesTests: XCTestCase {
         func pages() -> ListingPages {
             let shown = self.shown
             return ListingPages(count: shown.count, pageSize: pageSize, newestFirst: newestFirst,
-                                breaks: { ListingPages.breaks("photo-\(shown[$0])", pageSize: pageSize) },
+                                breaks: { ListingPages.breaks(ContentHash.hash("photo-\(shown[$0])"), pageSize: pageSize) },
                                 day: { day0.addingTimeInterval(Double(shown[$0]) * 3_600) })
         }
 
