@@ -72,6 +72,7 @@ def test_a_photo_from_elsewhere_follows_its_album(browser, gallery):
     # The page says "In Travel"; the script, from the album's list, where the photo is in it.
     browser.wait_for("document.querySelector('.photo-sequence').textContent.indexOf('2 of 4') >= 0")
     assert sequence_text(browser) == "2 of 4 in Travel"
+    assert browser.js("return document.querySelector('.sequence-list').getAttribute('href')") == "../albums/travel.html", "as written"
     assert browser.js("return document.querySelector('a[rel=next]').href") == gallery.url + order[2]
     assert browser.js("return document.querySelector('a[rel=prev]').href") == gallery.url + order[0]
     # The album's last photo leads nowhere further: not out of the album.

@@ -92,7 +92,7 @@
     var album = written.querySelector(".sequence-list");
     if (!album || !written.hasAttribute("data-sequence-file")) return;
     from = { key: written.getAttribute("data-sequence"), file: new URL(written.getAttribute("data-sequence-file"), location.href).href,
-             title: album.textContent, href: album.href };
+             title: album.textContent, href: album.getAttribute("href") };
   }
 
   // Another list than the album: the album's next photo is not fetched ahead until the list
