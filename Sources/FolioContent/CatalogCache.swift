@@ -93,7 +93,7 @@ package struct CatalogCache: Sendable {
         var writer = Writer()
         writer.result(result)
         try? disk.makeFolders(folder.path)
-        try? disk.writeFile(Data(writer.bytes), to: folder.appendingPathComponent(key).path, atomically: true)
+        try? writer.bytes.withUnsafeBytes { try disk.writeFile($0, to: folder.appendingPathComponent(key).path, atomically: true) }
         try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
     }
 
@@ -149,10 +149,18 @@ package struct CatalogCache: Sendable {
         }
 
         mutating func result(_ result: CatalogReader.Result) {
+            // Room for a typical record's values up front, rather than grown by doubling.
+            bytes.reserveCapacity(bytes.count + result.records.count * 320)
             int(result.records.count)
             for ((record, trimmed), fingerprint) in zip(zip(result.records, result.trimmedPaths), result.fingerprints) {
-                for value in [record.location, record.path, trimmed, record.name, record.user, record.description,
-                              record.place, record.region] { text(value) }
+                text(record.location)
+                text(record.path)
+                text(trimmed)
+                text(record.name)
+                text(record.user)
+                text(record.description)
+                text(record.place)
+                text(record.region)
                 number(record.latitude)
                 number(record.longitude)
                 number(record.taken?.timeIntervalSince1970)

@@ -44,6 +44,36 @@ package struct CatalogReader: Sendable {
             var records: Int
             var issues: Int
         }
+
+        /// Where an element's records and issues are among the reading's.
+        struct Span {
+            var records: Range<Int>
+            var issues: Range<Int>
+        }
+
+        /// The span of the element at `index`; of a reading without elements (an element parsed
+        /// alone), all it holds.
+        func span(of index: Int) -> Span {
+            guard !elements.isEmpty else { return Span(records: records.indices, issues: issues.indices) }
+            let before = index == 0 ? (records: 0, issues: 0) : (records: elements[index - 1].records, issues: elements[index - 1].issues)
+            return Span(records: before.records..<elements[index].records, issues: before.issues..<elements[index].issues)
+        }
+
+        /// The records and issues of `span` in `reading` added at the end, standing at `place`.
+        mutating func append(_ reading: Result, _ span: Span, at place: String) {
+            for at in span.records {
+                var record = reading.records[at]
+                record.location = place
+                records.append(record)
+                trimmedPaths.append(reading.trimmedPaths[at])
+                fingerprints.append(reading.fingerprints[at])
+            }
+            for at in span.issues {
+                var issue = reading.issues[at]
+                issue.path = place
+                issues.append(issue)
+            }
+        }
     }
 
     /// The records of the catalog at `relativePath`, whose size and modification time the walk
@@ -78,8 +108,12 @@ package struct CatalogReader: Sendable {
                 result = cached
                 if let settled { cache?.store(result, key: settled, of: relativePath) }
             } else {
-                let ranges = XMLPlist.elementRanges(data)
-                result = parse(data, catalog: relativePath, ranges: ranges, last: ranges == nil ? nil : cache?.last(of: relativePath))
+                // The elements found on one core, the last reading decoded on the other (for a
+                // binary catalog, which has no elements to find, not at all).
+                let cache = cache
+                let (ranges, last) = inParallel({ XMLPlist.elementRanges(data) },
+                                                { data.starts(with: XMLPlist.binaryMarker) ? nil : cache?.last(of: relativePath) })
+                result = parse(data, catalog: relativePath, ranges: ranges, last: consume last)
                 if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
@@ -97,8 +131,8 @@ package struct CatalogReader: Sendable {
     /// files around it. With the `ranges` of the elements of its array (`XMLPlist.elementRanges`),
     /// element by element (`reread`), taking those the `last` reading had from there: never the
     /// whole array's values at once, and each element's hash kept for the next reading.
-    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil, last: Result? = nil) -> Result {
-        if let ranges, let read = reread(data, ranges, last: last ?? Result(), catalog: relativePath) { return read }
+    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil, last: consuming Result? = nil) -> Result {
+        if let ranges, let read = reread(data, ranges, last: (consume last) ?? Result(), catalog: relativePath) { return read }
         return parseWhole(data, catalog: relativePath).result
     }
 
@@ -140,47 +174,120 @@ package struct CatalogReader: Sendable {
     /// each element whose bytes it had taken from there, at its new place, and each other parsed
     /// alone. The same as the whole parsed at once; nil where that is not sure (an element that
     /// does not parse as the one element of an array, or says anything of the catalog as a whole).
-    func reread(_ data: Data, _ ranges: [Range<Int>], last: Result, catalog relativePath: String) -> Result? {
+    func reread(_ data: Data, _ ranges: [Range<Int>], last: consuming Result, catalog relativePath: String) -> Result? {
+        let hashes = ranges.concurrentMap { range in data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+        switch rereadInPlace(data, ranges, hashes, last: last, catalog: relativePath) {
+        case .read(let result): return result
+        case .unsure: return nil
+        case .notInPlace(let given): last = given
+        }
         let shown = "content/\(relativePath)"
         var known: [UInt64: Int] = [:]
+        known.reserveCapacity(last.elements.count)
         for (index, element) in last.elements.enumerated() where known[element.hash] == nil { known[element.hash] = index }
         var result = Result()
         result.elements.reserveCapacity(ranges.count)
-        for (index, range) in ranges.enumerated() {
+        result.records.reserveCapacity(ranges.count)
+        result.trimmedPaths.reserveCapacity(ranges.count)
+        result.fingerprints.reserveCapacity(ranges.count)
+        for (index, (range, hash)) in zip(ranges, hashes).enumerated() {
             let place = "\(shown), record \(index)"
-            let hash = data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) }
             let from: Result
-            let records: Range<Int>, issues: Range<Int>
+            let span: Result.Span
             if let was = known[hash] {
-                from = last
-                let before = was == 0 ? (records: 0, issues: 0) : (records: last.elements[was - 1].records, issues: last.elements[was - 1].issues)
-                (records, issues) = (before.records..<last.elements[was].records, before.issues..<last.elements[was].issues)
+                (from, span) = (last, last.span(of: was))
             } else {
-                var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#.utf8)
-                document.append(data[range])
-                document.append(contentsOf: "</array></plist>".utf8)
-                let (alone, refused) = parseWhole(document, catalog: relativePath)
-                let first = "\(shown), record 0"
-                guard !refused, alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
-                      alone.records.count <= 1 else { return nil }
-                (from, records, issues) = (alone, alone.records.indices, alone.issues.indices)
+                guard let alone = parseAlone(data[range], catalog: relativePath) else { return nil }
+                (from, span) = (alone, alone.span(of: 0))
+                result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + span.records.count))
             }
-            if known[hash] == nil { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + records.count)) }
-            for at in records {
-                var record = from.records[at]
-                record.location = place
-                result.records.append(record)
-                result.trimmedPaths.append(from.trimmedPaths[at])
-                result.fingerprints.append(from.fingerprints[at])
-            }
-            for at in issues {
-                var issue = from.issues[at]
-                issue.path = place
-                result.issues.append(issue)
-            }
+            result.append(from, span, at: place)
             result.elements.append(Result.Element(hash: hash, records: result.records.count, issues: result.issues.count))
         }
         return result
+    }
+
+    private enum InPlace {
+        case read(Result)
+        /// An element the parse of it alone is not sure of: the whole is parsed.
+        case unsure
+        /// Not an edit in place: the last reading, given back untouched.
+        case notInPlace(Result)
+    }
+
+    /// The common edit, records changed where they stand or added at the end: the `last` reading
+    /// changed in place at the elements whose bytes differ, no other record copied or given a new
+    /// place. Any other edit (an element taken away or moved, or one that makes more or fewer
+    /// records or issues than the one it replaces) is `reread`'s, element by element.
+    private func rereadInPlace(_ data: Data, _ ranges: [Range<Int>], _ hashes: [UInt64], last: consuming Result,
+                               catalog relativePath: String) -> InPlace {
+        let kept = last.elements.count
+        // Every record and issue of the last reading must be one of its elements' (a reading
+        // parsed whole has none).
+        let accounted = (records: last.elements.last?.records ?? 0, issues: last.elements.last?.issues ?? 0)
+        guard ranges.count >= kept, accounted == (last.records.count, last.issues.count) else { return .notInPlace(last) }
+        let differing = ranges.indices.filter { $0 >= kept || hashes[$0] != last.elements[$0].hash }
+        // Each differing element taken from where the last reading had its bytes, else parsed
+        // alone; its records and issues copied out before the reading is changed, so that the
+        // change is made in place.
+        let wanted = Set(differing.map { hashes[$0] })
+        var elsewhere: [UInt64: Int] = [:]
+        for (index, element) in last.elements.enumerated() where wanted.contains(element.hash) && elsewhere[element.hash] == nil {
+            elsewhere[element.hash] = index
+        }
+        var replacements: [(index: Int, with: Result, anew: Bool)] = []
+        for index in differing {
+            let with: Result
+            if let was = elsewhere[hashes[index]] {
+                with = Result(last, last.span(of: was))
+            } else {
+                guard let alone = parseAlone(data[ranges[index]], catalog: relativePath) else { return .unsure }
+                with = alone
+            }
+            if index < kept {
+                let span = last.span(of: index)
+                guard with.records.count == span.records.count, with.issues.count == span.issues.count else { return .notInPlace(last) }
+            }
+            replacements.append((index, with, elsewhere[hashes[index]] == nil))
+        }
+        var result = consume last
+        (result.cacheKeys, result.parsedAnew) = ([], IndexSet())
+        for (index, with, anew) in replacements {
+            let place = "content/\(relativePath), record \(index)"
+            if index < kept {
+                let span = result.span(of: index)
+                for (offset, at) in span.records.enumerated() {
+                    result.records[at] = with.records[offset]
+                    result.records[at].location = place
+                    result.trimmedPaths[at] = with.trimmedPaths[offset]
+                    result.fingerprints[at] = with.fingerprints[offset]
+                    if anew { result.parsedAnew.insert(at) }
+                }
+                for (offset, at) in span.issues.enumerated() {
+                    result.issues[at] = with.issues[offset]
+                    result.issues[at].path = place
+                }
+                result.elements[index].hash = hashes[index]
+            } else {
+                if anew { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + with.records.count)) }
+                result.append(with, with.span(of: 0), at: place)
+                result.elements.append(Result.Element(hash: hashes[index], records: result.records.count, issues: result.issues.count))
+            }
+        }
+        return .read(result)
+    }
+
+    /// One element of a catalog's array parsed as the one element of an array; nil where it does
+    /// not read as such alone, or says anything of the catalog as a whole.
+    private func parseAlone(_ element: Data.SubSequence, catalog relativePath: String) -> Result? {
+        var document = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array>"#.utf8)
+        document.append(element)
+        document.append(contentsOf: "</array></plist>".utf8)
+        let (alone, refused) = parseWhole(document, catalog: relativePath)
+        let first = "content/\(relativePath), record 0"
+        guard !refused, alone.issues.allSatisfy({ $0.path == first }), alone.records.allSatisfy({ $0.location == first }),
+              alone.records.count <= 1 else { return nil }
+        return alone
     }
 
     static func typeName(_ value: Any) -> String {
@@ -332,5 +439,15 @@ extension PropertyListReading.Refusal {
     /// The refusal as an error of the catalog `shown`, at its record where that is known.
     func issue(_ shown: String) -> BuildIssue {
         .error(record.map { "\(shown), record \($0)" } ?? shown, reason)
+    }
+}
+
+extension CatalogReader.Result {
+    /// The records and issues of `span` in `reading`, alone.
+    init(_ reading: borrowing CatalogReader.Result, _ span: Span) {
+        records = Array(reading.records[span.records])
+        trimmedPaths = Array(reading.trimmedPaths[span.records])
+        fingerprints = Array(reading.fingerprints[span.records])
+        issues = Array(reading.issues[span.issues])
     }
 }

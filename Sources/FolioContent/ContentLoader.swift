@@ -263,10 +263,10 @@ public struct ContentLoader: Sendable {
     }
 }
 
-/// What the load asks of each record of a catalog, worked out on the core that read it: where
-/// the walk found its file, whether it names a photo or a video, and (when the entries let their
-/// records go) its fingerprint, rather than asked one record after another, on one core, as the
-/// entries are made.
+/// What the load asks of each record of a catalog, worked out on the core that read it (a large
+/// catalog's files looked up on every core): where the walk found its file, whether it names a
+/// photo or a video, and (when the entries let their records go) its fingerprint, rather than
+/// asked one record after another, on one core, as the entries are made.
 private struct RecordFacts: Sendable {
     var positions: [Int?]
     var isMedia: [Bool]
@@ -277,7 +277,7 @@ private struct RecordFacts: Sendable {
 
     init(_ read: CatalogReader.Result, walked: WalkedFiles, fingerprints: Bool) {
         let records = read.records
-        positions = records.map { walked.position(of: $0.path) }
+        positions = records.concurrentMap { walked.position(of: $0.path) }
         locations = records.map(\.location)
         isMedia = records.map { ContentPath.isMedia($0.path) }
         self.fingerprints = fingerprints ? read.fingerprints : []

@@ -36,6 +36,9 @@ enum XMLPlist {
     /// last reading (`CatalogReader.reread`). Nil for any markup but plain tags (a comment,
     /// CDATA, a processing instruction, a DOCTYPE with declarations of its own, an attribute
     /// past `<plist …>`), or a document that is not one array.
+    /// How a binary property list begins; an XML one never does.
+    static let binaryMarker = Array("bplist".utf8)
+
     static func elementRanges(_ data: Data) -> [Range<Int>]? {
         data.withUnsafeBytes { raw -> [Range<Int>]? in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
@@ -114,21 +117,23 @@ enum XMLPlist {
         mutating func skipElement() -> Bool {
             var depth = 0
             repeat {
-                while at < bytes.count, bytes[at] != UInt8(ascii: "<") {
-                    guard depth > 0 else { return false }
-                    at += 1
+                if depth > 0, let next = memchr(bytes.baseAddress! + at, Int32(UInt8(ascii: "<")), bytes.count - at) {
+                    at = bytes.baseAddress!.distance(to: next.assumingMemoryBound(to: UInt8.self))
                 }
-                guard at + 1 < bytes.count else { return false }
-                if bytes[at + 1] == UInt8(ascii: "/") {
-                    guard depth > 0 else { return false }
-                    var end = at + 2
-                    while end < bytes.count, Self.isLetter(bytes[end]) { end += 1 }
-                    guard end < bytes.count, bytes[end] == UInt8(ascii: ">") else { return false }
+                guard at + 1 < bytes.count, bytes[at] == UInt8(ascii: "<") else { return false }
+                let closing = bytes[at + 1] == UInt8(ascii: "/")
+                guard !closing || depth > 0 else { return false }
+                let name = closing ? at + 2 : at + 1
+                var end = name
+                while end < bytes.count, Self.isLetter(bytes[end]) { end += 1 }
+                guard end < bytes.count, end != name else { return false }
+                if bytes[end] == UInt8(ascii: ">") {
+                    depth += closing ? -1 : 1
                     at = end + 1
-                    depth -= 1
                 } else {
-                    guard let tag = openTag() else { return false }
-                    if !tag.empty { depth += 1 }
+                    // An empty element, `<name/>`; nothing else is a tag here.
+                    guard !closing, bytes[end] == UInt8(ascii: "/"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: ">") else { return false }
+                    at = end + 2
                 }
             } while depth > 0
             return true

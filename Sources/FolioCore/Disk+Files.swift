@@ -6,10 +6,15 @@ extension Disk {
     /// Writes `data` to `path`, made or replaced; with `atomically`, to a file beside it first,
     /// renamed over it once whole, so no reader ever sees half of it.
     public func writeFile(_ data: Data, to path: String, atomically: Bool = false) throws {
+        try data.withUnsafeBytes { try writeFile($0, to: path, atomically: atomically) }
+    }
+
+    /// `writeFile` of bytes that are not `Data` (made in an array), without copying them into one.
+    public func writeFile(_ bytes: UnsafeRawBufferPointer, to path: String, atomically: Bool = false) throws {
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw DiskFailure(errno, path) }
-        var failure = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        var failure = writeAll(descriptor, bytes)
         if close(descriptor) != 0, failure == 0 { failure = errno }
         if failure == 0, atomically, rename(target, path) != 0 { failure = errno }
         if failure != 0 {
