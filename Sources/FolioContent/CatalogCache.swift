@@ -78,7 +78,9 @@ package struct CatalogCache: Sendable {
 
     package func load(_ key: String) -> CatalogReader.Result? {
         writes?.finish(key)
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(key)) else { return nil }
+        // Mapped, not copied: a reading is only ever replaced whole (written beside and renamed
+        // over), never changed in place, so the pages mapped stay the ones read.
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent(key), options: .alwaysMapped) else { return nil }
         return Reader.result(of: data)
     }
 
