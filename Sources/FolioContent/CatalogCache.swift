@@ -92,10 +92,10 @@ package struct CatalogCache: Sendable {
     }
 
     private func write(_ result: CatalogReader.Result, key: String, of catalog: String) {
-        var writer = Writer()
+        var writer = Writer(room: 64 + result.records.count * 320)
         writer.result(result)
         try? disk.makeFolders(folder.path)
-        try? writer.bytes.withUnsafeBytes { try disk.writeFile($0, to: folder.appendingPathComponent(key).path, atomically: true) }
+        try? disk.writeFile(writer.bytes, to: folder.appendingPathComponent(key).path, atomically: true)
         try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
     }
 
@@ -129,32 +129,63 @@ package struct CatalogCache: Sendable {
     /// fingerprints, "folio-catalog 1", or its elements, "folio-catalog 2", is parsed again once).
     private static let heading = Array("folio-catalog 3\n".utf8)
 
-    /// Length-prefixed values, in the order `Reader` takes them back. Into an array of bytes, made
-    /// `Data` once, not appended to a `Data` a value at a time.
-    private struct Writer {
-        var bytes = CatalogCache.heading
+    /// Length-prefixed values, in the order `Reader` takes them back, stored straight into memory
+    /// of its own (grown by doubling, freed with the writer): a reading is a value or two for every
+    /// field of every record, each too small for an array's append to be cheap beside it.
+    private struct Writer: ~Copyable {
+        private var base: UnsafeMutableRawPointer
+        private var capacity: Int
+        private var count = 0
+
+        init(room: Int) {
+            capacity = Swift.max(room, 64)
+            base = .allocate(byteCount: capacity, alignment: 8)
+            CatalogCache.heading.withUnsafeBytes { raw($0) }
+        }
+
+        deinit { base.deallocate() }
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+        private mutating func room(for needed: Int) {
+            guard count + needed > capacity else { return }
+            let grown = Swift.max(capacity * 2, count + needed)
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            moved.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            (base, capacity) = (moved, grown)
+        }
+
+        private mutating func raw(_ value: UnsafeRawBufferPointer) {
+            room(for: value.count)
+            if let start = value.baseAddress { (base + count).copyMemory(from: start, byteCount: value.count) }
+            count += value.count
+        }
 
         mutating func int(_ value: Int) {
-            withUnsafeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian) { bytes.append(contentsOf: $0) }
+            room(for: 8)
+            (base + count).storeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian, as: UInt64.self)
+            count += 8
         }
 
         mutating func text(_ value: String?) {
-            guard let value else { return int(-1) }
-            int(value.utf8.count)
-            bytes.append(contentsOf: value.utf8)
+            guard var value else { return int(-1) }
+            value.withUTF8 { utf8 in
+                int(utf8.count)
+                raw(UnsafeRawBufferPointer(utf8))
+            }
         }
 
         mutating func number(_ value: Double?) {
             guard let value else { return int(-1) }
             int(0)
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            int(Int(Int64(bitPattern: value.bitPattern)))
         }
 
         mutating func result(_ result: CatalogReader.Result) {
-            // Room for a typical record's values up front, rather than grown by doubling.
-            bytes.reserveCapacity(bytes.count + result.records.count * 320)
             int(result.records.count)
-            for ((record, trimmed), fingerprint) in zip(zip(result.records, result.trimmedPaths), result.fingerprints) {
+            for index in result.records.indices {
+                let (record, trimmed, fingerprint) = (result.records[index], result.trimmedPaths[index], result.fingerprints[index])
                 text(record.location)
                 text(record.path)
                 text(trimmed)
