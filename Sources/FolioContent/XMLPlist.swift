@@ -31,14 +31,14 @@ enum XMLPlist {
         }
     }
 
+    /// How a binary property list begins; an XML one never does.
+    static let binaryMarker = Array("bplist".utf8)
+
     /// Where each element of the document's top array lies, found from its markup alone, no value
     /// read: what lets a catalog read again take the records whose bytes did not change from the
     /// last reading (`CatalogReader.reread`). Nil for any markup but plain tags (a comment,
     /// CDATA, a processing instruction, a DOCTYPE with declarations of its own, an attribute
     /// past `<plist …>`), or a document that is not one array.
-    /// How a binary property list begins; an XML one never does.
-    static let binaryMarker = Array("bplist".utf8)
-
     static func elementRanges(_ data: Data) -> [Range<Int>]? {
         data.withUnsafeBytes { raw -> [Range<Int>]? in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))

@@ -9,7 +9,7 @@ extension Disk {
         try data.withUnsafeBytes { try writeFile($0, to: path, atomically: atomically) }
     }
 
-    /// `writeFile` of bytes that are not `Data` (made in an array), without copying them into one.
+    /// `writeFile` of bytes held elsewhere than in a `Data`, without copying them into one.
     public func writeFile(_ bytes: UnsafeRawBufferPointer, to path: String, atomically: Bool = false) throws {
         let target = atomically ? "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))" : path
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
