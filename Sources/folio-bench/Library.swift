@@ -1,3 +1,4 @@
+import FolioCore
 import FolioModel
 import FolioTestSupport
 import Foundation
@@ -212,6 +213,11 @@ final class Library: @unchecked Sendable {
     func writeOneCatalog() throws {
         let records = (0..<photos).map { dictionary(edited[$0] ?? record($0), path: photoPath($0)) }
         let data = try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0)
+        // Folio refuses a larger property list, and would build a library without its catalog.
+        guard data.count <= ReadingLimits.propertyListBytes else {
+            throw BenchError("one catalog of \(photos) photos is \(data.count >> 20) MB, more than the \(ReadingLimits.propertyListBytes >> 20) MB "
+                             + "Folio reads: fewer photos, or the library without --one-catalog")
+        }
         try data.write(to: content.appendingPathComponent(Self.oneCatalogPath), options: .atomic)
     }
 
