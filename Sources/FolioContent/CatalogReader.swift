@@ -215,10 +215,11 @@ package struct CatalogReader: Sendable {
         case notInPlace(Result)
     }
 
-    /// The common edit, records changed where they stand or added at the end: the `last` reading
-    /// changed in place at the elements whose bytes differ, no other record copied or given a new
-    /// place. Any other edit (an element taken away or moved, or one that makes more or fewer
-    /// records or issues than the one it replaces) is `reread`'s, element by element.
+    /// The common edit, a few records changed where they stand or added at the end: the `last`
+    /// reading changed in place at the elements whose bytes differ, no other record copied or
+    /// given a new place. Any other edit (an element taken away or moved, one that makes more or
+    /// fewer records or issues than the one it replaces, or more than an eighth of the elements
+    /// changed) is `reread`'s, element by element.
     private func rereadInPlace(_ data: Data, _ ranges: [Range<Int>], _ hashes: [UInt64], last: consuming Result,
                                catalog relativePath: String) -> InPlace {
         let kept = last.elements.count
@@ -227,6 +228,9 @@ package struct CatalogReader: Sendable {
         let accounted = (records: last.elements.last?.records ?? 0, issues: last.elements.last?.issues ?? 0)
         guard ranges.count >= kept, accounted == (last.records.count, last.issues.count) else { return .notInPlace(last) }
         let differing = ranges.indices.filter { $0 >= kept || hashes[$0] != last.elements[$0].hash }
+        // An element put in at the top moves every one after it: many elements taken out one by
+        // one cost more than the reading made anew.
+        guard differing.count <= max(8, ranges.count / 8) else { return .notInPlace(last) }
         // Each differing element taken from where the last reading had its bytes, else parsed
         // alone; its records and issues copied out before the reading is changed, so that the
         // change is made in place.

@@ -264,9 +264,9 @@ final class CatalogCacheTests: XCTestCase {
 
     /// A catalog of thousands of elements, whose elements are hashed on every core and whose last
     /// reading is decoded beside the scan of its markup: edited through `read` with the cache (a
-    /// record changed where it stands, one added at the end, then one taken away, which moves
-    /// every record after it), the same as the catalog parsed whole, with only the records
-    /// edited or added parsed anew.
+    /// record changed where it stands, one added at the end, then one taken away and one put in
+    /// at the top, which move every record after them), the same as the catalog parsed whole,
+    /// with only the records edited or added parsed anew.
     func testALargeCatalogEditedIsReadAsParsedWhole() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -274,7 +274,7 @@ final class CatalogCacheTests: XCTestCase {
         let cached = CatalogReader(contentRoot: folder, files: LocalFileAccess(), cache: CatalogCache(folder: folder.appendingPathComponent("cache"), reader: "folio A"))
         let parsed = CatalogReader(contentRoot: folder, files: LocalFileAccess())
         var elements = (0..<6000).map { Self.element($0) }
-        for round in 0..<4 {
+        for round in 0..<5 {
             switch round {
             // Elements of the kind that is edited by round (a number that leaves 3 by 7).
             case 1: elements[1004] = Self.element(1004, round: 1)
@@ -282,13 +282,14 @@ final class CatalogCacheTests: XCTestCase {
                 elements[2005] = Self.element(2005, round: 2)
                 elements.append(Self.element(703, round: 2))
             case 3: elements.remove(at: 17)
+            case 4: elements.insert(Self.element(3, round: 4), at: 0)
             default: break
             }
             try Self.document(elements).write(to: folder.appendingPathComponent("big.plist"))
             let read = cached.read(catalog: "big.plist")
             Self.assertSame(read, parsed.read(catalog: "big.plist"), "round \(round)")
             XCTAssertEqual(read.elements.count, elements.count)
-            XCTAssertEqual(read.parsedAnew.count, [read.records.count, 1, 2, 0][round], "round \(round)")
+            XCTAssertEqual(read.parsedAnew.count, [read.records.count, 1, 2, 0, 1][round], "round \(round)")
         }
     }
 
