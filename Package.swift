@@ -26,7 +26,7 @@ let package = Package(
         .executable(name: "folio-bench", targets: ["folio-bench"]),
         .library(name: "Folio", targets: [
             "FolioCore", "FolioImaging", "FolioVideo", "FolioModel", "FolioNetwork", "FolioPlaces", "FolioMetadata", "FolioMedia",
-            "FolioFlickr", "FolioContent", "FolioSite", "FolioPipeline", "FolioPreview", "FolioPublish",
+            "FolioFlickr", "FolioContent", "FolioSite", "FolioChanges", "FolioPipeline", "FolioPreview", "FolioPublish",
         ]),
         // For the fuzzing package in Fuzz/, which replays inputs through it.
         .library(name: "FolioTestSupport", targets: ["FolioTestSupport"]),
@@ -88,9 +88,11 @@ let package = Package(
         .target(name: "FolioFlickr", dependencies: ["FolioCore", "FolioNetwork", "FolioModel"]),
         .target(name: "FolioContent", dependencies: ["FolioCore", "FolioModel", "FolioImaging", "CArchive"]),
         .target(name: "FolioSite", dependencies: ["FolioCore", "FolioModel", "FolioMedia"]),
+        // What a build keeps for the next, to tell what changed since: its mark, the page manifest, the ledgers.
+        .target(name: "FolioChanges", dependencies: ["FolioCore", "FolioModel", "FolioMedia", "FolioContent", "FolioSite"]),
         // The build: its named steps, from content/ to public/.
         .target(name: "FolioPipeline", dependencies: [
-            "FolioCore", "FolioImaging", "FolioModel", "FolioNetwork", "FolioMedia", "FolioContent", "FolioSite",
+            "FolioCore", "FolioImaging", "FolioModel", "FolioNetwork", "FolioMedia", "FolioContent", "FolioSite", "FolioChanges",
             "FolioPlaces", "FolioMetadata", "FolioVideo", "CSystem", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "FolioPreview", dependencies: [
@@ -129,7 +131,7 @@ let package = Package(
     ] + [
         ("FolioCore", []), ("FolioImaging", ["CGD", "CTurboJPEG", "CExif"]), ("FolioVideo", []), ("FolioModel", []),
         ("FolioNetwork", []), ("FolioPlaces", []), ("FolioMetadata", []), ("FolioMedia", []), ("FolioFlickr", []),
-        ("FolioContent", []), ("FolioSite", []), ("FolioPipeline", []), ("FolioPreview", []), ("FolioPublish", []),
+        ("FolioContent", []), ("FolioSite", []), ("FolioChanges", []), ("FolioPipeline", []), ("FolioPreview", []), ("FolioPublish", []),
     ].map { module, libraries in
         // A module's tests, in a folder of their own; fixtures (old models, golden pages) read in place.
         .testTarget(

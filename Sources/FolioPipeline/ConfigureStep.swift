@@ -1,3 +1,4 @@
+import FolioChanges
 import FolioContent
 import FolioCore
 import FolioImaging

@@ -1,3 +1,4 @@
+import FolioChanges
 import FolioCore
 import Foundation
 

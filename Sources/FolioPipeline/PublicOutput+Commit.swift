@@ -1,4 +1,5 @@
 import CSystem
+import FolioChanges
 import FolioCore
 import Foundation
 

@@ -1,6 +1,7 @@
 @testable import FolioCore
 @testable import FolioPipeline
 @testable import FolioSite
+import FolioChanges
 import FolioTestSupport
 import Foundation
 import XCTest

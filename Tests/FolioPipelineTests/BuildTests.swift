@@ -3,6 +3,7 @@
 @testable import FolioModel
 @testable import FolioPipeline
 @testable import FolioSite
+import FolioChanges
 import FolioTestSupport
 import Foundation
 import XCTest

@@ -1,5 +1,6 @@
 @testable import FolioModel
 @testable import FolioPipeline
+import FolioChanges
 import FolioTestSupport
 import Foundation
 import XCTest

@@ -2,6 +2,7 @@
 @testable import FolioModel
 @testable import FolioPipeline
 @testable import FolioSite
+import FolioChanges
 import FolioTestSupport
 import Foundation
 import XCTest

@@ -11,41 +11,47 @@ import Foundation
 /// checksums' names, old and new. The entries hold only while how media are named (`drawing`)
 /// and the model's thumbnails (`thumbnails`, a tally) are as they were; otherwise the next build
 /// plans every photo and sweeps every media file.
-struct MediaLedger: Sendable, Equatable {
-    var drawing: String
-    var thumbnails: String
-    var entries = Entries()
+package struct MediaLedger: Sendable, Equatable {
+    package var drawing: String
+    package var thumbnails: String
+    package var entries = Entries()
+
+    package init(drawing: String, thumbnails: String, entries: Entries = Entries()) {
+        self.drawing = drawing
+        self.thumbnails = thumbnails
+        self.entries = entries
+    }
 
     /// The entries by photo id, in the order of their ids: a lookup halves, as the ledger is
     /// read and written in that order. Smaller than a dictionary, and a build holds two (the
     /// last build's, and its own being made) at the peak of its plan.
-    struct Entries: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-        struct Item: Sendable, Equatable {
-            var id: Int64
-            var entry: Entry
+    package struct Entries: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+        package struct Item: Sendable, Equatable {
+            package var id: Int64
+            package var entry: Entry
         }
 
         /// Sorted by id, each once, while `inOrder`; else in the order they were set
         /// (`putInOrder`). An id is set once while they are out of order.
-        private(set) var items: [Item] = []
+        package private(set) var items: [Item] = []
         private var inOrder = true
 
-        init() {}
+        package init() {}
 
-        init(dictionaryLiteral elements: (Int64, Entry)...) {
+        package init(dictionaryLiteral elements: (Int64, Entry)...) {
             for (id, entry) in elements { self[id] = entry }
             putInOrder()
         }
 
-        init(ordered items: [Item]) {
+        package init(ordered items: [Item]) {
             precondition(zip(items, items.dropFirst()).allSatisfy { $0.id < $1.id }, "entries out of the order of their ids")
             self.items = items
         }
 
-        var count: Int { items.count }
+        package var count: Int { items.count }
 
         /// An entry set after one of a higher id is looked up once the entries are put in order.
-        subscript(id: Int64) -> Entry? {
+        package subscript(id: Int64) -> Entry? {
             get {
                 precondition(inOrder, "an entry looked up before the entries are put in order")
                 return items.sortedIndex(of: id, by: \.id).map { items[$0].entry }
@@ -67,14 +73,14 @@ struct MediaLedger: Sendable, Equatable {
         }
 
         /// Sorted by id, in place.
-        mutating func putInOrder() {
+        package mutating func putInOrder() {
             guard !inOrder else { return }
             Self.sort(&items)
             inOrder = true
         }
 
         /// The entries but those of `ids`.
-        func removing(_ ids: Set<Int64>) -> Entries {
+        package func removing(_ ids: Set<Int64>) -> Entries {
             var kept = Entries()
             kept.items = ordered.filter { !ids.contains($0.id) }
             return kept
@@ -85,12 +91,12 @@ struct MediaLedger: Sendable, Equatable {
             precondition(zip(items, items.dropFirst()).allSatisfy { $0.id < $1.id }, "an id set twice while the entries were out of order")
         }
 
-        static func == (left: Entries, right: Entries) -> Bool {
+        package static func == (left: Entries, right: Entries) -> Bool {
             left.ordered == right.ordered
         }
 
         /// Every entry, in the order of their ids.
-        var ordered: [Item] {
+        package var ordered: [Item] {
             guard !inOrder else { return items }
             var sorted = items
             Self.sort(&sorted)
@@ -98,10 +104,10 @@ struct MediaLedger: Sendable, Equatable {
         }
     }
 
-    struct Entry: Sendable, Equatable {
-        var digest: UInt64
+    package struct Entry: Sendable, Equatable {
+        package var digest: UInt64
         /// The renditions the photo had made (what the plan counts as reused when it looks at none).
-        var renditions: Int {
+        package var renditions: Int {
             get { Int(made) }
             set { made = UInt32(clamping: newValue) }
         }
@@ -113,7 +119,7 @@ struct MediaLedger: Sendable, Equatable {
         private var ownDigits: UInt8
         private var clipDigits: UInt8
 
-        init(digest: UInt64, renditions: Int, prefix: String?, clipPrefix: String?) {
+        package init(digest: UInt64, renditions: Int, prefix: String?, clipPrefix: String?) {
             self.digest = digest
             made = UInt32(clamping: renditions)
             (ownPrefix, ownDigits) = HexPrefix.packed(prefix)
@@ -123,16 +129,16 @@ struct MediaLedger: Sendable, Equatable {
         /// The checksum prefixes its media files are named by (`RenditionSet.prefix(of:)`): its
         /// own, and a Live Photo's clip's; nil where a prefix is not one a file name can be told by
         /// (up to sixteen lower-case hex digits, as `namePrefix(of:)` makes them).
-        var prefix: String? { HexPrefix.text(ownPrefix, digits: ownDigits) }
-        var clipPrefix: String? { HexPrefix.text(clip, digits: clipDigits) }
+        package var prefix: String? { HexPrefix.text(ownPrefix, digits: ownDigits) }
+        package var clipPrefix: String? { HexPrefix.text(clip, digits: clipDigits) }
 
-        var prefixes: [String] { [prefix, clipPrefix].compactMap { $0 } }
+        package var prefixes: [String] { [prefix, clipPrefix].compactMap { $0 } }
     }
 
     /// Up to sixteen lower-case hex digits as a number and how many digits it has ("00aa" is
     /// not "aa"); no digits for none.
-    enum HexPrefix {
-        static func packed(_ text: String?) -> (bits: UInt64, digits: UInt8) {
+    package enum HexPrefix {
+        package static func packed(_ text: String?) -> (bits: UInt64, digits: UInt8) {
             guard let text, (1...16).contains(text.utf8.count) else { return (0, 0) }
             var bits: UInt64 = 0
             for byte in text.utf8 {
@@ -145,7 +151,7 @@ struct MediaLedger: Sendable, Equatable {
             return (bits, UInt8(text.utf8.count))
         }
 
-        static func text(_ bits: UInt64, digits: UInt8) -> String? {
+        package static func text(_ bits: UInt64, digits: UInt8) -> String? {
             guard digits > 0 else { return nil }
             let hex = String(bits, radix: 16)
             return String(repeating: "0", count: Int(digits) - hex.utf8.count) + hex
@@ -153,13 +159,13 @@ struct MediaLedger: Sendable, Equatable {
     }
 
     /// The entry of `photo`, whose media digest is `digest`, with the renditions it has once made.
-    static func entry(of photo: Photo, digest: UInt64, renditions: Int) -> Entry {
+    package static func entry(of photo: Photo, digest: UInt64, renditions: Int) -> Entry {
         Entry(digest: digest, renditions: renditions, prefix: namePrefix(of: photo.checksum),
               clipPrefix: photo.motion?.clipChecksum.flatMap(namePrefix(of:)))
     }
 
     /// Whether the entries hold for a build that names media by `drawing`, with `thumbnails` in the model.
-    func holds(drawing: String, thumbnails: String) -> Bool {
+    package func holds(drawing: String, thumbnails: String) -> Bool {
         self.drawing == drawing && self.thumbnails == thumbnails
     }
 
@@ -168,7 +174,7 @@ struct MediaLedger: Sendable, Equatable {
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
     /// since; nil when one of them is a prefix no file name can be told by.
-    func standing(of photos: [GalleryPhoto]) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
+    package func standing(of photos: [GalleryPhoto]) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
         // The ledger less what moved: a build that finds a few photos changed removes a few
         // entries, rather than build a dictionary of those kept.
         var dropped = Set<Int64>()
@@ -199,14 +205,14 @@ struct MediaLedger: Sendable, Equatable {
 
     /// The prefix of the media names a photo with `checksum` has, when every one of its files
     /// starts with it and a dash: a hex checksum's, as any photo's is.
-    static func namePrefix(of checksum: String) -> String? {
+    package static func namePrefix(of checksum: String) -> String? {
         let prefix = RenditionSet.prefix(of: checksum)
         guard !prefix.isEmpty, prefix.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
         return String(prefix)
     }
 
     /// The prefix a media file's name ("…-…", "media/" left off) starts with, as `namePrefix(of:)` makes them.
-    static func namePrefix(ofFile name: Substring) -> Substring? {
+    package static func namePrefix(ofFile name: Substring) -> Substring? {
         guard let dash = name.utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         return name[..<dash]
     }
@@ -240,7 +246,7 @@ struct MediaLedger: Sendable, Equatable {
 
     /// Nil for anything but a ledger this Folio wrote whole: the next build then plans every photo.
     /// Read byte by byte, never split into strings.
-    static func decode(_ data: Data) -> MediaLedger? {
+    package static func decode(_ data: Data) -> MediaLedger? {
         data.withUnsafeBytes { raw -> MediaLedger? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.line() == heading, let drawing = reader.line(after: "drawing "),

@@ -4,7 +4,7 @@ import Foundation
 /// has its entry replaced where it is, a new page is added beside, and which of the last build's
 /// pages this build made is a bit each, so no step holds two whole manifests. Asked for an entry
 /// (`last(_:)`), it answers with the last build's until this build sets one at that path.
-struct NextManifest: Sendable {
+package struct NextManifest: Sendable {
     /// The last build's manifest, in order, its entries replaced as this build sets them.
     private var base: PageManifest
     /// One bit for each of `base`'s entries: set by this build.
@@ -12,52 +12,52 @@ struct NextManifest: Sendable {
     /// The entries at paths `base` does not have.
     private var added = PageManifest()
 
-    init(last: PageManifest = PageManifest()) {
+    package init(last: PageManifest = PageManifest()) {
         base = last
         base.sort()
         made = Array(repeating: 0, count: (base.count + 63) / 64)
     }
 
     /// A manifest made whole, as a build leaves it.
-    init(made: PageManifest) {
+    package init(made: PageManifest) {
         self.init()
         added = made
         added.sort()
     }
 
     /// Whether the last build left no manifest (or one this build cannot read).
-    var lastIsEmpty: Bool { base.isEmpty }
+    package var lastIsEmpty: Bool { base.isEmpty }
 
     /// The paths of the last build's pages and files, in order.
-    var lastPaths: some Sequence<String> { base.paths }
+    package var lastPaths: some Sequence<String> { base.paths }
 
     /// The entry the last build left at `path` (see the type).
-    func last(_ path: String) -> PageManifest.Entry? {
+    package func last(_ path: String) -> PageManifest.Entry? {
         base[path]
     }
 
     /// Where the last build's entry at `path` is, for `entry(at:)` and `set(_:at:_:)`: the
     /// positions stay where they are as entries are set.
-    func position(of path: String) -> Int? {
+    package func position(of path: String) -> Int? {
         base.position(of: path)
     }
 
     /// As `position(of:)`, looked for from `hint` on (`PageManifest.position(of:after:)`).
-    func position(of path: String, after hint: Int?) -> Int? {
+    package func position(of path: String, after hint: Int?) -> Int? {
         hint.map { base.position(of: path, after: $0) } ?? base.position(of: path)
     }
 
-    func entry(at position: Int) -> PageManifest.Entry {
+    package func entry(at position: Int) -> PageManifest.Entry {
         base[entryAt: position]
     }
 
     /// Sets the entry this build leaves at `path`.
-    mutating func set(_ path: String, _ entry: PageManifest.Entry) {
+    package mutating func set(_ path: String, _ entry: PageManifest.Entry) {
         set(path, at: nil, entry)
     }
 
     /// Sets the entry at `path`, which is at `position` (`position(of:)`; nil: looked for).
-    mutating func set(_ path: String, at position: Int?, _ entry: PageManifest.Entry) {
+    package mutating func set(_ path: String, at position: Int?, _ entry: PageManifest.Entry) {
         if let position = position ?? base.position(of: path) {
             base.replace(at: position, with: entry)
             made[position / 64] |= 1 << UInt64(position % 64)
@@ -67,7 +67,7 @@ struct NextManifest: Sendable {
     }
 
     /// Whether this build set an entry at `path`.
-    func has(_ path: String) -> Bool {
+    package func has(_ path: String) -> Bool {
         if let position = base.position(of: path) { return isMade(position) }
         return added[path] != nil
     }
@@ -77,23 +77,23 @@ struct NextManifest: Sendable {
     }
 
     /// Puts the entries added in order: done once this build has set its last.
-    mutating func finish() {
+    package mutating func finish() {
         added.sort()
     }
 
     /// Every entry this build set, with its path, in the order of the paths (`finish()` done).
-    func forEach(_ body: (String, PageManifest.Entry) throws -> Void) rethrows {
+    package func forEach(_ body: (String, PageManifest.Entry) throws -> Void) rethrows {
         try base.merged(keeping: isMade, with: added, body)
     }
 
     /// The manifest this build leaves, handed to `write` a piece at a time as `PageManifest`
     /// writes it, without being made whole (`finish()` done).
-    func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
         base.encode(keeping: isMade, with: added, to: write)
     }
 
     /// The manifest this build leaves, made whole.
-    var manifest: PageManifest {
+    package var manifest: PageManifest {
         var whole = PageManifest()
         forEach { whole[$0] = $1 }
         return whole
@@ -104,11 +104,11 @@ struct NextManifest: Sendable {
 /// made by the pages step from the last build's manifest and held by no one else, so that its
 /// entries are replaced where they are rather than in a copy. Looked in side by side (a read
 /// lock), set one chunk at a time (the write lock), by the positions found.
-final class SharedManifest: @unchecked Sendable {
+package final class SharedManifest: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
     private var next: NextManifest
 
-    init(last: PageManifest) {
+    package init(last: PageManifest) {
         next = NextManifest(last: last)
         pthread_rwlock_init(lock, nil)
     }
@@ -132,7 +132,7 @@ final class SharedManifest: @unchecked Sendable {
 
     /// Where the last build's entries at `paths` are, and those entries, under one lock: each
     /// looked for from where the one before was found, as paths in order are a row or a few on.
-    func last(_ paths: [String]) -> [(position: Int?, entry: PageManifest.Entry?)] {
+    package func last(_ paths: [String]) -> [(position: Int?, entry: PageManifest.Entry?)] {
         reading {
             var hint: Int?
             return paths.map { path in
@@ -144,26 +144,26 @@ final class SharedManifest: @unchecked Sendable {
     }
 
     /// Where the last build's entry at `path` is, and that entry (`NextManifest.last(_:)`).
-    func last(_ path: String) -> (position: Int?, entry: PageManifest.Entry?) {
+    package func last(_ path: String) -> (position: Int?, entry: PageManifest.Entry?) {
         reading {
             guard let position = next.position(of: path) else { return (nil, nil) }
             return (position, next.entry(at: position))
         }
     }
 
-    func set(_ path: String, _ entry: PageManifest.Entry) {
+    package func set(_ path: String, _ entry: PageManifest.Entry) {
         writing { next.set(path, entry) }
     }
 
     /// Sets a chunk's entries, each at the position `last(_:)` found for its path.
-    func set(_ entries: [(path: String, position: Int?, entry: PageManifest.Entry)]) {
+    package func set(_ entries: [(path: String, position: Int?, entry: PageManifest.Entry)]) {
         writing {
             for (path, position, entry) in entries { next.set(path, at: position, entry) }
         }
     }
 
     /// The manifest made, handed over (not copied) and finished; this one is left empty.
-    func take() -> NextManifest {
+    package func take() -> NextManifest {
         writing {
             var taken = NextManifest()
             swap(&taken, &next)

@@ -6,28 +6,36 @@ import Foundation
 /// left untouched (same file, same mtime). It also keeps when each page's HTML last changed, the
 /// sitemap's `lastmod`: not the build's time (a rebuild that changes nothing would claim every
 /// page changed), nor the photos' dates (a page changes with its theme and neighbours too).
-struct PageManifest {
+package struct PageManifest {
     /// Where an older Folio kept it: in `public/` itself.
-    static let legacyFileName = ".folio-pages"
+    package static let legacyFileName = ".folio-pages"
+
+    package init() {}
 
     /// Numbers, written as sixteen hex digits: as text, each would be a string of its own on
     /// the heap, twice for each page.
-    struct Entry: Equatable {
+    package struct Entry: Equatable {
         /// ContentHash of the HTML (of the bytes, for a whole file).
-        var checksum: UInt64
+        package var checksum: UInt64
         /// ContentHash of the page's values and of how they are drawn (theme and settings);
         /// `wholeFile` for a file written whole.
-        var input: UInt64
+        package var input: UInt64
         /// When the HTML last came out different; nil in a manifest an older Folio wrote.
-        var changed: Date?
+        package var changed: Date?
+
+        package init(checksum: UInt64, input: UInt64, changed: Date? = nil) {
+            self.checksum = checksum
+            self.input = input
+            self.changed = changed
+        }
 
         /// Whether it is a page: the sitemap lists pages, not the search index's files.
-        var isPage: Bool { input != PageManifest.wholeFile }
+        package var isPage: Bool { input != PageManifest.wholeFile }
     }
 
     /// The input of a file written whole (the search index's, the feed, the sitemap): kept so
     /// that one whose bytes are as last time is taken over rather than written again.
-    static let wholeFile: UInt64 = 0
+    package static let wholeFile: UInt64 = 0
 
     /// Every path's bytes, one after the other: a page's entry is 32 bytes and its path, where a
     /// dictionary of strings takes several times that, and a build holds two manifests.
@@ -40,27 +48,27 @@ struct PageManifest {
     private var only: [UInt8]?
 
     private struct Row {
-        var start: UInt32
-        var count: UInt32
-        var checksum: UInt64
-        var input: UInt64
+        package var start: UInt32
+        package var count: UInt32
+        package var checksum: UInt64
+        package var input: UInt64
         /// Seconds since 1970; NaN when not known.
-        var changed: Double
+        package var changed: Double
 
         /// Where its path is in `bytes`.
-        var range: Range<Int> { Int(start)..<Int(start + count) }
+        package var range: Range<Int> { Int(start)..<Int(start + count) }
 
-        var entry: Entry {
+        package var entry: Entry {
             Entry(checksum: checksum, input: input, changed: changed.isNaN ? nil : Date(timeIntervalSince1970: changed))
         }
     }
 
-    var count: Int { rows.count }
-    var isEmpty: Bool { rows.isEmpty }
+    package var count: Int { rows.count }
+    package var isEmpty: Bool { rows.isEmpty }
 
     /// The entry at `path`. Set, it is added (nil adds nothing: an entry is never taken out); the
     /// manifest is put in order again by `sort()`, and the entry set last at a path is the one kept.
-    subscript(path: String) -> Entry? {
+    package subscript(path: String) -> Entry? {
         get { position(of: path).map { rows[$0].entry } }
         set {
             guard let newValue else { return }
@@ -70,7 +78,7 @@ struct PageManifest {
     }
 
     /// Where the entry at `path` is (the last set there, while the manifest is out of order).
-    func position(of path: String) -> Int? {
+    package func position(of path: String) -> Int? {
         var path = path
         return path.withUTF8 { key in
             if !isSorted { return rows.lastIndex { compare($0, key) == 0 } }
@@ -89,7 +97,7 @@ struct PageManifest {
     /// step asks for pages in the order of their paths): looked for from there, a row on and
     /// then twice as far at each step, instead of from the middle of every path. Searched for
     /// everywhere when it comes before.
-    func position(of path: String, after hint: Int) -> Int? {
+    package func position(of path: String, after hint: Int) -> Int? {
         guard isSorted, rows.indices.contains(hint) else { return position(of: path) }
         var path = path
         let found: Int?? = path.withUTF8 { key in
@@ -114,19 +122,19 @@ struct PageManifest {
     }
 
     /// The entry at `position` (`position(of:)`).
-    subscript(entryAt position: Int) -> Entry {
+    package subscript(entryAt position: Int) -> Entry {
         rows[position].entry
     }
 
     /// Replaces the entry at `position`, its path kept.
-    mutating func replace(at position: Int, with entry: Entry) {
+    package mutating func replace(at position: Int, with entry: Entry) {
         rows[position].checksum = entry.checksum
         rows[position].input = entry.input
         rows[position].changed = entry.changed?.timeIntervalSince1970 ?? .nan
     }
 
     /// The entries whose paths start with `prefix`, as a manifest of their own.
-    func only(under prefix: String) -> PageManifest {
+    package func only(under prefix: String) -> PageManifest {
         var part = PageManifest()
         var prefix = prefix
         prefix.withUTF8 { prefix in
@@ -142,7 +150,7 @@ struct PageManifest {
     }
 
     /// The entries `keep` takes, asked of each path and entry on every core, in the same order.
-    func filter(_ keep: @Sendable (_ path: String, _ entry: Entry) -> Bool) -> PageManifest {
+    package func filter(_ keep: @Sendable (_ path: String, _ entry: Entry) -> Bool) -> PageManifest {
         let taken = Array(rows.indices).concurrentMap(minimum: 1024) { keep(path(of: rows[$0]), rows[$0].entry) }
         var kept = PageManifest()
         bytes.withUnsafeBufferPointer { base in
@@ -155,12 +163,12 @@ struct PageManifest {
     }
 
     /// Every path, in the manifest's order.
-    var paths: some Sequence<String> {
+    package var paths: some Sequence<String> {
         rows.lazy.map(path(of:))
     }
 
     /// Every entry with its path, in the manifest's order.
-    func compactMap<T>(_ transform: (_ path: String, _ entry: Entry) throws -> T?) rethrows -> [T] {
+    package func compactMap<T>(_ transform: (_ path: String, _ entry: Entry) throws -> T?) rethrows -> [T] {
         try rows.compactMap { row in
             try transform(path(of: row), row.entry)
         }
@@ -171,11 +179,11 @@ struct PageManifest {
     }
 
     /// The whole manifest as a dictionary, to compare two.
-    var entries: [String: Entry] {
+    package var entries: [String: Entry] {
         Dictionary(compactMap { ($0, $1) }, uniquingKeysWith: { _, last in last })
     }
 
-    mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         rows.reserveCapacity(count)
         bytes.reserveCapacity(count * 40)
     }
@@ -191,7 +199,7 @@ struct PageManifest {
     }
 
     /// Puts the entries in the order of their paths' bytes, the last set at a path kept.
-    mutating func sort() {
+    package mutating func sort() {
         guard !isSorted else { return }
         let positions = bytes.withUnsafeBufferPointer { base in
             rows.indices.sorted { a, b in
@@ -235,7 +243,7 @@ struct PageManifest {
         return order != 0 ? order : Int(row.count) == key.count ? 0 : Int(row.count) < key.count ? -1 : 1
     }
 
-    static func decode(_ text: String) -> PageManifest {
+    package static func decode(_ text: String) -> PageManifest {
         var manifest = PageManifest()
         for line in text.split(separator: "\n") { manifest.add(line) }
         manifest.sort()
@@ -244,7 +252,7 @@ struct PageManifest {
 
     /// The manifest as this Folio writes it, read a byte at a time, never split as text. A line in
     /// another form is read as text.
-    static func decode(_ data: Data) -> PageManifest {
+    package static func decode(_ data: Data) -> PageManifest {
         decode(from: LedgerStream(bytes: data), lines: data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 })
     }
 
@@ -252,7 +260,7 @@ struct PageManifest {
     /// manifest made of it; nil when the file will not open or its hash (`ContentHash`) is not
     /// `hash`. Read twice: once to count its lines and check its hash, then into a manifest of the
     /// right size. With `prefix`, only the entries whose paths start with it are kept.
-    static func read(path: String, hash: String, under prefix: String? = nil) -> PageManifest? {
+    package static func read(path: String, hash: String, under prefix: String? = nil) -> PageManifest? {
         guard let counting = LedgerStream(path: path) else { return nil }
         var lines = 0
         while counting.line({ _ in () }) != nil { lines += 1 }
@@ -346,7 +354,7 @@ struct PageManifest {
     /// `encode(to:)` for the manifest of this one's entries that `keep` says yes to (by their
     /// position) and `other`'s, which wins where both have a path: written as they are merged,
     /// without that manifest made. Both must be in order.
-    func encode(keeping keep: (Int) -> Bool, with other: PageManifest, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+    package func encode(keeping keep: (Int) -> Bool, with other: PageManifest, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
         var file = LedgerWriter(sink: write)
         encode(keeping: keep, with: other, into: &file)
         file.finish()
@@ -367,7 +375,7 @@ struct PageManifest {
     /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
     /// `other`, handed to `body` with its path in the order of the paths: where both have a path,
     /// `other`'s entry. Both must be in order.
-    func merged(keeping keep: (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
+    package func merged(keeping keep: (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
         try merged(keeping: keep, with: other) { path, row in try body(String(decoding: path, as: UTF8.self), row.entry) }
     }
 
@@ -399,7 +407,7 @@ struct PageManifest {
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as
     /// `drawing` says.
-    static func input(key: UInt64, drawing: String) -> UInt64 {
+    package static func input(key: UInt64, drawing: String) -> UInt64 {
         var text = "\(drawing)|\(String(key, radix: 16))"
         let input = text.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0)) }
         return input == wholeFile ? 2 : input

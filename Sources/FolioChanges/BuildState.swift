@@ -11,20 +11,20 @@ import Foundation
 /// and the next build draws every page and writes only those that differ; a `.build` naming
 /// another folder (a site moved or restored, or swapped in by a killed build) is checked first
 /// (`adoptMovedOutput`).
-struct BuildState {
-    let folder: URL
-    let output: URL
+package struct BuildState {
+    package let folder: URL
+    package let output: URL
     /// Where the state is written.
-    let disk: any Disk
+    package let disk: any Disk
 
-    init(paths: SitePaths, disk: any Disk = LocalDisk()) {
+    package init(paths: SitePaths, disk: any Disk = LocalDisk()) {
         folder = paths.state
         output = paths.output
         self.disk = disk
     }
 
     /// The default output's state is `public.build`; another output's is named by its path.
-    var name: String {
+    package var name: String {
         output.lastPathComponent == "public" && output.deletingLastPathComponent().path == folder.deletingLastPathComponent().path
             ? "public" : "output-" + ContentHash.hex(output.path).prefix(12)
     }
@@ -42,15 +42,15 @@ struct BuildState {
 
     /// The `.build` file: which output folder, which manifest, and the mark of the build that made them.
     private struct Record: Codable {
-        var output: String
-        var pages: String
+        package var output: String
+        package var pages: String
         /// The digest's hash; nil in a record an older Folio wrote.
-        var site: String?
-        var mark: BuildMark?
+        package var site: String?
+        package var mark: BuildMark?
     }
 
     /// The output folder's device and inode, or nil when there is none.
-    static func identity(of folder: URL) -> String? {
+    package static func identity(of folder: URL) -> String? {
         var info = stat()
         guard stat(folder.path, &info) == 0 else { return nil }
         return "\(info.st_dev):\(info.st_ino)"
@@ -67,7 +67,7 @@ struct BuildState {
     /// in): every file the manifest lists is held to its checksum, and the state is kept for those
     /// that are as it says. The ledgers and the mark are not carried over. Nil when there is
     /// nothing to take over; else how many files were listed and how many kept.
-    func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
+    package func adoptMovedOutput() throws -> (listed: Int, kept: Int)? {
         guard let data = try? Data(contentsOf: recordFile), var record = try? JSONDecoder().decode(Record.self, from: data),
               let current = Self.identity(of: output), record.output != current,
               let manifest = PageManifest.read(path: pagesFile.path, hash: record.pages), !manifest.isEmpty else { return nil }
@@ -95,7 +95,7 @@ struct BuildState {
     }
 
     /// Whether the state says this Folio built the output folder as it is.
-    var describesOutput: Bool { record() != nil }
+    package var describesOutput: Bool { record() != nil }
 
     /// The mark of the build that made the site in place, if any.
     package func mark() -> BuildMark? {
@@ -104,7 +104,7 @@ struct BuildState {
     }
 
     /// The manifest of the pages in place; empty when nothing is known of them.
-    func pages() -> PageManifest {
+    package func pages() -> PageManifest {
         if let record = record() {
             return PageManifest.read(path: pagesFile.path, hash: record.pages) ?? PageManifest()
         }
@@ -112,7 +112,7 @@ struct BuildState {
     }
 
     /// The entries of `pages()` under the folder `prefix` alone ("search/"), read without the rest.
-    func pages(under prefix: String) -> PageManifest {
+    package func pages(under prefix: String) -> PageManifest {
         if let record = record() {
             return PageManifest.read(path: pagesFile.path, hash: record.pages, under: prefix) ?? PageManifest()
         }
@@ -121,7 +121,7 @@ struct BuildState {
 
     /// What the pages in place were made from; nil when nothing is known of it (every page is
     /// then looked at).
-    func digest() -> SiteDigest? {
+    package func digest() -> SiteDigest? {
         guard let record = record(), let hash = record.site, let data = try? Data(contentsOf: digestFile),
               ContentHash.hex(data) == hash else { return nil }
         return SiteDigest.decode(data)
@@ -129,7 +129,7 @@ struct BuildState {
 
     /// Where the output folder and the tree beside it (`next`) differ, as the last build left
     /// them; nil unless both are the very folders it left, under the manifest it kept.
-    func trees(next: URL) -> TreeLedger? {
+    package func trees(next: URL) -> TreeLedger? {
         guard let record = record(), let data = try? Data(contentsOf: treesFile),
               let ledger = try? JSONDecoder().decode(TreeLedger.self, from: data),
               ledger.pages == record.pages, ledger.next == Self.identity(of: next) else { return nil }
@@ -138,14 +138,14 @@ struct BuildState {
 
     /// Forgets the ledger: done before a build touches the tree beside the output, so a build
     /// killed half-way leaves the next one looking at every file.
-    func dropTrees() throws {
+    package func dropTrees() throws {
         guard access(treesFile.path, F_OK) == 0 else { return }
         try keeping { try disk.removeTree(treesFile.path) }
     }
 
     /// Each photo's media as the last build left them in both trees (`MediaLedger`); nil unless
     /// `ledger`, the trees' ledger in place, vouches for it.
-    func media(of ledger: TreeLedger) -> MediaLedger? {
+    package func media(of ledger: TreeLedger) -> MediaLedger? {
         guard let hash = ledger.media, let data = try? Data(contentsOf: mediaFile), ContentHash.hex(data) == hash else { return nil }
         return MediaLedger.decode(data)
     }
@@ -153,7 +153,7 @@ struct BuildState {
     /// Writes the media ledger a build will leave beside the one in place, which it replaces
     /// when the build keeps its trees' ledger (`save(trees:stagedMedia:)`); a build that stops
     /// before leaves it there for the next to write over. Returns the hash of what was written.
-    func stage(media ledger: MediaLedger) throws -> String {
+    package func stage(media ledger: MediaLedger) throws -> String {
         try keeping {
             try disk.makeFolders(folder.path)
             let data = ledger.encoded()
@@ -165,7 +165,7 @@ struct BuildState {
     /// Keeps the ledger of the trees now in place, and of each photo's media in them, once
     /// their state is saved (`save(stagedPages:…)`): the media ledger written by `stage(media:)`,
     /// whose hash was `media`.
-    func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
+    package func save(trees ledger: TreeLedger, stagedMedia media: String) throws {
         var ledger = ledger
         try keeping {
             try rename(stagedMediaFile, to: mediaFile)
@@ -177,12 +177,12 @@ struct BuildState {
     /// The search index's postings as some build last wrote them, with the mark of the word
     /// files they were written as (`SearchFiles.digest(of:in:)`): they describe the site in place
     /// only when its manifest's word files have that mark. Nil when there are none to read.
-    func search() -> (postings: SearchPostings, files: UInt64)? {
+    package func search() -> (postings: SearchPostings, files: UInt64)? {
         LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
     }
 
     /// Keeps the search index's postings (`search()`), written as the word files of `files`.
-    func save(search postings: SearchPostings, files: UInt64) throws {
+    package func save(search postings: SearchPostings, files: UInt64) throws {
         try keeping {
             try disk.makeFolders(folder.path)
             let scratch = folder.appendingPathComponent(name + ".search-next")
@@ -203,7 +203,7 @@ struct BuildState {
     }
 
     /// Replaces the mark of the output folder in place, its manifest as it is.
-    func save(mark: BuildMark) throws {
+    package func save(mark: BuildMark) throws {
         guard var record = record() else { return }
         record.mark = mark
         try keeping { try write(record) }
@@ -212,19 +212,19 @@ struct BuildState {
     /// Keeps the state of the output folder now in place: the manifest and the digest first,
     /// then the record that vouches for them. The `mark` lets the next build see it has
     /// nothing to do.
-    func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
+    package func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
         try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), mark: mark)
     }
 
     /// Writes the page manifest a build will leave beside the state in place, as it is encoded
     /// (never whole in memory), for `save(stagedPages:digest:mark:)` to put in place once the
     /// site is. Returns the hash of what was written.
-    func stage(pages manifest: PageManifest) throws -> String {
+    package func stage(pages manifest: PageManifest) throws -> String {
         try stage(pages: NextManifest(made: manifest))
     }
 
     /// `stage(pages:)` for the manifest a build made over the last one's.
-    func stage(pages manifest: NextManifest) throws -> String {
+    package func stage(pages manifest: NextManifest) throws -> String {
         try keeping {
             try disk.makeFolders(folder.path)
             return try write(stagedPagesFile) { write in manifest.encode(to: write) }
@@ -234,7 +234,7 @@ struct BuildState {
     /// Keeps the state of the output folder now in place: the manifest written by
     /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
     /// vouches for them.
-    func save(stagedPages pages: String, digest site: Data?, mark: BuildMark?) throws {
+    package func save(stagedPages pages: String, digest site: Data?, mark: BuildMark?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
@@ -268,7 +268,7 @@ struct BuildState {
     }
 
     /// The hash of the manifest the state in place keeps, which a ledger names.
-    func pagesHash() -> String? { record()?.pages }
+    package func pagesHash() -> String? { record()?.pages }
 
     /// The `.build` file, encoded one way whichever save writes it: keys sorted, so the same
     /// state is the same bytes.
@@ -293,18 +293,27 @@ struct BuildState {
 
 /// How the published site and the tree beside it differ after a build (`PublicOutput`): every
 /// other path is one file in both. Kept in the build state beside the manifest it goes with.
-struct TreeLedger: Codable, Equatable {
+package struct TreeLedger: Codable, Equatable {
     /// The manifest's hash: a ledger speaks for the state it was saved with, no other.
-    var pages: String
+    package var pages: String
     /// The tree beside the output (its device and inode).
-    var next: String
+    package var next: String
     /// The pages, files, media files and tile folders ("media/tiles/…/") the last build wrote or deleted.
-    var differing: [String]
+    package var differing: [String]
     /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
-    var media: String?
+    package var media: String?
     /// What decides the media the pages refer to besides each photo's own (`MediaInUse.digest(drawing:)`):
     /// with the same, only the names of photos whose media moved are looked at.
-    var inUse: UInt64?
+    package var inUse: UInt64?
     /// The media files in use that are not a photo's (the map's), sorted.
-    var others: [String]?
+    package var others: [String]?
+
+    package init(pages: String, next: String, differing: [String], media: String? = nil, inUse: UInt64? = nil, others: [String]? = nil) {
+        self.pages = pages
+        self.next = next
+        self.differing = differing
+        self.media = media
+        self.inUse = inUse
+        self.others = others
+    }
 }
