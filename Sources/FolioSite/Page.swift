@@ -115,6 +115,8 @@ public struct AlbumPage: SitePage {
     /// The heading over `rows` (the sub-albums) when there are any.
     public var rowsTitle: String?
     public var rows: [ListRow] = []
+    /// Where all the sub-albums are listed, when there are more than `rows` shows.
+    public var rowsMore: Crumb?
     public var photoSections: [PhotoSection] = []
     public var emptyMessage: String?
 }

@@ -23,7 +23,7 @@ public enum Phrase: String, CaseIterable, Sendable {
     case placesLetters = "places.letters", placesOtherLetter = "places.other-letter", placesLetter = "places.letter"
     case placesLetterPage = "places.letter-page", placesEmpty = "places.empty"
     case regionsSubheading = "regions.subheading", regionSubheading = "region.subheading"
-    case albumsEmpty = "albums.empty", albumPhotos = "album.photos"
+    case albumsEmpty = "albums.empty", albumPhotos = "album.photos", albumAllAlbums = "album.all-albums"
 
     case favoritesSubheading = "favorites.subheading", favoritesAllPlaces = "favorites.all-places"
     case favoritesEmpty = "favorites.empty", favoritesInPlace = "favorites.in-place", favoritesAllIn = "favorites.all-in"

@@ -43,7 +43,14 @@ extension SiteBuilder {
         var page = AlbumPage(frame: framed(frame, route: album.route, page: number, of: pages, shown: shown))
         if !rows.isEmpty {
             page.rowsTitle = language.say(.sectionAlbums)
-            page.rows = rows.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
+            // A page's worth of them: the rest on the Albums page, where this album's sub-albums
+            // follow it, a page at a time, so no album page grows with its folders. An unlisted
+            // album is on no Albums page: it lists them all.
+            let listed = unlisted == nil ? rows.prefix(settings.pageSize) : rows[...]
+            page.rows = listed.compactMap { albumTree.albums[$0] }.map { row($0, title: $0.title) }
+            if listed.count < rows.count, let at = albumTree.depthFirst.firstIndex(where: { $0.path == album.path }) {
+                page.rowsMore = Crumb(title: language.count(.albumAllAlbums, rows.count), href: Route.albums(page: at / settings.pageSize + 1).path)
+            }
         }
         if !shown.isEmpty {
             page.photoSections = [PhotoSection(title: album.children.isEmpty ? nil : language.say(.albumPhotos), photos: shown.map { shapedCard(ordered[$0]) },

@@ -399,8 +399,18 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(builder.routes().map(\.path).filter { $0.hasPrefix("albums/library") && !$0.hasPrefix("albums/library-") },
                        ["albums/library.html"])
         let page = try XCTUnwrap(builder.page(.album(slug: "library")) as? AlbumPage)
-        XCTAssertEqual(page.rows.map(\.title), ["f1", "f2", "f3", "f4", "f5"])
+        // A page's worth of its folders, then a link to where the Albums page lists them all.
+        XCTAssertEqual(page.rows.map(\.title), ["f1", "f2", "f3"])
         XCTAssertEqual(page.rowsTitle, "Albums")
+        let more = try XCTUnwrap(page.rowsMore)
+        XCTAssertEqual(more.title, "All 5 albums")
+        let listed = try XCTUnwrap(builder.routes().first { $0.path == more.href })
+        let index = builder.routes().filter { $0.firstPage == Route.albums() }
+        let from = try XCTUnwrap(index.firstIndex(of: listed))
+        let rows = try index[from...].flatMap { try XCTUnwrap(builder.page($0) as? ListPage).rows.map(\.title) }
+        XCTAssertEqual(Array(rows.drop { $0 != "library" }.prefix(6)), ["library", "library › f1", "library › f2", "library › f3", "library › f4", "library › f5"])
+        let html = try render(page)
+        XCTAssertTrue(html.contains(#"<p class="section-more"><a href="../albums/index.html">All 5 albums ›</a></p>"#), html)
         XCTAssertEqual(page.photoSections.flatMap(\.photos).map(\.identifier), ["p7", "p6"], "oldest first")
         XCTAssertEqual(page.photoSections.first?.title, "Photos", "photos after folders are said to be photos")
         XCTAssertEqual(page.frame.title, "library")
