@@ -406,7 +406,10 @@ public final class PublicOutput: @unchecked Sendable {
         func remove(_ relative: String) throws {
             guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
             try makeWay(next.path + "/" + relative)
-            changed?.insert(relative)
+            // Once the trees are swapped they differ here only if `public/` holds the path: one
+            // neither holds is not looked for again by every build after.
+            var status = stat()
+            if lstat(destination.path + "/" + relative, &status) == 0 { changed?.insert(relative) }
             var folder = RelativePath(relative).folder
             while !folder.isEmpty, disk.removeFolder(next.path + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder

@@ -106,6 +106,23 @@ final class PublicOutputTests: XCTestCase {
     }
 
 
+    /// A page gone from both trees is no longer where they differ: a build does not look for it
+    /// again, nor does every build after (a library that lost thousands of pages did).
+    func testAPathNeitherTreeHoldsIsNoLongerWhereTheyDiffer() throws {
+        _ = try build(["a.html": "a 1", "gone.html": "g", "b.html": "b 1"])
+        _ = try build(["a.html": "a 2", "b.html": nil])
+        // The next tree is the first site, with gone.html; public/ is the second, without.
+        let output = try PublicOutput(destination: root.appendingPathComponent("public"))
+        try output.prepare()
+        output.differing = ["a.html", "gone.html"]
+        try output.write(Data("a 3".utf8), to: "a.html")
+        XCTAssertTrue(output.reuse("b.html"))
+        try output.commit(keepingMedia: [], pages: ["a.html", "b.html"])
+        XCTAssertEqual(output.changedPaths, ["a.html"], "gone.html is in neither tree now")
+        XCTAssertEqual(files("public"), ["a.html": "a 3", "b.html": "b 1"])
+        XCTAssertEqual(files(".public.next"), ["a.html": "a 2", "b.html": "b 1"])
+    }
+
     /// A build beside a published site lists where it made the trees differ (for the ledger);
     /// a cold build lists nothing, as a large site's paths would be too many to hold: its twin
     /// becomes the tree beside the new site, one file with it at every path.
