@@ -231,8 +231,8 @@ struct PagesStep: BuildStep {
         // The search index's photo shards and word files made again only where a photo's row or
         // words may differ, and its identifier buckets not at all, when the photos are in the same
         // order: the rest are the last build's files, taken over as they are.
-        let shards = (builder.ordered.count + SearchIndex.photosPerShard - 1) / SearchIndex.photosPerShard
-        let searchPublished = (0..<shards).allSatisfy { previousSearch[SearchIndex.shardFile($0)] != nil }
+        let numbering = builder.searchNumbering()
+        let searchPublished = numbering.shards.allSatisfy { previousSearch[SearchIndex.shardFile($0.key)] != nil }
             && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previousSearch[SearchIndex.bucketFile($0)] != nil }
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
@@ -242,7 +242,7 @@ struct PagesStep: BuildStep {
         // never held at once beside the render step.
         let (output, now) = (site.output, run.now)
         let search = Task {
-            try await SearchFiles.make(builder, changed: changed, last: { await lastPostings?.take() ?? state.search() },
+            try await SearchFiles.make(builder, numbering: numbering, changed: changed, last: { await lastPostings?.take() ?? state.search() },
                                        state: state, output: output, previous: previousSearch, now: now)
         }
         var files = builder.feed().map { [$0] } ?? []

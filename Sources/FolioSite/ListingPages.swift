@@ -28,20 +28,7 @@ package struct ListingPages: Sendable, Equatable {
     /// says whether the photo shown `i`th ends a page once it may, `day(i)` is when it was taken.
     init(count: Int, pageSize: Int, newestFirst: Bool, breaks: (Int) -> Bool, day: (Int) -> Date) {
         self.count = count
-        let least = max(1, pageSize / 2), most = max(least, pageSize * 2)
-        // Pages as runs of the photos in the order they were taken, each its length.
-        var runs: [Int] = []
-        var length = 0
-        for taken in 0..<count {
-            length += 1
-            if length >= most || (length >= least && breaks(newestFirst ? count - 1 - taken : taken)) {
-                runs.append(length)
-                length = 0
-            }
-        }
-        if length > 0 {
-            if length < least, !runs.isEmpty { runs[runs.count - 1] += length } else { runs.append(length) }
-        }
+        var runs = Self.runs(count: count, pageSize: pageSize) { breaks(newestFirst ? count - 1 - $0 : $0) }
         if runs.isEmpty { runs = [0] }
         // Each run's oldest photo, in the order shown, names its page.
         var oldest: [Int] = []
@@ -71,6 +58,25 @@ package struct ListingPages: Sendable, Equatable {
         for (page, name) in names.enumerated() {
             if let name { byName[name] = page }
         }
+    }
+
+    /// The lengths of the pages of `count` photos in the order they were taken, oldest first:
+    /// `breaks(i)` says whether the `i`th oldest ends a page once it may. Empty for no photos.
+    static func runs(count: Int, pageSize: Int, breaks: (Int) -> Bool) -> [Int] {
+        let least = max(1, pageSize / 2), most = max(least, pageSize * 2)
+        var runs: [Int] = []
+        var length = 0
+        for taken in 0..<count {
+            length += 1
+            if length >= most || (length >= least && breaks(taken)) {
+                runs.append(length)
+                length = 0
+            }
+        }
+        if length > 0 {
+            if length < least, !runs.isEmpty { runs[runs.count - 1] += length } else { runs.append(length) }
+        }
+        return runs
     }
 
     var pageCount: Int { starts.count }

@@ -2,15 +2,16 @@ import FolioCore
 import Foundation
 
 extension SearchIndex {
-    /// The index made one photo at a time, in the site's order: each photo's words go into the
-    /// postings and its row into its shard as it comes, so a large library's entries (two sets
-    /// of words and a record for each photo) are never all held at once. Words are numbered as
-    /// they are first met (`SearchPostings.number(of:)`), and a photo's words come as those
-    /// numbers: a name that recurs on thousands of photos is hashed once, not once for each of them.
+    /// The index made one photo at a time, in the order of their numbers (`SearchNumbering`, the
+    /// oldest first): each photo's words go into the postings and its row into its shard as it
+    /// comes, so a large library's entries (two sets of words and a record for each photo) are
+    /// never all held at once. Words are numbered as they are first met
+    /// (`SearchPostings.number(of:)`), and a photo's words come as those numbers: a name that
+    /// recurs on thousands of photos is hashed once, not once for each of them.
     struct Making {
-        let count: Int
-        /// The photo shards to make, when the rest, and every identifier bucket, are as the last
-        /// build made them; nil to make all.
+        let numbering: SearchNumbering
+        /// The photo shards (their keys, `SearchNumbering.shard(of:)`) to make, when the rest,
+        /// and every identifier bucket, are as the last build made them; nil to make all.
         let remaking: Set<Int>?
         /// Where each file goes as it is made; nil to hold them all in the index made.
         let emit: ((File) -> Void)?
@@ -21,44 +22,46 @@ extension SearchIndex {
         /// none of them is the last build's too.
         private let touched: Set<Int>?
         private var kept: [String] = []
-        private var number = 0
+        /// The position of the photo to come next: the last in the site's order (the oldest,
+        /// the lowest number) first.
+        private var next: Int
         var postings: SearchPostings
         private var files: [File] = []
+        /// The rows of the shard being made (`shard`), in the order of their numbers.
         private var rows: [String] = []
+        private var shard: Int?
         private let bucketCount: Int
-        /// Each photo's identifier bucket, by its number, when every bucket is made: each
-        /// bucket's text is made at the end, from `identifiers`, not held as the photos come.
-        private var buckets: [UInt16] = []
-        /// The identifier of the photo of each number.
+        /// The identifier of the photo at each position.
         private let identifiers: (Int) -> String
 
         /// `folder`: where the postings' words, as photos come, wait to be put in order (`SearchPostings`).
-        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil, emit: ((File) -> Void)? = nil,
-             spillingInto folder: String? = nil) {
-            self.init(count: count, identifiers: identifiers, remaking: remaking, emit: emit,
-                      postings: SearchPostings(photoCount: count, spillingInto: folder.map { PackedStore(spillingInto: $0) }),
+        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil,
+             emit: ((File) -> Void)? = nil, spillingInto folder: String? = nil) {
+            self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, emit: emit,
+                      postings: SearchPostings(photoCount: numbering.count, numbering: numbering.digest,
+                                               spillingInto: folder.map { PackedStore(spillingInto: $0) }),
                       touched: nil)
         }
 
         /// The index of photos whose words are all in `postings` already (an update): they come
-        /// as rows alone (`add(id:record:)`), and only the word files of the `touched` words are made.
-        init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>, emit: ((File) -> Void)?,
+        /// as rows alone (`add(position:record:)`), and only the word files of the `touched` words are made.
+        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>, emit: ((File) -> Void)?,
              updated postings: consuming SearchPostings, touched: Set<Int>) {
-            self.init(count: count, identifiers: identifiers, remaking: remaking, emit: emit, postings: postings, touched: touched)
+            self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, emit: emit, postings: postings, touched: touched)
         }
 
-        private init(count: Int, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, emit: ((File) -> Void)?,
+        private init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, emit: ((File) -> Void)?,
                      postings: SearchPostings, touched: Set<Int>?) {
-            self.count = count
+            self.numbering = numbering
             self.identifiers = identifiers
             self.remaking = remaking
             self.emit = emit
             self.wordGroups = touched.map(postings.groups(of:))
             self.touched = touched
             self.postings = postings
-            bucketCount = SearchIndex.bucketCount(for: count)
-            if remaking == nil { buckets.reserveCapacity(count) }
-            rows.reserveCapacity(SearchIndex.photosPerShard)
+            next = numbering.count - 1
+            bucketCount = SearchIndex.bucketCount(for: numbering.count)
+            rows.reserveCapacity(SearchNumbering.slots)
         }
 
         private mutating func add(_ name: String, _ kind: String, _ key: String, _ value: String) {
@@ -74,77 +77,83 @@ extension SearchIndex {
             if let emit { emit(file) } else { files.append(file) }
         }
 
-        /// The next photo; photos must come `count` of them, in the site's order.
+        /// The next photo: photos come from the last in the site's order to the first, each once.
         mutating func add(_ entry: Entry) {
             let title = entry.titleWords.map { postings.number(of: $0) }
-            add(words: entry.words.map { postings.number(of: $0) }, title: title, id: entry.id, record: entry.record)
+            add(position: next, words: entry.words.map { postings.number(of: $0) }, title: title, record: entry.record)
         }
 
-        /// The next photo, its words as their numbers (`SearchPostings.number(of:)`), in any
-        /// order, any number of times; `title` those of them its title holds.
-        mutating func add(words: [Int], title: [Int], id: String, record: SearchRecord?) {
-            postings.add(photo: number, words: words, title: title)
-            add(id: id, record: record)
+        /// The photo at `position`, its words as their numbers (`SearchPostings.number(of:)`), in
+        /// any order, any number of times; `title` those of them its title holds.
+        mutating func add(position: Int, words: [Int], title: [Int], record: SearchRecord?) {
+            postings.add(photo: numbering[position], words: words, title: title)
+            add(position: position, record: record)
         }
 
-        /// The next photo's row and identifier alone: its words are in the postings already,
-        /// or are being put in (`add(words:…)`).
-        mutating func add(id: String, record: SearchRecord?) {
-            let shard = number / SearchIndex.photosPerShard
-            if remaking?.contains(shard) ?? true {
-                guard let record else { preconditionFailure("photo \(number) of shard \(shard), made again, has no row") }
-                rows.append(record.row)
-            } else if number % SearchIndex.photosPerShard == 0 {
-                kept.append(SearchIndex.shardFile(shard))
+        /// The row of the photo at `position` alone: its words are in the postings already, or
+        /// are being put in (`add(position:words:…)`). Photos come from the last position to the
+        /// first, each once: in the order of their numbers.
+        mutating func add(position: Int, record: SearchRecord?) {
+            precondition(position == next, "photo \(position) of the search index came when \(next) was to")
+            next -= 1
+            let shard = numbering.shard(of: position)
+            if shard != self.shard {
+                flushShard()
+                self.shard = shard
+                if remaking?.contains(shard) == false { kept.append(SearchIndex.shardFile(shard)) }
             }
-            if remaking == nil { buckets.append(UInt16(SearchText.bucket(id, of: bucketCount))) }
-            number += 1
-            if number % SearchIndex.photosPerShard == 0 { flushShard() }
+            if remaking?.contains(shard) ?? true {
+                guard let record else { preconditionFailure("photo \(position) of shard \(shard), made again, has no row") }
+                rows.append(record.row)
+            }
         }
 
         private mutating func flushShard() {
-            guard !rows.isEmpty else { return }
-            let shard = (number - 1) / SearchIndex.photosPerShard
+            guard let shard, !rows.isEmpty else { return }
             add(SearchIndex.shardName(shard), "p", String(shard), "[" + rows.joined(separator: ",\n") + "]")
             rows.removeAll(keepingCapacity: true)
         }
 
-        /// Each identifier bucket's file, `{"id":number,…}`, its photos in the site's order.
+        /// Each identifier bucket's file, `{"id":number,…}`, its photos in the order of their numbers.
         private mutating func addBuckets() {
-            // The photos' numbers by bucket, each bucket's in order: where each bucket's start,
-            // then each number put in its bucket's next place.
+            let count = numbering.count
+            let buckets = (0..<count).map { UInt16(SearchText.bucket(identifiers($0), of: bucketCount)) }
+            // The photos' positions by bucket, each bucket's by number: where each bucket's start,
+            // then each position put in its bucket's next place.
             var next = [Int](repeating: 0, count: bucketCount + 1)
             for bucket in buckets { next[Int(bucket) + 1] += 1 }
             for bucket in 0..<bucketCount { next[bucket + 1] += next[bucket] }
             let starts = next
-            var numbers = [Int32](repeating: 0, count: buckets.count)
-            for (number, bucket) in buckets.enumerated() {
-                numbers[next[Int(bucket)]] = Int32(number)
-                next[Int(bucket)] += 1
+            var positions = [Int32](repeating: 0, count: count)
+            for position in stride(from: count - 1, through: 0, by: -1) {
+                let bucket = Int(buckets[position])
+                positions[next[bucket]] = Int32(position)
+                next[bucket] += 1
             }
-            buckets = []
             for bucket in 0..<bucketCount {
                 var value: [UInt8] = [UInt8(ascii: "{")]
                 for at in starts[bucket]..<starts[bucket + 1] {
                     if at > starts[bucket] { value.append(UInt8(ascii: ",")) }
-                    value.append(contentsOf: JSONText.string(identifiers(Int(numbers[at]))).utf8)
+                    let position = Int(positions[at])
+                    value.append(contentsOf: JSONText.string(identifiers(position)).utf8)
                     value.append(UInt8(ascii: ":"))
-                    JSONText.appendDecimal(Int(numbers[at]), to: &value)
+                    JSONText.appendDecimal(numbering[position], to: &value)
                 }
                 value.append(UInt8(ascii: "}"))
                 add(SearchIndex.bucketName(bucket), "i", String(bucket), bytes: value)
             }
         }
 
-        mutating func finish(sequences: [(sequence: PhotoSequence, numbers: [Int])]) -> SearchIndex {
-            precondition(number == count, "the search index was promised \(count) photos and given \(number)")
+        /// The index, with the lists of `sequences` (each its photos' positions, in the list's order).
+        mutating func finish(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex {
+            precondition(next == -1, "the search index was given \(numbering.count - 1 - next) of \(numbering.count) photos")
             flushShard()
             // Word files first, as the index always wrote them; then the shards made so far. Each
             // added as it is made (the postings taken out of `self` meanwhile, not copied).
             let shards = files
             files = []
             var words = postings
-            postings = SearchPostings(photoCount: 0)
+            postings = SearchPostings(photoCount: 0, numbering: 0)
             let unchanged = words.wordFiles(under: wordGroups, touched: touched) { key, value in
                 add(SearchIndex.wordName(key), "t", key, bytes: value)
             }
@@ -159,19 +168,20 @@ extension SearchIndex {
             } else {
                 kept += (0..<bucketCount).map(SearchIndex.bucketFile)
             }
-            for (sequence, numbers) in sequences {
+            for (sequence, positions) in sequences {
                 var value: [UInt8] = [UInt8(ascii: "[")]
-                value.reserveCapacity(numbers.count * 7 + 2)
-                JSONText.appendList(numbers, to: &value)
+                value.reserveCapacity(positions.count * 7 + 2)
+                let numbering = numbering
+                JSONText.appendList(positions.lazy.map { numbering[$0] }, to: &value)
                 value.append(UInt8(ascii: "]"))
                 add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key, bytes: value)
             }
-            let meta = "{\"version\":2,\"photos\":\(count),\"shard\":\(SearchIndex.photosPerShard),\"buckets\":\(bucketCount),"
+            let meta = "{\"version\":3,\"photos\":\(numbering.count),\"shard\":\(SearchNumbering.slots),\"buckets\":\(bucketCount),"
                 + "\"fields\":" + SearchRecord.schema + ","
                 + "\"pages\":" + SearchIndex.pages + ","
                 + "\"keys\":[" + postings.keys.map { JSONText.string($0) }.joined(separator: ",") + "]}"
             add("meta.js", "meta", "", meta)
-            var index = SearchIndex(files: files, photoCount: count, wordCount: postings.wordCount)
+            var index = SearchIndex(files: files, photoCount: numbering.count, wordCount: postings.wordCount)
             index.kept = kept
             index.postings = postings
             return index

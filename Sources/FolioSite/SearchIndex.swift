@@ -5,8 +5,9 @@ import Foundation
 /// as small script files under `search/data/` that a page loads only as it needs them.
 ///
 /// Each file is one call, `folioData(kind, key, value)`, loaded with a `<script>` element: that
-/// works from `file://`, where `fetch` of a local file does not. Photos are numbered newest
-/// first (the site's order), so the lowest numbers are the newest.
+/// works from `file://`, where `fetch` of a local file does not. Photos are numbered by when
+/// they were taken (`SearchNumbering`), so the highest numbers are the newest, and a photo keeps
+/// its number while the photos near it in time stay.
 ///
 /// - `meta.js`: how many photos, how they are cut into files, the names of a photo row's fields
 ///   (`fields`, from `SearchRecord.Field`), where a photo's and a place's pages are (`pages`:
@@ -19,7 +20,8 @@ import Foundation
 ///   `wordFileBudget` is cut by one more character, and again, so at any size of library a
 ///   query loads only the files of the words it names (`SearchText.wordKeys` says which). A
 ///   word is in the file of the longest key it starts with.
-/// - `p-<k>.js`: photos `k * photosPerShard ..<` the next shard, each a `SearchRecord` row.
+/// - `p-<k>.js`: the photos numbered `k * slots ..<` the next shard (`SearchNumbering.slots`),
+///   each a `SearchRecord` row, in the order of their numbers.
 /// - `i-<b>.js`: identifier → number for the identifiers in bucket `b` (`SearchText.bucket`):
 ///   favorites and recents keep identifiers, which survive rebuilds, and numbers do not.
 /// - `s-<kind>-<slug>.js`: a list's photos as numbers, in the list's order (`PhotoSequence`).
@@ -29,7 +31,7 @@ public struct SearchIndex: Sendable {
         public var data: Data
     }
 
-    /// One photo as search sees it, in the site's order.
+    /// One photo as search sees it.
     struct Entry: Sendable {
         var words: Set<String>
         /// The words of its title (a subset of `words`): a match there ranks higher.
@@ -40,7 +42,8 @@ public struct SearchIndex: Sendable {
     }
 
     public static let folder = "search/data/"
-    /// Small, because a page of results may come from as many files as it shows photos.
+    /// The photos of a shard on average: few, because a page of results may come from as many
+    /// files as it shows photos.
     public static let photosPerShard = 20
     /// Bytes past which a word file is cut by one more character of its words.
     static let wordFileBudget = 32 * 1024
@@ -73,11 +76,13 @@ public struct SearchIndex: Sendable {
         return buckets
     }
 
-    init(entries: [Entry], sequences: [(sequence: PhotoSequence, numbers: [Int])] = []) {
+    /// The index of `entries` in the site's order, numbered by `numbering`, or as photos with
+    /// nothing said of them (`SearchNumbering(count:)`).
+    init(entries: [Entry], numbering: SearchNumbering? = nil) {
         let identifiers = entries.map(\.id)
-        var making = Making(count: entries.count, identifiers: { identifiers[$0] })
-        for entry in entries { making.add(entry) }
-        self = making.finish(sequences: sequences)
+        var making = Making(numbering: numbering ?? SearchNumbering(count: entries.count), identifiers: { identifiers[$0] })
+        for entry in entries.reversed() { making.add(entry) }
+        self = making.finish(sequences: [])
     }
 
     init(files: [File], photoCount: Int, wordCount: Int) {
@@ -131,52 +136,64 @@ public struct SearchIndex: Sendable {
 }
 
 extension SiteBuilder {
-    /// The search index of every photo, in the order of the site's lists. With `remaking`, only
-    /// those photo shards are made, and no identifier bucket: the rest are the last build's
-    /// (`SearchIndex.kept`), for a site whose photos are in the same order. With `emit`, each
-    /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
-    /// words wait in a file there until every photo has come, not in memory.
-    package func searchIndex(remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex {
+    /// The numbers the search index gives the photos (`SearchNumbering`).
+    package func searchNumbering() -> SearchNumbering {
         let ordered = self.ordered
-        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
+        return SearchNumbering(count: ordered.count, date: { Self.when(ordered[$0]) }, identity: { identities[$0] })
+    }
+
+    /// The search index of every photo, numbered by `numbering` (this site's). With `remaking`,
+    /// only those photo shards are made (their keys), and no identifier bucket: the rest are the
+    /// last build's (`SearchIndex.kept`), for a site whose photos are numbered as then. With
+    /// `emit`, each file is handed to it as it is made, and the index holds none. With `folder`,
+    /// the photos' words wait in a file there until every photo has come, not in memory.
+    package func searchIndex(numbering: SearchNumbering? = nil, remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil,
+                             spillingInto folder: String? = nil) -> SearchIndex {
+        let ordered = self.ordered
+        let numbering = numbering ?? searchNumbering()
+        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
                                         spillingInto: folder)
         var wording = SearchWording(builder: self)
-        for (position, item) in ordered.enumerated() {
+        for position in ordered.indices.reversed() {
+            let item = ordered[position]
             let words = wording.words(of: item, into: &making.postings)
-            let made = remaking?.contains(position / SearchIndex.photosPerShard) ?? true
-            making.add(words: words.all, title: words.title, id: item.identifier,
-                       record: made ? record(item, title: words.titleText) : nil)
+            let made = remaking?.contains(numbering.shard(of: position)) ?? true
+            making.add(position: position, words: words.all, title: words.title, record: made ? record(item, title: words.titleText) : nil)
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
 
     /// The search index of these photos, made from the last build's (`last`, its postings) when
-    /// the photos are in the same order and only those at `changed` may be found by other words
-    /// or show other rows: their words are taken out of the postings and put back as they are now,
-    /// and only their photo shards, and the word files of the words they had or have, are made;
-    /// the rest are the last build's files (`SearchIndex.kept`).
-    package func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
-        precondition(postings.photoCount == ordered.count, "the last build's postings are of \(postings.photoCount) photos, not \(ordered.count)")
+    /// the photos are numbered as then (`numbering`) and only those at `changed` may be found by
+    /// other words or show other rows: their words are taken out of the postings and put back as
+    /// they are now, and only their photo shards, and the word files of the words they had or
+    /// have, are made; the rest are the last build's files (`SearchIndex.kept`).
+    package func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, numbering: SearchNumbering? = nil,
+                             emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+        let numbering = numbering ?? searchNumbering()
+        precondition(postings.photoCount == ordered.count && postings.numbering == numbering.digest,
+                     "the last build's postings are of \(postings.photoCount) photos numbered otherwise, not of these \(ordered.count)")
         var wording = SearchWording(builder: self)
-        var photos: [(position: Int, words: [Int], title: [Int])] = []
+        var photos: [(number: Int, words: [Int], title: [Int])] = []
         var titles: [Int: String] = [:]
-        for position in changed.sorted() where ordered.indices.contains(position) {
+        let changed = changed.filter(ordered.indices.contains)
+        for position in changed.sorted() {
             let words = wording.words(of: ordered[position], into: &postings)
-            photos.append((position, words.all, words.title))
+            photos.append((numbering[position], words.all, words.title))
             titles[position] = words.titleText
         }
-        let touched = postings.replace(changed, with: photos)
-        let shards = Set(changed.map { $0 / SearchIndex.photosPerShard })
+        let touched = postings.replace(Set(changed.map { numbering[$0] }), with: photos)
+        let shards = Set(changed.map(numbering.shard(of:)))
         let ordered = self.ordered
-        var making = SearchIndex.Making(count: ordered.count, identifiers: { ordered[$0].identifier }, remaking: shards, emit: emit,
+        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: shards, emit: emit,
                                         updated: consume postings, touched: touched)
-        for position in ordered.indices {
-            guard shards.contains(position / SearchIndex.photosPerShard) else {
-                making.add(id: "", record: nil)
+        for position in ordered.indices.reversed() {
+            guard shards.contains(numbering.shard(of: position)) else {
+                making.add(position: position, record: nil)
                 continue
             }
             let item = ordered[position]
-            making.add(id: item.identifier, record: record(item, title: titles[position] ?? PhotoText.title(item.photo, language)))
+            making.add(position: position, record: record(item, title: titles[position] ?? PhotoText.title(item.photo, language)))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }

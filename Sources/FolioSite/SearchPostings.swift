@@ -3,17 +3,20 @@ import Foundation
 
 /// The search index's words, each with the photos that have it: what its word files (`t-<key>.js`)
 /// hold. A build keeps it in the build state (`BuildState.search`), so the next one, when its photos
-/// are in the same order, takes out and puts back only the photos that changed, and remakes only the
-/// word files of the words they had or have, rather than work out every photo's words and write
-/// every word file again.
+/// are numbered as before (`SearchNumbering`), takes out and puts back only the photos that
+/// changed, and remakes only the word files of the words they had or have, rather than work out
+/// every photo's words and write every word file again.
 package struct SearchPostings: Sendable {
-    /// The photos indexed: a photo's number is its position in the site's order.
+    /// The photos indexed.
     package let photoCount: Int
+    /// The digest of their numbers (`SearchNumbering.digest`): the postings of another numbering
+    /// are not updated, but made again.
+    package let numbering: UInt64
     /// Each word, by its number (the order words were first met in: files are sorted by word).
     private(set) var words: [String] = []
-    /// Each word's photos, one word after the other (`spans`, by the word's number): `photo * 2 + 1`
-    /// where the word is in its title, else `photo * 2`, increasing. A word no photo has any more
-    /// has none, and is in no file. One array for all, not an array for each word: most of a
+    /// Each word's photos, one word after the other (`spans`, by the word's number): `number * 2 + 1`
+    /// where the word is in the photo's title, else `number * 2`, increasing. A word no photo has
+    /// any more has none, and is in no file. One array for all, not an array for each word: most of a
     /// library's words (a file's name, a number) are one photo's.
     private var values: [UInt32] = []
     private var spans: [Span] = []
@@ -48,8 +51,9 @@ package struct SearchPostings: Sendable {
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
     /// spills to a file), half a megabyte at a time; or are put in order `1 << 20` words at a
     /// time where there is none (each time, the values made again).
-    init(photoCount: Int, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
+    init(photoCount: Int, numbering: UInt64, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
         self.photoCount = photoCount
+        self.numbering = numbering
         self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
         spilled = store
     }
@@ -63,8 +67,9 @@ package struct SearchPostings: Sendable {
         return words.count - 1
     }
 
-    /// The next photo: the numbers of its words (`number(of:)`), in any order, any number of
-    /// times; `title` those of them its title holds. Photos come in the site's order.
+    /// The next photo, by its number: the numbers of its words (`number(of:)`), in any order, any
+    /// number of times; `title` those of them its title holds. Photos come in the order of their
+    /// numbers.
     mutating func add(photo: Int, words: [Int], title: [Int]) {
         var last = -1
         for word in words.sorted() where word != last {
@@ -139,22 +144,28 @@ package struct SearchPostings: Sendable {
         (values, spans, pending) = (next, placed, [])
     }
 
-    /// Takes the photos at `positions` out and puts `photos` (each one's position and words, as
+    /// Takes the photos numbered `taken` out and puts `photos` (each one's number and words, as
     /// `add` takes them) back in; returns the numbers of the words whose photos changed: the
     /// words of the word files to make again (`groups(of:)`, `wordFiles(under:touched:each:)`).
     /// A word a photo had and has again, in its title or not as before, did not change: a
     /// retitled photo's place, person and region (each on thousands of photos, in large word
     /// files) are not made again for it.
-    mutating func replace(_ positions: Set<Int>, with photos: [(position: Int, words: [Int], title: [Int])]) -> Set<Int> {
+    mutating func replace(_ taken: Set<Int>, with photos: [(number: Int, words: [Int], title: [Int])]) -> Set<Int> {
         putInOrder()
-        var taken = [Bool](repeating: false, count: photoCount)
-        for position in positions where position < photoCount { taken[position] = true }
+        // Looked up for every value: a sorted run of numbers (most often one photo's), searched
+        // only for values within it.
+        let taken = taken.map { UInt32($0) }.sorted()
+        let (lowest, highest) = (taken.first ?? 1, taken.last ?? 0)
+        func isTaken(_ value: UInt32) -> Bool {
+            let number = value >> 1
+            return number >= lowest && number <= highest && taken.sortedIndex(of: number) != nil
+        }
         var inserted: [Int: [UInt32]] = [:]
         for photo in photos {
             var last = -1
             for word in photo.words.sorted() where word != last {
                 last = word
-                inserted[word, default: []].append(UInt32(photo.position * 2 + (photo.title.contains(word) ? 1 : 0)))
+                inserted[word, default: []].append(UInt32(photo.number * 2 + (photo.title.contains(word) ? 1 : 0)))
             }
         }
         // In place, not into a new array beside the old, at the render step's peak: first each
@@ -166,7 +177,7 @@ package struct SearchPostings: Sendable {
         for word in spans.indices {
             let start = kept
             for at in spans[word].range {
-                if taken[Int(values[at] >> 1)] {
+                if isTaken(values[at]) {
                     removed[word, default: []].append(values[at])
                 } else {
                     values[kept] = values[at]
@@ -342,10 +353,10 @@ package struct SearchPostings: Sendable {
         keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"]
     }
 
-    private static let heading = "folio-search-postings 1"
+    private static let heading = "folio-search-postings 2"
 
     /// The postings as kept in the build state, with the stamp of the files written from them
-    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts, the keys, the words,
+    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts and the numbering, the keys, the words,
     /// none of which holds a line break), then each word's count of photos and its photos, as
     /// 32-bit little-endian numbers.
     package func encoded(files: UInt64) -> Data {
@@ -374,7 +385,8 @@ package struct SearchPostings: Sendable {
             withUnsafeBytes(of: value.littleEndian) { file.line.append(contentsOf: $0) }
             file.spill()
         }
-        line("\(Self.heading)\nphotos \(photoCount) files \(ContentHash.hexText(files)) keys \(keys.count) words \(wordCount)")
+        line("\(Self.heading)\nphotos \(photoCount) numbering \(ContentHash.hexText(numbering)) files \(ContentHash.hexText(files)) "
+             + "keys \(keys.count) words \(wordCount)")
         for key in keys { line(key) }
         for word in live { line(words[word]) }
         for word in live { number(spans[word].count) }
@@ -390,12 +402,13 @@ package struct SearchPostings: Sendable {
 
     /// The same, read from the file as it goes (`LedgerStream`), not mapped or held whole.
     package static func decode(from stream: LedgerStream) -> (postings: SearchPostings, files: UInt64)? {
-        guard stream.line() == Substring(heading), let fields = stream.line()?.split(separator: " "), fields.count == 8,
+        guard stream.line() == Substring(heading), let fields = stream.line()?.split(separator: " "), fields.count == 10,
               fields[0] == "photos", let photos = Int(fields[1]), photos >= 0,
-              fields[2] == "files", let files = UInt64(fields[3], radix: 16),
-              fields[4] == "keys", let keyCount = Int(fields[5]), keyCount >= 0,
-              fields[6] == "words", let wordCount = Int(fields[7]), wordCount >= 0, wordCount <= stream.size else { return nil }
-        var postings = SearchPostings(photoCount: photos)
+              fields[2] == "numbering", let numbering = UInt64(fields[3], radix: 16),
+              fields[4] == "files", let files = UInt64(fields[5], radix: 16),
+              fields[6] == "keys", let keyCount = Int(fields[7]), keyCount >= 0,
+              fields[8] == "words", let wordCount = Int(fields[9]), wordCount >= 0, wordCount <= stream.size else { return nil }
+        var postings = SearchPostings(photoCount: photos, numbering: numbering)
         for _ in 0..<keyCount {
             guard let key = stream.line() else { return nil }
             postings.keys.append(String(key))
@@ -417,7 +430,7 @@ package struct SearchPostings: Sendable {
             guard let count = stream.number() else { return nil }
             counts.append(count)
         }
-        let limit = UInt32(clamping: photos * 2)
+        let limit = UInt32(SearchNumbering.limit * 2)
         // With room for the photos a build puts back in (`replace`, in place).
         let values = (stream.size - stream.offset) / 4
         postings.values.reserveCapacity(values + values / 64 + 4_096)

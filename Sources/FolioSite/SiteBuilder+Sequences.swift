@@ -17,10 +17,10 @@ extension SiteBuilder {
     /// The photos the home page and Recents list without JavaScript, last added first.
     var latestPositions: ArraySlice<Int> { index.latestAdded.prefix(max(Self.recentsCount, settings.latestCount)) }
 
-    /// Every list a listing page names, with its photos' numbers in the search index (their
-    /// positions in `ordered`), in the list's order.
-    func sequences() -> [(sequence: PhotoSequence, numbers: [Int])] {
-        var lists: [(sequence: PhotoSequence, numbers: [Int])] = []
+    /// Every list a listing page names, with its photos' positions in `ordered`, in the list's
+    /// order (written as their numbers in the search index).
+    func sequences() -> [(sequence: PhotoSequence, positions: [Int])] {
+        var lists: [(sequence: PhotoSequence, positions: [Int])] = []
         for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) where !album.photos.isEmpty {
             if let sequence = sequence(album) { lists.append((sequence, album.photos)) }
         }

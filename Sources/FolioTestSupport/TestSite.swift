@@ -46,6 +46,19 @@ package final class TestSite {
         try XCTUnwrap(database.knownPhotos(of: .content)[.content(path: path)]?.identifier, "no photo of content/\(path)")
     }
 
+    /// The search index's photo file (`search/data/p-<k>.js`) that holds the row of the photo of
+    /// `path` under content/.
+    package func searchShard(of path: String) throws -> String {
+        let identifier = try identifier(path)
+        let folder = publicFolder.appendingPathComponent("search/data")
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasPrefix("p-") {
+            if try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).contains("\"\(identifier)\"") {
+                return "search/data/" + name
+            }
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "no search shard holds content/\(path)"])
+    }
+
     package func exists(_ path: String) -> Bool {
         FileManager.default.fileExists(atPath: publicFolder.appendingPathComponent(path).path)
     }

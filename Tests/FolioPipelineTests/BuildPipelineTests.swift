@@ -125,7 +125,7 @@ final class BuildPipelineTests: XCTestCase {
         }
         let kept = ["search/data/i-0.js", "robots.txt"]
         let before = try kept.map(inode)
-        let shard = "search/data/p-0.js"
+        let shard = try site.searchShard(of: "one.jpg")
         let shardBefore = try inode(shard)
         XCTAssertFalse(try site.read(shard).contains("Renamed"))
 
@@ -167,7 +167,7 @@ final class BuildPipelineTests: XCTestCase {
         ])
         try await site.build(now: now.addingTimeInterval(60))
         XCTAssertEqual(try site.read(bucket), made)
-        XCTAssertTrue(try site.read("search/data/p-0.js").contains("Renamed"))
+        XCTAssertTrue(try site.read(try site.searchShard(of: "one.jpg")).contains("Renamed"))
     }
 
     func testASiteWithSomethingToSayStopsAtTheWalkAndSaysItAgain() async throws {

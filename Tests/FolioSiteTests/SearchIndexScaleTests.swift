@@ -1,3 +1,4 @@
+@testable import FolioCore
 @testable import FolioModel
 @testable import FolioSite
 import FolioTestSupport
@@ -131,8 +132,12 @@ final class SearchIndexScaleTests: XCTestCase {
     /// Every photo found by its title's words where the script looks for them, and a query's download
     /// (meta.js, its word files, the first page's photo files) under the budget.
     private func check(_ entries: [SearchIndex.Entry], _ name: String, queries: (SearchIndex.Entry) -> [String]) throws {
+        // Taken over ten years, the newest first, numbered as a site numbers them.
+        let count = entries.count
+        let numbering = SearchNumbering(count: count, date: { Date(timeIntervalSince1970: 1_420_000_000 + Double(count - $0) / Double(count) * 315_000_000) },
+                                        identity: { ContentHash.hash(entries[$0].id) })
         let started = Date()
-        let index = SearchIndex(entries: entries)
+        let index = SearchIndex(entries: entries, numbering: numbering)
         let seconds = Date().timeIntervalSince(started)
         let files = Dictionary(uniqueKeysWithValues: index.files.map { ($0.path.dropFirst(SearchIndex.folder.count), $0) })
         let meta = try XCTUnwrap(Self.value(try XCTUnwrap(files["meta.js"])) as? [String: Any])
@@ -155,7 +160,8 @@ final class SearchIndexScaleTests: XCTestCase {
         // Every photo, by the whole of its title: each word in a file the script loads for it,
         // with the photo marked as having it in its title.
         var looked: Set<String> = []
-        for (number, entry) in entries.enumerated() {
+        for (position, entry) in entries.enumerated() {
+            let number = numbering[position]
             for word in entry.titleWords {
                 let found = try XCTUnwrap(postings[word], "\(entry.record!.title): no \(word)")
                 if looked.insert(word).inserted {
@@ -193,7 +199,7 @@ final class SearchIndexScaleTests: XCTestCase {
                 }
                 if total > 0 { results.append((n, total)) }
             }
-            results.sort { $0.score != $1.score ? $0.score > $1.score : $0.number < $1.number }
+            results.sort { $0.score != $1.score ? $0.score > $1.score : $0.number > $1.number }
             for result in results.prefix(Self.firstPage) { loaded.insert("p-\(result.number / shard).js") }
             return (loaded.reduce(0) { $0 + (files[Substring($1)]?.data.count ?? 0) }, Set(results.map(\.number)))
         }
@@ -202,10 +208,10 @@ final class SearchIndexScaleTests: XCTestCase {
         var random = SplitMix64(7)
         var measured: [(query: String, bytes: Int)] = []
         for _ in 0..<40 {
-            let number = Int.random(in: 0..<entries.count, using: &random)
-            for query in queries(entries[number]) {
+            let position = Int.random(in: 0..<entries.count, using: &random)
+            for query in queries(entries[position]) {
                 let played = play(query)
-                XCTAssertTrue(played.found.contains(number), "\"\(query)\" finds photo \(number)")
+                XCTAssertTrue(played.found.contains(numbering[position]), "\"\(query)\" finds photo \(position)")
                 measured.append((query, played.bytes))
             }
         }
@@ -214,9 +220,9 @@ final class SearchIndexScaleTests: XCTestCase {
         let buckets = try XCTUnwrap(meta["buckets"] as? Int)
         var kept: Set<String> = ["meta.js"]
         for _ in 0..<50 {
-            let number = Int.random(in: 0..<entries.count, using: &random)
-            kept.insert("i-\(SearchText.bucket(entries[number].id, of: buckets)).js")
-            kept.insert("p-\(number / shard).js")
+            let position = Int.random(in: 0..<entries.count, using: &random)
+            kept.insert("i-\(SearchText.bucket(entries[position].id, of: buckets)).js")
+            kept.insert("p-\(numbering[position] / shard).js")
         }
         let favorites = kept.reduce(0) { $0 + files[Substring($1)]!.data.count }
         XCTAssertLessThan(favorites, Self.budget)

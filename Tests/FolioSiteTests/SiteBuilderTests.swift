@@ -312,10 +312,14 @@ final class SiteBuilderTests: XCTestCase {
     func testEveryListAVisitorWalksIsWrittenAsPhotoNumbers() throws {
         let builder = try builder([photo(1, at: "Nairobi, Kenya", favorite: true), photo(2, by: "Al"), photo(3, at: "Nairobi, Kenya")])
         let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
-        // Newest first (by upload here): p3 is 0, p2 is 1, p1 is 2.
-        XCTAssertEqual(files["search/data/s-place-nairobi-kenya.js"], "folioData(\"s\",\"place/nairobi-kenya\",[0,2]);\n")
-        XCTAssertEqual(files["search/data/s-person-al.js"], "folioData(\"s\",\"person/al\",[1]);\n")
-        XCTAssertEqual(files["search/data/s-favorites-nairobi-kenya.js"], "folioData(\"s\",\"favorites/nairobi-kenya\",[2]);\n")
+        // Each list newest first (by upload here), its photos as their numbers in the search index.
+        let numbering = builder.searchNumbering()
+        let number = { (identifier: String) in numbering[builder.index.position[identifier]!] }
+        let (p1, p2, p3) = (number("p1"), number("p2"), number("p3"))
+        XCTAssertTrue(p1 < p2 && p2 < p3, "the newest the highest")
+        XCTAssertEqual(files["search/data/s-place-nairobi-kenya.js"], "folioData(\"s\",\"place/nairobi-kenya\",[\(p3),\(p1)]);\n")
+        XCTAssertEqual(files["search/data/s-person-al.js"], "folioData(\"s\",\"person/al\",[\(p2)]);\n")
+        XCTAssertEqual(files["search/data/s-favorites-nairobi-kenya.js"], "folioData(\"s\",\"favorites/nairobi-kenya\",[\(p1)]);\n")
         let pages = builder.pages()
         XCTAssertEqual(try page(pages, "places/nairobi-kenya.html").frame.sequence?.file, "search/data/s-place-nairobi-kenya.js")
         XCTAssertEqual(try page(pages, "people/al.html").frame.sequence?.title, "Al")

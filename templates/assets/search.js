@@ -3,8 +3,8 @@
 
    Each file is a call to folioData(kind, key, value), loaded with a <script> element, which also
    works from file://, where fetch does not. meta.js says how the rest is cut: the names of a
-   photo row's fields (fields), the keys of the word files (keys), photos per photo file (shard)
-   and the number of identifier files (buckets). See Sources/FolioCore/Site/SearchIndex.swift. */
+   photo row's fields (fields), the keys of the word files (keys), numbers per photo file (shard)
+   and the number of identifier files (buckets). See Sources/FolioSite/SearchIndex.swift. */
 (function () {
   "use strict";
 
@@ -47,7 +47,7 @@
     return metaPromise;
   }
 
-  // Must match Sources/FolioCore/Site/SearchText.swift (Tests/Browser/test_text_folding.py checks).
+  // Must match Sources/FolioSite/SearchText.swift (Tests/Browser/test_text_folding.py checks).
   // Accents off (marks on a Latin, Greek, Cyrillic, Hebrew or Arabic letter, or on no letter); other
   // scripts' marks kept, composed again: Japanese が is not か (SearchText.fold).
   var accentScripts = [[0x41, 0x24f], [0x1e00, 0x1eff], [0x2c60, 0x2c7f], [0xa720, 0xa7ff], [0xab30, 0xab6f],
@@ -185,7 +185,7 @@
   }
 
   // Photo numbers matching every word of `query`, best first: a whole word beats the start of
-  // one, a word of the title beats one elsewhere; then newest first (lowest number).
+  // one, a word of the title beats one elsewhere; then newest first (highest number).
   function search(query) {
     var unique = queryWords(query);
     if (!unique.length) return Promise.resolve([]);
@@ -220,7 +220,7 @@
         }
         results.push([n, total]);
       });
-      results.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+      results.sort(function (a, b) { return b[1] - a[1] || b[0] - a[0]; });
       return results.map(function (r) { return r[0]; });
     });
   }
