@@ -226,14 +226,17 @@ struct PagesStep: BuildStep {
         let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },
                                            { builder.digest(drawing: drawing) })
         try checked.get()
-        let changes = builder.changes(since: await lastDigest, to: digest)
+        var lastSite = await lastDigest
+        let changes = builder.changes(since: lastSite, to: digest)
+        // The last build's photos, which its search index numbered; the rest of its digest let go.
+        let lastIdentities = lastSite?.identities
+        lastSite = nil
         let previousSearch = await lastSearch
         // The search index's photo shards and word files made again only where a photo's row or
-        // words may differ, and its identifier buckets not at all, when the photos are in the same
-        // order: the rest are the last build's files, taken over as they are.
+        // words may differ or a photo came, went or moved, when the last build published one: the
+        // rest are its files, taken over as they are.
         let numbering = builder.searchNumbering()
-        let searchPublished = numbering.shards.allSatisfy { previousSearch[SearchIndex.shardFile($0.key)] != nil }
-            && (0..<SearchIndex.bucketCount(for: builder.ordered.count)).allSatisfy { previousSearch[SearchIndex.bucketFile($0)] != nil }
+        let searchPublished = previousSearch[SearchIndex.folder + "meta.js"] != nil
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
@@ -242,7 +245,7 @@ struct PagesStep: BuildStep {
         // never held at once beside the render step.
         let (output, now) = (site.output, run.now)
         let search = Task {
-            try await SearchFiles.make(builder, numbering: numbering, changed: changed, last: { await lastPostings?.take() ?? state.search() },
+            try await SearchFiles.make(builder, numbering: numbering, changed: changed, lastIdentities: lastIdentities, last: { await lastPostings?.take() ?? state.search() },
                                        state: state, output: output, previous: previousSearch, now: now)
         }
         var files = builder.feed().map { [$0] } ?? []

@@ -20,31 +20,29 @@ final class SearchFiles: @unchecked Sendable {
     }
 
     /// Writes the index of `builder`'s photos, numbered by `numbering`, and keeps its postings in
-    /// `state`. When the photos are in the same order as the last build's and only those at
-    /// `changed` may differ (nil when any may), and the state's postings (`last`, asked only then:
-    /// `state.search()`, or read before) say they were numbered as now, only their photo shards
-    /// are made; and when those postings are those of the word files in place, only the word
-    /// files of the words the changed photos had or have. The rest, and every identifier bucket,
-    /// are the last build's files, taken over. Otherwise every file is made, and only those that
-    /// differ from the last build's are written. Returns the manifest's entries for its files;
-    /// throws what stopped one being written.
-    static func make(_ builder: SiteBuilder, numbering: SearchNumbering, changed: Set<Int>?,
+    /// `state`. When only the photos at `changed` may be found by other words or show other rows
+    /// (nil when any may), and the state's postings (`last`, asked only then: `state.search()`, or
+    /// read before) are those of the word files in place, the index is the last one updated
+    /// (`SiteBuilder.searchMoves`): the photos that changed, came, went or moved taken out and put
+    /// back, and only their shards and the word files of their words made (and the identifier
+    /// buckets, when any came, went or moved); the last build's photos are found by position, or
+    /// by identity (`lastIdentities`, the last site digest's). The rest are the last build's files,
+    /// taken over. Otherwise (postings kept by a build that failed after keeping them, say) every
+    /// file is made, and only those that differ from the last build's are written. Returns the
+    /// manifest's entries for its files; throws what stopped one being written.
+    static func make(_ builder: SiteBuilder, numbering: SearchNumbering, changed: Set<Int>?, lastIdentities: [UInt64]?,
                      last: () async -> (postings: SearchPostings, files: UInt64)?,
                      state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) async throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
         // A whole index's words wait, as the photos come, in a file beside the model.
         let spill = state.folder.path
         var index: SearchIndex
-        var lastPostings = changed == nil ? nil : await last()
-        let numberedAsNow = lastPostings.map { $0.postings.photoCount == builder.ordered.count && $0.postings.numbering == numbering.digest }
-            ?? false
-        // Taken, not copied: a large library's postings are large, and updated in place.
-        if let changed, numberedAsNow, let (postings, digest) = lastPostings.take(), Self.digest(of: postings, in: { previous[$0] }) == digest {
-            index = builder.searchIndex(changing: changed, last: consume postings, numbering: numbering, emit: files.write)
+        // Handed over, not copied: a large library's postings are large, and updated in place.
+        if let changed, let (postings, digest) = await last(), Self.digest(of: postings, in: { previous[$0] }) == digest,
+           let moves = builder.searchMoves(since: postings, lastIdentities: lastIdentities, changed: changed, numbering: numbering) {
+            index = builder.searchIndex(updating: moves, last: consume postings, numbering: numbering, emit: files.write)
         } else {
-            lastPostings = nil
-            let shards = numberedAsNow ? changed.map { Set($0.map(numbering.shard(of:))) } : nil
-            index = builder.searchIndex(numbering: numbering, remaking: shards, emit: files.write, spillingInto: spill)
+            index = builder.searchIndex(numbering: numbering, emit: files.write, spillingInto: spill)
         }
         if index.kept.contains(where: { !output.reuse($0) }) {
             // A file the last build made (the pages step saw it in the manifest) is not there to

@@ -10,9 +10,11 @@ extension SearchIndex {
     /// recurs on thousands of photos is hashed once, not once for each of them.
     struct Making {
         let numbering: SearchNumbering
-        /// The photo shards (their keys, `SearchNumbering.shard(of:)`) to make, when the rest,
-        /// and every identifier bucket, are as the last build made them; nil to make all.
+        /// The photo shards (their keys, `SearchNumbering.shard(of:)`) to make, when the rest are
+        /// as the last build made them; nil to make all.
         let remaking: Set<Int>?
+        /// Whether the identifier buckets are made (else they are the last build's).
+        let makesBuckets: Bool
         /// Where each file goes as it is made; nil to hold them all in the index made.
         let emit: ((File) -> Void)?
         /// The word files to make, by the shard keys of their words, when the postings were the
@@ -34,27 +36,30 @@ extension SearchIndex {
         /// The identifier of the photo at each position.
         private let identifiers: (Int) -> String
 
-        /// `folder`: where the postings' words, as photos come, wait to be put in order (`SearchPostings`).
-        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>? = nil,
-             emit: ((File) -> Void)? = nil, spillingInto folder: String? = nil) {
-            self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, emit: emit,
-                      postings: SearchPostings(photoCount: numbering.count, numbering: numbering.digest,
-                                               spillingInto: folder.map { PackedStore(spillingInto: $0) }),
+        /// Every file. `folder`: where the postings' words, as photos come, wait to be put in order
+        /// (`SearchPostings`).
+        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, emit: ((File) -> Void)? = nil,
+             spillingInto folder: String? = nil) {
+            self.init(numbering: numbering, identifiers: identifiers, remaking: nil, makesBuckets: true, emit: emit,
+                      postings: SearchPostings(numbering: numbering, spillingInto: folder.map { PackedStore(spillingInto: $0) }),
                       touched: nil)
         }
 
         /// The index of photos whose words are all in `postings` already (an update): they come
-        /// as rows alone (`add(position:record:)`), and only the word files of the `touched` words are made.
-        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>, emit: ((File) -> Void)?,
-             updated postings: consuming SearchPostings, touched: Set<Int>) {
-            self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, emit: emit, postings: postings, touched: touched)
+        /// as rows alone (`add(position:record:)`), and only the word files of the `touched` words
+        /// are made, and the identifier buckets when `makesBuckets`.
+        init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>, makesBuckets: Bool,
+             emit: ((File) -> Void)?, updated postings: consuming SearchPostings, touched: Set<Int>) {
+            self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, makesBuckets: makesBuckets, emit: emit,
+                      postings: postings, touched: touched)
         }
 
-        private init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, emit: ((File) -> Void)?,
-                     postings: SearchPostings, touched: Set<Int>?) {
+        private init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, makesBuckets: Bool,
+                     emit: ((File) -> Void)?, postings: SearchPostings, touched: Set<Int>?) {
             self.numbering = numbering
             self.identifiers = identifiers
             self.remaking = remaking
+            self.makesBuckets = makesBuckets
             self.emit = emit
             self.wordGroups = touched.map(postings.groups(of:))
             self.touched = touched
@@ -153,7 +158,7 @@ extension SearchIndex {
             let shards = files
             files = []
             var words = postings
-            postings = SearchPostings(photoCount: 0, numbering: 0)
+            postings = SearchPostings(numbering: SearchNumbering(count: 0))
             let unchanged = words.wordFiles(under: wordGroups, touched: touched) { key, value in
                 add(SearchIndex.wordName(key), "t", key, bytes: value)
             }
@@ -163,7 +168,7 @@ extension SearchIndex {
                 kept += unchanged.map(SearchIndex.wordFile)
             }
             files += shards
-            if remaking == nil {
+            if makesBuckets {
                 addBuckets()
             } else {
                 kept += (0..<bucketCount).map(SearchIndex.bucketFile)

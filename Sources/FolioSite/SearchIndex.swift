@@ -1,3 +1,4 @@
+import FolioCore
 import FolioModel
 import Foundation
 
@@ -135,58 +136,115 @@ public struct SearchIndex: Sendable {
     }
 }
 
+/// What an update of the last build's search index takes out and puts back (`SiteBuilder.searchMoves`).
+package struct SearchMoves: Sendable {
+    /// The numbers the last build gave the photos that went, moved to another number, or may be
+    /// found by other words or show other rows.
+    var taken: Set<Int>
+    /// The positions (in the site's order) of the photos that came, moved or may differ.
+    var put: [Int]
+    /// Whether any photo came, went or moved: the identifier buckets are made again.
+    var renumbered: Bool
+}
+
 extension SiteBuilder {
     /// The numbers the search index gives the photos (`SearchNumbering`).
     package func searchNumbering() -> SearchNumbering {
         let ordered = self.ordered
-        return SearchNumbering(count: ordered.count, date: { Self.when(ordered[$0]) }, identity: { identities[$0] })
+        return SearchNumbering(count: ordered.count, date: { Self.when(ordered[$0]) }, identity: { identities[$0] },
+                               order: identities.withUnsafeBytes { ContentHash.hash($0) })
     }
 
-    /// The search index of every photo, numbered by `numbering` (this site's). With `remaking`,
-    /// only those photo shards are made (their keys), and no identifier bucket: the rest are the
-    /// last build's (`SearchIndex.kept`), for a site whose photos are numbered as then. With
-    /// `emit`, each file is handed to it as it is made, and the index holds none. With `folder`,
-    /// the photos' words wait in a file there until every photo has come, not in memory.
-    package func searchIndex(numbering: SearchNumbering? = nil, remaking: Set<Int>? = nil, emit: ((SearchIndex.File) -> Void)? = nil,
+    /// The search index of every photo, numbered by `numbering` (this site's). With `emit`, each
+    /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
+    /// words wait in a file there until every photo has come, not in memory.
+    package func searchIndex(numbering: SearchNumbering? = nil, emit: ((SearchIndex.File) -> Void)? = nil,
                              spillingInto folder: String? = nil) -> SearchIndex {
         let ordered = self.ordered
         let numbering = numbering ?? searchNumbering()
-        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: remaking, emit: emit,
-                                        spillingInto: folder)
+        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, emit: emit, spillingInto: folder)
         var wording = SearchWording(builder: self)
         for position in ordered.indices.reversed() {
             let item = ordered[position]
             let words = wording.words(of: item, into: &making.postings)
-            let made = remaking?.contains(numbering.shard(of: position)) ?? true
-            making.add(position: position, words: words.all, title: words.title, record: made ? record(item, title: words.titleText) : nil)
+            making.add(position: position, words: words.all, title: words.title, record: record(item, title: words.titleText))
         }
         return making.finish(sequences: unlisted == nil ? sequences() : [])
     }
 
+    /// What the last build's index (`postings`) must take out and put back to be this one's,
+    /// when only the photos at `changed` may be found by other words or show other rows: those,
+    /// the photos that came or went, and those `numbering` gives another number. Photos are
+    /// paired with the last build's by position when they are in the same order, else by
+    /// identity (`lastIdentities`, in the order the postings numbered them); nil when neither
+    /// pairs them.
+    package func searchMoves(since postings: SearchPostings, lastIdentities: [UInt64]?, changed: Set<Int>,
+                             numbering: SearchNumbering) -> SearchMoves? {
+        let last = postings.photoNumbers
+        var moves = SearchMoves(taken: [], put: [], renumbered: false)
+        if postings.order == numbering.order, last.count == numbering.count {
+            var put = Set(changed.filter(ordered.indices.contains))
+            for position in ordered.indices where last[position] != numbering.numbers[position] {
+                put.insert(position)
+                moves.renumbered = true
+            }
+            moves.put = put.sorted()
+            moves.taken = Set(moves.put.map { Int(last[$0]) })
+            return moves
+        }
+        guard let lastIdentities, lastIdentities.count == last.count,
+              lastIdentities.withUnsafeBytes({ ContentHash.hash($0) }) == postings.order else { return nil }
+        var was = [UInt64: Int32](minimumCapacity: last.count)
+        for (identity, number) in zip(lastIdentities, last) { was[identity] = number }
+        guard was.count == last.count else { return nil }
+        moves.renumbered = true
+        for position in ordered.indices {
+            guard let number = was.removeValue(forKey: identities[position]) else {
+                moves.put.append(position)
+                continue
+            }
+            if Int(number) != numbering[position] || changed.contains(position) {
+                moves.taken.insert(Int(number))
+                moves.put.append(position)
+            }
+        }
+        moves.taken.formUnion(was.values.lazy.map { Int($0) })
+        return moves
+    }
+
     /// The search index of these photos, made from the last build's (`last`, its postings) when
-    /// the photos are numbered as then (`numbering`) and only those at `changed` may be found by
-    /// other words or show other rows: their words are taken out of the postings and put back as
-    /// they are now, and only their photo shards, and the word files of the words they had or
-    /// have, are made; the rest are the last build's files (`SearchIndex.kept`).
+    /// only the photos at `changed` may be found by other words or show other rows, and the
+    /// photos are in the same order as then: as `searchIndex(updating:…)` makes it.
     package func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, numbering: SearchNumbering? = nil,
                              emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
         let numbering = numbering ?? searchNumbering()
-        precondition(postings.photoCount == ordered.count && postings.numbering == numbering.digest,
-                     "the last build's postings are of \(postings.photoCount) photos numbered otherwise, not of these \(ordered.count)")
+        guard let moves = searchMoves(since: postings, lastIdentities: nil, changed: changed, numbering: numbering) else {
+            preconditionFailure("the last build's postings are of \(postings.photoCount) photos in another order, not of these \(ordered.count)")
+        }
+        return searchIndex(updating: moves, last: consume postings, numbering: numbering, emit: emit)
+    }
+
+    /// The search index made from the last build's (`last`, its postings) by `moves`: the
+    /// photos taken out of the postings and put back as they are now, and only the photo shards
+    /// they were or are in, the word files of the words they had or have, and the identifier
+    /// buckets when any photo came, went or moved, are made; the rest are the last build's files
+    /// (`SearchIndex.kept`).
+    package func searchIndex(updating moves: SearchMoves, last postings: consuming SearchPostings, numbering: SearchNumbering,
+                             emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
         var wording = SearchWording(builder: self)
         var photos: [(number: Int, words: [Int], title: [Int])] = []
         var titles: [Int: String] = [:]
-        let changed = changed.filter(ordered.indices.contains)
-        for position in changed.sorted() {
+        for position in moves.put {
             let words = wording.words(of: ordered[position], into: &postings)
             photos.append((numbering[position], words.all, words.title))
             titles[position] = words.titleText
         }
-        let touched = postings.replace(Set(changed.map { numbering[$0] }), with: photos)
-        let shards = Set(changed.map(numbering.shard(of:)))
+        let touched = postings.replace(moves.taken, with: photos, numberedAs: numbering)
+        // The shards the photos are in now, and those they were in, which others may still be in.
+        let shards = Set(moves.put.map(numbering.shard(of:))).union(moves.taken.map(SearchNumbering.shard(ofNumber:)))
         let ordered = self.ordered
-        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: shards, emit: emit,
-                                        updated: consume postings, touched: touched)
+        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: shards,
+                                        makesBuckets: moves.renumbered, emit: emit, updated: consume postings, touched: touched)
         for position in ordered.indices.reversed() {
             guard shards.contains(numbering.shard(of: position)) else {
                 making.add(position: position, record: nil)

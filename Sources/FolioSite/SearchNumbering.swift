@@ -32,14 +32,18 @@ package struct SearchNumbering: Sendable {
     static let firstYear = 1900
 
     /// Each photo's number, by its position in the site's order.
-    private let numbers: [Int32]
+    package let numbers: [Int32]
+    /// The hash of the photos' identities in the site's order (`SiteDigest.order`): with
+    /// `numbers`, which photo had which number.
+    package let order: UInt64
     /// Each shard's number (`number / slots`) and the positions of its photos in the site's order,
     /// the shards from the newest photo's.
     package let shards: [(key: Int, positions: Range<Int>)]
 
     /// The numbers of `count` photos in the site's order (newest first): `date(i)` is when the
-    /// photo at position `i` was taken, `identity(i)` the hash of its identifier.
-    init(count: Int, date: (Int) -> Date, identity: (Int) -> UInt64) {
+    /// photo at position `i` was taken, `identity(i)` the hash of its identifier; `order` the hash
+    /// of those identities.
+    init(count: Int, date: (Int) -> Date, identity: (Int) -> UInt64, order: UInt64) {
         var months = [UInt16](repeating: 0, count: count)
         var month = 0
         // Oldest first: the month of each photo found by walking the months' starts once.
@@ -64,7 +68,7 @@ package struct SearchNumbering: Sendable {
         var shardBits = 0
         while busiest > 1 << shardBits { shardBits += 1 }
         guard shardBits <= Self.maxShardBits else {
-            self.init(count: count)
+            self.init(count: count, order: order)
             return
         }
         var numbers = [Int32](repeating: 0, count: count)
@@ -85,17 +89,18 @@ package struct SearchNumbering: Sendable {
             }
             shards += monthShards.reversed()
         }
-        self.init(numbers: numbers, shards: shards)
+        self.init(numbers: numbers, shards: shards, order: order)
     }
 
-    private init(numbers: [Int32], shards: [(key: Int, positions: Range<Int>)]) {
+    private init(numbers: [Int32], shards: [(key: Int, positions: Range<Int>)], order: UInt64) {
         self.numbers = numbers
         self.shards = shards
+        self.order = order
     }
 
     /// The numbers of `count` photos with nothing said of them: the oldest (the last in the
     /// site's order) first, `photosPerShard` to a shard, shard after shard from 0.
-    init(count: Int) {
+    init(count: Int, order: UInt64 = 0) {
         let size = SearchIndex.photosPerShard
         let numbers = (0..<count).map { position in
             let oldestFirst = count - 1 - position
@@ -104,7 +109,7 @@ package struct SearchNumbering: Sendable {
         let shards = stride(from: (count - 1) / size, through: 0, by: -1).map { key in
             (key: key, positions: max(0, count - (key + 1) * size)..<(count - key * size))
         }
-        self.init(numbers: numbers, shards: count == 0 ? [] : shards)
+        self.init(numbers: numbers, shards: count == 0 ? [] : shards, order: order)
     }
 
     var count: Int { numbers.count }
@@ -113,11 +118,10 @@ package struct SearchNumbering: Sendable {
     package subscript(position: Int) -> Int { Int(numbers[position]) }
 
     /// The shard (its key) of the photo at `position`.
-    package func shard(of position: Int) -> Int { self[position] >> Self.slotBits }
+    package func shard(of position: Int) -> Int { Self.shard(ofNumber: self[position]) }
 
-    /// One number for every photo's number: the postings of a build whose numbering is another
-    /// are not this one's.
-    package var digest: UInt64 { numbers.withUnsafeBytes { ContentHash.hash($0) } }
+    /// The shard (its key) of a photo numbered `number`.
+    static func shard(ofNumber number: Int) -> Int { number >> slotBits }
 
     /// When each month starts, from `firstYear` on, as `Date`'s reference time: counted in days
     /// of the proleptic Gregorian calendar in UTC, as `Calendar` counts them (a test holds it),

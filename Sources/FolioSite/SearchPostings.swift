@@ -7,11 +7,15 @@ import Foundation
 /// changed, and remakes only the word files of the words they had or have, rather than work out
 /// every photo's words and write every word file again.
 package struct SearchPostings: Sendable {
+    /// The number of each photo indexed, by its position in the order they were numbered in
+    /// (`SearchNumbering.numbers`), and the hash of their identities in that order
+    /// (`SearchNumbering.order`): which photo had which number, for the next build to take out
+    /// the photos that went or moved.
+    package private(set) var photoNumbers: [Int32]
+    package private(set) var order: UInt64
+
     /// The photos indexed.
-    package let photoCount: Int
-    /// The digest of their numbers (`SearchNumbering.digest`): the postings of another numbering
-    /// are not updated, but made again.
-    package let numbering: UInt64
+    package var photoCount: Int { photoNumbers.count }
     /// Each word, by its number (the order words were first met in: files are sorted by word).
     private(set) var words: [String] = []
     /// Each word's photos, one word after the other (`spans`, by the word's number): `number * 2 + 1`
@@ -51,9 +55,9 @@ package struct SearchPostings: Sendable {
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
     /// spills to a file), half a megabyte at a time; or are put in order `1 << 20` words at a
     /// time where there is none (each time, the values made again).
-    init(photoCount: Int, numbering: UInt64, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
-        self.photoCount = photoCount
-        self.numbering = numbering
+    init(numbering: SearchNumbering, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
+        photoNumbers = numbering.numbers
+        order = numbering.order
         self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
         spilled = store
     }
@@ -145,13 +149,15 @@ package struct SearchPostings: Sendable {
     }
 
     /// Takes the photos numbered `taken` out and puts `photos` (each one's number and words, as
-    /// `add` takes them) back in; returns the numbers of the words whose photos changed: the
+    /// `add` takes them) back in, the photos numbered now as `numbering` says (when given); returns the numbers of the words whose photos changed: the
     /// words of the word files to make again (`groups(of:)`, `wordFiles(under:touched:each:)`).
     /// A word a photo had and has again, in its title or not as before, did not change: a
     /// retitled photo's place, person and region (each on thousands of photos, in large word
     /// files) are not made again for it.
-    mutating func replace(_ taken: Set<Int>, with photos: [(number: Int, words: [Int], title: [Int])]) -> Set<Int> {
+    mutating func replace(_ taken: Set<Int>, with photos: [(number: Int, words: [Int], title: [Int])],
+                          numberedAs numbering: SearchNumbering? = nil) -> Set<Int> {
         putInOrder()
+        if let numbering { (photoNumbers, order) = (numbering.numbers, numbering.order) }
         // Looked up for every value: a sorted run of numbers (most often one photo's), searched
         // only for values within it.
         let taken = taken.map { UInt32($0) }.sorted()
@@ -353,12 +359,12 @@ package struct SearchPostings: Sendable {
         keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"]
     }
 
-    private static let heading = "folio-search-postings 2"
+    private static let heading = "folio-search-postings 3"
 
     /// The postings as kept in the build state, with the stamp of the files written from them
-    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts and the numbering, the keys, the words,
-    /// none of which holds a line break), then each word's count of photos and its photos, as
-    /// 32-bit little-endian numbers.
+    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts and the order, the
+    /// keys, the words, none of which holds a line break), then each photo's number, each word's
+    /// count of photos and its photos, as 32-bit little-endian numbers.
     package func encoded(files: UInt64) -> Data {
         var file = LedgerWriter(capacity: values.count * 4 + words.count * 16)
         encode(files: files, into: &file)
@@ -385,10 +391,11 @@ package struct SearchPostings: Sendable {
             withUnsafeBytes(of: value.littleEndian) { file.line.append(contentsOf: $0) }
             file.spill()
         }
-        line("\(Self.heading)\nphotos \(photoCount) numbering \(ContentHash.hexText(numbering)) files \(ContentHash.hexText(files)) "
+        line("\(Self.heading)\nphotos \(photoCount) order \(ContentHash.hexText(order)) files \(ContentHash.hexText(files)) "
              + "keys \(keys.count) words \(wordCount)")
         for key in keys { line(key) }
         for word in live { line(words[word]) }
+        for photo in photoNumbers { number(UInt32(photo)) }
         for word in live { number(spans[word].count) }
         for word in live {
             for value in values[spans[word].range] { number(value) }
@@ -403,12 +410,13 @@ package struct SearchPostings: Sendable {
     /// The same, read from the file as it goes (`LedgerStream`), not mapped or held whole.
     package static func decode(from stream: LedgerStream) -> (postings: SearchPostings, files: UInt64)? {
         guard stream.line() == Substring(heading), let fields = stream.line()?.split(separator: " "), fields.count == 10,
-              fields[0] == "photos", let photos = Int(fields[1]), photos >= 0,
-              fields[2] == "numbering", let numbering = UInt64(fields[3], radix: 16),
+              fields[0] == "photos", let photos = Int(fields[1]), photos >= 0, photos <= stream.size / 4,
+              fields[2] == "order", let order = UInt64(fields[3], radix: 16),
               fields[4] == "files", let files = UInt64(fields[5], radix: 16),
               fields[6] == "keys", let keyCount = Int(fields[7]), keyCount >= 0,
               fields[8] == "words", let wordCount = Int(fields[9]), wordCount >= 0, wordCount <= stream.size else { return nil }
-        var postings = SearchPostings(photoCount: photos, numbering: numbering)
+        var postings = SearchPostings(numbering: SearchNumbering(count: 0))
+        postings.order = order
         for _ in 0..<keyCount {
             guard let key = stream.line() else { return nil }
             postings.keys.append(String(key))
@@ -424,6 +432,11 @@ package struct SearchPostings: Sendable {
         let words = postings.words
         postings.numbers.reserveCapacity(room) { words[$0] }
         for number in 0..<wordCount { postings.numbers.insert(number, for: words[number]) { words[$0] } }
+        postings.photoNumbers.reserveCapacity(photos)
+        for _ in 0..<photos {
+            guard let number = stream.number(), number < SearchNumbering.limit else { return nil }
+            postings.photoNumbers.append(Int32(number))
+        }
         var counts: [UInt32] = []
         counts.reserveCapacity(wordCount)
         for _ in 0..<wordCount {

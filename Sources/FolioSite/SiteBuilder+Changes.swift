@@ -11,27 +11,24 @@ package struct SiteDigest: Sendable, Equatable {
     /// Everything pages show that is no photo's own: the albums as folders, the regions, the
     /// map, how pages are drawn (the theme, the settings, this Folio).
     var structure: UInt64
-    /// The photos' identities in the site's order. The same order means the same positions,
-    /// which the search index numbers its photos by.
-    var order: UInt64
     /// When the pages were made: a photo taken within a day of it was in an "hours ago" section.
     var made: Date
     /// Each photo's card digest (what its cards and page show of it), by position.
     var cardDigests: [UInt64]
     /// Each photo's identifier, as a hash, by position: what tells a photo added, taken away or
     /// moved from the others, which keep their pages.
-    var identities: [UInt64]
+    package var identities: [UInt64]
     /// Each listing's photos, as a hash of their identifiers, when each was taken, and what the
     /// listing's headings say of it, by the path of its first page.
     var listings: [String: UInt64]
     /// Where each place is on the maps, by the path of its first page: photo pages show it.
     var places: [String: UInt64]
 
-    private static let heading = "folio-site-digest 2"
+    private static let heading = "folio-site-digest 3"
 
     package func encoded() -> Data {
         // A line at a time (`LedgerWriter`), never made as one text and then copied.
-        var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\norder \(ContentHash.hexText(order))\n"
+        var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\n"
                                     + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\ncards \(cardDigests.count)\n",
                                 capacity: cardDigests.count * 34 + (listings.count + places.count) * 64)
         for (cardDigest, identity) in zip(cardDigests, identities) {
@@ -58,10 +55,9 @@ package struct SiteDigest: Sendable, Equatable {
         data.withUnsafeBytes { raw -> SiteDigest? in
             var reader = LedgerReader(bytes: raw.bindMemory(to: UInt8.self))
             guard reader.line() == heading, let structure = reader.line(after: "structure ").flatMap({ UInt64($0, radix: 16) }),
-                  let order = reader.line(after: "order ").flatMap({ UInt64($0, radix: 16) }),
                   let made = reader.line(after: "made ").flatMap({ Int64($0) }),
                   let count = reader.line(after: "cards ").flatMap({ Int($0) }), (0...raw.count / 4).contains(count) else { return nil }
-            var digest = SiteDigest(structure: structure, order: order, made: Date(timeIntervalSince1970: TimeInterval(made)),
+            var digest = SiteDigest(structure: structure, made: Date(timeIntervalSince1970: TimeInterval(made)),
                                     cardDigests: [], identities: [], listings: [:], places: [:])
             digest.cardDigests.reserveCapacity(count)
             digest.identities.reserveCapacity(count)
@@ -103,17 +99,13 @@ package struct PageChanges: Sendable {
     fileprivate var photos: Set<Int>?
     /// The listings (by the path of their first page) whose pages may differ, and which of them.
     fileprivate var listings: [String: Pages] = [:]
-    /// Whether the photos are the ones of the last build in its order: at the same positions.
-    fileprivate var sameOrder = true
-
     static let everything = PageChanges(photos: nil)
 
     var isEverything: Bool { photos == nil }
 
-    /// Positions of the photos whose pages, and so whose search rows and words, may differ;
-    /// nil when any may: when photos were added, taken away or moved, every photo after them has
-    /// another position, which is its number in the search index.
-    package var photoPositions: Set<Int>? { sameOrder ? photos : nil }
+    /// Positions (in this build's order) of the photos whose pages, and so whose search rows and
+    /// words, may differ; nil when any may.
+    package var photoPositions: Set<Int>? { photos }
 
     /// Marks `pages` of a listing as ones that may differ.
     fileprivate mutating func touch(_ listing: String, _ pages: Pages = .all) {
@@ -128,7 +120,6 @@ package struct PageChanges: Sendable {
 extension SiteBuilder {
     /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
-        let order = identities.withUnsafeBytes { ContentHash.hash($0) }
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
             // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
@@ -146,7 +137,7 @@ extension SiteBuilder {
         for place in index.places {
             places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueDigest.of($0) } ?? 0
         }
-        return SiteDigest(structure: structureDigest(drawing: drawing), order: order, made: now, cardDigests: cardDigests,
+        return SiteDigest(structure: structureDigest(drawing: drawing), made: now, cardDigests: cardDigests,
                           identities: identities, listings: listings, places: places)
     }
 
@@ -157,7 +148,6 @@ extension SiteBuilder {
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure else { return .everything }
         var changes = PageChanges(photos: [])
-        changes.sameOrder = last.order == current.order && last.identities.count == identities.count
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
         }

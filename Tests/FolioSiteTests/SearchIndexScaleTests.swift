@@ -135,7 +135,7 @@ final class SearchIndexScaleTests: XCTestCase {
         // Taken over ten years, the newest first, numbered as a site numbers them.
         let count = entries.count
         let numbering = SearchNumbering(count: count, date: { Date(timeIntervalSince1970: 1_420_000_000 + Double(count - $0) / Double(count) * 315_000_000) },
-                                        identity: { ContentHash.hash(entries[$0].id) })
+                                        identity: { ContentHash.hash(entries[$0].id) }, order: 0)
         let started = Date()
         let index = SearchIndex(entries: entries, numbering: numbering)
         let seconds = Date().timeIntervalSince(started)

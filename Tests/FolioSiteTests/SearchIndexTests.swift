@@ -270,27 +270,6 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
-    func testAPartIndexMakesItsShardsAsTheWholeOneAndKeepsTheRest() throws {
-        var photos = (1...120).map { photo($0, title: "Photo \($0)", description: "Number \($0) of many") }
-        let before = try builder(photos)
-        photos[50].photo.title = "Harbour at dawn"
-        let after = try builder(photos)
-        let position = try XCTUnwrap(after.ordered.firstIndex { $0.photo.title == "Harbour at dawn" })
-        let whole = Dictionary(uniqueKeysWithValues: after.searchIndex().files.map { ($0.path, $0.data) })
-        let numbering = after.searchNumbering()
-        let part = after.searchIndex(remaking: [numbering.shard(of: position)])
-        let shard = SearchIndex.shardFile(numbering.shard(of: position))
-        XCTAssertEqual(part.files.filter { $0.path.contains("/p-") }.map(\.path), [shard])
-        XCTAssertFalse(part.files.contains { $0.path.contains("/i-") }, "no identifier bucket")
-        for file in part.files { XCTAssertEqual(file.data, whole[file.path], file.path) }
-        XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(whole.keys), "every file made or kept")
-        XCTAssertTrue(Set(part.kept).isDisjoint(with: part.files.map(\.path)))
-        // What is kept is what the last build made: those files did not change.
-        let last = Dictionary(uniqueKeysWithValues: before.searchIndex().files.map { ($0.path, $0.data) })
-        for path in part.kept { XCTAssertEqual(last[path], whole[path], path) }
-        XCTAssertNotEqual(last[shard], whole[shard])
-    }
-
     /// An edit's index made from the last build's postings: the photos that changed taken out and
     /// put back. Over rounds of random retitles (words shared by many photos, so some files are
     /// cut; words gained that no photo had; words lost that no other photo has), it makes every
@@ -339,9 +318,63 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertTrue(photos.contains { $0.photo.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
+    /// Photos added, taken away, retitled and moved to another month, round after round: the
+    /// index updated from the last build's postings (the photos paired by identity) makes every
+    /// file it makes as the whole index does, keeps only files the last build made as they are,
+    /// and makes few photo files.
+    func testAnIndexUpdatedForPhotosThatCameWentOrMovedIsTheWholeIndex() throws {
+        var random = SplitMix64(0xC0DE)
+        func photo(_ n: Int, title: String) -> PhotoImport {
+            PhotoImport(source: .content(path: "\(n).jpg"), identifier: "p\(n)", title: title, person: ["Ansel", "Dorothea"][n % 2],
+                        place: "Town \(n / 50 % 7), California, United States",
+                        uploaded: Date(timeIntervalSince1970: 1_500_000_000 + Double(n) * 20_000), width: 4, height: 3, checksum: "c\(n)")
+        }
+        var photos = (0..<1_500).map { photo($0, title: "Photo \($0) of the harbour") }
+        var next = photos.count
+        var site = try builder(photos)
+        let index = site.searchIndex()
+        var lastFiles = Dictionary(uniqueKeysWithValues: index.files.map { ($0.path, $0.data) })
+        var last = try XCTUnwrap(index.postings)
+        for round in 0..<6 {
+            var retitled = Set<String>()
+            for _ in 0..<Int(random.next() % 4) { photos.remove(at: Int(random.next() % UInt64(photos.count))) }
+            for _ in 0..<Int(random.next() % 4) {
+                photos.insert(photo(next, title: "New \(next) in round \(round)"), at: Int(random.next() % UInt64(photos.count)))
+                next += 1
+            }
+            for _ in 0..<3 {
+                let at = Int(random.next() % UInt64(photos.count))
+                photos[at].photo.title = "Retitled in round \(round)"
+                retitled.insert(photos[at].photo.identifier)
+            }
+            // Taken a month later: another shard, another number.
+            let moved = Int(random.next() % UInt64(photos.count))
+            photos[moved].photo.uploaded = photos[moved].photo.uploaded.addingTimeInterval(31 * 86_400)
+            retitled.insert(photos[moved].photo.identifier)
+            let lastIdentities = site.identities
+            site = try builder(photos)
+            let numbering = site.searchNumbering()
+            let changed = Set(retitled.compactMap { site.index.position[$0] })
+            let whole = site.searchIndex()
+            let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
+            XCTAssertNil(site.searchMoves(since: last, lastIdentities: nil, changed: changed, numbering: numbering), "not in the same order")
+            let moves = try XCTUnwrap(site.searchMoves(since: last, lastIdentities: lastIdentities, changed: changed, numbering: numbering))
+            let part = site.searchIndex(updating: moves, last: last, numbering: numbering)
+            for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "round \(round): \(file.path)") }
+            XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
+            for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
+            let shards = { (index: SearchIndex) in index.files.filter { $0.path.contains("/p-") }.count }
+            XCTAssertLessThan(shards(part), shards(whole) / 3, "round \(round): only the shards of the photos that changed")
+            let encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
+            last = try XCTUnwrap(SearchPostings.decode(encoded)).postings
+            XCTAssertEqual(last.photoNumbers, numbering.numbers)
+            lastFiles = wholeFiles
+        }
+    }
+
     /// The postings of photos' words, each photo's first word in its title.
     static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) -> SearchPostings {
-        var postings = SearchPostings(photoCount: photos.count, numbering: 0, spillingInto: store, pendingLimit: pendingLimit)
+        var postings = SearchPostings(numbering: SearchNumbering(count: photos.count), spillingInto: store, pendingLimit: pendingLimit)
         for (at, words) in photos.enumerated() {
             let numbers = words.map { postings.number(of: $0) }
             postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
@@ -417,7 +450,7 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"]), ["ansel", "dorothea"], "another person")
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"], title: 2), ["harbour"], "a word into its title")
         XCTAssertEqual(put(42, ["sunset-42", "dorothea"], title: 2), ["harbour", "dorothea"], "a word gone, another into its title")
-        var fresh = SearchPostings(photoCount: photos.count, numbering: 0)
+        var fresh = SearchPostings(numbering: SearchNumbering(count: photos.count))
         for (at, words) in photos.enumerated() {
             let numbers = words.map { fresh.number(of: $0) }
             fresh.add(photo: at, words: numbers, title: Array(numbers.prefix(at == 42 ? 2 : 1)))
