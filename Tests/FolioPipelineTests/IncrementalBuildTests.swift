@@ -274,7 +274,9 @@ final class IncrementalBuildTests: XCTestCase {
 
     /// Listings are cut into pages where their photos say (`ListingPages`), so a photo added, or
     /// taken away and put back, rewrites the pages it is on, its listings' first pages and its
-    /// neighbours' pages; not every page after it, as pages numbered from the top would.
+    /// neighbours' pages; not every page after it, as pages numbered from the top would. The
+    /// search index's photo files are cut and numbered the same way (`SearchNumbering`): a few
+    /// of them change, not every one after it.
     func testAPhotoAddedOrComingBackRewritesOnlyThePagesItIsOn() async throws {
         let site = try TestSite()
         try site.write(Data(#"{"pageSize": 10}"#.utf8), to: "folio.json")
@@ -299,17 +301,20 @@ final class IncrementalBuildTests: XCTestCase {
             }
             return found
         }
-        /// The pages of each listing and the photo pages that differ from one tree to the next.
-        func changed(_ before: [String: Data], _ after: [String: Data]) -> (listings: [String: Int], photos: [String]) {
-            let paths = Set(before.keys).union(after.keys).filter { $0.hasSuffix(".html") && before[$0] != after[$0] }
+        /// The pages of each listing, the photo pages and the search index's photo files that
+        /// differ from one tree to the next.
+        func changed(_ before: [String: Data], _ after: [String: Data]) -> (listings: [String: Int], photos: [String], shards: [String]) {
+            let differing = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+            let paths = differing.filter { $0.hasSuffix(".html") }
             var listingPages: [String: Int] = [:]
             for path in paths {
                 if let listing = listing(path) {
                     listingPages[listing, default: 0] += 1
                 }
             }
-            return (listingPages, paths.filter { $0.hasPrefix("photos/") }.sorted())
+            return (listingPages, paths.filter { $0.hasPrefix("photos/") }.sorted(), differing.filter { $0.hasPrefix("search/data/p-") }.sorted())
         }
+        let shardCount = { (tree: [String: Data]) in tree.keys.filter { $0.hasPrefix("search/data/p-") }.count }
         let start = try tree(site.publicFolder)
         for listing in listings {
             XCTAssertGreaterThanOrEqual(pages(start)[listing]?.count ?? 0, 8, "\(listing) is cut into pages")
@@ -328,6 +333,7 @@ final class IncrementalBuildTests: XCTestCase {
             XCTAssertLessThanOrEqual(afterAdding.listings[listing] ?? 0, 3, "\(listing): \(afterAdding.listings)")
         }
         XCTAssertLessThanOrEqual(afterAdding.photos.count, 2, "\(afterAdding.photos)")
+        XCTAssertLessThanOrEqual(afterAdding.shards.count, 2, "\(afterAdding.shards) of \(shardCount(added))")
 
         // Photos from the middle taken away and put back, one at a time: the pages they come back
         // to, the first of each listing (its count), and at most a neighbour each when a page
@@ -348,6 +354,7 @@ final class IncrementalBuildTests: XCTestCase {
                 XCTAssertLessThanOrEqual(comingBack.listings[listing] ?? 0, 4, "photo \(taken), \(listing): \(comingBack.listings)")
             }
             XCTAssertLessThanOrEqual(comingBack.photos.count, 3, "photo \(taken): \(comingBack.photos)")
+            XCTAssertLessThanOrEqual(comingBack.shards.count, 3, "photo \(taken): \(comingBack.shards) of \(shardCount(with))")
             XCTAssertLessThan(back.pagesWritten, 30, "of \(back.pages)")
             XCTAssertLessThan(back.pagesLookedAt, back.pages / 2, "the pages it is on and beside are looked at, not every page")
             XCTAssertEqual(with, added, "photo \(taken) back, the site is as it was")
