@@ -2,8 +2,10 @@ import FolioCore
 import Foundation
 
 /// The runs of library mode, in one site: cold, no-op, one photo edited in its catalog, 1% of the
-/// photos edited, a no-op with a few photos failing and a few warnings, a photo coming back. Each row says the wall time, the folio process's peak memory, how many pages
-/// were written and the largest page of the site as it then is.
+/// photos edited, a no-op with a few photos failing and a few warnings, a photo coming back. Each
+/// row says the wall time, the folio process's peak memory, how many pages were written (for a
+/// photo coming back, how many of the search index's files too) and the largest page of the site
+/// as it then is.
 struct LibraryScenarios {
     let library: Library
     let folio: URL
@@ -50,26 +52,32 @@ struct LibraryScenarios {
         try library.removeProblems()
 
         // A photo's file taken away and put back: the pages it comes back to are written again,
-        // with its listings' first pages and its neighbours' pages, not the pages after it.
+        // with its listings' first pages and its neighbours' pages, not the pages after it; and
+        // the search index's files of the photos near it in time, not every one.
         var returning: [Measured] = []
+        var searchWritten: [Int] = []
         for round in 0..<runs {
             let index = library.photos / 3 + round
             try library.takeAway(index)
             _ = try build(planted: true)
             try library.putBack(index)
+            let before = try Self.mark(site)
             returning.append(try build())
+            searchWritten.append(Self.filesWritten(under: site.appendingPathComponent("public/search/data"), since: before))
         }
-        row(&report, "a photo's file taken away, then put back", returning, site: site, largest: false)
+        row(&report, "a photo's file taken away, then put back", returning, site: site, largest: false,
+            more: "search files written \(searchWritten.map(String.init).joined(separator: "/"))")
         report.print()
         try? FileManager.default.removeItem(at: setAside)
     }
 
     /// A row of median wall time, the largest peak, pages written, the steps of the last run and,
     /// when asked, the largest page of the site.
-    private func row(_ report: inout Report, _ label: String, _ runs: [Measured], site: URL, largest: Bool = true) {
+    private func row(_ report: inout Report, _ label: String, _ runs: [Measured], site: URL, largest: Bool = true, more: String? = nil) {
         let written = runs.map(\.pagesWritten).map(String.init).joined(separator: "/")
         let looked = runs.map(\.pagesLookedAt).map(String.init).joined(separator: "/")
         var note = "\(runs.last!.pageCount) pages, looked at \(looked), written \(written)"
+        if let more { note += ", " + more }
         if largest, let page = Self.largestPage(site.appendingPathComponent("public")) {
             note += ", largest \(page.path) \(ByteCountFormatter.string(fromByteCount: Int64(page.size), countStyle: .file))"
         }
@@ -107,6 +115,23 @@ struct LibraryScenarios {
 
     /// Where a cold build's predecessors wait to be deleted: beside the site, on its file system.
     var setAside: URL { library.root.appendingPathComponent("set-aside") }
+
+    /// The time of a file written now beside the site, by the clock the file system stamps files
+    /// with: what a build's files are told from the files it left as they were by.
+    static func mark(_ site: URL) throws -> Date {
+        let mark = site.deletingLastPathComponent().appendingPathComponent("bench-mark")
+        try Data().write(to: mark)
+        guard let stamp = LocalFileAccess().stamp(of: mark) else { throw BenchError("cannot read back \(mark.path)") }
+        return stamp.modified
+    }
+
+    /// The files under `folder` modified after `time`: written by the build since, not taken
+    /// over as they were (a file a build leaves as it was keeps its time).
+    static func filesWritten(under folder: URL, since time: Date) -> Int {
+        let files = LocalFileAccess()
+        guard let entries = try? files.entries(under: folder) else { return 0 }
+        return entries.filter { (files.stamp(of: folder.appendingPathComponent($0.path))?.modified ?? .distantPast) > time }.count
+    }
 
     /// The largest HTML page under `public`, found by a readdir walk (a stat per page).
     static func largestPage(_ site: URL) -> (path: String, size: Int)? {
