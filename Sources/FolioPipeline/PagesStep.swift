@@ -235,7 +235,6 @@ struct PagesStep: BuildStep {
         // The search index's photo shards and word files made again only where a photo's row or
         // words may differ or a photo came, went or moved, when the last build published one: the
         // rest are its files, taken over as they are.
-        let numbering = builder.searchNumbering()
         let searchPublished = previousSearch[SearchIndex.folder + "meta.js"] != nil
         let changed = searchPublished ? changes.photoPositions : nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
@@ -245,7 +244,8 @@ struct PagesStep: BuildStep {
         // never held at once beside the render step.
         let (output, now) = (site.output, run.now)
         let search = Task {
-            try await SearchFiles.make(builder, numbering: numbering, changed: changed, lastIdentities: lastIdentities, last: { await lastPostings?.take() ?? state.search() },
+            try await SearchFiles.make(builder, changed: changed, lastIdentities: lastIdentities,
+                                       last: { await lastPostings?.take() ?? state.search() },
                                        state: state, output: output, previous: previousSearch, now: now)
         }
         var files = builder.feed().map { [$0] } ?? []

@@ -19,10 +19,11 @@ final class SearchFiles: @unchecked Sendable {
         self.now = now
     }
 
-    /// Writes the index of `builder`'s photos, numbered by `numbering`, and keeps its postings in
-    /// `state`. When only the photos at `changed` may be found by other words or show other rows
-    /// (nil when any may), and the state's postings (`last`, asked only then: `state.search()`, or
-    /// read before) are those of the word files in place, the index is the last one updated
+    /// Writes the index of `builder`'s photos (numbered by `SiteBuilder.searchNumbering`, worked
+    /// out here, on the index's own core), and keeps its postings in `state`. When only the photos
+    /// at `changed` may be found by other words or show other rows (nil when any may), and the
+    /// state's postings (`last`, asked only then: `state.search()`, or read before) are those of
+    /// the word files in place, the index is the last one updated
     /// (`SiteBuilder.searchMoves`): the photos that changed, came, went or moved taken out and put
     /// back, and only their shards and the word files of their words made (and the identifier
     /// buckets, when any came, went or moved); the last build's photos are found by position, or
@@ -30,13 +31,14 @@ final class SearchFiles: @unchecked Sendable {
     /// taken over. Otherwise (postings kept by a build that failed after keeping them, say) every
     /// file is made, and only those that differ from the last build's are written. Returns the
     /// manifest's entries for its files; throws what stopped one being written.
-    static func make(_ builder: SiteBuilder, numbering: SearchNumbering, changed: Set<Int>?, lastIdentities: [UInt64]?,
+    static func make(_ builder: SiteBuilder, changed: Set<Int>?, lastIdentities: [UInt64]?,
                      last: () async -> (postings: SearchPostings, files: UInt64)?,
                      state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) async throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
         // A whole index's words wait, as the photos come, in a file beside the model.
         let spill = state.folder.path
         var index: SearchIndex
+        let numbering = builder.searchNumbering()
         // Handed over, not copied: a large library's postings are large, and updated in place.
         if let changed, let (postings, digest) = await last(), Self.digest(of: postings, in: { previous[$0] }) == digest,
            let moves = builder.searchMoves(since: postings, lastIdentities: lastIdentities, changed: changed, numbering: numbering) {
