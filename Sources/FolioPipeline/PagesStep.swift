@@ -41,7 +41,7 @@ struct SitePages: StepOutput {
 /// photo's route is made when it is asked for, from its builder's photos, so a large site's
 /// photo pages are never all held as routes.
 struct SiteRoutes: RandomAccessCollection, Sendable {
-    private var builders: [SiteBuilder] = []
+    private var photoRoutes: [SiteBuilder.PhotoRoutes] = []
     private var listings: [[Route]] = []
     /// Each builder's photos (positions in its `ordered`) in the order of their pages.
     private var photos: [[Int32]] = []
@@ -51,7 +51,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
     init() {}
 
     init(_ builders: [SiteBuilder]) {
-        self.builders = builders
+        photoRoutes = builders.map(\.photoRoutes)
         for builder in builders {
             listings.append(builder.listingRoutes())
             photos.append(builder.photoPageOrder())
@@ -65,7 +65,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
     subscript(position: Int) -> (route: Route, builder: Int) {
         precondition(position >= 0 && position < endIndex, "no page at \(position)")
         // The last builder whose pages start at or before `position` (those with none start where the next does).
-        var (low, high) = (0, builders.count - 1)
+        var (low, high) = (0, photoRoutes.count - 1)
         while low < high {
             let middle = (low + high + 1) / 2
             if starts[middle] <= position { low = middle } else { high = middle - 1 }
@@ -73,7 +73,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
         let offset = position - starts[low]
         let listings = self.listings[low]
         if offset < listings.count { return (listings[offset], low) }
-        let builder = builders[low]
+        let builder = photoRoutes[low]
         return (builder.route(of: builder.ordered[Int(photos[low][offset - listings.count])]), low)
     }
 }

@@ -151,7 +151,23 @@ extension SiteBuilder {
     }
 
     package func route(of item: GalleryPhoto) -> Route {
-        unlisted.map { .unlistedPhoto(folder: $0.folder, identifier: item.identifier) } ?? .photo(identifier: item.identifier)
+        photoRoutes.route(of: item)
+    }
+
+    /// What makes the routes of the builder's photo pages: its photos, and the unlisted album's
+    /// folder they are in, if any. A list of every page holds one for each builder, not the
+    /// builder, whose copy retains each of its many parts.
+    package struct PhotoRoutes: Sendable {
+        package let ordered: [GalleryPhoto]
+        let unlistedFolder: String?
+
+        package func route(of item: GalleryPhoto) -> Route {
+            unlistedFolder.map { .unlistedPhoto(folder: $0, identifier: item.identifier) } ?? .photo(identifier: item.identifier)
+        }
+    }
+
+    package var photoRoutes: PhotoRoutes {
+        PhotoRoutes(ordered: ordered, unlistedFolder: unlisted?.folder)
     }
 
     func photoPath(_ item: GalleryPhoto) -> String { route(of: item).path }
