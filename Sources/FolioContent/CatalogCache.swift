@@ -105,7 +105,8 @@ package struct CatalogCache: Sendable {
     }
 
     /// The last reading kept of `catalog`, when the catalog has changed since: what its elements
-    /// that did not change are taken from (`CatalogReader.reread`).
+    /// that did not change are taken from (`CatalogReader.reread`), and where they are found
+    /// (`XMLPlist.elements(_:knowing:)`).
     func last(of catalog: String) -> CatalogReader.Result? {
         writes?.finish(pointer(of: catalog))
         guard let key = try? String(contentsOf: folder.appendingPathComponent(pointer(of: catalog)), encoding: .utf8),
@@ -126,8 +127,9 @@ package struct CatalogCache: Sendable {
     }
 
     /// The first line of a kept reading; another is not read (a reading without its records'
-    /// fingerprints, "folio-catalog 1", or its elements, "folio-catalog 2", is parsed again once).
-    private static let heading = Array("folio-catalog 3\n".utf8)
+    /// fingerprints, "folio-catalog 1", its elements, "folio-catalog 2", or their lengths,
+    /// "folio-catalog 3", is parsed again once).
+    private static let heading = Array("folio-catalog 4\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back, stored straight into memory
     /// of its own (grown by doubling, freed with the writer): a reading is a value or two for every
@@ -212,6 +214,7 @@ package struct CatalogCache: Sendable {
             int(result.elements.count)
             for element in result.elements {
                 int(Int(Int64(bitPattern: element.hash)))
+                int(element.length)
                 int(element.records)
                 int(element.issues)
             }
@@ -290,10 +293,12 @@ package struct CatalogCache: Sendable {
             var (records, issues) = (0, 0)
             for _ in 0..<elementCount {
                 // Each element's counts run on from the last, within the reading's own.
-                guard let hash = int(), let recordsEnd = int(), let issuesEnd = int(), recordsEnd >= records, issuesEnd >= issues,
-                      recordsEnd <= result.records.count, issuesEnd <= result.issues.count else { return nil }
+                guard let hash = int(), let length = int(), length > 0, let recordsEnd = int(), let issuesEnd = int(),
+                      recordsEnd >= records, issuesEnd >= issues, recordsEnd <= result.records.count, issuesEnd <= result.issues.count
+                else { return nil }
                 (records, issues) = (recordsEnd, issuesEnd)
-                result.elements.append(CatalogReader.Result.Element(hash: UInt64(bitPattern: Int64(hash)), records: records, issues: issues))
+                result.elements.append(CatalogReader.Result.Element(hash: UInt64(bitPattern: Int64(hash)), length: length,
+                                                                    records: records, issues: issues))
             }
             return offset == bytes.count ? result : nil
         }

@@ -37,10 +37,11 @@ package struct CatalogReader: Sendable {
         /// the catalog again for them. Not kept in the cache.
         var parsedAnew = IndexSet()
 
-        /// An element of a catalog's array: the hash of its bytes, and how many records and issues
-        /// the elements up to it and it made.
+        /// An element of a catalog's array: the hash of its bytes and their length, and how many
+        /// records and issues the elements up to it and it made.
         struct Element: Sendable, Equatable {
             var hash: UInt64
+            var length: Int
             var records: Int
             var issues: Int
         }
@@ -49,6 +50,11 @@ package struct CatalogReader: Sendable {
         struct Span {
             var records: Range<Int>
             var issues: Range<Int>
+        }
+
+        /// Its elements as `XMLPlist.elements(_:knowing:)` looks for them in the catalog read again.
+        var known: [XMLPlist.KnownElement] {
+            elements.map { XMLPlist.KnownElement(length: $0.length, hash: $0.hash) }
         }
 
         /// The span of the element at `index`; of a reading without elements (an element parsed
@@ -108,12 +114,11 @@ package struct CatalogReader: Sendable {
                 result = cached
                 if let settled { cache?.store(result, key: settled, of: relativePath) }
             } else {
-                // The elements found on one core, the last reading decoded on the other (for a
-                // binary catalog, which has no elements to find, not at all).
-                let cache = cache
-                let (ranges, last) = inParallel({ XMLPlist.elementRanges(data) },
-                                                { data.starts(with: XMLPlist.binaryMarker) ? nil : cache?.last(of: relativePath) })
-                result = parse(data, catalog: relativePath, ranges: ranges, last: consume last)
+                // A binary catalog has no elements to find, and its last reading is of no use.
+                let binary = data.starts(with: XMLPlist.binaryMarker)
+                let last = binary ? nil : cache?.last(of: relativePath)
+                let elements = binary ? nil : XMLPlist.elements(data, knowing: last?.known ?? [])
+                result = parse(data, catalog: relativePath, elements: elements, last: consume last)
                 if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
@@ -128,11 +133,11 @@ package struct CatalogReader: Sendable {
     }
 
     /// The records of a catalog's bytes and what is wrong with them: all it says, nothing of the
-    /// files around it. With the `ranges` of the elements of its array (`XMLPlist.elementRanges`),
-    /// element by element (`reread`), taking those the `last` reading had from there: never the
-    /// whole array's values at once, and each element's hash kept for the next reading.
-    func parse(_ data: Data, catalog relativePath: String, ranges: [Range<Int>]? = nil, last: consuming Result? = nil) -> Result {
-        if let ranges, let read = reread(data, ranges, last: (consume last) ?? Result(), catalog: relativePath) { return read }
+    /// files around it. With the `elements` of its array (`XMLPlist.elements`), element by element
+    /// (`reread`), taking those the `last` reading had from there: never the whole array's values
+    /// at once, and each element's hash kept for the next reading.
+    func parse(_ data: Data, catalog relativePath: String, elements: XMLPlist.Elements? = nil, last: consuming Result? = nil) -> Result {
+        if let elements, let read = reread(data, elements, last: (consume last) ?? Result(), catalog: relativePath) { return read }
         return parseWhole(data, catalog: relativePath).result
     }
 
@@ -170,12 +175,12 @@ package struct CatalogReader: Sendable {
         return (result, false)
     }
 
-    /// The catalog whose array's elements lie at `ranges` in `data`, read from its `last` reading:
+    /// The catalog whose array's `elements` are those of `data`, read from its `last` reading:
     /// each element whose bytes it had taken from there, at its new place, and each other parsed
     /// alone. The same as the whole parsed at once; nil where that is not sure (an element that
     /// does not parse as the one element of an array, or says anything of the catalog as a whole).
-    func reread(_ data: Data, _ ranges: [Range<Int>], last: consuming Result, catalog relativePath: String) -> Result? {
-        let hashes = ranges.concurrentMap { range in data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+    func reread(_ data: Data, _ elements: XMLPlist.Elements, last: consuming Result, catalog relativePath: String) -> Result? {
+        let (ranges, hashes) = (elements.ranges, elements.hashes)
         switch rereadInPlace(data, ranges, hashes, last: last, catalog: relativePath) {
         case .read(let result): return result
         case .unsure: return nil
@@ -202,7 +207,7 @@ package struct CatalogReader: Sendable {
                 result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + span.records.count))
             }
             result.append(from, span, at: place)
-            result.elements.append(Result.Element(hash: hash, records: result.records.count, issues: result.issues.count))
+            result.elements.append(Result.Element(hash: hash, length: range.count, records: result.records.count, issues: result.issues.count))
         }
         return result
     }
@@ -271,11 +276,12 @@ package struct CatalogReader: Sendable {
                     result.issues[at] = with.issues[offset]
                     result.issues[at].path = place
                 }
-                result.elements[index].hash = hashes[index]
+                (result.elements[index].hash, result.elements[index].length) = (hashes[index], ranges[index].count)
             } else {
                 if anew { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + with.records.count)) }
                 result.append(with, with.span(of: 0), at: place)
-                result.elements.append(Result.Element(hash: hashes[index], records: result.records.count, issues: result.issues.count))
+                result.elements.append(Result.Element(hash: hashes[index], length: ranges[index].count,
+                                                      records: result.records.count, issues: result.issues.count))
             }
         }
         return .read(result)

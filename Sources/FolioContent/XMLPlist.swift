@@ -34,15 +34,45 @@ enum XMLPlist {
     /// How a binary property list begins; an XML one never does.
     static let binaryMarker = Array("bplist".utf8)
 
+    /// Each element of the document's top array: where it lies, and the hash of its bytes.
+    struct Elements: Sendable, Equatable {
+        var ranges: [Range<Int>] = []
+        var hashes: [UInt64] = []
+    }
+
+    /// An element of the top array as an earlier reading of the document found it.
+    struct KnownElement: Sendable {
+        var length: Int
+        var hash: UInt64
+    }
+
     /// Where each element of the document's top array lies, found from its markup alone, no value
     /// read: what lets a catalog read again take the records whose bytes did not change from the
     /// last reading (`CatalogReader.reread`). Nil for any markup but plain tags (a comment,
     /// CDATA, a processing instruction, a DOCTYPE with declarations of its own, an attribute
     /// past `<plist …>`), or a document that is not one array.
-    static func elementRanges(_ data: Data) -> [Range<Int>]? {
-        data.withUnsafeBytes { raw -> [Range<Int>]? in
+    ///
+    /// With the elements an earlier reading found (`known`, in their order), those whose bytes
+    /// still stand at either end of the array, one after the other, are taken without a look at
+    /// their markup (known by the hash of the bytes where each would be): an edit costs the
+    /// markup of what lies between. The elements found are the same either way.
+    static func elements(_ data: Data, knowing known: [KnownElement] = []) -> Elements? {
+        if !known.isEmpty, let standing = elements(data, standingFrom: known) { return standing }
+        let ranges = data.withUnsafeBytes { raw -> [Range<Int>]? in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             return reader.elementRanges()
+        }
+        guard let ranges else { return nil }
+        let hashes = ranges.concurrentMap { range in data.withUnsafeBytes { ContentHash.hash(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+        return Elements(ranges: ranges, hashes: hashes)
+    }
+
+    /// The elements found with the `known` ones standing at either end (`elements(_:knowing:)`);
+    /// nil where the markup between those is not elements that reach from one end to the other.
+    static func elements(_ data: Data, standingFrom known: [KnownElement]) -> Elements? {
+        data.withUnsafeBytes { raw -> Elements? in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            return reader.elements(knowing: known)
         }
     }
 
@@ -77,7 +107,9 @@ enum XMLPlist {
             return at == bytes.count ? value : nil
         }
 
-        mutating func elementRanges() -> [Range<Int>]? {
+        /// Past the document's opening to inside its top array: true when the array has elements
+        /// to come, false when it is empty (`<array/>`); nil for anything but plain tags there.
+        mutating func topArray() -> Bool? {
             skipBlanks()
             if starts("<?xml") {
                 // An element parsed alone is read as UTF-8: a catalog in another encoding is parsed whole.
@@ -95,8 +127,13 @@ enum XMLPlist {
             guard starts("<plist"), skip(past: ">") else { return nil }
             skipBlanks()
             guard let top = openTag(), top.name == "array" else { return nil }
+            return !top.empty
+        }
+
+        mutating func elementRanges() -> [Range<Int>]? {
+            guard let open = topArray() else { return nil }
             var ranges: [Range<Int>] = []
-            if !top.empty {
+            if open {
                 while true {
                     skipBlanks()
                     if starts("</array>") { at += 8; break }
@@ -110,6 +147,73 @@ enum XMLPlist {
             at += 8
             skipBlanks()
             return at == bytes.count ? ranges : nil
+        }
+
+        /// `XMLPlist.elements(_:standingFrom:)`: the `known` elements standing at the front, then
+        /// those standing at the back, then the markup between them.
+        mutating func elements(knowing known: [KnownElement]) -> Elements? {
+            guard topArray() == true, let close = arrayClose() else { return nil }
+            var found = Elements()
+            found.ranges.reserveCapacity(known.count + 1)
+            found.hashes.reserveCapacity(known.count + 1)
+            skipBlanks()
+            while found.ranges.count < known.count, at + known[found.ranges.count].length <= close {
+                let element = known[found.ranges.count]
+                guard hash(at..<(at + element.length)) == element.hash else { break }
+                found.ranges.append(at..<(at + element.length))
+                found.hashes.append(element.hash)
+                at += element.length
+                skipBlanks()
+            }
+            // From the back: where each known element lies if those after it stand, by their lengths
+            // alone; then the bytes there hashed in their order (memory read backwards is read
+            // slowly). Those after the last that does not stand are the ones standing.
+            var back: [Range<Int>] = []
+            var end = close
+            for element in known[found.ranges.count...].reversed() {
+                var last = end
+                while last > at, Self.isBlank(bytes[last - 1]) { last -= 1 }
+                guard last - element.length >= at else { break }
+                back.append((last - element.length)..<last)
+                end = last - element.length
+            }
+            var standing = back.count
+            for (offset, range) in back.enumerated().reversed() where hash(range) != known[known.count - 1 - offset].hash {
+                standing = offset
+            }
+            back.removeLast(back.count - standing)
+            end = back.last?.lowerBound ?? close
+            let between = found.ranges.count
+            while true {
+                skipBlanks()
+                if at == end { break }
+                let start = at
+                guard at < end, skipElement(), at <= end else { return nil }
+                found.ranges.append(start..<at)
+            }
+            for range in found.ranges[between...] { found.hashes.append(hash(range)) }
+            for (offset, range) in back.enumerated().reversed() {
+                found.ranges.append(range)
+                found.hashes.append(known[known.count - 1 - offset].hash)
+            }
+            return found
+        }
+
+        /// Where the top array's `</array>` begins, found from the document's end: nothing after
+        /// it but `</plist>` and blanks.
+        func arrayClose() -> Int? {
+            var end = bytes.count
+            for tag in ["</plist>", "</array>"] {
+                while end > at, Self.isBlank(bytes[end - 1]) { end -= 1 }
+                let utf8 = tag.utf8
+                guard end - utf8.count >= at, bytes[(end - utf8.count)..<end].elementsEqual(utf8) else { return nil }
+                end -= utf8.count
+            }
+            return end
+        }
+
+        func hash(_ range: Range<Int>) -> UInt64 {
+            ContentHash.hash(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
         }
 
         /// Past one element: an open tag, the tags and text inside it, its close tag; false for
@@ -301,8 +405,10 @@ enum XMLPlist {
         }()
 
         mutating func skipBlanks() {
-            while at < bytes.count, [0x20, 0x09, 0x0A].contains(bytes[at]) { at += 1 }
+            while at < bytes.count, Self.isBlank(bytes[at]) { at += 1 }
         }
+
+        static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A }
 
         func starts(_ text: String) -> Bool {
             let utf8 = text.utf8

@@ -224,7 +224,7 @@ final class CatalogCacheTests: XCTestCase {
         var random = SplitMix64(2026_12_04)
         var elements = (0..<40).map { Self.element($0) }
         var data = Self.document(elements)
-        var last = reader.parse(data, catalog: "trips/c.plist", ranges: XMLPlist.elementRanges(data))
+        var last = reader.parse(data, catalog: "trips/c.plist", elements: XMLPlist.elements(data))
         XCTAssertEqual(last.elements.count, 40)
         var taken = 0
         for round in 1...60 {
@@ -239,13 +239,14 @@ final class CatalogCacheTests: XCTestCase {
                 }
             }
             data = Self.document(elements)
-            let ranges = try XCTUnwrap(XMLPlist.elementRanges(data))
-            XCTAssertEqual(ranges.count, elements.count)
+            let found = try XCTUnwrap(XMLPlist.elements(data))
+            XCTAssertEqual(found.ranges.count, elements.count)
+            XCTAssertEqual(XMLPlist.elements(data, knowing: last.known), found, "round \(round)")
             // The array's values all at once, as Foundation and Folio's reader give them.
             let whole = reader.parse(data, catalog: "trips/c.plist")
             XCTAssertEqual(whole.elements, [])
-            let alone = reader.parse(data, catalog: "trips/c.plist", ranges: ranges)
-            let read = try XCTUnwrap(reader.reread(data, ranges, last: last, catalog: "trips/c.plist"), "round \(round)")
+            let alone = reader.parse(data, catalog: "trips/c.plist", elements: found)
+            let read = try XCTUnwrap(reader.reread(data, found, last: last, catalog: "trips/c.plist"), "round \(round)")
             Self.assertSame(read, whole, "round \(round)")
             // The records of the elements the last reading did not have, and only those, are parsed anew.
             let lastHashes = Set(last.elements.map(\.hash))
@@ -262,8 +263,54 @@ final class CatalogCacheTests: XCTestCase {
         XCTAssertGreaterThan(taken, 0)
     }
 
-    /// A catalog of thousands of elements, whose elements are hashed on every core and whose last
-    /// reading is decoded beside the scan of its markup: edited through `read` with the cache (a
+    /// The elements found with an earlier reading's standing at either end of the array (taken
+    /// by the hash of the bytes where each would be) are those the markup gives, whatever the
+    /// edit; and where only the markup between them can say (it is broken, or the array's end
+    /// is), the markup of the whole array does.
+    func testElementsFoundWithAnEarlierReadingsAreThoseTheMarkupGives() throws {
+        let base = (0..<12).map { Self.element($0) }
+        let first = try XCTUnwrap(XMLPlist.elements(Self.document(base)))
+        let known = zip(first.ranges, first.hashes).map { XMLPlist.KnownElement(length: $0.count, hash: $1) }
+        func edited(_ edit: (inout [String]) -> Void) -> Data {
+            var elements = base
+            edit(&elements)
+            return Self.document(elements)
+        }
+        let standing: [(String, Data)] = [
+            ("the same", Self.document(base)),
+            ("the first changed", edited { $0[0] = Self.element(100) }),
+            ("the last changed", edited { $0[11] = Self.element(101) }),
+            ("one between changed", edited { $0[6] = Self.element(3, round: 9) }),
+            ("one put in at the top", edited { $0.insert(Self.element(102), at: 0) }),
+            ("one added at the end", edited { $0.append(Self.element(103)) }),
+            ("the first taken out", edited { $0.removeFirst() }),
+            ("the last taken out", edited { $0.removeLast() }),
+            ("one repeated", edited { $0.insert($0[4], at: 5) }),
+            ("all changed", Self.document((0..<12).map { Self.element($0, round: 7) })),
+            ("blanks changed between", Data(String(decoding: Self.document(base), as: UTF8.self)
+                .replacingOccurrences(of: "\n\t<dict/>", with: "\n\n  \t<dict/>").utf8)),
+            ("none left", Self.document([])),
+        ]
+        for (what, data) in standing {
+            let expected = try XCTUnwrap(XMLPlist.elements(data), what)
+            XCTAssertEqual(XMLPlist.elements(data, standingFrom: known), expected, what)
+            XCTAssertEqual(XMLPlist.elements(data, knowing: known), expected, what)
+        }
+        let broken: [(String, Data)] = [
+            ("text between", edited { $0[6] = "text" }),
+            ("a comment between", edited { $0[6] = "<!-- a comment -->" }),
+            ("no end to the array", Data(String(decoding: Self.document(base), as: UTF8.self)
+                .replacingOccurrences(of: "</array>", with: "").utf8)),
+            ("more after the document", Self.document(base) + Data("<plist/>".utf8)),
+        ]
+        for (what, data) in broken {
+            XCTAssertNil(XMLPlist.elements(data, standingFrom: known), what)
+            XCTAssertNil(XMLPlist.elements(data, knowing: known), what)
+        }
+    }
+
+    /// A catalog of thousands of elements, whose elements are found where its last reading had
+    /// them, and by their markup between: edited through `read` with the cache (a
     /// record changed where it stands, one added at the end, then one taken away and one put in
     /// at the top, which move every record after them), the same as the catalog parsed whole,
     /// with only the records edited or added parsed anew.
@@ -320,23 +367,23 @@ final class CatalogCacheTests: XCTestCase {
     func testACatalogTheScanIsNotSureOfIsParsedWhole() throws {
         let reader = CatalogReader(contentRoot: FileManager.default.temporaryDirectory, files: LocalFileAccess())
         let plain = Self.document((0..<7).map { Self.element($0) })
-        let last = reader.parse(plain, catalog: "c.plist", ranges: XMLPlist.elementRanges(plain))
+        let last = reader.parse(plain, catalog: "c.plist", elements: XMLPlist.elements(plain))
         for odd in ["<!-- a comment --><dict/>", "<dict><key>path</key><string><![CDATA[p.jpg]]></string></dict>",
                     "<dict attribute=\"1\"/>", "text"] {
-            XCTAssertNil(XMLPlist.elementRanges(Self.document([Self.element(1), odd])), odd)
+            XCTAssertNil(XMLPlist.elements(Self.document([Self.element(1), odd])), odd)
         }
-        XCTAssertNil(XMLPlist.elementRanges(Data("<plist version=\"1.0\"><dict/></plist>".utf8)), "not an array")
-        XCTAssertNil(XMLPlist.elementRanges(Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><array/></plist>".utf8)))
-        XCTAssertEqual(XMLPlist.elementRanges(Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><plist><array/></plist>".utf8)), [])
-        XCTAssertNil(XMLPlist.elementRanges(Data("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><array/></plist>".utf8)))
+        XCTAssertNil(XMLPlist.elements(Data("<plist version=\"1.0\"><dict/></plist>".utf8)), "not an array")
+        XCTAssertNil(XMLPlist.elements(Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><array/></plist>".utf8)))
+        XCTAssertEqual(XMLPlist.elements(Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><plist><array/></plist>".utf8))?.ranges, [])
+        XCTAssertNil(XMLPlist.elements(Data("<!DOCTYPE plist [<!ENTITY a \"b\">]><plist><array/></plist>".utf8)))
         // An element whose tags do not close as they open: the parse, not the scan, says so.
         let unclosed = Self.document([Self.element(1), "<dict><key>path</key><string>p.jpg</dict></string>"])
-        let ranges = try XCTUnwrap(XMLPlist.elementRanges(unclosed))
-        XCTAssertNil(reader.reread(unclosed, ranges, last: last, catalog: "c.plist"))
+        let found = try XCTUnwrap(XMLPlist.elements(unclosed))
+        XCTAssertNil(reader.reread(unclosed, found, last: last, catalog: "c.plist"))
         // An element too deep to read refuses the whole catalog, which the parse of it whole says.
         let deep = Self.document([Self.element(1), "<dict><key>tags</key>" + String(repeating: "<array>", count: 120)
                                     + String(repeating: "</array>", count: 120) + "</dict>"])
-        XCTAssertNil(reader.reread(deep, try XCTUnwrap(XMLPlist.elementRanges(deep)), last: last, catalog: "c.plist"))
+        XCTAssertNil(reader.reread(deep, try XCTUnwrap(XMLPlist.elements(deep)), last: last, catalog: "c.plist"))
         // Through `read`, with the cache: the same as a reading without one in every case.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
