@@ -76,13 +76,43 @@ package struct CatalogCache: Sendable {
         return "s" + ContentHash.hex("\(reader)\u{1e}\(catalog)") + "-" + ContentHash.hex(stamp.text)
     }
 
+    /// The reading kept under `key`: the reading itself, or the one a patch names with the
+    /// patch's elements put in (`CatalogReader.Result.base`).
     package func load(_ key: String) -> CatalogReader.Result? {
+        guard let data = mapped(key) else { return nil }
+        guard let patch = Reader.patch(of: data) else {
+            var result = Reader.result(of: data)
+            result?.base = .init(key: key)
+            return result
+        }
+        guard patch.base != key, let baseData = mapped(patch.base), var result = Reader.result(of: baseData) else { return nil }
+        for element in patch.elements {
+            let index = element.index
+            guard result.put(element.reading, element: index, hash: element.hash, length: element.length) else { return nil }
+        }
+        result.base = .init(key: patch.base, changed: IndexSet(patch.elements.map(\.index)))
+        return result
+    }
+
+    private func mapped(_ key: String) -> Data? {
         writes?.finish(key)
         // Mapped, not copied: a reading is only ever replaced whole (written beside and renamed
         // over), never changed in place, so the pages mapped stay the ones read.
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(key), options: .alwaysMapped) else { return nil }
-        return Reader.result(of: data)
+        return try? Data(contentsOf: folder.appendingPathComponent(key), options: .alwaysMapped)
     }
+
+    /// The reading `result`, kept as `key`, is kept as a patch of: a large one taken from the
+    /// cache with few of its elements changed since is kept as those elements alone, and a large
+    /// catalog edited costs the cache what the edit changed. A small one is written whole, in one
+    /// file instead of two.
+    static func patchBase(of result: CatalogReader.Result, keptAs key: String) -> CatalogReader.Result.Base? {
+        guard let base = result.base, base.key != key, result.elements.count >= patchedFrom,
+              base.changed.count <= result.elements.count / 8 else { return nil }
+        return base
+    }
+
+    /// How many elements a reading must have to be kept as a patch.
+    static let patchedFrom = 1_024
 
     /// Best effort: a cache that cannot be written only costs the parse again. The catalog's
     /// pointer names the reading from then on (`last(of:)`).
@@ -92,8 +122,14 @@ package struct CatalogCache: Sendable {
     }
 
     private func write(_ result: CatalogReader.Result, key: String, of catalog: String) {
-        var writer = Writer(room: 64 + result.records.count * 320)
-        writer.result(result)
+        var writer: Writer
+        if let base = Self.patchBase(of: result, keptAs: key) {
+            writer = Writer(room: 256 + base.changed.count * 640)
+            writer.patch(of: result, base: base)
+        } else {
+            writer = Writer(room: 64 + result.records.count * 320)
+            writer.result(result)
+        }
         try? disk.makeFolders(folder.path)
         try? disk.writeFile(writer.bytes, to: folder.appendingPathComponent(key).path, atomically: true)
         try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
@@ -130,6 +166,9 @@ package struct CatalogCache: Sendable {
     /// fingerprints, "folio-catalog 1", its elements, "folio-catalog 2", or their lengths,
     /// "folio-catalog 3", is parsed again once).
     private static let heading = Array("folio-catalog 4\n".utf8)
+    /// The first line of a patch: the name of the reading it changes, then each element changed
+    /// (its index, hash and length, its records and its issues).
+    private static let patchHeading = Array("folio-catalog-patch 1\n".utf8)
 
     /// Length-prefixed values, in the order `Reader` takes them back, stored straight into memory
     /// of its own (grown by doubling, freed with the writer): a reading is a value or two for every
@@ -142,7 +181,6 @@ package struct CatalogCache: Sendable {
         init(room: Int) {
             capacity = Swift.max(room, 64)
             base = .allocate(byteCount: capacity, alignment: 8)
-            CatalogCache.heading.withUnsafeBytes { raw($0) }
         }
 
         deinit { base.deallocate() }
@@ -185,32 +223,13 @@ package struct CatalogCache: Sendable {
         }
 
         mutating func result(_ result: CatalogReader.Result) {
+            CatalogCache.heading.withUnsafeBytes { raw($0) }
             int(result.records.count)
             for index in result.records.indices {
-                let (record, trimmed, fingerprint) = (result.records[index], result.trimmedPaths[index], result.fingerprints[index])
-                text(record.location)
-                text(record.path)
-                text(trimmed)
-                text(record.name)
-                text(record.user)
-                text(record.description)
-                text(record.place)
-                text(record.region)
-                number(record.latitude)
-                number(record.longitude)
-                number(record.taken?.timeIntervalSince1970)
-                number(record.uploaded?.timeIntervalSince1970)
-                int(record.favorite ? 1 : 0)
-                int(record.tags.count)
-                for tag in record.tags { text(tag) }
-                int(Int(Int64(bitPattern: fingerprint)))
+                record(result.records[index], trimmed: result.trimmedPaths[index], fingerprint: result.fingerprints[index])
             }
             int(result.issues.count)
-            for issue in result.issues {
-                int(issue.severity == .error ? 1 : 0)
-                text(issue.path)
-                text(issue.reason)
-            }
+            for issue in result.issues { self.issue(issue) }
             int(result.elements.count)
             for element in result.elements {
                 int(Int(Int64(bitPattern: element.hash)))
@@ -218,6 +237,47 @@ package struct CatalogCache: Sendable {
                 int(element.records)
                 int(element.issues)
             }
+        }
+
+        mutating func patch(of result: CatalogReader.Result, base: CatalogReader.Result.Base) {
+            CatalogCache.patchHeading.withUnsafeBytes { raw($0) }
+            text(base.key)
+            int(base.changed.count)
+            for index in base.changed {
+                let (element, span) = (result.elements[index], result.span(of: index))
+                int(index)
+                int(Int(Int64(bitPattern: element.hash)))
+                int(element.length)
+                int(span.records.count)
+                for at in span.records { record(result.records[at], trimmed: result.trimmedPaths[at], fingerprint: result.fingerprints[at]) }
+                int(span.issues.count)
+                for at in span.issues { issue(result.issues[at]) }
+            }
+        }
+
+        private mutating func record(_ record: CatalogRecord, trimmed: String?, fingerprint: UInt64) {
+            text(record.location)
+            text(record.path)
+            text(trimmed)
+            text(record.name)
+            text(record.user)
+            text(record.description)
+            text(record.place)
+            text(record.region)
+            number(record.latitude)
+            number(record.longitude)
+            number(record.taken?.timeIntervalSince1970)
+            number(record.uploaded?.timeIntervalSince1970)
+            int(record.favorite ? 1 : 0)
+            int(record.tags.count)
+            for tag in record.tags { text(tag) }
+            int(Int(Int64(bitPattern: fingerprint)))
+        }
+
+        private mutating func issue(_ issue: BuildIssue) {
+            int(issue.severity == .error ? 1 : 0)
+            text(issue.path)
+            text(issue.reason)
         }
     }
 
@@ -266,28 +326,12 @@ package struct CatalogCache: Sendable {
             var result = CatalogReader.Result()
             result.records.reserveCapacity(count)
             for _ in 0..<count {
-                guard let location = text(), let location, let path = text(), let path, let trimmed = text(),
-                      let name = text(), let user = text(), let description = text(), let place = text(), let region = text(),
-                      let latitude = number(), let longitude = number(), let taken = number(), let uploaded = number(),
-                      let favorite = int(), let tagCount = int(), tagCount >= 0 else { return nil }
-                var tags: [String] = []
-                for _ in 0..<tagCount {
-                    guard let tag = text(), let tag else { return nil }
-                    tags.append(tag)
-                }
-                guard let fingerprint = int() else { return nil }
-                result.records.append(CatalogRecord(
-                    location: location, path: path, name: name, user: user, description: description,
-                    place: place, region: region, latitude: latitude, longitude: longitude,
-                    taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
-                    favorite: favorite == 1, tags: tags))
-                result.trimmedPaths.append(trimmed)
-                result.fingerprints.append(UInt64(bitPattern: Int64(fingerprint)))
+                guard record(into: &result) else { return nil }
             }
             guard let issueCount = int(), issueCount >= 0 else { return nil }
             for _ in 0..<issueCount {
-                guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
-                result.issues.append(BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason))
+                guard let issue = issue() else { return nil }
+                result.issues.append(issue)
             }
             guard let elementCount = int(), elementCount >= 0 else { return nil }
             var (records, issues) = (0, 0)
@@ -301,6 +345,71 @@ package struct CatalogCache: Sendable {
                                                                     records: records, issues: issues))
             }
             return offset == bytes.count ? result : nil
+        }
+
+        /// A patch's base and changed elements, in the order of their indices; nil for anything
+        /// but a whole patch.
+        static func patch(of data: Data) -> (base: String, elements: [Patched])? {
+            data.withUnsafeBytes { bytes in
+                var reader = Reader(bytes: bytes)
+                return reader.patch()
+            }
+        }
+
+        struct Patched {
+            var index: Int
+            var hash: UInt64
+            var length: Int
+            var reading: CatalogReader.Result
+        }
+
+        mutating func patch() -> (base: String, elements: [Patched])? {
+            let header = CatalogCache.patchHeading
+            guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
+            offset = header.count
+            guard let base = text(), let base, !base.contains("/"), !base.hasPrefix("."), let count = int(), count >= 0 else { return nil }
+            var elements: [Patched] = []
+            for _ in 0..<count {
+                guard let index = int(), index > (elements.last?.index ?? -1), let hash = int(), let length = int(), length > 0,
+                      let records = int(), records >= 0 else { return nil }
+                var reading = CatalogReader.Result()
+                for _ in 0..<records {
+                    guard record(into: &reading) else { return nil }
+                }
+                guard let issues = int(), issues >= 0 else { return nil }
+                for _ in 0..<issues {
+                    guard let issue = issue() else { return nil }
+                    reading.issues.append(issue)
+                }
+                elements.append(Patched(index: index, hash: UInt64(bitPattern: Int64(hash)), length: length, reading: reading))
+            }
+            return offset == bytes.count ? (base, elements) : nil
+        }
+
+        private mutating func record(into result: inout CatalogReader.Result) -> Bool {
+            guard let location = text(), let location, let path = text(), let path, let trimmed = text(),
+                  let name = text(), let user = text(), let description = text(), let place = text(), let region = text(),
+                  let latitude = number(), let longitude = number(), let taken = number(), let uploaded = number(),
+                  let favorite = int(), let tagCount = int(), tagCount >= 0 else { return false }
+            var tags: [String] = []
+            for _ in 0..<tagCount {
+                guard let tag = text(), let tag else { return false }
+                tags.append(tag)
+            }
+            guard let fingerprint = int() else { return false }
+            result.records.append(CatalogRecord(
+                location: location, path: path, name: name, user: user, description: description,
+                place: place, region: region, latitude: latitude, longitude: longitude,
+                taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
+                favorite: favorite == 1, tags: tags))
+            result.trimmedPaths.append(trimmed)
+            result.fingerprints.append(UInt64(bitPattern: Int64(fingerprint)))
+            return true
+        }
+
+        private mutating func issue() -> BuildIssue? {
+            guard let severity = int(), let path = text(), let path, let reason = text(), let reason else { return nil }
+            return BuildIssue(severity: severity == 1 ? .error : .warning, path: path, reason: reason)
         }
     }
 }

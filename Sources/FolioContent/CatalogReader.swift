@@ -30,8 +30,13 @@ package struct CatalogReader: Sendable {
         /// catalog, changed, takes from this one for the elements whose bytes are the same
         /// (`reread`). Empty when the elements were not found by their markup.
         var elements: [Element] = []
-        /// The names in the cache this reading is found by: its own, and its catalog's pointer to it.
+        /// The names in the cache this reading is found by: its own, its catalog's pointer to it,
+        /// and the reading it is kept as a patch of (`CatalogCache.patchBase(of:)`).
         var cacheKeys: [String] = []
+        /// Of a reading taken from the cache and changed in place since (`rereadInPlace`): the
+        /// reading kept there, by its name, and the elements changed from it. What lets the cache
+        /// keep an edit of a large catalog as the elements it changed (`CatalogCache.store`).
+        var base: Base?
         /// Of a catalog read again after an edit (`reread`), the records of the elements parsed
         /// anew: those a build's load keeps with their entries, so that its import need not read
         /// the catalog again for them. Not kept in the cache.
@@ -44,6 +49,11 @@ package struct CatalogReader: Sendable {
             var length: Int
             var records: Int
             var issues: Int
+        }
+
+        struct Base: Sendable, Equatable {
+            var key: String
+            var changed = IndexSet()
         }
 
         /// Where an element's records and issues are among the reading's.
@@ -65,18 +75,46 @@ package struct CatalogReader: Sendable {
             return Span(records: before.records..<elements[index].records, issues: before.issues..<elements[index].issues)
         }
 
-        /// The records and issues of `span` in `reading` added at the end, standing at `place`.
-        mutating func append(_ reading: Result, _ span: Span, at place: String) {
+        /// The records and issues of `with` (one element's) made the element at `index`, whose
+        /// bytes are `length` long and hash to `hash`: in place of the one there, which must have
+        /// made as many records and issues, or after the last. Standing at `place` (nil: where
+        /// they say). False, and nothing changed, where they do not fit.
+        mutating func put(_ with: Result, element index: Int, hash: UInt64, length: Int, at place: String? = nil) -> Bool {
+            guard index < elements.count else {
+                guard index == elements.count else { return false }
+                append(with, with.span(of: 0), at: place)
+                elements.append(Element(hash: hash, length: length, records: records.count, issues: issues.count))
+                return true
+            }
+            let span = span(of: index)
+            guard with.records.count == span.records.count, with.issues.count == span.issues.count else { return false }
+            for (offset, at) in span.records.enumerated() {
+                records[at] = with.records[offset]
+                if let place { records[at].location = place }
+                trimmedPaths[at] = with.trimmedPaths[offset]
+                fingerprints[at] = with.fingerprints[offset]
+            }
+            for (offset, at) in span.issues.enumerated() {
+                issues[at] = with.issues[offset]
+                if let place { issues[at].path = place }
+            }
+            (elements[index].hash, elements[index].length) = (hash, length)
+            return true
+        }
+
+        /// The records and issues of `span` in `reading` added at the end, standing at `place`
+        /// (nil: where they say).
+        mutating func append(_ reading: Result, _ span: Span, at place: String?) {
             for at in span.records {
                 var record = reading.records[at]
-                record.location = place
+                if let place { record.location = place }
                 records.append(record)
                 trimmedPaths.append(reading.trimmedPaths[at])
                 fingerprints.append(reading.fingerprints[at])
             }
             for at in span.issues {
                 var issue = reading.issues[at]
-                issue.path = place
+                if let place { issue.path = place }
                 issues.append(issue)
             }
         }
@@ -122,7 +160,9 @@ package struct CatalogReader: Sendable {
                 if let key { cache?.store(result, key: key, of: relativePath) }
             }
         }
-        if let key, let cache { result.cacheKeys = [key, cache.pointer(of: relativePath)] }
+        if let key, let cache {
+            result.cacheKeys = [key, cache.pointer(of: relativePath)] + (CatalogCache.patchBase(of: result, keptAs: key).map { [$0.key] } ?? [])
+        }
         for (index, trimmed) in result.trimmedPaths.enumerated() {
             if let trimmed, files.stamp(of: contentRoot.appendingPathComponent(result.records[index].path)) == nil {
                 result.records[index].path = trimmed
@@ -262,27 +302,12 @@ package struct CatalogReader: Sendable {
         var result = consume last
         (result.cacheKeys, result.parsedAnew) = ([], IndexSet())
         for (index, with, anew) in replacements {
-            let place = "content/\(relativePath), record \(index)"
-            if index < kept {
-                let span = result.span(of: index)
-                for (offset, at) in span.records.enumerated() {
-                    result.records[at] = with.records[offset]
-                    result.records[at].location = place
-                    result.trimmedPaths[at] = with.trimmedPaths[offset]
-                    result.fingerprints[at] = with.fingerprints[offset]
-                    if anew { result.parsedAnew.insert(at) }
-                }
-                for (offset, at) in span.issues.enumerated() {
-                    result.issues[at] = with.issues[offset]
-                    result.issues[at].path = place
-                }
-                (result.elements[index].hash, result.elements[index].length) = (hashes[index], ranges[index].count)
-            } else {
-                if anew { result.parsedAnew.insert(integersIn: result.records.count..<(result.records.count + with.records.count)) }
-                result.append(with, with.span(of: 0), at: place)
-                result.elements.append(Result.Element(hash: hashes[index], length: ranges[index].count,
-                                                      records: result.records.count, issues: result.issues.count))
-            }
+            let records = index < kept ? result.span(of: index).records : result.records.count..<(result.records.count + with.records.count)
+            // Each fits: its counts were checked against the element it replaces.
+            _ = result.put(with, element: index, hash: hashes[index], length: ranges[index].count,
+                           at: "content/\(relativePath), record \(index)")
+            if anew { result.parsedAnew.insert(integersIn: records) }
+            result.base?.changed.insert(index)
         }
         return .read(result)
     }

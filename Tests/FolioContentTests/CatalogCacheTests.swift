@@ -334,9 +334,21 @@ final class CatalogCacheTests: XCTestCase {
             }
             try Self.document(elements).write(to: folder.appendingPathComponent("big.plist"))
             let read = cached.read(catalog: "big.plist")
-            Self.assertSame(read, parsed.read(catalog: "big.plist"), "round \(round)")
+            let expected = parsed.read(catalog: "big.plist")
+            Self.assertSame(read, expected, "round \(round)")
             XCTAssertEqual(read.elements.count, elements.count)
             XCTAssertEqual(read.parsedAnew.count, [read.records.count, 1, 2, 0, 1][round], "round \(round)")
+            // An edit in place is kept as the elements it changed, beside the reading it changed
+            // (the records edited in rounds 1 and 2, and the one added); any other, whole.
+            let kept = try XCTUnwrap(read.cacheKeys.first)
+            let size = try XCTUnwrap(try folder.appendingPathComponent("cache/\(kept)").resourceValues(forKeys: [.fileSizeKey]).fileSize)
+            XCTAssertEqual(size < 4_096, [false, true, true, false, false][round], "round \(round): \(size) bytes")
+            XCTAssertEqual(read.cacheKeys.count, [2, 3, 3, 2, 2][round], "round \(round)")
+            XCTAssertEqual(read.base?.changed.count, [nil, 1, 3, nil, nil][round], "round \(round)")
+            // Read again as it is, from what was kept.
+            let again = cached.read(catalog: "big.plist")
+            Self.assertSame(again, expected, "round \(round), read again")
+            XCTAssertEqual(again.elements, read.elements, "round \(round), read again")
         }
     }
 
