@@ -163,9 +163,13 @@ package struct CatalogCache: Sendable {
     }
 
     /// The first line of a kept reading; another is not read (a reading without its records'
-    /// fingerprints, "folio-catalog 1", its elements, "folio-catalog 2", or their lengths,
-    /// "folio-catalog 3", is parsed again once).
-    private static let heading = Array("folio-catalog 4\n".utf8)
+    /// fingerprints, "folio-catalog 1", its elements, "folio-catalog 2", their lengths,
+    /// "folio-catalog 3", or where its chunks of records begin, "folio-catalog 4", is parsed
+    /// again once).
+    private static let heading = Array("folio-catalog 5\n".utf8)
+    /// A reading's records are written in chunks of this many, each found by where it begins,
+    /// so that a large one is read on every core.
+    static let recordsPerChunk = 4_096
     /// The first line of a patch: the name of the reading it changes, then each element changed
     /// (its index, hash and length, its records and its issues).
     private static let patchHeading = Array("folio-catalog-patch 1\n".utf8)
@@ -204,8 +208,13 @@ package struct CatalogCache: Sendable {
 
         mutating func int(_ value: Int) {
             room(for: 8)
-            (base + count).storeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian, as: UInt64.self)
+            set(value, at: count)
             count += 8
+        }
+
+        /// `value` written over the int at `position`.
+        mutating func set(_ value: Int, at position: Int) {
+            (base + position).storeBytes(of: UInt64(bitPattern: Int64(value)).littleEndian, as: UInt64.self)
         }
 
         mutating func text(_ value: String?) {
@@ -225,7 +234,13 @@ package struct CatalogCache: Sendable {
         mutating func result(_ result: CatalogReader.Result) {
             CatalogCache.heading.withUnsafeBytes { raw($0) }
             int(result.records.count)
+            // Where each chunk of records begins, written over as the chunk is.
+            let chunks = stride(from: 0, to: result.records.count, by: CatalogCache.recordsPerChunk)
+            int(chunks.underestimatedCount)
+            let table = count
+            for _ in chunks { int(0) }
             for index in result.records.indices {
+                if index % CatalogCache.recordsPerChunk == 0 { set(count, at: table + 8 * (index / CatalogCache.recordsPerChunk)) }
                 record(result.records[index], trimmed: result.trimmedPaths[index], fingerprint: result.fingerprints[index])
             }
             int(result.issues.count)
@@ -322,12 +337,16 @@ package struct CatalogCache: Sendable {
             let header = CatalogCache.heading
             guard bytes.count >= header.count, bytes.prefix(header.count).elementsEqual(header) else { return nil }
             offset = header.count
-            guard let count = int(), count >= 0 else { return nil }
-            var result = CatalogReader.Result()
-            result.records.reserveCapacity(count)
-            for _ in 0..<count {
-                guard record(into: &result) else { return nil }
+            guard let count = int(), count >= 0, let chunkCount = int(),
+                  chunkCount == (count + CatalogCache.recordsPerChunk - 1) / CatalogCache.recordsPerChunk else { return nil }
+            var starts: [Int] = []
+            for _ in 0..<chunkCount {
+                guard let start = int() else { return nil }
+                starts.append(start)
             }
+            var result = CatalogReader.Result()
+            guard starts.first ?? offset == offset, let read = records(count, from: starts) else { return nil }
+            (result.records, result.trimmedPaths, result.fingerprints) = read
             guard let issueCount = int(), issueCount >= 0 else { return nil }
             for _ in 0..<issueCount {
                 guard let issue = issue() else { return nil }
@@ -374,7 +393,10 @@ package struct CatalogCache: Sendable {
                       let records = int(), records >= 0 else { return nil }
                 var reading = CatalogReader.Result()
                 for _ in 0..<records {
-                    guard record(into: &reading) else { return nil }
+                    guard let (record, trimmed, fingerprint) = record() else { return nil }
+                    reading.records.append(record)
+                    reading.trimmedPaths.append(trimmed)
+                    reading.fingerprints.append(fingerprint)
                 }
                 guard let issues = int(), issues >= 0 else { return nil }
                 for _ in 0..<issues {
@@ -386,25 +408,64 @@ package struct CatalogCache: Sendable {
             return offset == bytes.count ? (base, elements) : nil
         }
 
-        private mutating func record(into result: inout CatalogReader.Result) -> Bool {
+        /// `count` records, chunk by chunk on every core from where each begins (`starts`), each
+        /// put straight in its place; nil unless each chunk ends where the next begins. The
+        /// reading goes on after the last.
+        mutating func records(_ count: Int, from starts: [Int]) -> ([CatalogRecord], [String?], [UInt64])? {
+            let per = CatalogCache.recordsPerChunk
+            // Where each chunk ended, or -1 where it did not read; its records' places are then
+            // filled all the same (every place of an array made must be), and the whole is nil.
+            var ends = [Int](repeating: -1, count: starts.count)
+            var (trimmed, fingerprints): ([String?], [UInt64]) = ([], [])
+            // Read, never written, by every chunk.
+            nonisolated(unsafe) let bytes = bytes
+            let records = [CatalogRecord](unsafeUninitializedCapacity: count) { recordPlaces, recordsMade in
+                trimmed = [String?](unsafeUninitializedCapacity: count) { trimmedPlaces, trimmedMade in
+                    fingerprints = [UInt64](unsafeUninitializedCapacity: count) { fingerprintPlaces, fingerprintsMade in
+                        ends.withUnsafeMutableBufferPointer { endPlaces in
+                            nonisolated(unsafe) let places = (recordPlaces.baseAddress, trimmedPlaces.baseAddress,
+                                                              fingerprintPlaces.baseAddress, endPlaces.baseAddress)
+                            DispatchQueue.concurrentPerform(iterations: starts.count) { chunk in
+                                var reader = Reader(bytes: bytes, offset: starts[chunk])
+                                var read = starts[chunk] >= 0
+                                for index in (chunk * per)..<Swift.min(count, (chunk + 1) * per) {
+                                    let record = read ? reader.record() : nil
+                                    read = record != nil
+                                    (places.0! + index).initialize(to: record?.0 ?? CatalogRecord(location: "", path: "", favorite: false, tags: []))
+                                    (places.1! + index).initialize(to: record?.1)
+                                    (places.2! + index).initialize(to: record?.2 ?? 0)
+                                }
+                                places.3![chunk] = read ? reader.offset : -1
+                            }
+                        }
+                        fingerprintsMade = count
+                    }
+                    trimmedMade = count
+                }
+                recordsMade = count
+            }
+            guard zip(ends, starts.dropFirst() + [ends.last ?? offset]).allSatisfy({ $0 >= 0 && $0 == $1 }) else { return nil }
+            offset = ends.last ?? offset
+            return (records, trimmed, fingerprints)
+        }
+
+        private mutating func record() -> (CatalogRecord, String?, UInt64)? {
             guard let location = text(), let location, let path = text(), let path, let trimmed = text(),
                   let name = text(), let user = text(), let description = text(), let place = text(), let region = text(),
                   let latitude = number(), let longitude = number(), let taken = number(), let uploaded = number(),
-                  let favorite = int(), let tagCount = int(), tagCount >= 0 else { return false }
+                  let favorite = int(), let tagCount = int(), tagCount >= 0 else { return nil }
             var tags: [String] = []
             for _ in 0..<tagCount {
-                guard let tag = text(), let tag else { return false }
+                guard let tag = text(), let tag else { return nil }
                 tags.append(tag)
             }
-            guard let fingerprint = int() else { return false }
-            result.records.append(CatalogRecord(
+            guard let fingerprint = int() else { return nil }
+            let record = CatalogRecord(
                 location: location, path: path, name: name, user: user, description: description,
                 place: place, region: region, latitude: latitude, longitude: longitude,
                 taken: taken.map(Date.init(timeIntervalSince1970:)), uploaded: uploaded.map(Date.init(timeIntervalSince1970:)),
-                favorite: favorite == 1, tags: tags))
-            result.trimmedPaths.append(trimmed)
-            result.fingerprints.append(UInt64(bitPattern: Int64(fingerprint)))
-            return true
+                favorite: favorite == 1, tags: tags)
+            return (record, trimmed, UInt64(bitPattern: Int64(fingerprint)))
         }
 
         private mutating func issue() -> BuildIssue? {

@@ -56,6 +56,42 @@ final class CatalogCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
     }
 
+    /// A reading of thousands of records is read chunk by chunk, each from where the reading
+    /// says it begins: the same as it was written; and where a chunk would not begin where the
+    /// last one ends, or the reading is cut anywhere, no reading at all.
+    func testALargeReadingComesBackChunkByChunk() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = Self.document((0..<20_000).map { Self.element($0) })
+        let parsed = CatalogReader(contentRoot: folder, files: LocalFileAccess()).parse(data, catalog: "c.plist", elements: XMLPlist.elements(data))
+        XCTAssertGreaterThan(parsed.records.count, 2 * CatalogCache.recordsPerChunk)
+        let cache = CatalogCache(folder: folder, reader: "folio A")
+        cache.store(parsed, key: "k", of: "c.plist")
+        let cached = try XCTUnwrap(cache.load("k"))
+        XCTAssertEqual(cached.records, parsed.records)
+        XCTAssertEqual(cached.trimmedPaths, parsed.trimmedPaths)
+        XCTAssertEqual(cached.fingerprints, parsed.fingerprints)
+        XCTAssertEqual(cached.issues, parsed.issues)
+        XCTAssertEqual(cached.elements, parsed.elements)
+
+        let file = folder.appendingPathComponent("k")
+        let whole = try Data(contentsOf: file)
+        // The heading, the count of records and of chunks, then where each chunk begins.
+        let secondStart = 16 + 8 + 8 + 8
+        for start in [-8, 0, 1, Int(Int32.max)] {
+            var changed = whole
+            let was = changed.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: secondStart, as: Int64.self) }
+            withUnsafeBytes(of: (start == 1 ? was + 1 : Int64(start)).littleEndian) { changed.replaceSubrange(secondStart..<(secondStart + 8), with: $0) }
+            try changed.write(to: file)
+            XCTAssertNil(cache.load("k"), "the second chunk said to begin at \(start)")
+        }
+        var random = SplitMix64(2026_12_05)
+        for _ in 0..<40 {
+            try whole.prefix(Int.random(in: 0..<whole.count, using: &random)).write(to: file)
+            XCTAssertNil(cache.load("k"))
+        }
+    }
+
     /// A record whose path is found only without its stray spaces is fingerprinted with the
     /// path it is taken with, parsed or from the cache: the same number either way.
     func testAKeptFingerprintFollowsATrimmedPath() throws {
