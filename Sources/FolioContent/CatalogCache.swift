@@ -135,6 +135,20 @@ package struct CatalogCache: Sendable {
         try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(pointer(of: catalog)).path, atomically: true)
     }
 
+    /// Makes the pointer of `catalog` name `key`, the reading it was found by its bytes to be: the
+    /// pointer may name one kept since (a patch of which that reading is the base), which this
+    /// build forgets (`prune`), and the next edit would have no last reading to read again from.
+    func point(_ catalog: String, at key: String) {
+        let name = pointer(of: catalog)
+        writes?.finish(name)
+        guard (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) != key else { return }
+        let point: @Sendable () -> Void = { [self] in
+            try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(name).path, atomically: true)
+        }
+        guard let writes else { return point() }
+        writes.add([name], point)
+    }
+
     /// The name of the file that names the last reading kept of `catalog`, whatever its bytes.
     func pointer(of catalog: String) -> String {
         "p" + ContentHash.hex("\(reader)\u{1e}\(catalog)")

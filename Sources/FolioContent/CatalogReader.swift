@@ -150,7 +150,7 @@ package struct CatalogReader: Sendable {
             key = settled ?? byBytes
             if let byBytes, let cached = cache?.load(byBytes) {
                 result = cached
-                if let settled { cache?.store(result, key: settled, of: relativePath) }
+                if let settled { cache?.store(result, key: settled, of: relativePath) } else { cache?.point(relativePath, at: byBytes) }
             } else {
                 // A binary catalog has no elements to find, and its last reading is of no use.
                 let binary = data.starts(with: XMLPlist.binaryMarker)

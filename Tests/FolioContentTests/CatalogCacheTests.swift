@@ -388,6 +388,27 @@ final class CatalogCacheTests: XCTestCase {
         }
     }
 
+    /// A catalog put back as it was before an edit is found by its bytes, and the reading found is
+    /// the base of the patch the edit was kept as: what a build keeps is then that reading, and
+    /// the next edit is read again from it, not parsed anew for want of the patch forgotten.
+    func testACatalogPutBackIsTheLastReadingOfTheNextEdit() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-catalogs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = CatalogCache(folder: folder.appendingPathComponent("cache"), reader: "folio A")
+        let reader = CatalogReader(contentRoot: folder, files: LocalFileAccess(), cache: cache)
+        let original = (0..<2_000).map { Self.element($0) }
+        var edited = original
+        edited[1004] = Self.element(1004, round: 1)
+        for (round, elements) in [original, edited, original, edited].enumerated() {
+            try Self.document(elements).write(to: folder.appendingPathComponent("big.plist"))
+            let read = reader.read(catalog: "big.plist")
+            // As a build does: what its readings are found by is kept, the rest forgotten.
+            cache.prune(keeping: Set(read.cacheKeys))
+            XCTAssertEqual(read.parsedAnew.count, [read.records.count, 1, 0, 1][round], "round \(round)")
+        }
+    }
+
     /// A build's load lets the records go, but for those an edit parsed anew: their photos are
     /// the import's to read, and it need not read the catalog again for them.
     func testTheRecordsAnEditParsedAnewStayWithTheirEntries() throws {
