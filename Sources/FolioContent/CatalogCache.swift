@@ -139,8 +139,7 @@ package struct CatalogCache: Sendable {
     /// build forgets (`prune`), and the next edit would have no last reading to read again from.
     func point(_ catalog: String, at key: String) {
         let name = pointer(of: catalog)
-        writes?.finish(name)
-        guard (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) != key else { return }
+        guard lastKey(of: catalog) != key else { return }
         let point: @Sendable () -> Void = { [self] in
             try? disk.writeFile(Data(key.utf8), to: folder.appendingPathComponent(name).path, atomically: true)
         }
@@ -157,10 +156,15 @@ package struct CatalogCache: Sendable {
     /// that did not change are taken from (`CatalogReader.reread`), and where they are found
     /// (`XMLPlist.elements(_:knowing:)`).
     func last(of catalog: String) -> CatalogReader.Result? {
+        lastKey(of: catalog).flatMap(load)
+    }
+
+    /// The name the pointer of `catalog` gives, when it names a file in the cache's folder.
+    private func lastKey(of catalog: String) -> String? {
         writes?.finish(pointer(of: catalog))
         guard let key = try? String(contentsOf: folder.appendingPathComponent(pointer(of: catalog)), encoding: .utf8),
               !key.contains("/"), !key.hasPrefix(".") else { return nil }
-        return load(key)
+        return key
     }
 
     /// Forgets the readings of catalogs that are no longer as they were.

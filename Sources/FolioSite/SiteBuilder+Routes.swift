@@ -151,7 +151,12 @@ extension SiteBuilder {
     }
 
     package func route(of item: GalleryPhoto) -> Route {
-        photoRoutes.route(of: item)
+        Self.route(of: item, unlistedFolder: unlisted?.folder)
+    }
+
+    /// A photo page's route: in the unlisted album's folder it is in, if any.
+    static func route(of item: GalleryPhoto, unlistedFolder: String?) -> Route {
+        unlistedFolder.map { .unlistedPhoto(folder: $0, identifier: item.identifier) } ?? .photo(identifier: item.identifier)
     }
 
     /// What makes the routes of the builder's photo pages: its photos, and the unlisted album's
@@ -162,7 +167,7 @@ extension SiteBuilder {
         let unlistedFolder: String?
 
         package func route(of item: GalleryPhoto) -> Route {
-            unlistedFolder.map { .unlistedPhoto(folder: $0, identifier: item.identifier) } ?? .photo(identifier: item.identifier)
+            SiteBuilder.route(of: item, unlistedFolder: unlistedFolder)
         }
     }
 
