@@ -39,9 +39,9 @@ package enum PackedEncoder {
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            // The count first, as four bytes written over as each element comes.
+            // The count first, written over as each element comes.
             let at = sink.writer.bytes.count
-            sink.writer.bytes.append(contentsOf: [0, 0, 0, 0])
+            sink.writer.count(0)
             return Unkeyed(sink: sink, countAt: at)
         }
 
@@ -102,9 +102,7 @@ package enum PackedEncoder {
 
         mutating func counted() {
             count += 1
-            withUnsafeBytes(of: UInt32(count).littleEndian) { bytes in
-                for (offset, byte) in bytes.enumerated() { sink.writer.bytes[countAt + offset] = byte }
-            }
+            sink.writer.count(count, at: countAt)
         }
 
         mutating func encodeNil() throws {
@@ -156,16 +154,12 @@ package enum PackedDecoder {
 
         func read<Value: Decodable>(_ type: Value.Type) throws -> Value {
             if let scalar = type as? any PackedScalar.Type {
-                return scalar.read(from: &reader) as! Value
+                return try scalar.read(from: &reader) as! Value
             }
             return try Value(from: ValueDecoder(source: self))
         }
 
-        func count() -> Int {
-            var count: UInt32 = 0
-            for shift in stride(from: 0, to: 32, by: 8) { count |= UInt32(reader.byte()) << UInt32(shift) }
-            return Int(count)
-        }
+        func count() -> Int { reader.count() }
     }
 
     struct ValueDecoder: Decoder {
@@ -259,12 +253,41 @@ package enum PackedDecoder {
     }
 }
 
-/// A value packed as itself (a number, a flag, a text, a date), not through the containers of its
-/// `Codable` conformance: the coders know one by a single conformance check. Each writes what its
-/// conformance would have (a date the `Double` it encodes), so the bytes are the same either way.
+/// A value packed as itself (a number, a flag, a text, a date, an array of these), not through
+/// the containers of its `Codable` conformance: the coders know one by a single conformance
+/// check. Each writes what its conformance would have (a date the `Double` it encodes, an array
+/// its count and elements), so the bytes are the same either way.
 package protocol PackedScalar {
-    static func read(from reader: inout PackedReader) -> Self
+    static func read(from reader: inout PackedReader) throws -> Self
     func write(to writer: inout PackedWriter)
+}
+
+/// A value whose conformance encodes its raw value alone (an enum of names) packs as that value.
+extension PackedScalar where Self: RawRepresentable, RawValue: PackedScalar {
+    package static func read(from reader: inout PackedReader) throws -> Self {
+        let raw = try RawValue.read(from: &reader)
+        guard let value = Self(rawValue: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no \(Self.self) is named \(raw)"))
+        }
+        return value
+    }
+
+    package func write(to writer: inout PackedWriter) { rawValue.write(to: &writer) }
+}
+
+extension Array: PackedScalar where Element: PackedScalar {
+    package static func read(from reader: inout PackedReader) throws -> [Element] {
+        let count = reader.count()
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count { elements.append(try Element.read(from: &reader)) }
+        return elements
+    }
+
+    package func write(to writer: inout PackedWriter) {
+        writer.count(count)
+        for element in self { element.write(to: &writer) }
+    }
 }
 
 extension String: PackedScalar {
@@ -288,7 +311,7 @@ extension Float: PackedScalar {
 }
 
 extension Date: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Date { Date(timeIntervalSinceReferenceDate: Double.read(from: &reader)) }
+    package static func read(from reader: inout PackedReader) -> Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: reader.bits())) }
     package func write(to writer: inout PackedWriter) { timeIntervalSinceReferenceDate.write(to: &writer) }
 }
 

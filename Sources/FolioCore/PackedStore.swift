@@ -176,6 +176,18 @@ package struct PackedWriter {
     }
 
     package mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    /// An array's count: four bytes, so it can be written over as elements come.
+    package mutating func count(_ value: Int) {
+        withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes over the count written at `offset`.
+    package mutating func count(_ value: Int, at offset: Int) {
+        withUnsafeBytes(of: UInt32(value).littleEndian) { count in
+            for (index, byte) in count.enumerated() { bytes[offset + index] = byte }
+        }
+    }
 }
 
 /// Reads what `PackedWriter` wrote, in the same order, from the start of the bytes given.
@@ -233,5 +245,12 @@ package struct PackedReader {
     package mutating func byte() -> UInt8 {
         defer { at += 1 }
         return bytes[at]
+    }
+
+    /// What `PackedWriter.count` wrote.
+    package mutating func count() -> Int {
+        var count: UInt32 = 0
+        for shift in stride(from: 0, to: 32, by: 8) { count |= UInt32(byte()) << UInt32(shift) }
+        return Int(count)
     }
 }

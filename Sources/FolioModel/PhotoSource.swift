@@ -106,6 +106,19 @@ extension PhotoSource: Codable {
     }
 }
 
+/// Packed (a snapshot's records) as its text, as its `Codable` conformance encodes it.
+extension PhotoSource: PackedScalar {
+    package static func read(from reader: inout PackedReader) throws -> PhotoSource {
+        let text = reader.text()
+        guard let source = PhotoSource(text: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown photo source '\(text)'"))
+        }
+        return source
+    }
+
+    package func write(to writer: inout PackedWriter) { writer.text(text) }
+}
+
 extension PhotoSource: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { text.databaseValue }
 

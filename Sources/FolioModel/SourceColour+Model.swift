@@ -1,3 +1,4 @@
+import FolioCore
 import FolioImaging
 import GRDB
 
@@ -10,3 +11,6 @@ extension SourceColour: Codable, DatabaseValueConvertible {
         String.fromDatabaseValue(dbValue).map(SourceColour.init(modelText:))
     }
 }
+
+/// Packed (a snapshot's records) as its name, without a decoder of its own.
+extension SourceColour: PackedScalar {}

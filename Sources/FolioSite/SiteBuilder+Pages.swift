@@ -301,7 +301,7 @@ extension SiteBuilder {
             sequence: neighbours.place.map { sequenceLine($0, root: frame.root) })
         frame.crumbs = item.person.isUnknown ? [] : [Crumb(title: item.person.name, href: Route.person(slug: item.person.slug).path)]
         var page = PhotoPage(frame: frame, photo: detail, map: unlisted == nil ? photoLocator(item, root: frame.root) : nil)
-        page.frame.social = socialCard(photo: page.frame, item)
+        page.frame.social = socialCard(photo: page.frame, item, photo, images: images)
         if let unlisted { page = unlistedPhoto(page, of: unlisted) }
         return page
     }

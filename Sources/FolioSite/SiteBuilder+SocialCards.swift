@@ -13,11 +13,11 @@ extension SiteBuilder {
     /// The site's description: its own, else the language's words for a photo gallery.
     var siteDescription: String { settings.description ?? language.say(.siteDescription) }
 
-    /// The card of a photo's page: the photo itself, at its screen size.
-    func socialCard(photo page: PageFrame, _ item: GalleryPhoto) -> SocialCard {
-        let photo = item.photo
+    /// The card of a photo's page: the photo itself, at its screen size. `photo` is `item`'s,
+    /// unpacked by the page.
+    func socialCard(photo page: PageFrame, _ item: GalleryPhoto, _ photo: Photo, images: PhotoImages?) -> SocialCard {
         let (subtitle, alt) = (PhotoText.subtitle(photo), PhotoText.alt(item, of: photo, language))
         return SocialCard(type: "article", title: page.title, description: subtitle.isEmpty ? alt : subtitle,
-                          url: address?.absolute(page.path), image: images[photo]?.screen, imageAlt: alt, address: address)
+                          url: address?.absolute(page.path), image: images?.screen, imageAlt: alt, address: address)
     }
 }

@@ -55,4 +55,46 @@ final class PackedCodingTests: XCTestCase {
         XCTAssertEqual(dated.bytes, real.bytes)
         XCTAssertEqual(dated.bytes.count, 8)
     }
+
+    /// Texts through an unkeyed container, as an array's `Encodable` conformance would give them.
+    struct Listed: Encodable {
+        var items: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(item) }
+        }
+    }
+
+    enum Shade: String, Codable, PackedScalar { case light, dark }
+
+    /// A raw value through a single-value container, as a named enum's conformance gives it.
+    struct Named: Encodable {
+        var raw: String
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(raw)
+        }
+    }
+
+    /// An array of scalars and an enum of names are packed as scalars (`PackedScalar`), in the
+    /// bytes their conformances' containers would have written, so records packed either way
+    /// read back alike; a name no case has is an error, not a value.
+    func testArraysAndNamesPackAsTheirContainersWould() throws {
+        func packed(_ value: some Encodable) throws -> [UInt8] {
+            var writer = PackedWriter()
+            try PackedEncoder.encode(value, into: &writer)
+            return writer.bytes
+        }
+        for items in [[], ["a"], ["", "naïve", String(repeating: "x", count: 300)]] {
+            XCTAssertEqual(try packed(items), try packed(Listed(items: items)))
+        }
+        XCTAssertEqual(try packed(Shade.dark), try packed(Named(raw: "dark")))
+        XCTAssertEqual(try packed([Shade.light, .dark]), try packed(Listed(items: ["light", "dark"])))
+
+        let unnamed = try packed(Named(raw: "grey"))
+        XCTAssertThrowsError(try unnamed.withUnsafeBytes { bytes in
+            var reader = PackedReader(bytes)
+            return try PackedDecoder.decode(Shade.self, from: &reader)
+        })
+    }
 }

@@ -1,4 +1,5 @@
 @testable import FolioCore
+import FolioImaging
 @testable import FolioModel
 @testable import FolioPipeline
 import FolioTestSupport
@@ -492,6 +493,27 @@ final class ModelTests: XCTestCase {
             XCTAssertEqual(GalleryPhoto.digest(of: read), GalleryPhoto.digest(of: photo))
             XCTAssertEqual(read.latitude?.sign, photo.latitude?.sign)
         }
+    }
+
+    /// A photo's source, format and colour are packed as the texts their `Codable` conformances
+    /// encode, so a snapshot kept by an earlier build reads back the same; a source that names
+    /// no kind of source is an error.
+    func testAPhotosNamedValuesPackAsTheirTexts() throws {
+        func packed(_ value: some Encodable) throws -> [UInt8] {
+            var writer = PackedWriter()
+            try PackedEncoder.encode(value, into: &writer)
+            return writer.bytes
+        }
+        for source in [PhotoSource.content(path: "a/ç.jpg"), .flickr(id: "42")] {
+            XCTAssertEqual(try packed(source), try packed(source.text))
+        }
+        XCTAssertEqual(try packed(ImageFormat.heic), try packed("heic"))
+        XCTAssertEqual(try packed(SourceColour.adobeRGB), try packed(SourceColour.adobeRGB.rawValue))
+        let unknown = try packed("nowhere:1")
+        XCTAssertThrowsError(try unknown.withUnsafeBytes { bytes in
+            var reader = PackedReader(bytes)
+            return try PackedDecoder.decode(PhotoSource.self, from: &reader)
+        })
     }
 
     /// A batch larger than the blocks the rows are encoded in (two whole blocks and part of a
