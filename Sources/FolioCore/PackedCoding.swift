@@ -253,6 +253,38 @@ package enum PackedDecoder {
     }
 }
 
+extension PackedReader {
+    /// A scalar, its type the one the caller asks for: read without a decoder.
+    package mutating func value<Value: PackedScalar>() throws -> Value { try Value.read(from: &self) }
+
+    /// An optional scalar, as a keyed container's `encodeIfPresent` packs it: a flag, then the value.
+    package mutating func optional<Value: PackedScalar>() throws -> Value? { flag() ? try Value.read(from: &self) : nil }
+
+    /// A value of any other type, through its `Decodable` conformance.
+    package mutating func decoded<Value: Decodable>() throws -> Value { try PackedDecoder.decode(Value.self, from: &self) }
+
+    /// An optional value of any other type, through its `Decodable` conformance.
+    package mutating func optionalDecoded<Value: Decodable>() throws -> Value? {
+        flag() ? try PackedDecoder.decode(Value.self, from: &self) : nil
+    }
+}
+
+extension PackedWriter {
+    package mutating func value(_ value: some PackedScalar) { value.write(to: &self) }
+
+    package mutating func optional(_ value: (some PackedScalar)?) {
+        flag(value != nil)
+        value?.write(to: &self)
+    }
+
+    package mutating func encoded(_ value: some Encodable) throws { try PackedEncoder.encode(value, into: &self) }
+
+    package mutating func optionalEncoded(_ value: (some Encodable)?) throws {
+        flag(value != nil)
+        if let value { try PackedEncoder.encode(value, into: &self) }
+    }
+}
+
 /// A value packed as itself (a number, a flag, a text, a date, an array of these), not through
 /// the containers of its `Codable` conformance: the coders know one by a single conformance
 /// check. Each writes what its conformance would have (a date the `Double` it encodes, an array

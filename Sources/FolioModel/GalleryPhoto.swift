@@ -77,7 +77,7 @@ public struct GalleryPhoto: Sendable, Hashable {
     /// fail; were it to, the photo would show as one with no text rather than stop the build.
     static func unpacked(_ bytes: UnsafeRawBufferPointer) -> Photo {
         var reader = PackedReader(bytes)
-        return (try? PackedDecoder.decode(Photo.self, from: &reader))
+        return (try? unpack(from: &reader))
             ?? Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
     }
 
@@ -133,7 +133,7 @@ public struct GalleryPhoto: Sendable, Hashable {
         region_ = region
         self.store = store
         // Packing writes values in order and cannot fail for a type whose values are all packable.
-        offset = store.append { try? PackedEncoder.encode(photo, into: &$0) }
+        offset = store.append { try? Self.pack(photo, into: &$0) }
     }
 
     /// What it holds beside its packed record, for a kept snapshot (`KeptSnapshot`): its person

@@ -479,6 +479,7 @@ final class ModelTests: XCTestCase {
         (full.title, full.width, full.height, full.orientation) = ("Tï", Int(Int32.max), 1, 6)
         (full.exposure, full.colour) = ("", .adobeRGB)
         (full.latitude, full.longitude, full.tags) = (-0.0, .infinity, ["", "x y"])
+        (full.lens, full.pictured, full.alsoListedIn) = ("EF 24-70mm", ["Ann", "Bo"], ["trips/2019"])
         var bare = Photo(identifier: "", source: .flickr(id: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "0123456789abcdef")
         bare.id = 1
         for photo in [full, bare] {
@@ -492,6 +493,17 @@ final class ModelTests: XCTestCase {
             XCTAssertEqual(read, photo)
             XCTAssertEqual(GalleryPhoto.digest(of: read), GalleryPhoto.digest(of: photo))
             XCTAssertEqual(read.latitude?.sign, photo.latitude?.sign)
+
+            // The snapshot's own packing writes the same bytes, and reads them back whole.
+            var snapshotPacked = PackedWriter()
+            try GalleryPhoto.pack(photo, into: &snapshotPacked)
+            XCTAssertEqual(snapshotPacked.bytes, packed.bytes)
+            let unpacked = try packed.bytes.withUnsafeBytes { bytes in
+                var reader = PackedReader(bytes)
+                defer { XCTAssertEqual(reader.position, bytes.count, "every byte read") }
+                return try GalleryPhoto.unpack(from: &reader)
+            }
+            XCTAssertEqual(unpacked, photo)
         }
     }
 
