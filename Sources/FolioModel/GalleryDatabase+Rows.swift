@@ -1,3 +1,4 @@
+import FolioCore
 import Foundation
 import GRDB
 
@@ -7,19 +8,31 @@ extension GalleryDatabase {
     static let unwrittenID: Int64 = 0
 
     /// Writes `records` in multi-row INSERTs (a handful of statements whatever their number)
-    /// whose columns are the records' own encoding, their coding keys: a property added to a
-    /// record is a column written here with nothing else to edit. `id` is left to SQLite.
-    /// With `key`, a row whose `key` is taken is updated instead, by the clauses `updates`
+    /// whose columns are the records' own encoding, their coding keys (`RowEncoder`): a property
+    /// added to a record is a column written here with nothing else to edit. `id` is left to
+    /// SQLite. With `key`, a row whose `key` is taken is updated instead, by the clauses `updates`
     /// makes of the columns written (none: the row is left as it is).
     static func insertRows<Records: RandomAccessCollection>(
         _ records: Records, perStatement: Int, _ db: Database,
         onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
-    ) throws where Records.Element: EncodableRecord & TableRecord & Sendable, Records.Index == Int {
+    ) throws where Records.Element: EncodableRecord & Encodable & TableRecord & Sendable, Records.Index == Int {
         guard let first = records.first else { return }
-        let columns = try first.databaseDictionary.keys.filter { $0 != "id" }.sorted()
+        let columns = try RowEncoder.encode(first).map(\.column).filter { $0 != "id" }
         try insertRows(records, columns: columns, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
-            let row = try record.databaseDictionary
-            return columns.map { row[$0] ?? .null }
+            // Every record of a type encodes the same columns in the same order; checked, as a
+            // value put in another's column would be written without a word.
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(columns.count)
+            for (column, value) in try RowEncoder.encode(record) where column != "id" {
+                guard values.count < columns.count, columns[values.count] == column else {
+                    throw FolioError(reason: "a \(Records.Element.databaseTableName) row's columns are not the first row's")
+                }
+                values.append(value)
+            }
+            guard values.count == columns.count else {
+                throw FolioError(reason: "a \(Records.Element.databaseTableName) row's columns are not the first row's")
+            }
+            return values
         }
     }
 

@@ -55,16 +55,17 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
 
     /// A photo's row as the import writes it: the photo's columns, and what the next import
     /// tells it changed by.
-    struct Row: EncodableRecord, TableRecord, Sendable {
+    struct Row: EncodableRecord, Encodable, TableRecord, Sendable {
         static let databaseTableName = Photo.databaseTableName
         var photo: Photo
         var fileStamp: String
         var fingerprint: String
 
-        func encode(to container: inout PersistenceContainer) throws {
-            try photo.encode(to: &container)
-            container[KnownPhoto.CodingKeys.fileStamp.rawValue] = fileStamp
-            container[KnownPhoto.CodingKeys.fingerprint.rawValue] = fingerprint
+        func encode(to encoder: any Encoder) throws {
+            try photo.encode(to: encoder)
+            var container = encoder.container(keyedBy: KnownPhoto.CodingKeys.self)
+            try container.encode(fileStamp, forKey: .fileStamp)
+            try container.encode(fingerprint, forKey: .fingerprint)
         }
     }
 }

@@ -1,0 +1,35 @@
+@testable import FolioModel
+import Foundation
+import GRDB
+import XCTest
+
+/// The import writes each record's columns as `RowEncoder` gives them: the same columns and values
+/// GRDB's own record encoding (`databaseDictionary`) gives, for every record it writes, with every
+/// property set and with none.
+final class RowEncoderTests: XCTestCase {
+    func testEveryRecordTheImportWritesIsEncodedAsGRDBEncodesIt() throws {
+        var full = ModelTests.everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
+                                                     uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
+        (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
+        (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
+        let bare = Photo(identifier: "", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        try expectSameAsGRDB(PhotoImport.Row(photo: full, fileStamp: "12 34", fingerprint: "f"))
+        try expectSameAsGRDB(PhotoImport.Row(photo: bare, fileStamp: "", fingerprint: ""))
+        try expectSameAsGRDB(Person(id: 3, key: "name:Ann", name: "Ann", slug: "ann"))
+        try expectSameAsGRDB(Place(id: 0, name: "Palo Alto, California", title: "Palo Alto", subtitle: "California", slug: "palo-alto",
+                                   regionId: 2, hasFavorites: true))
+        try expectSameAsGRDB(Region(id: 1, name: "California", slug: "california", photographerCount: 12))
+        try expectSameAsGRDB(FlickrPlace(placeId: "abc", name: "Paris", region: "France"))
+        try expectSameAsGRDB(Thumbnail(photoId: 5, spec: "thumb 300", checksum: "c", width: 300, height: 200, bytes: Data([0, 1, 255])))
+    }
+
+    private func expectSameAsGRDB<Record: EncodableRecord & Encodable>(_ record: Record, file: StaticString = #filePath, line: UInt = #line) throws {
+        let encoded = try RowEncoder.encode(record)
+        let grdb = try record.databaseDictionary
+        XCTAssertEqual(Set(encoded.map(\.column)), Set(grdb.keys), "\(Record.self)'s columns", file: file, line: line)
+        XCTAssertEqual(encoded.count, grdb.count, "\(Record.self): each column once", file: file, line: line)
+        for (column, value) in encoded {
+            XCTAssertEqual(value, grdb[column], "\(Record.self).\(column)", file: file, line: line)
+        }
+    }
+}
