@@ -253,6 +253,8 @@ package enum PackedDecoder {
     }
 }
 
+/// The calls a record's generated packing makes (`GalleryPhoto+Packing.generated.swift`), each
+/// property's type the one the caller's property has.
 extension PackedReader {
     /// A scalar, its type the one the caller asks for: read without a decoder.
     package mutating func value<Value: PackedScalar>() throws -> Value { try Value.read(from: &self) }

@@ -35,17 +35,17 @@ extension PublicOutput {
         }
         dropIncoming()
         if let media { try removeUnused(media, among: prefixes) }
-        for file in stale where access(next.path + "/" + file, F_OK) == 0 {
-            try disk.removeTree(next.path + "/" + file)
+        for file in stale where access(nextPath + "/" + file, F_OK) == 0 {
+            try disk.removeTree(nextPath + "/" + file)
             unmirror(file)
             noteChanged(file)
         }
         let swap: Swap
-        if access(destination.path, F_OK) != 0 {
+        if access(destinationPath, F_OK) != 0 {
             try move(next, to: destination)
             swap = .atomic
             finishTwin()
-        } else if disk.exchange(next.path, destination.path) == 0 {
+        } else if disk.exchange(nextPath, destinationPath) == 0 {
             swap = .atomic
         } else if errno == EINVAL || errno == ENOSYS || errno == ENOTSUP {
             let aside = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).swap")
@@ -54,13 +54,13 @@ extension PublicOutput {
             do {
                 try move(next, to: destination)
             } catch {
-                _ = disk.rename(aside.path, destination.path)
+                _ = disk.rename(aside.path, destinationPath)
                 throw error
             }
             try move(aside, to: next)
             swap = .inTwoSteps
         } else {
-            throw DiskFailure(errno, destination.path)
+            throw DiskFailure(errno, destinationPath)
         }
         return swap
     }

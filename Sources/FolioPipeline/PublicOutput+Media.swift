@@ -8,21 +8,21 @@ extension PublicOutput {
     public func hasMedia(_ relative: String) -> Bool {
         // The next tree holds all of public/'s media once a build has prepared it; a shard
         // looks at both, so it plans the very jobs the final build will.
-        access(next.path + "/" + relative, F_OK) == 0 || access(destination.path + "/" + relative, F_OK) == 0
+        access(nextPath + "/" + relative, F_OK) == 0 || access(destinationPath + "/" + relative, F_OK) == 0
     }
 
     /// Writes a media file; atomically, so a build that dies never leaves half a file under a
     /// name that says it is complete.
     public func writeMedia(_ data: Data, to relative: String) throws {
-        try write(data, to: relative, in: next.path, atomically: true)
+        try write(data, to: relative, in: nextPath, atomically: true)
         mirror(relative)
         noteChanged(relative)
     }
 
     /// Lets `make` write a media file beside its final name, then renames it into place.
     public func writeMedia(to relative: String, _ make: (URL) throws -> Void) throws {
-        let path = next.path + "/" + relative
-        try prepareFolder(Self.folder(of: relative, in: next.path))
+        let path = nextPath + "/" + relative
+        try prepareFolder(Self.folder(of: relative, in: nextPath))
         let scratch = "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try make(URL(fileURLWithPath: scratch))
@@ -41,7 +41,7 @@ extension PublicOutput {
 
     /// Writes a tile pyramid into a scratch folder that becomes `folder` only once complete.
     public func writeTiles(to folder: String, _ body: (_ write: (String, Data) throws -> Void) throws -> Void) throws {
-        let final = next.path + "/" + RelativePath(folder).text
+        let final = nextPath + "/" + RelativePath(folder).text
         let partial = final + ".partial"
         try disk.removeTree(partial)
         try body { path, data in try self.write(data, to: path, in: partial, atomically: false) }
@@ -56,7 +56,7 @@ extension PublicOutput {
     /// Deletes what a killed build left half made among the next tree's media: its pages are
     /// dealt with one by one (`write`, `reuse`, and `removeUnmade` before the swap).
     func clearPartialMedia() throws {
-        for folder in [next.path + "/media", next.path + "/media/tiles"] {
+        for folder in [nextPath + "/media", nextPath + "/media/tiles"] {
             for entry in Self.names(in: folder, where: { $0.hasSuffix(".partial") || $0.contains(".tmp-") }) {
                 try disk.removeTree(folder + "/" + entry)
             }
@@ -69,8 +69,8 @@ extension PublicOutput {
     /// two of every media file from then on. Tile folders are linked under a scratch name first,
     /// so a kill mid-way leaves no half pyramid under a name that says it is complete.
     func linkMissingMedia() throws {
-        let published = destination.path + "/media"
-        let media = next.path + "/media"
+        let published = destinationPath + "/media"
+        let media = nextPath + "/media"
         guard access(published, F_OK) == 0 else { return }
         try disk.makeFolders(media)
         let have = Set(Self.names(in: media, where: { _ in true }))
@@ -131,10 +131,10 @@ extension PublicOutput {
         for relative in paths.sorted() {
             let isTiles = relative.hasSuffix("/")
             let name = isTiles ? String(relative.dropLast()) : relative
-            let published = destination.path + "/" + name, here = next.path + "/" + name
+            let published = destinationPath + "/" + name, here = nextPath + "/" + name
             try disk.removeTree(here)
             guard access(published, F_OK) == 0 else { continue }
-            try prepareFolder(Self.folder(of: name, in: next.path))
+            try prepareFolder(Self.folder(of: name, in: nextPath))
             if isTiles {
                 try linkPyramid(published, here)
             } else {

@@ -17,11 +17,11 @@ extension PublicOutput {
     /// makes a twin: neither `public/` nor the next tree there, and no ledger of them.
     func takeOverTwin(differing: Set<String>?) throws -> Bool {
         let leftover = access(twinPath, F_OK) == 0
-        let published = access(destination.path, F_OK) == 0
-        let hasNext = access(next.path, F_OK) == 0
+        let published = access(destinationPath, F_OK) == 0
+        let hasNext = access(nextPath, F_OK) == 0
         if leftover {
             // Killed after its swap: the twin is the site in place, file for file.
-            if published, !hasNext, disk.rename(twinPath, next.path) == 0 { return false }
+            if published, !hasNext, disk.rename(twinPath, nextPath) == 0 { return false }
             try disk.removeTree(twinPath)
         }
         return differing == nil && !published && !hasNext
@@ -36,7 +36,7 @@ extension PublicOutput {
     /// in place of what the twin held there.
     func mirror(_ relative: String, tree: Bool = false) {
         guard let twin, !isTwinBroken else { return }
-        let source = next.path + "/" + relative, target = twin + "/" + relative
+        let source = nextPath + "/" + relative, target = twin + "/" + relative
         do {
             try prepareFolder(Self.folder(of: relative, in: twin), within: twin)
             if tree {
@@ -74,7 +74,7 @@ extension PublicOutput {
     /// Once the new site is in place: the twin becomes the tree beside it, or goes.
     func finishTwin() {
         guard let twin else { return }
-        if !isTwinBroken, disk.rename(twin, next.path) == 0 {
+        if !isTwinBroken, disk.rename(twin, nextPath) == 0 {
             twinIsNext = true
         } else {
             try? disk.removeTree(twin)

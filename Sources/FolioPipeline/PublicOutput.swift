@@ -15,6 +15,9 @@ public final class PublicOutput: @unchecked Sendable {
     public let destination: URL
     /// The tree being built.
     public let next: URL
+    /// `destination`, `next` and the folder holding them as paths: made once, as a URL's path is
+    /// made again each time it is asked for, and these are asked for every file.
+    let destinationPath: String, nextPath: String, parentPath: String
     /// Where every file, folder, link and rename of the build's output is made.
     let disk: any Disk
     private var folders = Set<String>()
@@ -46,6 +49,7 @@ public final class PublicOutput: @unchecked Sendable {
     init(viewing destination: URL) {
         self.destination = destination
         next = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).next")
+        (destinationPath, nextPath, parentPath) = (destination.path, next.path, destination.deletingLastPathComponent().path)
         disk = LocalDisk()
     }
 
@@ -55,6 +59,7 @@ public final class PublicOutput: @unchecked Sendable {
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
         next = parent.appendingPathComponent(".\(name).next")
+        (destinationPath, nextPath, parentPath) = (destination.path, next.path, parent.path)
         try disk.makeFolders(parent.path)
     }
 
@@ -73,7 +78,7 @@ public final class PublicOutput: @unchecked Sendable {
         dropIncoming()
         do {
             let cold = try takeOverTwin(differing: differing)
-            try disk.makeFolders(next.path)
+            try disk.makeFolders(nextPath)
             if cold {
                 try startTwin()
                 changed = nil
@@ -89,7 +94,7 @@ public final class PublicOutput: @unchecked Sendable {
         } catch let failure as DiskFailure {
             throw failure
         } catch {
-            throw FolioError(path: next.path, reason: "cannot prepare the next site: \(error.localizedDescription)")
+            throw FolioError(path: nextPath, reason: "cannot prepare the next site: \(error.localizedDescription)")
         }
     }
 
@@ -139,7 +144,7 @@ public final class PublicOutput: @unchecked Sendable {
             try disk.makeFolders(folder)
         } catch let failure as DiskFailure where failure.code == EEXIST || failure.code == ENOTDIR {
             var ancestor = folder
-            let root = root ?? next.path
+            let root = root ?? nextPath
             while ancestor.count > root.count {
                 var info = stat()
                 if lstat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { _ = disk.unlink(ancestor) }
@@ -155,7 +160,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// Where media files are written before they take their names, beside the trees: not in the
     /// media folder itself, whose lock every file made or renamed in it takes, so the cores of a
     /// cold build would wait on one another. Emptied when a build prepares, gone when it commits.
-    var incoming: String { next.path + ".incoming" }
+    var incoming: String { nextPath + ".incoming" }
 
     /// How many folders of `incoming` the temporary files are spread over, each by its random
     /// name: made and unlinked in one folder, every file takes that folder's lock twice, and the
@@ -166,7 +171,7 @@ public final class PublicOutput: @unchecked Sendable {
     private func temporaryFile() throws -> String {
         let name = UInt64.random(in: 0...UInt64.max)
         let folder = incoming + "/" + String(name % Self.incomingFolders, radix: 16)
-        try prepareFolder(folder, within: destination.deletingLastPathComponent().path)
+        try prepareFolder(folder, within: parentPath)
         return folder + "/" + String(name / Self.incomingFolders, radix: 16)
     }
 
@@ -233,7 +238,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// As `write(_:to:)`; `noting` false leaves the caller to vouch for the page (`vouch(for:)`).
     func write(_ data: Data, to relative: String, noting: Bool) throws {
-        try write(data, to: relative, in: next.path, atomically: false)
+        try write(data, to: relative, in: nextPath, atomically: false)
         mirror(relative)
         lock.lock()
         if noting { made.insert(relative) }
@@ -256,15 +261,15 @@ public final class PublicOutput: @unchecked Sendable {
             // The last build left this path one file in both trees.
             return true
         }
-        let old = destination.path + "/" + relative
-        let new = next.path + "/" + relative
+        let old = destinationPath + "/" + relative
+        let new = nextPath + "/" + relative
         var published = stat(), here = stat()
         guard lstat(old, &published) == 0 else { return false }
         if lstat(new, &here) == 0, here.st_ino == published.st_ino, here.st_dev == published.st_dev {
             return true
         }
         do {
-            try prepareFolder(Self.folder(of: relative, in: next.path))
+            try prepareFolder(Self.folder(of: relative, in: nextPath))
             try makeWay(new)
             try share(old, new)
             return true
@@ -391,7 +396,7 @@ public final class PublicOutput: @unchecked Sendable {
         }
         lock.lock()
         defer { lock.unlock() }
-        _ = try sweep(next.path, "")
+        _ = try sweep(nextPath, "")
     }
 
     /// As `removeUnmade`, when the next tree is known to hold the pages of `public/` (`pages`,
@@ -405,13 +410,13 @@ public final class PublicOutput: @unchecked Sendable {
         var removed = Set<String>()
         func remove(_ relative: String) throws {
             guard !relative.hasPrefix("media/"), !isMade(relative), removed.insert(relative).inserted else { return }
-            try makeWay(next.path + "/" + relative)
+            try makeWay(nextPath + "/" + relative)
             // Once the trees are swapped they differ here only if `public/` holds the path: one
             // neither holds is not looked for again by every build after.
             var status = stat()
-            if lstat(destination.path + "/" + relative, &status) == 0 { changed?.insert(relative) }
+            if lstat(destinationPath + "/" + relative, &status) == 0 { changed?.insert(relative) }
             var folder = RelativePath(relative).folder
-            while !folder.isEmpty, disk.removeFolder(next.path + "/" + folder) == 0 {
+            while !folder.isEmpty, disk.removeFolder(nextPath + "/" + folder) == 0 {
                 folder = RelativePath(folder).folder
             }
         }
@@ -432,7 +437,7 @@ public final class PublicOutput: @unchecked Sendable {
         }
         for (name, url) in chosen.sorted(by: { $0.key < $1.key }) {
             let (data, relative) = ((heads[name] ?? Data()) + (try files.read(url)), "assets/\(name)")
-            if FileManager.default.contents(atPath: destination.path + "/" + relative) == data, reuse(relative) { continue }
+            if FileManager.default.contents(atPath: destinationPath + "/" + relative) == data, reuse(relative) { continue }
             try write(data, to: relative)
         }
     }
