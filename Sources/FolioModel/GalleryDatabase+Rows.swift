@@ -18,20 +18,17 @@ extension GalleryDatabase {
     ) throws where Records.Element: EncodableRecord & Encodable & TableRecord & Sendable, Records.Index == Int {
         guard let first = records.first else { return }
         let columns = try RowEncoder.encode(first).map(\.column).filter { $0 != "id" }
+        let unlike = FolioError(reason: "a \(Records.Element.databaseTableName) row's columns are not the first row's")
         try insertRows(records, columns: columns, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
             // Every record of a type encodes the same columns in the same order; checked, as a
             // value put in another's column would be written without a word.
             var values: [DatabaseValue] = []
             values.reserveCapacity(columns.count)
             for (column, value) in try RowEncoder.encode(record) where column != "id" {
-                guard values.count < columns.count, columns[values.count] == column else {
-                    throw FolioError(reason: "a \(Records.Element.databaseTableName) row's columns are not the first row's")
-                }
+                guard values.count < columns.count, columns[values.count] == column else { throw unlike }
                 values.append(value)
             }
-            guard values.count == columns.count else {
-                throw FolioError(reason: "a \(Records.Element.databaseTableName) row's columns are not the first row's")
-            }
+            guard values.count == columns.count else { throw unlike }
             return values
         }
     }
