@@ -1,3 +1,4 @@
+import FolioCore
 import Foundation
 import GRDB
 
@@ -8,15 +9,19 @@ import GRDB
 /// record) as JSON by the record's `databaseJSONEncoder(for:)`. What `insertRows` writes, without
 /// the dictionary GRDB fills for each row; `RowEncoderTests` holds it to `databaseDictionary`.
 enum RowEncoder {
-    static func encode<Record: EncodableRecord & Encodable>(_ record: Record) throws -> [(column: String, value: DatabaseValue)] {
+    static func encode<Record: EncodableRecord & TableRecord & Encodable>(_ record: Record) throws -> [(column: String, value: DatabaseValue)] {
         let row = Row<Record>()
         try record.encode(to: row)
+        if let failure = row.failure { throw failure }
         return row.values
     }
 
     /// The record's values, as they come.
-    private final class Row<Record: EncodableRecord>: Encoder {
+    private final class Row<Record: EncodableRecord & TableRecord>: Encoder {
         var values: [(column: String, value: DatabaseValue)] = []
+        /// What the record asked for that a row cannot hold (containers cannot throw): thrown once
+        /// its encoding returns. The first such request is the one named.
+        var failure: FolioError?
         var codingPath: [any CodingKey] { [] }
         var userInfo: [CodingUserInfoKey: Any] { Record.databaseEncodingUserInfo }
 
@@ -24,13 +29,22 @@ enum RowEncoder {
             KeyedEncodingContainer(Columns(row: self))
         }
 
+        // A record is a row of columns by key, never a list or one value.
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            // A record is a row, never a list: GRDB's encoder stops here too.
-            fatalError("a record encodes its columns by key")
+            Refusing<SingleValue.Key>(error: refuse("it encodes itself as a list, not as columns by key"))
         }
 
         func singleValueContainer() -> any SingleValueEncodingContainer {
-            fatalError("a record encodes its columns by key")
+            refuse("it encodes itself as one value, not as columns by key")
+            return SingleValue()
+        }
+
+        /// Notes that the record cannot be a row, and why; the error to stop its encoding with.
+        @discardableResult
+        func refuse(_ reason: String) -> FolioError {
+            let failure = FolioError(path: "table \(Record.databaseTableName)", reason: "a row cannot be written: \(reason)")
+            if self.failure == nil { self.failure = failure }
+            return failure
         }
 
         func put(database value: (any DatabaseValueConvertible)?, _ key: some CodingKey) {
@@ -53,7 +67,7 @@ enum RowEncoder {
         }
     }
 
-    private struct Columns<Key: CodingKey, Record: EncodableRecord>: KeyedEncodingContainerProtocol {
+    private struct Columns<Key: CodingKey, Record: EncodableRecord & TableRecord>: KeyedEncodingContainerProtocol {
         let row: Row<Record>
         var codingPath: [any CodingKey] { [] }
 
@@ -93,11 +107,12 @@ enum RowEncoder {
             if let value { try row.put(value, key) } else { row.put(database: nil, key) }
         }
 
+        // A nested value is a value of its own type, which a column holds as JSON.
         func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            fatalError("a record's columns hold no nested containers")
+            KeyedEncodingContainer(Refusing<NestedKey>(error: row.refuse("column '\(key.stringValue)' is encoded in a nested container")))
         }
         func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            fatalError("a record's columns hold no nested containers")
+            Refusing<SingleValue.Key>(error: row.refuse("column '\(key.stringValue)' is encoded in a nested container"))
         }
         func superEncoder() -> any Encoder { row }
         func superEncoder(forKey key: Key) -> any Encoder { row }
@@ -114,11 +129,11 @@ enum RowEncoder {
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
             needsJSON = true
-            return KeyedEncodingContainer(Refusing<Key>())
+            return KeyedEncodingContainer(Refusing<Key>(error: NotSingle()))
         }
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
             needsJSON = true
-            return Refusing<SingleValue.Key>()
+            return Refusing<SingleValue.Key>(error: NotSingle())
         }
         func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
@@ -146,28 +161,30 @@ enum RowEncoder {
         }
 
         enum Key: CodingKey {}
+    }
 
-        /// The containers of a value that is not one value: the first thing put in them stops
-        /// the encoding, which is then done again as JSON.
-        struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, UnkeyedEncodingContainer {
-            var codingPath: [any CodingKey] { [] }
-            var count: Int { 0 }
+    /// The containers of something a row or a column cannot hold: the first thing put in them
+    /// throws `error` (a value that is not one value: encoded again as JSON; a record that is
+    /// not a row: the row is not written).
+    private struct Refusing<Key: CodingKey>: KeyedEncodingContainerProtocol, UnkeyedEncodingContainer {
+        let error: any Error
+        var codingPath: [any CodingKey] { [] }
+        var count: Int { 0 }
 
-            func encodeNil(forKey key: Key) throws { throw NotSingle() }
-            func encode(_ value: some Encodable, forKey key: Key) throws { throw NotSingle() }
-            func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-                KeyedEncodingContainer(Refusing<NestedKey>())
-            }
-            func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { self }
-            func superEncoder() -> any Encoder { SingleValue() }
-            func superEncoder(forKey key: Key) -> any Encoder { SingleValue() }
-
-            func encodeNil() throws { throw NotSingle() }
-            func encode(_ value: some Encodable) throws { throw NotSingle() }
-            func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-                KeyedEncodingContainer(Refusing<NestedKey>())
-            }
-            func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
+        func encodeNil(forKey key: Key) throws { throw error }
+        func encode(_ value: some Encodable, forKey key: Key) throws { throw error }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Refusing<NestedKey>(error: error))
         }
+        func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { self }
+        func superEncoder() -> any Encoder { SingleValue() }
+        func superEncoder(forKey key: Key) -> any Encoder { SingleValue() }
+
+        func encodeNil() throws { throw error }
+        func encode(_ value: some Encodable) throws { throw error }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Refusing<NestedKey>(error: error))
+        }
+        func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { self }
     }
 }

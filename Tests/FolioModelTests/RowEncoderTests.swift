@@ -1,3 +1,4 @@
+import FolioCore
 @testable import FolioModel
 import Foundation
 import GRDB
@@ -23,7 +24,42 @@ final class RowEncoderTests: XCTestCase {
         try expectSameAsGRDB(Thumbnail(photoId: 5, spec: "thumb 300", checksum: "c", width: 300, height: 200, bytes: Data([0, 1, 255])))
     }
 
-    private func expectSameAsGRDB<Record: EncodableRecord & Encodable>(_ record: Record, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// A record that is a list.
+    struct Listed: EncodableRecord, TableRecord, Encodable {
+        static let databaseTableName = "listed"
+        func encode(to encoder: any Encoder) throws {
+            var list = encoder.unkeyedContainer()
+            try list.encode("a")
+        }
+    }
+
+    /// A record with a column encoded in a nested container.
+    struct Nested: EncodableRecord, TableRecord, Encodable {
+        static let databaseTableName = "nested"
+        enum CodingKeys: String, CodingKey { case name, inner }
+        enum InnerKeys: String, CodingKey { case part }
+        func encode(to encoder: any Encoder) throws {
+            var columns = encoder.container(keyedBy: CodingKeys.self)
+            try columns.encode("n", forKey: .name)
+            var inner = columns.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            try inner.encode(1, forKey: .part)
+        }
+    }
+
+    /// A record that is not a row of columns by key is an error naming its table and why, not
+    /// a stop: as GRDB's own encoder would not write it, nothing is written.
+    func testARecordThatIsNoRowIsAnErrorNamingItsTableAndWhy() {
+        XCTAssertThrowsError(try RowEncoder.encode(Listed())) { error in
+            XCTAssertEqual((error as? FolioError)?.path, "table listed")
+            XCTAssertEqual((error as? FolioError)?.reason, "a row cannot be written: it encodes itself as a list, not as columns by key")
+        }
+        XCTAssertThrowsError(try RowEncoder.encode(Nested())) { error in
+            XCTAssertEqual((error as? FolioError)?.path, "table nested")
+            XCTAssertEqual((error as? FolioError)?.reason, "a row cannot be written: column 'inner' is encoded in a nested container")
+        }
+    }
+
+    private func expectSameAsGRDB<Record: EncodableRecord & TableRecord & Encodable>(_ record: Record, file: StaticString = #filePath, line: UInt = #line) throws {
         let encoded = try RowEncoder.encode(record)
         let grdb = try record.databaseDictionary
         XCTAssertEqual(Set(encoded.map(\.column)), Set(grdb.keys), "\(Record.self)'s columns", file: file, line: line)
