@@ -234,11 +234,11 @@ extension GalleryDatabase {
     /// Reads the rows `request` asks for, each photo packed into `store`.
     static func read(_ db: Database, _ request: QueryInterfaceRequest<Photo>, names: PhotoNames, into store: PackedStore,
                              each: (GalleryPhoto) throws -> Void) throws {
-        let rows = try Photo.fetchCursor(db, request)
         // One string for each folder, however many photos it holds.
         var folders: [String: String] = [:]
-        while let photo = try rows.next() {
-            guard let person = names.people[photo.personId] else { continue }
+        try RowReader.forEach(db, request, names: Photo.columnNames) { row in
+            let photo = try Photo(row)
+            guard let person = names.people[photo.personId] else { return }
             let place = photo.placeId.flatMap { names.places[$0] }
             let folder = photo.source.folder.map { folder in
                 if let held = folders[folder] { return held }

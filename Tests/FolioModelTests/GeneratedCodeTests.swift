@@ -1,6 +1,7 @@
 @testable import FolioCore
 @testable import FolioModel
 import Foundation
+import GRDB
 import XCTest
 
 /// Code the project generates rather than keeps by hand is what its source gives today. Run with
@@ -10,31 +11,47 @@ final class GeneratedCodeTests: XCTestCase {
     /// (`GalleryPhoto+Packing.generated.swift`): the file follows from `Photo`'s stored properties,
     /// their order and their types.
     func testThePhotoPackingIsWhatPhotosPropertiesGive() throws {
+        try check("GalleryPhoto+Packing.generated.swift", is: Self.photoPacking())
+    }
+
+    /// The snapshot reads a photo's row column by column, each as GRDB's `Codable` decoding would
+    /// (`Photo+RowReading.generated.swift`): the file follows from `Photo`'s stored properties.
+    func testThePhotoRowReadingIsWhatPhotosPropertiesGive() throws {
+        try check("Photo+RowReading.generated.swift", is: Self.photoRowReading())
+    }
+
+    private func check(_ name: String, is generated: String) throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/FolioModel/GalleryPhoto+Packing.generated.swift").standardizedFileURL
-        let generated = Self.photoPacking()
+            .appendingPathComponent("../../Sources/FolioModel/\(name)").standardizedFileURL
         if ProcessInfo.processInfo.environment["FOLIO_GENERATE"] == "1" {
             try generated.write(to: file, atomically: true, encoding: .utf8)
         }
         let kept = try String(contentsOf: file, encoding: .utf8)
         XCTAssertTrue(kept == generated, """
-            \(file.lastPathComponent) is not what Photo's properties give: \
+            \(name) is not what Photo's properties give: \
             run FOLIO_GENERATE=1 scripts/xctest.sh GeneratedCodeTests
             """)
+    }
+
+    /// Photo's stored properties in the order declared: each one's name, whether it is optional,
+    /// and its type (the wrapped one of an optional).
+    private static func photoProperties() -> [(name: String, optional: Bool, type: Any.Type)] {
+        let placeholder = Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        return Mirror(reflecting: placeholder).children.compactMap { child in
+            guard let name = child.label else { return nil }
+            let type = Swift.type(of: child.value)
+            let wrapped = (type as? any OptionalType.Type)?.wrapped
+            return (name, wrapped != nil, wrapped ?? type)
+        }
     }
 
     /// How one property is packed: a scalar (`PackedScalar`) as itself, anything else through its
     /// conformance; an optional one after a flag.
     private static func photoPacking() -> String {
-        let placeholder = Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
         var pack: [String] = []
         var unpack: [String] = []
-        for child in Mirror(reflecting: placeholder).children {
-            guard let name = child.label else { continue }
-            let type = Swift.type(of: child.value)
-            let wrapped = (type as? any OptionalType.Type)?.wrapped
-            let scalar = (wrapped ?? type) is any PackedScalar.Type
-            switch (wrapped != nil, scalar) {
+        for (name, optional, type) in photoProperties() {
+            switch (optional, type is any PackedScalar.Type) {
             case (false, true):
                 pack.append("writer.value(photo.\(name))")
                 unpack.append("photo.\(name) = try reader.value()")
@@ -68,6 +85,54 @@ final class GeneratedCodeTests: XCTestCase {
                     var photo = Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")\
             \(indent)\(unpack.joined(separator: indent))
                     return photo
+                }
+            }
+
+            """
+    }
+
+    /// How one column is read: a database value as itself, anything else as JSON; an optional
+    /// one as nil when it is NULL.
+    private static func photoRowReading() -> String {
+        let properties = photoProperties()
+        var reads: [String] = []
+        for (field, (name, optional, type)) in properties.enumerated() {
+            switch (optional, type is any DatabaseValueConvertible.Type) {
+            case (false, true): reads.append("photo.\(name) = try reader.value(\(field))")
+            case (true, true): reads.append("photo.\(name) = try reader.optional(\(field))")
+            case (false, false): reads.append("photo.\(name) = try reader.decoded(\(field))")
+            case (true, false): reads.append("photo.\(name) = try reader.optionalDecoded(\(field))")
+            }
+        }
+        let names = properties.map { "\"\($0.name)\"" }
+        var lines: [String] = []
+        var line = ""
+        for name in names {
+            if line.count + name.count + 2 > 100 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + name + ","
+        }
+        lines.append(line)
+        let indent = "\n        "
+        return """
+            // Generated by GeneratedCodeTests from Photo's stored properties: do not edit. After a
+            // property is added, FOLIO_GENERATE=1 scripts/xctest.sh GeneratedCodeTests writes it again.
+            import Foundation
+
+            extension Photo {
+                /// Its columns, named by its coding keys, in the order its properties are declared.
+                static let columnNames = [\
+            \(indent)\(lines.joined(separator: indent))
+                ]
+
+                /// The photo a row holds, each column read as GRDB's `Codable` decoding reads it
+                /// (`RowReader`), found where `columnNames` put it.
+                init(_ reader: RowReader) throws {
+                    var photo = Photo(identifier: "", source: .content(path: ""), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")\
+            \(indent)\(reads.joined(separator: indent))
+                    self = photo
                 }
             }
 
