@@ -33,6 +33,22 @@ extension GalleryDatabase {
         }
     }
 
+    /// The same, for records that give their columns' values by position (`ColumnOrderedRecord`).
+    static func insertRows<Records: RandomAccessCollection>(
+        _ records: Records, perStatement: Int, _ db: Database,
+        onConflict key: String? = nil, updates: ([String]) -> [String] = { _ in [] }
+    ) throws where Records.Element: ColumnOrderedRecord, Records.Index == Int {
+        let names = Records.Element.columnNames
+        let written = names.indices.filter { names[$0] != "id" }
+        try insertRows(records, columns: written.map { names[$0] }, perStatement: perStatement, db, onConflict: key, updates: updates) { record in
+            let values = try record.columnValues()
+            guard values.count == names.count else {
+                throw FolioError(reason: "a \(Records.Element.databaseTableName) row has \(values.count) values for \(names.count) columns")
+            }
+            return written.map { values[$0] }
+        }
+    }
+
     /// Writes `records`, each as `values` gives its `columns`.
     private static func insertRows<Records: RandomAccessCollection>(
         _ records: Records, columns: [String], perStatement: Int, _ db: Database,
@@ -98,4 +114,12 @@ extension GalleryDatabase {
     static func takingNew(_ column: String) -> String {
         "\(column.quotedDatabaseIdentifier) = excluded.\(column.quotedDatabaseIdentifier)"
     }
+}
+
+/// A record that gives its columns' values by position, in the order of `columnNames`: written
+/// without being encoded through `Encodable` (a photo's import row, whose values code generated
+/// from `Photo`'s properties gives: `Photo+Row.generated.swift`).
+protocol ColumnOrderedRecord: TableRecord, Sendable {
+    static var columnNames: [String] { get }
+    func columnValues() throws -> [DatabaseValue]
 }

@@ -55,17 +55,15 @@ public struct PhotoImport: Sendable, Equatable, Encodable {
 
     /// A photo's row as the import writes it: the photo's columns, and what the next import
     /// tells it changed by.
-    struct Row: EncodableRecord, Encodable, TableRecord, Sendable {
+    struct Row: ColumnOrderedRecord {
         static let databaseTableName = Photo.databaseTableName
+        static let columnNames = Photo.columnNames + [KnownPhoto.CodingKeys.fileStamp.rawValue, KnownPhoto.CodingKeys.fingerprint.rawValue]
         var photo: Photo
         var fileStamp: String
         var fingerprint: String
 
-        func encode(to encoder: any Encoder) throws {
-            try photo.encode(to: encoder)
-            var container = encoder.container(keyedBy: KnownPhoto.CodingKeys.self)
-            try container.encode(fileStamp, forKey: .fileStamp)
-            try container.encode(fingerprint, forKey: .fingerprint)
+        func columnValues() throws -> [DatabaseValue] {
+            try photo.columnValues() + [fileStamp.databaseValue, fingerprint.databaseValue]
         }
     }
 }

@@ -16,6 +16,12 @@ enum RowEncoder {
         return row.values
     }
 
+    /// `value` as the JSON text a column of `Record` holds it as (`databaseJSONEncoder(for:)`).
+    static func json<Record: EncodableRecord>(_ value: some Encodable, column: String, of record: Record.Type) throws -> DatabaseValue {
+        let json = try Record.databaseJSONEncoder(for: column).encode(value)
+        return String(decoding: json, as: UTF8.self).databaseValue
+    }
+
     /// The record's values, as they come.
     private final class Row<Record: EncodableRecord & TableRecord>: Encoder {
         var values: [(column: String, value: DatabaseValue)] = []
@@ -62,8 +68,7 @@ enum RowEncoder {
                 try value.encode(to: single)
             } catch is SingleValue.NotSingle {}
             if !single.needsJSON, let encoded = single.value { return encoded }
-            let json = try Record.databaseJSONEncoder(for: column).encode(value)
-            return String(decoding: json, as: UTF8.self).databaseValue
+            return try json(value, column: column, of: Record.self)
         }
     }
 

@@ -7,7 +7,7 @@ import GRDB
 /// `DatabaseValueConvertible` (a date, a text, a number, a source) as itself, anything else (an
 /// array, a nested record) as JSON by the record's `databaseJSONDecoder(for:)`. Each column is
 /// found by name once for all the rows (`Columns`), not once a row. What code generated from a
-/// record's properties reads (`Photo+RowReading.generated.swift`); `RowReaderTests` holds it to
+/// record's properties reads (`Photo+Row.generated.swift`); `RowReaderTests` holds it to
 /// GRDB's decoding.
 struct RowReader {
     /// Where a record's columns are in a statement's rows, in the order the record gives their names.

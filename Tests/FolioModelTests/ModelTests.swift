@@ -132,10 +132,11 @@ final class ModelTests: XCTestCase {
         try database.apply(ImportBatch(upserts: [photo(1, by: "Josh", at: "Palo Alto, California, United States")]))
         let item = try XCTUnwrap(try database.snapshot().photos.first)
         let records: [(String, any EncodableRecord)] = [
-            ("photo", PhotoImport.Row(photo: item.photo, fileStamp: "", fingerprint: "")), ("person", item.person), ("place", try XCTUnwrap(item.place)),
+            ("person", item.person), ("place", try XCTUnwrap(item.place)),
             ("region", try XCTUnwrap(item.region)), ("flickrPlace", FlickrPlace(placeId: "1", name: "A, B", region: "B")),
         ]
         try database.writer.read { db in
+            XCTAssertEqual(Set(PhotoImport.Row.columnNames), Set(try db.columns(in: "photo").map(\.name)), "photo")
             for (table, record) in records {
                 XCTAssertEqual(Set(try record.databaseDictionary.keys), Set(try db.columns(in: table).map(\.name)), table)
             }

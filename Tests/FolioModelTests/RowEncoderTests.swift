@@ -14,14 +14,32 @@ final class RowEncoderTests: XCTestCase {
         (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
         (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
         let bare = Photo(identifier: "", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
-        try expectSameAsGRDB(PhotoImport.Row(photo: full, fileStamp: "12 34", fingerprint: "f"))
-        try expectSameAsGRDB(PhotoImport.Row(photo: bare, fileStamp: "", fingerprint: ""))
+        try expectSameAsGRDB(full)
+        try expectSameAsGRDB(bare)
         try expectSameAsGRDB(Person(id: 3, key: "name:Ann", name: "Ann", slug: "ann"))
         try expectSameAsGRDB(Place(id: 0, name: "Palo Alto, California", title: "Palo Alto", subtitle: "California", slug: "palo-alto",
                                    regionId: 2, hasFavorites: true))
         try expectSameAsGRDB(Region(id: 1, name: "California", slug: "california", photographerCount: 12))
         try expectSameAsGRDB(FlickrPlace(placeId: "abc", name: "Paris", region: "France"))
         try expectSameAsGRDB(Thumbnail(photoId: 5, spec: "thumb 300", checksum: "c", width: 300, height: 200, bytes: Data([0, 1, 255])))
+    }
+
+    /// A photo's import row is written by position (`Photo+Row.generated.swift`): the columns and
+    /// values `RowEncoder`, and so GRDB, give the photo, then what the next import tells it by.
+    func testAPhotosRowByPositionIsItsEncoding() throws {
+        var full = ModelTests.everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
+                                                     uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
+        (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
+        (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
+        let bare = Photo(identifier: "", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        for photo in [full, bare] {
+            let encoded = try RowEncoder.encode(photo)
+            XCTAssertEqual(Photo.columnNames, encoded.map(\.column))
+            XCTAssertEqual(try photo.columnValues(), encoded.map(\.value))
+            let row = PhotoImport.Row(photo: photo, fileStamp: "12 34", fingerprint: "f")
+            XCTAssertEqual(PhotoImport.Row.columnNames, encoded.map(\.column) + ["fileStamp", "fingerprint"])
+            XCTAssertEqual(try row.columnValues(), encoded.map(\.value) + ["12 34".databaseValue, "f".databaseValue])
+        }
     }
 
     /// A record that is a list.
