@@ -46,14 +46,24 @@ package final class PackedStore: @unchecked Sendable {
 
     /// Adds one record, `write` putting in its values; returns where it starts.
     package func append(_ write: (inout PackedWriter) -> Void) -> Int {
+        append(write, hashed: false).start
+    }
+
+    /// The same, and the `ContentHash` of the record's bytes: the same values, the same number.
+    package func appendHashed(_ write: (inout PackedWriter) -> Void) -> (start: Int, hash: UInt64) {
+        append(write, hashed: true)
+    }
+
+    private func append(_ write: (inout PackedWriter) -> Void, hashed: Bool) -> (start: Int, hash: UInt64) {
         precondition(!sealed, "a sealed store takes no more records")
         let start = spilled + buffer.bytes.count
         record.bytes.removeAll(keepingCapacity: true)
         write(&record)
+        let hash = hashed ? record.bytes.withUnsafeBytes { ContentHash.hash($0) } : 0
         buffer.number(Int64(record.bytes.count))
         buffer.bytes.append(contentsOf: record.bytes)
         if buffer.bytes.count >= spillAt, let folder { spill(into: folder) }
-        return start
+        return (start, hash)
     }
 
     /// Writes the buffer to the file (made at the first spill). A file that cannot be made or

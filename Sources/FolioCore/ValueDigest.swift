@@ -14,7 +14,7 @@ public enum ValueDigest {
 
     /// A digest written value by value by `write`, in the bytes `of` writes values as, without
     /// keys: for a type digested so often that going through `Encodable` costs too much (every
-    /// photo of a library on every build, `GalleryPhoto.digest(of:)`), whose caller keeps the list of values.
+    /// catalog record read, `CatalogRecord.fingerprint`), whose caller keeps the list of values.
     package static func made(_ write: (Values) -> Void) -> UInt64 {
         let sink = Sink()
         defer { sink.free() }

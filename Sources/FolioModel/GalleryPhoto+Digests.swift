@@ -3,8 +3,13 @@ import Foundation
 
 extension GalleryPhoto {
     /// One number for everything `photo` holds: the same photo, the same number; any property
-    /// changed, another. What a build tells a changed photo by.
-    static func digest(of photo: Photo) -> UInt64 { ValueDigest.of(photo) }
+    /// changed, another. What a build tells a changed photo by: the hash of the record a snapshot
+    /// packs it in, which holds every property (`pack(_:into:)`), so the number comes with the packing.
+    static func digest(of photo: Photo) -> UInt64 {
+        var writer = PackedWriter()
+        try? pack(photo, into: &writer)
+        return writer.bytes.withUnsafeBytes { ContentHash.hash($0) }
+    }
 
     /// One number for what `photo`'s published media are made from (the rest is how a build
     /// names them, by its settings and this Folio, the same for every photo of a build): the same

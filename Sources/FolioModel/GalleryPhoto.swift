@@ -119,7 +119,6 @@ public struct GalleryPhoto: Sendable, Hashable {
         uploaded = photo.uploaded
         latitudeBits = Absent.bits(photo.latitude)
         longitudeBits = Absent.bits(photo.longitude)
-        digest = Self.digest(of: photo)
         mediaDigest = Self.mediaDigest(of: photo)
         self.folder = folder ?? photo.source.folder
         favorite = photo.favorite
@@ -133,7 +132,8 @@ public struct GalleryPhoto: Sendable, Hashable {
         region_ = region
         self.store = store
         // Packing writes values in order and cannot fail for a type whose values are all packable.
-        offset = store.append { try? Self.pack(photo, into: &$0) }
+        // The packed record holds every property, so its hash is the photo's digest (`digest(of:)`).
+        (offset, digest) = store.appendHashed { try? Self.pack(photo, into: &$0) }
     }
 
     /// What it holds beside its packed record, for a kept snapshot (`KeptSnapshot`): its person

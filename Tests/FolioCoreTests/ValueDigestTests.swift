@@ -34,7 +34,7 @@ final class ValueDigestTests: XCTestCase {
         XCTAssertEqual(ValueDigest.of(Sample()), ValueDigest.of(Sample()))
     }
 
-    /// A photo's digest is made of its encoding (`GalleryPhoto.digest(of:)`): a change to any of its stored
+    /// A photo's digest is the hash of its packed record (`GalleryPhoto.digest(of:)`): a change to any of its stored
     /// properties moves it (a property added to `Photo` fails here until a change of it is
     /// listed), and values that are not the same never run into each other.
     func testAPhotosDigestTakesEveryPropertyItHas() throws {
@@ -70,7 +70,9 @@ final class ValueDigestTests: XCTestCase {
             XCTAssertNil(seen[GalleryPhoto.digest(of: changed)], "\(name) gives the digest of \(seen[GalleryPhoto.digest(of: changed)] ?? "")")
             seen[GalleryPhoto.digest(of: changed)] = name
         }
-        XCTAssertEqual(GalleryPhoto.digest(of: photo), GalleryPhoto.digest(of: try XCTUnwrap(database.snapshot().photos.first).photo), "the same photo, the same digest")
+        let read = try XCTUnwrap(database.snapshot().photos.first)
+        XCTAssertEqual(GalleryPhoto.digest(of: photo), GalleryPhoto.digest(of: read.photo), "the same photo, the same digest")
+        XCTAssertEqual(read.digest, GalleryPhoto.digest(of: photo), "the digest a snapshot keeps")
         // Values that would run into each other written one after the other.
         func differ(_ change: (inout Photo) -> Void, _ other: (inout Photo) -> Void, _ line: UInt = #line) {
             var (a, b) = (photo, photo)
