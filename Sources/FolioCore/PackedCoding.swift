@@ -257,10 +257,10 @@ package enum PackedDecoder {
 /// property's type the one the caller's property has.
 extension PackedReader {
     /// A scalar, its type the one the caller asks for: read without a decoder.
-    package mutating func value<Value: PackedScalar>() throws -> Value { try Value.read(from: &self) }
+    @inlinable public mutating func value<Value: PackedScalar>() throws -> Value { try Value.read(from: &self) }
 
     /// An optional scalar, as a keyed container's `encodeIfPresent` packs it: a flag, then the value.
-    package mutating func optional<Value: PackedScalar>() throws -> Value? { flag() ? try Value.read(from: &self) : nil }
+    @inlinable public mutating func optional<Value: PackedScalar>() throws -> Value? { flag() ? try Value.read(from: &self) : nil }
 
     /// A value of any other type, through its `Decodable` conformance.
     package mutating func decoded<Value: Decodable>() throws -> Value { try PackedDecoder.decode(Value.self, from: &self) }
@@ -272,9 +272,9 @@ extension PackedReader {
 }
 
 extension PackedWriter {
-    package mutating func value(_ value: some PackedScalar) { value.write(to: &self) }
+    @inlinable public mutating func value(_ value: some PackedScalar) { value.write(to: &self) }
 
-    package mutating func optional(_ value: (some PackedScalar)?) {
+    @inlinable public mutating func optional(_ value: (some PackedScalar)?) {
         flag(value != nil)
         value?.write(to: &self)
     }
@@ -291,14 +291,14 @@ extension PackedWriter {
 /// the containers of its `Codable` conformance: the coders know one by a single conformance
 /// check. Each writes what its conformance would have (a date the `Double` it encodes, an array
 /// its count and elements), so the bytes are the same either way.
-package protocol PackedScalar {
+public protocol PackedScalar {
     static func read(from reader: inout PackedReader) throws -> Self
     func write(to writer: inout PackedWriter)
 }
 
 /// A value whose conformance encodes its raw value alone (an enum of names) packs as that value.
 extension PackedScalar where Self: RawRepresentable, RawValue: PackedScalar {
-    package static func read(from reader: inout PackedReader) throws -> Self {
+    @inlinable public static func read(from reader: inout PackedReader) throws -> Self {
         let raw = try RawValue.read(from: &reader)
         guard let value = Self(rawValue: raw) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no \(Self.self) is named \(raw)"))
@@ -306,11 +306,11 @@ extension PackedScalar where Self: RawRepresentable, RawValue: PackedScalar {
         return value
     }
 
-    package func write(to writer: inout PackedWriter) { rawValue.write(to: &writer) }
+    @inlinable public func write(to writer: inout PackedWriter) { rawValue.write(to: &writer) }
 }
 
 extension Array: PackedScalar where Element: PackedScalar {
-    package static func read(from reader: inout PackedReader) throws -> [Element] {
+    @inlinable public static func read(from reader: inout PackedReader) throws -> [Element] {
         let count = reader.count()
         var elements: [Element] = []
         elements.reserveCapacity(count)
@@ -318,42 +318,42 @@ extension Array: PackedScalar where Element: PackedScalar {
         return elements
     }
 
-    package func write(to writer: inout PackedWriter) {
+    @inlinable public func write(to writer: inout PackedWriter) {
         writer.count(count)
         for element in self { element.write(to: &writer) }
     }
 }
 
 extension String: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> String { reader.text() }
-    package func write(to writer: inout PackedWriter) { writer.text(self) }
+    @inlinable public static func read(from reader: inout PackedReader) -> String { reader.text() }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.text(self) }
 }
 
 extension Bool: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Bool { reader.flag() }
-    package func write(to writer: inout PackedWriter) { writer.flag(self) }
+    @inlinable public static func read(from reader: inout PackedReader) -> Bool { reader.flag() }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.flag(self) }
 }
 
 extension Double: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Double { Double(bitPattern: reader.bits()) }
-    package func write(to writer: inout PackedWriter) { writer.bits(bitPattern) }
+    @inlinable public static func read(from reader: inout PackedReader) -> Double { Double(bitPattern: reader.bits()) }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.bits(bitPattern) }
 }
 
 extension Float: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: reader.bits())) }
-    package func write(to writer: inout PackedWriter) { writer.bits(UInt64(bitPattern)) }
+    @inlinable public static func read(from reader: inout PackedReader) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: reader.bits())) }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.bits(UInt64(bitPattern)) }
 }
 
 extension Date: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: reader.bits())) }
-    package func write(to writer: inout PackedWriter) { timeIntervalSinceReferenceDate.write(to: &writer) }
+    @inlinable public static func read(from reader: inout PackedReader) -> Date { Date(timeIntervalSinceReferenceDate: Double(bitPattern: reader.bits())) }
+    @inlinable public func write(to writer: inout PackedWriter) { timeIntervalSinceReferenceDate.write(to: &writer) }
 }
 
 /// Integers as variable-length numbers (`PackedWriter.number`), but for the unsigned 64-bit
 /// ones, whose top bit a number would lose: those as their eight bytes.
 extension PackedScalar where Self: FixedWidthInteger {
-    package static func read(from reader: inout PackedReader) -> Self { Self(truncatingIfNeeded: reader.number()) }
-    package func write(to writer: inout PackedWriter) { writer.number(Int64(truncatingIfNeeded: self)) }
+    @inlinable public static func read(from reader: inout PackedReader) -> Self { Self(truncatingIfNeeded: reader.number()) }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.number(Int64(truncatingIfNeeded: self)) }
 }
 
 extension Int: PackedScalar {}
@@ -366,11 +366,11 @@ extension UInt16: PackedScalar {}
 extension UInt8: PackedScalar {}
 
 extension UInt64: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> UInt64 { reader.bits() }
-    package func write(to writer: inout PackedWriter) { writer.bits(self) }
+    @inlinable public static func read(from reader: inout PackedReader) -> UInt64 { reader.bits() }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.bits(self) }
 }
 
 extension UInt: PackedScalar {
-    package static func read(from reader: inout PackedReader) -> UInt { UInt(reader.bits()) }
-    package func write(to writer: inout PackedWriter) { writer.bits(UInt64(self)) }
+    @inlinable public static func read(from reader: inout PackedReader) -> UInt { UInt(reader.bits()) }
+    @inlinable public func write(to writer: inout PackedWriter) { writer.bits(UInt64(self)) }
 }

@@ -152,13 +152,15 @@ package final class PackedStore: @unchecked Sendable {
 }
 
 /// Values written as packed bytes: numbers as variable-length integers, texts with their length.
-/// `PackedReader` reads them back in the same order.
-package struct PackedWriter {
-    package var bytes: [UInt8] = []
+/// `PackedReader` reads them back in the same order. Both are public and their methods inlinable:
+/// code generated in other modules (a record's packing) calls them for each property, and only a
+/// public declaration is inlined across modules (a `package` one is called, unspecialized).
+public struct PackedWriter {
+    public var bytes: [UInt8] = []
 
-    package init() {}
+    public init() {}
 
-    package mutating func number(_ value: Int64) {
+    @inlinable public mutating func number(_ value: Int64) {
         // Zig-zag, so small negative numbers are short too.
         var rest = UInt64(bitPattern: (value << 1) ^ (value >> 63))
         while rest >= 0x80 {
@@ -168,11 +170,11 @@ package struct PackedWriter {
         bytes.append(UInt8(rest))
     }
 
-    package mutating func bits(_ value: UInt64) {
+    @inlinable public mutating func bits(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    package mutating func text(_ value: String) {
+    @inlinable public mutating func text(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             number(Int64(utf8.count))
@@ -181,19 +183,19 @@ package struct PackedWriter {
     }
 
     /// Nil as -1 where a length would be.
-    package mutating func text(_ value: String?) {
+    @inlinable public mutating func text(_ value: String?) {
         if let value { text(value) } else { number(-1) }
     }
 
-    package mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+    @inlinable public mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
     /// An array's count: four bytes, so it can be written over as elements come.
-    package mutating func count(_ value: Int) {
+    @inlinable public mutating func count(_ value: Int) {
         withUnsafeBytes(of: UInt32(value).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Writes over the count written at `offset`.
-    package mutating func count(_ value: Int, at offset: Int) {
+    @inlinable public mutating func count(_ value: Int, at offset: Int) {
         withUnsafeBytes(of: UInt32(value).littleEndian) { count in
             for (index, byte) in count.enumerated() { bytes[offset + index] = byte }
         }
@@ -201,18 +203,18 @@ package struct PackedWriter {
 }
 
 /// Reads what `PackedWriter` wrote, in the same order, from the start of the bytes given.
-package struct PackedReader {
-    private let bytes: UnsafeRawBufferPointer
-    private var at = 0
+public struct PackedReader {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    @usableFromInline var at = 0
 
     /// How many bytes have been read.
-    package var position: Int { at }
+    public var position: Int { at }
 
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
-    package mutating func number() -> Int64 {
+    @inlinable public mutating func number() -> Int64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -225,18 +227,18 @@ package struct PackedReader {
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
 
-    package mutating func bits() -> UInt64 {
+    @inlinable public mutating func bits() -> UInt64 {
         var value: UInt64 = 0
         withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + 8)])) }
         at += 8
         return UInt64(littleEndian: value)
     }
 
-    package mutating func text() -> String {
+    @inlinable public mutating func text() -> String {
         optionalText() ?? ""
     }
 
-    package mutating func optionalText() -> String? {
+    @inlinable public mutating func optionalText() -> String? {
         let count = Int(number())
         guard count >= 0 else { return nil }
         defer { at += count }
@@ -244,21 +246,21 @@ package struct PackedReader {
     }
 
     /// Passes over `count` bytes.
-    package mutating func skip(_ count: Int) {
+    @inlinable public mutating func skip(_ count: Int) {
         at += count
     }
 
-    package mutating func flag() -> Bool {
+    @inlinable public mutating func flag() -> Bool {
         byte() != 0
     }
 
-    package mutating func byte() -> UInt8 {
+    @inlinable public mutating func byte() -> UInt8 {
         defer { at += 1 }
         return bytes[at]
     }
 
     /// What `PackedWriter.count` wrote.
-    package mutating func count() -> Int {
+    @inlinable public mutating func count() -> Int {
         var count: UInt32 = 0
         for shift in stride(from: 0, to: 32, by: 8) { count |= UInt32(byte()) << UInt32(shift) }
         return Int(count)

@@ -108,7 +108,7 @@ extension PhotoSource: Codable {
 
 /// Packed (a snapshot's records) as its text, as its `Codable` conformance encodes it.
 extension PhotoSource: PackedScalar {
-    package static func read(from reader: inout PackedReader) throws -> PhotoSource {
+    public static func read(from reader: inout PackedReader) throws -> PhotoSource {
         let text = reader.text()
         guard let source = PhotoSource(text: text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unknown photo source '\(text)'"))
@@ -116,7 +116,7 @@ extension PhotoSource: PackedScalar {
         return source
     }
 
-    package func write(to writer: inout PackedWriter) { writer.text(text) }
+    public func write(to writer: inout PackedWriter) { writer.text(text) }
 }
 
 extension PhotoSource: DatabaseValueConvertible {
