@@ -5,10 +5,12 @@ import GRDB
 
 /// One photo of the gallery, from `content/` or imported from elsewhere: one row of the photo
 /// table. Its stored properties are the table's columns (their names are the coding keys the
-/// compiler writes), and everything made of a photo follows from them through `Codable`: the
-/// row written and read (GRDB), its digest (`ValueDigest`), the snapshot's packed record
-/// (`PackedEncoder`). A new property is a new column: add a migration for it
-/// (`GalleryDatabase+Schema.swift`), and give it a default here if photos are made without it.
+/// compiler writes), and everything made of a photo follows from them as its `Codable`
+/// conformance has them: the row written and read, the snapshot's packed record and the digest
+/// that is its hash, in code generated from the properties (`Photo+Row.generated.swift`,
+/// `GalleryPhoto+Packing.generated.swift`, rewritten by `GeneratedCodeTests`). A new property is a
+/// new column: add a migration for it (`GalleryDatabase+Schema.swift`), and give it a default here
+/// if photos are made without it.
 /// What the import keeps in the row to tell a changed photo by is not the photo's: see
 /// `PhotoImport.fileStamp` and `KnownPhoto`.
 public struct Photo: Codable, Hashable, Sendable, FetchableRecord, PersistableRecord {
