@@ -189,6 +189,8 @@ package struct PageManifest {
     }
 
     private mutating func add(_ path: UnsafeBufferPointer<UInt8>, _ entry: Entry) {
+        // An empty path names no file (and `sort()` counts on each row's path starting later).
+        guard !path.isEmpty else { return }
         if let only, !path.starts(with: only) { return }
         precondition(bytes.count + path.count < UInt32.max, "a manifest's paths fill 4 GB")
         let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), checksum: entry.checksum, input: entry.input,
@@ -198,27 +200,28 @@ package struct PageManifest {
         rows.append(row)
     }
 
-    /// Puts the entries in the order of their paths' bytes, the last set at a path kept.
+    /// Puts the entries in the order of their paths' bytes, the last set at a path kept. In place,
+    /// without a sorted copy beside the rows: the manifest is sorted at the end of the render step,
+    /// where a build's memory peaks. A row added later starts later in `bytes` (a path is never
+    /// empty), so among rows of one path the last set sorts last.
     package mutating func sort() {
         guard !isSorted else { return }
-        let positions = bytes.withUnsafeBufferPointer { base in
-            rows.indices.sorted { a, b in
-                let order = Self.order(base, rows[a], rows[b])
-                return order != 0 ? order < 0 : a < b
-            }
-        }
-        var sorted: [Row] = []
-        sorted.reserveCapacity(rows.count)
         bytes.withUnsafeBufferPointer { base in
-            for position in positions {
-                if let last = sorted.last, Self.order(base, last, rows[position]) == 0 {
-                    sorted[sorted.count - 1] = rows[position]
+            rows.sort { a, b in
+                let order = Self.order(base, a, b)
+                return order != 0 ? order < 0 : a.start < b.start
+            }
+            var kept = 0
+            for index in rows.indices {
+                if kept > 0, Self.order(base, rows[kept - 1], rows[index]) == 0 {
+                    rows[kept - 1] = rows[index]
                 } else {
-                    sorted.append(rows[position])
+                    rows[kept] = rows[index]
+                    kept += 1
                 }
             }
+            rows.removeLast(rows.count - kept)
         }
-        rows = sorted
         isSorted = true
     }
 

@@ -41,6 +41,8 @@ final class ManifestAndLedgerTests: XCTestCase {
         let first = PageManifest.Entry(checksum: 1, input: 2, changed: Date(timeIntervalSince1970: 5))
         let last = PageManifest.Entry(checksum: 3, input: 4, changed: Date(timeIntervalSince1970: 6))
         for path in ["b.html", "a.html", "ab.html", "a"] { drawn[path] = first }
+        drawn["a.html"] = PageManifest.Entry(checksum: 7, input: 8)
+        drawn["ab.html"] = first
         drawn["a.html"] = last
         XCTAssertEqual(drawn["a.html"], last)
         XCTAssertNil(drawn["c.html"])
