@@ -53,8 +53,11 @@ struct TemplateName: Sendable, Equatable {
     var parts: [String]
     /// `.name`: looked up in the value in hand alone, not up the context.
     var anchored = false
+    /// Whether it is all ASCII, as names nearly always are (`TemplateObject.child(named:ascii:)`).
+    var ascii: Bool
 
     init(_ text: Substring) {
+        ascii = text.utf8.allSatisfy { $0 < 0x80 }
         if text == "." {
             parts = []
         } else {
@@ -190,12 +193,12 @@ private struct TemplateDrawing {
         guard let first = name.parts.first else { return stack.last.flatMap(Self.present) }
         var value: TemplateValue
         if name.anchored {
-            guard let found = stack.last.flatMap({ Self.child(first, of: $0) }) else { return nil }
+            guard let found = stack.last.flatMap({ Self.child(first, of: $0, ascii: name.ascii) }) else { return nil }
             value = found
         } else {
             var found: TemplateValue?
             for object in stack.reversed() {
-                if let child = Self.child(first, of: object) {
+                if let child = Self.child(first, of: object, ascii: name.ascii) {
                     found = child
                     break
                 }
@@ -204,15 +207,15 @@ private struct TemplateDrawing {
             value = found
         }
         for part in name.parts.dropFirst() {
-            guard let child = Self.child(part, of: value) else { return nil }
+            guard let child = Self.child(part, of: value, ascii: name.ascii) else { return nil }
             value = child
         }
         return Self.present(value)
     }
 
-    private static func child(_ name: String, of value: TemplateValue) -> TemplateValue? {
+    private static func child(_ name: String, of value: TemplateValue, ascii: Bool) -> TemplateValue? {
         guard case .object(let object) = value else { return nil }
-        return object.child(named: name)
+        return object.child(named: name, ascii: ascii)
     }
 
     /// A value, unless it is an explicit nil (an absent optional in a list).

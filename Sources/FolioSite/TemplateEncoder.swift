@@ -352,6 +352,15 @@ struct TemplateObject: Sendable, Equatable {
         names.firstIndex(of: name).map { values[$0] }
     }
 
+    /// The same, for a name known to be ASCII or not. No other text is canonically equivalent to
+    /// an ASCII one, so an ASCII name is only a name of the same bytes: names of another length
+    /// are passed over without comparing text (most names a lookup passes are not the one).
+    func child(named name: String, ascii: Bool) -> TemplateValue? {
+        guard ascii else { return child(named: name) }
+        let count = name.utf8.count
+        return names.firstIndex { $0.utf8.count == count && $0 == name }.map { values[$0] }
+    }
+
     subscript(name: String) -> TemplateValue? { child(named: name) }
 
     /// The field `name`, taken out.
