@@ -143,6 +143,17 @@ final class ModelTests: XCTestCase {
         }
     }
 
+    /// A photo with every property set, each to something other than its default, and one with
+    /// none: what tests of a photo's row write and read.
+    static func fullAndBare() -> (full: Photo, bare: Photo) {
+        var full = everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
+                                          uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
+        (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
+        (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
+        let bare = Photo(identifier: "p2", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        return (full, bare)
+    }
+
     /// `photo` with every property a site's snapshot reads set, each to something other than its
     /// default.
     static func everyPropertySet(_ photo: Photo) -> Photo {

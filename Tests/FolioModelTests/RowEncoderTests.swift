@@ -9,11 +9,7 @@ import XCTest
 /// property set and with none.
 final class RowEncoderTests: XCTestCase {
     func testEveryRecordTheImportWritesIsEncodedAsGRDBEncodesIt() throws {
-        var full = ModelTests.everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
-                                                     uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
-        (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
-        (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
-        let bare = Photo(identifier: "", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        let (full, bare) = ModelTests.fullAndBare()
         try expectSameAsGRDB(full)
         try expectSameAsGRDB(bare)
         try expectSameAsGRDB(Person(id: 3, key: "name:Ann", name: "Ann", slug: "ann"))
@@ -27,11 +23,7 @@ final class RowEncoderTests: XCTestCase {
     /// A photo's import row is written by position (`Photo+Row.generated.swift`): the columns and
     /// values `RowEncoder`, and so GRDB, give the photo, then what the next import tells it by.
     func testAPhotosRowByPositionIsItsEncoding() throws {
-        var full = ModelTests.everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
-                                                     uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
-        (full.title, full.placeId, full.lens) = ("Dawn", 4, "EF 24-70mm")
-        (full.pictured, full.alsoListedIn, full.tags) = (["Ann", "Bo/\"C\""], ["trips/2019"], [])
-        let bare = Photo(identifier: "", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        let (full, bare) = ModelTests.fullAndBare()
         for photo in [full, bare] {
             let encoded = try RowEncoder.encode(photo)
             XCTAssertEqual(Photo.columnNames, encoded.map(\.column))

@@ -11,10 +11,7 @@ import XCTest
 final class RowReaderTests: XCTestCase {
     func testAPhotosRowReadsAsGRDBDecodesIt() throws {
         let database = try GalleryDatabase.inMemory()
-        var full = ModelTests.everyPropertySet(Photo(identifier: "p1", source: .content(path: "a/ç.heic"),
-                                                     uploaded: Date(timeIntervalSinceReferenceDate: 9e8 + 0.125), checksum: "0123456789abcdef"))
-        (full.title, full.lens, full.pictured, full.alsoListedIn) = ("Dawn", "EF 24-70mm", ["Ann", "Bo/\"C\""], ["trips/2019"])
-        var bare = Photo(identifier: "p2", source: .flickr(id: "9"), uploaded: Date(timeIntervalSinceReferenceDate: 0), checksum: "")
+        var (full, bare) = ModelTests.fullAndBare()
         try database.writer.write { db in
             try Region(id: 1, name: "California", slug: "california", photographerCount: 1).insert(db)
             try Place(id: 1, name: "Palo Alto, California", title: "Palo Alto", subtitle: "California", slug: "palo-alto",
