@@ -53,7 +53,8 @@ struct TemplateName: Sendable, Equatable {
     var parts: [String]
     /// `.name`: looked up in the value in hand alone, not up the context.
     var anchored = false
-    /// Whether it is all ASCII, as names nearly always are (`TemplateObject.child(named:ascii:)`).
+    /// Whether it is all ASCII, as names nearly always are: shorter names are not it
+    /// (`TemplateObject.child(named:ascii:)`).
     var ascii: Bool
 
     init(_ text: Substring) {

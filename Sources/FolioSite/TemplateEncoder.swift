@@ -352,13 +352,14 @@ struct TemplateObject: Sendable, Equatable {
         names.firstIndex(of: name).map { values[$0] }
     }
 
-    /// The same, for a name known to be ASCII or not. No other text is canonically equivalent to
-    /// an ASCII one, so an ASCII name is only a name of the same bytes: names of another length
-    /// are passed over without comparing text (most names a lookup passes are not the one).
+    /// The same, for a name known to be ASCII or not. A text canonically equivalent to an ASCII
+    /// one has as many characters, each ASCII or one of three that stand for an ASCII one in more
+    /// bytes (U+037E, U+1FEF, U+212A): never fewer bytes. So names shorter than an ASCII name are
+    /// passed over without comparing text (most names a lookup passes are not the one).
     func child(named name: String, ascii: Bool) -> TemplateValue? {
         guard ascii else { return child(named: name) }
         let count = name.utf8.count
-        return names.firstIndex { $0.utf8.count == count && $0 == name }.map { values[$0] }
+        return names.firstIndex { $0.utf8.count >= count && $0 == name }.map { values[$0] }
     }
 
     subscript(name: String) -> TemplateValue? { child(named: name) }

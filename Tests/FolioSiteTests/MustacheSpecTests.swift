@@ -94,15 +94,16 @@ final class MustacheSpecTests: XCTestCase {
         }
     }
 
-    /// A name is found by what it says, as Swift compares text: an ASCII name only among names of
-    /// its length (`TemplateObject.child(named:ascii:)`), any other also in another normal form.
+    /// A name is found by what it says, as Swift compares text, whatever the lengths of the names
+    /// passed on the way (`TemplateObject.child(named:ascii:)`): in another normal form, and an
+    /// ASCII name written with the Kelvin sign for its K, which is the letter K canonically.
     func testANameIsFoundWhateverTheLengthsOfTheOthers() throws {
         var library = TemplateLibrary()
-        try library.register("{{a}} {{ab}} {{b.a}} {{caf\u{E9}}} {{x}}", named: "test")
+        try library.register("{{a}} {{ab}} {{b.a}} {{caf\u{E9}}} {{Key}} {{x}}", named: "test")
         let inner = TemplateValue.object(TemplateObject(names: ["abc", "a"], values: [.text("3"), .text("4")]))
-        let values = TemplateObject(names: ["abc", "ab", "a", "b", "cafe\u{301}"],
-                                    values: [.text("0"), .text("1"), .text("2"), inner, .text("5")])
-        XCTAssertEqual(try library.render(.object(values), template: "test"), "2 1 4 5 ")
+        let values = TemplateObject(names: ["abc", "ab", "a", "b", "cafe\u{301}", "\u{212A}ey"],
+                                    values: [.text("0"), .text("1"), .text("2"), inner, .text("5"), .text("6")])
+        XCTAssertEqual(try library.render(.object(values), template: "test"), "2 1 4 5 6 ")
     }
 
     func testATemplateThatDoesNotParseSaysWhereAndWhy() {
