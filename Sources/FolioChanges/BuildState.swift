@@ -38,6 +38,8 @@ package struct BuildState {
     private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
     /// The page manifest a build leaves, written while the site is put in place (`stage(pages:)`).
     private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
+    /// The site digest a build leaves, written while the site is put in place (`stage(digest:)`).
+    private var stagedDigestFile: URL { folder.appendingPathComponent(name + ".site-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
     /// The `.build` file: which output folder, which manifest, and the mark of the build that made them.
@@ -156,9 +158,7 @@ package struct BuildState {
     package func stage(media ledger: MediaLedger) throws -> String {
         try keeping {
             try disk.makeFolders(folder.path)
-            let data = ledger.encoded()
-            try disk.writeFile(data, to: stagedMediaFile.path, atomically: true)
-            return ContentHash.hex(data)
+            return try write(stagedMediaFile) { write in ledger.encode(to: write) }
         }
     }
 
@@ -213,7 +213,7 @@ package struct BuildState {
     /// then the record that vouches for them. The `mark` lets the next build see it has
     /// nothing to do.
     package func save(pages: PageManifest, digest: SiteDigest?, mark: BuildMark?) throws {
-        try save(stagedPages: stage(pages: pages), digest: digest?.encoded(), mark: mark)
+        try save(stagedPages: stage(pages: pages), stagedDigest: digest.map(stage(digest:)), mark: mark)
     }
 
     /// Writes the page manifest a build will leave beside the state in place, as it is encoded
@@ -231,17 +231,27 @@ package struct BuildState {
         }
     }
 
+    /// Writes the site digest a build will leave, as it is encoded (never whole in memory), for
+    /// `save(stagedPages:stagedDigest:mark:)` to put in place once the site is. Returns the hash
+    /// of what was written.
+    package func stage(digest: SiteDigest) throws -> String {
+        try keeping {
+            try disk.makeFolders(folder.path)
+            return try write(stagedDigestFile) { write in digest.encode(to: write) }
+        }
+    }
+
     /// Keeps the state of the output folder now in place: the manifest written by
-    /// `stage(pages:)` (whose hash was `pages`) and the digest first, then the record that
-    /// vouches for them.
-    package func save(stagedPages pages: String, digest site: Data?, mark: BuildMark?) throws {
+    /// `stage(pages:)` (whose hash was `pages`) and the digest written by `stage(digest:)`
+    /// (whose hash was `site`; nil: none is kept) first, then the record that vouches for them.
+    package func save(stagedPages pages: String, stagedDigest site: String?, mark: BuildMark?) throws {
         guard let current = Self.identity(of: output) else {
             throw FolioError(path: output.path, reason: "the site just put in place is not there")
         }
         try keeping {
             try rename(stagedPagesFile, to: pagesFile)
-            if let site { try disk.writeFile(site, to: digestFile.path, atomically: true) } else { try? disk.removeTree(digestFile.path) }
-            try write(Record(output: current, pages: pages, site: site.map { ContentHash.hex($0) }, mark: mark))
+            if site != nil { try rename(stagedDigestFile, to: digestFile) } else { try? disk.removeTree(digestFile.path) }
+            try write(Record(output: current, pages: pages, site: site, mark: mark))
         }
     }
 

@@ -226,8 +226,24 @@ package struct MediaLedger: Sendable, Equatable {
 
     /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
     package func encoded() -> Data {
-        var file = LedgerWriter(heading: "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n",
-                                capacity: entries.count * 64)
+        var file = LedgerWriter(heading: heading, capacity: entries.count * 64)
+        encode(into: &file)
+        return file.finish()
+    }
+
+    /// The same file handed to `write` a piece at a time (`BuildState.stage(media:)`): a large
+    /// library's ledger is never held as bytes beside the build's pages.
+    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var file = LedgerWriter(heading: heading, sink: write)
+        encode(into: &file)
+        file.finish()
+    }
+
+    private var heading: String {
+        "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n"
+    }
+
+    private func encode(into file: inout LedgerWriter) {
         for item in entries.ordered {
             let (id, entry) = (item.id, item.entry)
             JSONText.appendDecimal(Int(id), to: &file.line)
@@ -241,7 +257,6 @@ package struct MediaLedger: Sendable, Equatable {
             file.line.append(contentsOf: (entry.clipPrefix ?? "-").utf8)
             file.endLine()
         }
-        return file.finish()
     }
 
     /// Nil for anything but a ledger this Folio wrote whole: the next build then plans every photo.

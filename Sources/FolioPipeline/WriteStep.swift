@@ -44,19 +44,19 @@ struct WriteStep: BuildStep {
         let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
         let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
-        // The state written on the other core while the site is put in place: the manifest
-        // beside the state in place, a piece at a time, to be put in its place after.
+        // The state written on the other core while the site is put in place: the manifest and
+        // the digest beside the state in place, a piece at a time, to be put in their place after.
         let state = site.state
         let (manifest, digest) = (input.rendered.manifest, input.pages.digest)
-        async let stagedPages = Result { try state.stage(pages: manifest) }
-        async let encodedDigest = digest.encoded()
+        async let staged = Result { (pages: try state.stage(pages: manifest), digest: try state.stage(digest: digest)) }
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
                                      pages: input.rendered.manifest.lastPaths)
         var issues: [BuildIssue] = []
         // Kept beside the model once the new site is in place (it names the folder swapped in);
         // the site is built even when it cannot be kept: the next build draws every page.
         do {
-            try state.save(stagedPages: try await stagedPages.get(), digest: await encodedDigest, mark: mark)
+            let written = try await staged.get()
+            try state.save(stagedPages: written.pages, stagedDigest: written.digest, mark: mark)
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
             if !input.rendered.manifest.lastIsEmpty || output.twinIsNext,

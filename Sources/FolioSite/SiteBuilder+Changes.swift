@@ -26,11 +26,28 @@ package struct SiteDigest: Sendable, Equatable {
 
     private static let heading = "folio-site-digest 3"
 
+    /// The digest as a file, made whole.
     package func encoded() -> Data {
-        // A line at a time (`LedgerWriter`), never made as one text and then copied.
-        var file = LedgerWriter(heading: "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\n"
-                                    + "made \(Int64(made.timeIntervalSince1970.rounded(.down)))\ncards \(cardDigests.count)\n",
-                                capacity: cardDigests.count * 34 + (listings.count + places.count) * 64)
+        var file = LedgerWriter(heading: heading, capacity: cardDigests.count * 34 + (listings.count + places.count) * 64)
+        encode(into: &file)
+        return file.finish()
+    }
+
+    /// The same file handed to `write` a piece at a time (`BuildState.stage(digest:)`): a large
+    /// library's digest is never held as bytes beside the build's pages.
+    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var file = LedgerWriter(heading: heading, sink: write)
+        encode(into: &file)
+        file.finish()
+    }
+
+    private var heading: String {
+        "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\nmade \(Int64(made.timeIntervalSince1970.rounded(.down)))\n"
+            + "cards \(cardDigests.count)\n"
+    }
+
+    /// A line at a time (`LedgerWriter`), never made as one text and then copied.
+    private func encode(into file: inout LedgerWriter) {
         for (cardDigest, identity) in zip(cardDigests, identities) {
             ContentHash.appendHex(cardDigest, to: &file.line)
             file.line.append(0x20)
@@ -46,7 +63,6 @@ package struct SiteDigest: Sendable, Equatable {
                 file.endLine()
             }
         }
-        return file.finish()
     }
 
     /// Nil for anything but a digest this Folio wrote whole: the next build then looks at every page.

@@ -143,6 +143,10 @@ final class ManifestAndLedgerTests: XCTestCase {
         }
         let written = ledger.encoded()
         XCTAssertEqual(MediaLedger.decode(written), ledger)
+        // Written a piece at a time (`BuildState.stage(media:)`): the same bytes.
+        var streamed = Data()
+        ledger.encode { streamed.append(contentsOf: $0) }
+        XCTAssertEqual(streamed, written)
         // Set in any order (as the plan sets the photos it looks at, in the site's order), put
         // in order: the same ledger, the same bytes; a photo taken out is gone from both.
         var shuffled = MediaLedger(drawing: ledger.drawing, thumbnails: ledger.thumbnails)

@@ -161,7 +161,13 @@ final class BuildStateTests: XCTestCase {
         let state = BuildState(paths: site.paths)
         let record = site.paths.state.appendingPathComponent("public.build")
         let (pages, mark) = (state.pages(), try XCTUnwrap(state.mark()))
+        // The digest the build kept (written a piece at a time) reads back as it was made.
+        let digest = try XCTUnwrap(state.digest())
+        XCTAssertFalse(digest.identities.isEmpty)
+        try state.save(pages: pages, digest: digest, mark: mark)
+        XCTAssertEqual(state.digest(), digest)
         try state.save(pages: pages, digest: nil, mark: nil)
+        XCTAssertNil(state.digest(), "none kept")
         XCTAssertNil(state.mark())
         try state.save(mark: mark)
         XCTAssertEqual(state.mark(), mark)

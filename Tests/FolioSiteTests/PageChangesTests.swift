@@ -239,5 +239,10 @@ final class PageChangesTests: XCTestCase {
         digest.identities = (0..<5_000).map { _ in random.next() }
         digest.listings = Dictionary(uniqueKeysWithValues: (0..<50).map { ("people/p\($0) é.html", random.next()) })
         XCTAssertEqual(SiteDigest.decode(digest.encoded()), digest)
+        // Written a piece at a time (`BuildState.stage(digest:)`): the same bytes, in more than one piece.
+        var pieces: [Data] = []
+        digest.encode { pieces.append(Data($0)) }
+        XCTAssertGreaterThan(pieces.count, 1)
+        XCTAssertEqual(pieces.reduce(Data(), +), digest.encoded())
     }
 }
