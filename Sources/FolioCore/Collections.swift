@@ -112,6 +112,27 @@ package final class MadeBeside<Value: Sendable>: @unchecked Sendable {
     }
 }
 
+/// A value passed on to the one that takes it, which then holds the only copy: a step's input
+/// is held by its caller until the step returns, so a large value in it is copied by any change
+/// made to it there (the photos a build leaves out of its pages).
+package final class Handover<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    package init(_ value: consuming Value) {
+        self.value = value
+    }
+
+    /// The value; taken once.
+    package func take() -> Value {
+        lock.withLock {
+            guard let value else { preconditionFailure("a value handed over was taken twice") }
+            self.value = nil
+            return value
+        }
+    }
+}
+
 extension String {
     package var nilIfEmpty: String? { isEmpty ? nil : self }
 

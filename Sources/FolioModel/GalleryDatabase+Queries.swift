@@ -42,28 +42,60 @@ public struct GallerySnapshot: Sendable {
     /// How many regions Top Regions shows.
     public var topRegionLimit = 50
 
+    /// A gallery of nothing.
+    public static let empty = GallerySnapshot(photos: [], regions: [], topRegions: [])
+
     /// The gallery without the photos `excluded` (those one build could not publish): the
     /// regions they leave without a photo go, and the photographer counts of the regions they
     /// were in are counted again from the photos that stay, so no page promises a photo that
     /// is not there. The model itself keeps them.
     public func excluding(_ excluded: Set<Int64>) -> GallerySnapshot {
-        let removed = photos.filter { excluded.contains($0.id) }
-        guard !removed.isEmpty else { return self }
+        filter { !excluded.contains($0.id) }
+    }
+
+    /// The gallery of the photos `keep` takes, as `excluding` makes it: a new array of those
+    /// alone, the whole never copied (an unlisted album's few photos out of a large library's).
+    public func filter(_ keep: (GalleryPhoto) -> Bool) -> GallerySnapshot {
+        guard let affected = regions(ofPhotosLeft: { !keep($0) }) else { return self }
         var copy = self
-        copy.photos = photos.filter { !excluded.contains($0.id) }
-        let affected = Set(removed.compactMap { $0.region?.id })
-        let photographers = Region.photographerCounts(copy.photos.compactMap { item in
+        copy.photos = photos.filter(keep)
+        copy.recount(affected)
+        return copy
+    }
+
+    /// `excluding(_:)` in place: a snapshot held nowhere else loses its photos without a copy
+    /// of the rest being made beside it.
+    public mutating func remove(_ excluded: Set<Int64>) {
+        guard !excluded.isEmpty, let affected = regions(ofPhotosLeft: { excluded.contains($0.id) }) else { return }
+        photos.removeAll { excluded.contains($0.id) }
+        recount(affected)
+    }
+
+    /// The regions of the photos `left` takes, nil when it takes none.
+    private func regions(ofPhotosLeft left: (GalleryPhoto) -> Bool) -> Set<Int64>? {
+        var any = false
+        var regions = Set<Int64>()
+        for item in photos where left(item) {
+            any = true
+            if let region = item.regionId { regions.insert(region) }
+        }
+        return any ? regions : nil
+    }
+
+    /// The regions as the photos now are, after some went: those left without a photo gone,
+    /// the photographers of the `affected` (those the photos that went were in) counted again.
+    private mutating func recount(_ affected: Set<Int64>) {
+        let photographers = Region.photographerCounts(photos.compactMap { item in
             item.region.flatMap { affected.contains($0.id) ? (region: $0.id, person: item.person.id) : nil }
         })
-        let lived = Set(copy.photos.compactMap { $0.region?.id })
-        copy.regions = regions.compactMap { region in
+        let lived = Set(photos.compactMap { $0.region?.id })
+        regions = regions.compactMap { region in
             guard lived.contains(region.id) else { return nil }
             var region = region
             if affected.contains(region.id) { region.photographerCount = photographers[region.id] ?? 0 }
             return region
         }
-        copy.topRegions = Array(copy.regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))
-        return copy
+        topRegions = Array(regions.filter { $0.photographerCount > 0 }.sorted(by: Region.morePopular).prefix(topRegionLimit))
     }
 }
 

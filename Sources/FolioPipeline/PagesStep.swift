@@ -81,8 +81,9 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
 /// The media files and tile folders a build's pages refer to, listed when the build is about to
 /// clear the rest out of `public/media/`: after the render step, whose peak they would add to.
 struct MediaInUse: Sendable {
-    /// The photos published (a protected album's images are only inside its encrypted pages).
-    var photos: [GalleryPhoto]
+    /// The photos published, each builder's (a protected album's images are only inside its
+    /// encrypted pages).
+    var photos: [[GalleryPhoto]]
     var names: MediaNames
     var unpublished: Set<Int64>
     /// Media that are not a photo's (the map's).
@@ -122,7 +123,7 @@ struct MediaInUse: Sendable {
         // beside the photo, without unpacking the photo (`GalleryPhoto`).
         let whole = prefixes.map { Set($0.compactMap { $0.utf8.count == 16 ? UInt64($0, radix: 16) : nil }) }
         var paths = PathHashes(files)
-        for part in photos.chunked(10_000) {
+        for part in photos.lazy.flatMap({ $0.chunked(10_000) }) {
             let named = Array(part).concurrentMap { item -> [UInt64] in
                 guard !unpublished.contains(item.id) else { return [] }
                 if let whole, let number = item.checksumAsNumber, !item.hasClip, !whole.contains(number) { return [] }
@@ -158,20 +159,22 @@ struct PagesStep: BuildStep {
     /// build's peak would feel.
     static let manifestBeside = 200_000
 
-    func run(_ input: (site: ConfiguredSite, plan: BuildPlan, images: MadeImages, passwords: [String: String]),
+    /// `photos`: the plan's snapshot, less the photos whose images failed, handed over
+    /// (`BuildPlan.takeSnapshot()`).
+    func run(_ input: (site: ConfiguredSite, plan: BuildPlan, photos: Handover<GallerySnapshot>, passwords: [String: String]),
              in run: BuildRun) async throws -> SitePages {
-        let (site, plan, images, passwords) = input
+        let (site, plan, passwords) = (input.site, input.plan, input.passwords)
+        var snapshot = input.photos.take()
         // The last build's state is read beside the builder's work on the model, not after it:
         // its digest, and its manifest. Past `manifestBeside` photos only the search index's part
         // of the manifest is read now, the rest once the search index is made (below).
         let state = site.state
         async let lastDigest = state.digest()
-        let whole = plan.snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
+        let whole = snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
         // And its search postings, which an edit changes in place, decoded while this core is
         // busy with the builder's indexes.
         let lastPostings = whole == nil ? nil : MadeBeside { state.search() }
-        let snapshot = plan.snapshot.excluding(images.failed)
         let names = plan.names
         let media = ImageLookup { names.media(of: $0) }
         var unpublished = Set<Int64>()
@@ -201,11 +204,9 @@ struct PagesStep: BuildStep {
             }
         }
         let hidden = unlistedPhotos.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
-        // The world the maps are drawn on, projected from the theme's outlines once per build.
-        let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
-        let builder = SiteBuilder(snapshot: snapshot.excluding(hidden), images: media, settings: site.settings, now: run.now,
-                                  language: site.language, basemap: basemap?.path)
-        var builders = [builder]
+        // Each unlisted album's photos taken out of the rest as a gallery of their own; then the
+        // listed site's, the rest, left in place.
+        var albumSnapshots: [(UnlistedAlbum, GallerySnapshot)] = []
         for album in unlisted {
             let own = unlistedPhotos[album] ?? []
             if album.lock != nil {
@@ -214,10 +215,17 @@ struct PagesStep: BuildStep {
                 unpublished.formUnion(own)
                 guard seals[album.folder] != nil else { continue }
             }
-            let others = Set(snapshot.photos.map(\.id)).subtracting(own)
-            let albumBuilder = SiteBuilder(snapshot: snapshot.excluding(others), images: media, settings: site.settings,
-                                           now: run.now, language: site.language, unlisted: album, mapInNavigation: builder.hasMap)
-            builders.append(albumBuilder)
+            albumSnapshots.append((album, snapshot.filter { own.contains($0.id) }))
+        }
+        let photoCount = snapshot.photos.count
+        snapshot.remove(hidden)
+        // The world the maps are drawn on, projected from the theme's outlines once per build.
+        let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
+        let builder = SiteBuilder(snapshot: consume snapshot, images: media, settings: site.settings, now: run.now,
+                                  language: site.language, basemap: basemap?.path)
+        let builders = [builder] + albumSnapshots.map { album, snapshot in
+            SiteBuilder(snapshot: snapshot, images: media, settings: site.settings, now: run.now, language: site.language,
+                        unlisted: album, mapInNavigation: builder.hasMap)
         }
         let routes = SiteRoutes(builders)
         let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
@@ -258,8 +266,8 @@ struct PagesStep: BuildStep {
         if whole == nil { _ = try await search.value }
         let previous = await whole?.value ?? state.pages()
         return SitePages(builders: builders, routes: routes, search: search, files: files,
-                         photos: snapshot.photos.count, unlisted: published, seals: seals,
-                         media: MediaInUse(photos: snapshot.photos, names: names, unpublished: unpublished, files: mapFiles),
+                         photos: photoCount, unlisted: published, seals: seals,
+                         media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
                          drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))
     }
 }

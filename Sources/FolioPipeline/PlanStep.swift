@@ -99,7 +99,8 @@ struct MediaNames: Sendable {
 
 /// What this build publishes, and what it must make to do so.
 struct BuildPlan: StepOutput {
-    /// The gallery as this build publishes it: the model without the photos that would not import.
+    /// The gallery as this build publishes it: the model without the photos that would not
+    /// import. Taken by the pages step (`takeSnapshot()`).
     var snapshot: GallerySnapshot
     var names: MediaNames
     var jobs: [PlannedJob]
@@ -118,6 +119,12 @@ struct BuildPlan: StepOutput {
     /// have fallen out of use (`MediaLedger.standing`). Nil when every name must be looked at
     /// (the last build's media are not known).
     var moved: Set<String>?
+
+    /// The snapshot, which the plan no longer holds: its taker holds the only copy.
+    mutating func takeSnapshot() -> GallerySnapshot {
+        defer { snapshot = .empty }
+        return snapshot
+    }
 
     /// The job `planned` is: what each of its photos misses, asked again (as the plan asked,
     /// of the same model and trees), together. Nil only for a plan without `making` (none
@@ -172,7 +179,9 @@ struct PlanStep: BuildStep {
         let last = await lastRead?.value
         // A photo's source is in its packed value: looked at only when some photo failed.
         let failed = imported.failed.isEmpty ? [] : full.photos.filter { imported.failed[$0.photo.source] != nil }.map(\.id)
-        let snapshot = full.excluding(Set(failed))
+        // Left out in place: a copy of the rest would be every photo twice.
+        full.remove(Set(failed))
+        let snapshot = consume full
         let names = MediaNames(site: site)
         let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         let thumbnails = try database.thumbnailTally()

@@ -94,6 +94,9 @@ public struct SiteBuild: Sendable {
         // then every page's route and the builders' lists, to its end, where its peak is.
         plan.jobs = []
         plan.restores = []
+        // The photos whose images failed are left out of the pages in place, not copied: a
+        // copy of the rest held beside the plan's would be every photo twice.
+        plan.snapshot.remove(images.failed)
         // The media ledger this build leaves is known once the images are made: written beside
         // the one in place and let go, not held through the pages, the render and the write (the
         // write step puts it in place with the site). Up to `PagesStep.manifestBeside` photos it
@@ -103,7 +106,10 @@ public struct SiteBuild: Sendable {
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
         plan.ledger.entries = [:]
         if plan.snapshot.photos.count > PagesStep.manifestBeside { _ = await staging.value }
-        var pages = try await steps.step(PagesStep(), (site, plan, images, passwords))
+        // The photos handed to the pages step, which holds the only copy from here: what it
+        // leaves out of its listed site (the unlisted albums' photos) is left out in place.
+        let photos = Handover(plan.takeSnapshot())
+        var pages = try await steps.step(PagesStep(), (site, plan, photos, passwords))
         let rendered = try await steps.step(RenderStep(), (site, pages))
         let pageCount = pages.routes.count
         pages.builders = []

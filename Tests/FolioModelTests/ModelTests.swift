@@ -193,6 +193,16 @@ final class ModelTests: XCTestCase {
         let snapshot = try database.snapshot()
         let gone = snapshot.photos.filter { ["content:2.jpg", "content:4.jpg"].contains($0.photo.source.text) }
         let view = snapshot.excluding(Set(gone.map(\.photo.id)))
+        // Left out in place, or the rest taken: the same gallery.
+        var inPlace = snapshot
+        inPlace.remove(Set(gone.map(\.photo.id)))
+        let taken = snapshot.filter { !gone.map(\.photo.id).contains($0.id) }
+        for other in [inPlace, taken] {
+            XCTAssertEqual(other.photos.map(\.id), view.photos.map(\.id))
+            XCTAssertEqual(other.regions, view.regions)
+            XCTAssertEqual(other.topRegions, view.topRegions)
+        }
+        XCTAssertEqual(snapshot.photos.count, 4, "the snapshot left out of is the same")
 
         try database.apply(ImportBatch(removals: [.content(path: "2.jpg"), .content(path: "4.jpg")]))
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: view.regions.map { ($0.name, $0.photographerCount) }), try counts())
