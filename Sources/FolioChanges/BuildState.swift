@@ -38,7 +38,7 @@ package struct BuildState {
     private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
     /// The page manifest a build leaves, written while the site is put in place (`stage(pages:)`).
     private var stagedPagesFile: URL { folder.appendingPathComponent(name + ".pages-next") }
-    /// The site digest a build leaves, written while the site is put in place (`stage(digest:)`).
+    /// The site digest a build leaves, written once its pages are laid out (`stage(digest:)`).
     private var stagedDigestFile: URL { folder.appendingPathComponent(name + ".site-next") }
     private var searchFile: URL { folder.appendingPathComponent(name + ".search") }
 
@@ -231,9 +231,9 @@ package struct BuildState {
         }
     }
 
-    /// Writes the site digest a build will leave, as it is encoded (never whole in memory), for
-    /// `save(stagedPages:stagedDigest:mark:)` to put in place once the site is. Returns the hash
-    /// of what was written.
+    /// Writes the site digest a build will leave beside the state in place, as it is encoded
+    /// (never whole in memory), for `save(stagedPages:stagedDigest:mark:)` to put in place once
+    /// the site is. Returns the hash of what was written.
     package func stage(digest: SiteDigest) throws -> String {
         try keeping {
             try disk.makeFolders(folder.path)

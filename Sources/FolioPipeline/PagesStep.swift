@@ -26,9 +26,11 @@ struct SitePages: StepOutput {
     var media: MediaInUse
     /// How pages are drawn: the theme, the settings, this Folio (`BuildMark.drawing`).
     var drawing: String
-    /// What the listed site's pages are made from, kept for the next build; and which of them a
-    /// change since the last build can touch (an unlisted album's are all looked at).
-    var digest: SiteDigest
+    /// What the listed site's pages are made from, kept for the next build: written beside the
+    /// state when the pages are laid out (`BuildState.stage(digest:)`), not held to the write
+    /// step; its hash, or why it could not be written.
+    var digest: Result<String, any Error>
+    /// Which pages a change since the last build can touch (an unlisted album's are all looked at).
     var changes: PageChanges
     /// The manifest the render step draws into, made from the last build's, whose pages and
     /// files are those of the site in place.
@@ -239,6 +241,9 @@ struct PagesStep: BuildStep {
         // The last build's photos, which its search index numbered; the rest of its digest let go.
         let lastIdentities = lastSite?.identities
         lastSite = nil
+        // This build's digest is written beside the state now, and let go: held, it would be
+        // at the search index's peak, and the render's.
+        let stagedDigest = Result { try state.stage(digest: consume digest) }
         let previousSearch = await lastSearch
         // The search index's photo shards and word files made again only where a photo's row or
         // words may differ or a photo came, went or moved, when the last build published one: the
@@ -268,6 +273,6 @@ struct PagesStep: BuildStep {
         return SitePages(builders: builders, routes: routes, search: search, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
-                         drawing: drawing, digest: digest, changes: changes, manifest: SharedManifest(last: previous))
+                         drawing: drawing, digest: stagedDigest, changes: changes, manifest: SharedManifest(last: previous))
     }
 }

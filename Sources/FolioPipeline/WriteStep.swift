@@ -44,11 +44,12 @@ struct WriteStep: BuildStep {
         let moved = MediaInUse.moved(since: input.trees, inUse: inUse, photos: input.moved)
         let stale = moved == nil ? [] : MediaInUse.stale(input.pages.media.files, since: input.trees)
         let keeping = moved?.isEmpty == true ? nil : input.pages.media.paths(among: moved)
-        // The state written on the other core while the site is put in place: the manifest and
-        // the digest beside the state in place, a piece at a time, to be put in their place after.
+        // The state written on the other core while the site is put in place: the manifest
+        // beside the state in place, a piece at a time, to be put in its place after with the
+        // digest the pages step wrote.
         let state = site.state
         let (manifest, digest) = (input.rendered.manifest, input.pages.digest)
-        async let staged = Result { (pages: try state.stage(pages: manifest), digest: try state.stage(digest: digest)) }
+        async let staged = Result { (pages: try state.stage(pages: manifest), digest: try digest.get()) }
         let swap = try output.commit(keepingMedia: keeping, among: moved, dropping: stale,
                                      pages: input.rendered.manifest.lastPaths)
         var issues: [BuildIssue] = []
