@@ -207,7 +207,7 @@ package struct PageManifest {
     package mutating func sort() {
         guard !isSorted else { return }
         bytes.withUnsafeBufferPointer { base in
-            rows.sort { a, b in
+            rows.sortWithoutScratch { a, b in
                 let order = Self.order(base, a, b)
                 return order != 0 ? order < 0 : a.start < b.start
             }

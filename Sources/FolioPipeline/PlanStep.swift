@@ -173,7 +173,7 @@ struct PlanStep: BuildStep {
         // photo.
         var full = (consume read).snapshot
         // In the order pages list them, sorted in place: the site's builder then shares this array.
-        full.photos.sort(by: SiteBuilder.newestFirst)
+        full.photos.sortWithoutScratch(by: SiteBuilder.newestFirst)
         // Kept in that order, for the next build (a shard, which writes no model, keeps none).
         if readWhole, site.lock != nil { database.keep(full.photos, revision: revision, at: kept) }
         let last = await lastRead?.value

@@ -13,6 +13,26 @@ final class CollectionsTests: XCTestCase {
         XCTAssertEqual([1, 2, 3].concurrentMap(minimum: 1) { $0 * 2 }, [2, 4, 6], "cut into more parts than it has elements")
     }
 
+    /// Sorted without scratch space, an array is what the standard library's stable sort makes
+    /// of it: any size, in order already or backwards, with many equal keys (kept in the order
+    /// they came) and with elements held by reference.
+    func testASortWithoutScratchIsTheStableSort() {
+        var random = SplitMix64(0x50_27)
+        for count in [0, 1, 2, 3, 17, 1_000, 65_537] {
+            let shuffled = (0..<count).map { at in (key: Int(random.next() % UInt64(max(count / 4, 1))), at: at, name: "photo \(at)") }
+            for values in [shuffled, shuffled.sorted { $0.at < $1.at }, shuffled.reversed()] {
+                var sorted = values
+                sorted.sortWithoutScratch { $0.key < $1.key }
+                let expected = values.sorted { $0.key < $1.key }
+                XCTAssertEqual(sorted.map(\.at), expected.map(\.at), "\(count)")
+                XCTAssertEqual(sorted.map(\.name), expected.map(\.name), "\(count)")
+            }
+        }
+        var letters = Array("folio gallery")
+        letters.sortWithoutScratch(by: >)
+        XCTAssertEqual(String(letters), "yroollligfea ")
+    }
+
     func testChunksCoverTheArrayInOrder() {
         let values = Array(0..<10)
         XCTAssertEqual(values.chunked(4).map(Array.init), [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]])
