@@ -159,6 +159,7 @@ extension SearchIndex {
             files = []
             var words = postings
             postings = SearchPostings(numbering: SearchNumbering(count: 0))
+            words.letGoOfWordTable()
             let unchanged = words.wordFiles(under: wordGroups, touched: touched) { key, value in
                 add(SearchIndex.wordName(key), "t", key, bytes: value)
             }

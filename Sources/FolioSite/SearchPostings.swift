@@ -64,11 +64,22 @@ package struct SearchPostings: Sendable {
 
     /// The word's number, given it the first time it is met.
     mutating func number(of word: String) -> Int {
+        if numbers.count == 0, !words.isEmpty {
+            let words = self.words
+            numbers = NumberTable(count: words.count) { words[$0] }
+        }
         if let known = numbers.number(of: word, key: { words[$0] }) { return known }
         words.append(word)
         numbers.insert(words.count - 1, for: word) { words[$0] }
         spans.append(Span(start: 0, count: 0))
         return words.count - 1
+    }
+
+    /// Lets go of the table that finds a word's number: once every photo is in, no word is
+    /// asked for again this build, and the table would be held beside the values as they are
+    /// put in their places (`wordFiles`). Made again should one be asked for (`number(of:)`).
+    mutating func letGoOfWordTable() {
+        numbers = NumberTable()
     }
 
     /// The next photo, by its number: the numbers of its words (`number(of:)`), in any order, any
