@@ -87,7 +87,7 @@ package struct MediaLedger: Sendable, Equatable {
         }
 
         private static func sort(_ items: inout [Item]) {
-            items.sort { $0.id < $1.id }
+            items.sortWithoutScratch { $0.id < $1.id }
             precondition(zip(items, items.dropFirst()).allSatisfy { $0.id < $1.id }, "an id set twice while the entries were out of order")
         }
 

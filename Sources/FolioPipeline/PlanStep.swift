@@ -244,6 +244,9 @@ struct PlanStep: BuildStep {
                                             videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
             }
         }
+        // Let go before the ledger is put in order: a large library's jobs by checksum would be
+        // held beside it.
+        jobIndex = [:]
         plan.ledger.entries.putInOrder()
         return plan
     }
