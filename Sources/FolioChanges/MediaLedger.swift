@@ -11,7 +11,7 @@ import Foundation
 /// checksums' names, old and new. The entries hold only while how media are named (`drawing`)
 /// and the model's thumbnails (`thumbnails`, a tally) are as they were; otherwise the next build
 /// plans every photo and sweeps every media file.
-package struct MediaLedger: Sendable, Equatable {
+package struct MediaLedger: Sendable, Equatable, LedgerFile {
     package var drawing: String
     package var thumbnails: String
     package var entries = Entries()
@@ -224,26 +224,14 @@ package struct MediaLedger: Sendable, Equatable {
         word == "-" || HexPrefix.packed(word).digits > 0
     }
 
-    /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
-    package func encoded() -> Data {
-        var file = LedgerWriter(heading: heading, capacity: entries.count * 64)
-        encode(into: &file)
-        return file.finish()
-    }
-
-    /// The same file handed to `write` a piece at a time (`BuildState.stage(media:)`): a large
-    /// library's ledger is never held as bytes beside the build's pages.
-    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var file = LedgerWriter(heading: heading, sink: write)
-        encode(into: &file)
-        file.finish()
-    }
-
-    private var heading: String {
+    package var ledgerHeading: String {
         "\(Self.heading)\ndrawing \(drawing)\nthumbnails \(thumbnails)\nphotos \(entries.count)\n"
     }
 
-    private func encode(into file: inout LedgerWriter) {
+    package var ledgerSize: Int { entries.count * 64 }
+
+    /// One line an entry, in the order of the photos' ids: "id digest renditions prefix clip".
+    package func writeLines(into file: inout LedgerWriter) {
         for item in entries.ordered {
             let (id, entry) = (item.id, item.entry)
             JSONText.appendDecimal(Int(id), to: &file.line)

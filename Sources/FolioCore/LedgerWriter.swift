@@ -47,3 +47,28 @@ package struct LedgerWriter {
         return data
     }
 }
+
+/// A build-state file written a line at a time: made whole (`encoded()`), or handed to a file
+/// being written a piece at a time (`encode(to:)`), so a large one is never held as bytes beside
+/// what it is written from. Both from its one `writeLines(into:)`.
+package protocol LedgerFile {
+    /// The lines before the entries.
+    var ledgerHeading: String { get }
+    /// About how many bytes the file has, for one made whole.
+    var ledgerSize: Int { get }
+    func writeLines(into file: inout LedgerWriter)
+}
+
+extension LedgerFile {
+    package func encoded() -> Data {
+        var file = LedgerWriter(heading: ledgerHeading, capacity: ledgerSize)
+        writeLines(into: &file)
+        return file.finish()
+    }
+
+    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        var file = LedgerWriter(heading: ledgerHeading, sink: write)
+        writeLines(into: &file)
+        file.finish()
+    }
+}

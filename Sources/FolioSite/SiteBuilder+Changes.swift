@@ -7,7 +7,7 @@ import Foundation
 /// change can touch (`SiteBuilder.changes(since:)`). Only those pages' keys are made again; the
 /// rest are the last build's, unlooked at, so a one-photo edit makes the keys of a few dozen
 /// pages, not of every page to compare them.
-package struct SiteDigest: Sendable, Equatable {
+package struct SiteDigest: Sendable, Equatable, LedgerFile {
     /// Everything pages show that is no photo's own: the albums as folders, the regions, the
     /// map, how pages are drawn (the theme, the settings, this Folio).
     var structure: UInt64
@@ -26,28 +26,15 @@ package struct SiteDigest: Sendable, Equatable {
 
     private static let heading = "folio-site-digest 3"
 
-    /// The digest as a file, made whole.
-    package func encoded() -> Data {
-        var file = LedgerWriter(heading: heading, capacity: cardDigests.count * 34 + (listings.count + places.count) * 64)
-        encode(into: &file)
-        return file.finish()
-    }
-
-    /// The same file handed to `write` a piece at a time (`BuildState.stage(digest:)`): a large
-    /// library's digest is never held as bytes beside the build's pages.
-    package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var file = LedgerWriter(heading: heading, sink: write)
-        encode(into: &file)
-        file.finish()
-    }
-
-    private var heading: String {
+    package var ledgerHeading: String {
         "\(Self.heading)\nstructure \(ContentHash.hexText(structure))\nmade \(Int64(made.timeIntervalSince1970.rounded(.down)))\n"
             + "cards \(cardDigests.count)\n"
     }
 
-    /// A line at a time (`LedgerWriter`), never made as one text and then copied.
-    private func encode(into file: inout LedgerWriter) {
+    package var ledgerSize: Int { cardDigests.count * 34 + (listings.count + places.count) * 64 }
+
+    /// A line a photo (its card digest and identity), then one for each listing and place.
+    package func writeLines(into file: inout LedgerWriter) {
         for (cardDigest, identity) in zip(cardDigests, identities) {
             ContentHash.appendHex(cardDigest, to: &file.line)
             file.line.append(0x20)
