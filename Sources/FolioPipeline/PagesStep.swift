@@ -1,3 +1,4 @@
+import CSystem
 import FolioChanges
 import FolioCore
 import FolioModel
@@ -256,6 +257,10 @@ struct PagesStep: BuildStep {
         // is made before the last build's manifest is read, so its postings and the manifest are
         // never held at once beside the render step.
         let (output, now) = (site.output, run.now)
+        // What laying out the site freed (the builders' scratch, the last build's digest) goes
+        // back to the system first: kept by the allocator, it would stay under the search
+        // index's postings at the step's peak.
+        folio_return_freed_memory()
         let search = Task {
             try await SearchFiles.make(builder, changed: changed, lastIdentities: lastIdentities,
                                        last: { await lastPostings?.take() ?? state.search() },

@@ -1,3 +1,4 @@
+import CSystem
 import FolioChanges
 import FolioCore
 import FolioImaging
@@ -201,6 +202,10 @@ struct PlanStep: BuildStep {
         }
         plan.lookedAt = looked.count
         guard !looked.isEmpty else { return plan }
+        // What reading the rows freed (their values, the statements' buffers) goes back to the
+        // system before the jobs are planned: kept by the allocator, it stays under what the
+        // plan then holds, at the plan's peak, until the step ends.
+        folio_return_freed_memory()
         // The thumbnails the model keeps, of the photos looked at when they are a few.
         let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].id } : nil
         let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
