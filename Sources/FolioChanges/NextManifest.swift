@@ -76,6 +76,14 @@ package struct NextManifest: Sendable {
         made[position / 64] & (1 << UInt64(position % 64)) != 0
     }
 
+    /// Room for a build of `pages` pages and files: the entries at paths the last build's
+    /// manifest does not have (a cold build's, all of them). Grown one page at a time instead,
+    /// a large site's paths were made again at twice their room near the render's end, a copy
+    /// of every path beside them.
+    package mutating func reserveCapacity(pages: Int) {
+        added.reserveCapacity(max(0, pages - base.count))
+    }
+
     /// Puts the entries added in order: done once this build has set its last.
     package mutating func finish() {
         added.sort()
@@ -153,6 +161,11 @@ package final class SharedManifest: @unchecked Sendable {
 
     package func set(_ path: String, _ entry: PageManifest.Entry) {
         writing { next.set(path, entry) }
+    }
+
+    /// `NextManifest.reserveCapacity(pages:)`.
+    package func reserveCapacity(pages: Int) {
+        writing { next.reserveCapacity(pages: pages) }
     }
 
     /// Sets a chunk's entries, each at the position `last(_:)` found for its path.
