@@ -11,9 +11,8 @@ extension Array {
 extension Array {
     /// Sorts as `sort(by:)` does (stably), without its scratch space for half the elements:
     /// the elements' positions are sorted (four bytes each), then each element is moved to its
-    /// place along the cycles they make. A million photos (`GalleryPhoto`) or pages' manifest
-    /// rows sorted by the standard library took tens of megabytes beside them, where a large
-    /// build's memory peaks.
+    /// place along the cycles they make. For arrays of large elements sorted where a large
+    /// build's memory peaks: a library's photos (`GalleryPhoto`), a manifest's rows.
     package mutating func sortWithoutScratch(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
         guard count > 1 else { return }
         precondition(count < Int32.max, "positions are four bytes")

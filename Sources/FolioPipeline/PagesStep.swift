@@ -16,6 +16,9 @@ struct SitePages: StepOutput {
     /// The search index's files, written (or being written, beside the render: see
     /// `PagesStep.manifestBeside`): the manifest's entries for them.
     var search: Task<[String: PageManifest.Entry], any Error>
+    /// How many files the search index has when it was made before the pages were laid out (a
+    /// large site's: `manifestBeside`), else 0: the render's manifest makes room for them too.
+    var searchFiles: Int
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
     var photos: Int
@@ -273,9 +276,9 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        if whole == nil { _ = try await search.value }
+        let searchFiles = whole == nil ? try await search.value.count : 0
         let previous = await whole?.value ?? state.pages()
-        return SitePages(builders: builders, routes: routes, search: search, files: files,
+        return SitePages(builders: builders, routes: routes, search: search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
                          drawing: drawing, digest: stagedDigest, changes: changes, manifest: SharedManifest(last: previous))

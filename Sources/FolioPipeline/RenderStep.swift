@@ -74,7 +74,9 @@ struct RenderStep: BuildStep {
         // Ranges of the routes, not copies of them.
         let chunks = stride(from: 0, to: routes.count, by: chunkSize).map { $0..<min($0 + chunkSize, routes.count) }
         // Each chunk's pages go into the manifest as the chunk is done, not held for all of them.
-        values.manifest.reserveCapacity(pages: routes.count)
+        // Room for every page, and for the search index's files when they are known: set after
+        // the pages, they would otherwise outgrow a large site's room at the render's end.
+        values.manifest.reserveCapacity(pages: routes.count + values.searchFiles)
         let drawn = DrawnPages(values.manifest)
         // The builders, held here once: asked through `values` whether each route may differ,
         // the listed site's builder would be copied whole for each.
