@@ -56,7 +56,7 @@ public struct GallerySnapshot: Sendable {
     /// The gallery of the photos `keep` takes, as `excluding` makes it: a new array of those
     /// alone, the whole never copied (an unlisted album's few photos out of a large library's).
     public func filter(_ keep: (GalleryPhoto) -> Bool) -> GallerySnapshot {
-        guard let affected = regions(ofPhotosLeft: { !keep($0) }) else { return self }
+        guard let affected = regions(ofPhotosLeftOut: { !keep($0) }) else { return self }
         var copy = self
         copy.photos = photos.filter(keep)
         copy.recount(affected)
@@ -66,16 +66,16 @@ public struct GallerySnapshot: Sendable {
     /// `excluding(_:)` in place: a snapshot held nowhere else loses its photos without a copy
     /// of the rest being made beside it.
     public mutating func remove(_ excluded: Set<Int64>) {
-        guard !excluded.isEmpty, let affected = regions(ofPhotosLeft: { excluded.contains($0.id) }) else { return }
+        guard !excluded.isEmpty, let affected = regions(ofPhotosLeftOut: { excluded.contains($0.id) }) else { return }
         photos.removeAll { excluded.contains($0.id) }
         recount(affected)
     }
 
-    /// The regions of the photos `left` takes, nil when it takes none.
-    private func regions(ofPhotosLeft left: (GalleryPhoto) -> Bool) -> Set<Int64>? {
+    /// The regions of the photos `leftOut` takes, nil when it takes none.
+    private func regions(ofPhotosLeftOut leftOut: (GalleryPhoto) -> Bool) -> Set<Int64>? {
         var any = false
         var regions = Set<Int64>()
-        for item in photos where left(item) {
+        for item in photos where leftOut(item) {
             any = true
             if let region = item.regionId { regions.insert(region) }
         }
