@@ -68,16 +68,18 @@ extension PublicOutput {
     /// (a site restored from a copy holds copies) is linked again, or the two trees would keep
     /// two of every media file from then on. Tile folders are linked under a scratch name first,
     /// so a kill mid-way leaves no half pyramid under a name that says it is complete.
+    /// `public/`'s names are read one at a time and each looked for in the next tree, neither
+    /// folder listed whole: a large library's are millions of names.
     func linkMissingMedia() throws {
         let published = destinationPath + "/media"
         let media = nextPath + "/media"
         guard access(published, F_OK) == 0 else { return }
         try disk.makeFolders(media)
-        let have = Set(Self.names(in: media, where: { _ in true }))
-        for name in Self.names(in: published, where: { $0 != "tiles" }) {
+        try Self.forEachName(in: published) { name in
+            guard name != "tiles" else { return }
             let (source, target) = (published + "/" + name, media + "/" + name)
-            if have.contains(name) {
-                guard !Self.isSameFile(source, target) else { continue }
+            if Self.exists(target) {
+                guard !Self.isSameFile(source, target) else { return }
                 try makeWay(target)
             }
             try share(source, target)
@@ -86,15 +88,21 @@ extension PublicOutput {
         guard access(publishedTiles, F_OK) == 0 else { return }
         let tiles = media + "/tiles"
         try disk.makeFolders(tiles)
-        let haveTiles = Set(Self.names(in: tiles, where: { _ in true }))
-        for name in Self.names(in: publishedTiles, where: { !$0.hasSuffix(".partial") }) {
+        try Self.forEachName(in: publishedTiles) { name in
+            guard !name.hasSuffix(".partial") else { return }
             let (source, target) = (publishedTiles + "/" + name, tiles + "/" + name)
-            if haveTiles.contains(name) {
-                guard !Self.isSameTree(source, target) else { continue }
+            if Self.exists(target) {
+                guard !Self.isSameTree(source, target) else { return }
                 try disk.removeTree(target)
             }
             try linkPyramid(source, target)
         }
+    }
+
+    /// Whether anything is at `path`, a link that leads nowhere included.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     /// Whether `a` and `b` are one file (two links to it).

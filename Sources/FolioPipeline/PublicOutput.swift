@@ -342,14 +342,22 @@ public final class PublicOutput: @unchecked Sendable {
     /// media folder, listed whole (`contentsOfDirectory`), would be held at the end of the build,
     /// at its peak. Nothing when the folder will not open.
     static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = LocalFileAccess.name(of: entry)
-            if name != ".", name != "..", picked(name) { names.append(name) }
+        forEachName(in: folder) { name in
+            if picked(name) { names.append(name) }
         }
         return names
+    }
+
+    /// Hands each name in `folder` to `body` as it is read, none held: a large library's media
+    /// folder has two names or more for each photo. Nothing when the folder will not open.
+    static func forEachName(in folder: String, _ body: (String) throws -> Void) rethrows {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = LocalFileAccess.name(of: entry)
+            if name != ".", name != ".." { try body(name) }
+        }
     }
 
     /// Deletes every page, asset and folder of the next tree that this build did not make (the
