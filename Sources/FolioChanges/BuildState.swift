@@ -33,6 +33,7 @@ package struct BuildState {
     private var pagesFile: URL { folder.appendingPathComponent(name + ".pages") }
     private var digestFile: URL { folder.appendingPathComponent(name + ".site") }
     private var treesFile: URL { folder.appendingPathComponent(name + ".trees") }
+    private var stagedTreesFile: URL { folder.appendingPathComponent(name + ".trees-next") }
     private var mediaFile: URL { folder.appendingPathComponent(name + ".media") }
     /// The media ledger a build leaves, written before the site is put in place (`stage(media:)`).
     private var stagedMediaFile: URL { folder.appendingPathComponent(name + ".media-next") }
@@ -132,8 +133,7 @@ package struct BuildState {
     /// Where the output folder and the tree beside it (`next`) differ, as the last build left
     /// them; nil unless both are the very folders it left, under the manifest it kept.
     package func trees(next: URL) -> TreeLedger? {
-        guard let record = record(), let data = try? Data(contentsOf: treesFile),
-              let ledger = try? JSONDecoder().decode(TreeLedger.self, from: data),
+        guard let record = record(), let stream = LedgerStream(path: treesFile.path), let ledger = TreeLedger.decode(from: stream),
               ledger.pages == record.pages, ledger.next == Self.identity(of: next) else { return nil }
         return ledger
     }
@@ -170,7 +170,10 @@ package struct BuildState {
         try keeping {
             try rename(stagedMediaFile, to: mediaFile)
             ledger.media = media
-            try disk.writeFile(try JSONEncoder().encode(ledger), to: treesFile.path, atomically: true)
+            // Written beside the one in place, then put in its place: a large one is handed to
+            // the file a piece at a time, never held whole.
+            _ = try write(stagedTreesFile) { write in ledger.encode(to: write) }
+            try rename(stagedTreesFile, to: treesFile)
         }
     }
 
@@ -302,14 +305,15 @@ package struct BuildState {
 }
 
 /// How the published site and the tree beside it differ after a build (`PublicOutput`): every
-/// other path is one file in both. Kept in the build state beside the manifest it goes with.
-package struct TreeLedger: Codable, Equatable {
+/// other path is one file in both. Kept in the build state beside the manifest it goes with, a
+/// path to a line: after a build that drew every page of a large site, it names each of them.
+package struct TreeLedger: Sendable, LedgerFile {
     /// The manifest's hash: a ledger speaks for the state it was saved with, no other.
     package var pages: String
     /// The tree beside the output (its device and inode).
     package var next: String
     /// The pages, files, media files and tile folders ("media/tiles/…/") the last build wrote or deleted.
-    package var differing: [String]
+    package var differing: PathSet
     /// The hash of the photos' media ledger kept beside it (`MediaLedger`).
     package var media: String?
     /// What decides the media the pages refer to besides each photo's own (`MediaInUse.digest(drawing:)`):
@@ -318,12 +322,71 @@ package struct TreeLedger: Codable, Equatable {
     /// The media files in use that are not a photo's (the map's), sorted.
     package var others: [String]?
 
-    package init(pages: String, next: String, differing: [String], media: String? = nil, inUse: UInt64? = nil, others: [String]? = nil) {
+    package init(pages: String, next: String, differing: PathSet, media: String? = nil, inUse: UInt64? = nil, others: [String]? = nil) {
         self.pages = pages
         self.next = next
         self.differing = differing
         self.media = media
         self.inUse = inUse
         self.others = others
+    }
+
+    private static let heading = "folio-trees 2"
+
+    /// The fields a line each ("-" for none), the map's files after their count, then the count
+    /// of the paths that differ.
+    package var ledgerHeading: String {
+        var lines = [Self.heading, "pages \(pages)", "next \(next)", "media \(media ?? "-")", "in-use \(inUse.map(String.init) ?? "-")",
+                     "others \(others.map { String($0.count) } ?? "-")"]
+        lines += others ?? []
+        lines.append("differing \(differing.count)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    package var ledgerSize: Int { differing.count * 48 }
+
+    /// A line each path that differs, then "end": a file cut short, even within its last path, is no ledger.
+    package func writeLines(into file: inout LedgerWriter) {
+        for path in differing {
+            file.line.append(contentsOf: path.utf8)
+            file.endLine()
+        }
+        file.line.append(contentsOf: "end".utf8)
+        file.endLine()
+    }
+
+    /// Nil for anything but a ledger this Folio wrote whole: the next build then looks at every
+    /// file. A path with a line break in it reads as two lines, one more than counted: nil too.
+    package static func decode(from stream: LedgerStream) -> TreeLedger? {
+        func field(_ label: String) -> String? {
+            guard let line = stream.line(), line.hasPrefix(label + " ") else { return nil }
+            return String(line.dropFirst(label.count + 1))
+        }
+        func count(_ text: String) -> Int? {
+            Int(text).flatMap { $0 >= 0 && $0 <= stream.size ? $0 : nil }
+        }
+        guard stream.line() == Substring(heading), let pages = field("pages"), let next = field("next"), let media = field("media"),
+              let inUse = field("in-use"), let othersCount = field("others") else { return nil }
+        var ledger = TreeLedger(pages: pages, next: next, differing: PathSet(), media: media == "-" ? nil : media)
+        if inUse != "-" {
+            guard let number = UInt64(inUse) else { return nil }
+            ledger.inUse = number
+        }
+        if othersCount != "-" {
+            guard let others = count(othersCount) else { return nil }
+            ledger.others = []
+            for _ in 0..<others {
+                guard let line = stream.line() else { return nil }
+                ledger.others?.append(String(line))
+            }
+        }
+        guard let differing = field("differing").flatMap(count) else { return nil }
+        ledger.differing.reserveCapacity(differing)
+        for _ in 0..<differing {
+            guard let line = stream.line() else { return nil }
+            ledger.differing.insert(String(line))
+        }
+        guard stream.line() == "end", stream.atEnd, stream.failure == nil else { return nil }
+        return ledger
     }
 }

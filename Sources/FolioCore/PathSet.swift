@@ -92,6 +92,30 @@ public struct PathSet: Sendable, ExpressibleByArrayLiteral {
     }
 }
 
+extension PathSet: Sequence {
+    /// The paths, in the order they were first inserted.
+    public struct Iterator: IteratorProtocol {
+        fileprivate let set: PathSet
+        fileprivate var number = 0
+
+        public mutating func next() -> String? {
+            guard number < set.starts.count else { return nil }
+            defer { number += 1 }
+            return set.path(number)
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(set: self) }
+
+    public var underestimatedCount: Int { count }
+
+    private func path(_ number: Int) -> String {
+        let start = Int(starts[number])
+        let end = number + 1 < starts.count ? Int(starts[number + 1]) : bytes.count
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+}
+
 /// A set of paths known by a 64-bit hash of each, sorted: 8 bytes a path, where a `PathSet`
 /// holds its bytes. It says yes to a path not in it only when that path's hash is one of theirs
 /// (for the largest sites, a chance in some ten million million): use it for what is kept, never

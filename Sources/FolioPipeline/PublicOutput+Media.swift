@@ -135,7 +135,7 @@ extension PublicOutput {
     /// Gives the next tree `public/`'s version of each of these media files and tile folders
     /// ("media/tiles/…/"), or none where `public/` has none: the media the last build made or
     /// deleted, where alone the trees differ.
-    func bringMediaInStep(_ paths: Set<String>) throws {
+    func bringMediaInStep(_ paths: [String]) throws {
         for relative in paths.sorted() {
             let isTiles = relative.hasSuffix("/")
             let name = isTiles ? String(relative.dropLast()) : relative

@@ -15,7 +15,7 @@ extension PublicOutput {
 
     /// Deals with a twin an earlier build left, and says whether this build is a cold one that
     /// makes a twin: neither `public/` nor the next tree there, and no ledger of them.
-    func takeOverTwin(differing: Set<String>?) throws -> Bool {
+    func takeOverTwin(differing: PathSet?) throws -> Bool {
         let leftover = access(twinPath, F_OK) == 0
         let published = access(destinationPath, F_OK) == 0
         let hasNext = access(nextPath, F_OK) == 0

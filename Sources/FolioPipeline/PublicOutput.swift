@@ -28,12 +28,13 @@ public final class PublicOutput: @unchecked Sendable {
     /// Whether a path is among the pages the caller made without noting them (`made`).
     private var vouched: (@Sendable (String) -> Bool)?
     /// Where the two trees may differ, as the last build left them; nil when that is not known,
-    /// and every file is looked at.
-    var differing: Set<String>?
+    /// and every file is looked at. After a build that drew every page of a large site, a path
+    /// for each (`PathSet`: its bytes, not a string of its own).
+    var differing: PathSet?
     /// Where this build made the next tree differ from `public/`: what it wrote, and what it
     /// deleted. Nil on a cold build, which needs no list (and a large one could not hold it):
     /// beside its new site it leaves the twin, one file with it at every path, or no tree at all.
-    var changed: Set<String>? = []
+    var changed: PathSet? = []
     /// The third tree a cold build links each file it makes into (`PublicOutput+Twin`); nil on
     /// every other build. Set when the build prepares, before any file is made.
     var twin: String?
@@ -66,7 +67,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// Makes the next tree ready for a build: only once the build knows it has something to do,
     /// as emptying the pages of the site before and listing every media file cost more than all
     /// of a build that finds nothing changed.
-    public func prepare(differing: Set<String>? = nil) throws {
+    public func prepare(differing: PathSet? = nil) throws {
         self.differing = differing
         let parent = destination.deletingLastPathComponent()
         let name = destination.lastPathComponent
@@ -306,7 +307,7 @@ public final class PublicOutput: @unchecked Sendable {
 
     /// Where the trees differ once the new site is in place: what this build wrote into the
     /// next tree and what it deleted from it (`TreeLedger`); nil after a cold build.
-    public var changedPaths: Set<String>? {
+    public var changedPaths: PathSet? {
         lock.lock()
         defer { lock.unlock() }
         return changed
@@ -410,7 +411,7 @@ public final class PublicOutput: @unchecked Sendable {
     /// As `removeUnmade`, when the next tree is known to hold the pages of `public/` (`pages`,
     /// the last build's manifest) and the paths where the two differ: those of them this build
     /// did not make are deleted, each folder left empty with them, and nothing else is looked at.
-    func removeUnmade(knowing pages: some Sequence<String>, differing: Set<String>) throws {
+    func removeUnmade(knowing pages: some Sequence<String>, differing: PathSet) throws {
         lock.lock()
         defer { lock.unlock() }
         // Each path once, without a set of all of a large site's pages: the few removed

@@ -86,7 +86,7 @@ public struct SiteBuild: Sendable {
         // and the write, where the build's peak is.
         var media: Task<MediaLedger?, Never>? = Task { trees.flatMap(state.media(of:)) }
         try state.dropTrees()
-        try site.output.prepare(differing: trees.map { Set($0.differing) })
+        try site.output.prepare(differing: trees?.differing)
         var plan = try await steps.step(PlanStep(), (site, imported, media))
         media = nil
         let images = try await steps.step(ImagesStep(), (site, plan))

@@ -61,7 +61,7 @@ struct WriteStep: BuildStep {
             // Only where what was published is known: its pages, by the manifest; or where a
             // cold build's twin is the next tree, one file with the new site at every path.
             if !input.rendered.manifest.lastIsEmpty || output.twinIsNext,
-               let differing = output.twinIsNext ? [] : output.changedPaths?.sorted(),
+               let differing = output.twinIsNext ? PathSet() : output.changedPaths,
                let pages = state.pagesHash(), let next = BuildState.identity(of: output.next) {
                 try state.save(trees: TreeLedger(pages: pages, next: next, differing: differing, inUse: inUse,
                                                   others: input.pages.media.files.sorted()),

@@ -133,6 +133,40 @@ final class ManifestAndLedgerTests: XCTestCase {
         }
     }
 
+    /// The ledger of where the trees differ names a path to a line: every page of a large site
+    /// after a build that drew them all, written and read a piece at a time.
+    func testTheTreesLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() throws {
+        let paths = ["index.html", "a b/c d.html", "café/été.html", "日本/京都.html", "media/tiles/0123/", "-"]
+            + (0..<5_000).map { "photos/p\($0).html" }
+        let ledger = TreeLedger(pages: "0123456789abcdef", next: "2049:77", differing: PathSet(paths), media: "fedcba9876543210",
+                                inUse: 42, others: ["media/map-places-0123456789ab.js", "media/world-ba9876543210.svg"])
+        let written = ledger.encoded()
+        var streamed = Data()
+        ledger.encode { streamed.append(contentsOf: $0) }
+        XCTAssertEqual(streamed, written, "written a piece at a time: the same bytes")
+        XCTAssertGreaterThan(written.count, 1 << 16, "in more than one piece")
+        func read(_ data: Data) -> TreeLedger? { TreeLedger.decode(from: LedgerStream(bytes: data)) }
+        let back = try XCTUnwrap(read(written))
+        XCTAssertEqual(Array(back.differing), paths, "each path, in the order written")
+        XCTAssertEqual([back.pages, back.next, back.media], [ledger.pages, ledger.next, ledger.media])
+        XCTAssertEqual(back.inUse, 42)
+        XCTAssertEqual(back.others, ledger.others)
+        // Fields it may lack: none, not an empty one.
+        let bare = try XCTUnwrap(read(TreeLedger(pages: "p", next: "n", differing: []).encoded()))
+        XCTAssertNil(bare.media)
+        XCTAssertNil(bare.inUse)
+        XCTAssertNil(bare.others)
+        XCTAssertEqual(bare.differing.count, 0)
+        XCTAssertEqual(try XCTUnwrap(read(TreeLedger(pages: "p", next: "n", differing: [], others: []).encoded())).others, [])
+        // Cut short anywhere, a line more than counted (a path with a line break in it), or the
+        // JSON an older Folio wrote: not a ledger (the next build looks at every file).
+        for cut in [1, 20, written.count / 2, written.count - 6, written.count - 2] {
+            XCTAssertNil(read(written.prefix(cut)), "cut at \(cut)")
+        }
+        XCTAssertNil(read(TreeLedger(pages: "p", next: "n", differing: ["a\nb.html"]).encoded()))
+        XCTAssertNil(read(Data(#"{"pages":"p","next":"n","differing":[]}"#.utf8)))
+    }
+
     func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
         var random = SplitMix64(0x1ED6_E125)
         var ledger = MediaLedger(drawing: "0123456789abcdef", thumbnails: "200000 5000050000.0 200001")

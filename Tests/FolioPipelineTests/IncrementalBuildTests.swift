@@ -1,6 +1,7 @@
 @testable import FolioModel
 @testable import FolioPipeline
 import FolioChanges
+import FolioCore
 import FolioTestSupport
 import Foundation
 import XCTest
@@ -84,7 +85,7 @@ final class IncrementalBuildTests: XCTestCase {
     func checkTreesInStep(_ site: TestSite, _ context: String) throws -> Int? {
         let file = site.root.appendingPathComponent("folio-state/public.trees")
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        let ledger = try JSONDecoder().decode(TreeLedger.self, from: Data(contentsOf: file))
+        let ledger = try XCTUnwrap(LedgerStream(path: file.path).flatMap(TreeLedger.decode(from:)), "\(context): the ledger does not read")
         let differing = Set(ledger.differing)
         let published = inodes(site.publicFolder)
         let next = inodes(site.root.appendingPathComponent(".public.next"))

@@ -118,7 +118,7 @@ final class PublicOutputTests: XCTestCase {
         try output.write(Data("a 3".utf8), to: "a.html")
         XCTAssertTrue(output.reuse("b.html"))
         try output.commit(keepingMedia: [], pages: ["a.html", "b.html"])
-        XCTAssertEqual(output.changedPaths, ["a.html"], "gone.html is in neither tree now")
+        XCTAssertEqual(output.changedPaths.map { Set($0) }, ["a.html"], "gone.html is in neither tree now")
         XCTAssertEqual(files("public"), ["a.html": "a 3", "b.html": "b 1"])
         XCTAssertEqual(files(".public.next"), ["a.html": "a 2", "b.html": "b 1"])
     }
@@ -138,7 +138,7 @@ final class PublicOutputTests: XCTestCase {
         XCTAssertTrue(output.reuse("b.html"))
         try output.writeMedia(Data("jpeg".utf8), to: "media/c.jpg")
         try output.commit(keepingMedia: ["media/c.jpg"])
-        XCTAssertEqual(output.changedPaths, ["a.html", "media/c.jpg"])
+        XCTAssertEqual(output.changedPaths.map { Set($0) }, ["a.html", "media/c.jpg"])
         XCTAssertFalse(output.twinIsNext)
     }
     func testAPageWhereAnOlderSiteHadAFolderAndAFolderWhereItHadAPage() throws {
