@@ -175,7 +175,10 @@ struct PagesStep: BuildStep {
         // its digest, and its manifest. Past `manifestBeside` photos only the search index's part
         // of the manifest is read now, the rest once the search index is made (below).
         let state = site.state
-        async let lastDigest = state.digest()
+        // Taken, not awaited as an `async let`, whose result the task holds to the step's end:
+        // the last digest (a card digest and an identity for each photo) is let go once the
+        // changes are known, before the search index is made, where the step's peak is.
+        let lastDigest = MadeBeside { state.digest() }
         let whole = snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
         // And its search postings, which an edit changes in place, decoded while this core is
@@ -240,7 +243,7 @@ struct PagesStep: BuildStep {
         let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },
                                            { builder.digest(drawing: drawing) })
         try checked.get()
-        var lastSite = await lastDigest
+        var lastSite = await lastDigest.take()
         let changes = builder.changes(since: lastSite, to: digest)
         // The last build's photos, which its search index numbered; the rest of its digest let go.
         let lastIdentities = lastSite?.identities
