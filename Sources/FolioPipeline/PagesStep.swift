@@ -245,9 +245,6 @@ struct PagesStep: BuildStep {
         try checked.get()
         var lastSite = await lastDigest.take()
         let changes = builder.changes(since: lastSite, to: digest)
-        // The last build's photos, which its search index numbered; the rest of its digest let go.
-        let lastIdentities = lastSite?.identities
-        lastSite = nil
         // This build's digest is written beside the state now, and let go: held, it would be
         // at the search index's peak, and the render's.
         let stagedDigest = Result { try state.stage(digest: consume digest) }
@@ -257,6 +254,10 @@ struct PagesStep: BuildStep {
         // rest are its files, taken over as they are.
         let searchPublished = previousSearch[SearchIndex.folder + "meta.js"] != nil
         let changed = searchPublished ? changes.photoPositions : nil
+        // The last build's photos, which its search index numbered, kept only when that index is
+        // updated (`changed`); the rest of its digest let go.
+        let lastIdentities = changed == nil ? nil : lastSite?.identities
+        lastSite = nil
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
         // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
