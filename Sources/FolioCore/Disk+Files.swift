@@ -63,7 +63,7 @@ extension Disk {
             throw DiskFailure(errno, path)
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            for name in Self.names(in: path) { try removeTree(path + "/" + name) }
+            for name in LocalFileAccess.names(in: path) { try removeTree(path + "/" + name) }
             guard removeFolder(path) == 0 || errno == ENOENT else { throw DiskFailure(errno, path) }
         } else {
             guard unlink(path) == 0 || errno == ENOENT else { throw DiskFailure(errno, path) }
@@ -100,15 +100,4 @@ extension Disk {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The names in a folder but "." and ".."; none when it will not open.
-    static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = LocalFileAccess.name(of: entry)
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
 }

@@ -293,6 +293,25 @@ public struct LocalFileAccess: FileAccess {
         String(cString: namePointer(of: entry))
     }
 
+    /// Hands each name in `folder` but "." and ".." to `body` as `readdir` reads it, none held:
+    /// a large library's media folder has two names or more for each photo. None when the
+    /// folder will not open.
+    package static func forEachName(in folder: String, _ body: (String) throws -> Void) rethrows {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = name(of: entry)
+            if name != ".", name != ".." { try body(name) }
+        }
+    }
+
+    /// The names in `folder` but "." and ".."; none when it will not open.
+    package static func names(in folder: String) -> [String] {
+        var names: [String] = []
+        forEachName(in: folder) { names.append($0) }
+        return names
+    }
+
     public func realPath(_ url: URL) -> String {
         if let resolved = realpath(url.path, nil) {
             defer { free(resolved) }

@@ -75,7 +75,7 @@ extension PublicOutput {
         let media = nextPath + "/media"
         guard access(published, F_OK) == 0 else { return }
         try disk.makeFolders(media)
-        try Self.forEachName(in: published) { name in
+        try LocalFileAccess.forEachName(in: published) { name in
             guard name != "tiles" else { return }
             let (source, target) = (published + "/" + name, media + "/" + name)
             if Self.exists(target) {
@@ -88,7 +88,7 @@ extension PublicOutput {
         guard access(publishedTiles, F_OK) == 0 else { return }
         let tiles = media + "/tiles"
         try disk.makeFolders(tiles)
-        try Self.forEachName(in: publishedTiles) { name in
+        try LocalFileAccess.forEachName(in: publishedTiles) { name in
             guard !name.hasSuffix(".partial") else { return }
             let (source, target) = (publishedTiles + "/" + name, tiles + "/" + name)
             if Self.exists(target) {

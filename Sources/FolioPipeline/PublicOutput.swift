@@ -344,21 +344,10 @@ public final class PublicOutput: @unchecked Sendable {
     /// at its peak. Nothing when the folder will not open.
     static func names(in folder: String, where picked: (String) -> Bool) -> [String] {
         var names: [String] = []
-        forEachName(in: folder) { name in
+        LocalFileAccess.forEachName(in: folder) { name in
             if picked(name) { names.append(name) }
         }
         return names
-    }
-
-    /// Hands each name in `folder` to `body` as it is read, none held: a large library's media
-    /// folder has two names or more for each photo. Nothing when the folder will not open.
-    static func forEachName(in folder: String, _ body: (String) throws -> Void) rethrows {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = LocalFileAccess.name(of: entry)
-            if name != ".", name != ".." { try body(name) }
-        }
     }
 
     /// Deletes every page, asset and folder of the next tree that this build did not make (the

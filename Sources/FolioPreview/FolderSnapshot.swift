@@ -31,7 +31,7 @@ struct FolderSnapshot: Equatable, Sendable {
         guard lstat(path, &info) == 0 else { return }
         if info.st_mode & S_IFMT == S_IFDIR {
             // Hidden names are no content, but `.nomedia`, which says what else is none.
-            for name in Self.names(in: path) where (name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia) && !name.hasSuffix("~") {
+            for name in LocalFileAccess.names(in: path) where (name.utf8.first != UInt8(ascii: ".") || name == FileEntry.nomedia) && !name.hasSuffix("~") {
                 add(path + "/" + name, skipping: skipped)
             }
             return
@@ -43,21 +43,6 @@ struct FolderSnapshot: Equatable, Sendable {
             if stat(path, &target) == 0 { info = target }
         }
         files[path] = Signature(size: Int64(info.st_size), modified: Self.nanoseconds(info), inode: UInt64(info.st_ino))
-    }
-
-    private static func names(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     private static func nanoseconds(_ info: stat) -> Int64 {
