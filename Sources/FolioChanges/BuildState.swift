@@ -177,15 +177,16 @@ package struct BuildState {
         }
     }
 
-    /// The search index's postings as some build last wrote them, with the mark of the word
-    /// files they were written as (`SearchFiles.digest(of:in:)`): they describe the site in place
-    /// only when its manifest's word files have that mark. Nil when there are none to read.
-    package func search() -> (postings: SearchPostings, files: UInt64)? {
-        LedgerStream(path: searchFile.path).flatMap(SearchPostings.decode(from:))
+    /// The search index's postings as some build last wrote them, read up to their first part
+    /// (the rest as they are used, `KeptPostings.nextPart()`), with the mark of the word files
+    /// they were written as (`KeptPostings.files`): they describe the site in place only when
+    /// its manifest's word files have that mark. Nil when there are none to read.
+    package func search() -> KeptPostings? {
+        LedgerStream(path: searchFile.path).flatMap(KeptPostings.init(from:))
     }
 
     /// Keeps the search index's postings (`search()`), written as the word files of `files`.
-    package func save(search postings: SearchPostings, files: UInt64) throws {
+    package func save(search postings: MadePostings, files: UInt64) throws {
         try keeping {
             try disk.makeFolders(folder.path)
             let scratch = folder.appendingPathComponent(name + ".search-next")

@@ -181,9 +181,6 @@ struct PagesStep: BuildStep {
         let lastDigest = MadeBeside { state.digest() }
         let whole = snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
-        // And its search postings, which an edit changes in place, decoded while this core is
-        // busy with the builder's indexes.
-        let lastPostings = whole == nil ? nil : MadeBeside { state.search() }
         let names = plan.names
         let media = ImageLookup { names.media(of: $0) }
         var unpublished = Set<Int64>()
@@ -269,9 +266,8 @@ struct PagesStep: BuildStep {
         // index's postings at the step's peak.
         folio_return_freed_memory()
         let search = Task {
-            try await SearchFiles.make(builder, changed: changed, lastIdentities: lastIdentities,
-                                       last: { await lastPostings?.take() ?? state.search() },
-                                       state: state, output: output, previous: previousSearch, now: now)
+            try SearchFiles.make(builder, changed: changed, lastIdentities: lastIdentities,
+                                 state: state, output: output, previous: previousSearch, now: now)
         }
         var files = builder.feed().map { [$0] } ?? []
         if builder.hasMap {

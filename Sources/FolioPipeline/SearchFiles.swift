@@ -22,48 +22,49 @@ final class SearchFiles: @unchecked Sendable {
     /// Writes the index of `builder`'s photos (numbered by `SiteBuilder.searchNumbering`, worked
     /// out here, on the index's own core), and keeps its postings in `state`. When only the photos
     /// at `changed` may be found by other words or show other rows (nil when any may), and the
-    /// state's postings (`last`, asked only then: `state.search()`, or read before) are those of
-    /// the word files in place, the index is the last one updated
-    /// (`SiteBuilder.searchMoves`): the photos that changed, came, went or moved taken out and put
-    /// back, and only their shards and the word files of their words made (and the identifier
-    /// buckets, when any came, went or moved); the last build's photos are found by position, or
-    /// by identity (`lastIdentities`, the last site digest's). The rest are the last build's files,
-    /// taken over. Otherwise (postings kept by a build that failed after keeping them, say) every
-    /// file is made, and only those that differ from the last build's are written. Returns the
-    /// manifest's entries for its files; throws what stopped one being written.
+    /// state's postings (`state.search()`, read only then) are those of the word files in place,
+    /// the index is the last one updated (`SiteBuilder.searchMoves`): the photos that changed,
+    /// came, went or moved taken out and put back, a part of the postings at a time, and only
+    /// their shards and the word files of their words made (and the identifier buckets, when any
+    /// came, went or moved); the last build's photos are found by position, or by identity
+    /// (`lastIdentities`, the last site digest's). The rest are the last build's files, taken
+    /// over. Otherwise (postings kept by a build that failed after keeping them, say, or cut
+    /// short) every file is made, and only those that differ from the last build's are written.
+    /// Returns the manifest's entries for its files; throws what stopped one being written.
     static func make(_ builder: SiteBuilder, changed: Set<Int>?, lastIdentities: [UInt64]?,
-                     last: () async -> (postings: SearchPostings, files: UInt64)?,
-                     state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) async throws -> [String: PageManifest.Entry] {
+                     state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
         var files = SearchFiles(output: output, previous: previous, now: now)
-        // A whole index's words wait, as the photos come, in a file beside the model.
+        // A whole index's words wait, as the photos come, in a file beside the model, and its
+        // postings' parts once made.
         let spill = state.folder.path
-        var index: SearchIndex
+        var updated: SearchIndex?
         let numbering = builder.searchNumbering()
-        // Handed over, not copied: a large library's postings are large, and updated in place.
-        if let changed, let (postings, digest) = await last(), Self.digest(of: postings, in: { previous[$0] }) == digest,
-           let moves = builder.searchMoves(since: postings, lastIdentities: lastIdentities, changed: changed, numbering: numbering) {
-            index = builder.searchIndex(updating: moves, last: consume postings, numbering: numbering, emit: files.write)
+        if let changed, let last = state.search(), Self.digest(of: last.writtenFiles, in: { previous[$0] }) == last.files,
+           let moves = builder.searchMoves(since: last, lastIdentities: lastIdentities, changed: changed, numbering: numbering) {
+            updated = builder.searchIndex(updating: moves, last: last, numbering: numbering, emit: files.write, spillingInto: spill)
+        }
+        let made: SearchIndex
+        if let updated, updated.kept.allSatisfy({ output.reuse($0) }) {
+            made = updated
         } else {
-            index = builder.searchIndex(numbering: numbering, emit: files.write, spillingInto: spill)
-        }
-        if index.kept.contains(where: { !output.reuse($0) }) {
-            // A file the last build made (the pages step saw it in the manifest) is not there to
-            // take over: every one is made.
+            // No update, or one that could not read the last postings whole, or found a file the
+            // last build made (the pages step saw it in the manifest) not there to take over:
+            // every file is made.
             files = SearchFiles(output: output, previous: previous, now: now)
-            index = builder.searchIndex(numbering: numbering, emit: files.write, spillingInto: spill)
+            made = builder.searchIndex(numbering: numbering, emit: files.write, spillingInto: spill)
         }
-        let entries = try files.finish(kept: index.kept)
-        if let postings = index.postings, let digest = Self.digest(of: postings, in: { entries[$0] }) {
+        let entries = try files.finish(kept: made.kept)
+        if let postings = made.postings, let digest = Self.digest(of: postings.writtenFiles, in: { entries[$0] }) {
             try state.save(search: postings, files: digest)
         }
         return entries
     }
 
-    /// One number for the files `postings` were written as (`SearchPostings.writtenFiles`): each
+    /// One number for the files postings were written as (`KeptPostings.writtenFiles`): each
     /// one's checksum as `manifest` has it. Nil when one is not in it.
-    package static func digest(of postings: SearchPostings, in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
+    package static func digest(of written: [String], in manifest: (String) -> PageManifest.Entry?) -> UInt64? {
         var checksums: [UInt64] = []
-        for path in postings.writtenFiles {
+        for path in written {
             guard let entry = manifest(path), !entry.isPage else { return nil }
             checksums.append(entry.checksum)
         }

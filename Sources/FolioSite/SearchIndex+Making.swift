@@ -17,16 +17,18 @@ extension SearchIndex {
         let makesBuckets: Bool
         /// Where each file goes as it is made; nil to hold them all in the index made.
         let emit: ((File) -> Void)?
-        /// The word files to make, by the shard keys of their words, when the postings were the
-        /// last build's, updated (`SearchPostings.replace`): the rest are its files; nil for all.
-        private let wordGroups: Set<String>?
-        /// The words whose photos changed, in an update: a file of the groups above that holds
-        /// none of them is the last build's too.
-        private let touched: Set<Int>?
+        /// The last build's postings and what changes in them, in an update (the photos' words
+        /// are not added, `add(position:record:)`); nil for a whole index.
+        private var update: Update?
+        /// How many parts the postings are made in (an update's: as many as the last build's).
+        private let parts: Int
+        /// Where the postings' parts wait, once made, to be kept (`MadePostings`).
+        private let folder: String?
         private var kept: [String] = []
         /// The position of the photo to come next: the last in the site's order (the oldest,
         /// the lowest number) first.
         private var next: Int
+        /// A whole index's words, as its photos come.
         var postings: SearchPostings
         private var files: [File] = []
         /// The rows of the shard being made (`shard`), in the order of their numbers.
@@ -36,33 +38,34 @@ extension SearchIndex {
         /// The identifier of the photo at each position.
         private let identifiers: (Int) -> String
 
-        /// Every file. `folder`: where the postings' words, as photos come, wait to be put in order
-        /// (`SearchPostings`).
+        /// Every file, the postings in `parts` parts. `folder`: where the postings' words, as
+        /// photos come, wait to be put in order (`SearchPostings`), and their parts once made.
         init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, emit: ((File) -> Void)? = nil,
-             spillingInto folder: String? = nil) {
+             spillingInto folder: String? = nil, parts: Int = 1) {
             self.init(numbering: numbering, identifiers: identifiers, remaking: nil, makesBuckets: true, emit: emit,
-                      postings: SearchPostings(numbering: numbering, spillingInto: folder.map { PackedStore(spillingInto: $0) }),
-                      touched: nil)
+                      postings: SearchPostings(spillingInto: folder.map { PackedStore(spillingInto: $0) }, parts: parts), update: nil,
+                      parts: parts, folder: folder)
         }
 
-        /// The index of photos whose words are all in `postings` already (an update): they come
-        /// as rows alone (`add(position:record:)`), and only the word files of the `touched` words
-        /// are made, and the identifier buckets when `makesBuckets`.
+        /// The index of photos whose words are in the last build's postings, or in `update.put`:
+        /// they come as rows alone (`add(position:record:)`), and only the word files of the
+        /// words whose photos changed are made, and the identifier buckets when `makesBuckets`.
         init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>, makesBuckets: Bool,
-             emit: ((File) -> Void)?, updated postings: consuming SearchPostings, touched: Set<Int>) {
+             emit: ((File) -> Void)?, spillingInto folder: String?, updating update: Update) {
             self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, makesBuckets: makesBuckets, emit: emit,
-                      postings: postings, touched: touched)
+                      postings: SearchPostings(), update: update, parts: update.last.parts, folder: folder)
         }
 
         private init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, makesBuckets: Bool,
-                     emit: ((File) -> Void)?, postings: SearchPostings, touched: Set<Int>?) {
+                     emit: ((File) -> Void)?, postings: SearchPostings, update: Update?, parts: Int, folder: String?) {
             self.numbering = numbering
             self.identifiers = identifiers
             self.remaking = remaking
             self.makesBuckets = makesBuckets
             self.emit = emit
-            self.wordGroups = touched.map(postings.groups(of:))
-            self.touched = touched
+            self.update = update
+            self.parts = parts
+            self.folder = folder
             self.postings = postings
             next = numbering.count - 1
             bucketCount = SearchIndex.bucketCount(for: numbering.count)
@@ -149,24 +152,53 @@ extension SearchIndex {
             }
         }
 
-        /// The index, with the lists of `sequences` (each its photos' positions, in the list's order).
-        mutating func finish(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex {
+        /// The whole index (`init(numbering:identifiers:emit:spillingInto:parts:)`), with the
+        /// lists of `sequences`.
+        mutating func finishWhole(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex {
+            guard update == nil, let index = finish(sequences: sequences) else {
+                preconditionFailure("a whole index is made from the photos alone")
+            }
+            return index
+        }
+
+        /// The index, with the lists of `sequences` (each its photos' positions, in the list's
+        /// order); nil when a part of the last build's postings, in an update, cannot be read.
+        mutating func finish(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex? {
             precondition(next == -1, "the search index was given \(numbering.count - 1 - next) of \(numbering.count) photos")
             flushShard()
-            // Word files first, as the index always wrote them; then the shards made so far. Each
-            // added as it is made (the postings taken out of `self` meanwhile, not copied).
+            // Word files first, as the index always wrote them, a part of the postings at a time;
+            // then the shards made so far.
             let shards = files
             files = []
-            var words = postings
-            postings = SearchPostings(numbering: SearchNumbering(count: 0))
-            words.letGoOfWordTable()
-            let unchanged = words.wordFiles(under: wordGroups, touched: touched) { key, value in
-                add(SearchIndex.wordName(key), "t", key, bytes: value)
-            }
-            postings = words
-            if let wordGroups {
-                kept += postings.keys.filter { !wordGroups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
-                kept += unchanged.map(SearchIndex.wordFile)
+            var made = MadePostings(numbering: numbering, parts: parts, spillingInto: folder)
+            if var update {
+                self.update = nil
+                for number in 0..<parts {
+                    guard var part = update.last.nextPart() else { return nil }
+                    let count = parts
+                    let holds = { (word: String) in SearchPostings.part(of: word, parts: count) == number }
+                    let touched = part.replace(update.taken, with: update.put.map { photo in
+                        (photo.number, photo.words.filter(holds).map { part.number(of: $0) }, photo.title.filter(holds).map { part.number(of: $0) })
+                    })
+                    part.letGoOfWordTable()
+                    let groups = part.groups(of: touched)
+                    let unchanged = part.wordFiles(under: groups, touched: touched) { key, value in
+                        add(SearchIndex.wordName(key), "t", key, bytes: value)
+                    }
+                    kept += part.keys.filter { !groups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
+                    kept += unchanged.map(SearchIndex.wordFile)
+                    made.add(part)
+                }
+            } else {
+                // The postings taken out of `self`, not copied, and let go of a part at a time.
+                var words = postings
+                postings = SearchPostings()
+                words.letGoOfWordTable()
+                for number in 0..<parts {
+                    var part = words.take(part: number)
+                    part.wordFiles { key, value in add(SearchIndex.wordName(key), "t", key, bytes: value) }
+                    made.add(part)
+                }
             }
             files += shards
             if makesBuckets {
@@ -185,12 +217,20 @@ extension SearchIndex {
             let meta = "{\"version\":3,\"photos\":\(numbering.count),\"shard\":\(SearchNumbering.slots),\"buckets\":\(bucketCount),"
                 + "\"fields\":" + SearchRecord.schema + ","
                 + "\"pages\":" + SearchIndex.pages + ","
-                + "\"keys\":[" + postings.keys.map { JSONText.string($0) }.joined(separator: ",") + "]}"
+                + "\"keys\":[" + made.keys.map { JSONText.string($0) }.joined(separator: ",") + "]}"
             add("meta.js", "meta", "", meta)
-            var index = SearchIndex(files: files, photoCount: numbering.count, wordCount: postings.wordCount)
+            var index = SearchIndex(files: files, photoCount: numbering.count, wordCount: made.wordCount)
             index.kept = kept
-            index.postings = postings
+            index.postings = made
             return index
         }
+    }
+
+    /// What an update changes in the last build's postings (`last`): the photos numbered
+    /// `taken` taken out, and `put` put in, each with its words and its title's.
+    struct Update {
+        var last: KeptPostings
+        var taken: Set<Int>
+        var put: [(number: Int, words: [String], title: [String])]
     }
 }

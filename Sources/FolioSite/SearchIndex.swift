@@ -50,6 +50,15 @@ public struct SearchIndex: Sendable {
     static let wordFileBudget = 32 * 1024
     /// Identifiers per bucket the bucket count aims at.
     static let identifiersPerBucket = 64
+    /// Photos per part of the postings (`SearchPostings.part(of:parts:)`) the part count aims
+    /// at: a part is all a build holds of them at once.
+    static let photosPerPart = 50_000
+
+    /// How many parts the postings of `photos` photos are made in: one for a small site, and at
+    /// most 64 (each part looks through every word, and through the word files' keys, once).
+    package static func parts(photos: Int) -> Int {
+        min(64, max(1, photos / photosPerPart))
+    }
 
     /// The files made, unless they were handed on as they were made (`Making.emit`).
     public var files: [File]
@@ -59,8 +68,8 @@ public struct SearchIndex: Sendable {
     public var kept: [String] = []
     public var photoCount: Int
     public var wordCount: Int
-    /// Its words and their photos, for the build state (`SearchPostings`).
-    package var postings: SearchPostings?
+    /// Its words and their photos, to keep in the build state (`KeptPostings`).
+    package var postings: MadePostings?
 
     static func wordName(_ key: String) -> String { "t-\(SearchText.fileName(forKey: key)).js" }
     static func shardName(_ shard: Int) -> String { "p-\(shard).js" }
@@ -83,7 +92,7 @@ public struct SearchIndex: Sendable {
         let identifiers = entries.map(\.id)
         var making = Making(numbering: numbering ?? SearchNumbering(count: entries.count), identifiers: { identifiers[$0] })
         for entry in entries.reversed() { making.add(entry) }
-        self = making.finish(sequences: [])
+        self = making.finishWhole(sequences: [])
     }
 
     init(files: [File], photoCount: Int, wordCount: Int) {
@@ -157,19 +166,22 @@ extension SiteBuilder {
 
     /// The search index of every photo, numbered by `numbering` (this site's). With `emit`, each
     /// file is handed to it as it is made, and the index holds none. With `folder`, the photos'
-    /// words wait in a file there until every photo has come, not in memory.
+    /// words wait in a file there until every photo has come, not in memory, and so do the parts
+    /// of its postings as they are finished. `parts`: how many parts the postings are made and
+    /// kept in (`SearchPostings.part(of:parts:)`), by default as many as the photos call for.
     package func searchIndex(numbering: SearchNumbering? = nil, emit: ((SearchIndex.File) -> Void)? = nil,
-                             spillingInto folder: String? = nil) -> SearchIndex {
+                             spillingInto folder: String? = nil, parts: Int? = nil) -> SearchIndex {
         let ordered = self.ordered
         let numbering = numbering ?? searchNumbering()
-        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, emit: emit, spillingInto: folder)
-        var wording = SearchWording(builder: self)
+        var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, emit: emit, spillingInto: folder,
+                                        parts: parts ?? SearchIndex.parts(photos: ordered.count))
+        var wording = SearchWording<Int>(builder: self)
         for position in ordered.indices.reversed() {
             let item = ordered[position]
-            let words = wording.words(of: item, into: &making.postings)
+            let words = wording.words(of: item) { making.postings.number(of: $0) }
             making.add(position: position, words: words.all, title: words.title, record: record(item, title: words.titleText))
         }
-        return making.finish(sequences: unlisted == nil ? sequences() : [])
+        return making.finishWhole(sequences: unlisted == nil ? sequences() : [])
     }
 
     /// What the last build's index (`postings`) must take out and put back to be this one's,
@@ -178,7 +190,7 @@ extension SiteBuilder {
     /// paired with the last build's by position when they are in the same order, else by
     /// identity (`lastIdentities`, in the order the postings numbered them); nil when neither
     /// pairs them.
-    package func searchMoves(since postings: SearchPostings, lastIdentities: [UInt64]?, changed: Set<Int>,
+    package func searchMoves(since postings: KeptPostings, lastIdentities: [UInt64]?, changed: Set<Int>,
                              numbering: SearchNumbering) -> SearchMoves? {
         let last = postings.photoNumbers
         var moves = SearchMoves(taken: [], put: [], renumbered: false)
@@ -215,36 +227,37 @@ extension SiteBuilder {
     /// The search index of these photos, made from the last build's (`last`, its postings) when
     /// only the photos at `changed` may be found by other words or show other rows, and the
     /// photos are in the same order as then: as `searchIndex(updating:…)` makes it.
-    package func searchIndex(changing changed: Set<Int>, last postings: consuming SearchPostings, numbering: SearchNumbering? = nil,
-                             emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
+    package func searchIndex(changing changed: Set<Int>, last postings: KeptPostings, numbering: SearchNumbering? = nil,
+                             emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex? {
         let numbering = numbering ?? searchNumbering()
         guard let moves = searchMoves(since: postings, lastIdentities: nil, changed: changed, numbering: numbering) else {
             preconditionFailure("the last build's postings are of \(postings.photoCount) photos in another order, not of these \(ordered.count)")
         }
-        return searchIndex(updating: moves, last: consume postings, numbering: numbering, emit: emit)
+        return searchIndex(updating: moves, last: postings, numbering: numbering, emit: emit)
     }
 
     /// The search index made from the last build's (`last`, its postings) by `moves`: the
-    /// photos taken out of the postings and put back as they are now, and only the photo shards
-    /// they were or are in, the word files of the words they had or have, and the identifier
-    /// buckets when any photo came, went or moved, are made; the rest are the last build's files
-    /// (`SearchIndex.kept`).
-    package func searchIndex(updating moves: SearchMoves, last postings: consuming SearchPostings, numbering: SearchNumbering,
-                             emit: ((SearchIndex.File) -> Void)? = nil) -> SearchIndex {
-        var wording = SearchWording(builder: self)
-        var photos: [(number: Int, words: [Int], title: [Int])] = []
+    /// photos taken out of the postings and put back as they are now, a part of the postings at
+    /// a time, and only the photo shards they were or are in, the word files of the words they
+    /// had or have, and the identifier buckets when any photo came, went or moved, are made; the
+    /// rest are the last build's files (`SearchIndex.kept`). Nil when a part of `last` cannot be
+    /// read: the files made by then are some of this index's, and the rest are not made.
+    package func searchIndex(updating moves: SearchMoves, last postings: KeptPostings, numbering: SearchNumbering,
+                             emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex? {
+        var wording = SearchWording<String>(builder: self)
+        var photos: [(number: Int, words: [String], title: [String])] = []
         var titles: [Int: String] = [:]
         for position in moves.put {
-            let words = wording.words(of: ordered[position], into: &postings)
+            let words = wording.words(of: ordered[position]) { $0 }
             photos.append((numbering[position], words.all, words.title))
             titles[position] = words.titleText
         }
-        let touched = postings.replace(moves.taken, with: photos, numberedAs: numbering)
         // The shards the photos are in now, and those they were in, which others may still be in.
         let shards = Set(moves.put.map(numbering.shard(of:))).union(moves.taken.map(SearchNumbering.shard(ofNumber:)))
         let ordered = self.ordered
         var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, remaking: shards,
-                                        makesBuckets: moves.renumbered, emit: emit, updated: consume postings, touched: touched)
+                                        makesBuckets: moves.renumbered, emit: emit, spillingInto: folder,
+                                        updating: SearchIndex.Update(last: postings, taken: moves.taken, put: photos))
         for position in ordered.indices.reversed() {
             guard shards.contains(numbering.shard(of: position)) else {
                 making.add(position: position, record: nil)
@@ -272,31 +285,31 @@ extension SiteBuilder {
 }
 
 /// How search finds a photo: the words of its title, of its own text (`Photo.searchedText`: its
-/// description, tags and lens), and of its person, place, region and albums, numbered in the postings
-/// being made. Names recur on thousands of photos: each is cut into words, and its words numbered,
-/// once a build.
-struct SearchWording {
+/// description, tags and lens), and of its person, place, region and albums, each as `Word`: a
+/// word's number in the postings being made, or the word itself. Names recur on thousands of
+/// photos: each is cut into words, and its words numbered, once a build.
+struct SearchWording<Word> {
     let builder: SiteBuilder
-    private var known: [String: [Int]] = [:]
-    private var albumWords: [String: [Int]] = [:]
+    private var known: [String: [Word]] = [:]
+    private var albumWords: [String: [Word]] = [:]
 
     init(builder: SiteBuilder) {
         self.builder = builder
     }
 
-    /// The photo's words and its title's (numbers in `postings`), and its title.
-    mutating func words(of item: GalleryPhoto, into postings: inout SearchPostings) -> (all: [Int], title: [Int], titleText: String) {
-        func shared(_ text: String) -> [Int] {
+    /// The photo's words and its title's, each as `word` makes it of its text, and its title.
+    mutating func words(of item: GalleryPhoto, _ word: (String) -> Word) -> (all: [Word], title: [Word], titleText: String) {
+        func shared(_ text: String) -> [Word] {
             if let words = known[text] { return words }
-            let words = SearchText.words(text).map { postings.number(of: $0) }
+            let words = SearchText.words(text).map(word)
             known[text] = words
             return words
         }
         let photo = item.photo
         let title = PhotoText.title(photo, builder.language)
-        let titleWords = SearchText.words(title).map { postings.number(of: $0) }
+        let titleWords = SearchText.words(title).map(word)
         var words = titleWords
-        photo.searchedText(prose: { words += SearchText.words($0).map { postings.number(of: $0) } },
+        photo.searchedText(prose: { words += SearchText.words($0).map(word) },
                            named: { words += shared($0) })
         // No one named is found by the language's word for them, as the feed names them.
         let person = item.person.isUnknown ? builder.language.say(.personUnknown) : item.person.name

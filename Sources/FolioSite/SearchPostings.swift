@@ -2,20 +2,12 @@ import FolioCore
 import Foundation
 
 /// The search index's words, each with the photos that have it: what its word files (`t-<key>.js`)
-/// hold. A build keeps it in the build state (`BuildState.search`), so the next one, when its photos
-/// are numbered as before (`SearchNumbering`), takes out and puts back only the photos that
-/// changed, and remakes only the word files of the words they had or have, rather than work out
-/// every photo's words and write every word file again.
+/// hold; all of an index's words, or one part of them (`part(of:parts:)`). A build keeps them in
+/// the build state a part at a time (`KeptPostings`), so the next one, when its photos are numbered
+/// as before (`SearchNumbering`), takes out and puts back only the photos that changed, and
+/// remakes only the word files of the words they had or have, rather than work out every photo's
+/// words and write every word file again.
 package struct SearchPostings: Sendable {
-    /// The number of each photo indexed, by its position in the order they were numbered in
-    /// (`SearchNumbering.numbers`), and the hash of their identities in that order
-    /// (`SearchNumbering.order`): which photo had which number, for the next build to take out
-    /// the photos that went or moved.
-    package private(set) var photoNumbers: [Int32]
-    package private(set) var order: UInt64
-
-    /// The photos indexed.
-    package var photoCount: Int { photoNumbers.count }
     /// Each word, by its number (the order words were first met in: files are sorted by word).
     private(set) var words: [String] = []
     /// Each word's photos, one word after the other (`spans`, by the word's number): `number * 2 + 1`
@@ -29,13 +21,17 @@ package struct SearchPostings: Sendable {
     /// are put in order, so neither every photo's pairs nor the values twice are held at once.
     private var pending: [(word: UInt32, value: UInt32)] = []
     private let pendingLimit: Int
-    /// The pairs added before any was put in order, a record each `pendingLimit` of them, in
-    /// a file beside the model (`PackedStore`): read back twice to put them in their places,
-    /// once to count each word's photos and once to place them.
+    /// The pairs added before any was put in order, in a file beside the model (`PackedStore`):
+    /// a record for each part's (`take(part:)`) every `pendingLimit` pairs, read back twice to put
+    /// them in their places, once to count each word's photos and once to place them.
     private var spilled: PackedStore?
-    private var spilledRecords: [Int] = []
+    private var spilledRecords: [[Int]]
     /// Each word's number, by the word (`words` holds them).
     private var numbers = NumberTable()
+    /// How many parts the words are taken in (`take(part:)`), and each word's part by its number
+    /// (`part(of:parts:)`, where there is more than one).
+    private let parts: Int
+    private var partOfWord: [UInt16] = []
     /// The keys of the word files, sorted, as they were last cut (`SearchIndex.cut`).
     private(set) var keys: [String] = []
 
@@ -48,18 +44,27 @@ package struct SearchPostings: Sendable {
 
     /// The words some photo has.
     var wordCount: Int {
-        precondition(pending.isEmpty && spilledRecords.isEmpty, "the postings are read before their photos are put in order")
+        precondition(pending.isEmpty && !hasSpilled, "the postings are read before their photos are put in order")
         return spans.reduce(0) { $0 + ($1.count == 0 ? 0 : 1) }
     }
 
+    private var hasSpilled: Bool { spilledRecords.contains { !$0.isEmpty } }
+
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
     /// spills to a file), half a megabyte at a time; or are put in order `1 << 20` words at a
-    /// time where there is none (each time, the values made again).
-    init(numbering: SearchNumbering, spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) {
-        photoNumbers = numbering.numbers
-        order = numbering.order
+    /// time where there is none (each time, the values made again). Their words are taken in
+    /// `parts` parts.
+    init(spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil, parts: Int = 1) {
         self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
         spilled = store
+        self.parts = parts
+        spilledRecords = Array(repeating: [], count: parts)
+    }
+
+    /// The part, of `parts`, that a word is kept in: its shard key's (`SearchText.shardKey`),
+    /// so the words of a word file, and of a group of them, are in one part.
+    static func part(of word: String, parts: Int) -> Int {
+        parts == 1 ? 0 : Int(ContentHash.hash(SearchText.shardKey(word)) % UInt64(parts))
     }
 
     /// The word's number, given it the first time it is met.
@@ -70,6 +75,7 @@ package struct SearchPostings: Sendable {
         }
         if let known = numbers.number(of: word, key: { words[$0] }) { return known }
         words.append(word)
+        if parts > 1 { partOfWord.append(UInt16(Self.part(of: word, parts: parts))) }
         numbers.insert(words.count - 1, for: word) { words[$0] }
         spans.append(Span(start: 0, count: 0))
         return words.count - 1
@@ -93,13 +99,35 @@ package struct SearchPostings: Sendable {
         }
         guard pending.count >= pendingLimit else { return }
         if let spilled, values.isEmpty {
-            spilledRecords.append(spilled.append { record in
-                pending.withUnsafeBytes { record.bytes.append(contentsOf: $0) }
-            })
-            pending.removeAll(keepingCapacity: true)
+            spill(into: spilled)
         } else {
             putInOrder()
         }
+    }
+
+    /// The pairs pending written to `store`, a record for each part's, each in the order they came.
+    private mutating func spill(into store: PackedStore) {
+        var byPart = pending
+        // Where each part's pairs start: counted, then each pair put at its part's next place.
+        var starts = [Int](repeating: 0, count: parts + 1)
+        if parts > 1 {
+            for pair in pending { starts[Int(partOfWord[Int(pair.word)]) + 1] += 1 }
+            for part in 0..<parts { starts[part + 1] += starts[part] }
+            var next = starts
+            for pair in pending {
+                let part = Int(partOfWord[Int(pair.word)])
+                byPart[next[part]] = pair
+                next[part] += 1
+            }
+        } else {
+            starts[1] = pending.count
+        }
+        for part in 0..<parts where starts[part] < starts[part + 1] {
+            spilledRecords[part].append(store.append { record in
+                byPart[starts[part]..<starts[part + 1]].withUnsafeBytes { record.bytes.append(contentsOf: $0) }
+            })
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// The pairs spilled and those pending since, put in their places among no others: each
@@ -107,23 +135,10 @@ package struct SearchPostings: Sendable {
     private mutating func placeSpilled() {
         guard let store = spilled else { return }
         spilled = nil
-        guard !spilledRecords.isEmpty else { return }
+        guard hasSpilled else { return }
         precondition(values.isEmpty, "pairs spilled after some were put in order")
-        store.seal()
-        func each(_ body: (_ word: Int, _ value: UInt32) -> Void) {
-            for record in spilledRecords {
-                store.withRecord(at: record) { bytes in
-                    let pairs = bytes.count / MemoryLayout<(UInt32, UInt32)>.stride
-                    for at in 0..<pairs {
-                        let pair = bytes.loadUnaligned(fromByteOffset: at * MemoryLayout<(UInt32, UInt32)>.stride, as: (UInt32, UInt32).self)
-                        body(Int(pair.0), pair.1)
-                    }
-                }
-            }
-            for (word, value) in pending { body(Int(word), value) }
-        }
         var counts = [UInt32](repeating: 0, count: spans.count)
-        each { word, _ in counts[word] += 1 }
+        forEachSpilled(in: store) { word, _ in counts[word] += 1 }
         var start: UInt32 = 0
         for word in spans.indices {
             spans[word] = Span(start: start, count: 0)
@@ -131,11 +146,74 @@ package struct SearchPostings: Sendable {
         }
         counts = []
         values = [UInt32](repeating: 0, count: Int(start))
-        each { word, value in
+        forEachSpilled(in: store) { word, value in
             values[Int(spans[word].start + spans[word].count)] = value
             spans[word].count += 1
         }
-        (pending, spilledRecords) = ([], [])
+        (pending, spilledRecords) = ([], Array(repeating: [], count: parts))
+    }
+
+    /// Each pair spilled into `store`, then each pending, of one part or all: each word's in the
+    /// order they were added.
+    private func forEachSpilled(in store: PackedStore, part: Int? = nil, _ body: (_ word: Int, _ value: UInt32) -> Void) {
+        store.seal()
+        for record in part.map({ spilledRecords[$0] }) ?? Array(spilledRecords.joined()) {
+            store.withRecord(at: record) { bytes in
+                let pairs = bytes.count / MemoryLayout<(UInt32, UInt32)>.stride
+                for at in 0..<pairs {
+                    let pair = bytes.loadUnaligned(fromByteOffset: at * MemoryLayout<(UInt32, UInt32)>.stride, as: (UInt32, UInt32).self)
+                    body(Int(pair.0), pair.1)
+                }
+            }
+        }
+        for (word, value) in pending where part == nil || parts == 1 || Int(partOfWord[Int(word)]) == part {
+            body(Int(word), value)
+        }
+    }
+
+    /// The words of part `part` (`part(of:parts:)`) with their photos in order, numbered among
+    /// themselves in the order they were first met. Parts are taken in turn, from the first, once
+    /// every photo is in: only one part's photos are ever in their places at once (where they
+    /// were spilled, each part's read back alone); the last part taken leaves these postings empty.
+    mutating func take(part: Int) -> SearchPostings {
+        precondition(part >= 0 && part < parts, "part \(part) of \(parts)")
+        var taken = SearchPostings()
+        // Each word's number in the part, by its number here; -1 for another part's.
+        var local = [Int32](repeating: -1, count: words.count)
+        for number in words.indices where parts == 1 || partOfWord[number] == part {
+            local[number] = Int32(taken.words.count)
+            taken.words.append(words[number])
+        }
+        let store = hasSpilled ? spilled : nil
+        if store == nil { putInOrder() }
+        var counts = [UInt32](repeating: 0, count: taken.words.count)
+        if let store {
+            forEachSpilled(in: store, part: part) { word, _ in counts[Int(local[word])] += 1 }
+        } else {
+            for number in words.indices where local[number] >= 0 { counts[Int(local[number])] = spans[number].count }
+        }
+        var start: UInt32 = 0
+        taken.spans.reserveCapacity(counts.count)
+        for count in counts {
+            taken.spans.append(Span(start: start, count: 0))
+            start += count
+        }
+        counts = []
+        taken.values = [UInt32](repeating: 0, count: Int(start))
+        func place(_ word: Int, _ value: UInt32) {
+            let at = Int(local[word])
+            taken.values[Int(taken.spans[at].start + taken.spans[at].count)] = value
+            taken.spans[at].count += 1
+        }
+        if let store {
+            forEachSpilled(in: store, part: part, place)
+        } else {
+            for number in words.indices where local[number] >= 0 {
+                for at in spans[number].range { place(number, values[at]) }
+            }
+        }
+        if part == parts - 1 { self = SearchPostings(pendingLimit: pendingLimit) }
+        return taken
     }
 
     /// The photos added since (`pending`) put after each word's own, word by word.
@@ -160,15 +238,13 @@ package struct SearchPostings: Sendable {
     }
 
     /// Takes the photos numbered `taken` out and puts `photos` (each one's number and words, as
-    /// `add` takes them) back in, the photos numbered now as `numbering` says (when given); returns the numbers of the words whose photos changed: the
+    /// `add` takes them) back in; returns the numbers of the words whose photos changed: the
     /// words of the word files to make again (`groups(of:)`, `wordFiles(under:touched:each:)`).
     /// A word a photo had and has again, in its title or not as before, did not change: a
     /// retitled photo's place, person and region (each on thousands of photos, in large word
     /// files) are not made again for it.
-    mutating func replace(_ taken: Set<Int>, with photos: [(number: Int, words: [Int], title: [Int])],
-                          numberedAs numbering: SearchNumbering? = nil) -> Set<Int> {
+    mutating func replace(_ taken: Set<Int>, with photos: [(number: Int, words: [Int], title: [Int])]) -> Set<Int> {
         putInOrder()
-        if let numbering { (photoNumbers, order) = (numbering.numbers, numbering.order) }
         // Looked up for every value: a sorted run of numbers (most often one photo's), searched
         // only for values within it.
         let taken = taken.map { UInt32($0) }.sorted()
@@ -363,75 +439,40 @@ package struct SearchPostings: Sendable {
         return size
     }
 
-    /// The files these postings were written as: each word file, in the order of their keys, and
-    /// `meta.js`, which names every word file (a site with one more has another). A build keeps
-    /// the postings with the checksums of these files (`SearchFiles`), to know them for its own.
-    package var writtenFiles: [String] {
-        keys.map(SearchIndex.wordFile) + [SearchIndex.folder + "meta.js"]
-    }
-
-    private static let heading = "folio-search-postings 3"
-
-    /// The postings as kept in the build state, with the stamp of the files written from them
-    /// (`SearchFiles.digest(of:in:)`): lines of text (a heading, the counts and the order, the
-    /// keys, the words, none of which holds a line break), then each photo's number, each word's
-    /// count of photos and its photos, as 32-bit little-endian numbers.
-    package func encoded(files: UInt64) -> Data {
-        var file = LedgerWriter(capacity: values.count * 4 + words.count * 16)
-        encode(files: files, into: &file)
-        return file.finish()
-    }
-
-    /// `encoded(files:)` handed to `write` a piece at a time (60 kB or so), never made whole.
-    package func encode(files: UInt64, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        var file = LedgerWriter(sink: write)
-        encode(files: files, into: &file)
-        file.finish()
-    }
-
-    private func encode(files: UInt64, into file: inout LedgerWriter) {
-        precondition(pending.isEmpty && spilledRecords.isEmpty, "the postings are kept before their photos are put in order")
+    /// The postings as the build state keeps them, one part among others (`KeptPostings`): a line
+    /// with the counts of its words and of their photos, its words a line each (none holds a line
+    /// break), then each word's count of photos and its photos, as 32-bit little-endian numbers.
+    /// Only the words some photo has.
+    func encode(into file: inout LedgerWriter) {
+        precondition(pending.isEmpty && !hasSpilled, "the postings are kept before their photos are put in order")
         // Looked through three times rather than listed, so no list of the words with photos is
         // held beside them.
         let live = words.indices.lazy.filter { spans[$0].count > 0 }
-        func line(_ text: String) {
-            file.line.append(contentsOf: text.utf8)
+        let count = live.reduce(0) { $0 + Int(spans[$1].count) }
+        file.line.append(contentsOf: "words \(wordCount) photos \(count)".utf8)
+        file.endLine()
+        for word in live {
+            file.line.append(contentsOf: words[word].utf8)
             file.endLine()
         }
         func number(_ value: UInt32) {
             withUnsafeBytes(of: value.littleEndian) { file.line.append(contentsOf: $0) }
             file.spill()
         }
-        line("\(Self.heading)\nphotos \(photoCount) order \(ContentHash.hexText(order)) files \(ContentHash.hexText(files)) "
-             + "keys \(keys.count) words \(wordCount)")
-        for key in keys { line(key) }
-        for word in live { line(words[word]) }
-        for photo in photoNumbers { number(UInt32(photo)) }
         for word in live { number(spans[word].count) }
         for word in live {
             for value in values[spans[word].range] { number(value) }
         }
     }
 
-    /// The postings `encoded` wrote, with the stamp of their word files; nil for anything else.
-    package static func decode(_ data: Data) -> (postings: SearchPostings, files: UInt64)? {
-        decode(from: LedgerStream(bytes: data))
-    }
-
-    /// The same, read from the file as it goes (`LedgerStream`), not mapped or held whole.
-    package static func decode(from stream: LedgerStream) -> (postings: SearchPostings, files: UInt64)? {
-        guard stream.line() == Substring(heading), let fields = stream.line()?.split(separator: " "), fields.count == 10,
-              fields[0] == "photos", let photos = Int(fields[1]), photos >= 0, photos <= stream.size / 4,
-              fields[2] == "order", let order = UInt64(fields[3], radix: 16),
-              fields[4] == "files", let files = UInt64(fields[5], radix: 16),
-              fields[6] == "keys", let keyCount = Int(fields[7]), keyCount >= 0,
-              fields[8] == "words", let wordCount = Int(fields[9]), wordCount >= 0, wordCount <= stream.size else { return nil }
-        var postings = SearchPostings(numbering: SearchNumbering(count: 0))
-        postings.order = order
-        for _ in 0..<keyCount {
-            guard let key = stream.line() else { return nil }
-            postings.keys.append(String(key))
-        }
+    /// The part `encode(into:)` wrote, read from `stream` where it starts, its word files last
+    /// cut at `keys`; nil for anything else.
+    static func decode(from stream: LedgerStream, keys: [String]) -> SearchPostings? {
+        guard let fields = stream.line()?.split(separator: " "), fields.count == 4, fields[0] == "words", fields[2] == "photos",
+              let wordCount = Int(fields[1]), wordCount >= 0, wordCount <= stream.size,
+              let valueCount = Int(fields[3]), valueCount >= 0, valueCount <= stream.size / 4 else { return nil }
+        var postings = SearchPostings()
+        postings.keys = keys
         // Room for the words of the photos a build changes: an array grown by one word past
         // its room is made again at twice its size, its spans and table with it.
         let room = wordCount + wordCount / 64 + 1_024
@@ -443,24 +484,19 @@ package struct SearchPostings: Sendable {
         let words = postings.words
         postings.numbers.reserveCapacity(room) { words[$0] }
         for number in 0..<wordCount { postings.numbers.insert(number, for: words[number]) { words[$0] } }
-        postings.photoNumbers.reserveCapacity(photos)
-        for _ in 0..<photos {
-            guard let number = stream.number(), number < SearchNumbering.limit else { return nil }
-            postings.photoNumbers.append(Int32(number))
-        }
         var counts: [UInt32] = []
         counts.reserveCapacity(wordCount)
         for _ in 0..<wordCount {
             guard let count = stream.number() else { return nil }
             counts.append(count)
         }
+        guard counts.reduce(0, { $0 + Int($1) }) == valueCount else { return nil }
         let limit = UInt32(SearchNumbering.limit * 2)
         // With room for the photos a build puts back in (`replace`, in place).
-        let values = (stream.size - stream.offset) / 4
-        postings.values.reserveCapacity(values + values / 64 + 4_096)
+        postings.values.reserveCapacity(valueCount + valueCount / 64 + 4_096)
         postings.spans.reserveCapacity(room)
         for count in counts {
-            guard count > 0, stream.offset + Int(count) * 4 <= stream.size else { return nil }
+            guard count > 0 else { return nil }
             let start = postings.values.count
             for _ in 0..<count {
                 guard let value = stream.number(), value < limit,
@@ -469,7 +505,7 @@ package struct SearchPostings: Sendable {
             }
             postings.spans.append(Span(start: UInt32(start), count: count))
         }
-        guard stream.atEnd, stream.failure == nil, stream.offset == stream.size, postings.numbers.count == wordCount else { return nil }
-        return (postings, files)
+        guard stream.failure == nil, postings.numbers.count == wordCount else { return nil }
+        return postings
     }
 }

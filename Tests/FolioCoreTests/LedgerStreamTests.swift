@@ -89,21 +89,40 @@ final class LedgerStreamTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(PageManifest.read(path: path, hash: ContentHash.hex(written))).count, manifest.count, "and read whole again")
         XCTAssertNil(PageManifest.read(path: folder.appendingPathComponent("missing").path, hash: ContentHash.hex(written)))
 
-        var postings = SearchPostings(numbering: SearchNumbering(count: 400))
+        var postings = SearchPostings(parts: 3)
         for photo in 0..<400 {
             let words = (0..<Int(random.next() % 6)).map { _ in postings.number(of: "w\(random.next() % 300)") }
             postings.add(photo: photo, words: words, title: Array(words.prefix(1)))
         }
-        _ = postings.replace([], with: [])
-        let encoded = postings.encoded(files: 0xABC)
-        let postingsPath = try file(encoded, "search")
-        for size in [1, 5, 1 << 20] {
-            let stream = try XCTUnwrap(LedgerStream(path: postingsPath, bufferSize: size))
-            let (fromFile, files) = try XCTUnwrap(SearchPostings.decode(from: stream))
-            XCTAssertEqual(files, 0xABC)
-            XCTAssertEqual(fromFile.encoded(files: files), encoded, "buffer of \(size)")
+        // In three parts, each as the state keeps it.
+        var made = MadePostings(numbering: SearchNumbering(count: 400), parts: 3, spillingInto: nil)
+        func encoded(_ part: SearchPostings) -> Data {
+            var file = LedgerWriter(capacity: 0)
+            part.encode(into: &file)
+            return file.finish()
         }
-        let cut = try XCTUnwrap(LedgerStream(path: try file(encoded.prefix(encoded.count - 2), "cut"), bufferSize: 7))
-        XCTAssertNil(SearchPostings.decode(from: cut))
+        var parts: [Data] = []
+        for number in 0..<3 {
+            var part = postings.take(part: number)
+            _ = part.wordFiles()
+            parts.append(encoded(part))
+            made.add(part)
+        }
+        let whole = made.encoded(files: 0xABC)
+        let postingsPath = try file(whole, "search")
+        for size in [1, 5, 1 << 20] {
+            var kept = try XCTUnwrap(KeptPostings(from: try XCTUnwrap(LedgerStream(path: postingsPath, bufferSize: size))))
+            XCTAssertEqual(kept.files, 0xABC)
+            XCTAssertEqual(kept.keys, made.keys)
+            XCTAssertEqual(kept.photoNumbers, SearchNumbering(count: 400).numbers)
+            for number in 0..<3 {
+                XCTAssertEqual(encoded(try XCTUnwrap(kept.nextPart(), "part \(number)")), parts[number], "buffer of \(size)")
+            }
+            XCTAssertNil(kept.nextPart(), "no part past the last")
+        }
+        var cut = try XCTUnwrap(KeptPostings(from: try XCTUnwrap(LedgerStream(path: try file(whole.prefix(whole.count - 2), "cut"), bufferSize: 7))))
+        XCTAssertNotNil(cut.nextPart())
+        XCTAssertNotNil(cut.nextPart())
+        XCTAssertNil(cut.nextPart(), "the last part cut short")
     }
 }

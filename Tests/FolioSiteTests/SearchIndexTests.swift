@@ -276,46 +276,49 @@ final class SearchIndexTests: XCTestCase {
     /// file it makes as the whole index does, keeps only files the last build made as they are,
     /// and its postings, kept in the state's encoding and read back, carry on to the next round.
     func testAnIndexUpdatedFromTheLastPostingsIsTheWholeIndex() throws {
-        var random = SplitMix64(7)
-        // Twenty-six words filed under "ca": their file passes the budget and is cut.
-        let common = (UInt32(97)...122).map { "ca" + String(UnicodeScalar($0)!) }
-        func title(_ n: Int) -> String {
-            (0..<8).map { _ in common.randomElement(using: &random)! }.joined(separator: " ") + " No. \(n)"
-        }
-        var photos = (1...2500).map { photo($0, title: title($0)) }
-        let first = try builder(photos).searchIndex()
-        XCTAssertTrue(first.files.contains { $0.path.hasSuffix("/t-cab.js") }, "the words under \"ca\" are cut")
-        var lastFiles = Dictionary(uniqueKeysWithValues: first.files.map { ($0.path, $0.data) })
-        var last = try XCTUnwrap(first.postings)
-        for round in 0..<3 {
-            var retitled = Set<String>()
-            for _ in 0..<6 {
-                let at = Int.random(in: photos.indices, using: &random)
-                // Words beyond ASCII too: accents folded, a key of two ideographs, Hangul syllables.
-                let titles = ["Harbour at dawn, round \(round)", "Éze, 東京駅 and 한국어 \(round)", title(at + 1000 * round)]
-                photos[at].photo.title = titles.randomElement(using: &random)
-                retitled.insert(photos[at].photo.identifier)
+        // The postings in one part, and in three: each part read, updated and kept in turn.
+        for parts in [1, 3] {
+            var random = SplitMix64(7)
+            // Twenty-six words filed under "ca": their file passes the budget and is cut.
+            let common = (UInt32(97)...122).map { "ca" + String(UnicodeScalar($0)!) }
+            func title(_ n: Int) -> String {
+                (0..<8).map { _ in common.randomElement(using: &random)! }.joined(separator: " ") + " No. \(n)"
             }
-            // A photo that changed nothing is taken out and put back the same.
-            retitled.insert(photos[7].photo.identifier)
-            let site = try builder(photos)
-            let positions = Set(retitled.compactMap { site.index.position[$0] })
-            let whole = site.searchIndex()
-            let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
-            let part = site.searchIndex(changing: positions, last: last)
-            for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "round \(round): \(file.path)") }
-            XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
-            for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
-            let words = { (index: SearchIndex) in index.files.filter { $0.path.contains("/t-") }.count }
-            XCTAssertLessThan(words(part), words(whole), "round \(round): only some word files made")
-            XCTAssertEqual(part.wordCount, whole.wordCount)
-            let encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
-            let read = try XCTUnwrap(SearchPostings.decode(encoded))
-            XCTAssertEqual(read.files, UInt64(round))
-            last = read.postings
-            lastFiles = wholeFiles
+            var photos = (1...2500).map { photo($0, title: title($0)) }
+            let first = try builder(photos).searchIndex(parts: parts)
+            XCTAssertTrue(first.files.contains { $0.path.hasSuffix("/t-cab.js") }, "the words under \"ca\" are cut")
+            var lastFiles = Dictionary(uniqueKeysWithValues: first.files.map { ($0.path, $0.data) })
+            var last = try XCTUnwrap(KeptPostings(try XCTUnwrap(first.postings).encoded(files: 0)))
+            XCTAssertEqual(last.parts, parts)
+            for round in 0..<3 {
+                var retitled = Set<String>()
+                for _ in 0..<6 {
+                    let at = Int.random(in: photos.indices, using: &random)
+                    // Words beyond ASCII too: accents folded, a key of two ideographs, Hangul syllables.
+                    let titles = ["Harbour at dawn, round \(round)", "Éze, 東京駅 and 한국어 \(round)", title(at + 1000 * round)]
+                    photos[at].photo.title = titles.randomElement(using: &random)
+                    retitled.insert(photos[at].photo.identifier)
+                }
+                // A photo that changed nothing is taken out and put back the same.
+                retitled.insert(photos[7].photo.identifier)
+                let site = try builder(photos)
+                let positions = Set(retitled.compactMap { site.index.position[$0] })
+                let whole = site.searchIndex()
+                let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
+                let part = try XCTUnwrap(site.searchIndex(changing: positions, last: last))
+                for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "\(parts) parts, round \(round): \(file.path)") }
+                XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
+                for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
+                let words = { (index: SearchIndex) in index.files.filter { $0.path.contains("/t-") }.count }
+                XCTAssertLessThan(words(part), words(whole), "round \(round): only some word files made")
+                XCTAssertEqual(part.wordCount, whole.wordCount)
+                last = try XCTUnwrap(KeptPostings(try XCTUnwrap(part.postings).encoded(files: UInt64(round))))
+                XCTAssertEqual(last.files, UInt64(round))
+                XCTAssertEqual(last.parts, parts)
+                lastFiles = wholeFiles
+            }
+            XCTAssertTrue(photos.contains { $0.photo.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
         }
-        XCTAssertTrue(photos.contains { $0.photo.title?.hasPrefix("Éze") == true }, "the words beyond ASCII were met")
     }
 
     /// Photos added, taken away, retitled and moved to another month, round after round: the
@@ -332,9 +335,9 @@ final class SearchIndexTests: XCTestCase {
         var photos = (0..<1_500).map { photo($0, title: "Photo \($0) of the harbour") }
         var next = photos.count
         var site = try builder(photos)
-        let index = site.searchIndex()
+        let index = site.searchIndex(parts: 4)
         var lastFiles = Dictionary(uniqueKeysWithValues: index.files.map { ($0.path, $0.data) })
-        var last = try XCTUnwrap(index.postings)
+        var encoded = try XCTUnwrap(index.postings).encoded(files: 0)
         for round in 0..<6 {
             var retitled = Set<String>()
             for _ in 0..<Int(random.next() % 4) { photos.remove(at: Int(random.next() % UInt64(photos.count))) }
@@ -357,24 +360,25 @@ final class SearchIndexTests: XCTestCase {
             let changed = Set(retitled.compactMap { site.index.position[$0] })
             let whole = site.searchIndex()
             let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
+            let last = try XCTUnwrap(KeptPostings(encoded))
             XCTAssertNil(site.searchMoves(since: last, lastIdentities: nil, changed: changed, numbering: numbering), "not in the same order")
             let moves = try XCTUnwrap(site.searchMoves(since: last, lastIdentities: lastIdentities, changed: changed, numbering: numbering))
-            let part = site.searchIndex(updating: moves, last: last, numbering: numbering)
+            let part = try XCTUnwrap(site.searchIndex(updating: moves, last: last, numbering: numbering))
             for file in part.files { XCTAssertEqual(file.data, wholeFiles[file.path], "round \(round): \(file.path)") }
             XCTAssertEqual(Set(part.kept).union(part.files.map(\.path)), Set(wholeFiles.keys), "round \(round): every file made or kept")
             for path in part.kept { XCTAssertEqual(lastFiles[path], wholeFiles[path], "round \(round): \(path) kept, and the same") }
             let shards = { (index: SearchIndex) in index.files.filter { $0.path.contains("/p-") }.count }
             XCTAssertLessThan(shards(part), shards(whole) / 3, "round \(round): only the shards of the photos that changed")
-            let encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
-            last = try XCTUnwrap(SearchPostings.decode(encoded)).postings
-            XCTAssertEqual(last.photoNumbers, numbering.numbers)
+            encoded = try XCTUnwrap(part.postings).encoded(files: UInt64(round))
+            XCTAssertEqual(try XCTUnwrap(KeptPostings(encoded)).photoNumbers, numbering.numbers)
             lastFiles = wholeFiles
         }
     }
 
     /// The postings of photos' words, each photo's first word in its title.
-    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil) -> SearchPostings {
-        var postings = SearchPostings(numbering: SearchNumbering(count: photos.count), spillingInto: store, pendingLimit: pendingLimit)
+    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil,
+                         parts: Int = 1) -> SearchPostings {
+        var postings = SearchPostings(spillingInto: store, pendingLimit: pendingLimit, parts: parts)
         for (at, words) in photos.enumerated() {
             let numbers = words.map { postings.number(of: $0) }
             postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
@@ -404,6 +408,20 @@ final class SearchIndexTests: XCTestCase {
                 XCTAssertEqual(spilled.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "spilled every \(limit)")
                 XCTAssertEqual(spilled.wordCount, atOnce.wordCount)
                 XCTAssertEqual(store.spills, store === stores.first, "every \(limit)")
+            }
+            // Taken a part at a time, from pairs spilled or put in order: together, the same files.
+            for spill in [PackedStore(spillingInto: folder.path, at: 100), nil] {
+                var whole = Self.postings(of: photos, spillingInto: spill, pendingLimit: limit, parts: 4)
+                var files: [(key: String, value: [UInt8])] = []
+                var count = 0
+                for part in 0..<4 {
+                    var taken = whole.take(part: part)
+                    files += taken.wordFiles()
+                    count += taken.wordCount
+                }
+                XCTAssertEqual(files.sorted { $0.key < $1.key }.map(\.value), atOnce.wordFiles().map(\.value), "in parts, every \(limit)")
+                XCTAssertEqual(count, atOnce.wordCount)
+                XCTAssertEqual(whole.wordCount, 0, "nothing left once the last part is taken")
             }
         }
         XCTAssertEqual(atOnce.wordCount, Set(photos.joined()).count)
@@ -450,7 +468,7 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"]), ["ansel", "dorothea"], "another person")
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"], title: 2), ["harbour"], "a word into its title")
         XCTAssertEqual(put(42, ["sunset-42", "dorothea"], title: 2), ["harbour", "dorothea"], "a word gone, another into its title")
-        var fresh = SearchPostings(numbering: SearchNumbering(count: photos.count))
+        var fresh = SearchPostings()
         for (at, words) in photos.enumerated() {
             let numbers = words.map { fresh.number(of: $0) }
             fresh.add(photo: at, words: numbers, title: Array(numbers.prefix(at == 42 ? 2 : 1)))
@@ -520,17 +538,47 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// Postings kept cut short, or with anything past their end, are not read: a build then
+    /// makes the whole index.
     func testPostingsThatAreNotWholeAreNotRead() throws {
-        let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex()
+        let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex(parts: 3)
         let encoded = try XCTUnwrap(index.postings).encoded(files: 1)
-        XCTAssertNotNil(SearchPostings.decode(encoded))
-        for cut in [0, 10, encoded.count / 2, encoded.count - 1] {
-            XCTAssertNil(SearchPostings.decode(encoded.prefix(cut)), "cut at \(cut)")
+        func readWhole(_ data: Data) -> Bool {
+            guard var kept = KeptPostings(data) else { return false }
+            for _ in 0..<kept.parts where kept.nextPart() == nil { return false }
+            return true
         }
-        XCTAssertNil(SearchPostings.decode(encoded + Data([0, 0, 0, 0])), "a number past the end")
+        XCTAssertTrue(readWhole(encoded))
+        for cut in [0, 10, encoded.count / 2, encoded.count - 1] {
+            XCTAssertFalse(readWhole(encoded.prefix(cut)), "cut at \(cut)")
+        }
+        XCTAssertFalse(readWhole(encoded + Data([0, 0, 0, 0])), "a number past the end")
         var wrong = encoded
         wrong[wrong.count - 1] = 0xFF
-        XCTAssertNil(SearchPostings.decode(wrong), "a number past the highest a photo has")
+        XCTAssertFalse(readWhole(wrong), "a number past the highest a photo has")
+    }
+
+    /// An index whose postings are made in parts (`SearchPostings.take(part:of:)`), its words
+    /// waiting in a file or in memory, is the index made in one: the same files, byte for byte.
+    func testAnIndexMadeInPartsIsTheIndexMadeInOne() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-parts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SplitMix64(0x9A27)
+        let words = ["harbour", "dawn", "東京駅", "한국어", "éze", "canal", "cab", "photo"]
+        let site = try builder((1...1200).map { n in
+            photo(n, title: (0..<4).map { _ in words[Int(random.next() % 8)] }.joined(separator: " ") + " \(n)")
+        })
+        let one = site.searchIndex()
+        let files = Dictionary(uniqueKeysWithValues: one.files.map { ($0.path, $0.data) })
+        for parts in [2, 5, 64] {
+            for spill in [nil, folder.path] {
+                let made = site.searchIndex(spillingInto: spill, parts: parts)
+                XCTAssertEqual(Dictionary(uniqueKeysWithValues: made.files.map { ($0.path, $0.data) }), files, "\(parts) parts")
+                XCTAssertEqual(made.wordCount, one.wordCount)
+                XCTAssertEqual(try XCTUnwrap(made.postings).keys, try XCTUnwrap(one.postings).keys)
+            }
+        }
     }
 
     /// A site of 10,000 photos: nothing a page loads up front grows with it, and what a search
