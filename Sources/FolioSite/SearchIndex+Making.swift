@@ -173,22 +173,7 @@ extension SearchIndex {
             var made = MadePostings(numbering: numbering, parts: parts, spillingInto: folder)
             if var update {
                 self.update = nil
-                for number in 0..<parts {
-                    guard var part = update.last.nextPart() else { return nil }
-                    let count = parts
-                    let holds = { (word: String) in SearchPostings.part(of: word, parts: count) == number }
-                    let touched = part.replace(update.taken, with: update.put.map { photo in
-                        (photo.number, photo.words.filter(holds).map { part.number(of: $0) }, photo.title.filter(holds).map { part.number(of: $0) })
-                    })
-                    part.letGoOfWordTable()
-                    let groups = part.groups(of: touched)
-                    let unchanged = part.wordFiles(under: groups, touched: touched) { key, value in
-                        add(SearchIndex.wordName(key), "t", key, bytes: value)
-                    }
-                    kept += part.keys.filter { !groups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
-                    kept += unchanged.map(SearchIndex.wordFile)
-                    made.add(part)
-                }
+                guard addWordFiles(updating: &update, into: &made) else { return nil }
             } else {
                 // The postings taken out of `self`, not copied, and let go of a part at a time.
                 var words = postings
@@ -223,6 +208,30 @@ extension SearchIndex {
             index.kept = kept
             index.postings = made
             return index
+        }
+
+        /// The word files an update makes: each part of the last build's postings read in turn,
+        /// its photos taken out and put back, and the files of the words whose photos changed
+        /// made; the rest kept. False when a part cannot be read.
+        private mutating func addWordFiles(updating update: inout Update, into made: inout MadePostings) -> Bool {
+            for number in 0..<parts {
+                guard var part = update.last.nextPart() else { return false }
+                let count = parts
+                let holds = { (word: String) in SearchPostings.part(of: word, parts: count) == number }
+                let put = update.put.map { photo in
+                    (photo.number, photo.words.filter(holds).map { part.number(of: $0) }, photo.title.filter(holds).map { part.number(of: $0) })
+                }
+                let touched = part.replace(update.taken, with: put)
+                part.letGoOfWordTable()
+                let groups = part.groups(of: touched)
+                let unchanged = part.wordFiles(under: groups, touched: touched) { key, value in
+                    add(SearchIndex.wordName(key), "t", key, bytes: value)
+                }
+                kept += part.keys.filter { !groups.contains(SearchText.shardKey($0)) }.map(SearchIndex.wordFile)
+                kept += unchanged.map(SearchIndex.wordFile)
+                made.add(part)
+            }
+            return true
         }
     }
 
