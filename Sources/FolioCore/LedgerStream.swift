@@ -1,8 +1,8 @@
 import Foundation
 
 /// Reads a build-state file that Folio wrote (`LedgerWriter`) from start to end, a buffer at a
-/// time, hashing its bytes as they go by: a large file (the page manifest, the search postings)
-/// is never held whole beside what is made of it.
+/// time, hashing its bytes as they are taken: a large file (the page manifest, the search
+/// postings) is never held whole beside what is made of it.
 package final class LedgerStream {
     /// The file, or nil when `buffer` holds all there is (`init(bytes:)`).
     private let file: Int32?
@@ -10,7 +10,10 @@ package final class LedgerStream {
     /// Where the next unread byte is in `buffer`, and how many of its bytes are the file's.
     private var at = 0
     private var filled = 0
+    /// The hash of the bytes taken, up to `hashed` in `buffer` (never past `at`); the rest are
+    /// hashed as a digest is asked for or the buffer moves on.
     private var hash = ContentHash.Stream()
+    private var hashed = 0
     /// The bytes read before `buffer`'s, and whether the file is read to its end.
     private var before = 0
     private var ended = false
@@ -39,7 +42,6 @@ package final class LedgerStream {
         buffer = [UInt8](bytes)
         filled = buffer.count
         size = buffer.count
-        buffer.withUnsafeBytes { hash.add($0) }
         ended = true
     }
 
@@ -56,7 +58,24 @@ package final class LedgerStream {
     /// and held there: asked once the file is read (a test asks early).
     package var digest: UInt64 {
         while !ended { refill() }
-        return hash.value
+        var whole = hash
+        buffer.withUnsafeBytes { whole.add(UnsafeRawBufferPointer(rebasing: $0[hashed..<filled])) }
+        return whole.value
+    }
+
+    /// Whether the rest of the file is one line, "sum " and the hash (`ContentHash`) of every
+    /// byte before it in sixteen hex digits, as `LedgerWriter.seal()` ends a file: a file cut
+    /// short, or with bytes changed anywhere, is not.
+    package func sealed() -> Bool {
+        hashTaken()
+        let sum = "sum " + ContentHash.hexText(hash.value)
+        return line() == Substring(sum) && atEnd && failure == nil
+    }
+
+    /// Adds the bytes taken since the last time to `hash`.
+    private func hashTaken() {
+        buffer.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[hashed..<at])) }
+        hashed = at
     }
 
     /// The bytes up to the next line feed, which is passed over (the last line may have none);
@@ -105,6 +124,8 @@ package final class LedgerStream {
         guard !ended, let file else { return false }
         let kept = filled - at
         if at > 0 {
+            hashTaken()
+            hashed = 0
             buffer.withUnsafeMutableBytes { bytes in
                 _ = memmove(bytes.baseAddress!, bytes.baseAddress! + at, kept)
             }
@@ -121,7 +142,6 @@ package final class LedgerStream {
             ended = true
             return false
         }
-        buffer.withUnsafeBytes { hash.add(UnsafeRawBufferPointer(rebasing: $0[filled..<(filled + count)])) }
         filled += count
         return true
     }

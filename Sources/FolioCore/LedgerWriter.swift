@@ -8,6 +8,8 @@ package struct LedgerWriter {
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// The line being made, after those made since the buffer was last moved.
     package var line: [UInt8] = []
+    /// The hash of the bytes moved on (`seal()`).
+    private var hash = ContentHash.Stream()
 
     /// A file that starts with `heading`, of about `capacity` bytes, made whole (`finish`).
     package init(heading: String = "", capacity: Int) {
@@ -35,7 +37,17 @@ package struct LedgerWriter {
         if line.count >= (1 << 16) - 4_096 { move() }
     }
 
+    /// Ends the file with a line that holds the hash of every byte before it, which
+    /// `LedgerStream.sealed()` checks: for a file that nothing else vouches for, whose bytes,
+    /// damaged, could still read as a file of its kind.
+    package mutating func seal() {
+        move()
+        line.append(contentsOf: "sum \(ContentHash.hexText(hash.value))".utf8)
+        endLine()
+    }
+
     private mutating func move() {
+        line.withUnsafeBytes { hash.add($0) }
         if let sink { line.withUnsafeBytes(sink) } else { data.append(contentsOf: line) }
         line.removeAll(keepingCapacity: true)
     }

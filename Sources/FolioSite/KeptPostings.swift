@@ -9,9 +9,10 @@ import Foundation
 ///
 /// The file (`MadePostings.encode`): lines of text (a heading; the counts, the order of the
 /// photos and the stamp of the files written from them, `SearchFiles.digest`; the keys), each
-/// photo's number as a 32-bit little-endian number, then each part (`SearchPostings.encode`).
+/// photo's number as a 32-bit little-endian number, then each part (`SearchPostings.encode`),
+/// then the hash of all of it (`LedgerWriter.seal()`), checked as the last part is read.
 package struct KeptPostings {
-    static let heading = "folio-search-postings 4"
+    static let heading = "folio-search-postings 5"
 
     /// The number of each photo indexed, by its position in the order they were numbered in
     /// (`SearchNumbering.numbers`), and the hash of their identities in that order
@@ -66,14 +67,15 @@ package struct KeptPostings {
     }
 
     /// The next part, its word files last cut at the keys of its words; nil past the last, or
-    /// where the file holds anything but a part (then this build cannot use them).
+    /// where the file holds anything but a part, or, at the last, when the file's hash is not
+    /// the one it ends with (then this build cannot use them).
     package mutating func nextPart() -> SearchPostings? {
         guard partsRead < parts else { return nil }
         let part = partsRead
         partsRead += 1
         let keys = parts == 1 ? self.keys : self.keys.filter { SearchPostings.part(of: $0, parts: parts) == part }
         guard let postings = SearchPostings.decode(from: stream, keys: keys) else { return nil }
-        if partsRead == parts, !stream.atEnd || stream.failure != nil || stream.offset != stream.size { return nil }
+        if partsRead == parts, !stream.sealed() || stream.offset != stream.size { return nil }
         return postings
     }
 }
@@ -154,6 +156,7 @@ package struct MadePostings: Sendable {
             file.line.append(contentsOf: piece)
             file.spill()
         }
+        file.seal()
     }
 }
 

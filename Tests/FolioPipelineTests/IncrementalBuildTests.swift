@@ -2,6 +2,7 @@
 @testable import FolioPipeline
 import FolioChanges
 import FolioCore
+import FolioSite
 import FolioTestSupport
 import Foundation
 import XCTest
@@ -133,6 +134,25 @@ final class IncrementalBuildTests: XCTestCase {
         XCTAssertTrue(try site.read("search/data/t-ha.js").contains("harbour"))
         XCTAssertNotEqual(try Data(contentsOf: postings), first, "kept anew")
         try await assertSameAsCold(site, entries)
+
+        // Postings cut short (a disk that filled as they were kept) or with a part's bytes
+        // overwritten: their heading reads, a part does not, and the index is made whole.
+        let whole = try Data(contentsOf: postings)
+        for (damage, damaged) in [("cut short", whole.prefix(whole.count - 9)),
+                                  ("overwritten", whole.prefix(whole.count - 40) + Data(repeating: 0x7A, count: 40))] {
+            var read = try XCTUnwrap(KeptPostings(damaged), "\(damage): the heading reads")
+            var partsRead = 0
+            while partsRead < read.parts, read.nextPart() != nil { partsRead += 1 }
+            XCTAssertLessThan(partsRead, read.parts, "\(damage): a part does not read")
+            entries[3].title = "Photo 3, \(damage) quayside"
+            try write(entries, to: site)
+            try damaged.write(to: postings)
+            try await site.build(now: now)
+            XCTAssertTrue(try site.read("search/data/t-qu.js").contains("quayside"), damage)
+            XCTAssertTrue(try site.read("search/data/t-li.js").contains("lighthouse"), damage)
+            XCTAssertNotEqual(try Data(contentsOf: postings), damaged, "\(damage): kept anew")
+            try await assertSameAsCold(site, entries)
+        }
     }
 
     func testEditsAtRandomLeaveTheSiteAColdBuildMakes() async throws {

@@ -538,8 +538,8 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
-    /// Postings kept cut short, or with anything past their end, are not read: a build then
-    /// makes the whole index.
+    /// Postings kept cut short, with anything past their end, or with a byte changed (that still
+    /// reads as postings) are not read: a build then makes the whole index.
     func testPostingsThatAreNotWholeAreNotRead() throws {
         let index = try builder((1...50).map { photo($0, title: "Photo \($0)") }).searchIndex(parts: 3)
         let encoded = try XCTUnwrap(index.postings).encoded(files: 1)
@@ -549,13 +549,18 @@ final class SearchIndexTests: XCTestCase {
             return true
         }
         XCTAssertTrue(readWhole(encoded))
-        for cut in [0, 10, encoded.count / 2, encoded.count - 1] {
+        // The last line is "sum " and sixteen hex digits.
+        let sum = encoded.count - 21
+        XCTAssertEqual(String(decoding: encoded.suffix(from: sum), as: UTF8.self).prefix(4), "sum ")
+        for cut in [0, 10, encoded.count / 2, sum - 1, sum, encoded.count - 2] {
             XCTAssertFalse(readWhole(encoded.prefix(cut)), "cut at \(cut)")
         }
         XCTAssertFalse(readWhole(encoded + Data([0, 0, 0, 0])), "a number past the end")
-        var wrong = encoded
-        wrong[wrong.count - 1] = 0xFF
-        XCTAssertFalse(readWhole(wrong), "a number past the highest a photo has")
+        for (at, byte) in [(sum - 1, UInt8(0xFF)), (sum - 4, 0x00), (encoded.count - 2, 0x30)] {
+            var wrong = encoded
+            wrong[at] = wrong[at] == byte ? byte ^ 1 : byte
+            XCTAssertFalse(readWhole(wrong), "the byte at \(at) changed")
+        }
     }
 
     /// An index whose postings are made in parts (`SearchPostings.take(part:of:)`), its words
