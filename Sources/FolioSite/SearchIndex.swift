@@ -60,6 +60,16 @@ public struct SearchIndex: Sendable {
         min(64, max(1, photos / photosPerPart))
     }
 
+    /// Whether postings kept in `parts` parts are updated in those parts for `photos` photos. An
+    /// update keeps the last build's parts, so a library that grew to call for twice as many
+    /// (`parts(photos:)`) has its index made whole once, in as many as it calls for: else one
+    /// imported a little at a time would hold all its words at once. One that shrank keeps them:
+    /// a part of few photos costs no more, and a library that comes and goes across a count is
+    /// not made whole each time.
+    package static func updates(parts: Int, photos: Int) -> Bool {
+        parts * 2 > Self.parts(photos: photos)
+    }
+
     /// The files made, unless they were handed on as they were made (`Making.emit`).
     public var files: [File]
     /// Files not made again, the same as the last build's: the photo shards and identifier

@@ -563,6 +563,26 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    /// Postings are updated in the parts they were kept in until the photos call for twice as
+    /// many; then they are made whole, in as many as the photos call for, and kept in those.
+    func testPostingsKeptInTooFewPartsForTheLibraryAreMadeAgain() {
+        let perPart = SearchIndex.photosPerPart
+        XCTAssertEqual(SearchIndex.parts(photos: 10), 1)
+        XCTAssertTrue(SearchIndex.updates(parts: 1, photos: 2 * perPart - 1))
+        XCTAssertFalse(SearchIndex.updates(parts: 1, photos: 2 * perPart), "grown to call for two parts")
+        XCTAssertEqual(SearchIndex.parts(photos: 20 * perPart), 20)
+        XCTAssertFalse(SearchIndex.updates(parts: 10, photos: 20 * perPart))
+        XCTAssertTrue(SearchIndex.updates(parts: 11, photos: 20 * perPart))
+        XCTAssertTrue(SearchIndex.updates(parts: 20, photos: 20 * perPart))
+        // Made whole, they are kept in the parts called for, and updated in those: a library that
+        // comes and goes across a count is not made whole each time.
+        for photos in [2 * perPart, 2 * perPart - 1, 5 * perPart, 1_000 * perPart] {
+            XCTAssertTrue(SearchIndex.updates(parts: SearchIndex.parts(photos: photos), photos: photos), "\(photos)")
+        }
+        XCTAssertTrue(SearchIndex.updates(parts: 2, photos: 10), "shrunk")
+        XCTAssertEqual(SearchIndex.parts(photos: 1_000 * perPart), 64)
+    }
+
     /// An index whose postings are made in parts (`SearchPostings.take(part:of:)`), its words
     /// waiting in a file or in memory, is the index made in one: the same files, byte for byte.
     func testAnIndexMadeInPartsIsTheIndexMadeInOne() throws {
