@@ -64,9 +64,9 @@ package final class LedgerStream {
     }
 
     /// Whether the rest of the file is one line, "sum " and the hash (`ContentHash`) of every
-    /// byte before it in sixteen hex digits, as `LedgerWriter.seal()` ends a file: a file cut
+    /// byte before it in sixteen hex digits, as `LedgerWriter.endWithSum()` ends a file: a file cut
     /// short, or with bytes changed anywhere, is not.
-    package func sealed() -> Bool {
+    package func endsWithSum() -> Bool {
         hashTaken()
         let sum = "sum " + ContentHash.hexText(hash.value)
         return line() == Substring(sum) && atEnd && failure == nil

@@ -8,7 +8,7 @@ package struct LedgerWriter {
     private let sink: ((UnsafeRawBufferPointer) -> Void)?
     /// The line being made, after those made since the buffer was last moved.
     package var line: [UInt8] = []
-    /// The hash of the bytes moved on (`seal()`).
+    /// The hash of the bytes moved on (`endWithSum()`).
     private var hash = ContentHash.Stream()
 
     /// A file that starts with `heading`, of about `capacity` bytes, made whole (`finish`).
@@ -38,9 +38,9 @@ package struct LedgerWriter {
     }
 
     /// Ends the file with a line that holds the hash of every byte before it, which
-    /// `LedgerStream.sealed()` checks: for a file that nothing else vouches for, whose bytes,
+    /// `LedgerStream.endsWithSum()` checks: for a file that nothing else vouches for, whose bytes,
     /// damaged, could still read as a file of its kind.
-    package mutating func seal() {
+    package mutating func endWithSum() {
         move()
         line.append(contentsOf: "sum \(ContentHash.hexText(hash.value))".utf8)
         endLine()

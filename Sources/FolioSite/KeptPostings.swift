@@ -10,7 +10,7 @@ import Foundation
 /// The file (`MadePostings.encode`): lines of text (a heading; the counts, the order of the
 /// photos and the stamp of the files written from them, `SearchFiles.digest`; the keys), each
 /// photo's number as a 32-bit little-endian number, then each part (`SearchPostings.encode`),
-/// then the hash of all of it (`LedgerWriter.seal()`), checked as the last part is read.
+/// then the hash of all of it (`LedgerWriter.endWithSum()`), checked as the last part is read.
 package struct KeptPostings {
     static let heading = "folio-search-postings 5"
 
@@ -75,7 +75,7 @@ package struct KeptPostings {
         partsRead += 1
         let keys = parts == 1 ? self.keys : self.keys.filter { SearchPostings.part(of: $0, parts: parts) == part }
         guard let postings = SearchPostings.decode(from: stream, keys: keys) else { return nil }
-        if partsRead == parts, !stream.sealed() || stream.offset != stream.size { return nil }
+        if partsRead == parts, !stream.endsWithSum() || stream.offset != stream.size { return nil }
         return postings
     }
 }
@@ -156,7 +156,7 @@ package struct MadePostings: Sendable {
             file.line.append(contentsOf: piece)
             file.spill()
         }
-        file.seal()
+        file.endWithSum()
     }
 }
 
