@@ -214,12 +214,18 @@ extension SearchIndex {
         /// its photos taken out and put back, and the files of the words whose photos changed
         /// made; the rest kept. False when a part cannot be read.
         private mutating func addWordFiles(updating update: inout Update, into made: inout MadePostings) -> Bool {
+            // Each word's part worked out once, not once a part: an edit of many photos puts
+            // back tens of words each.
+            let count = parts
+            let partOf = { (word: String) in UInt16(SearchPostings.part(of: word, parts: count)) }
+            let partsOf = update.put.map { photo in (words: photo.words.map(partOf), title: photo.title.map(partOf)) }
             for number in 0..<parts {
                 guard var part = update.last.nextPart() else { return false }
-                let count = parts
-                let holds = { (word: String) in SearchPostings.part(of: word, parts: count) == number }
-                let put = update.put.map { photo in
-                    (photo.number, photo.words.filter(holds).map { part.number(of: $0) }, photo.title.filter(holds).map { part.number(of: $0) })
+                func numbers(_ words: [String], _ parts: [UInt16]) -> [Int] {
+                    zip(words, parts).compactMap { word, at in at == number ? part.number(of: word) : nil }
+                }
+                let put = zip(update.put, partsOf).map { photo, parts in
+                    (photo.number, numbers(photo.words, parts.words), numbers(photo.title, parts.title))
                 }
                 let touched = part.replace(update.taken, with: put)
                 part.letGoOfWordTable()
