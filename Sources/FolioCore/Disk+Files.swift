@@ -99,5 +99,4 @@ extension Disk {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
-
 }
