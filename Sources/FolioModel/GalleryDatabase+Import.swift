@@ -5,18 +5,20 @@ import GRDB
 extension GalleryDatabase {
     /// What the model holds for these sources, by source: one statement per 500.
     public func knownPhotos(for sources: [PhotoSource]) throws -> [PhotoSource: KnownPhoto] {
-        try writer.read { db in
-            var known: [PhotoSource: KnownPhoto] = [:]
-            for chunk in sources.map(\.text).chunked(500) {
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT source, \(KnownPhoto.columns) FROM photo WHERE source IN \(Self.placeholders(chunk.count))
-                    """, arguments: StatementArguments(chunk)) {
-                    guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
-                    known[source] = try KnownPhoto(row: row)
-                }
+        try writer.read { db in try Self.knownPhotos(for: sources, db) }
+    }
+
+    fileprivate static func knownPhotos(for sources: [PhotoSource], _ db: Database) throws -> [PhotoSource: KnownPhoto] {
+        var known: [PhotoSource: KnownPhoto] = [:]
+        for chunk in sources.map(\.text).chunked(500) {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT source, \(KnownPhoto.columns) FROM photo WHERE source IN \(Self.placeholders(chunk.count))
+                """, arguments: StatementArguments(chunk)) {
+                guard let source = PhotoSource.fromDatabaseValue(row["source"]) else { continue }
+                known[source] = try KnownPhoto(row: row)
             }
-            return known
         }
+        return known
     }
 
     /// What the model holds for every photo of one kind of source, by source.
@@ -69,22 +71,40 @@ extension GalleryDatabase {
     /// derived values refreshed for just the places and regions the batch touched.
     public func apply(_ batch: ImportBatch) throws {
         guard !batch.isEmpty else { return }
-        try apply(inParts: { add in try add(batch) })
+        try apply(inParts: { parts in try parts.add(batch) })
     }
 
-    /// Applies the batches `produce` hands to `add`, as it makes them, all in one transaction:
-    /// the model has all of them or, when `produce` or a batch throws, none. A cold import of a
-    /// large library makes its photos a few thousand at a time, and never holds them all. The
-    /// derived values are refreshed once, at the end, for every place and region the batches touched.
-    package func apply(inParts produce: (_ add: (ImportBatch) throws -> Void) throws -> Void) throws {
+    /// What `apply(inParts:)` hands the import, inside its transaction: a part of the photos to
+    /// add, and what the model holds of a part's photos before they are added.
+    package struct ImportParts {
+        fileprivate let db: Database
+        fileprivate let addPart: (ImportBatch) throws -> Void
+
+        package func add(_ batch: ImportBatch) throws {
+            try addPart(batch)
+        }
+
+        /// `GalleryDatabase.knownPhotos(for:)`, read in the transaction the parts are added in.
+        package func known(for sources: [PhotoSource]) throws -> [PhotoSource: KnownPhoto] {
+            try GalleryDatabase.knownPhotos(for: sources, db)
+        }
+    }
+
+    /// Applies the batches `produce` hands to `parts.add`, as it makes them, all in one
+    /// transaction: the model has all of them or, when `produce` or a batch throws, none. A cold
+    /// import of a large library makes its photos a few thousand at a time, and an import of
+    /// every photo changed reads what the model knows of them as many at a time: neither holds
+    /// them all. The derived values are refreshed once, at the end, for every place and region
+    /// the batches touched.
+    package func apply(inParts produce: (_ parts: ImportParts) throws -> Void) throws {
         try writer.write { db in
             var touched = Touched()
             var applied = false
-            try produce { batch in
+            try produce(ImportParts(db: db) { batch in
                 guard !batch.isEmpty else { return }
                 try Self.applyPart(batch, &touched, db)
                 applied = true
-            }
+            })
             guard applied else { return }
             try Self.removeOrphans(db)
             try Self.refreshFavorites(ofPlaces: touched.places, db)

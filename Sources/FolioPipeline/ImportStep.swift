@@ -50,10 +50,10 @@ struct ImportStep: BuildStep {
             marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
         }
         // The entries read again, by their place in the inventory (a cold build's are all of
-        // them), and what the model knows of those it holds.
+        // them), and how many of them the model holds (what it knows of those is read a part at
+        // a time).
         let changed = entries.indices.filter { !unchanged[$0] }
-        let edited = changed.filter { marks.holds(entries[$0].path) }
-        let old = try database.knownPhotos(for: edited.map { entries[$0].source })
+        let edited = changed.count { marks.holds(entries[$0].path) }
         var result = ImportResult()
 
         // Photos in a folder that would not open are kept, and left out of this build (only: no
@@ -63,7 +63,7 @@ struct ImportStep: BuildStep {
         // Entries are one to a source: when those the model holds are as many as its photos, every
         // photo is listed again and none is removed, found without a set of every source.
         var removals: [PhotoSource] = []
-        if !unseen.isEmpty || entries.count - (changed.count - edited.count) != marks.count {
+        if !unseen.isEmpty || entries.count - (changed.count - edited) != marks.count {
             let sources = Set(entries.map(\.source)).union(unseen)
             removals = try database.sources(of: .content).filter { !sources.contains($0) }.sorted()
         }
@@ -94,8 +94,10 @@ struct ImportStep: BuildStep {
         var read = 0
         var photosRead = 0
         // A part at a time, read and applied, in one transaction.
-        try database.apply(inParts: { add in
+        try database.apply(inParts: { parts in
             for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
+                let held = positions.map { entries[changed[$0]] }.filter { marks.holds($0.path) }
+                let old = held.isEmpty ? [:] : try parts.known(for: held.map(\.source))
                 var part = positions.map { (entries[changed[$0]], old[entries[changed[$0]].source]) }
                 for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
                     result.failed[source] = issue.reason
@@ -130,10 +132,10 @@ struct ImportStep: BuildStep {
                     result.issues += found[entry.source] ?? []
                 }
                 Self.placeByPosition(&batch.upserts, finder: { finder })
-                try add(batch)
+                try parts.add(batch)
                 result.imported += batch.upserts.count
             }
-            try add(ImportBatch(removals: removals))
+            try parts.add(ImportBatch(removals: removals))
         })
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { $0.key.contentPath.map(marks.holds) == true }, published: [])

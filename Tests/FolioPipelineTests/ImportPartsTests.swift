@@ -118,8 +118,8 @@ final class ImportPartsTests: XCTestCase {
         try database.apply(ImportBatch(upserts: [photo(1)]))
         let before = try database.snapshot()
         struct Refused: Error {}
-        XCTAssertThrowsError(try database.apply(inParts: { add in
-            try add(ImportBatch(upserts: [photo(2), photo(3)], removals: [.content(path: "1.jpg")]))
+        XCTAssertThrowsError(try database.apply(inParts: { parts in
+            try parts.add(ImportBatch(upserts: [photo(2), photo(3)], removals: [.content(path: "1.jpg")]))
             throw Refused()
         }))
         let after = try database.snapshot()
@@ -127,10 +127,10 @@ final class ImportPartsTests: XCTestCase {
         XCTAssertEqual(after.regions, before.regions)
         XCTAssertEqual(try database.knownPhotos(of: .content).keys.map(\.description), ["content/1.jpg"])
 
-        try database.apply(inParts: { add in
-            try add(ImportBatch(upserts: [photo(2)]))
-            try add(ImportBatch())
-            try add(ImportBatch(upserts: [photo(3)], removals: [.content(path: "1.jpg")]))
+        try database.apply(inParts: { parts in
+            try parts.add(ImportBatch(upserts: [photo(2)]))
+            try parts.add(ImportBatch())
+            try parts.add(ImportBatch(upserts: [photo(3)], removals: [.content(path: "1.jpg")]))
         })
         XCTAssertEqual(try database.knownPhotos(of: .content).keys.map(\.description).sorted(), ["content/2.jpg", "content/3.jpg"])
         XCTAssertEqual(try database.snapshot().photos.map { $0.place?.hasFavorites }, [true, true], "derived values refreshed once, at the end")
