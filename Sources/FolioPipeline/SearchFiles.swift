@@ -29,8 +29,9 @@ final class SearchFiles: @unchecked Sendable {
     /// came, went or moved); the last build's photos are found by position, or by identity
     /// (`lastIdentities`, the last site digest's). The rest are the last build's files, taken
     /// over. Otherwise (postings kept by a build that failed after keeping them, say, or cut
-    /// short, or in too few parts for the photos now: `SearchIndex.updates(parts:photos:)`)
-    /// every file is made, and only those that differ from the last build's are written.
+    /// short, or in too few parts for the photos now: `SearchIndex.updates(parts:photos:)`; or
+    /// too many photos to put back: `updates(puttingBack:)`) every file is made, and only those
+    /// that differ from the last build's are written.
     /// Returns the manifest's entries for its files; throws what stopped one being written.
     static func make(_ builder: SiteBuilder, changed: Set<Int>?, lastIdentities: [UInt64]?,
                      state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
@@ -42,7 +43,8 @@ final class SearchFiles: @unchecked Sendable {
         let numbering = builder.searchNumbering()
         if let changed, let last = state.search(), Self.digest(of: last.writtenFiles, in: { previous[$0] }) == last.files,
            SearchIndex.updates(parts: last.parts, photos: numbering.numbers.count),
-           let moves = builder.searchMoves(since: last, lastIdentities: lastIdentities, changed: changed, numbering: numbering) {
+           let moves = builder.searchMoves(since: last, lastIdentities: lastIdentities, changed: changed, numbering: numbering),
+           SearchIndex.updates(puttingBack: moves.putBack) {
             updated = builder.searchIndex(updating: moves, last: last, numbering: numbering, emit: files.write, spillingInto: spill)
         }
         let made: SearchIndex

@@ -70,6 +70,17 @@ public struct SearchIndex: Sendable {
         parts * 2 > Self.parts(photos: photos)
     }
 
+    /// Up to how many photos an update puts back (`SearchMoves.put`): it holds every one's words
+    /// at once, as text, where a whole index holds one part's, as numbers. Past this (every
+    /// photo's file touched, the busiest person renamed) the whole index is made instead, so an
+    /// edit holds no more of the index than a cold build does, whatever the library's size.
+    static let mostPutBack = photosPerPart / 5
+
+    /// Whether an update that puts back `put` photos is made, rather than the whole index.
+    package static func updates(puttingBack put: Int) -> Bool {
+        put <= mostPutBack
+    }
+
     /// The files made, unless they were handed on as they were made (`Making.emit`).
     public var files: [File]
     /// Files not made again, the same as the last build's: the photo shards and identifier
@@ -164,6 +175,9 @@ package struct SearchMoves: Sendable {
     var put: [Int]
     /// Whether any photo came, went or moved: the identifier buckets are made again.
     var renumbered: Bool
+
+    /// How many photos are put back (`SearchIndex.updates(puttingBack:)`).
+    package var putBack: Int { put.count }
 }
 
 extension SiteBuilder {

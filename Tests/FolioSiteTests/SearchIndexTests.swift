@@ -583,6 +583,16 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(SearchIndex.parts(photos: 1_000 * perPart), 64)
     }
 
+    /// An update holds the words of every photo it puts back: past a fifth of a part's photos
+    /// the whole index is made instead, whatever the library's size.
+    func testAnUpdatePuttingBackManyPhotosIsMadeWhole() {
+        let most = SearchIndex.photosPerPart / 5
+        XCTAssertTrue(SearchIndex.updates(puttingBack: 0))
+        XCTAssertTrue(SearchIndex.updates(puttingBack: most))
+        XCTAssertFalse(SearchIndex.updates(puttingBack: most + 1))
+        XCTAssertFalse(SearchIndex.updates(puttingBack: 1_000 * SearchIndex.photosPerPart))
+    }
+
     /// An index whose postings are made in parts (`SearchPostings.take(part:of:)`), its words
     /// waiting in a file or in memory, is the index made in one: the same files, byte for byte.
     func testAnIndexMadeInPartsIsTheIndexMadeInOne() throws {
