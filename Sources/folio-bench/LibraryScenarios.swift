@@ -67,6 +67,14 @@ struct LibraryScenarios {
         }
         row(&report, "a photo's file taken away, then put back", returning, site: site, largest: false,
             more: "search files written \(searchWritten.map(String.init).joined(separator: "/"))")
+
+        // Every photo's file touched, its bytes the same: every photo read again and every page
+        // looked at, in no more memory than a cold build.
+        let touched = try (0..<runs).map { round in
+            try library.touchEveryFile(round: round)
+            return try build()
+        }
+        row(&report, "every photo's file touched", touched, site: site, largest: false)
         report.print()
         try? FileManager.default.removeItem(at: setAside)
     }
