@@ -72,8 +72,8 @@ public struct SearchIndex: Sendable {
 
     /// Up to how many photos an update puts back (`SearchMoves.put`): it holds every one's words
     /// at once, as text, where a whole index holds one part's, as numbers. Past this (every
-    /// photo's file touched, the busiest person renamed) the whole index is made instead, so an
-    /// edit holds no more of the index than a cold build does, whatever the library's size.
+    /// photo's file touched, the busiest person renamed) the whole index is made instead, so what
+    /// an edit holds of the index is bounded whatever the library's size.
     static let mostPutBack = photosPerPart / 5
 
     /// Whether an update that puts back `put` photos is made, rather than the whole index.

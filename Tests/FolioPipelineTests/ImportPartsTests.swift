@@ -87,6 +87,30 @@ final class ImportPartsTests: XCTestCase {
         XCTAssertEqual(try rows(site).count, 9)
     }
 
+    /// Every record edited, every catalogued photo is read again, a part at a time, each part
+    /// with what the model knew of its own photos: a file as it was is not hashed again, its
+    /// checksum taken from the model, whichever part it is in.
+    func testEveryPhotoReadAgainInPartsKeepsWhatTheModelKnewOfIt() async throws {
+        let site = try library()
+        _ = try await imported(site, partSize: 2)
+        // Checksums no file has: only what the model knew gives them back.
+        try await site.database.writer.write { db in try db.execute(sql: "UPDATE photo SET checksum = printf('%016x', id + 4096)") }
+        try site.catalog("trip/trip.plist", ["a", "b", "c", "d", "e"].map {
+            ["path": "\($0).jpg", "name": "Trip \($0) again", "user": "Josh", "place": "Nairobi, Kenya", "favorite": $0 == "c"]
+        })
+        try site.catalog("city/city.plist", ["f", "g", "h"].map {
+            ["path": "\($0).jpg", "name": "City \($0) again", "user": "Al", "place": "Palo Alto, California, United States"]
+        })
+        let again = try await imported(site, partSize: 2)
+        XCTAssertEqual(again.imported, 8, "every catalogued photo read again, in two parts (a catalog each)")
+        let photos = try site.database.snapshot().photos.map(\.photo).filter { $0.title?.hasSuffix(" again") == true }
+        XCTAssertEqual(photos.count, 8)
+        // trip/b.jpg has a sidecar, which may say more of the file: it is hashed again.
+        for photo in photos where photo.source != .content(path: "trip/b.jpg") {
+            XCTAssertEqual(photo.checksum, String(format: "%016llx", photo.id + 4096), "\(photo.source)")
+        }
+    }
+
     func testPartsEndWhereACatalogDoesAndStayBounded() {
         func entry(_ catalog: String?) -> ContentEntry {
             let stamp = FileStamp(size: 1, modified: Date())
