@@ -96,9 +96,9 @@ struct ImportStep: BuildStep {
         // A part at a time, read and applied, in one transaction.
         try database.apply(inParts: { parts in
             for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
-                let held = positions.map { entries[changed[$0]] }.filter { marks.holds($0.path) }
-                let old = held.isEmpty ? [:] : try parts.known(for: held.map(\.source))
-                var part = positions.map { (entries[changed[$0]], old[entries[changed[$0]].source]) }
+                let partEntries = positions.map { entries[changed[$0]] }
+                let old = try parts.known(for: partEntries.filter { marks.holds($0.path) }.map(\.source))
+                var part = partEntries.map { ($0, old[$0.source]) }
                 for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
                     result.failed[source] = issue.reason
                     result.issues.append(issue)

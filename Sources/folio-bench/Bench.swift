@@ -20,8 +20,8 @@ struct Bench: ParsableCommand {
             photographer with 30% of the photos. It prints a cold build, a no-op build, one photo's \
             title, favorite and place edited in its catalog, 1% of the photos edited, a no-op with \
             ten photos failing and ten warnings, a photo's file taken away and put back, and every \
-            photo's file touched: wall time, peak memory, pages written and the largest page. With --one-catalog, the same library \
-            catalogued in one file, as the seed is.
+            photo's file touched: wall time, peak memory, pages written and the largest page. With \
+            --one-catalog, the same library catalogued in one file, as the seed is.
             """
     )
 

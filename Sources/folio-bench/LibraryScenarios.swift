@@ -69,7 +69,7 @@ struct LibraryScenarios {
             more: "search files written \(searchWritten.map(String.init).joined(separator: "/"))")
 
         // Every photo's file touched, its bytes the same: every photo read again and every page
-        // looked at, in no more memory than a cold build.
+        // looked at; its peak is to be read beside the cold build's.
         let touched = try (0..<runs).map { round in
             try library.touchEveryFile(round: round)
             return try build()
