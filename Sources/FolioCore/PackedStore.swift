@@ -99,7 +99,9 @@ package final class PackedStore: @unchecked Sendable {
         guard !sealed else { return }
         sealed = true
         if spilled > 0, !buffer.bytes.isEmpty, let folder { spill(into: folder) }
-        buffer.bytes = Array(buffer.bytes)  // no room kept for records that will not come
+        // No room kept for records that will not come: a spilling store's buffer grew to twice
+        // `spillAt`, and `Array(buffer.bytes)` would share that buffer, not copy what it holds.
+        buffer.bytes = buffer.bytes.withUnsafeBufferPointer { Array($0) }
         record = PackedWriter()
     }
 
@@ -146,9 +148,9 @@ package final class PackedStore: @unchecked Sendable {
         return done
     }
 
-    /// Whether the records went to a file, and how many bytes of them are held in memory (tests).
+    /// Whether the records went to a file, and how many bytes it holds in memory, room included (tests).
     var spills: Bool { spilled > 0 }
-    var held: Int { buffer.bytes.count }
+    var held: Int { buffer.bytes.capacity + record.bytes.capacity }
 }
 
 /// Values written as packed bytes: numbers as variable-length integers, texts with their length.

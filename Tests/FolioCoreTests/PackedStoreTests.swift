@@ -49,7 +49,7 @@ final class PackedStoreTests: XCTestCase {
         let offsets = fill(store, count: 2_000)
         store.seal()
         XCTAssertTrue(store.spills)
-        XCTAssertEqual(store.held, 0, "the records written after the last spill go to the file at the seal")
+        XCTAssertEqual(store.held, 0, "the records written after the last spill go to the file at the seal, and the room they had goes")
         Self.check(store, offsets)
         // The file has no name: nothing is left in the folder, during the build or after it.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
