@@ -4,7 +4,7 @@ import Foundation
 extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: siteDescription))
-        let favorites = snapshot.photos.filter(\.favorite).count
+        let favorites = snapshot.photos.count(where: \.favorite)
         // A count that says nothing of a small gallery ("1 People" in one photographer's
         // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
