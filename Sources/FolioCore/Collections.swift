@@ -40,9 +40,11 @@ extension Array {
             from[at] = -1
         }
     }
+}
 
-    /// Where an element whose `key` is `value` is, in an array sorted by `key` (found by halving);
-    /// nil when none is.
+extension RandomAccessCollection where Index == Int {
+    /// Where an element whose `key` is `value` is, in a collection sorted by `key` (found by
+    /// halving); nil when none is. Its indices start at 0.
     @inlinable package func sortedIndex<Key: Comparable>(of value: Key, by key: (Element) -> Key) -> Int? {
         var (low, high) = (0, count)
         while low < high {
@@ -53,8 +55,8 @@ extension Array {
     }
 }
 
-extension Array where Element: Comparable {
-    /// Where `value` is in this sorted array (found by halving); nil when it is not in it.
+extension RandomAccessCollection where Index == Int, Element: Comparable {
+    /// Where `value` is in this sorted collection (found by halving); nil when it is not in it.
     @inlinable package func sortedIndex(of value: Element) -> Int? {
         sortedIndex(of: value) { $0 }
     }

@@ -22,7 +22,7 @@ struct AlbumTree: Sendable {
         /// Sub-albums' paths, by title.
         var children: [String] = []
         /// The photos directly in the folder, in album order (`inAlbumOrder`).
-        var photos: [Int] = []
+        var photos = PositionList()
         /// What its pages list, in turn: its sub-albums, then its own photos (an album of a
         /// thousand folders takes pages of them, as a long album takes pages of photos).
         var entries: Int { children.count + photos.count }

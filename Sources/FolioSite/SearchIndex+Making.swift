@@ -154,7 +154,7 @@ extension SearchIndex {
 
         /// The whole index (`init(numbering:identifiers:emit:spillingInto:parts:)`), with the
         /// lists of `sequences`.
-        mutating func finishWhole(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex {
+        mutating func finishWhole(sequences: [(sequence: PhotoSequence, positions: PositionList)]) -> SearchIndex {
             guard update == nil, let index = finish(sequences: sequences) else {
                 preconditionFailure("a whole index is made from the photos alone")
             }
@@ -163,7 +163,7 @@ extension SearchIndex {
 
         /// The index, with the lists of `sequences` (each its photos' positions, in the list's
         /// order); nil when a part of the last build's postings, in an update, cannot be read.
-        mutating func finish(sequences: [(sequence: PhotoSequence, positions: [Int])]) -> SearchIndex? {
+        mutating func finish(sequences: [(sequence: PhotoSequence, positions: PositionList)]) -> SearchIndex? {
             precondition(next == -1, "the search index was given \(numbering.count - 1 - next) of \(numbering.count) photos")
             flushShard()
             // Word files first, as the index always wrote them, a part of the postings at a time;

@@ -198,7 +198,7 @@ extension SiteBuilder {
             where ordered.indices.contains(near) {
                 changes.photos?.insert(near)
             }
-            func pages(in listing: [Int], _ route: Route) -> PageChanges.Pages {
+            func pages(in listing: PositionList, _ route: Route) -> PageChanges.Pages {
                 self.pages(showing: listing.sortedIndex(of: position), of: listingPages(route))
             }
             if let folder = item.folder, let album = albumTree.albums[folder] {
@@ -253,8 +253,8 @@ extension SiteBuilder {
 
     /// Every listing of photos, by the path of its first page, with its photos' positions and
     /// what its pages' headings say of it beside its photos.
-    private func listingPhotos() -> [(path: String, positions: [Int], heading: String)] {
-        var listings: [(path: String, positions: [Int], heading: String)] = albumTree.albums.values.map {
+    private func listingPhotos() -> [(path: String, positions: PositionList, heading: String)] {
+        var listings: [(path: String, positions: PositionList, heading: String)] = albumTree.albums.values.map {
             ($0.route.path, $0.photos, "")
         }
         for place in index.places {

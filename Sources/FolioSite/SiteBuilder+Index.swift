@@ -7,18 +7,18 @@ import Foundation
 extension SiteBuilder {
     struct Index: Sendable {
         var position = PhotoPositions()
-        var byPlace: [Int64: [Int]] = [:]
-        var byRegion: [Int64: [Int]] = [:]
-        var byPerson: [Int64: [Int]] = [:]
+        var byPlace: [Int64: PositionList] = [:]
+        var byRegion: [Int64: PositionList] = [:]
+        var byPerson: [Int64: PositionList] = [:]
         /// Places A–Z, titles that start with no letter last (the "#" section).
         var places: [Place] = []
         /// The same, under their letters (`indexLetter`), A–Z then "#".
         var placesByLetter: [(letter: String, places: [Place])] = []
         /// The favorites of each place that holds any (positions, newest first).
-        var favorites: [Int64: [Int]] = [:]
+        var favorites: [Int64: PositionList] = [:]
 
         /// Places that hold favorites, A–Z, with their favorites.
-        var placesWithFavorites: [(place: Place, favorites: [Int])] {
+        var placesWithFavorites: [(place: Place, favorites: PositionList)] {
             places.compactMap { place in favorites[place.id].map { (place, $0) } }
         }
         /// Everyone named, A–Z: never the person of photos no one is named for (`Person.isUnknown`).
@@ -117,9 +117,9 @@ extension SiteBuilder {
             if let id = item.regionId { counts.region[id, default: 0] += 1 }
             counts.person[item.personId, default: 0] += 1
         }
-        func lists(_ counts: [Int64: Int]) -> [Int64: [Int]] {
+        func lists(_ counts: [Int64: Int]) -> [Int64: PositionList] {
             counts.mapValues { count in
-                var list: [Int] = []
+                var list = PositionList()
                 list.reserveCapacity(count)
                 return list
             }

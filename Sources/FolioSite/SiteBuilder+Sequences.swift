@@ -19,8 +19,8 @@ extension SiteBuilder {
 
     /// Every list a listing page names, with its photos' positions in `ordered`, in the list's
     /// order (written as their numbers in the search index).
-    func sequences() -> [(sequence: PhotoSequence, positions: [Int])] {
-        var lists: [(sequence: PhotoSequence, positions: [Int])] = []
+    func sequences() -> [(sequence: PhotoSequence, positions: PositionList)] {
+        var lists: [(sequence: PhotoSequence, positions: PositionList)] = []
         for album in albumTree.albums.values.sorted(by: { $0.path < $1.path }) where !album.photos.isEmpty {
             if let sequence = sequence(album) { lists.append((sequence, album.photos)) }
         }
@@ -28,7 +28,7 @@ extension SiteBuilder {
         lists += snapshot.regions.map { (sequence($0), positions(of: $0)) }.filter { !$0.1.isEmpty }
         lists += index.people.map { (sequence($0), positions(of: $0)) }
         lists += index.placesWithFavorites.map { (favoritesSequence($0.place), $0.favorites) }
-        if !ordered.isEmpty { lists.append((latestSequence, Array(latestPositions))) }
+        if !ordered.isEmpty { lists.append((latestSequence, PositionList(latestPositions))) }
         return lists
     }
 

@@ -145,7 +145,7 @@ public struct SiteBuilder: Sendable {
                 index.placesByLetter.append((letter, [place]))
             }
             if place.hasFavorites {
-                let favorites = (index.byPlace[place.id] ?? []).filter { ordered[$0].favorite }
+                let favorites = PositionList((index.byPlace[place.id] ?? []).lazy.filter { ordered[$0].favorite })
                 if !favorites.isEmpty { index.favorites[place.id] = favorites }
             }
         }
@@ -186,7 +186,7 @@ public struct SiteBuilder: Sendable {
     private static func listingPages(_ ordered: [GalleryPhoto], identities: [UInt64], albumTree: AlbumTree, index: Index,
                                      pageSize: Int) -> [String: ListingPages] {
         let breaks = identities.map { ListingPages.breaks($0, pageSize: pageSize) }
-        func pages(_ positions: [Int], newestFirst: Bool) -> ListingPages {
+        func pages(_ positions: PositionList, newestFirst: Bool) -> ListingPages {
             ListingPages(count: positions.count, pageSize: pageSize, newestFirst: newestFirst,
                          breaks: { breaks[positions[$0]] }, day: { when(ordered[positions[$0]]) })
         }
@@ -217,7 +217,7 @@ public struct SiteBuilder: Sendable {
 
     /// The page of a listing of photos (`positions`, in the order shown) that `route` names: which
     /// it is (from 0) of the listing's `pages`, and the photos it shows. Nil for a name the listing has not.
-    func listingPage(_ route: Route, name: String?, _ positions: [Int]) -> (page: Int, pages: ListingPages, shown: ArraySlice<Int>)? {
+    func listingPage(_ route: Route, name: String?, _ positions: PositionList) -> (page: Int, pages: ListingPages, shown: Slice<PositionList>)? {
         let pages = listingPages(route)
         guard pages.count == positions.count, let page = pages.page(named: name) else { return nil }
         return (page, pages, positions[pages.range(page)])
@@ -225,7 +225,7 @@ public struct SiteBuilder: Sendable {
 
     /// A page of a listing of photos: its frame with its pager (the pages before and after it, and
     /// the days its photos were taken), its title past the first page saying those days.
-    func framed(_ frame: PageFrame, route: Route, page: Int, of pages: ListingPages, shown: ArraySlice<Int>) -> PageFrame {
+    func framed(_ frame: PageFrame, route: Route, page: Int, of pages: ListingPages, shown: Slice<PositionList>) -> PageFrame {
         var frame = frame
         let dates = shown.map { Self.when(ordered[$0]) }
         let days = dates.min().map { language.days(from: $0, to: dates.max()!) } ?? ""
@@ -261,9 +261,9 @@ public struct SiteBuilder: Sendable {
 
 
     /// Where the photos of a place, a region, a person are in `ordered`: newest first.
-    func positions(of place: Place) -> [Int] { index.byPlace[place.id] ?? [] }
-    func positions(of region: Region) -> [Int] { index.byRegion[region.id] ?? [] }
-    func positions(of person: Person) -> [Int] { index.byPerson[person.id] ?? [] }
+    func positions(of place: Place) -> PositionList { index.byPlace[place.id] ?? [] }
+    func positions(of region: Region) -> PositionList { index.byRegion[region.id] ?? [] }
+    func positions(of person: Person) -> PositionList { index.byPerson[person.id] ?? [] }
 
     func card(_ item: GalleryPhoto) -> PhotoCard {
         if digestsOnly { return digestCard(item) }
@@ -288,7 +288,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The thumbnail of the newest of `positions`, to stand for a place, a region or a person.
-    func cover(_ positions: [Int]) -> (ImageRef?, String) {
+    func cover(_ positions: PositionList) -> (ImageRef?, String) {
         guard let first = positions.first.map({ ordered[$0] }) else { return (nil, "") }
         let photo = first.photo
         return (images[photo]?.thumb, PhotoText.alt(first, of: photo, language))
@@ -321,13 +321,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The photos `shown` in rows that keep their shapes.
-    func grid(_ shown: ArraySlice<Int>) -> [PhotoSection] {
+    func grid(_ shown: Slice<PositionList>) -> [PhotoSection] {
         [PhotoSection(title: nil, photos: shown.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
     }
 
     /// The photos `page` of `positions` (newest first) shows, in sections by when they were taken:
     /// hours ago for the last day, then by date. A section carried on from the page before says so.
-    func timeline(_ positions: [Int], page: ArraySlice<Int>) -> [PhotoSection] {
+    func timeline(_ positions: PositionList, page: Slice<PositionList>) -> [PhotoSection] {
         var sections: [PhotoSection] = []
         for item in page.map({ ordered[$0] }) {
             let title = PhotoText.whenSection(Self.when(item), now: now, language)
