@@ -1,4 +1,3 @@
-import FolioCore
 import Foundation
 
 /// The page manifest a build leaves, made in the place of the last build's: a page drawn again
@@ -10,23 +9,13 @@ package struct NextManifest: Sendable {
     private var base: PageManifest
     /// One bit for each of `base`'s entries: set by this build.
     private var made: [UInt64]
-    /// The entries at paths `base` does not have, set since the last lot of them was written out.
+    /// The entries at paths `base` does not have.
     private var added = PageManifest()
-    /// The lots written out, each once `added` held `spill.every` entries: read back merged (a
-    /// later lot's entry at a path, and `added`'s, over an earlier one's).
-    private var runs: [ManifestRun] = []
-    private let spill: (folder: String?, every: Int)?
 
-    /// How many entries at new paths a build holds before it writes them out, when it may.
-    package static let held = 1 << 16
-
-    /// With `spill`, the entries at new paths are written out in lots of `every`, into files in
-    /// `folder` (see `ManifestRun`); without, all are held.
-    package init(last: PageManifest = PageManifest(), spill: (folder: String?, every: Int)? = nil) {
+    package init(last: PageManifest = PageManifest()) {
         base = last
         base.sort()
         made = Array(repeating: 0, count: (base.count + 63) / 64)
-        self.spill = spill
     }
 
     /// A manifest made whole, as a build leaves it.
@@ -38,9 +27,6 @@ package struct NextManifest: Sendable {
 
     /// Whether the last build left no manifest (or one this build cannot read).
     package var lastIsEmpty: Bool { base.isEmpty }
-
-    /// How many lots of entries were written out (tests).
-    package var lotsWrittenOut: Int { runs.count }
 
     /// The paths of the last build's pages and files, in order.
     package var lastPaths: some Sequence<String> { base.paths }
@@ -77,18 +63,13 @@ package struct NextManifest: Sendable {
             made[position / 64] |= 1 << UInt64(position % 64)
         } else {
             added[path] = entry
-            if let spill, added.count >= spill.every {
-                added.sort()
-                runs.append(ManifestRun(added, spillingInto: spill.folder))
-                added = PageManifest()
-            }
         }
     }
 
     /// Whether this build set an entry at `path`.
     package func has(_ path: String) -> Bool {
         if let position = base.position(of: path) { return isMade(position) }
-        return added[path] != nil || runs.contains { $0.contains(path) }
+        return added[path] != nil
     }
 
     private func isMade(_ position: Int) -> Bool {
@@ -100,7 +81,7 @@ package struct NextManifest: Sendable {
     /// a large site's paths were made again at twice their room near the render's end, a copy
     /// of every path beside them.
     package mutating func reserveCapacity(pages: Int) {
-        added.reserveCapacity(min(max(0, pages - base.count), spill?.every ?? .max))
+        added.reserveCapacity(max(0, pages - base.count))
     }
 
     /// Puts the entries added in order: done once this build has set its last.
@@ -110,71 +91,13 @@ package struct NextManifest: Sendable {
 
     /// Every entry this build set, with its path, in the order of the paths (`finish()` done).
     package func forEach(_ body: (String, PageManifest.Entry) throws -> Void) rethrows {
-        guard !runs.isEmpty else { return try base.merged(keeping: isMade, with: added, body) }
-        try mergedWithRuns { path, entry in try body(String(decoding: path, as: UTF8.self), entry) }
+        try base.merged(keeping: isMade, with: added, body)
     }
 
     /// The manifest this build leaves, handed to `write` a piece at a time as `PageManifest`
     /// writes it, without being made whole (`finish()` done).
     package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        guard !runs.isEmpty else { return base.encode(keeping: isMade, with: added, to: write) }
-        var file = LedgerWriter(sink: write)
-        mergedWithRuns { path, entry in PageManifest.writeLine(path, entry, into: &file) }
-        file.finish()
-    }
-
-    /// Every entry this build set, in the order of the paths, from `base`, the lots written out
-    /// and `added` at once: at each path the entry set last (`added`'s, then the latest lot's,
-    /// then `base`'s).
-    private func mergedWithRuns(_ body: ([UInt8], PageManifest.Entry) throws -> Void) rethrows {
-        // Each source's next entry; the sources in the order their entries were set.
-        var sources: [Source] = [Source(base: base, keeping: isMade)] + runs.map(Source.init) + [Source(base: added, keeping: { _ in true })]
-        while true {
-            var first: Int?
-            for index in sources.indices {
-                guard let head = sources[index].head else { continue }
-                if let at = first, let least = sources[at].head, !head.path.lexicographicallyPrecedes(least.path),
-                   head.path != least.path { continue }
-                first = index
-            }
-            guard let at = first, let (path, entry) = sources[at].head else { return }
-            try body(path, entry)
-            for index in sources.indices where sources[index].head?.path == path { sources[index].advance() }
-        }
-    }
-
-    /// The entries of a manifest or of a lot written out, one at a time in order.
-    private struct Source {
-        private(set) var head: (path: [UInt8], entry: PageManifest.Entry)?
-        private let next: () -> (path: [UInt8], entry: PageManifest.Entry)?
-
-        init(base: PageManifest, keeping keep: @escaping (Int) -> Bool) {
-            var position = 0
-            next = {
-                while position < base.count, !keep(position) { position += 1 }
-                guard position < base.count else { return nil }
-                defer { position += 1 }
-                return (base.pathBytes(at: position), base[entryAt: position])
-            }
-            head = next()
-        }
-
-        init(_ run: ManifestRun) {
-            var (block, entries, at) = (0, [(path: [UInt8], entry: PageManifest.Entry)](), 0)
-            next = {
-                while at == entries.count {
-                    guard let read = run.block(block) else { return nil }
-                    (entries, at, block) = (read, 0, block + 1)
-                }
-                defer { at += 1 }
-                return entries[at]
-            }
-            head = next()
-        }
-
-        mutating func advance() {
-            head = next()
-        }
+        base.encode(keeping: isMade, with: added, to: write)
     }
 
     /// The manifest this build leaves, made whole.
@@ -193,10 +116,8 @@ package final class SharedManifest: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
     private var next: NextManifest
 
-    /// With `folder`, the entries at new paths are written out into files there once they are
-    /// `NextManifest.held` (a cold build's are a page for each photo); without, all are held.
-    package init(last: PageManifest, spillingInto folder: String? = nil) {
-        next = NextManifest(last: last, spill: folder.map { ($0, NextManifest.held) })
+    package init(last: PageManifest) {
+        next = NextManifest(last: last)
         pthread_rwlock_init(lock, nil)
     }
 

@@ -364,28 +364,15 @@ package struct PageManifest {
     }
 
     private func encode(keeping keep: (Int) -> Bool, with other: PageManifest, into file: inout LedgerWriter) {
-        merged(keeping: keep, with: other) { path, row in Self.writeLine(path, checksum: row.checksum, input: row.input, changed: row.changed, into: &file) }
-    }
-
-    /// Writes the line of the entry at `path`, as `encoded()` does.
-    package static func writeLine(_ path: some Collection<UInt8>, _ entry: Entry, into file: inout LedgerWriter) {
-        writeLine(path, checksum: entry.checksum, input: entry.input, changed: entry.changed?.timeIntervalSince1970 ?? .nan, into: &file)
-    }
-
-    private static func writeLine(_ path: some Collection<UInt8>, checksum: UInt64, input: UInt64, changed: Double,
-                                  into file: inout LedgerWriter) {
-        ContentHash.appendHex(checksum, to: &file.line)
-        file.line.append(0x20)
-        ContentHash.appendHex(input, to: &file.line)
-        let seconds = changed.isNaN ? 0 : Int64(changed.rounded(.down))
-        file.line.append(contentsOf: " @\(seconds) ".utf8)
-        file.line.append(contentsOf: path)
-        file.endLine()
-    }
-
-    /// The bytes of the path at `position` (`position(of:)`, or any from 0 to `count`, in order).
-    package func pathBytes(at position: Int) -> [UInt8] {
-        Array(bytes[rows[position].range])
+        merged(keeping: keep, with: other) { path, row in
+            ContentHash.appendHex(row.checksum, to: &file.line)
+            file.line.append(0x20)
+            ContentHash.appendHex(row.input, to: &file.line)
+            let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
+            file.line.append(contentsOf: " @\(seconds) ".utf8)
+            file.line.append(contentsOf: path)
+            file.endLine()
+        }
     }
 
     /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
