@@ -9,13 +9,24 @@ package struct NextManifest: Sendable {
     private var base: PageManifest
     /// One bit for each of `base`'s entries: set by this build.
     private var made: [UInt64]
-    /// The entries at paths `base` does not have.
+    /// The entries at paths `base` does not have, up to `lotSize` of them; past that they are
+    /// put in `lots`, when there are lots.
     private var added = PageManifest()
+    private var lots: ManifestLots?
+    private var lotSize: Int
 
-    package init(last: PageManifest = PageManifest()) {
+    /// How many entries at new paths are held before they go to the lots: a cold build of a
+    /// large site adds one for every page.
+    package static let lotSize = 1 << 16
+
+    /// `spillingInto`: the folder the entries at new paths go into past `lotSize` of them (nil:
+    /// all are held).
+    package init(last: PageManifest = PageManifest(), spillingInto folder: String? = nil, lotSize: Int = NextManifest.lotSize) {
         base = last
         base.sort()
         made = Array(repeating: 0, count: (base.count + 63) / 64)
+        lots = folder.flatMap(ManifestLots.init(folder:))
+        self.lotSize = lots == nil ? .max : lotSize
     }
 
     /// A manifest made whole, as a build leaves it.
@@ -63,13 +74,25 @@ package struct NextManifest: Sendable {
             made[position / 64] |= 1 << UInt64(position % 64)
         } else {
             added[path] = entry
+            if added.count >= lotSize { putAddedInLot() }
         }
     }
 
-    /// Whether this build set an entry at `path`.
+    /// The entries added put in a lot, in order; kept held when the lots' file cannot take them,
+    /// and so are those added after.
+    private mutating func putAddedInLot() {
+        added.sort()
+        if let lots, lots.append(added) {
+            added.removeAll()
+        } else {
+            lotSize = .max
+        }
+    }
+
+    /// Whether this build set an entry at `path` (`finish()` done).
     package func has(_ path: String) -> Bool {
         if let position = base.position(of: path) { return isMade(position) }
-        return added[path] != nil
+        return added[path] != nil || lots?.contains(path) == true
     }
 
     private func isMade(_ position: Int) -> Bool {
@@ -77,28 +100,40 @@ package struct NextManifest: Sendable {
     }
 
     /// Room for a build of `pages` pages and files: the entries at paths the last build's
-    /// manifest does not have (a cold build's, all of them). Grown one page at a time instead,
-    /// a large site's paths were made again at twice their room near the render's end, a copy
-    /// of every path beside them.
+    /// manifest does not have (a cold build's, all of them), or a lot's. Grown one page at a
+    /// time instead, a large site's paths were made again at twice their room near the render's
+    /// end, a copy of every path beside them.
     package mutating func reserveCapacity(pages: Int) {
-        added.reserveCapacity(max(0, pages - base.count))
+        let new = max(0, pages - base.count)
+        added.reserveCapacity(min(new, lotSize))
+        if new > lotSize { lots?.reserveCapacity(new) }
     }
 
     /// Puts the entries added in order: done once this build has set its last.
     package mutating func finish() {
         added.sort()
+        lots?.finish()
+    }
+
+    /// This build's entries as runs to merge: the last build's it set, the lots, those held.
+    private var runs: [any ManifestRun] {
+        [base.run(keeping: isMade)] + (lots?.runs ?? []) + [added.run()]
     }
 
     /// Every entry this build set, with its path, in the order of the paths (`finish()` done).
     package func forEach(_ body: (String, PageManifest.Entry) throws -> Void) rethrows {
-        try base.merged(keeping: isMade, with: added, body)
+        try PageManifest.merge(runs) { path, entry in try body(String(decoding: path, as: UTF8.self), entry.entry) }
     }
 
     /// The manifest this build leaves, handed to `write` a piece at a time as `PageManifest`
     /// writes it, without being made whole (`finish()` done).
     package func encode(to write: @escaping (UnsafeRawBufferPointer) -> Void) {
-        base.encode(keeping: isMade, with: added, to: write)
+        PageManifest.encode(runs, to: write)
     }
+
+    /// How many entries at new paths it holds, and whether any went to lots (tests).
+    var heldAdded: Int { added.count }
+    var hasLots: Bool { lots?.isEmpty == false }
 
     /// The manifest this build leaves, made whole.
     package var manifest: PageManifest {
@@ -116,8 +151,9 @@ package final class SharedManifest: @unchecked Sendable {
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
     private var next: NextManifest
 
-    package init(last: PageManifest) {
-        next = NextManifest(last: last)
+    /// `spillingInto`: see `NextManifest.init(last:spillingInto:lotSize:)`.
+    package init(last: PageManifest, spillingInto folder: String? = nil) {
+        next = NextManifest(last: last, spillingInto: folder)
         pthread_rwlock_init(lock, nil)
     }
 

@@ -48,17 +48,47 @@ package struct PageManifest {
     private var only: [UInt8]?
 
     private struct Row {
-        package var start: UInt32
-        package var count: UInt32
-        package var checksum: UInt64
-        package var input: UInt64
+        var start: UInt32
+        var count: UInt32
+        var checksum: UInt64
+        var input: UInt64
         /// Seconds since 1970; NaN when not known.
-        package var changed: Double
+        var changed: Double
+
+        init(start: UInt32, count: UInt32, _ stored: Stored) {
+            self.start = start
+            self.count = count
+            checksum = stored.checksum
+            input = stored.input
+            changed = stored.changed
+        }
 
         /// Where its path is in `bytes`.
-        package var range: Range<Int> { Int(start)..<Int(start + count) }
+        var range: Range<Int> { Int(start)..<Int(start + count) }
 
-        package var entry: Entry {
+        var stored: Stored { Stored(checksum: checksum, input: input, changed: changed) }
+        var entry: Entry { stored.entry }
+    }
+
+    /// An entry as a manifest holds it, apart from its path: what a merge of sorted runs
+    /// (`ManifestRun`) hands on and a lot on disk (`ManifestLots`) keeps.
+    struct Stored {
+        var checksum: UInt64
+        var input: UInt64
+        /// Seconds since 1970; NaN when not known.
+        var changed: Double
+
+        init(checksum: UInt64, input: UInt64, changed: Double) {
+            self.checksum = checksum
+            self.input = input
+            self.changed = changed
+        }
+
+        init(_ entry: Entry) {
+            self.init(checksum: entry.checksum, input: entry.input, changed: entry.changed?.timeIntervalSince1970 ?? .nan)
+        }
+
+        var entry: Entry {
             Entry(checksum: checksum, input: input, changed: changed.isNaN ? nil : Date(timeIntervalSince1970: changed))
         }
     }
@@ -193,8 +223,7 @@ package struct PageManifest {
         guard !path.isEmpty else { return }
         if let only, !path.starts(with: only) { return }
         precondition(bytes.count + path.count < UInt32.max, "a manifest's paths fill 4 GB")
-        let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), checksum: entry.checksum, input: entry.input,
-                      changed: entry.changed?.timeIntervalSince1970 ?? .nan)
+        let row = Row(start: UInt32(bytes.count), count: UInt32(path.count), Stored(entry))
         bytes.append(contentsOf: path)
         if isSorted, let last = rows.last, order(last, row) >= 0 { isSorted = false }
         rows.append(row)
@@ -241,9 +270,14 @@ package struct PageManifest {
 
     /// Their bytes compared, a path before those it starts.
     private static func compare(_ base: UnsafeBufferPointer<UInt8>, _ row: Row, _ key: UnsafeBufferPointer<UInt8>) -> Int32 {
-        let common = min(Int(row.count), key.count)
-        let order = common == 0 ? 0 : memcmp(base.baseAddress! + Int(row.start), key.baseAddress!, common)
-        return order != 0 ? order : Int(row.count) == key.count ? 0 : Int(row.count) < key.count ? -1 : 1
+        order(UnsafeBufferPointer(rebasing: base[row.range]), key)
+    }
+
+    /// The order of two paths' bytes, a path before those it starts.
+    private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order != 0 ? order : a.count == b.count ? 0 : a.count < b.count ? -1 : 1
     }
 
     package static func decode(_ text: String) -> PageManifest {
@@ -351,24 +385,23 @@ package struct PageManifest {
     private func encode(into file: inout LedgerWriter) {
         var manifest = self
         manifest.sort()
-        manifest.encode(keeping: { _ in true }, with: PageManifest(), into: &file)
+        Self.encode([manifest.run()], into: &file)
     }
 
-    /// `encode(to:)` for the manifest of this one's entries that `keep` says yes to (by their
-    /// position) and `other`'s, which wins where both have a path: written as they are merged,
-    /// without that manifest made. Both must be in order.
-    package func encode(keeping keep: (Int) -> Bool, with other: PageManifest, to write: @escaping (UnsafeRawBufferPointer) -> Void) {
+    /// `encode(to:)` for the manifest the runs make merged (`merge(_:_:)`), written as they are
+    /// merged, without that manifest made.
+    static func encode(_ runs: [any ManifestRun], to write: @escaping (UnsafeRawBufferPointer) -> Void) {
         var file = LedgerWriter(sink: write)
-        encode(keeping: keep, with: other, into: &file)
+        encode(runs, into: &file)
         file.finish()
     }
 
-    private func encode(keeping keep: (Int) -> Bool, with other: PageManifest, into file: inout LedgerWriter) {
-        merged(keeping: keep, with: other) { path, row in
-            ContentHash.appendHex(row.checksum, to: &file.line)
+    private static func encode(_ runs: [any ManifestRun], into file: inout LedgerWriter) {
+        merge(runs) { path, entry in
+            ContentHash.appendHex(entry.checksum, to: &file.line)
             file.line.append(0x20)
-            ContentHash.appendHex(row.input, to: &file.line)
-            let seconds = row.changed.isNaN ? 0 : Int64(row.changed.rounded(.down))
+            ContentHash.appendHex(entry.input, to: &file.line)
+            let seconds = entry.changed.isNaN ? 0 : Int64(entry.changed.rounded(.down))
             file.line.append(contentsOf: " @\(seconds) ".utf8)
             file.line.append(contentsOf: path)
             file.endLine()
@@ -378,34 +411,81 @@ package struct PageManifest {
     /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
     /// `other`, handed to `body` with its path in the order of the paths: where both have a path,
     /// `other`'s entry. Both must be in order.
-    package func merged(keeping keep: (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
-        try merged(keeping: keep, with: other) { path, row in try body(String(decoding: path, as: UTF8.self), row.entry) }
+    package func merged(keeping keep: @escaping (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
+        try Self.merge([run(keeping: keep), other.run()]) { path, entry in
+            try body(String(decoding: path, as: UTF8.self), entry.entry)
+        }
     }
 
-    private func merged(keeping keep: (Int) -> Bool, with other: PageManifest,
-                        _ body: (UnsafeBufferPointer<UInt8>, Row) throws -> Void) rethrows {
-        precondition(isSorted && other.isSorted, "only manifests in order are merged")
-        try bytes.withUnsafeBufferPointer { mine in
-            try other.bytes.withUnsafeBufferPointer { theirs in
-                var (at, atOther) = (0, 0)
-                while at < rows.count || atOther < other.rows.count {
-                    if at < rows.count, !keep(at) {
-                        at += 1
-                        continue
-                    }
-                    let order: Int32 = at == rows.count ? 1 : atOther == other.rows.count ? -1
-                        : Self.compare(mine, rows[at], UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]))
-                    if order < 0 {
-                        try body(UnsafeBufferPointer(rebasing: mine[rows[at].range]), rows[at])
-                        at += 1
-                    } else {
-                        try body(UnsafeBufferPointer(rebasing: theirs[other.rows[atOther].range]), other.rows[atOther])
-                        if order == 0 { at += 1 }
-                        atOther += 1
-                    }
-                }
+    /// The entries of runs in order, merged: each path once, handed to `body` with its bytes;
+    /// where several runs have a path, the entry of the one given last.
+    static func merge(_ runs: [any ManifestRun], _ body: (UnsafeBufferPointer<UInt8>, Stored) throws -> Void) rethrows {
+        var runs = runs
+        var heads: [(path: [UInt8], entry: Stored)?] = runs.indices.map { index in
+            var path: [UInt8] = []
+            return runs[index].next(path: &path).map { (path, $0) }
+        }
+        // Few runs (the last build's, this build's lots, one for each `NextManifest.lotSize` new
+        // pages, and what it holds): the least path found by looking at each, not kept in a heap.
+        while true {
+            var least: Int?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = least, order(head.path, heads[current]!.path) > 0 { continue }
+                least = index
+            }
+            guard let least, let chosen = heads[least]?.entry else { return }
+            try heads[least]!.path.withUnsafeBufferPointer { try body($0, chosen) }
+            // The runs that have the same path move on with the one chosen, which moves last: its
+            // path is what they are compared with.
+            for index in heads.indices where index != least {
+                if let head = heads[index], order(head.path, heads[least]!.path) == 0 { advance(index) }
+            }
+            advance(least)
+        }
+
+        /// The run at `index` moves on, its path's room used again.
+        func advance(_ index: Int) {
+            guard var head = heads[index] else { return }
+            heads[index] = nil
+            if let entry = runs[index].next(path: &head.path) {
+                head.entry = entry
+                heads[index] = head
             }
         }
+    }
+
+    private static func order(_ a: [UInt8], _ b: [UInt8]) -> Int32 {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in order(a, b) } }
+    }
+
+    /// Its entries in order (it must be sorted), those `keep` takes (by their positions), as a run to merge.
+    func run(keeping keep: @escaping (Int) -> Bool = { _ in true }) -> any ManifestRun {
+        precondition(isSorted, "only manifests in order are merged")
+        return HeldRun(manifest: self, keep: keep)
+    }
+
+    private struct HeldRun: ManifestRun {
+        let manifest: PageManifest
+        let keep: (Int) -> Bool
+        var at = 0
+
+        mutating func next(path: inout [UInt8]) -> Stored? {
+            while at < manifest.rows.count, !keep(at) { at += 1 }
+            guard at < manifest.rows.count else { return nil }
+            let row = manifest.rows[at]
+            at += 1
+            path.removeAll(keepingCapacity: true)
+            manifest.bytes.withUnsafeBufferPointer { path.append(contentsOf: $0[row.range]) }
+            return row.stored
+        }
+    }
+
+    /// No entries, the room kept for as many again.
+    mutating func removeAll() {
+        rows.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        isSorted = true
     }
 
     /// The input fingerprint of a page whose key (`SiteBuilder.key`) is `key`, drawn as

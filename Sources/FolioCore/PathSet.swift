@@ -153,6 +153,11 @@ public struct PathHashes: Sendable, ExpressibleByArrayLiteral {
 
     package static func hash(_ path: String) -> UInt64 {
         var path = path
-        return path.withUTF8 { ContentHash.hash(UnsafeRawBufferPointer($0), seed: 0x6D65_6469_61) }
+        return path.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The hash of a path's bytes.
+    package static func hash(_ path: UnsafeRawBufferPointer) -> UInt64 {
+        ContentHash.hash(path, seed: 0x6D65_6469_61)
     }
 }

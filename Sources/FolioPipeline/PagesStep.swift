@@ -281,6 +281,6 @@ struct PagesStep: BuildStep {
         return SitePages(builders: builders, routes: routes, search: search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
-                         drawing: drawing, digest: stagedDigest, changes: changes, manifest: SharedManifest(last: previous))
+                         drawing: drawing, digest: stagedDigest, changes: changes, manifest: SharedManifest(last: previous, spillingInto: state.folder.path))
     }
 }

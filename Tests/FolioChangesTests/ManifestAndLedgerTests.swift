@@ -1,4 +1,4 @@
-import FolioChanges
+@testable import FolioChanges
 import FolioCore
 import FolioTestSupport
 import Foundation
@@ -87,6 +87,20 @@ final class ManifestAndLedgerTests: XCTestCase {
     }
 
     func testTheNextManifestIsTheOneMadeWholeOverTheLastBuilds() throws {
+        try checkNextManifest(spilling: false)
+    }
+
+    /// The same, the entries at new paths put in lots of five on disk as they come: a path set
+    /// again in a later lot, or held, is that entry; none of them is held past a lot.
+    func testTheNextManifestInLotsIsTheOneMadeWholeToo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-lots-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try checkNextManifest(spilling: true, in: folder.path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "the lots' file has no name")
+    }
+
+    private func checkNextManifest(spilling: Bool, in folder: String? = nil) throws {
         var random = SplitMix64(0x0E1D_F00D)
         func entry() -> PageManifest.Entry {
             PageManifest.Entry(checksum: random.next(), input: random.next() % 5 == 0 ? PageManifest.wholeFile : random.next(),
@@ -98,7 +112,8 @@ final class ManifestAndLedgerTests: XCTestCase {
             for _ in 0..<(round * 37) { last["photos/p\(random.next() % 2_000).html"] = entry() }
             if round % 3 == 0 { last["日本/京都.html"] = entry() }
             let lastPaths = Set(last.entries.keys)
-            var next = NextManifest(last: last)
+            var next = NextManifest(last: last, spillingInto: folder, lotSize: 5)
+            var held = 0
             var whole = PageManifest()
             for path in lastPaths.sorted().shuffled(using: &random) where random.next() % 4 != 0 {
                 XCTAssertEqual(next.last(path), last[path], "the last build's entry, asked before it is set")
@@ -111,8 +126,11 @@ final class ManifestAndLedgerTests: XCTestCase {
                 let drawn = entry()
                 next.set(path, drawn)
                 whole[path] = drawn
+                held = max(held, next.heldAdded)
             }
             next.finish()
+            if !spilling || round >= 3 { XCTAssertEqual(next.hasLots, spilling, "round \(round)") }
+            XCTAssertLessThanOrEqual(held, spilling ? 5 : .max)
             XCTAssertEqual(next.lastIsEmpty, lastPaths.isEmpty)
             XCTAssertEqual(Set(next.lastPaths), lastPaths, "the last build's paths, those dropped too")
             for path in lastPaths.union(whole.entries.keys) {
