@@ -55,12 +55,12 @@ final class ManifestLots: @unchecked Sendable {
             out.append(contentsOf: path)
             lotHashes.append(path.withUnsafeBytes { PathHashes.hash($0) })
             if out.count >= Self.piece {
-                guard write(out, at: offset) else { return false }
+                guard PackedStore.write(out, to: file, at: offset) else { return false }
                 offset += out.count
                 out.removeAll(keepingCapacity: true)
             }
         }
-        guard write(out, at: offset) else { return false }
+        guard PackedStore.write(out, to: file, at: offset) else { return false }
         offset += out.count
         lots.append(size..<offset)
         size = offset
@@ -87,19 +87,6 @@ final class ManifestLots: @unchecked Sendable {
     private static let piece = 1 << 16
     /// An entry's bytes before its path's: its checksum, input and time, and the path's length.
     private static let header = 28
-
-    private func write(_ bytes: [UInt8], at offset: Int) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let wrote = pwrite(file, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if wrote < 0, errno == EINTR { continue }
-                guard wrote > 0 else { return false }
-                done += wrote
-            }
-            return true
-        }
-    }
 
     /// A lot read back a piece at a time.
     private struct LotRun: ManifestRun {

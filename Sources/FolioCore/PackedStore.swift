@@ -80,7 +80,8 @@ package final class PackedStore: @unchecked Sendable {
         buffer.bytes.removeAll(keepingCapacity: true)
     }
 
-    private static func write(_ bytes: [UInt8], to file: Int32, at offset: Int) -> Bool {
+    /// Writes all of `bytes` at `offset` of `file`; false when it will not take them.
+    package static func write(_ bytes: [UInt8], to file: Int32, at offset: Int) -> Bool {
         bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {

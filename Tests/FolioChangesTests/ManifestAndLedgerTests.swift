@@ -98,6 +98,8 @@ final class ManifestAndLedgerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         try checkNextManifest(spilling: true, in: folder.path)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "the lots' file has no name")
+        // A folder that takes no file: every entry is held.
+        try checkNextManifest(spilling: false, in: folder.appendingPathComponent("missing").path)
     }
 
     private func checkNextManifest(spilling: Bool, in folder: String? = nil) throws {
