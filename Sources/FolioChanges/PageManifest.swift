@@ -408,15 +408,6 @@ package struct PageManifest {
         }
     }
 
-    /// Every entry of this manifest that `keep` says yes to (by its position) and every entry of
-    /// `other`, handed to `body` with its path in the order of the paths: where both have a path,
-    /// `other`'s entry. Both must be in order.
-    package func merged(keeping keep: @escaping (Int) -> Bool, with other: PageManifest, _ body: (String, Entry) throws -> Void) rethrows {
-        try Self.merge([run(keeping: keep), other.run()]) { path, entry in
-            try body(String(decoding: path, as: UTF8.self), entry.entry)
-        }
-    }
-
     /// The entries of runs in order, merged: each path once, handed to `body` with its bytes;
     /// where several runs have a path, the entry of the one given last.
     static func merge(_ runs: [any ManifestRun], _ body: (UnsafeBufferPointer<UInt8>, Stored) throws -> Void) rethrows {

@@ -147,7 +147,7 @@ final class ManifestAndLedgerTests: XCTestCase {
             var merged: [(String, PageManifest.Entry)] = []
             whole.sort()
             last.sort()
-            last.merged(keeping: { _ in true }, with: whole) { merged.append(($0, $1)) }
+            PageManifest.merge([last.run(), whole.run()]) { merged.append((String(decoding: $0, as: UTF8.self), $1.entry)) }
             XCTAssertEqual(merged.map(\.0), Array(lastPaths.union(whole.entries.keys)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
             XCTAssertEqual(Dictionary(merged, uniquingKeysWith: { a, _ in a }), last.entries.merging(whole.entries) { $1 })
         }
