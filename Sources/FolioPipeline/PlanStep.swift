@@ -214,8 +214,10 @@ struct PlanStep: BuildStep {
         plan.making = making
         // Photos with the same bytes share their media: one job, by checksum, makes it for
         // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
-        // begin alike each get a job, the second not indexed.
-        var jobIndex: [UInt64: Int32] = [:]
+        // begin alike each get a job, the second not indexed. Only photos that share those bits
+        // with another are indexed: a table of every photo's would be held to the plan's peak.
+        let sharing = Self.sharingKeys(looked, of: snapshot.photos)
+        var jobOfFirst: [Int32: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
         // trees for it is most of a plan that looks at every photo. 10,000 photos at a time, so
         // a large library's needs are never all held at once.
@@ -233,8 +235,8 @@ struct PlanStep: BuildStep {
                 plan.reused += need.reused
                 // A photo that misses nothing needs no job.
                 guard need.needsJob else { continue }
-                let key = Self.key(photo.checksum)
-                if let number = jobIndex[key].map(Int.init),
+                let first = sharing[Int32(index)]
+                if let first, let number = jobOfFirst[first].map(Int.init),
                    snapshot.photos[Int(plan.jobs[number].first)].photo.checksum == photo.checksum {
                     plan.jobs[number].others.append(Int32(index))
                     plan.jobs[number].hasTiles = plan.jobs[number].hasTiles || need.tiles != nil
@@ -243,15 +245,12 @@ struct PlanStep: BuildStep {
                     }
                     continue
                 }
-                if jobIndex[key] == nil { jobIndex[key] = Int32(plan.jobs.count) }
+                if let first, jobOfFirst[first] == nil { jobOfFirst[first] = Int32(plan.jobs.count) }
                 plan.jobs.append(PlannedJob(first: Int32(index), pixels: need.width * need.height, isDownload: need.origin.isDownload,
                                             hasTiles: need.tiles != nil,
                                             videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
             }
         }
-        // Let go before the ledger is put in order: a large library's jobs by checksum would be
-        // held beside it.
-        jobIndex = [:]
         plan.ledger.entries.putInOrder()
         return plan
     }
@@ -259,6 +258,26 @@ struct PlanStep: BuildStep {
     /// A checksum's first 64 bits (its first sixteen hex digits), or its hash when it is not hex.
     static func key(_ checksum: String) -> UInt64 {
         UInt64(checksum.prefix(16), radix: 16) ?? ContentHash.hash(Data(checksum.utf8))
+    }
+
+    /// The photos at `positions` (in increasing order) whose checksum's key (`key(_:)`) another
+    /// of them has too, each with the first of them that has it; the rest not at all. Found by
+    /// sorting the keys, which are let go as it returns.
+    static func sharingKeys(_ positions: [Int], of photos: [GalleryPhoto]) -> [Int32: Int32] {
+        // A checksum held as a number is its own key: only the others' photos are unpacked.
+        var keyed = positions.map { (key: photos[$0].checksumAsNumber ?? key(photos[$0].photo.checksum), position: Int32($0)) }
+        keyed.sortWithoutScratch { ($0.key, $0.position) < ($1.key, $1.position) }
+        var first: [Int32: Int32] = [:]
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count, keyed[end].key == keyed[start].key { end += 1 }
+            if end - start > 1 {
+                for at in start..<end { first[keyed[at].position] = keyed[start].position }
+            }
+            start = end
+        }
+        return first
     }
 
     /// What the plan asks of each photo's media, and what a job's photos are asked again when

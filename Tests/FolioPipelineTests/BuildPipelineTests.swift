@@ -1,4 +1,5 @@
 @testable import FolioCore
+@testable import FolioModel
 @testable import FolioPipeline
 import FolioTestSupport
 import Foundation
@@ -70,6 +71,26 @@ final class BuildPipelineTests: XCTestCase {
         let images = try await ImagesStep().run((configured, plan), in: run)
         XCTAssertEqual(images.made, jobs.reduce(0) { $0 + $1.requests.count })
         XCTAssertEqual(images.failed, [])
+    }
+
+    /// The photos the plan indexes by key: those whose checksum's first 64 bits another photo
+    /// looked at has too, held as a number or as text, each with the first of them.
+    func testThePlanIndexesOnlyPhotosThatShareAChecksumKey() {
+        let person = Person(id: 1, key: "al", name: "Al", slug: "al")
+        let checksums = [
+            "00000000000000aa", "00000000000000bb", "00000000000000aa",  // two alike, as numbers
+            "00000000000000bb0", "00000000000000bb1",  // both begin as the second does: the same key
+            "not hex", "not hex", "also not hex", "00000000000000cc",
+        ]
+        let photos = checksums.enumerated().map { at, checksum in
+            var photo = Photo(identifier: "p\(at)", source: .content(path: "\(at).jpg"), uploaded: Date(timeIntervalSince1970: 0),
+                              checksum: checksum)
+            photo.id = Int64(at + 1)
+            return GalleryPhoto(photo: photo, person: person, place: nil, region: nil)
+        }
+        XCTAssertEqual(PlanStep.sharingKeys(Array(photos.indices), of: photos), [0: 0, 2: 0, 1: 1, 3: 1, 4: 1, 5: 5, 6: 5])
+        XCTAssertEqual(PlanStep.sharingKeys([2, 3, 6, 7, 8], of: photos), [:], "only the photos looked at")
+        XCTAssertEqual(PlanStep.sharingKeys([], of: photos), [:])
     }
 
     func testTheRunnerLogsEveryStepAndStopsEarlyWhenNothingChanged() async throws {
