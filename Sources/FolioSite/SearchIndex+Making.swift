@@ -42,9 +42,9 @@ extension SearchIndex {
         /// photos come, wait to be put in order (`SearchPostings`), and their parts once made.
         init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, emit: ((File) -> Void)? = nil,
              spillingInto folder: String? = nil, parts: Int = 1) {
+            let store = folder.map { PackedStore(spillingInto: $0, at: SearchPostings.storeSpillSize) }
             self.init(numbering: numbering, identifiers: identifiers, remaking: nil, makesBuckets: true, emit: emit,
-                      postings: SearchPostings(spillingInto: folder.map { PackedStore(spillingInto: $0) }, parts: parts), update: nil,
-                      parts: parts, folder: folder)
+                      postings: SearchPostings(spillingInto: store, parts: parts), update: nil, parts: parts, folder: folder)
         }
 
         /// The index of photos whose words are in the last build's postings, or in `update.put`:

@@ -18,6 +18,8 @@ package struct SearchPostings: Sendable {
     /// any more has none, and is in no file. One array for all, not an array for each word: most of a
     /// library's words (a file's name, a number) are one photo's.
     var values: [UInt32] = []
+    /// Made for every word when the values are put in order (`placeSpilled`): while the pairs
+    /// go to `spilled`, words have none, rather than a span each held beside the word table.
     var spans: [Span] = []
     /// Photos added since the values were last put in order (`add`), a word and a value each.
     /// Every `pendingLimit` of them go to `spilled` while no photo is in order yet, or else
@@ -45,6 +47,13 @@ package struct SearchPostings: Sendable {
         var range: Range<Int> { Int(start)..<Int(start + count) }
     }
 
+    /// How many pairs go to a store at once: half a megabyte of them.
+    static let spilledAtOnce = 1 << 16
+
+    /// What a store for the pairs (`init(spillingInto:…)`) is to spill at, as often as they
+    /// come: past its usual size, its buffer would double, beside the word table.
+    static let storeSpillSize = spilledAtOnce * MemoryLayout<(UInt32, UInt32)>.stride
+
     /// The words some photo has.
     var wordCount: Int {
         precondition(pending.isEmpty && !hasSpilled, "the postings are read before their photos are put in order")
@@ -54,11 +63,11 @@ package struct SearchPostings: Sendable {
     var hasSpilled: Bool { spilledRecords.contains { !$0.isEmpty } }
 
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
-    /// spills to a file), half a megabyte at a time; or are put in order `1 << 20` words at a
-    /// time where there is none (each time, the values made again). Their words are taken in
-    /// `parts` parts.
+    /// spills to a file at `storeSpillSize`), `spilledAtOnce` pairs at a time; or are put in
+    /// order `1 << 20` words at a time where there is none (each time, the values made again).
+    /// Their words are taken in `parts` parts.
     init(spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil, parts: Int = 1) {
-        self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
+        self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : Self.spilledAtOnce)
         spilled = store
         self.parts = parts
         spilledRecords = Array(repeating: [], count: parts)
@@ -80,7 +89,7 @@ package struct SearchPostings: Sendable {
         words.append(word)
         if parts > 1 { partOfWord.append(UInt16(Self.part(of: word, parts: parts))) }
         numbers.insert(words.count - 1, for: word) { words[$0] }
-        spans.append(Span(start: 0, count: 0))
+        if spilled == nil { spans.append(Span(start: 0, count: 0)) }
         return words.count - 1
     }
 
@@ -138,6 +147,7 @@ package struct SearchPostings: Sendable {
     private mutating func placeSpilled() {
         guard let store = spilled else { return }
         spilled = nil
+        spans = Array(repeating: Span(start: 0, count: 0), count: words.count)
         guard hasSpilled else { return }
         precondition(values.isEmpty, "pairs spilled after some were put in order")
         var counts = [UInt32](repeating: 0, count: spans.count)
