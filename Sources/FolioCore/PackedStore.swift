@@ -24,6 +24,11 @@ package final class PackedStore: @unchecked Sendable {
     /// The size from which a store spills: a small site's snapshot stays in memory.
     static let spillSize = 4 << 20
 
+    /// The size from which a store read back only in the order it was written spills (a
+    /// spool's): held longer, its records gain nothing, and its buffer, which doubles as it
+    /// grows, would be held beside what they are made from.
+    package static let spoolSpillSize = 1 << 19
+
     /// A store that spills into `folder` (nil: one that stays in memory).
     package init(spillingInto folder: String?, at spillAt: Int = PackedStore.spillSize) {
         self.folder = folder

@@ -160,14 +160,14 @@ package struct MadePostings: Sendable {
     }
 }
 
-/// Bytes written a piece at a time and read back in the order they came: in memory, or past a
-/// few megabytes in a file of no name (`PackedStore`, a record for each piece).
+/// Bytes written a piece at a time and read back in the order they came: in memory, or past
+/// `PackedStore.spoolSpillSize` in a file of no name (`PackedStore`, a record for each piece).
 private final class Spool: @unchecked Sendable {
     private let store: PackedStore
     private var pieces: [Int] = []
 
     init(spillingInto folder: String?) {
-        store = PackedStore(spillingInto: folder)
+        store = PackedStore(spillingInto: folder, at: PackedStore.spoolSpillSize)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) {

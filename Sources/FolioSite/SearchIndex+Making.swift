@@ -42,7 +42,7 @@ extension SearchIndex {
         /// photos come, wait to be put in order (`SearchPostings`), and their parts once made.
         init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, emit: ((File) -> Void)? = nil,
              spillingInto folder: String? = nil, parts: Int = 1) {
-            let store = folder.map { PackedStore(spillingInto: $0, at: SearchPostings.storeSpillSize) }
+            let store = folder.map { PackedStore(spillingInto: $0, at: PackedStore.spoolSpillSize) }
             self.init(numbering: numbering, identifiers: identifiers, remaking: nil, makesBuckets: true, emit: emit,
                       postings: SearchPostings(spillingInto: store, parts: parts), update: nil, parts: parts, folder: folder)
         }

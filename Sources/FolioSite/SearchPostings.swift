@@ -50,10 +50,6 @@ package struct SearchPostings: Sendable {
     /// How many pairs go to a store at once: half a megabyte of them.
     static let spilledAtOnce = 1 << 16
 
-    /// What a store for the pairs (`init(spillingInto:…)`) is to spill at, as often as they
-    /// come: past its usual size, its buffer would double, beside the word table.
-    static let storeSpillSize = spilledAtOnce * MemoryLayout<(UInt32, UInt32)>.stride
-
     /// The words some photo has.
     var wordCount: Int {
         precondition(pending.isEmpty && !hasSpilled, "the postings are read before their photos are put in order")
@@ -63,7 +59,7 @@ package struct SearchPostings: Sendable {
     var hasSpilled: Bool { spilledRecords.contains { !$0.isEmpty } }
 
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
-    /// spills to a file at `storeSpillSize`), `spilledAtOnce` pairs at a time; or are put in
+    /// spills to a file, as a spool does), `spilledAtOnce` pairs at a time; or are put in
     /// order `1 << 20` words at a time where there is none (each time, the values made again).
     /// Their words are taken in `parts` parts.
     init(spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil, parts: Int = 1) {
