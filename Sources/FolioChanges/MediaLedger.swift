@@ -50,6 +50,12 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
 
         package var count: Int { items.count }
 
+        /// Room for `count` entries in all, made at once: grown an entry at a time, the array
+        /// doubles, and holds its old room beside the new as it does.
+        package mutating func reserveCapacity(_ count: Int) {
+            items.reserveCapacity(count)
+        }
+
         /// An entry set after one of a higher id is looked up once the entries are put in order.
         package subscript(id: Int64) -> Entry? {
             get {

@@ -202,6 +202,10 @@ struct PlanStep: BuildStep {
         }
         plan.lookedAt = looked.count
         guard !looked.isEmpty else { return plan }
+        // An entry for each photo looked at, and at most a job: the room for them made once, not
+        // doubled as they come (at the plan's peak, the old room beside the new).
+        plan.ledger.entries.reserveCapacity(plan.ledger.entries.count + looked.count)
+        plan.jobs.reserveCapacity(looked.count)
         // What reading the rows freed (their values, the statements' buffers) goes back to the
         // system before the jobs are planned: kept by the allocator, it stays under what the
         // plan then holds, at the plan's peak, until the step ends.
