@@ -47,9 +47,6 @@ package struct SearchPostings: Sendable {
         var range: Range<Int> { Int(start)..<Int(start + count) }
     }
 
-    /// How many pairs go to a store at once: half a megabyte of them.
-    static let spilledAtOnce = 1 << 16
-
     /// The words some photo has.
     var wordCount: Int {
         precondition(pending.isEmpty && !hasSpilled, "the postings are read before their photos are put in order")
@@ -59,11 +56,11 @@ package struct SearchPostings: Sendable {
     var hasSpilled: Bool { spilledRecords.contains { !$0.isEmpty } }
 
     /// Postings whose photos added (`add`) go, as they come, into `store` (a new one, that
-    /// spills to a file, as a spool does), `spilledAtOnce` pairs at a time; or are put in
-    /// order `1 << 20` words at a time where there is none (each time, the values made again).
-    /// Their words are taken in `parts` parts.
+    /// spills to a file, as a spool does), half a megabyte at a time; or are put in order
+    /// `1 << 20` words at a time where there is none (each time, the values made again). Their
+    /// words are taken in `parts` parts.
     init(spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil, parts: Int = 1) {
-        self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : Self.spilledAtOnce)
+        self.pendingLimit = pendingLimit ?? (store == nil ? 1 << 20 : 1 << 16)
         spilled = store
         self.parts = parts
         spilledRecords = Array(repeating: [], count: parts)
