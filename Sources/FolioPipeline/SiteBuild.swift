@@ -39,9 +39,9 @@ public struct SiteBuild: Sendable {
         if let mark = try BuildMark.upToDate(site, now: run.now, content: content, environment: run.options.environment) {
             return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult(), sayingAgain: true)
         }
-        let (imported, passwords) = try await importContent(site, walk!, &steps, &report)
-        // The listing of every file under content/ is let go: only its digest is needed from here.
-        walk = nil
+        // The listing of every file under content/ is handed to the load, which lets it go: only
+        // its digest is needed from here, and the import holds the entries made of it.
+        let (imported, passwords) = try await importContent(site, walk.take()!, &steps, &report)
 
         if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
             // Files touched and read again to no effect: the next build sees content/ as now, and
@@ -135,13 +135,16 @@ public struct SiteBuild: Sendable {
     /// Loads content/ and brings the model in line with it. The content's listing (an entry per
     /// photo, with its catalog record) is needed by the import alone: it is gone before the
     /// pages are planned, leaving what the report and the protected albums need.
-    private func importContent(_ site: ConfiguredSite, _ walk: ContentWalk, _ steps: inout StepRunner,
+    private func importContent(_ site: ConfiguredSite, _ walk: consuming ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
         // The model's marks of its photos are read on another core while content/ is loaded, which does not
         // touch the model.
         let database = site.database
         async let known = database.contentMarks()
-        let inventory = try await steps.step(LoadContentStep(), (site, walk))
+        // The walk's entries are gone with the load (their paths are the inventory's): not held
+        // through the import beside the entries made of them.
+        var walk: ContentWalk? = walk
+        let inventory = try await steps.step(LoadContentStep(), (site, walk.take()!))
         let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
         report.imported = imported.imported
         report.removed = imported.removed
