@@ -18,9 +18,10 @@ public protocol FileAccess: Sendable {
     func listing(under root: URL) throws -> FolderListing
     /// The path with symbolic links resolved.
     func realPath(_ url: URL) -> String
-    /// Starts asking for the bytes of `files` (paths under `root` and sizes), in the order they
-    /// will be read (see `ReadAhead`); nil where there is no disk to wait on. The caller stops it.
-    func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead?
+    /// Starts asking for the bytes of the `count` files `file` gives (paths under `root` and
+    /// sizes), in the order they will be read (see `ReadAhead`); nil where there is no disk to
+    /// wait on. The caller stops it.
+    func readAhead(count: Int, under root: String, file: @escaping ReadAhead.File) -> ReadAhead?
 }
 
 public struct FileEntry: Sendable, Equatable {
@@ -60,7 +61,7 @@ extension FileAccess {
         try entries(under: root).map(\.path)
     }
 
-    public func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead? { nil }
+    public func readAhead(count: Int, under root: String, file: @escaping ReadAhead.File) -> ReadAhead? { nil }
 }
 
 public struct FileStamp: Sendable, Hashable {
@@ -124,8 +125,8 @@ public struct LocalFileAccess: FileAccess {
         try Data(contentsOf: url)
     }
 
-    public func readAhead(_ files: [(path: String, size: Int)], under root: String) -> ReadAhead? {
-        files.isEmpty ? nil : ReadAhead(files, under: root)
+    public func readAhead(count: Int, under root: String, file: @escaping ReadAhead.File) -> ReadAhead? {
+        count == 0 ? nil : ReadAhead(count: count, under: root, file: file)
     }
 
     public func isFolder(_ url: URL) -> Bool {

@@ -7,17 +7,22 @@ import Foundation
 /// and `bytes` bytes ahead of the readers, so a library larger than the memory never pushes out
 /// of the cache what is about to be read.
 public final class ReadAhead: @unchecked Sendable {
-    /// Relative to `root` when there is one: the strings the caller holds, shared, not a joined
-    /// path per file made up front.
-    private let paths: [String]
+    /// A file the readers will read, by its place in their order: its path (under `root` when
+    /// there is one) and size; nil for one not to ask for (a video, read only as far as its
+    /// headers). Asked of the caller's own list as the threads go, not copied from it up front.
+    public typealias File = @Sendable (Int) -> (path: String, size: Int)?
+
+    private let count: Int
+    private let file: File
     private let root: String?
-    /// `ends[i]`: the bytes of files 0...i together.
-    private let ends: [Int]
     private let window: Int
     private let bytes: Int
     private let condition = NSCondition()
     private var next = 0
     private var taken = 0
+    /// The bytes of the files asked for that the readers have not taken: those from `taken` up
+    /// to `next`.
+    private var inFlight = 0
     private var stopped = false
     /// Threads waiting for the readers to catch up.
     private var waiting = 0
@@ -25,30 +30,33 @@ public final class ReadAhead: @unchecked Sendable {
     /// Asks the kernel for one file's bytes (tests watch what is asked instead).
     private let ask: @Sendable (String) -> Void
 
-    /// Starts reading ahead of `files` (paths, under `root` when given, and their sizes), in
-    /// order, on `threads` threads.
-    init(_ files: [(path: String, size: Int)], under root: String? = nil, threads: Int = 8, window: Int = 256, bytes: Int = 256 << 20,
-         ask: @escaping @Sendable (String) -> Void = { _ = folio_read_ahead($0) }) {
+    /// Starts reading ahead of the `count` files `file` gives, in order, on `threads` threads.
+    init(count: Int, under root: String? = nil, threads: Int = 8, window: Int = 256, bytes: Int = 256 << 20,
+         ask: @escaping @Sendable (String) -> Void = { _ = folio_read_ahead($0) }, file: @escaping File) {
         self.ask = ask
         self.root = root
-        paths = files.map(\.path)
-        var total = 0
-        ends = files.map { total += max(0, $0.size); return total }
+        self.count = count
+        self.file = file
         self.window = window
         self.bytes = bytes
-        guard !files.isEmpty else { return }
-        for _ in 0..<max(1, min(threads, files.count)) {
+        guard count > 0 else { return }
+        for _ in 0..<max(1, min(threads, count)) {
             let thread = Thread { [self] in work() }
             thread.name = "folio.read-ahead"
             thread.start()
         }
     }
 
-    /// The readers have taken the first `count` files: those ahead of them may be asked for.
-    package func take(_ count: Int) {
+    private func size(at index: Int) -> Int { max(0, file(index)?.size ?? 0) }
+
+    /// The readers have taken the first `done` files: those ahead of them may be asked for.
+    package func take(_ done: Int) {
         condition.withLock {
-            guard count > taken else { return }
-            taken = count
+            guard done > taken else { return }
+            // The files asked for and now taken no longer count ahead (the readers may have
+            // passed files the threads never reached).
+            for index in taken..<max(taken, min(done, next)) { inFlight -= size(at: index) }
+            taken = done
             wakeIfRoom()
         }
     }
@@ -65,38 +73,39 @@ public final class ReadAhead: @unchecked Sendable {
     /// Whether file `index` is within both bounds of what the readers have taken.
     private func isWithinReach(_ index: Int) -> Bool {
         guard index - taken < window else { return false }
-        let before = taken == 0 ? 0 : ends[taken - 1]
         // The first file ahead is always asked for, however large.
-        return index == taken || ends[index] - before <= bytes
+        return index == taken || inFlight + size(at: index) <= bytes
     }
 
     /// Wakes the waiting threads once the readers have freed a quarter of the room ahead (or
     /// caught up): the threads then go on in a batch, not one wake-up for each file taken.
     private func wakeIfRoom() {
         let ahead = max(next, taken)
-        guard waiting > 0, ahead < paths.count else { return }
-        let before = taken == 0 ? 0 : ends[taken - 1]
-        if ahead == taken || (ahead - taken <= window - window / 4 && ends[ahead] - before <= bytes - bytes / 4) {
+        guard waiting > 0, ahead < count else { return }
+        if ahead == taken || (ahead - taken <= window - window / 4 && inFlight + size(at: ahead) <= bytes - bytes / 4) {
             condition.broadcast()
         }
     }
 
     private func work() {
         while true {
-            let index: Int? = condition.withLock {
+            // The next file's path; nil inside for a file not to ask for, nil for none left.
+            let asked: String?? = condition.withLock {
                 // A file the readers have already passed is theirs: skip to where they are.
-                while !stopped, max(next, taken) < paths.count, !isWithinReach(max(next, taken)) {
+                while !stopped, max(next, taken) < count, !isWithinReach(max(next, taken)) {
                     waiting += 1
                     condition.wait()
                     waiting -= 1
                 }
                 next = max(next, taken)
-                guard !stopped, next < paths.count else { return nil }
+                guard !stopped, next < count else { return nil }
                 defer { next += 1 }
-                return next
+                let asked = file(next)
+                inFlight += max(0, asked?.size ?? 0)
+                return .some(asked?.path)
             }
-            guard let index else { return }
-            ask(root.map { $0 + "/" + paths[index] } ?? paths[index])
+            guard let asked else { return }
+            if let path = asked { ask(root.map { $0 + "/" + path } ?? path) }
         }
     }
 }

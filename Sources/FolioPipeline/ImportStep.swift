@@ -82,9 +82,11 @@ struct ImportStep: BuildStep {
         let files = run.files
         let progress = run.progress("reading", total: changed.count)
         // Photos are read whole; a video only as far as its headers, so its bytes are not asked for.
-        let isPhoto = changed.map { !ContentPath.isVideo(entries[$0].path) }
-        let ahead = files.readAhead(zip(changed, isPhoto).filter(\.1).map { (entries[$0.0].path, entries[$0.0].stamp.size) },
-                                    under: contentRoot.path)
+        // The entries are asked for where they are, as the reading nears them.
+        let ahead = files.readAhead(count: changed.count, under: contentRoot.path) { [entries, changed] at in
+            let entry = entries[changed[at]]
+            return ContentPath.isVideo(entry.path) ? nil : (entry.path, entry.stamp.size)
+        }
         defer { ahead?.stop() }
         lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer, disk: site.disk)
         // The problems reading found (a photo read without one is not in it), and which of the
@@ -92,7 +94,6 @@ struct ImportStep: BuildStep {
         var found: [PhotoSource: [BuildIssue]] = [:]
         var readTroubled = Set<PhotoSource>()
         var read = 0
-        var photosRead = 0
         // A part at a time, read and applied, in one transaction.
         try database.apply(inParts: { parts in
             for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
@@ -103,19 +104,15 @@ struct ImportStep: BuildStep {
                     result.failed[source] = issue.reason
                     result.issues.append(issue)
                 }
-                // `photosIn[n]`: the photos among the part's first n entries.
-                var photosIn = [photosRead]
-                for position in positions { photosIn.append(photosIn.last! + (isPhoto[position] ? 1 : 0)) }
                 let readBefore = read
-                let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { [photosIn] done in
+                let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { done in
                     progress.update(readBefore + done)
-                    ahead?.take(photosIn[done])
+                    ahead?.take(readBefore + done)
                 }) { entry, old in
                     Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
                               sourceDateEpoch: epoch)
                 }
                 read += positions.count
-                photosRead = photosIn.last!
 
                 var batch = ImportBatch(removals: removals)
                 removals = []
