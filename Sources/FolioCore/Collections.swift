@@ -1,10 +1,10 @@
 import Foundation
 
-extension Array {
+extension RandomAccessCollection where Index == Int {
     /// Consecutive slices of at most `size` elements: SQL statements take a bounded number of
     /// arguments, and parallel work goes in batches.
-    package func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    package func chunked(_ size: Int) -> [SubSequence] {
+        stride(from: startIndex, to: endIndex, by: size).map { self[$0..<Swift.min($0 + size, endIndex)] }
     }
 }
 

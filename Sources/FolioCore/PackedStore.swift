@@ -22,7 +22,7 @@ package final class PackedStore: @unchecked Sendable {
     private let spillAt: Int
 
     /// The size from which a store spills: a small site's snapshot stays in memory.
-    static let spillSize = 4 << 20
+    package static let spillSize = 4 << 20
 
     /// The size from which a store read back only in the order it was written spills (a
     /// spool's): held longer, its records gain nothing, and its buffer, which doubles as it
@@ -155,7 +155,7 @@ package final class PackedStore: @unchecked Sendable {
     }
 
     /// Whether the records went to a file, and how many bytes it holds in memory, room included (tests).
-    var spills: Bool { spilled > 0 }
+    package var spills: Bool { spilled > 0 }
     var held: Int { buffer.bytes.capacity + record.bytes.capacity }
 }
 

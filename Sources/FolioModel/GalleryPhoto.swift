@@ -202,6 +202,11 @@ public struct GalleryPhoto: Sendable, Hashable {
         self.offset = offset
     }
 
+    /// What it holds by reference: its names' boxes and where its record is (`PhotoRows`).
+    var parts: (person: Shared<Person>, place: Shared<Place>?, region: Shared<Region>?, store: PackedStore, offset: Int) {
+        (person_, place_, region_, store, offset)
+    }
+
     /// The bytes of its packed record.
     func withRecord<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try store.withRecord(at: offset, body)

@@ -65,6 +65,12 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Its photo pages' routes made from these builders' photos (the same photos, read where
+    /// they lie: `SiteBuilder.spillPhotos`).
+    mutating func readPhotos(of builders: [SiteBuilder]) {
+        photoRoutes = builders.map(\.photoRoutes)
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { starts.last! }
 
@@ -89,7 +95,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
 struct MediaInUse: Sendable {
     /// The photos published, each builder's (a protected album's images are only inside its
     /// encrypted pages).
-    var photos: [[GalleryPhoto]]
+    var photos: [PhotoRows]
     var names: MediaNames
     var unpublished: Set<Int64>
     /// Media that are not a photo's (the map's).
@@ -229,15 +235,15 @@ struct PagesStep: BuildStep {
         let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
         let builder = SiteBuilder(snapshot: consume snapshot, images: media, settings: site.settings, now: run.now,
                                   language: site.language, basemap: basemap?.path)
-        let builders = [builder] + albumSnapshots.map { album, snapshot in
+        var builders = [builder] + albumSnapshots.map { album, snapshot in
             SiteBuilder(snapshot: snapshot, images: media, settings: site.settings, now: run.now, language: site.language,
                         unlisted: album, mapInNavigation: builder.hasMap)
         }
-        let routes = SiteRoutes(builders)
+        var routes = SiteRoutes(builders)
         let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         // The check of every page's path and the site's digest, on a core each.
         let all = builders
-        let (checked, digest) = inParallel({ Result { try SiteBuilder.checkPaths(routes, of: all) } },
+        let (checked, digest) = inParallel({ [routes] in Result { try SiteBuilder.checkPaths(routes, of: all) } },
                                            { builder.digest(drawing: drawing) })
         try checked.get()
         var lastSite = await lastDigest.take()
@@ -278,6 +284,13 @@ struct PagesStep: BuildStep {
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         let searchFiles = whole == nil ? try await search.value.count : 0
         let previous = await whole?.value ?? state.pages()
+        // Past `manifestBeside` photos the search index is made by now, and with it all that
+        // reads every photo (its words): from here on, the render reads a page's few photos where
+        // they lie (`SiteBuilder.spillPhotos`) rather than hold every photo.
+        if whole == nil {
+            for at in builders.indices { builders[at].spillPhotos(into: state.folder.path) }
+            routes.readPhotos(of: builders)
+        }
         return SitePages(builders: builders, routes: routes, search: search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),

@@ -16,6 +16,8 @@ extension SiteBuilder {
         var placesByLetter: [(letter: String, places: [Place])] = []
         /// The favorites of each place that holds any (positions, newest first).
         var favorites: [Int64: PositionList] = [:]
+        /// How many photos are favorites, with a place or not (the home page's count).
+        var favoriteCount = 0
 
         /// Places that hold favorites, A–Z, with their favorites.
         var placesWithFavorites: [(place: Place, favorites: PositionList)] {

@@ -4,7 +4,7 @@ import Foundation
 extension SiteBuilder {
     func home() -> HomePage {
         var page = HomePage(frame: PageFrame(.home, title: settings.title, subheading: siteDescription))
-        let favorites = snapshot.photos.count(where: \.favorite)
+        let favorites = index.favoriteCount
         // A count that says nothing of a small gallery ("1 People" in one photographer's
         // portfolio) is left out; Favorites and Recents stay, as the visitor's browser adds to them.
         page.stats = [
@@ -20,7 +20,7 @@ extension SiteBuilder {
         for at in page.stats.indices { page.stats[at].countText = page.stats[at].count.map(language.number) }
         page.photoSections = [PhotoSection(title: language.say(.homeLatest), photos: latestAdded(settings.latestCount).map(card))]
             .firstScreenEager()
-        page.emptyMessage = snapshot.photos.isEmpty ? language.say(.homeEmpty) : nil
+        page.emptyMessage = ordered.isEmpty ? language.say(.homeEmpty) : nil
         if !ordered.isEmpty { page.frame.sequence = latestSequence }
         page.frame.social = socialCard(listing: page.frame, cover: ordered.first)
         return page

@@ -163,7 +163,7 @@ extension SiteBuilder {
     /// folder they are in, if any. A list of every page holds one for each builder, not the
     /// builder, whose copy retains each of its many parts.
     package struct PhotoRoutes: Sendable {
-        package let ordered: [GalleryPhoto]
+        package let ordered: PhotoRows
         let unlistedFolder: String?
 
         package func route(of item: GalleryPhoto) -> Route {

@@ -52,7 +52,8 @@ public struct ImageLookup: Sendable {
 /// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
 /// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
-    public let snapshot: GallerySnapshot
+    /// Its photos are `ordered`'s: they are let go here once the builder is laid out.
+    public private(set) var snapshot: GallerySnapshot
     /// By photo id, as pages show them.
     let images: ImageLookup
     public let settings: SiteSettings
@@ -63,8 +64,9 @@ public struct SiteBuilder: Sendable {
     /// Where the site is published, when the settings say: absolute links for cards and feeds.
     let address: SiteAddress?
 
-    /// Every photo, newest first: the order of lists and of previous/next.
-    package let ordered: [GalleryPhoto]
+    /// Every photo, newest first: the order of lists and of previous/next. Read where they lie
+    /// once the site is laid out, by a large site (`spillPhotos(into:)`).
+    package private(set) var ordered: PhotoRows
     /// The folders of content/ that hold photos.
     let albumTree: AlbumTree
     /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
@@ -106,7 +108,7 @@ public struct SiteBuilder: Sendable {
         // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
         // shares its array rather than holding a second copy of every photo.
         let ordered = Self.isNewestFirst(snapshot.photos) ? snapshot.photos : snapshot.photos.sorted(by: Self.newestFirst)
-        self.ordered = ordered
+        self.ordered = PhotoRows(ordered)
         self.unlisted = unlisted
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
@@ -127,6 +129,7 @@ public struct SiteBuilder: Sendable {
         self.albumTree = albumTree
         var index = filed
         index.position = positions
+        index.favoriteCount = ordered.count(where: \.favorite)
         let placesIndex = PlacesIndex(language)
         let letters = places.mapValues { placesIndex.letter($0.title) }
         // Names compared as a reader would (the locale's collation, which costs): a
@@ -179,6 +182,14 @@ public struct SiteBuilder: Sendable {
         guard number >= 1, number <= pageCount(items.count) else { return nil }
         let start = (number - 1) * settings.pageSize
         return items[min(start, items.count)..<min(start + settings.pageSize, items.count)]
+    }
+
+    /// Lets go of its photos, read from here on where they lie (`PhotoRows.spilled(into:at:)`),
+    /// in a store that spills into `folder`: once the site is laid out, a page asks for a few
+    /// photos at a time.
+    package mutating func spillPhotos(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
+        ordered = ordered.spilled(into: folder, at: spillAt)
+        snapshot.photos = []
     }
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:

@@ -176,6 +176,51 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(middle.sequence, "a photo in no album walks the site, without a count")
     }
 
+    /// Read where they lie (`spillPhotos`), a builder's photos make every page as they did held:
+    /// each photo made again from its row is the photo spilled, and every page's value and key
+    /// is the same (rows read back from the store's file, not only from its buffer).
+    func testEveryPageIsTheSameWithItsPhotosReadWhereTheyLie() throws {
+        var photos = (1...60).map { n in
+            photo(n, title: n % 6 == 0 ? nil : "Photo \(n)", by: ["Josh", "Ann", "Bo"][n % 3],
+                  at: n % 5 == 0 ? nil : ["Palo Alto, California, United States", "Lyon, France", "Kyoto, Japan"][n % 3],
+                  taken: n % 7 == 0 ? nil : now.addingTimeInterval(Double(-n * 3_600)), favorite: n % 4 == 0)
+        }
+        for n in photos.indices {
+            if n % 3 == 0 { photos[n].photo.source = .content(path: "trip/\(n).jpg") }
+            if n % 9 == 0 { photos[n].photo.alsoListedIn = ["other"] }
+            if n % 2 == 0 { (photos[n].photo.latitude, photos[n].photo.longitude) = (45.76 + Double(n) / 100, 4.83) }
+            if n % 8 == 0 { photos[n].photo.checksum = String(format: "%016x", n) }
+        }
+        let held = try builder(photos)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var spilled = held
+        spilled.spillPhotos(into: folder.path, at: 512)
+        XCTAssertTrue(spilled.ordered.isSpilled)
+        XCTAssertTrue(spilled.snapshot.photos.isEmpty, "the snapshot's photos are let go")
+        XCTAssertTrue(spilled.ordered.rowsInFile, "the rows spilled to a file")
+        XCTAssertEqual(spilled.ordered.count, 60)
+        for (made, item) in zip(spilled.ordered, held.ordered) {
+            XCTAssertEqual(made, item)
+            XCTAssertEqual(made.digest, item.digest)
+            XCTAssertEqual(made.mediaDigest, item.mediaDigest)
+            XCTAssertEqual(made.folder, item.folder)
+            XCTAssertEqual(made.checksumAsNumber, item.checksumAsNumber)
+            XCTAssertEqual(made.inOtherAlbums, item.inOtherAlbums)
+            XCTAssertEqual(made.latitude, item.latitude)
+            XCTAssertEqual(made.taken, item.taken)
+        }
+        XCTAssertTrue(held.ordered.contains { $0.checksumAsNumber != nil } && held.ordered.contains { $0.place == nil })
+        let routes = held.routes()
+        XCTAssertEqual(spilled.routes(), routes)
+        XCTAssertGreaterThan(routes.count, 70)
+        for route in routes {
+            XCTAssertEqual(spilled.page(route).map { ValueDigest.of($0) }, held.page(route).map { ValueDigest.of($0) }, route.path)
+            XCTAssertEqual(spilled.key(route), held.key(route), route.path)
+        }
+    }
+
     func testPhotoPagesFollowTheirAlbumAndSayWhereTheyAre() throws {
         // Newest first the site goes t1 (album b), a3, b2, a1, a2 (album a): the album holds its
         // photos as they were taken, oldest first.

@@ -1,0 +1,158 @@
+import FolioCore
+import Foundation
+
+/// Photos in an order, held, or read where they lie once `spilled(into:)`: each photo then is a
+/// row in a store that spills to a file (what `GalleryPhoto` holds beside its packed record, as a
+/// kept snapshot writes it), and is made again from its row whenever it is asked for. A site's
+/// render asks for a page's few photos at a time: spilled, a large library's photos cost it an
+/// offset each, not a `GalleryPhoto` each.
+public struct PhotoRows: RandomAccessCollection, Sendable {
+    private enum Storage: Sendable {
+        case held([GalleryPhoto])
+        case spilled(Rows)
+    }
+
+    private var storage: Storage
+
+    public init(_ photos: [GalleryPhoto] = []) {
+        storage = .held(photos)
+    }
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch storage {
+        case .held(let photos): photos.count
+        case .spilled(let rows): rows.offsets.count
+        }
+    }
+
+    public subscript(position: Int) -> GalleryPhoto {
+        switch storage {
+        case .held(let photos): photos[position]
+        case .spilled(let rows): rows.photo(at: position)
+        }
+    }
+
+    /// Whether its photos are read from their rows.
+    package var isSpilled: Bool {
+        if case .spilled = storage { return true }
+        return false
+    }
+
+    /// Whether its rows went to a file (`PackedStore.spills`).
+    package var rowsInFile: Bool {
+        if case .spilled(let rows) = storage { return rows.store.spills }
+        return false
+    }
+
+    /// The same photos as rows in a store of their own, spilling into `folder` past `spillAt`
+    /// bytes (held whole when nil). The photos held here are let go once no other copy of them is.
+    package func spilled(into folder: String?, at spillAt: Int = PackedStore.spillSize) -> PhotoRows {
+        guard case .held(let photos) = storage else { return self }
+        var spilled = PhotoRows()
+        spilled.storage = .spilled(Rows(photos, spillingInto: folder, at: spillAt))
+        return spilled
+    }
+
+    /// The rows, and what they name by number: the stores of the photos' packed records, their
+    /// folders, and their people, places and regions (each box as the photos held it, so a photo
+    /// made again from its row is the photo that was spilled).
+    private final class Rows: Sendable {
+        let store: PackedStore
+        let offsets: [Int]
+        let records: [PackedStore]
+        let folders: [String?]
+        let people: [Shared<Person>]
+        let places: [Shared<Place>]
+        let regions: [Shared<Region>]
+
+        init(_ photos: [GalleryPhoto], spillingInto folder: String?, at spillAt: Int) {
+            store = PackedStore(spillingInto: folder, at: spillAt)
+            var numbers = Numbering()
+            var offsets: [Int] = []
+            offsets.reserveCapacity(photos.count)
+            for item in photos {
+                let parts = item.parts
+                let row = Row(folder: numbers.number(of: item.folder), record: numbers.records.number(of: parts.store),
+                              offset: parts.offset, person: numbers.people.number(of: parts.person),
+                              place: parts.place.map { numbers.places.number(of: $0) } ?? -1,
+                              region: parts.region.map { numbers.regions.number(of: $0) } ?? -1)
+                offsets.append(store.append { row.write(item, into: &$0) })
+            }
+            store.seal()
+            self.offsets = offsets
+            records = numbers.records.objects
+            folders = numbers.folders
+            people = numbers.people.objects
+            places = numbers.places.objects
+            regions = numbers.regions.objects
+        }
+
+        func photo(at position: Int) -> GalleryPhoto {
+            store.withRecord(at: offsets[position]) { bytes in
+                var reader = PackedReader(bytes)
+                let kept = GalleryPhoto.Kept.read(&reader)
+                let row = Row.read(&reader, folder: Int(kept.folder))
+                return GalleryPhoto(kept: kept, folder: folders[row.folder], person: people[row.person],
+                                    place: row.place < 0 ? nil : places[row.place], region: row.region < 0 ? nil : regions[row.region],
+                                    store: records[row.record], offset: row.offset)
+            }
+        }
+    }
+
+    /// What a row holds beside the photo's kept values (`GalleryPhoto.keep(into:folder:)`, whose
+    /// folder number is the row's): each by its number in `Rows`, -1 for none.
+    private struct Row {
+        var folder: Int
+        var record: Int
+        var offset: Int
+        var person: Int
+        var place: Int
+        var region: Int
+
+        func write(_ item: GalleryPhoto, into out: inout PackedWriter) {
+            item.keep(into: &out, folder: Int64(folder))
+            out.number(Int64(record))
+            out.number(Int64(offset))
+            out.number(Int64(person))
+            out.number(Int64(place))
+            out.number(Int64(region))
+        }
+
+        static func read(_ reader: inout PackedReader, folder: Int) -> Row {
+            let (record, offset, person, place, region) = (reader.number(), reader.number(), reader.number(), reader.number(), reader.number())
+            return Row(folder: folder, record: Int(record), offset: Int(offset), person: Int(person), place: Int(place), region: Int(region))
+        }
+    }
+
+    /// Numbers for the folders, stores and boxes the photos name, in the order they are met.
+    private struct Numbering {
+        var folders: [String?] = []
+        private var folderNumbers: [String?: Int] = [:]
+        var records = Numbered<PackedStore>()
+        var people = Numbered<Shared<Person>>()
+        var places = Numbered<Shared<Place>>()
+        var regions = Numbered<Shared<Region>>()
+
+        mutating func number(of folder: String?) -> Int {
+            if let known = folderNumbers[folder] { return known }
+            folders.append(folder)
+            folderNumbers[folder] = folders.count - 1
+            return folders.count - 1
+        }
+    }
+
+    /// Objects numbered by identity, in the order they are met.
+    private struct Numbered<Object: AnyObject> {
+        private(set) var objects: [Object] = []
+        private var numbers: [ObjectIdentifier: Int] = [:]
+
+        mutating func number(of object: Object) -> Int {
+            if let known = numbers[ObjectIdentifier(object)] { return known }
+            objects.append(object)
+            numbers[ObjectIdentifier(object)] = objects.count - 1
+            return objects.count - 1
+        }
+    }
+}
