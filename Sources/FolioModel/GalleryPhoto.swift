@@ -164,6 +164,12 @@ public struct GalleryPhoto: Sendable, Hashable {
         var personId: Int64
         var placeId: Int64?
 
+        /// The identifier alone, read from the start of what `keep(into:folder:)` wrote.
+        static func identifier(_ read: inout PackedReader) -> String {
+            _ = read.number()
+            return read.text()
+        }
+
         static func read(_ read: inout PackedReader) -> Kept {
             let id = read.number()
             let identifier = read.text()

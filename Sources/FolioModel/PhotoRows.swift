@@ -1,7 +1,7 @@
 import FolioCore
 import Foundation
 
-/// Photos in an order, held, or read where they lie once `spilled(into:)`: each photo then is a
+/// Photos in an order, held, or read where they lie once `spilled(into:at:)`: each photo then is a
 /// row in a store that spills to a file (what `GalleryPhoto` holds beside its packed record, as a
 /// kept snapshot writes it), and is made again from its row whenever it is asked for. A site's
 /// render asks for a page's few photos at a time: spilled, a large library's photos cost it an
@@ -31,6 +31,14 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
         switch storage {
         case .held(let photos): photos[position]
         case .spilled(let rows): rows.photo(at: position)
+        }
+    }
+
+    /// The identifier of the photo at `position`, read alone.
+    public func identifier(at position: Int) -> String {
+        switch storage {
+        case .held(let photos): photos[position].identifier
+        case .spilled(let rows): rows.identifier(at: position)
         }
     }
 
@@ -87,6 +95,13 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
             people = numbers.people.objects
             places = numbers.places.objects
             regions = numbers.regions.objects
+        }
+
+        func identifier(at position: Int) -> String {
+            store.withRecord(at: offsets[position]) { bytes in
+                var reader = PackedReader(bytes)
+                return GalleryPhoto.Kept.identifier(&reader)
+            }
         }
 
         func photo(at position: Int) -> GalleryPhoto {

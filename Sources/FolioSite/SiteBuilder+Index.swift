@@ -59,18 +59,24 @@ extension SiteBuilder {
     /// Where each photo is in `ordered`, by its identifier (`NumberTable`, over the photos' own
     /// identifiers). A photo listed twice is found where it was listed last.
     struct PhotoPositions: Sendable {
-        private var ordered: [GalleryPhoto] = []
+        private var ordered = PhotoRows()
         private var table = NumberTable()
 
         init() {}
 
         init(_ ordered: [GalleryPhoto]) {
-            self.ordered = ordered
+            self.ordered = PhotoRows(ordered)
             table = NumberTable(count: ordered.count) { ordered[$0].identifier }
         }
 
         subscript(identifier: String) -> Int? {
-            table.number(of: identifier) { ordered[$0].identifier }
+            table.number(of: identifier) { ordered.identifier(at: $0) }
+        }
+
+        /// The same photos, read where they lie (`SiteBuilder.spillPhotos`).
+        mutating func read(from rows: PhotoRows) {
+            precondition(rows.count == ordered.count, "the photos are others")
+            ordered = rows
         }
     }
 

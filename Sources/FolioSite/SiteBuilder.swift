@@ -79,7 +79,7 @@ public struct SiteBuilder: Sendable {
 
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
-    let index: Index
+    private(set) var index: Index
     /// Each photo's `ValueDigest` (with its person, place and region), by position in `ordered`:
     /// what its cards show, as one number (see `key(_:)`).
     let cardDigests: [UInt64]
@@ -189,6 +189,7 @@ public struct SiteBuilder: Sendable {
     /// photos at a time.
     package mutating func spillPhotos(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
         ordered = ordered.spilled(into: folder, at: spillAt)
+        index.position.read(from: ordered)
         snapshot.photos = []
     }
 
