@@ -52,7 +52,7 @@ public struct ImageLookup: Sendable {
 /// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
 /// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
-    /// Its photos are `ordered`'s: they are let go here once the builder is laid out.
+    /// Its photos are `ordered`'s, and go from here when those are spilled (`spillPhotos`).
     public private(set) var snapshot: GallerySnapshot
     /// By photo id, as pages show them.
     let images: ImageLookup
@@ -65,7 +65,7 @@ public struct SiteBuilder: Sendable {
     let address: SiteAddress?
 
     /// Every photo, newest first: the order of lists and of previous/next. Read where they lie
-    /// once the site is laid out, by a large site (`spillPhotos(into:)`).
+    /// once a large site is laid out (`spillPhotos(into:at:)`).
     package private(set) var ordered: PhotoRows
     /// The folders of content/ that hold photos.
     let albumTree: AlbumTree
