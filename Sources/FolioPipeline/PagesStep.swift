@@ -233,7 +233,7 @@ struct PagesStep: BuildStep {
         snapshot.remove(hidden)
         // The world the maps are drawn on, projected from the theme's outlines once per build.
         let basemap = try site.theme.basemap.map { try WorldBasemap(text: $0.text, named: $0.file) }
-        let builder = SiteBuilder(snapshot: consume snapshot, images: media, settings: site.settings, now: run.now,
+        var builder = SiteBuilder(snapshot: consume snapshot, images: media, settings: site.settings, now: run.now,
                                   language: site.language, basemap: basemap?.path)
         var builders = [builder] + albumSnapshots.map { album, snapshot in
             SiteBuilder(snapshot: snapshot, images: media, settings: site.settings, now: run.now, language: site.language,
@@ -242,9 +242,8 @@ struct PagesStep: BuildStep {
         var routes = SiteRoutes(builders)
         let drawing = BuildMark.drawing(theme: site.theme, settings: site.settings, folio: site.folio)
         // The check of every page's path and the site's digest, on a core each.
-        let all = builders
-        let (checked, digest) = inParallel({ [routes] in Result { try SiteBuilder.checkPaths(routes, of: all) } },
-                                           { builder.digest(drawing: drawing) })
+        let (checked, digest) = inParallel({ [routes, builders] in Result { try SiteBuilder.checkPaths(routes, of: builders) } },
+                                           { [builder] in builder.digest(drawing: drawing) })
         try checked.get()
         var lastSite = await lastDigest.take()
         let changes = builder.changes(since: lastSite, to: digest)
@@ -261,6 +260,15 @@ struct PagesStep: BuildStep {
         // updated (`changed`); the rest of its digest let go.
         let lastIdentities = changed == nil ? nil : lastSite?.identities
         lastSite = nil
+        // Past `manifestBeside` photos, what reads the photos at random is done: from here on the
+        // builders read them where they lie (`SiteBuilder.spillPhotos`), the search index a photo
+        // at a time, in order, the render a page's few. Held, every photo would be under the
+        // search index's postings, at the step's peak, and under the render.
+        if whole == nil {
+            for at in builders.indices { builders[at].spillPhotos(into: state.folder.path) }
+            builder = builders[0]
+            routes.readPhotos(of: builders)
+        }
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
         // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
@@ -271,7 +279,7 @@ struct PagesStep: BuildStep {
         // back to the system first: kept by the allocator, it would stay under the search
         // index's postings at the step's peak.
         folio_return_freed_memory()
-        let search = Task {
+        let search = Task { [builder] in
             try SearchFiles.make(builder, changed: changed, lastIdentities: lastIdentities,
                                  state: state, output: output, previous: previousSearch, now: now)
         }
@@ -284,13 +292,6 @@ struct PagesStep: BuildStep {
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
         let searchFiles = whole == nil ? try await search.value.count : 0
         let previous = await whole?.value ?? state.pages()
-        // Past `manifestBeside` photos the search index is made by now, and with it all that
-        // reads every photo (its words): from here on, the render reads a page's few photos where
-        // they lie (`SiteBuilder.spillPhotos`) rather than hold every photo.
-        if whole == nil {
-            for at in builders.indices { builders[at].spillPhotos(into: state.folder.path) }
-            routes.readPhotos(of: builders)
-        }
         return SitePages(builders: builders, routes: routes, search: search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
