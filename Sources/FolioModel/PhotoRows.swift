@@ -55,7 +55,8 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
     }
 
     /// The same photos as rows in a store of their own, spilling into `folder` past `spillAt`
-    /// bytes (held whole when nil). The photos held here are let go once no other copy of them is.
+    /// bytes (the rows stay in memory when `folder` is nil). The photos held here are let go once
+    /// no other copy of them is.
     package func spilled(into folder: String?, at spillAt: Int = PackedStore.spillSize) -> PhotoRows {
         guard case .held(let photos) = storage else { return self }
         var spilled = PhotoRows()
