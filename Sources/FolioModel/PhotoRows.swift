@@ -7,30 +7,34 @@ import Foundation
 /// render asks for a page's few photos at a time: spilled, a large library's photos cost it an
 /// offset each, not a `GalleryPhoto` each.
 public struct PhotoRows: RandomAccessCollection, Sendable {
-    private enum Storage: Sendable {
+    @usableFromInline enum Storage: Sendable {
         case held([GalleryPhoto])
         case spilled(Rows)
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     public init(_ photos: [GalleryPhoto] = []) {
         storage = .held(photos)
     }
 
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
 
-    public var endIndex: Int {
+    @inlinable public var endIndex: Int {
         switch storage {
         case .held(let photos): photos.count
         case .spilled(let rows): rows.offsets.count
         }
     }
 
-    public subscript(position: Int) -> GalleryPhoto {
-        switch storage {
-        case .held(let photos): photos[position]
-        case .spilled(let rows): rows.photo(at: position)
+    /// Lent, not copied, and inlined: a caller that reads a field or two of a held photo reads
+    /// no more (a getter returned the whole photo, its strings retained, to every reader).
+    @inlinable public subscript(position: Int) -> GalleryPhoto {
+        _read {
+            switch storage {
+            case .held(let photos): yield photos[position]
+            case .spilled(let rows): yield rows.photo(at: position)
+            }
         }
     }
 
@@ -67,9 +71,9 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
     /// The rows, and what they name by number: the stores of the photos' packed records, their
     /// folders, and their people, places and regions (each box as the photos held it, so a photo
     /// made again from its row is the photo that was spilled).
-    private final class Rows: Sendable {
+    @usableFromInline final class Rows: Sendable {
         let store: PackedStore
-        let offsets: [Int]
+        @usableFromInline let offsets: [Int]
         let records: [PackedStore]
         let folders: [String?]
         let people: [Shared<Person>]
@@ -105,7 +109,7 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
             }
         }
 
-        func photo(at position: Int) -> GalleryPhoto {
+        @usableFromInline func photo(at position: Int) -> GalleryPhoto {
             store.withRecord(at: offsets[position]) { bytes in
                 var reader = PackedReader(bytes)
                 let kept = GalleryPhoto.Kept.read(&reader)
