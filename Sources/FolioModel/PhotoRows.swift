@@ -27,8 +27,8 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
         }
     }
 
-    /// Lent, not copied, and inlined: a caller that reads a field or two of a held photo reads
-    /// no more (a getter returned the whole photo, its strings retained, to every reader).
+    /// Lent, not copied, and inlined: a caller that reads one field of a held photo reads that
+    /// field in place, not a copy of the whole photo with its strings retained.
     @inlinable public subscript(position: Int) -> GalleryPhoto {
         _read {
             switch storage {
