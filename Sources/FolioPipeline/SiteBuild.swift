@@ -142,9 +142,9 @@ public struct SiteBuild: Sendable {
         let database = site.database
         async let known = database.contentMarks()
         // The walk's entries are gone with the load (their paths are the inventory's): not held
-        // through the import beside the entries made of them.
-        var walk: ContentWalk? = walk
-        let inventory = try await steps.step(LoadContentStep(), (site, walk.take()!))
+        // through the import beside the entries made of them. Consumed, not copied: a copy
+        // leaves the parameter holding them to the end of this function.
+        let inventory = try await steps.step(LoadContentStep(), (site, consume walk))
         let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
         report.imported = imported.imported
         report.removed = imported.removed
