@@ -180,7 +180,7 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
     /// the name prefixes among which media may have fallen out of use (`moved`): those of the
     /// changed photos, as recorded and as they are now, and of the photos recorded and gone
     /// since; nil when one of them is a prefix no file name can be told by.
-    package func standing(of photos: [GalleryPhoto]) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
+    package func standing(of photos: PhotoRows) -> (kept: Entries, changed: [Int], moved: Set<String>?) {
         // The ledger less what moved: a build that finds a few photos changed removes a few
         // entries, rather than build a dictionary of those kept.
         var dropped = Set<Int64>()

@@ -14,15 +14,32 @@ extension Array {
     /// place along the cycles they make. For arrays of large elements sorted where a large
     /// build's memory peaks: a library's photos (`GalleryPhoto`), a manifest's rows.
     package mutating func sortWithoutScratch(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
-        guard count > 1 else { return }
+        let from = try withUnsafeBufferPointer { elements in
+            try positionsSorted { try areInIncreasingOrder(elements[$0], elements[$1]) }
+        }
+        if let from { permute(from: from) }
+    }
+
+    /// The same, the elements ordered as `areInIncreasingOrder` orders their positions (by keys
+    /// made once for each element, say).
+    package mutating func sortWithoutScratch(byPositions areInIncreasingOrder: (Int, Int) throws -> Bool) rethrows {
+        if let from = try positionsSorted(by: areInIncreasingOrder) { permute(from: from) }
+    }
+
+    /// The positions in sorted order; nil when there is nothing to sort.
+    private func positionsSorted(by areInIncreasingOrder: (Int, Int) throws -> Bool) rethrows -> [Int32]? {
+        guard count > 1 else { return nil }
         precondition(count < Int32.max, "positions are four bytes")
         var from = [Int32](unsafeUninitializedCapacity: count) { positions, made in
             for at in 0..<count { positions[at] = Int32(at) }
             made = count
         }
-        try withUnsafeBufferPointer { elements in
-            try from.sort { try areInIncreasingOrder(elements[Int($0)], elements[Int($1)]) }
-        }
+        try from.sort { try areInIncreasingOrder(Int($0), Int($1)) }
+        return from
+    }
+
+    /// Each element moved to its place, the one at `from[at]` to `at`.
+    private mutating func permute(from: consuming [Int32]) {
         // The element at `from[at]` goes to `at`: each cycle followed once, its first element
         // held while the others move up, each place marked done (-1) as it is filled.
         for start in 0..<count {
@@ -62,9 +79,9 @@ extension RandomAccessCollection where Index == Int, Element: Comparable {
     }
 }
 
-extension Array where Element: Sendable {
+extension RandomAccessCollection where Self: Sendable, Index == Int, Element: Sendable {
     /// `map` on every core, in order, for pure work on each of many elements (a large library's
-    /// photos); an array shorter than `minimum` is mapped on this thread. The elements go in
+    /// photos); a collection shorter than `minimum` is mapped on this thread. The elements go in
     /// sixteen parts a core, each core taking the next part left as it is done, so one slow
     /// element (the one large catalog an edit changed) does not leave the other cores idle.
     package func concurrentMap<T: Sendable>(minimum: Int = 4096, _ transform: @Sendable (Element) -> T) -> [T] {
@@ -75,7 +92,7 @@ extension Array where Element: Sendable {
             nonisolated(unsafe) let base = buffer.baseAddress!
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 for index in count * part / parts..<count * (part + 1) / parts {
-                    (base + index).initialize(to: transform(self[index]))
+                    (base + index).initialize(to: transform(self[startIndex + index]))
                 }
             }
             initialized = count

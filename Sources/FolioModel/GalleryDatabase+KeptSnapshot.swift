@@ -14,16 +14,19 @@ extension GalleryDatabase {
     /// `snapshot()`, the photos taken from the file kept at `place` by an earlier build
     /// (`KeptSnapshot`) when it holds this model's photos at some revision, with the rows changed
     /// since read again; else from every row. The people, places and regions are read again
-    /// either way, so a photo's names are the model's now.
-    package func snapshot(kept place: KeptSnapshot.Place, topRegionLimit: Int = 50, halves: Int = photosReadInHalves) throws -> KeptRead {
+    /// either way, so a photo's names are the model's now. Past `heldUpTo` photos, the photos
+    /// are rows read where they lie (`PhotoRows`).
+    package func snapshot(kept place: KeptSnapshot.Place, topRegionLimit: Int = 50, halves: Int = photosReadInHalves,
+                          heldUpTo: Int = .max) throws -> KeptRead {
         try writer.read { db in
             let names = try PhotoNames(db)
             let revision = try Self.revision(db)
-            if let photos = try Self.patched(db, place: place, names: names, revision: revision, spillingInto: spillFolder) {
+            if let photos = try Self.patched(db, place: place, names: names, revision: revision, spillingInto: spillFolder,
+                                             heldUpTo: heldUpTo) {
                 return KeptRead(snapshot: try Self.snapshot(db, photos: photos, names: names, topRegionLimit: topRegionLimit),
                                 revision: revision, readWhole: false)
             }
-            let photos = try allPhotos(db, names: names, halves: halves, beside: reader)
+            let photos = try allPhotos(db, names: names, halves: halves, heldUpTo: heldUpTo, beside: reader)
             return KeptRead(snapshot: try Self.snapshot(db, photos: photos, names: names, topRegionLimit: topRegionLimit),
                             revision: revision, readWhole: true)
         }
@@ -31,7 +34,7 @@ extension GalleryDatabase {
 
     /// Keeps `photos`, a snapshot's as read at `revision`, in a file at `place` for the next
     /// build. Best effort: a file that cannot be written only costs the next build every row.
-    package func keep(_ photos: [GalleryPhoto], revision: Int64, at place: KeptSnapshot.Place) {
+    package func keep(_ photos: PhotoRows, revision: Int64, at place: KeptSnapshot.Place) {
         let token = ContentHash.hexText(UInt64.random(in: .min ... .max)) + ContentHash.hexText(UInt64.random(in: .min ... .max))
         let header = KeptSnapshot.Header(folio: place.folio, token: token, revision: revision, count: photos.count)
         do {
@@ -61,7 +64,7 @@ extension GalleryDatabase {
     /// nil when there is no file for this model, Folio and revision, or too much changed.
     /// `revision` is the model's now.
     private static func patched(_ db: Database, place: KeptSnapshot.Place, names: PhotoNames, revision: Int64,
-                                spillingInto folder: String?) throws -> [GalleryPhoto]? {
+                                spillingInto folder: String?, heldUpTo: Int) throws -> PhotoRows? {
         guard let token = try String.fetchOne(db, sql: "SELECT token FROM snapshotToken"),
               let file = KeptSnapshot.File(place.url),
               file.header.folio == place.folio, file.header.token == token, file.header.revision <= revision
@@ -73,8 +76,7 @@ extension GalleryDatabase {
         let unchanged = try Photo.fetchCount(db) - (try Int.fetchOne(db, sql: """
             SELECT COUNT(*) FROM photo JOIN photoChange ON photoChange.photoId = photo.id WHERE photoChange.revision > ?
             """, arguments: [file.header.revision]) ?? 0)
-        var photos: [GalleryPhoto] = []
-        photos.reserveCapacity(unchanged + again.count)
+        var photos = PhotoRows.Gathering(count: unchanged + again.count, heldUpTo: heldUpTo, spillingInto: folder)
         var read = 0
         // Photos whose person is gone are passed over, as a read of every row passes them.
         let whole = file.photos { kept, folder, store, offset in
@@ -91,6 +93,6 @@ extension GalleryDatabase {
             try Self.read(db, Photo.filter(Array(part).contains(Photo.Columns.id)), names: names, into: fresh) { photos.append($0) }
         }
         fresh.seal()
-        return photos
+        return photos.finish()
     }
 }

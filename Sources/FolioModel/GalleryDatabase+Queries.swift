@@ -34,7 +34,9 @@ package struct Boxed<Value: Sendable & Hashable>: Sendable, Hashable {
 
 /// Everything a site build reads from the model, fetched in a few queries.
 public struct GallerySnapshot: Sendable {
-    public var photos: [GalleryPhoto]
+    /// Held, or read where they lie past the number of photos the model's read was told
+    /// (`GalleryDatabase.snapshot(kept:topRegionLimit:halves:heldUpTo:)`).
+    public var photos: PhotoRows
     public var regions: [Region]
     public var topRegions: [Region]
     /// What `album.plist` files say, by folder.
@@ -43,7 +45,7 @@ public struct GallerySnapshot: Sendable {
     public var topRegionLimit = 50
 
     /// A gallery of nothing.
-    public static let empty = GallerySnapshot(photos: [], regions: [], topRegions: [])
+    public static let empty = GallerySnapshot(photos: PhotoRows(), regions: [], topRegions: [])
 
     /// The gallery without the photos `excluded` (those one build could not publish): the
     /// regions they leave without a photo go, and the photographer counts of the regions they
@@ -58,7 +60,7 @@ public struct GallerySnapshot: Sendable {
     public func filter(_ keep: (GalleryPhoto) -> Bool) -> GallerySnapshot {
         guard let affected = regions(ofPhotosLeftOut: { !keep($0) }) else { return self }
         var copy = self
-        copy.photos = photos.filter(keep)
+        copy.photos = PhotoRows(photos.filter(keep))
         copy.recount(affected)
         return copy
     }
@@ -116,19 +118,30 @@ extension GalleryDatabase {
     }
 
     /// The snapshot of `photos`, with the rest of what pages show read in `db`.
-    package static func snapshot(_ db: Database, photos: [GalleryPhoto], names: PhotoNames, topRegionLimit: Int) throws -> GallerySnapshot {
+    package static func snapshot(_ db: Database, photos: PhotoRows, names: PhotoNames, topRegionLimit: Int) throws -> GallerySnapshot {
         let top = try Region.mostPopular(db, limit: topRegionLimit)
         let albums = Dictionary(try AlbumInfo.fetchAll(db).map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         return GallerySnapshot(photos: photos, regions: names.ordered, topRegions: top, albums: albums, topRegionLimit: topRegionLimit)
     }
 
     /// Every photo, from `halves` photos on in two halves at once (`photos(_:count:names:spillingInto:beside:)`).
-    func allPhotos(_ db: Database, names: PhotoNames, halves: Int, beside: () throws -> DatabaseQueue?) throws -> [GalleryPhoto] {
+    /// Past `heldUpTo` photos, they are read by `db` alone into rows spilling beside the model
+    /// (`PhotoRows.Writer`), each row written as its photo is read: a large library's photos
+    /// are never all held at once.
+    func allPhotos(_ db: Database, names: PhotoNames, halves: Int, heldUpTo: Int = .max,
+                   beside: () throws -> DatabaseQueue?) throws -> PhotoRows {
         let count = try Photo.fetchCount(db)
+        if count > heldUpTo {
+            var rows = PhotoRows.Writer(spillingInto: spillFolder, count: count)
+            let store = PackedStore(spillingInto: spillFolder)
+            try Self.read(db, Photo.all(), names: names, into: store) { rows.append($0) }
+            store.seal()
+            return rows.finish()
+        }
         // A second connection that will not open (the file's folder unreadable for a moment)
         // leaves the whole to this one.
-        return try Self.photos(db, count: count, names: names, spillingInto: spillFolder,
-                               beside: count >= halves ? (try? beside()) ?? nil : nil)
+        return PhotoRows(try Self.photos(db, count: count, names: names, spillingInto: spillFolder,
+                                         beside: count >= halves ? (try? beside()) ?? nil : nil))
     }
 
     /// Where a snapshot's packed photos go past a few megabytes: beside the model (nil in memory).

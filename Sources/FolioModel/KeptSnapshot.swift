@@ -42,7 +42,7 @@ package enum KeptSnapshot {
     /// beside `url`, and once it is whole does `before`, then puts it in the old one's place.
     /// One build writes at a time (the site's lock): a file left half-written by a build that
     /// was stopped is written over by the next.
-    static func write(_ photos: [GalleryPhoto], header: Header, to url: URL, disk: any Disk, before: () throws -> Void) throws {
+    static func write(_ photos: PhotoRows, header: Header, to url: URL, disk: any Disk, before: () throws -> Void) throws {
         try disk.makeFolders(url.deletingLastPathComponent().path)
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial").path
         let descriptor = disk.open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -1,12 +1,13 @@
 import FolioCore
 import Foundation
 
-/// Photos in an order, held, or read where they lie once `spilled(into:at:)`: each photo then is a
-/// row in a store that spills to a file (what `GalleryPhoto` holds beside its packed record, as a
-/// kept snapshot writes it), and is made again from its row whenever it is asked for. A site's
-/// render asks for a page's few photos at a time: spilled, a large library's photos cost it an
-/// offset each, not a `GalleryPhoto` each.
-public struct PhotoRows: RandomAccessCollection, Sendable {
+/// Photos in an order, held, or read where they lie once `spilled(into:at:)` or written as rows
+/// (`Writer`): each photo then is a row in a store that spills to a file (what `GalleryPhoto`
+/// holds beside its packed record, as a kept snapshot writes it), and is made again from its row
+/// whenever it is asked for. A large library's photos are rows from the model's read to the last
+/// page (`GalleryDatabase.snapshot(kept:topRegionLimit:halves:heldUpTo:)`): they cost the build
+/// an offset each, not a `GalleryPhoto` each, and a read each time one is asked for.
+public struct PhotoRows: RandomAccessCollection, Sendable, Equatable {
     @usableFromInline enum Storage: Sendable {
         case held([GalleryPhoto])
         case spilled(Rows)
@@ -46,6 +47,8 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
         }
     }
 
+    public static func == (a: PhotoRows, b: PhotoRows) -> Bool { a.elementsEqual(b) }
+
     /// Whether its photos are read from their rows.
     package var isSpilled: Bool {
         if case .spilled = storage { return true }
@@ -63,9 +66,91 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
     /// no other copy of them is.
     package func spilled(into folder: String?, at spillAt: Int = PackedStore.spillSize) -> PhotoRows {
         guard case .held(let photos) = storage else { return self }
-        var spilled = PhotoRows()
-        spilled.storage = .spilled(Rows(photos, spillingInto: folder, at: spillAt))
-        return spilled
+        var writer = Writer(spillingInto: folder, at: spillAt, count: photos.count)
+        for item in photos { writer.append(item) }
+        return writer.finish()
+    }
+
+    /// Photos written as rows one at a time (`spilled(into:at:)`): a large library's, read from
+    /// the model, are never all held as photos at once.
+    package struct Writer {
+        private let store: PackedStore
+        private var numbers = Numbering()
+        private var offsets: [Int] = []
+
+        /// Rows in a store spilling into `folder` past `spillAt` bytes; room made for `count`.
+        package init(spillingInto folder: String?, at spillAt: Int = PackedStore.spillSize, count: Int = 0) {
+            store = PackedStore(spillingInto: folder, at: spillAt)
+            offsets.reserveCapacity(count)
+        }
+
+        package mutating func append(_ item: GalleryPhoto) {
+            let parts = item.parts
+            let row = Row(folder: numbers.number(of: item.folder), record: numbers.records.number(of: parts.store),
+                          offset: parts.offset, person: numbers.people.number(of: parts.person),
+                          place: parts.place.map { numbers.places.number(of: $0) } ?? -1,
+                          region: parts.region.map { numbers.regions.number(of: $0) } ?? -1)
+            offsets.append(store.append { row.write(item, into: &$0) })
+        }
+
+        /// The rows written, in the order they came.
+        package consuming func finish() -> PhotoRows {
+            store.seal()
+            var rows = PhotoRows()
+            rows.storage = .spilled(Rows(store: store, offsets: offsets, numbers: numbers))
+            return rows
+        }
+    }
+
+    /// Photos gathered one at a time: held, or past `heldUpTo` written as rows as they come (`Writer`).
+    package struct Gathering {
+        private var held: [GalleryPhoto] = []
+        private var rows: Writer?
+
+        package init(count: Int, heldUpTo: Int, spillingInto folder: String?) {
+            if count > heldUpTo {
+                rows = Writer(spillingInto: folder, count: count)
+            } else {
+                held.reserveCapacity(count)
+            }
+        }
+
+        package mutating func append(_ item: GalleryPhoto) {
+            if rows != nil { rows!.append(item) } else { held.append(item) }
+        }
+
+        package consuming func finish() -> PhotoRows {
+            guard let rows else { return PhotoRows(held) }
+            return rows.finish()
+        }
+    }
+
+    /// Put in the order of the photos' keys, each read once: spilled, the rows themselves stay
+    /// where they are and only their offsets move.
+    package mutating func sort<Key: Comparable>(by key: (GalleryPhoto) -> Key) {
+        let keys = map(key)
+        switch storage {
+        case .held(var photos):
+            storage = .held([])
+            photos.sortWithoutScratch(byPositions: { keys[$0] < keys[$1] })
+            storage = .held(photos)
+        case .spilled(let rows):
+            var order = Array(indices)
+            order.sort { keys[$0] < keys[$1] }
+            storage = .spilled(rows.keeping(order.map { rows.offsets[$0] }))
+        }
+    }
+
+    /// Without the photos `leaves` takes, in place: spilled, their offsets alone go.
+    package mutating func removeAll(where leaves: (GalleryPhoto) -> Bool) {
+        switch storage {
+        case .held(var photos):
+            storage = .held([])
+            photos.removeAll(where: leaves)
+            storage = .held(photos)
+        case .spilled(let rows):
+            storage = .spilled(rows.keeping(indices.filter { !leaves(self[$0]) }.map { rows.offsets[$0] }))
+        }
     }
 
     /// The rows, and what they name by number: the stores of the photos' packed records, their
@@ -80,20 +165,8 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
         let places: [Shared<Place>]
         let regions: [Shared<Region>]
 
-        init(_ photos: [GalleryPhoto], spillingInto folder: String?, at spillAt: Int) {
-            store = PackedStore(spillingInto: folder, at: spillAt)
-            var numbers = Numbering()
-            var offsets: [Int] = []
-            offsets.reserveCapacity(photos.count)
-            for item in photos {
-                let parts = item.parts
-                let row = Row(folder: numbers.number(of: item.folder), record: numbers.records.number(of: parts.store),
-                              offset: parts.offset, person: numbers.people.number(of: parts.person),
-                              place: parts.place.map { numbers.places.number(of: $0) } ?? -1,
-                              region: parts.region.map { numbers.regions.number(of: $0) } ?? -1)
-                offsets.append(store.append { row.write(item, into: &$0) })
-            }
-            store.seal()
+        fileprivate init(store: PackedStore, offsets: [Int], numbers: Numbering) {
+            self.store = store
             self.offsets = offsets
             records = numbers.records.objects
             folders = numbers.folders
@@ -101,6 +174,19 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
             places = numbers.places.objects
             regions = numbers.regions.objects
         }
+
+        private init(_ rows: Rows, offsets: [Int]) {
+            store = rows.store
+            self.offsets = offsets
+            records = rows.records
+            folders = rows.folders
+            people = rows.people
+            places = rows.places
+            regions = rows.regions
+        }
+
+        /// The same store's rows at `offsets`.
+        func keeping(_ offsets: [Int]) -> Rows { Rows(self, offsets: offsets) }
 
         func identifier(at position: Int) -> String {
             store.withRecord(at: offsets[position]) { bytes in
@@ -147,7 +233,7 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
     }
 
     /// Numbers for the folders, stores and boxes the photos name, in the order they are met.
-    private struct Numbering {
+    fileprivate struct Numbering {
         var folders: [String?] = []
         private var folderNumbers: [String?: Int] = [:]
         var records = Numbered<PackedStore>()
@@ -164,7 +250,7 @@ public struct PhotoRows: RandomAccessCollection, Sendable {
     }
 
     /// Objects numbered by identity, in the order they are met.
-    private struct Numbered<Object: AnyObject> {
+    fileprivate struct Numbered<Object: AnyObject> {
         private(set) var objects: [Object] = []
         private var numbers: [ObjectIdentifier: Int] = [:]
 

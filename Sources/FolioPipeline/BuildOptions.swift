@@ -32,11 +32,17 @@ public struct BuildOptions: Sendable {
     /// `SiteSecret.outside`, and album passwords given by a variable); the process's own when
     /// not given.
     public var environment: [String: String]
+    /// Up to how many photos a build holds them as values; past it (a large library) they are
+    /// rows read where they lie from the plan on (`PhotoRows`: a read each time a photo is asked
+    /// for), and the last build's manifest is read once the search index is made, not beside the
+    /// layout. Tests make it small to build a few photos as a large library's are built.
+    public var photosHeldUpTo: Int
 
     public init(themeFolder: URL? = nil, now: Date? = nil, sourceDateEpoch: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), disk: any Disk = LocalDisk(), web: any WebClient = CurlWebClient(),
                 retry: RetryPolicy = RetryPolicy(attempts: 3), renditionCache: (any RenditionCache)? = nil,
-                identity: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) {
+                identity: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                photosHeldUpTo: Int = 200_000) {
         self.themeFolder = themeFolder
         self.now = now
         self.sourceDateEpoch = sourceDateEpoch
@@ -49,6 +55,7 @@ public struct BuildOptions: Sendable {
         self.renditionCache = renditionCache
         self.identity = identity
         self.environment = environment
+        self.photosHeldUpTo = photosHeldUpTo
     }
 }
 

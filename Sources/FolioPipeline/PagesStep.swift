@@ -14,10 +14,10 @@ struct SitePages: StepOutput {
     /// Every page, with the number of the builder in `builders` that makes it.
     var routes: SiteRoutes
     /// The search index's files, written (or being written, beside the render: see
-    /// `PagesStep.manifestBeside`): the manifest's entries for them.
+    /// `BuildOptions.photosHeldUpTo`): the manifest's entries for them.
     var search: Task<[String: PageManifest.Entry], any Error>
     /// How many files the search index has when it was made before the pages were laid out (a
-    /// large site's: `manifestBeside`), else 0: the render's manifest makes room for them too.
+    /// large site's: `BuildOptions.photosHeldUpTo`), else 0: the render's manifest makes room for them too.
     var searchFiles: Int
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
@@ -166,11 +166,6 @@ struct PagesStep: BuildStep {
     static let name = "pages"
     static let activity = "laying out the pages"
 
-    /// Up to how many photos the last build's manifest is read beside the builder's work rather
-    /// than after the search index: sooner, but held beside the postings, which past this the
-    /// build's peak would feel.
-    static let manifestBeside = 200_000
-
     /// `photos`: the plan's snapshot, less the photos whose images failed, handed over
     /// (`BuildPlan.takeSnapshot()`).
     func run(_ input: (site: ConfiguredSite, plan: BuildPlan, photos: Handover<GallerySnapshot>, passwords: [String: String]),
@@ -178,14 +173,15 @@ struct PagesStep: BuildStep {
         let (site, plan, passwords) = (input.site, input.plan, input.passwords)
         var snapshot = input.photos.take()
         // The last build's state is read beside the builder's work on the model, not after it:
-        // its digest, and its manifest. Past `manifestBeside` photos only the search index's part
-        // of the manifest is read now, the rest once the search index is made (below).
+        // its digest, and its manifest. Past `BuildOptions.photosHeldUpTo` photos only the search
+        // index's part of the manifest is read now, the rest once the search index is made
+        // (below): held beside its postings, the manifest would be at the step's peak.
         let state = site.state
         // Taken, not awaited as an `async let`, whose result the task holds to the step's end:
         // the last digest (a card digest and an identity for each photo) is let go once the
         // changes are known, before the search index is made, where the step's peak is.
         let lastDigest = MadeBeside { state.digest() }
-        let whole = snapshot.photos.count <= Self.manifestBeside ? Task { state.pages() } : nil
+        let whole = snapshot.photos.count <= run.options.photosHeldUpTo ? Task { state.pages() } : nil
         async let lastSearch = whole == nil ? state.pages(under: SearchIndex.folder) : await whole!.value.only(under: SearchIndex.folder)
         let names = plan.names
         let media = ImageLookup { names.media(of: $0) }
@@ -260,10 +256,10 @@ struct PagesStep: BuildStep {
         // updated (`changed`); the rest of its digest let go.
         let lastIdentities = changed == nil ? nil : lastSite?.identities
         lastSite = nil
-        // Past `manifestBeside` photos, what reads the photos at random is done: from here on the
-        // builders read them where they lie (`SiteBuilder.spillPhotos`), the search index a photo
-        // at a time, in order, the render a page's few. Held, every photo would be under the
-        // search index's postings, at the step's peak, and under the render.
+        // Past `photosHeldUpTo` photos, the listed site's photos are rows since the plan, and
+        // what reads photos at random is done: from here on every builder reads them where they
+        // lie (`SiteBuilder.spillPhotos`, the unlisted albums' too), the search index a photo at
+        // a time, in order, the render a page's few.
         if whole == nil {
             for at in builders.indices { builders[at].spillPhotos(into: state.folder.path) }
             builder = builders[0]
@@ -271,7 +267,7 @@ struct PagesStep: BuildStep {
         }
         let published = unlisted.filter { unlistedPhotos[$0] != nil && ($0.lock == nil || seals[$0.folder] != nil) }
         // The search index is made on another core while this one makes the feed and the map,
-        // then lays out and draws the pages (`SitePages.search`). Past `manifestBeside` photos it
+        // then lays out and draws the pages (`SitePages.search`). Past `photosHeldUpTo` photos it
         // is made before the last build's manifest is read, so its postings and the manifest are
         // never held at once beside the render step.
         let (output, now) = (site.output, run.now)

@@ -166,15 +166,16 @@ struct PlanStep: BuildStep {
     func run(_ input: (site: ConfiguredSite, imported: ImportResult, last: Task<MediaLedger?, Never>?), in run: BuildRun) async throws -> BuildPlan {
         let (site, imported, lastRead) = input
         let database = site.database
-        // The last build's photos, kept, with the rows changed since; or every row.
+        // The last build's photos, kept, with the rows changed since; or every row. A large
+        // library's are rows from here to the last page, read where they lie (`PhotoRows`).
         let kept = KeptSnapshot.Place(url: site.paths.keptSnapshot, folio: site.folio, disk: site.disk)
-        let read = try database.snapshot(kept: kept)
+        let read = try database.snapshot(kept: kept, heldUpTo: run.options.photosHeldUpTo)
         let (revision, readWhole) = (read.revision, read.readWhole)
         // Taken out of the read, not shared with it: shared, the sort below would copy every
         // photo.
         var full = (consume read).snapshot
-        // In the order pages list them, sorted in place: the site's builder then shares this array.
-        full.photos.sortWithoutScratch(by: SiteBuilder.newestFirst)
+        // In the order pages list them, sorted in place: the site's builder then shares these photos.
+        full.photos.sort(by: SiteBuilder.NewestFirst.init)
         // Kept in that order, for the next build (a shard, which writes no model, keeps none).
         if readWhole, site.lock != nil { database.keep(full.photos, revision: revision, at: kept) }
         let last = await lastRead?.value
@@ -267,7 +268,7 @@ struct PlanStep: BuildStep {
     /// The photos at `positions` (in increasing order) whose checksum's key (`key(_:)`) another
     /// of them has too, each with the first of them that has it; the rest not at all. Found by
     /// sorting the keys, which are let go as it returns.
-    static func sharingKeys(_ positions: [Int], of photos: [GalleryPhoto]) -> [Int32: Int32] {
+    static func sharingKeys(_ positions: [Int], of photos: PhotoRows) -> [Int32: Int32] {
         // A checksum held as a number is its own key: only the others' photos are unpacked.
         var keyed = positions.map { (key: photos[$0].checksumAsNumber ?? key(photos[$0].photo.checksum), position: Int32($0)) }
         keyed.sortWithoutScratch { ($0.key, $0.position) < ($1.key, $1.position) }

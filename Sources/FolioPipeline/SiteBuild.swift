@@ -99,13 +99,13 @@ public struct SiteBuild: Sendable {
         plan.snapshot.remove(images.failed)
         // The media ledger this build leaves is known once the images are made: written beside
         // the one in place and let go, not held through the pages, the render and the write (the
-        // write step puts it in place with the site). Up to `PagesStep.manifestBeside` photos it
-        // is written on another core beside the pages step; past that, before the pages are laid out.
+        // write step puts it in place with the site). Up to `BuildOptions.photosHeldUpTo` photos
+        // it is written on another core beside the pages step; past that, before the pages are laid out.
         if !images.failed.isEmpty { plan.ledger.entries = plan.ledger.entries.removing(images.failed) }
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
         plan.ledger.entries = [:]
-        if plan.snapshot.photos.count > PagesStep.manifestBeside { _ = await staging.value }
+        if plan.snapshot.photos.count > options.photosHeldUpTo { _ = await staging.value }
         // The photos handed to the pages step, which holds the only copy from here: what it
         // leaves out of its listed site (the unlisted albums' photos) is left out in place.
         let photos = Handover(plan.takeSnapshot())

@@ -106,9 +106,11 @@ public struct SiteBuilder: Sendable {
         self.now = now
         self.address = SiteAddress(settings.baseURL)
         // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
-        // shares its array rather than holding a second copy of every photo.
-        let ordered = Self.isNewestFirst(snapshot.photos) ? snapshot.photos : snapshot.photos.sorted(by: Self.newestFirst)
-        self.ordered = PhotoRows(ordered)
+        // shares its photos rather than holding a second copy of every one.
+        var sorted = snapshot.photos
+        if !Self.isNewestFirst(sorted) { sorted.sort(by: NewestFirst.init) }
+        let ordered = sorted
+        self.ordered = ordered
         self.unlisted = unlisted
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
@@ -190,12 +192,12 @@ public struct SiteBuilder: Sendable {
     package mutating func spillPhotos(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
         ordered = ordered.spilled(into: folder, at: spillAt)
         index.position.read(from: ordered)
-        snapshot.photos = []
+        snapshot.photos = PhotoRows()
     }
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
     /// albums in their own order, places, regions, people and places' favorites newest first.
-    private static func listingPages(_ ordered: [GalleryPhoto], identities: [UInt64], albumTree: AlbumTree, index: Index,
+    private static func listingPages(_ ordered: PhotoRows, identities: [UInt64], albumTree: AlbumTree, index: Index,
                                      pageSize: Int) -> [String: ListingPages] {
         let breaks = identities.map { ListingPages.breaks($0, pageSize: pageSize) }
         func pages(_ positions: PositionList, newestFirst: Bool) -> ListingPages {
@@ -261,14 +263,31 @@ public struct SiteBuilder: Sendable {
 
     static func when(_ item: GalleryPhoto) -> Date { item.taken ?? item.uploaded }
 
-    package static func newestFirst(_ a: GalleryPhoto, _ b: GalleryPhoto) -> Bool {
-        let (da, db) = (when(a), when(b))
-        if da != db { return da > db }
-        return a.identifier < b.identifier
+    /// Where a photo comes in the site's order: the newest first (taken, else uploaded), photos
+    /// of one moment by their identifiers.
+    package struct NewestFirst: Comparable {
+        let when: Date
+        let identifier: String
+
+        package init(_ item: GalleryPhoto) {
+            when = SiteBuilder.when(item)
+            identifier = item.identifier
+        }
+
+        package static func < (a: NewestFirst, b: NewestFirst) -> Bool {
+            a.when != b.when ? a.when > b.when : a.identifier < b.identifier
+        }
     }
 
-    static func isNewestFirst(_ photos: [GalleryPhoto]) -> Bool {
-        photos.indices.dropFirst().allSatisfy { !newestFirst(photos[$0], photos[$0 - 1]) }
+    /// Whether `photos` are in the site's order: each read once, as rows are read.
+    static func isNewestFirst(_ photos: PhotoRows) -> Bool {
+        var previous: NewestFirst?
+        for item in photos {
+            let key = NewestFirst(item)
+            if let previous, key < previous { return false }
+            previous = key
+        }
+        return true
     }
 
 

@@ -95,10 +95,13 @@ package final class TestSite {
         try String(contentsOf: publicFolder.appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// `photosHeldUpTo`: a few photos built as a large library's are (`BuildOptions.photosHeldUpTo`).
     @discardableResult
-    package func build(now: Date? = nil, identity: String? = nil, environment: [String: String]? = nil) async throws -> BuildReport {
+    package func build(now: Date? = nil, identity: String? = nil, environment: [String: String]? = nil,
+                       photosHeldUpTo: Int? = nil) async throws -> BuildReport {
         var options = BuildOptions(themeFolder: Self.theme, now: now, identity: identity)
         if let environment { options.environment = environment }
+        if let photosHeldUpTo { options.photosHeldUpTo = photosHeldUpTo }
         return try await SiteBuild(paths: paths, options: options).run()
     }
 }

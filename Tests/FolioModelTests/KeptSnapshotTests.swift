@@ -35,7 +35,7 @@ final class KeptSnapshotTests: XCTestCase {
     func readAndCompare(_ why: String, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
         let read = try model.snapshot(kept: kept)
         let rows = try model.snapshot(halves: .max)
-        let byId = { (photos: [GalleryPhoto]) in photos.sorted { $0.id < $1.id } }
+        let byId = { (photos: PhotoRows) in photos.sorted { $0.id < $1.id } }
         let (got, want) = (byId(read.snapshot.photos), byId(rows.photos))
         XCTAssertEqual(got.map(\.photo.identifier), want.map(\.photo.identifier), why, file: file, line: line)
         XCTAssertTrue(got == want, "\(why): photos, people, places, regions", file: file, line: line)
@@ -50,11 +50,18 @@ final class KeptSnapshotTests: XCTestCase {
         }
         XCTAssertEqual(read.snapshot.regions, rows.regions, why, file: file, line: line)
         XCTAssertEqual(read.snapshot.topRegions, rows.topRegions, why, file: file, line: line)
-        if read.readWhole {
-            var sorted = read.snapshot
-            sorted.photos.sort(by: SiteBuilder.newestFirst)
-            model.keep(sorted.photos, revision: read.revision, at: kept)
-        }
+        // Read as a large library's are, the same photos as rows (`PhotoRows.Writer`, `Gathering`),
+        // sorted the same way.
+        let asRows = try model.snapshot(kept: kept, heldUpTo: 0)
+        XCTAssertEqual(asRows.readWhole, read.readWhole, why, file: file, line: line)
+        XCTAssertTrue(asRows.snapshot.photos.isSpilled || asRows.snapshot.photos.isEmpty, why, file: file, line: line)
+        XCTAssertTrue(byId(asRows.snapshot.photos) == want, "\(why): as rows", file: file, line: line)
+        var (sorted, sortedRows) = (read.snapshot, asRows.snapshot)
+        sorted.photos.sort(by: SiteBuilder.NewestFirst.init)
+        sortedRows.photos.sort(by: SiteBuilder.NewestFirst.init)
+        XCTAssertTrue(sortedRows.photos == sorted.photos, "\(why): rows sorted as held photos are", file: file, line: line)
+        XCTAssertTrue(SiteBuilder.isNewestFirst(sorted.photos), why, file: file, line: line)
+        if read.readWhole { model.keep(sorted.photos, revision: read.revision, at: kept) }
         return !read.readWhole
     }
 

@@ -88,9 +88,9 @@ final class BuildPipelineTests: XCTestCase {
             photo.id = Int64(at + 1)
             return GalleryPhoto(photo: photo, person: person, place: nil, region: nil)
         }
-        XCTAssertEqual(PlanStep.sharingKeys(Array(photos.indices), of: photos), [0: 0, 2: 0, 1: 1, 3: 1, 4: 1, 5: 5, 6: 5])
-        XCTAssertEqual(PlanStep.sharingKeys([2, 3, 6, 7, 8], of: photos), [:], "only the photos looked at")
-        XCTAssertEqual(PlanStep.sharingKeys([], of: photos), [:])
+        XCTAssertEqual(PlanStep.sharingKeys(Array(photos.indices), of: PhotoRows(photos)), [0: 0, 2: 0, 1: 1, 3: 1, 4: 1, 5: 5, 6: 5])
+        XCTAssertEqual(PlanStep.sharingKeys([2, 3, 6, 7, 8], of: PhotoRows(photos)), [:], "only the photos looked at")
+        XCTAssertEqual(PlanStep.sharingKeys([], of: PhotoRows(photos)), [:])
     }
 
     func testTheRunnerLogsEveryStepAndStopsEarlyWhenNothingChanged() async throws {

@@ -251,7 +251,7 @@ final class BuildStateTests: XCTestCase {
         XCTAssertEqual(prefixes.count, 2)
         XCTAssertEqual(standing.moved, Set(["00aa", "00bb", "00cc"] + prefixes))
         // Nothing moved: every entry kept, none looked among.
-        let still = ledger.standing(of: photos.filter { $0.photo.id == same.id })
+        let still = ledger.standing(of: PhotoRows(photos.filter { $0.photo.id == same.id }))
         XCTAssertEqual(still.changed, [])
         XCTAssertEqual(still.kept, [same.id: ledger.entries[same.id]!], "the absent photos' entries go")
         XCTAssertEqual(still.moved, ["00aa", "00bb", "00cc"])

@@ -165,9 +165,9 @@ final class AlbumTests: XCTestCase {
             return photos[a].identifier != photos[b].identifier ? photos[a].identifier < photos[b].identifier : a < b
         }
         for count in [0, 1, 3, 50, 349, 350, 351, 700, 1_000] {
-            XCTAssertEqual(SiteBuilder.latestAdded(photos, count: count), Array(sorted.prefix(count)), "\(count)")
+            XCTAssertEqual(SiteBuilder.latestAdded(PhotoRows(photos), count: count), Array(sorted.prefix(count)), "\(count)")
         }
-        XCTAssertEqual(SiteBuilder.latestAdded([], count: 50), [])
+        XCTAssertEqual(SiteBuilder.latestAdded(PhotoRows(), count: 50), [])
     }
 
     func testPhotosTakenAtOneMomentGoByNameAndTheChosenCoverIsFoundOnce() throws {
@@ -179,11 +179,11 @@ final class AlbumTests: XCTestCase {
             GalleryPhoto(photo: Self.photo(id: number + 1, identifier: "p\(number)", path: file.0, taken: file.1, uploaded: moment),
                          person: person, place: nil, region: nil)
         }
-        let tree = AlbumTree(photos: photos, settings: ["trip": AlbumInfo(path: "trip", cover: "b.jpg")])
+        let tree = AlbumTree(photos: PhotoRows(photos), settings: ["trip": AlbumInfo(path: "trip", cover: "b.jpg")])
         let album = try XCTUnwrap(tree.albums["trip"])
         XCTAssertEqual(album.photos.map { files[$0].0 }, ["trip/first.jpg", "trip/IMG_9.jpg", "trip/IMG_10.jpg", "trip/a.jpg", "trip/b.jpg"])
         XCTAssertEqual(album.chosenCover.map { files[$0].0 }, "trip/b.jpg")
-        let unnamed = AlbumTree(photos: photos, settings: ["trip": AlbumInfo(path: "trip", cover: "elsewhere.jpg")])
+        let unnamed = AlbumTree(photos: PhotoRows(photos), settings: ["trip": AlbumInfo(path: "trip", cover: "elsewhere.jpg")])
         XCTAssertNil(unnamed.albums["trip"]?.chosenCover, "a cover that is not one of the album's own is no cover")
     }
 
