@@ -39,6 +39,14 @@ public struct PhotoRows: RandomAccessCollection, Sendable, Equatable {
         }
     }
 
+    /// The photos themselves while they are held: a pass over many of them reads them from
+    /// their array (`SiteBuilder`'s layout), not each through the lending subscript, which copies
+    /// a photo a pass takes whole.
+    package var held: [GalleryPhoto]? {
+        if case .held(let photos) = storage { return photos }
+        return nil
+    }
+
     /// The identifier of the photo at `position`, read alone.
     public func identifier(at position: Int) -> String {
         switch storage {
