@@ -39,9 +39,8 @@ public struct PhotoRows: RandomAccessCollection, Sendable, Equatable {
         }
     }
 
-    /// The photos themselves while they are held: a pass over many of them reads them from
-    /// their array (`SiteBuilder`'s layout), not each through the lending subscript, which copies
-    /// a photo a pass takes whole.
+    /// The photos' array while they are held: what a pass that takes each photo whole reads
+    /// (the site's layout), since the lending subscript yields a copy of a held photo.
     package var held: [GalleryPhoto]? {
         if case .held(let photos) = storage { return photos }
         return nil

@@ -50,7 +50,7 @@ struct AlbumTree: Sendable {
     private(set) var otherAlbums: [String: [String]] = [:]
 
     /// Albums by title in `collation`'s order (the site's language's).
-    init<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(photos: Photos, settings: [String: AlbumInfo], collation: Collation = .english) where Photos.Index == Int {
+    init(photos: some OrderedPhotos, settings: [String: AlbumInfo], collation: Collation = .english) {
         // A photo is in its folder's album, and in the others it is listed in (a Google Takeout
         // photo in several); each album is made with those above it.
         func list(_ position: Int, in folder: String) -> Bool {

@@ -65,7 +65,7 @@ extension SiteBuilder {
         init() {}
 
         /// `photos` are `ordered`'s, as the layout reads them (`SiteBuilder.Layout`).
-        init<Photos: RandomAccessCollection<GalleryPhoto>>(_ ordered: PhotoRows, reading photos: Photos) where Photos.Index == Int {
+        init(_ ordered: PhotoRows, reading photos: some OrderedPhotos) {
             self.ordered = ordered
             table = NumberTable(count: photos.count) { photos[$0].identifier }
         }
@@ -86,7 +86,7 @@ extension SiteBuilder {
     /// (whether the place holds favorites, how many photographers the region has), which would
     /// move the card digests of every photo there when one photo is made a favorite or given to
     /// someone else. A person, place or region is digested once for all the photos that name it.
-    static func cardDigests<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(of photos: Photos) -> [UInt64] where Photos.Index == Int {
+    static func cardDigests(of photos: some OrderedPhotos) -> [UInt64] {
         var people: [Int64: UInt64] = [:]
         var places: [Int64: UInt64] = [:]
         var regions: [Int64: UInt64] = [:]
@@ -113,9 +113,8 @@ extension SiteBuilder {
     /// The photos' positions by place, region and person (by identifier, `PhotoPositions`, is
     /// made beside); the places and the people named, and the centre of each place's photos
     /// with GPS (`MapCoordinate.Centre`).
-    static func filed<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(_ ordered: Photos)
-        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: (latitude: Double, longitude: Double)])
-        where Photos.Index == Int {
+    static func filed(_ ordered: some OrderedPhotos)
+        -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: (latitude: Double, longitude: Double)]) {
         var index = Index()
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
@@ -163,7 +162,7 @@ extension SiteBuilder {
     /// The positions of the `count` photos last added, last first (photos added at the same
     /// moment by their identifiers, then their positions). Chosen a batch at a time, never all
     /// sorted for the fifty a page shows.
-    static func latestAdded<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(_ ordered: Photos, count: Int) -> [Int] where Photos.Index == Int {
+    static func latestAdded(_ ordered: some OrderedPhotos, count: Int) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
             let (pa, pb) = (ordered[a], ordered[b])
             if pa.uploaded != pb.uploaded { return pa.uploaded > pb.uploaded }

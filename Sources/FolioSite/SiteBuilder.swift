@@ -114,9 +114,7 @@ public struct SiteBuilder: Sendable {
         self.unlisted = unlisted
         self.basemap = basemap
         self.mapInNavigation = mapInNavigation
-        // The layout's passes over the photos read held photos from their array: through
-        // `PhotoRows`' lending subscript a pass would copy each photo it takes whole (a one-record
-        // edit of 100,000 photos, paired: 8% longer).
+        // Held photos are laid out from their array (`OrderedPhotos`).
         let layout = if let held = ordered.held {
             Layout(held, rows: ordered, snapshot: snapshot, settings: settings, language: language, unlisted: unlisted)
         } else {
@@ -128,17 +126,16 @@ public struct SiteBuilder: Sendable {
         cardDigests = layout.cardDigests
     }
 
-    /// Where everything is, as the builder keeps it: made by passes over the photos newest
-    /// first, `ordered` (`rows`' own photos: their array while they are held).
+    /// Where everything is, as the builder keeps it: made by passes over `ordered`, the photos
+    /// newest first (`rows`' own: their array while they are held).
     private struct Layout {
         var albumTree: AlbumTree
         var index: Index
         var identities: [UInt64]
         var cardDigests: [UInt64]
 
-        init<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(_ ordered: Photos, rows: PhotoRows, snapshot: GallerySnapshot,
-                                                                      settings: SiteSettings, language: SiteLanguage,
-                                                                      unlisted: UnlistedAlbum?) where Photos.Index == Int {
+        init(_ ordered: some OrderedPhotos, rows: PhotoRows, snapshot: GallerySnapshot, settings: SiteSettings,
+             language: SiteLanguage, unlisted: UnlistedAlbum?) {
             // The album tree, the recents' order and the photos by identifier are made on another
             // core while this one files the photos by place, region and person.
             let albums = snapshot.albums
@@ -225,9 +222,8 @@ public struct SiteBuilder: Sendable {
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
     /// albums in their own order, places, regions, people and places' favorites newest first.
-    fileprivate static func listingPages<Photos: RandomAccessCollection<GalleryPhoto> & Sendable>(
-        _ ordered: Photos, identities: [UInt64], albumTree: AlbumTree, index: Index, pageSize: Int
-    ) -> [String: ListingPages] where Photos.Index == Int {
+    fileprivate static func listingPages(_ ordered: some OrderedPhotos, identities: [UInt64], albumTree: AlbumTree, index: Index,
+                                         pageSize: Int) -> [String: ListingPages] {
         let breaks = identities.map { ListingPages.breaks($0, pageSize: pageSize) }
         func pages(_ positions: PositionList, newestFirst: Bool) -> ListingPages {
             ListingPages(count: positions.count, pageSize: pageSize, newestFirst: newestFirst,
