@@ -135,16 +135,16 @@ public struct PhotoRows: RandomAccessCollection, Sendable, Equatable {
     /// Put in the order of the photos' keys, each read once: spilled, the rows themselves stay
     /// where they are and only their offsets move.
     package mutating func sort<Key: Comparable>(by key: (GalleryPhoto) -> Key) {
-        let keys = map(key)
+        let keys = held?.map(key) ?? map(key)
         switch storage {
         case .held(var photos):
             storage = .held([])
             photos.sortWithoutScratch(byPositions: { keys[$0] < keys[$1] })
             storage = .held(photos)
         case .spilled(let rows):
-            var order = Array(indices)
-            order.sort { keys[$0] < keys[$1] }
-            storage = .spilled(rows.keeping(order.map { rows.offsets[$0] }))
+            var offsets = rows.offsets
+            offsets.sortWithoutScratch(byPositions: { keys[$0] < keys[$1] })
+            storage = .spilled(rows.keeping(offsets))
         }
     }
 

@@ -108,7 +108,7 @@ public struct SiteBuilder: Sendable {
         // A build hands over its snapshot newest first already (`PlanStep`), and the builder then
         // shares its photos rather than holding a second copy of every one.
         var sorted = snapshot.photos
-        if !Self.isNewestFirst(sorted) { sorted.sort(by: NewestFirst.init) }
+        if !(sorted.held.map(Self.isNewestFirst) ?? Self.isNewestFirst(sorted)) { sorted.sort(by: NewestFirst.init) }
         let ordered = sorted
         self.ordered = ordered
         self.unlisted = unlisted
@@ -305,7 +305,7 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Whether `photos` are in the site's order: each read once, as rows are read.
-    static func isNewestFirst(_ photos: PhotoRows) -> Bool {
+    static func isNewestFirst(_ photos: some OrderedPhotos) -> Bool {
         var previous: NewestFirst?
         for item in photos {
             let key = NewestFirst(item)
