@@ -125,6 +125,8 @@ public struct ContentInventory: Sendable {
     /// be gone, only unseen.
     public var unreadableFolders: [String] = []
 
+    public init() {}
+
     /// Whether `path` is inside a folder that could not be opened.
     public func isUnseen(_ path: String) -> Bool {
         unreadableFolders.contains { RelativePath(path).isInside(RelativePath($0)) }

@@ -5,26 +5,6 @@ import Foundation
 /// The files beside a photo that are part of it: its XMP sidecar, a Live Photo's clip, the RAW of
 /// a RAW+JPEG pair; and the files that are no photo, counted as skipped.
 extension ContentLoader {
-    /// Gives each entry its XMP sidecar among `sidecars` (by lower-cased path): `IMG_1.JPG.xmp`,
-    /// `IMG_1.xmp`, or the RAW's of its pair.
-    func pairXMPSidecars(into inventory: inout ContentInventory, sidecars: [String: String], walked: WalkedFiles) {
-        guard !sidecars.isEmpty else { return }
-        // darktable names a RAW+JPEG pair's sidecar after the RAW (IMG_1.CR2.xmp).
-        var sidecarsByStem: [String: String] = [:]
-        for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
-            let named = RelativePath(String(lowered.dropLast(".xmp".count)))
-            if ContentFileKind(path: named.text) == .raw { sidecarsByStem[named.deletingExtension.text] = sidecarsByStem[named.deletingExtension.text] ?? path }
-        }
-        for index in inventory.entries.indices {
-            let path = inventory.entries[index].path
-            let stem = RelativePath(path).deletingExtension.text.lowercased()
-            let candidates = [path.lowercased() + ".xmp", stem + ".xmp"]
-            guard let sidecar = candidates.lazy.compactMap({ sidecars[$0] }).first ?? sidecarsByStem[stem],
-                  let stamp = walked.stamp(of: sidecar) ?? files.stamp(of: contentRoot.appendingPathComponent(sidecar)) else { continue }
-            inventory.entries[index].sidecar = Sidecar(path: sidecar, stamp: stamp)
-        }
-    }
-
     /// What becomes a photo of the gallery: an image, a RAW that is no photo's companion
     /// (`pairedRAWs`), or a video that is no Live Photo's clip (the file at `index` in `paths`,
     /// whose path is looked at only when it is a video).
@@ -108,5 +88,32 @@ extension ContentLoader {
         guard let underscore = stem.lastIndex(of: "_"), stem.distance(from: underscore, to: stem.endIndex) >= 3,
               stem[stem.index(after: underscore)...].allSatisfy(\.isNumber) else { return false }
         return photoByStem[String(stem[..<underscore])] != nil
+    }
+}
+
+/// The XMP sidecars of content/, by which a photo finds its own: `IMG_1.JPG.xmp`, `IMG_1.xmp`
+/// (case aside: cameras write IMG_1.JPG, tools IMG_1.xmp or IMG_1.JPG.XMP), or the RAW's of
+/// its pair, as darktable names a RAW+JPEG pair's sidecar (IMG_1.CR2.xmp).
+struct XMPSidecars: Sendable {
+    /// By lower-cased path.
+    private var sidecars: [String: String] = [:]
+    /// The RAWs' sidecars, by the lower-cased path of the RAW without its extension.
+    private var byStem: [String: String] = [:]
+
+    init(_ listing: [FileEntry], kinds: [ContentFileKind]) {
+        for index in kinds.indices where kinds[index] == .sidecar && !listing[index].isLink && ContentPath.isSidecar(listing[index].path) {
+            sidecars[listing[index].path.lowercased()] = listing[index].path
+        }
+        for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
+            let named = RelativePath(String(lowered.dropLast(".xmp".count)))
+            if ContentFileKind(path: named.text) == .raw { byStem[named.deletingExtension.text] = byStem[named.deletingExtension.text] ?? path }
+        }
+    }
+
+    /// The sidecar of the photo at `path`, if it has one.
+    func sidecar(of path: String) -> String? {
+        guard !sidecars.isEmpty else { return nil }
+        let stem = RelativePath(path).deletingExtension.text.lowercased()
+        return sidecars[path.lowercased() + ".xmp"] ?? sidecars[stem + ".xmp"] ?? byStem[stem]
     }
 }

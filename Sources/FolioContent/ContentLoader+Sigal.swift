@@ -5,22 +5,23 @@ import Foundation
 /// The description files of a gallery moved from sigal: `<photo stem>.md` beside a photo, and an
 /// album's `index.md`. They are part of what they describe, not skipped files.
 extension ContentLoader {
-    /// `listing`: the files of content/ that may be one (its documents, at least).
-    func readSigalDescriptions(into inventory: inout ContentInventory, listing: [FileEntry], photos: () -> Set<String>) {
-        // By lower-cased path without ".md": cameras write IMG_1.JPG, people IMG_1.md.
+    /// sigal's description files among `listing` (the documents of content/, at least), by
+    /// lower-cased path without ".md": cameras write IMG_1.JPG, people IMG_1.md. A photo's is
+    /// found by `ContentParts` as its entry is made.
+    static func sigalMarkdown(_ listing: [FileEntry]) -> [String: String] {
         var markdown: [String: String] = [:]
         for entry in listing where !entry.isLink && RelativePath.lowercasedExtension(of: entry.path) == "md" {
             markdown[String(entry.path.dropLast(3)).lowercased()] = entry.path
         }
+        return markdown
+    }
+
+    /// Reads the albums' descriptions among `markdown` (`sigalMarkdown`) into `inventory`, and
+    /// takes them and those photos took (`used`) out of the skipped files.
+    func readSigalAlbumDescriptions(into inventory: inout ContentInventory, markdown: [String: String], used: Set<String>,
+                                    photos: () -> Set<String>) {
         guard !markdown.isEmpty else { return }
-        var used = Set<String>()
-        for index in inventory.entries.indices {
-            let stem = Self.withoutExtension(inventory.entries[index].path).lowercased()
-            guard let file = markdown[stem], !Self.isAlbumDescription(file),
-                  let stamp = files.stamp(of: contentRoot.appendingPathComponent(file)) else { continue }
-            inventory.entries[index].markdown = Sidecar(path: file, stamp: stamp)
-            used.insert(file)
-        }
+        var used = used
         for file in markdown.values.sorted() where Self.isAlbumDescription(file) {
             let folder = String(file.dropLast(SigalMarkdown.albumFileName.count + 1))
             guard !folder.isEmpty else { continue }  // content/ itself is no album

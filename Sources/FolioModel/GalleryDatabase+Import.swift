@@ -60,10 +60,12 @@ extension GalleryDatabase {
 
     /// Every source of one kind the model holds: for the import that finds photos gone.
     package func sources(of kind: PhotoSource.Kind) throws -> [PhotoSource] {
-        try writer.read { db in
-            try String.fetchAll(db, sql: "SELECT source FROM photo WHERE source LIKE ? ESCAPE '\\'",
-                                arguments: [Self.likePrefix(kind.rawValue + ":")]).compactMap(PhotoSource.init(text:))
-        }
+        try writer.read { db in try Self.sources(of: kind, db) }
+    }
+
+    static func sources(of kind: PhotoSource.Kind, _ db: Database) throws -> [PhotoSource] {
+        try String.fetchAll(db, sql: "SELECT source FROM photo WHERE source LIKE ? ESCAPE '\\'",
+                            arguments: [likePrefix(kind.rawValue + ":")]).compactMap(PhotoSource.init(text:))
     }
 
     /// Applies a batch in one transaction, with a handful of statements whatever its size:
@@ -87,6 +89,16 @@ extension GalleryDatabase {
         /// `GalleryDatabase.knownPhotos(for:)`, read in the transaction the parts are added in.
         package func known(for sources: [PhotoSource]) throws -> [PhotoSource: KnownPhoto] {
             try GalleryDatabase.knownPhotos(for: sources, db)
+        }
+
+        /// `GalleryDatabase.sources(of:)`, with the parts added so far.
+        package func sources(of kind: PhotoSource.Kind) throws -> [PhotoSource] {
+            try GalleryDatabase.sources(of: kind, db)
+        }
+
+        /// `GalleryDatabase.thumbnailTally()`, with the parts added so far.
+        package func thumbnailTally() throws -> String {
+            try GalleryDatabase.thumbnailTally(db)
         }
     }
 

@@ -3,10 +3,12 @@ import GRDB
 extension GalleryDatabase {
     /// The thumbnails the model keeps, in a few numbers: any kept or dropped changes them.
     package func thumbnailTally() throws -> String {
-        try writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT count(*), total(photoId), max(rowid) FROM thumbnail")
-            return "\(row?[0] as Int64? ?? 0) \(row?[1] as Double? ?? 0) \(row?[2] as Int64? ?? 0)"
-        }
+        try writer.read { db in try Self.thumbnailTally(db) }
+    }
+
+    static func thumbnailTally(_ db: Database) throws -> String {
+        let row = try Row.fetchOne(db, sql: "SELECT count(*), total(photoId), max(rowid) FROM thumbnail")
+        return "\(row?[0] as Int64? ?? 0) \(row?[1] as Double? ?? 0) \(row?[2] as Int64? ?? 0)"
     }
 
     /// Which stored thumbnails are still valid for their photo's current source, by photo id and

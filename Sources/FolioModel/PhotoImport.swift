@@ -176,6 +176,38 @@ package struct ContentMarks: Sendable {
         rows.sortedIndex(of: Self.key(of: path), by: \.key).map { rows[$0].mark }
     }
 
+    /// Which of the model's photos a build's content listed, marked as its entries come a part
+    /// at a time: those left unmarked are the photos whose files are gone.
+    package struct Sightings: Sendable {
+        private var seen: [Bool]
+        /// The paths seen whose hashes meet another's (see `ContentMarks`).
+        private var seenShared = Set<String>()
+        /// How many of the model's photos were seen.
+        package private(set) var count = 0
+
+        package init(of marks: ContentMarks) {
+            seen = Array(repeating: false, count: marks.rows.count)
+        }
+
+        /// Marks the model's photo of `path`, if it holds one, as listed.
+        package mutating func see(_ path: String, in marks: ContentMarks) {
+            if let row = marks.rows.sortedIndex(of: ContentMarks.key(of: path), by: \.key) {
+                if !seen[row] { count += 1 }
+                seen[row] = true
+            } else if !marks.shared.isEmpty, marks.shared.contains(ContentMarks.key(of: path)) {
+                if seenShared.insert(path).inserted { count += 1 }
+            }
+        }
+
+        /// Whether the model's photo of `path` was listed; true of a photo the model did not
+        /// hold when `marks` were read (this build's own).
+        package func saw(_ path: String, in marks: ContentMarks) -> Bool {
+            if let row = marks.rows.sortedIndex(of: ContentMarks.key(of: path), by: \.key) { return seen[row] }
+            if !marks.shared.isEmpty, marks.shared.contains(ContentMarks.key(of: path)) { return seenShared.contains(path) }
+            return true
+        }
+    }
+
     static func key(of path: String) -> UInt64 {
         var path = path
         return path.withUTF8 { key(of: UnsafeRawBufferPointer($0)) }

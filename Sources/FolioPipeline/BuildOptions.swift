@@ -1,3 +1,4 @@
+import FolioContent
 import FolioCore
 import FolioNetwork
 import Foundation
@@ -37,6 +38,9 @@ public struct BuildOptions: Sendable {
     /// for), and the last build's manifest is read once the search index is made, not beside the
     /// layout. Tests make it small to build a few photos as a large library's are built.
     public var photosHeldUpTo: Int
+    /// How much of content/ the import takes at once (`ContentParts`). Tests make it small to
+    /// read a few photos in several parts, as a large library's are read.
+    package var contentParts = ContentParts.Size()
 
     public init(themeFolder: URL? = nil, now: Date? = nil, sourceDateEpoch: Date? = nil, progress: Bool = false, concurrency: Int? = nil,
                 files: any FileAccess = LocalFileAccess(), disk: any Disk = LocalDisk(), web: any WebClient = CurlWebClient(),

@@ -1,3 +1,4 @@
+import CSystem
 import FolioContent
 import FolioCore
 import FolioImaging
@@ -22,6 +23,9 @@ struct ImportResult: StepOutput {
     /// were removed, whose thumbnails go with them; nil when none were: what the last build's
     /// media ledger is held against (`MediaLedger.holds`).
     var thumbnailsBeforeRemovals: String?
+    /// What the load found of content/ besides its photos (the albums, the skipped files…),
+    /// complete once every part was imported.
+    var content = ContentInventory()
 }
 
 /// Brings the model in line with `content/`: new and edited photos are read (checksum, size,
@@ -37,103 +41,117 @@ struct ImportStep: BuildStep {
     /// applied, are a few megabytes.
     var partSize = 2_000
 
-    func run(_ input: (site: ConfiguredSite, inventory: ContentInventory), in run: BuildRun) async throws -> ImportResult {
-        let (site, inventory) = input
+    func run(_ input: (site: ConfiguredSite, content: ContentParts), in run: BuildRun) async throws -> ImportResult {
+        let site = input.site
+        var content = input.content
         let database = site.database
-        let entries = inventory.entries
         let marks = try known ?? database.contentMarks()
-        // Each entry's fingerprint, on every core: the hash of its record for each of a large
-        // library's photos is most of a build that finds one changed.
         let favorites = FavoriteRule(rating: site.settings.favoriteRating, label: site.settings.favoriteLabel)
         let epoch = run.options.sourceDateEpoch
-        let unchanged = entries.concurrentMap { entry in
-            marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
-        }
-        // The entries read again, by their place in the inventory (a cold build's are all of
-        // them), and how many of them the model holds (what it knows of those is read a part at
-        // a time).
-        let changed = entries.indices.filter { !unchanged[$0] }
-        let edited = changed.count { marks.holds(entries[$0].path) }
         var result = ImportResult()
 
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
-        let unseen = inventory.unreadableFolders.isEmpty ? []
-            : try database.sources(of: .content).filter { $0.contentPath.map(inventory.isUnseen) ?? false }
-        // Entries are one to a source: when those the model holds are as many as its photos, every
-        // photo is listed again and none is removed, found without a set of every source.
-        var removals: [PhotoSource] = []
-        if !unseen.isEmpty || entries.count - (changed.count - edited) != marks.count {
-            let sources = Set(entries.map(\.source)).union(unseen)
-            removals = try database.sources(of: .content).filter { !sources.contains($0) }.sorted()
-        }
-        result.removed = removals.count
-        if !removals.isEmpty { result.thumbnailsBeforeRemovals = try database.thumbnailTally() }
+        let unreadable = content.inventory
+        let unseen = unreadable.unreadableFolders.isEmpty ? []
+            : try database.sources(of: .content).filter { $0.contentPath.map(unreadable.isUnseen) ?? false }
         // The photos the model keeps problems of (a few), and which of them are still listed.
         let troubled = try database.sourcesWithProblems()
         var listedTroubled = Set(unseen.filter(troubled.contains))
-        if !troubled.isEmpty {
-            for entry in entries where troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
-        }
+        // Which of the model's photos are listed again: the others are removed.
+        var sightings = ContentMarks.Sightings(of: marks)
 
         let contentRoot = site.paths.content
         let reader = CatalogReader(contentRoot: contentRoot, files: run.files, cache: site.catalogCache)
         let processor = site.processor
         let files = run.files
-        let progress = run.progress("reading", total: changed.count)
-        // Photos are read whole; a video only as far as its headers, so its bytes are not asked for.
-        // The entries are asked for where they are, as the reading nears them.
-        let ahead = files.readAhead(count: changed.count, under: contentRoot.path) { [entries, changed] at in
-            let entry = entries[changed[at]]
-            return ContentPath.isVideo(entry.path) ? nil : (entry.path, entry.stamp.size)
-        }
-        defer { ahead?.stop() }
+        // Counts every entry, those read and those found unchanged.
+        let progress = run.progress("reading", total: content.photoCount)
         lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer, disk: site.disk)
         // The problems reading found (a photo read without one is not in it), and which of the
         // troubled photos were read again.
         var found: [PhotoSource: [BuildIssue]] = [:]
         var readTroubled = Set<PhotoSource>()
-        var read = 0
-        // A part at a time, read and applied, in one transaction.
+        var looked = 0
+        // content/ a part at a time, each part's changed photos read and applied a few
+        // thousand at a time, all in one transaction.
         try database.apply(inParts: { parts in
-            for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
-                let partEntries = positions.map { entries[changed[$0]] }
-                let old = try parts.known(for: partEntries.filter { marks.holds($0.path) }.map(\.source))
-                var part = partEntries.map { ($0, old[$0.source]) }
-                for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
-                    result.failed[source] = issue.reason
-                    result.issues.append(issue)
+            while let entries = content.next() {
+                // What the last part held (its catalogs' records, its photos' rows) goes back to
+                // the system before this one is read, as between steps (`StepRunner`).
+                folio_return_freed_memory()
+                for entry in entries {
+                    sightings.see(entry.path, in: marks)
+                    if troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
                 }
-                let readBefore = read
-                let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { done in
-                    progress.update(readBefore + done)
-                    ahead?.take(readBefore + done)
-                }) { entry, old in
-                    Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
-                              sourceDateEpoch: epoch)
+                // Each entry's fingerprint, on every core: the hash of its record for each of a
+                // large library's photos is most of a build that finds one changed.
+                let unchanged = entries.concurrentMap { entry in
+                    marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
                 }
-                read += positions.count
-
-                var batch = ImportBatch(removals: removals)
-                removals = []
-                for ((entry, _), read) in zip(part, reads) {
-                    if troubled.contains(entry.source) { readTroubled.insert(entry.source) }
-                    switch read {
-                    case .success(let read):
-                        batch.upserts.append(read.photo)
-                        if !read.issues.isEmpty { found[entry.source] = read.issues }
-                    case .failure(let issue):
-                        found[entry.source] = [issue]
-                        result.failed[entry.source] = issue.reason
+                // The entries read again, by their place in the part (a cold build's are all of them).
+                let changed = entries.indices.filter { !unchanged[$0] }
+                let lookedBefore = looked + entries.count - changed.count
+                looked += entries.count
+                progress.update(lookedBefore)
+                // Photos are read whole; a video only as far as its headers, so its bytes are not
+                // asked for. The entries are asked for where they are, as the reading nears them.
+                let ahead = files.readAhead(count: changed.count, under: contentRoot.path) { [entries, changed] at in
+                    let entry = entries[changed[at]]
+                    return ContentPath.isVideo(entry.path) ? nil : (entry.path, entry.stamp.size)
+                }
+                defer { ahead?.stop() }
+                var read = 0
+                for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
+                    let partEntries = positions.map { entries[changed[$0]] }
+                    let old = try parts.known(for: partEntries.filter { marks.holds($0.path) }.map(\.source))
+                    var part = partEntries.map { ($0, old[$0.source]) }
+                    for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
+                        result.failed[source] = issue.reason
+                        result.issues.append(issue)
                     }
-                    result.issues += found[entry.source] ?? []
+                    let readBefore = read
+                    let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { done in
+                        progress.update(lookedBefore + readBefore + done)
+                        ahead?.take(readBefore + done)
+                    }) { entry, old in
+                        Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
+                                  sourceDateEpoch: epoch)
+                    }
+                    read += positions.count
+
+                    var batch = ImportBatch()
+                    for ((entry, _), read) in zip(part, reads) {
+                        if troubled.contains(entry.source) { readTroubled.insert(entry.source) }
+                        switch read {
+                        case .success(let read):
+                            batch.upserts.append(read.photo)
+                            if !read.issues.isEmpty { found[entry.source] = read.issues }
+                        case .failure(let issue):
+                            found[entry.source] = [issue]
+                            result.failed[entry.source] = issue.reason
+                        }
+                        result.issues += found[entry.source] ?? []
+                    }
+                    Self.placeByPosition(&batch.upserts, finder: { finder })
+                    try parts.add(batch)
+                    result.imported += batch.upserts.count
                 }
-                Self.placeByPosition(&batch.upserts, finder: { finder })
-                try parts.add(batch)
-                result.imported += batch.upserts.count
             }
+            progress.update(content.photoCount)
+            // Entries are one to a source: when the model's photos listed again are as many as
+            // it holds, none is removed, found without looking through its sources.
+            guard !unseen.isEmpty || sightings.count != marks.count else { return }
+            let kept = Set(unseen)
+            let removals = try parts.sources(of: .content).filter { source in
+                !(source.contentPath.map { sightings.saw($0, in: marks) } ?? true) && !kept.contains(source)
+            }.sorted()
+            result.removed = removals.count
+            guard !removals.isEmpty else { return }
+            result.thumbnailsBeforeRemovals = try parts.thumbnailTally()
             try parts.add(ImportBatch(removals: removals))
         })
+        let inventory = content.inventory
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { $0.key.contentPath.map(marks.holds) == true }, published: [])
         for source in unseen { result.failed[source] = "its folder cannot be read" }
@@ -142,6 +160,10 @@ struct ImportStep: BuildStep {
             listedTroubled.contains($0) && !readTroubled.contains($0)
         })
         result.photoIssues = Set(result.issues)
+        // What the load found wrong (in the catalogs, among the files) is said before what reading
+        // the photos did, as when the two were steps of their own.
+        result.issues = inventory.issues + result.issues
+        result.content = inventory
         return result
     }
 

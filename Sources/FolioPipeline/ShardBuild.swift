@@ -43,8 +43,8 @@ public struct ShardBuild: Sendable {
         let site = try await steps.step(ConfigureStep(scratchModel: scratch), ())
         defer { site.catalogWrites.finish() }
         let walk = try await steps.step(WalkContentStep(), site)
-        let inventory = try await steps.step(LoadContentStep(), (site, walk))
-        let imported = try await steps.step(ImportStep(), (site, inventory))
+        let content = try await steps.step(LoadContentStep(), (site, walk))
+        let imported = try await steps.step(ImportStep(), (site, content))
         let plan = try await steps.step(PlanStep(), (site, imported, nil))
         var report = try await steps.step(ShardImagesStep(shard: shard, cache: cache), (site, plan)).report
         report.issues = steps.issues

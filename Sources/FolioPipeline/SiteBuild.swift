@@ -1,12 +1,13 @@
 import FolioChanges
+import FolioContent
 import FolioCore
 import FolioImaging
 import Foundation
 
 /// A build of one site: the pipeline of named steps, each taking what the ones before it made.
 ///
-/// configure → walk content → (nothing moved? stop) → load content → import → (up to date? stop) → plan →
-/// images → pages → render → write public/
+/// configure → walk content → (nothing moved? stop) → load content → import (content/'s catalogs and
+/// photos, a part at a time) → (up to date? stop) → plan → images → pages → render → write public/
 public struct SiteBuild: Sendable {
     public let paths: SitePaths
     public let options: BuildOptions
@@ -132,20 +133,22 @@ public struct SiteBuild: Sendable {
         return Published(report: try finish(report, steps, run, site: site, imported: imported), held: (plan, pages, rendered))
     }
 
-    /// Loads content/ and brings the model in line with it. The content's listing (an entry per
-    /// photo, with its catalog record) is needed by the import alone: it is gone before the
-    /// pages are planned, leaving what the report and the protected albums need.
+    /// Loads content/ and brings the model in line with it, a part at a time (`ContentParts`):
+    /// the load finds what content/ holds, the import reads its catalogs and photos a part at a
+    /// time and lets each go once in the model. What is left is what the report and the
+    /// protected albums need.
     private func importContent(_ site: ConfiguredSite, _ walk: consuming ContentWalk, _ steps: inout StepRunner,
                                _ report: inout BuildReport) async throws -> (ImportResult, passwords: [String: String]) {
         // The model's marks of its photos are read on another core while content/ is loaded, which does not
         // touch the model.
         let database = site.database
         async let known = database.contentMarks()
-        // The walk's entries are gone with the load (their paths are the inventory's): not held
-        // through the import beside the entries made of them. Consumed, not copied: a copy
-        // leaves the parameter holding them to the end of this function.
-        let inventory = try await steps.step(LoadContentStep(), (site, consume walk))
-        let imported = try await steps.step(ImportStep(known: try await known), (site, inventory))
+        // The walk's entries go with the parts (their paths are the entries'). Consumed, not
+        // copied: a copy leaves the parameter holding them to the end of this function.
+        let content = try await steps.step(LoadContentStep(), (site, consume walk))
+        var imported = try await steps.step(ImportStep(known: try await known), (site, content))
+        let inventory = imported.content
+        imported.content = ContentInventory()
         report.imported = imported.imported
         report.removed = imported.removed
         report.skipped = inventory.skipped

@@ -1,3 +1,4 @@
+import FolioContent
 import FolioCore
 import FolioModel
 import FolioPipeline
@@ -95,13 +96,18 @@ package final class TestSite {
         try String(contentsOf: publicFolder.appendingPathComponent(path), encoding: .utf8)
     }
 
-    /// `photosHeldUpTo`: a few photos built as a large library's are (`BuildOptions.photosHeldUpTo`).
+    /// `asLarge`: a few photos built as a large library's are: content/ read a catalog or two
+    /// photos at a time (`BuildOptions.contentParts`), the photos held as rows
+    /// (`BuildOptions.photosHeldUpTo`).
     @discardableResult
     package func build(now: Date? = nil, identity: String? = nil, environment: [String: String]? = nil,
-                       photosHeldUpTo: Int? = nil) async throws -> BuildReport {
+                       asLarge: Bool = false) async throws -> BuildReport {
         var options = BuildOptions(themeFolder: Self.theme, now: now, identity: identity)
         if let environment { options.environment = environment }
-        if let photosHeldUpTo { options.photosHeldUpTo = photosHeldUpTo }
+        if asLarge {
+            options.photosHeldUpTo = 8
+            options.contentParts = ContentParts.Size(catalogs: 1, files: 2)
+        }
         return try await SiteBuild(paths: paths, options: options).run()
     }
 }
