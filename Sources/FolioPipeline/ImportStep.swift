@@ -46,118 +46,30 @@ struct ImportStep: BuildStep {
         var content = input.content
         let database = site.database
         let marks = try known ?? database.contentMarks()
-        let favorites = FavoriteRule(rating: site.settings.favoriteRating, label: site.settings.favoriteLabel)
-        let epoch = run.options.sourceDateEpoch
-        var result = ImportResult()
-
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
-        let unreadable = content.inventory
-        let unseen = unreadable.unreadableFolders.isEmpty ? []
-            : try database.sources(of: .content).filter { $0.contentPath.map(unreadable.isUnseen) ?? false }
-        // The photos the model keeps problems of (a few), and which of them are still listed.
-        let troubled = try database.sourcesWithProblems()
-        var listedTroubled = Set(unseen.filter(troubled.contains))
-        // Which of the model's photos are listed again: the others are removed.
-        var sightings = ContentMarks.Sightings(of: marks)
-
-        let contentRoot = site.paths.content
-        let reader = CatalogReader(contentRoot: contentRoot, files: run.files, cache: site.catalogCache)
-        let processor = site.processor
-        let files = run.files
-        // Counts every entry, those read and those found unchanged.
-        let progress = run.progress("reading", total: content.photoCount)
-        lazy var finder = PlaceFinder.load(cache: site.paths.gazetteer, disk: site.disk)
-        // The problems reading found (a photo read without one is not in it), and which of the
-        // troubled photos were read again.
-        var found: [PhotoSource: [BuildIssue]] = [:]
-        var readTroubled = Set<PhotoSource>()
-        var looked = 0
-        // content/ a part at a time, each part's changed photos read and applied a few
-        // thousand at a time, all in one transaction.
+        let found = content.inventory
+        let unseen = found.unreadableFolders.isEmpty ? []
+            : try database.sources(of: .content).filter { $0.contentPath.map(found.isUnseen) ?? false }
+        var taking = try ContentImport(self, site: site, run: run, marks: marks, unseen: unseen, photoCount: content.photoCount)
+        // content/ a part at a time, all in one transaction.
         try database.apply(inParts: { parts in
             while let entries = content.next() {
                 // What the last part held (its catalogs' records, its photos' rows) goes back to
                 // the system before this one is read, as between steps (`StepRunner`).
                 folio_return_freed_memory()
-                for entry in entries {
-                    sightings.see(entry.path, in: marks)
-                    if troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
-                }
-                // Each entry's fingerprint, on every core: the hash of its record for each of a
-                // large library's photos is most of a build that finds one changed.
-                let unchanged = entries.concurrentMap { entry in
-                    marks[entry.path].map { Self.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
-                }
-                // The entries read again, by their place in the part (a cold build's are all of them).
-                let changed = entries.indices.filter { !unchanged[$0] }
-                let lookedBefore = looked + entries.count - changed.count
-                looked += entries.count
-                progress.update(lookedBefore)
-                // Photos are read whole; a video only as far as its headers, so its bytes are not
-                // asked for. The entries are asked for where they are, as the reading nears them.
-                let ahead = files.readAhead(count: changed.count, under: contentRoot.path) { [entries, changed] at in
-                    let entry = entries[changed[at]]
-                    return ContentPath.isVideo(entry.path) ? nil : (entry.path, entry.stamp.size)
-                }
-                defer { ahead?.stop() }
-                var read = 0
-                for positions in Self.parts(of: changed.indices, size: partSize, entries: { entries[changed[$0]] }) {
-                    let partEntries = positions.map { entries[changed[$0]] }
-                    let old = try parts.known(for: partEntries.filter { marks.holds($0.path) }.map(\.source))
-                    var part = partEntries.map { ($0, old[$0.source]) }
-                    for (source, issue) in Self.takeBackRecords(&part, reader: reader) {
-                        result.failed[source] = issue.reason
-                        result.issues.append(issue)
-                    }
-                    let readBefore = read
-                    let reads = orderedConcurrentMap(part, width: run.concurrency, onEach: { done in
-                        progress.update(lookedBefore + readBefore + done)
-                        ahead?.take(readBefore + done)
-                    }) { entry, old in
-                        Self.read(entry, old: old, contentRoot: contentRoot, processor: processor, files: files, favorites: favorites,
-                                  sourceDateEpoch: epoch)
-                    }
-                    read += positions.count
-
-                    var batch = ImportBatch()
-                    for ((entry, _), read) in zip(part, reads) {
-                        if troubled.contains(entry.source) { readTroubled.insert(entry.source) }
-                        switch read {
-                        case .success(let read):
-                            batch.upserts.append(read.photo)
-                            if !read.issues.isEmpty { found[entry.source] = read.issues }
-                        case .failure(let issue):
-                            found[entry.source] = [issue]
-                            result.failed[entry.source] = issue.reason
-                        }
-                        result.issues += found[entry.source] ?? []
-                    }
-                    Self.placeByPosition(&batch.upserts, finder: { finder })
-                    try parts.add(batch)
-                    result.imported += batch.upserts.count
-                }
+                try taking.take(entries, into: parts)
             }
-            progress.update(content.photoCount)
-            // Entries are one to a source: when the model's photos listed again are as many as
-            // it holds, none is removed, found without looking through its sources.
-            guard !unseen.isEmpty || sightings.count != marks.count else { return }
-            let kept = Set(unseen)
-            let removals = try parts.sources(of: .content).filter { source in
-                !(source.contentPath.map { sightings.saw($0, in: marks) } ?? true) && !kept.contains(source)
-            }.sorted()
-            result.removed = removals.count
-            guard !removals.isEmpty else { return }
-            result.thumbnailsBeforeRemovals = try parts.thumbnailTally()
-            try parts.add(ImportBatch(removals: removals))
+            try taking.removeUnlisted(from: parts)
         })
         let inventory = content.inventory
+        var result = taking.result
         try database.replaceAlbums(inventory.albums)
         try database.recordFailures(result.failed.filter { $0.key.contentPath.map(marks.holds) == true }, published: [])
         for source in unseen { result.failed[source] = "its folder cannot be read" }
         // Unchanged photos are not read again, but what was wrong with them still is.
-        result.issues += try database.replacePhotoProblems(found: found, keeping: {
-            listedTroubled.contains($0) && !readTroubled.contains($0)
+        result.issues += try database.replacePhotoProblems(found: taking.found, keeping: {
+            taking.listedTroubled.contains($0) && !taking.readTroubled.contains($0)
         })
         result.photoIssues = Set(result.issues)
         // What the load found wrong (in the catalogs, among the files) is said before what reading
