@@ -54,10 +54,11 @@ public struct ContentParts: Sendable {
         /// Catalogs read together, on every core: their records are held beside each other
         /// until they are entries.
         package var catalogs: Int
-        /// Uncatalogued photos made entries together.
+        /// Uncatalogued photos made entries together: their entries are small, and each part
+        /// ends with what it held given back to the system (`ImportStep`), which is not free.
         package var files: Int
 
-        package init(catalogs: Int = 64, files: Int = 4_096) {
+        package init(catalogs: Int = 64, files: Int = 16_384) {
             (self.catalogs, self.files) = (max(1, catalogs), max(1, files))
         }
     }
@@ -270,7 +271,7 @@ public struct ContentParts: Sendable {
 
     /// The entry with the files beside it that are part of it: its XMP sidecar, sigal's
     /// description, a Live Photo's clip.
-    private mutating func withCompanions(_ entry: ContentEntry) -> ContentEntry {
+    private mutating func withCompanions(_ entry: consuming ContentEntry) -> ContentEntry {
         var entry = entry
         let (files, contentRoot) = (loader.files, loader.contentRoot)
         if let sidecar = xmp.sidecar(of: entry.path),

@@ -173,8 +173,16 @@ package struct ContentMarks: Sendable {
     package let count: Int
 
     package subscript(path: String) -> PhotoMark? {
-        rows.sortedIndex(of: Self.key(of: path), by: \.key).map { rows[$0].mark }
+        row(of: path).map(mark(at:))
     }
+
+    /// Where the mark of `path` is among the rows (for `mark(at:)` and `Sightings`); nil when
+    /// the model holds no photo of it, or one whose path's hash another's meets.
+    package func row(of path: String) -> Int? {
+        rows.sortedIndex(of: Self.key(of: path), by: \.key)
+    }
+
+    package func mark(at row: Int) -> PhotoMark { rows[row].mark }
 
     /// Which of the model's photos a build's content listed, marked as its entries come a part
     /// at a time: those left unmarked are the photos whose files are gone.
@@ -189,9 +197,10 @@ package struct ContentMarks: Sendable {
             seen = Array(repeating: false, count: marks.rows.count)
         }
 
-        /// Marks the model's photo of `path`, if it holds one, as listed.
-        package mutating func see(_ path: String, in marks: ContentMarks) {
-            if let row = marks.rows.sortedIndex(of: ContentMarks.key(of: path), by: \.key) {
+        /// Marks the model's photo of `path` (at `row`, as `ContentMarks.row(of:)` found it), if
+        /// it holds one, as listed.
+        package mutating func see(_ path: String, at row: Int?, in marks: ContentMarks) {
+            if let row {
                 if !seen[row] { count += 1 }
                 seen[row] = true
             } else if !marks.shared.isEmpty, marks.shared.contains(ContentMarks.key(of: path)) {
@@ -202,7 +211,7 @@ package struct ContentMarks: Sendable {
         /// Whether the model's photo of `path` was listed; true of a photo the model did not
         /// hold when `marks` were read (this build's own).
         package func saw(_ path: String, in marks: ContentMarks) -> Bool {
-            if let row = marks.rows.sortedIndex(of: ContentMarks.key(of: path), by: \.key) { return seen[row] }
+            if let row = marks.row(of: path) { return seen[row] }
             if !marks.shared.isEmpty, marks.shared.contains(ContentMarks.key(of: path)) { return seenShared.contains(path) }
             return true
         }

@@ -59,18 +59,19 @@ struct ContentImport {
     /// Reads the new and changed photos among `entries` (one part of content/) and adds them to
     /// the model a few thousand at a time (`ImportStep.partSize`).
     mutating func take(_ entries: [ContentEntry], into parts: GalleryDatabase.ImportParts) throws {
-        for entry in entries {
-            sightings.see(entry.path, in: marks)
-            if troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
-        }
-        // Each entry's fingerprint, on every core: the hash of its record for each of a large
-        // library's photos is most of a build that finds one changed.
+        // Each entry's mark and fingerprint, on every core: the hash of its record for each of
+        // a large library's photos is most of a build that finds one changed.
         let (marks, favorites, epoch) = (marks, favorites, sourceDateEpoch)
-        let unchanged = entries.concurrentMap { entry in
-            marks[entry.path].map { ImportStep.isUnchanged(entry, since: $0, favorites: favorites, sourceDateEpoch: epoch) } ?? false
+        let known = entries.concurrentMap { entry -> (row: Int?, unchanged: Bool) in
+            let row = marks.row(of: entry.path)
+            return (row, row.map { ImportStep.isUnchanged(entry, since: marks.mark(at: $0), favorites: favorites, sourceDateEpoch: epoch) } ?? false)
+        }
+        for (entry, known) in zip(entries, known) { sightings.see(entry.path, at: known.row, in: marks) }
+        if !troubled.isEmpty {
+            for entry in entries where troubled.contains(entry.source) { listedTroubled.insert(entry.source) }
         }
         // The entries read again, by their place in the part (a cold build's are all of them).
-        let changed = entries.indices.filter { !unchanged[$0] }
+        let changed = entries.indices.filter { !known[$0].unchanged }
         let lookedBefore = looked + entries.count - changed.count
         looked += entries.count
         progress.update(lookedBefore)

@@ -34,9 +34,9 @@ struct ImportStep: BuildStep {
     static let name = "import"
     static let activity = "writing the model"
 
-    /// What the model holds of each photo from content/ (`GalleryDatabase.contentMarks()`), when
-    /// it was read beside the load step; nil: read here.
-    var known: ContentMarks?
+    /// What the model holds of each photo from content/ (`GalleryDatabase.contentMarks()`), being
+    /// read on another core since the load began; nil: read here.
+    var known: Task<ContentMarks, any Error>?
     /// How many entries are read and applied together (`parts`): their rows, held until
     /// applied, are a few megabytes.
     var partSize = 2_000
@@ -45,7 +45,9 @@ struct ImportStep: BuildStep {
         let site = input.site
         var content = input.content
         let database = site.database
-        let marks = try known ?? database.contentMarks()
+        // The first part is read (its catalogs parsed) while the marks are.
+        var entries = content.next()
+        let marks = try await known?.value ?? database.contentMarks()
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
         let found = content.inventory
@@ -54,11 +56,12 @@ struct ImportStep: BuildStep {
         var taking = try ContentImport(self, site: site, run: run, marks: marks, unseen: unseen, photoCount: content.photoCount)
         // content/ a part at a time, all in one transaction.
         try database.apply(inParts: { parts in
-            while let entries = content.next() {
-                // What the last part held (its catalogs' records, its photos' rows) goes back to
-                // the system before this one is read, as between steps (`StepRunner`).
+            while let part = entries.take() {
+                try taking.take(part, into: parts)
+                // What the part held (its catalogs' records, its photos' rows) goes back to the
+                // system before the next is read, as between steps (`StepRunner`).
                 folio_return_freed_memory()
-                try taking.take(entries, into: parts)
+                entries = content.next()
             }
             try taking.removeUnlisted(from: parts)
         })

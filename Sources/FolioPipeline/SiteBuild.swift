@@ -142,11 +142,11 @@ public struct SiteBuild: Sendable {
         // The model's marks of its photos are read on another core while content/ is loaded, which does not
         // touch the model.
         let database = site.database
-        async let known = database.contentMarks()
+        let known = Task { try database.contentMarks() }
         // The walk's entries go with the parts (their paths are the entries'). Consumed, not
         // copied: a copy leaves the parameter holding them to the end of this function.
         let content = try await steps.step(LoadContentStep(), (site, consume walk))
-        var imported = try await steps.step(ImportStep(known: try await known), (site, content))
+        var imported = try await steps.step(ImportStep(known: known), (site, content))
         let inventory = imported.content
         imported.content = ContentInventory()
         report.imported = imported.imported
