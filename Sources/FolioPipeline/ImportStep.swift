@@ -57,10 +57,11 @@ struct ImportStep: BuildStep {
         // content/ a part at a time, all in one transaction.
         try database.apply(inParts: { parts in
             while let part = entries.take() {
-                try taking.take(part, into: parts)
-                // What the part held (its catalogs' records, its photos' rows) goes back to the
-                // system before the next is read, as between steps (`StepRunner`).
+                // What reading the part left (its catalogs' records) and what the last part held
+                // (its photos' rows) go back to the system before its photos are read, as
+                // between steps (`StepRunner`).
                 folio_return_freed_memory()
+                try taking.take(part, into: parts)
                 entries = content.next()
             }
             try taking.removeUnlisted(from: parts)
