@@ -14,8 +14,8 @@ import Foundation
 public struct ContentParts: Sendable {
     /// Everything found but the entries, and what was wrong.
     public private(set) var inventory = ContentInventory()
-    /// How many photos the walk found, an upper bound on the entries (a catalog may add a few
-    /// the walk listed as links).
+    /// How many photos the walk found: about as many entries as the parts give (a record may
+    /// name a photo the walk did not list, through a link to a folder; a duplicate gives none).
     public private(set) var photoCount = 0
 
     private let loader: ContentLoader
