@@ -50,9 +50,9 @@ struct ImportStep: BuildStep {
         let marks = try await known?.value ?? database.contentMarks()
         // Photos in a folder that would not open are kept, and left out of this build (only: no
         // failure is recorded on them, as the next build may see them again unchanged).
-        let found = content.inventory
-        let unseen = found.unreadableFolders.isEmpty ? []
-            : try database.sources(of: .content).filter { $0.contentPath.map(found.isUnseen) ?? false }
+        let loaded = content.inventory
+        let unseen = loaded.unreadableFolders.isEmpty ? []
+            : try database.sources(of: .content).filter { $0.contentPath.map(loaded.isUnseen) ?? false }
         var taking = try ContentImport(self, site: site, run: run, marks: marks, unseen: unseen, photoCount: content.photoCount)
         // content/ a part at a time, all in one transaction.
         try database.apply(inParts: { parts in
