@@ -66,14 +66,28 @@ final class IncrementalBuildTests: XCTestCase {
         try site.write(bytes, to: "content/\(entry.path)")
     }
 
-    /// A cold build of the same content and settings, in a folder of its own.
-    func coldBuild(of entries: [Entry], settings: Data, byFolder: Bool = false) async throws -> TestSite {
+    /// A cold build of the same content and settings, in a folder of its own. With `timesOf`,
+    /// each photo file takes the time of that site's: an uncatalogued photo is dated by its
+    /// file, and two written within one tick of the file system's clock would tie here where
+    /// they did not there, and list in another order.
+    func coldBuild(of entries: [Entry], settings: Data, byFolder: Bool = false, timesOf site: TestSite? = nil) async throws -> TestSite {
         let fresh = try TestSite()
         try fresh.write(settings, to: "folio.json")
-        for entry in entries { try writePhoto(entry, to: fresh) }
+        for entry in entries {
+            try writePhoto(entry, to: fresh)
+            if let site { try copyTimes(of: entry.path, from: site, to: fresh) }
+        }
         try byFolder ? writeByFolder(entries, to: fresh) : write(entries, to: fresh)
         try await fresh.build(now: now)
         return fresh
+    }
+
+    /// Gives the photo file at `path` in `to` the access and modification times it has in `from`, to the nanosecond.
+    func copyTimes(of path: String, from: TestSite, to: TestSite) throws {
+        var info = stat()
+        XCTAssertEqual(stat(from.content.appendingPathComponent(path).path, &info), 0, path)
+        let times = [info.st_atim, info.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, to.content.appendingPathComponent(path).path, times, 0), 0, path)
     }
 
     /// Every file under `root` by path, with its inode.
@@ -262,7 +276,7 @@ final class IncrementalBuildTests: XCTestCase {
 
             let differing = try checkTreesInStep(site, "round \(round)")
             if round > 1 { XCTAssertNotNil(differing, "round \(round) kept no ledger of the trees") }
-            let fresh = try await coldBuild(of: entries, settings: settings, byFolder: true)
+            let fresh = try await coldBuild(of: entries, settings: settings, byFolder: true, timesOf: site)
             let (incremental, cold) = (try tree(site.publicFolder), try tree(fresh.publicFolder))
             XCTAssertEqual(Set(incremental.keys).symmetricDifference(cold.keys).sorted(), [], "round \(round), after \(done)")
             for (path, bytes) in cold where incremental[path] != bytes {
