@@ -19,7 +19,11 @@ public struct ContentExclusions: Sendable {
 
     /// Whether `path` is a `.nomedia` file, by its last name (bytes, and cheap: asked of every file).
     static func isMarker(_ path: String) -> Bool {
-        let name = markerBytes, bytes = path.utf8
+        isMarker(bytes: path.utf8)
+    }
+
+    static func isMarker(bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        let name = markerBytes
         guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
         return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")
     }

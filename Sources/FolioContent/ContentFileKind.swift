@@ -15,7 +15,15 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
     case other = "not a photo"
 
     public init(path: String) {
-        let fileExtension = RelativePath.lowercasedExtension(of: path)
+        self.init(lowercasedExtension: RelativePath.lowercasedExtension(of: path))
+    }
+
+    /// The kind of the file whose path has these UTF-8 bytes.
+    public init(pathBytes: UnsafeBufferPointer<UInt8>) {
+        self.init(lowercasedExtension: RelativePath.lowercasedExtension(ofBytes: pathBytes))
+    }
+
+    private init(lowercasedExtension fileExtension: String) {
         if ContentPath.imageExtensions.contains(fileExtension) {
             self = .photo
         } else if fileExtension == "plist" {

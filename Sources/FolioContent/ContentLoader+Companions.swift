@@ -53,7 +53,7 @@ extension ContentLoader {
     /// Every file that is neither a photo (`isPhoto`), a video nor a catalog. A RAW named as a
     /// photo in its folder (`IMG_1.CR2` beside `IMG_1.JPG`) is that photo's companion; a sidecar
     /// named so (`IMG_1.xmp`, `IMG_1.HEIC.xmp`, `IMG_1.AAE`) is part of the photo and not skipped at all.
-    func skippedFiles(_ listing: [FileEntry], kinds: [ContentFileKind], isPhoto: [Bool], photos: some Sequence<String>) -> [SkippedFile] {
+    func skippedFiles(_ listing: FileList, kinds: [ContentFileKind], isPhoto: [Bool], photos: some Sequence<String>) -> [SkippedFile] {
         // Made only when some file may be a companion: most libraries have none.
         lazy var photoByStem: [String: String] = {
             var byStem: [String: String] = [:]
@@ -65,14 +65,14 @@ extension ContentLoader {
         }()
         // Looked through where they are, not listed apart with their kinds first.
         var skipped: [SkippedFile] = []
-        for index in listing.indices where !listing[index].isLink {
+        for index in listing.indices where !listing.isLink(at: index) {
             // Videos are imported: alone, or as the clip of the Live Photo of their name.
             let kind = kinds[index]
             guard !isPhoto[index], kind != .photo, kind != .catalog, kind != .video else { continue }
-            let file = listing[index]
-            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(file.path).deletingExtension.text.lowercased()] : nil
-            if kind == .sidecar, photo != nil || Self.describesRAWOf(file.path, photoByStem) { continue }
-            skipped.append(SkippedFile(path: file.path, kind: kind, companionOf: photo))
+            let path = listing.path(at: index)
+            let photo = kind.accompaniesPhotos ? photoByStem[RelativePath(path).deletingExtension.text.lowercased()] : nil
+            if kind == .sidecar, photo != nil || Self.describesRAWOf(path, photoByStem) { continue }
+            skipped.append(SkippedFile(path: path, kind: kind, companionOf: photo))
         }
         return skipped.sorted { $0.path < $1.path }
     }
@@ -100,9 +100,10 @@ struct XMPSidecars: Sendable {
     /// The RAWs' sidecars, by the lower-cased path of the RAW without its extension.
     private var byStem: [String: String] = [:]
 
-    init(_ listing: [FileEntry], kinds: [ContentFileKind]) {
-        for index in kinds.indices where kinds[index] == .sidecar && !listing[index].isLink && ContentPath.isSidecar(listing[index].path) {
-            sidecars[listing[index].path.lowercased()] = listing[index].path
+    init(_ listing: FileList, kinds: [ContentFileKind]) {
+        for index in kinds.indices where kinds[index] == .sidecar && !listing.isLink(at: index) {
+            let path = listing.path(at: index)
+            if ContentPath.isSidecar(path) { sidecars[path.lowercased()] = path }
         }
         for (lowered, path) in sidecars.sorted(by: { $0.key < $1.key }) {
             let named = RelativePath(String(lowered.dropLast(".xmp".count)))

@@ -20,7 +20,7 @@ public struct ContentParts: Sendable {
 
     private let loader: ContentLoader
     private let exclusions: ContentExclusions
-    private let listing: [FileEntry]
+    private let listing: FileList
     private let kinds: [ContentFileKind]
     private let isPhoto: [Bool]
     private let clips: (clipOf: [String: String], stillOf: [String: String])
@@ -75,33 +75,36 @@ public struct ContentParts: Sendable {
         // What the owner left out is gone before anything is read: no catalog, album setting or
         // photo under it is looked at, and a record naming one of its files is passed over.
         var exclusions = loader.exclusions
-        let markers = walk.entries.filter { ContentExclusions.isMarker($0.path) }
-        exclusions.readMarkers(markers.filter { !$0.isLink }.map(\.path), contentRoot: contentRoot, files: files)
+        let whole = walk.entries
+        let markers = whole.indices.filter { whole.withPathBytes(at: $0, ContentExclusions.isMarker(bytes:)) }
+        exclusions.readMarkers(markers.filter { !whole.isLink(at: $0) }.map(whole.path(at:)), contentRoot: contentRoot, files: files)
         // The walk's own listing when nothing is left out, not a copy.
-        var listing = walk.entries
+        var kept = whole
         if !markers.isEmpty || !exclusions.isEmpty {
-            listing = []
-            for entry in walk.entries where markers.isEmpty || !ContentExclusions.isMarker(entry.path) {
+            kept = FileList()
+            for entry in whole where markers.isEmpty || !ContentExclusions.isMarker(entry.path) {
                 if !exclusions.isEmpty, let reason = exclusions.reason(for: RelativePath(entry.path)) {
                     inventory.leftOut.append(LeftOutFile(path: entry.path, reason: reason))
                 } else {
-                    listing.append(entry)
+                    kept.append(entry)
                 }
             }
         }
         self.exclusions = exclusions
+        let listing = kept
         self.listing = listing
-        // The listing's paths, looked through where they are, not copied into arrays of their own.
-        let all = listing.lazy.map(\.path)
+        // The listing's paths, each made a string when a pass asks for it.
+        let all = listing.indices.lazy.map(listing.path(at:))
         // Each file's kind by its extension, found once (on every core) and asked by every pass
-        // below, which looks at a file's path only when its kind is the one it is after: each
-        // path is a string of its own, and a pass through all of them copies, retains and
-        // releases every one.
-        let kinds = listing.concurrentMap(minimum: 4096) { ContentFileKind(path: $0.path) }
+        // below, which looks at a file's path only when its kind is the one it is after: a pass
+        // through all of them would make a string of every one.
+        let kinds = listing.indices.concurrentMap(minimum: 4096) { listing.withPathBytes(at: $0, ContentFileKind.init(pathBytes:)) }
         self.kinds = kinds
         func listed(_ kind: ContentFileKind) -> [FileEntry] {
             kinds.indices.filter { kinds[$0] == kind }.map { listing[$0] }
         }
+        let links = Set(listing.indices.filter(listing.isLink(at:)).map(listing.path(at:)))
+        self.links = links
         var catalogs = listed(.catalog).map(\.path)
         // A video named as a photo in its folder (`IMG_1.MOV` beside `IMG_1.HEIC`) is that
         // photo's Live Photo clip; every other video is a photo of the gallery of its own.
@@ -125,9 +128,8 @@ public struct ContentParts: Sendable {
         lazy var photos = Set(images)
         readAt = Date()
         for settings in catalogs where AlbumSettingsReader.isAlbumSettings(settings) {
-            let entry = listing.first { $0.path == settings }
-            guard entry?.isLink != true else { continue }
-            let stamp = entry?.stamp ?? files.stamp(of: contentRoot.appendingPathComponent(settings))
+            guard !links.contains(settings) else { continue }
+            let stamp = walked.stamp(of: settings) ?? files.stamp(of: contentRoot.appendingPathComponent(settings))
             let (album, password, issues, unset) = albumReader.read(settings, stamp: stamp, now: readAt, photos: photos,
                                                                     environment: loader.environment)
             guard let album else { continue }
@@ -138,7 +140,6 @@ public struct ContentParts: Sendable {
             catalogs.removeAll { $0 == settings }
         }
         self.catalogs = catalogs
-        links = Set(listing.filter(\.isLink).map(\.path))
         inventory.skipped = loader.skippedFiles(listing, kinds: kinds, isPhoto: isPhoto, photos: images)
     }
 
@@ -171,12 +172,14 @@ public struct ContentParts: Sendable {
             let index = nextFile
             nextFile += 1
             guard isPhoto[index] else { continue }
-            let file = listing[index]
             let at = walked.position(ofListed: index)
-            guard !walked.isListed(file.path, at: at) else { continue }
-            if let stamp = loader.stamp(of: file.path, at: at, isMedia: true, realRoot: realRoot, walked: walked, catalog: nil,
+            // A catalogued photo's path is not made a string again.
+            if let at, walked.isListed(at: at) { continue }
+            let path = listing.path(at: index)
+            guard !walked.isListed(path, at: at) else { continue }
+            if let stamp = loader.stamp(of: path, at: at, isMedia: true, realRoot: realRoot, walked: walked, catalog: nil,
                                         issues: &inventory.issues) {
-                part.append(withCompanions(ContentEntry(path: file.path, record: nil, stamp: stamp)))
+                part.append(withCompanions(ContentEntry(path: path, record: nil, stamp: stamp)))
             }
         }
         return part.isEmpty && nextFile >= listing.count ? nil : part
@@ -222,12 +225,11 @@ public struct ContentParts: Sendable {
             // retained and released on this core).
             for index in facts.positions.indices {
                 var (at, asRead) = (facts.positions[index], true)
-                // The walk's own string for the path (the same bytes): the record's, made
-                // from the catalog's folder and the name it gives, goes.
+                // The path as the walk holds it (the record's own bytes, when found: the
+                // record may have been let go).
                 var path = at.map(walked.path(at:)) ?? result.records[index].path
                 if at == nil, files.stamp(of: contentRoot.appendingPathComponent(path)) == nil, let onDisk = onDisk(path) {
                     (path, at, asRead) = (onDisk, walked.position(of: onDisk), false)
-                    if let at { path = walked.path(at: at) }
                 }
                 if !exclusions.isEmpty, exclusions.reason(for: RelativePath(path)) != nil { continue }
                 guard !walked.isListed(path, at: at) else {
@@ -296,14 +298,14 @@ public struct ContentParts: Sendable {
         finished = true
         // A link that is not a photo's (to a folder, or leading nowhere) is not followed; it is
         // said so, never passed over in silence.
-        for index in listing.indices where listing[index].isLink {
-            let link = listing[index].path
+        for index in listing.indices where listing.isLink(at: index) {
+            let link = listing.path(at: index)
             if !ContentPath.isMedia(link) && !catalogs.contains(link) {
                 inventory.issues.append(loader.linkIssue(link, realRoot: realRoot))
             }
         }
         let (listing, isPhoto) = (listing, isPhoto)
-        lazy var photos = Set(zip(listing.lazy.map(\.path), isPhoto).lazy.filter(\.1).map(\.0))
+        lazy var photos = Set(zip(listing.indices.lazy.map(listing.path(at:)), isPhoto).lazy.filter(\.1).map(\.0))
         loader.readSigalAlbumDescriptions(into: &inventory, markdown: markdown, used: markdownUsed, photos: { photos })
         if holdsAll {
             // Swapped in and out, not copied: the pairing edits the entries where they are.

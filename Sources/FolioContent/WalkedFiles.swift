@@ -5,55 +5,54 @@ import Foundation
 /// The regular files a walk found, by the bytes of their paths, and which of them (or of the
 /// paths the walk did not find) are photos already: each record's path is looked up once.
 struct WalkedFiles {
-    private let files: [FileEntry]
-    /// Where each regular file is in `files` (a table over the listing's own paths, not a
-    /// dictionary of them). A string finds a name in either Unicode normal form; a hit counts
-    /// only when its bytes are the path's (on Linux the two are two files).
+    private let files: FileList
+    /// Where each regular file is in `files`, by its path's bytes (a table over the listing's
+    /// own paths, not a dictionary of them): on Linux two names in different Unicode normal
+    /// forms are two files.
     private let positions: NumberTable
-    /// Whether two of the files' paths are one string (a name in both Unicode normal forms):
-    /// without, each regular file is at its place in the listing, found without a lookup.
-    private let twins: Bool
     private var listed: [Bool]
     private var listedElsewhere = Set<PhotoSource>()
 
-    init(_ listing: [FileEntry]) {
+    init(_ listing: FileList) {
         files = listing
         var positions = NumberTable()
-        var twins = false
-        positions.reserveCapacity(listing.count) { listing[$0].path }
-        for (at, file) in listing.enumerated() where !file.isLink {
-            if positions.insert(at, for: file.path, key: { listing[$0].path }) { twins = true }
+        positions.reserveCapacity(listing.count) { Self.hash(listing, at: $0) }
+        for at in listing.indices where !listing.isLink(at: at) {
+            listing.withPathBytes(at: at) { path in
+                _ = positions.insert(at, hash: Self.hash(path), isKey: { listing.pathIs(path, at: $0) }, hashOf: { Self.hash(listing, at: $0) })
+            }
         }
         self.positions = positions
-        self.twins = twins
         listed = Array(repeating: false, count: listing.count)
+    }
+
+    private static func hash(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+        Int(truncatingIfNeeded: ContentHash.hash(UnsafeRawBufferPointer(path), seed: 0x7761_6C6B))
+    }
+
+    private static func hash(_ listing: FileList, at index: Int) -> Int {
+        listing.withPathBytes(at: index, hash)
     }
 
     /// Where the walk found the regular file at `path`, by its bytes.
     func position(of path: String) -> Int? {
-        guard let at = positions.number(of: path, key: { files[$0].path }), Self.sameBytes(files[at].path, path) else { return nil }
-        return at
+        var path = path
+        return path.withUTF8 { path in positions.number(hash: Self.hash(path)) { files.pathIs(path, at: $0) } }
     }
 
-    /// `position(of:)` of the listing's own file at `index` (nil for a link): its place, unless
-    /// a twin of its path holds the key, so most files are not looked up again.
+    /// `position(of:)` of the listing's own file at `index`: the same place, or nil for a link.
     func position(ofListed index: Int) -> Int? {
-        if files[index].isLink { return nil }
-        return twins ? position(of: files[index].path) : index
+        files.isLink(at: index) ? nil : index
     }
 
-    /// Whether two paths are the same bytes: one memcmp, not a UTF-8 view's `elementsEqual`, byte
-    /// by byte.
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var (a, b) = (a, b)
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
-    }
+    package func stamp(at position: Int) -> FileStamp? { files.stamp(at: position) }
 
-    package func stamp(at position: Int) -> FileStamp? { files[position].stamp }
-
-    func path(at position: Int) -> String { files[position].path }
+    func path(at position: Int) -> String { files.path(at: position) }
 
     package func stamp(of path: String) -> FileStamp? { position(of: path).flatMap(stamp(at:)) }
+
+    /// Whether the file the walk found at `at` is a photo already.
+    func isListed(at: Int) -> Bool { listed[at] }
 
     /// Whether `path` (found by the walk at `at`) is a photo already.
     func isListed(_ path: String, at: Int?) -> Bool {

@@ -34,8 +34,7 @@ public struct FileEntry: Sendable, Equatable {
     /// local walk asks the folder it has open, sparing a lookup of the whole path per file).
     public var stamp: FileStamp?
     /// A link may lead anywhere; a regular file found by the walk is inside the root. Last, where
-    /// it takes the byte after the stamp's: before it, it would take eight (a walk holds an entry
-    /// for each file twice).
+    /// it takes the byte after the stamp's: before it, it would take eight.
     public var isLink: Bool
 
     public init(path: String, isLink: Bool, stamp: FileStamp? = nil) {
@@ -154,14 +153,14 @@ public struct LocalFileAccess: FileAccess {
         if let folder = listing.unreadable.first {
             throw FolioError(path: root.path + "/" + folder.path, reason: folder.reason)
         }
-        return listing.entries
+        return Array(listing.entries)
     }
 
     public func listing(under root: URL) throws -> FolderListing {
         var (listing, ascii) = try walkNoting(under: root)
         // Already in order, unless two names' Unicode forms order otherwise than their bytes: the
         // sort then finds one run and is done. Names all ASCII have one form and are not looked over.
-        if !ascii { listing.entries.sort { $0.path < $1.path } }
+        if !ascii { listing.entries.sortByPath() }
         return listing
     }
 
@@ -180,7 +179,7 @@ public struct LocalFileAccess: FileAccess {
         // By the folders' bytes: two names in different Unicode forms are two folders, and one
         // String key (equal when canonically equivalent) would hold the contents of one of them.
         var read: [[UInt8]: FolderContents] = [:]
-        var count = 0
+        var (count, pathBytes) = (0, 0)
         var ascii = true
         var unreadable: [(path: String, reason: String)] = []
         // A level of folders at a time, its folders read on every core: a file's stamp is a call
@@ -193,6 +192,7 @@ public struct LocalFileAccess: FileAccess {
                 switch result {
                 case .success(let contents):
                     count += contents.files.count
+                    pathBytes += contents.files.pathByteCount
                     ascii = ascii && contents.ascii
                     level += contents.folders
                     read[Array(folder.utf8)] = contents
@@ -202,13 +202,13 @@ public struct LocalFileAccess: FileAccess {
                 }
             }
         }
-        return (FolderListing(entries: Self.inOrder(consume read, count: count), unreadable: unreadable.sorted { $0.path < $1.path }),
+        return (FolderListing(entries: Self.inOrder(consume read, count: count, pathBytes: pathBytes), unreadable: unreadable.sorted { $0.path < $1.path }),
                 ascii)
     }
 
     /// One folder's files and folders, each sorted by its path (on the core that read them).
     private struct FolderContents {
-        var files: [FileEntry] = []
+        var files = FileList()
         var folders: [String] = []
         /// Whether every name in it is ASCII.
         var ascii = true
@@ -219,16 +219,16 @@ public struct LocalFileAccess: FileAccess {
     /// folder's files are let go once they are listed, and what they held goes back to the
     /// system every `returnedEvery` files: the folders were read on other cores, whose allocator
     /// keeps what is freed, and a large library's lists would stay resident beside the listing.
-    private static func inOrder(_ read: consuming [[UInt8]: FolderContents], count: Int) -> [FileEntry] {
-        var found: [FileEntry] = []
-        found.reserveCapacity(count)
+    private static func inOrder(_ read: consuming [[UInt8]: FolderContents], count: Int, pathBytes: Int) -> FileList {
+        var found = FileList()
+        found.reserveCapacity(count, pathBytes: pathBytes)
         var open: [(contents: FolderContents, file: Int, folder: Int)] = []
         var letGo = 0
         if let top = read.removeValue(forKey: []) { open.append((top, 0, 0)) }
         while case (let contents, var file, let folder)? = open.popLast() {
             let inner = folder < contents.folders.count ? contents.folders[folder] + "/" : nil
-            while file < contents.files.count, inner.map({ contents.files[file].path < $0 }) ?? true {
-                found.append(contents.files[file])
+            while file < contents.files.count, inner.map({ contents.files.path(at: file) < $0 }) ?? true {
+                found.append(from: contents.files, at: file)
                 file += 1
             }
             guard folder < contents.folders.count else {
@@ -261,6 +261,7 @@ public struct LocalFileAccess: FileAccess {
         }
         defer { closedir(directory) }
         var contents = FolderContents()
+        var files: [FileEntry] = []
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
             let namePointer = Self.namePointer(of: entry)
@@ -287,12 +288,14 @@ public struct LocalFileAccess: FileAccess {
             case Int32(DT_REG):
                 // Its stamp from the folder already open: no lookup of the whole path.
                 if !known { known = fstatat(descriptor, namePointer, &info, AT_SYMLINK_NOFOLLOW) == 0 }
-                contents.files.append(FileEntry(path: path, isLink: false, stamp: known ? Self.stamp(info) : nil))
-            case Int32(DT_LNK): contents.files.append(FileEntry(path: path, isLink: true))
+                files.append(FileEntry(path: path, isLink: false, stamp: known ? Self.stamp(info) : nil))
+            case Int32(DT_LNK): files.append(FileEntry(path: path, isLink: true))
             default: continue
             }
         }
-        contents.files.sort { $0.path < $1.path }
+        // Held packed until merged: a level of a large library's folders is read before any is.
+        files.sort { $0.path < $1.path }
+        contents.files = FileList(files)
         // As their paths go on: "2024-03/…" comes before "2024/…".
         contents.folders.sort { $0 + "/" < $1 + "/" }
         return (folder, .success(contents))

@@ -18,42 +18,58 @@ package struct NumberTable: Sendable {
 
     /// The number of `string`, which `key` gives for each number in the table.
     @inlinable package func number(of string: String, key: (Int) -> String) -> Int? {
-        let number = table[slot(of: string, key: key)]
-        return number < 0 ? nil : Int(number)
+        number(hash: string.hashValue) { key($0) == string }
     }
 
     /// Files `number` under `string` (over any number already filed there: then true).
     @discardableResult @inlinable
     package mutating func insert(_ number: Int, for string: String, key: (Int) -> String) -> Bool {
-        precondition(number >= 0 && number < Int32.max, "a table of numbers holds up to 2³¹ − 1")
-        let slot = slot(of: string, key: key)
-        let replaced = table[slot] >= 0
-        if !replaced { count += 1 }
-        table[slot] = Int32(number)
-        if count * 2 > table.count { rehash(to: table.count * 2, key: key) }
-        return replaced
+        insert(number, hash: string.hashValue, isKey: { key($0) == string }, hashOf: { key($0).hashValue })
     }
 
     @inlinable package mutating func reserveCapacity(_ count: Int, key: (Int) -> String) {
-        var size = table.count
-        while size < count * 2 { size *= 2 }
-        if size > table.count { rehash(to: size, key: key) }
+        reserveCapacity(count) { key($0).hashValue }
     }
 
-    /// The slot that holds the number of `string`, or the empty one it would go in.
-    @inlinable func slot(of string: String, key: (Int) -> String) -> Int {
+    // The same for keys that are not strings: each key known by its hash, and `isKey` telling
+    // whether a number's key is the one asked for; `hashOf` gives a number's key's hash.
+
+    @inlinable package func number(hash: Int, isKey: (Int) -> Bool) -> Int? {
+        let number = table[slot(hash: hash, isKey: isKey)]
+        return number < 0 ? nil : Int(number)
+    }
+
+    @discardableResult @inlinable
+    package mutating func insert(_ number: Int, hash: Int, isKey: (Int) -> Bool, hashOf: (Int) -> Int) -> Bool {
+        precondition(number >= 0 && number < Int32.max, "a table of numbers holds up to 2³¹ − 1")
+        let slot = slot(hash: hash, isKey: isKey)
+        let replaced = table[slot] >= 0
+        if !replaced { count += 1 }
+        table[slot] = Int32(number)
+        if count * 2 > table.count { rehash(to: table.count * 2, hashOf: hashOf) }
+        return replaced
+    }
+
+    @inlinable package mutating func reserveCapacity(_ count: Int, hashOf: (Int) -> Int) {
+        var size = table.count
+        while size < count * 2 { size *= 2 }
+        if size > table.count { rehash(to: size, hashOf: hashOf) }
+    }
+
+    /// The slot that holds the number of the key, or the empty one it would go in.
+    @inlinable func slot(hash: Int, isKey: (Int) -> Bool) -> Int {
         let mask = table.count - 1
-        var slot = string.hashValue & mask
-        while table[slot] >= 0, key(Int(table[slot])) != string { slot = (slot + 1) & mask }
+        var slot = hash & mask
+        while table[slot] >= 0, !isKey(Int(table[slot])) { slot = (slot + 1) & mask }
         return slot
     }
 
-    @inlinable mutating func rehash(to size: Int, key: (Int) -> String) {
+    @inlinable mutating func rehash(to size: Int, hashOf: (Int) -> Int) {
         let numbers = table.filter { $0 >= 0 }
         table = [Int32](repeating: -1, count: size)
         let mask = size - 1
         for number in numbers {
-            var slot = key(Int(number)).hashValue & mask
+            var slot = hashOf(Int(number)) & mask
             while table[slot] >= 0 { slot = (slot + 1) & mask }
             table[slot] = number
         }

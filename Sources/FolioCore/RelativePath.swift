@@ -54,11 +54,15 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// What `RelativePath(text).lowercasedExtension` is, without splitting the path into names:
     /// asked of every file of a library, several times.
     public static func lowercasedExtension(of text: String) -> String {
-        let bytes = text.utf8
+        lowercasedExtension(ofBytes: text.utf8)
+    }
+
+    /// The same, of a path's UTF-8 bytes.
+    public static func lowercasedExtension(ofBytes bytes: some BidirectionalCollection<UInt8>) -> String {
         let nameStart = bytes.lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
         // A path whose last name is empty or "." ("a/", "a/.") has the extension of the name before.
         guard nameStart != bytes.endIndex, !bytes[nameStart...].elementsEqual([Self.dot]) else {
-            return RelativePath(text).lowercasedExtension
+            return RelativePath(String(decoding: bytes, as: UTF8.self)).lowercasedExtension
         }
         guard let dot = bytes[nameStart...].lastIndex(of: Self.dot), dot != nameStart, bytes.index(after: dot) != bytes.endIndex
         else { return "" }

@@ -27,10 +27,10 @@ struct ContentWalk: StepOutput {
         if let epoch = sourceDateEpoch {
             withUnsafeBytes(of: epoch.timeIntervalSince1970.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
         }
-        for entry in listing.entries {
-            guard !entry.isLink, let stamp = entry.stamp else { return nil }
-            var path = entry.path
-            path.withUTF8 { bytes.append(contentsOf: $0) }
+        let files = listing.entries
+        for index in files.indices {
+            guard !files.isLink(at: index), let stamp = files.stamp(at: index) else { return nil }
+            files.withPathBytes(at: index) { bytes.append(contentsOf: $0) }
             bytes.append(0)
             withUnsafeBytes(of: Int64(stamp.size).littleEndian) { bytes.append(contentsOf: $0) }
             withUnsafeBytes(of: stamp.modified.timeIntervalSince1970.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }

@@ -1,0 +1,63 @@
+@testable import FolioCore
+import Foundation
+import XCTest
+
+/// A walk's files held packed (`FileList`) give back each file as it was put in: its path's
+/// bytes, its stamp to the bit, whether it is a link.
+final class FileListTests: XCTestCase {
+    private static let entries = [
+        FileEntry(path: "2024/IMG_1.JPG", isLink: false, stamp: FileStamp(size: 137_588, modified: Date(timeIntervalSince1970: 1_796_575_839.862_114_3))),
+        FileEntry(path: "", isLink: false, stamp: FileStamp(size: 0, modified: Date(timeIntervalSince1970: 0))),
+        FileEntry(path: "e\u{301}te\u{301}/photo.heic", isLink: false, stamp: FileStamp(size: 1, modified: Date(timeIntervalSince1970: -1.5))),
+        FileEntry(path: "\u{e9}t\u{e9}/photo.heic", isLink: false, stamp: nil),
+        FileEntry(path: "elsewhere", isLink: true),
+        FileEntry(path: "日本/写真 with a name longer than a small string holds.jpg", isLink: false,
+                  stamp: FileStamp(size: Int(Int32.max) + 7, modified: Date(timeIntervalSinceReferenceDate: 0.1))),
+    ]
+
+    func testEachFileComesBackAsItWent() {
+        let list = FileList(Self.entries)
+        XCTAssertEqual(list.count, Self.entries.count)
+        XCTAssertEqual(list.pathByteCount, Self.entries.reduce(0) { $0 + $1.path.utf8.count })
+        for (index, entry) in Self.entries.enumerated() {
+            XCTAssertEqual(Array(list.path(at: index).utf8), Array(entry.path.utf8), "\(index)")
+            XCTAssertEqual(list.withPathBytes(at: index) { Array($0) }, Array(entry.path.utf8), "\(index)")
+            XCTAssertEqual(list.stamp(at: index), entry.stamp, "\(index)")
+            XCTAssertEqual(list.stamp(at: index)?.modified.timeIntervalSinceReferenceDate.bitPattern,
+                           entry.stamp?.modified.timeIntervalSinceReferenceDate.bitPattern, "\(index): to the bit")
+            XCTAssertEqual(list.isLink(at: index), entry.isLink, "\(index)")
+            XCTAssertEqual(list[index], entry, "\(index)")
+        }
+    }
+
+    func testAPathIsKnownByItsBytesNotItsUnicodeForm() {
+        let list = FileList(Self.entries)
+        var composed = "\u{e9}t\u{e9}/photo.heic"
+        composed.withUTF8 { bytes in
+            XCTAssertTrue(list.pathIs(bytes, at: 3))
+            XCTAssertFalse(list.pathIs(bytes, at: 2), "the same string, other bytes")
+            XCTAssertFalse(list.pathIs(bytes, at: 0))
+        }
+        var empty = ""
+        empty.withUTF8 { XCTAssertTrue(list.pathIs($0, at: 1)) }
+    }
+
+    func testFilesCopiedFromAnotherListAreTheSame() {
+        let list = FileList(Self.entries)
+        var copy = FileList()
+        for index in list.indices.reversed() { copy.append(from: list, at: index) }
+        XCTAssertEqual(Array(copy), Self.entries.reversed())
+        XCTAssertEqual(copy.stamp(at: 0), Self.entries.last!.stamp)
+    }
+
+    func testSortedByPathAsStringsCompare() {
+        var list = FileList(Self.entries)
+        list.sortByPath()
+        let sorted = Self.entries.sorted { $0.path < $1.path }
+        XCTAssertEqual(list.map(\.path), sorted.map(\.path))
+        XCTAssertEqual(list.map(\.stamp), sorted.map(\.stamp))
+        var inOrder = FileList(sorted)
+        inOrder.sortByPath()
+        XCTAssertEqual(inOrder, FileList(sorted))
+    }
+}
