@@ -19,10 +19,11 @@ public struct ContentExclusions: Sendable {
 
     /// Whether `path` is a `.nomedia` file, by its last name (bytes, and cheap: asked of every file).
     static func isMarker(_ path: String) -> Bool {
-        isMarker(bytes: path.utf8)
+        var path = path
+        return path.withUTF8(isMarker(bytes:))
     }
 
-    static func isMarker(bytes: some BidirectionalCollection<UInt8>) -> Bool {
+    static func isMarker(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let name = markerBytes
         guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
         return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")

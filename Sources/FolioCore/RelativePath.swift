@@ -54,11 +54,13 @@ public struct RelativePath: Sendable, Hashable, Comparable, CustomStringConverti
     /// What `RelativePath(text).lowercasedExtension` is, without splitting the path into names:
     /// asked of every file of a library, several times.
     public static func lowercasedExtension(of text: String) -> String {
-        lowercasedExtension(ofBytes: text.utf8)
+        var text = text
+        return text.withUTF8 { lowercasedExtension(ofBytes: $0) }
     }
 
-    /// The same, of a path's UTF-8 bytes.
-    public static func lowercasedExtension(ofBytes bytes: some BidirectionalCollection<UInt8>) -> String {
+    /// The same, of a path's UTF-8 bytes (a buffer, not any collection: a generic one would be
+    /// walked through its witnesses by callers in other modules, for every file of a library).
+    public static func lowercasedExtension(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> String {
         let nameStart = bytes.lastIndex(of: slash).map(bytes.index(after:)) ?? bytes.startIndex
         // A path whose last name is empty or "." ("a/", "a/.") has the extension of the name before.
         guard nameStart != bytes.endIndex, !bytes[nameStart...].elementsEqual([Self.dot]) else {
