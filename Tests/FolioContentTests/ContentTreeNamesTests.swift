@@ -88,4 +88,26 @@ final class ContentTreeNamesTests: XCTestCase {
         XCTAssertEqual(report.photos, 3)
         XCTAssertEqual(try PublicTreeChecks(root: site.publicFolder).problems(), [])
     }
+
+    /// A catalog naming both files finds each record's own file by its path's bytes
+    /// (`WalkedFiles`): two photos, each with its record's title.
+    func testRecordsNamingBothNormalFormsFindEachTheirOwnFile() async throws {
+        let site = try TestSite()
+        let (composed, decomposed) = ("Montr\u{E9}al/a.jpg", "Montre\u{301}al/a.jpg")
+        try site.write(try TestInputs.photo(1), to: "content/\(composed)")
+        try site.write(try TestInputs.photo(2), to: "content/\(decomposed)")
+        try site.catalog("catalog.plist", [["path": decomposed, "name": "Typed apart"], ["path": composed, "name": "Typed whole"]])
+        let report = try await site.build()
+        XCTAssertEqual(report.issues.map(\.description), [])
+        XCTAssertEqual(report.photos, 2)
+        let photoPages = try FileManager.default.contentsOfDirectory(atPath: site.publicFolder.appendingPathComponent("photos").path)
+            .filter { $0.hasSuffix(".html") }
+        func pages(titled title: String) throws -> [String] {
+            try photoPages.filter { try site.read("photos/\($0)").contains("<h1>\(title)") }
+        }
+        let (apart, whole) = (try pages(titled: "Typed apart"), try pages(titled: "Typed whole"))
+        XCTAssertEqual(apart.count, 1, "\(photoPages)")
+        XCTAssertEqual(whole.count, 1, "\(photoPages)")
+        XCTAssertNotEqual(apart, whole)
+    }
 }
