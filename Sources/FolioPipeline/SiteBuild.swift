@@ -40,8 +40,8 @@ public struct SiteBuild: Sendable {
         if let mark = try BuildMark.upToDate(site, now: run.now, content: content, environment: run.options.environment) {
             return try upToDate(report, mark: mark, steps, run, site: site, imported: ImportResult(), sayingAgain: true)
         }
-        // The listing of every file under content/ is handed to the load, which lets it go: only
-        // its digest is needed from here, and the import holds the entries made of it.
+        // The listing of every file under content/ is handed to the load, whose parts hold it to
+        // the import's end: only its digest is needed here.
         let (imported, passwords) = try await importContent(site, walk.take()!, &steps, &report)
 
         if !steps.hasErrors, var mark = try BuildMark.upToDate(site, now: run.now) {
@@ -143,8 +143,8 @@ public struct SiteBuild: Sendable {
         // touch the model.
         let database = site.database
         let known = Task { try database.contentMarks() }
-        // The walk's entries go with the parts (their paths are the entries'). Consumed, not
-        // copied: a copy leaves the parameter holding them to the end of this function.
+        // The walk's listing goes with the parts, which read it. Consumed, not copied: a copy
+        // leaves the parameter holding it to the end of this function.
         let content = try await steps.step(LoadContentStep(), (site, consume walk))
         var imported = try await steps.step(ImportStep(known: known), (site, content))
         let inventory = imported.content
