@@ -97,7 +97,7 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
         guard order != Array(indices) else { return }
         var sorted = FileList()
         sorted.reserveCapacity(count, pathBytes: bytes.count)
-        for index in order { sorted.append(self[index]) }
+        for index in order { sorted.append(from: self, at: index) }
         self = sorted
     }
 
