@@ -4,11 +4,7 @@ import Foundation
 /// hash: a path is its bytes and 8 more, where a `Set<String>` holds each as a string of its own
 /// on the heap and a slot of the set's.
 public struct PathSet: Sendable, ExpressibleByArrayLiteral {
-    private var bytes: [UInt8] = []
-    /// Where each path starts in `bytes`; it ends where the next starts.
-    private var starts: [UInt32] = []
-    /// Each slot a path's number in `starts`, or -1; a power of two long, at most half full.
-    private var table = [Int32](repeating: -1, count: 16)
+    private var paths = StringTable()
 
     public init() {}
 
@@ -20,75 +16,19 @@ public struct PathSet: Sendable, ExpressibleByArrayLiteral {
         self.init(paths)
     }
 
-    public var count: Int { starts.count }
+    public var count: Int { paths.count }
 
     package mutating func reserveCapacity(_ count: Int) {
-        starts.reserveCapacity(count)
-        bytes.reserveCapacity(count * 40)
-        if table.count < count * 2 { rehash(to: Self.tableSize(for: count)) }
+        paths.reserveCapacity(count, byteCount: count * 40)
     }
 
     @discardableResult
     public mutating func insert(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { key in
-            let (slot, found) = find(key)
-            guard !found else { return false }
-            precondition(bytes.count + key.count < UInt32.max && starts.count < Int32.max, "a set of paths fills 4 GB")
-            table[slot] = Int32(starts.count)
-            starts.append(UInt32(bytes.count))
-            bytes.append(contentsOf: key)
-            if starts.count * 2 > table.count { rehash(to: table.count * 2) }
-            return true
-        }
+        paths.insert(path).inserted
     }
 
     public func contains(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { find($0).found }
-    }
-
-    /// The slot that holds `key`, or the empty one it would go in.
-    private func find(_ key: UnsafeBufferPointer<UInt8>) -> (slot: Int, found: Bool) {
-        let mask = table.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(UnsafeRawBufferPointer(key))) & mask
-        while true {
-            let number = table[slot]
-            if number < 0 { return (slot, false) }
-            if matches(Int(number), key) { return (slot, true) }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    private func matches(_ number: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = Int(starts[number])
-        let end = number + 1 < starts.count ? Int(starts[number + 1]) : bytes.count
-        guard end - start == key.count else { return false }
-        return bytes.withUnsafeBufferPointer { key.count == 0 || memcmp($0.baseAddress! + start, key.baseAddress!, key.count) == 0 }
-    }
-
-    private mutating func rehash(to size: Int) {
-        table = [Int32](repeating: -1, count: size)
-        let mask = size - 1
-        bytes.withUnsafeBytes { all in
-            for number in starts.indices {
-                let start = Int(starts[number])
-                let end = number + 1 < starts.count ? Int(starts[number + 1]) : all.count
-                var slot = Int(truncatingIfNeeded: Self.hash(UnsafeRawBufferPointer(rebasing: all[start..<end]))) & mask
-                while table[slot] >= 0 { slot = (slot + 1) & mask }
-                table[slot] = Int32(number)
-            }
-        }
-    }
-
-    private static func tableSize(for count: Int) -> Int {
-        var size = 16
-        while size < count * 2 { size *= 2 }
-        return size
-    }
-
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        ContentHash.hash(bytes, seed: 0x7061_7468)
+        paths.number(of: path) != nil
     }
 }
 
@@ -99,21 +39,15 @@ extension PathSet: Sequence {
         fileprivate var number = 0
 
         public mutating func next() -> String? {
-            guard number < set.starts.count else { return nil }
+            guard number < set.count else { return nil }
             defer { number += 1 }
-            return set.path(number)
+            return set.paths[number]
         }
     }
 
     public func makeIterator() -> Iterator { Iterator(set: self) }
 
     public var underestimatedCount: Int { count }
-
-    private func path(_ number: Int) -> String {
-        let start = Int(starts[number])
-        let end = number + 1 < starts.count ? Int(starts[number + 1]) : bytes.count
-        return String(decoding: bytes[start..<end], as: UTF8.self)
-    }
 }
 
 /// A set of paths known by a 64-bit hash of each, sorted: 8 bytes a path, where a `PathSet`

@@ -16,7 +16,7 @@ extension SearchPostings {
         file.line.append(contentsOf: "words \(wordCount) photos \(count)".utf8)
         file.endLine()
         for word in live {
-            file.line.append(contentsOf: words[word].utf8)
+            words.withBytes(of: word) { file.line.append(contentsOf: $0) }
             file.endLine()
         }
         func number(_ value: UInt32) {
@@ -40,14 +40,10 @@ extension SearchPostings {
         // Room for the words of the photos a build changes: an array grown by one word past
         // its room is made again at twice its size, its spans and table with it.
         let room = wordCount + wordCount / 64 + 1_024
-        postings.words.reserveCapacity(room)
+        postings.words.reserveCapacity(room, byteCount: 0)
         for _ in 0..<wordCount {
-            guard let word = stream.line() else { return nil }
-            postings.words.append(String(word))
+            guard let word = stream.line(), postings.words.insert(String(word)).inserted else { return nil }
         }
-        let words = postings.words
-        postings.numbers.reserveCapacity(room) { words[$0] }
-        for number in 0..<wordCount { postings.numbers.insert(number, for: words[number]) { words[$0] } }
         var counts: [UInt32] = []
         counts.reserveCapacity(wordCount)
         for _ in 0..<wordCount {
@@ -69,7 +65,7 @@ extension SearchPostings {
             }
             postings.spans.append(Span(start: UInt32(start), count: count))
         }
-        guard stream.failure == nil, postings.numbers.count == wordCount else { return nil }
+        guard stream.failure == nil else { return nil }
         return postings
     }
 }

@@ -33,23 +33,25 @@ extension SearchPostings {
         // A word's shard key as the text it starts with, no string made: most words are in a
         // file that is not made again.
         let only = groups.map { Set($0.map { Substring($0) }) }
-        for (number, word) in words.enumerated() where spans[number].count > 0 {
+        for number in words.indices where spans[number].count > 0 {
+            let word = words[number]
             let end = word.unicodeScalars.index(word.startIndex, offsetBy: SearchText.startsCJK(word) ? 1 : 2, limitedBy: word.endIndex)
                 ?? word.endIndex
             let group = Substring(word.unicodeScalars[..<end])
             if let only, !only.contains(group) { continue }
             filed[group, default: []].append(number)
         }
-        let all = self.words
-        // Each group sorted in place and cut, taken out of `filed` first; its words' texts held
-        // only while it is cut, each file then a run of its numbers.
+        // Each group sorted and cut, taken out of `filed` first; its words' texts held only
+        // while it is cut, each file then a run of its numbers.
         var files: [(key: String, numbers: ArraySlice<Int>)] = []
         for group in Array(filed.keys) {
-            var numbers = filed.removeValue(forKey: group)!
-            numbers.sort { all[$0] < all[$1] }
+            let unsorted = filed.removeValue(forKey: group)!
+            let texts = unsorted.map { words[$0] }
+            let order = texts.indices.sorted { texts[$0] < texts[$1] }
+            let numbers = order.map { unsorted[$0] }
             // A word past the budget is cut no further however far past: its size is counted to there.
             let sizes = numbers.map { entrySize($0, atMost: SearchIndex.wordFileBudget) + 1 }
-            for file in SearchIndex.cut(String(group), words: numbers.map { all[$0] }, sizes: sizes) {
+            for file in SearchIndex.cut(String(group), words: order.map { texts[$0] }, sizes: sizes) {
                 files.append((file.key, numbers[file.words.indices]))
             }
         }
@@ -65,7 +67,7 @@ extension SearchPostings {
         var dirty = Set<String>()
         if let touched {
             let made = Set(files.map(\.key))
-            for word in touched.map({ all[$0] }) where only?.contains(Substring(SearchText.shardKey(word))) ?? true {
+            for word in touched.map({ words[$0] }) where only?.contains(Substring(SearchText.shardKey(word))) ?? true {
                 let scalars = Array(word.unicodeScalars)
                 for length in stride(from: scalars.count, through: 1, by: -1) {
                     let key = String(String.UnicodeScalarView(scalars[..<length]))

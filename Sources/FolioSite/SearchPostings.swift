@@ -11,8 +11,9 @@ import Foundation
 /// Its word files and its kept form are made in files of their own (`SearchPostings+WordFiles`,
 /// `SearchPostings+Kept`), which is why its storage is not private; nothing else touches it.
 package struct SearchPostings: Sendable {
-    /// Each word, by its number (the order words were first met in: files are sorted by word).
-    var words: [String] = []
+    /// Each word, by its number (the order words were first met in: files are sorted by word),
+    /// and the table that finds a word's number while photos are added.
+    var words = StringTable()
     /// Each word's photos, one word after the other (`spans`, by the word's number): `number * 2 + 1`
     /// where the word is in the photo's title, else `number * 2`, increasing. A word no photo has
     /// any more has none, and is in no file. One array for all, not an array for each word: most of a
@@ -31,8 +32,6 @@ package struct SearchPostings: Sendable {
     /// them in their places, once to count each word's photos and once to place them.
     private var spilled: PackedStore?
     private var spilledRecords: [[Int]]
-    /// Each word's number, by the word (`words` holds them).
-    var numbers = NumberTable()
     /// How many parts the words are taken in (`take(part:)`), and each word's part by its number
     /// (`part(of:parts:)`, where there is more than one).
     private let parts: Int
@@ -74,23 +73,18 @@ package struct SearchPostings: Sendable {
 
     /// The word's number, given it the first time it is met.
     mutating func number(of word: String) -> Int {
-        if numbers.count == 0, !words.isEmpty {
-            let words = self.words
-            numbers = NumberTable(count: words.count) { words[$0] }
-        }
-        if let known = numbers.number(of: word, key: { words[$0] }) { return known }
-        words.append(word)
+        let (number, inserted) = words.insert(word)
+        guard inserted else { return number }
         if parts > 1 { partOfWord.append(UInt16(Self.part(of: word, parts: parts))) }
-        numbers.insert(words.count - 1, for: word) { words[$0] }
         if spilled == nil { spans.append(Span(start: 0, count: 0)) }
-        return words.count - 1
+        return number
     }
 
     /// Lets go of the table that finds a word's number: once every photo is in, no word is
     /// asked for again this build, and the table would be held beside the values as they are
     /// put in their places (`wordFiles`). Made again should one be asked for (`number(of:)`).
     mutating func letGoOfWordTable() {
-        numbers = NumberTable()
+        words.letGoOfTable()
     }
 
     /// The next photo, by its number: the numbers of its words (`number(of:)`), in any order, any
@@ -188,7 +182,7 @@ package struct SearchPostings: Sendable {
         var local = [Int32](repeating: -1, count: words.count)
         for number in words.indices where parts == 1 || partOfWord[number] == part {
             local[number] = Int32(taken.words.count)
-            taken.words.append(words[number])
+            taken.words.append(from: words, at: number)
         }
         let store = hasSpilled ? spilled : nil
         if store == nil { putInOrder() }
