@@ -13,11 +13,12 @@ struct SitePages: StepOutput {
     var builders: [SiteBuilder]
     /// Every page, with the number of the builder in `builders` that makes it.
     var routes: SiteRoutes
-    /// The search index's files, written (or being written, beside the render: see
-    /// `BuildOptions.photosHeldUpTo`): the manifest's entries for them.
-    var search: Task<[String: PageManifest.Entry], any Error>
-    /// How many files the search index has when it was made before the pages were laid out (a
-    /// large site's: `BuildOptions.photosHeldUpTo`), else 0: the render's manifest makes room for them too.
+    /// The search index's files being written beside the render: the manifest's entries for
+    /// them. Nil when they were made before the pages were laid out and are in `manifest`
+    /// already (a large site's: `BuildOptions.photosHeldUpTo`), not held beside it through the render.
+    var search: Task<[String: PageManifest.Entry], any Error>?
+    /// How many files the search index has when it was made before the pages were laid out, else
+    /// 0: the render's manifest makes room for them too.
     var searchFiles: Int
     /// The feed, and whatever else is written beside the pages whole.
     var files: [SiteFile]
@@ -269,7 +270,8 @@ struct PagesStep: BuildStep {
         // The search index is made on another core while this one makes the feed and the map,
         // then lays out and draws the pages (`SitePages.search`). Past `photosHeldUpTo` photos it
         // is made before the last build's manifest is read, so its postings and the manifest are
-        // never held at once beside the render step.
+        // never held at once, and its files' entries go into the manifest here rather than being
+        // held beside it through the render.
         let (output, now) = (site.output, run.now)
         // What laying out the site freed (the builders' scratch, the last build's digest) goes
         // back to the system first: kept by the allocator, it would stay under the search
@@ -286,11 +288,19 @@ struct PagesStep: BuildStep {
         }
         // The map's files are media: named by their content, kept while a page names them.
         let mapFiles = files.map(\.path).filter { $0.hasPrefix("media/") }
-        let searchFiles = whole == nil ? try await search.value.count : 0
-        let previous = await whole?.value ?? state.pages()
-        return SitePages(builders: builders, routes: routes, search: search, searchFiles: searchFiles, files: files,
+        let manifest: SharedManifest
+        var searchFiles = 0
+        if let whole {
+            manifest = SharedManifest(last: await whole.value, spillingInto: state.folder.path)
+        } else {
+            let entries = try await search.value
+            searchFiles = entries.count
+            manifest = SharedManifest(last: state.pages(), spillingInto: state.folder.path)
+            for (path, entry) in entries { manifest.set(path, entry) }
+        }
+        return SitePages(builders: builders, routes: routes, search: whole == nil ? nil : search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,
                          media: MediaInUse(photos: builders.map(\.ordered), names: names, unpublished: unpublished, files: mapFiles),
-                         drawing: drawing, digest: stagedDigest, changes: changes, manifest: SharedManifest(last: previous, spillingInto: state.folder.path))
+                         drawing: drawing, digest: stagedDigest, changes: changes, manifest: manifest)
     }
 }

@@ -135,9 +135,9 @@ struct RenderStep: BuildStep {
             }
         }
         // The search index, made beside the pages, is done (and done writing) before the step ends.
-        let search = await values.search.result
+        let search = await values.search?.result
         if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
-        for (path, entry) in try search.get() {
+        for (path, entry) in try search?.get() ?? [:] {
             drawn.manifest.set(path, entry)
         }
         var rendered = drawn.finish()
