@@ -26,7 +26,7 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
     /// read and written in that order. Smaller than a dictionary, and a build holds two (the
     /// last build's, and its own being made) at the peak of its plan.
     package struct Entries: Sendable, Equatable, ExpressibleByDictionaryLiteral {
-        package struct Item: Sendable, Equatable {
+        package struct Item: Sendable, Equatable, BitwiseCopyable {
             package var id: Int64
             package var entry: Entry
         }
@@ -85,6 +85,45 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
             inOrder = true
         }
 
+        /// The entries put aside in `store` (which spills to its file past its size), in order,
+        /// a record for each run of them; these are left empty. What the images step, which
+        /// never reads them, would otherwise hold beside its jobs.
+        package mutating func park(in store: PackedStore) -> Parked {
+            putInOrder()
+            var parked = Parked(store: store, count: items.count)
+            for run in items.chunked(Parked.itemsPerRecord) {
+                parked.records.append(store.append { record in
+                    run.withUnsafeBytes { record.bytes.append(contentsOf: $0) }
+                })
+            }
+            self = Entries()
+            store.seal()
+            return parked
+        }
+
+        /// Entries put aside (`park(in:)`), to be taken back whole.
+        package struct Parked: Sendable {
+            static let itemsPerRecord = 4_096
+            let store: PackedStore
+            let count: Int
+            var records: [Int] = []
+
+            /// The entries as they were parked, but those of `ids`.
+            package func take(removing ids: Set<Int64> = []) -> Entries {
+                var items: [Item] = []
+                items.reserveCapacity(count)
+                for record in records {
+                    store.withRecord(at: record) { bytes in
+                        for at in 0..<bytes.count / MemoryLayout<Item>.stride {
+                            let item = bytes.loadUnaligned(fromByteOffset: at * MemoryLayout<Item>.stride, as: Item.self)
+                            if !ids.contains(item.id) { items.append(item) }
+                        }
+                    }
+                }
+                return Entries(ordered: items)
+            }
+        }
+
         /// The entries but those of `ids`.
         package func removing(_ ids: Set<Int64>) -> Entries {
             var kept = Entries()
@@ -110,7 +149,7 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
         }
     }
 
-    package struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable, BitwiseCopyable {
         package var digest: UInt64
         /// The renditions the photo had made (what the plan counts as reused when it looks at none).
         package var renditions: Int {

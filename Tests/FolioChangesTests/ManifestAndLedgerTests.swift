@@ -187,6 +187,36 @@ final class ManifestAndLedgerTests: XCTestCase {
         XCTAssertNil(read(Data(#"{"pages":"p","next":"n","differing":[]}"#.utf8)))
     }
 
+    /// The ledger's entries put aside while the images are made (`Entries.park(in:)`) come back
+    /// as they went, set in any order, but those of the photos whose images failed: held in
+    /// memory, or spilled to a file in several records.
+    func testTheMediaLedgerParkedComesBackAsItWent() throws {
+        var random = SplitMix64(0x9A2C_ED00)
+        var entries = MediaLedger.Entries()
+        for id in (1...10_000).map({ Int64($0 * 3) }).shuffled(using: &random) {
+            entries[id] = MediaLedger.Entry(digest: random.next(), renditions: Int(random.next() % 12),
+                                            prefix: id % 5 == 0 ? nil : String(ContentHash.hexText(random.next()).prefix(Int(id % 16) + 1)),
+                                            clipPrefix: id % 4 == 0 ? ContentHash.hexText(random.next()) : nil)
+        }
+        var ordered = entries
+        ordered.putInOrder()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ledger-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        for (store, spills) in [(PackedStore(spillingInto: nil), false), (PackedStore(spillingInto: folder.path, at: 1 << 12), true)] {
+            var parked = entries
+            let aside = parked.park(in: store)
+            XCTAssertEqual(parked.count, 0, "nothing held once parked")
+            XCTAssertEqual(store.spills, spills)
+            XCTAssertEqual(aside.take(), ordered)
+            let failed: Set<Int64> = [3, 3 * 5_000, 3 * 10_000, 4]
+            let less = aside.take(removing: failed)
+            XCTAssertEqual(less, ordered.removing(failed))
+            XCTAssertEqual(less.count, ordered.count - 3)
+            XCTAssertEqual(less[3 * 4_999], ordered[3 * 4_999])
+        }
+    }
+
     func testTheMediaLedgerReadsBackAsWrittenAndNothingElseReadsAsOne() {
         var random = SplitMix64(0x1ED6_E125)
         var ledger = MediaLedger(drawing: "0123456789abcdef", thumbnails: "200000 5000050000.0 200001")
