@@ -203,6 +203,13 @@ struct PlanStep: BuildStep {
         }
         plan.lookedAt = looked.count
         guard !looked.isEmpty else { return plan }
+        // Photos with the same bytes share their media: one job, by checksum, makes it for
+        // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
+        // begin alike each get a job, the second not indexed. Only photos that share those bits
+        // with another are indexed: a table of every photo's would be held to the plan's peak.
+        // Found before the room for the entries and jobs is made, so the keys sorted are not
+        // held beside it.
+        let sharing = Self.sharingKeys(looked, of: snapshot.photos)
         // An entry for each photo looked at, and at most a job: the room for them made once, not
         // doubled as they come (at the plan's peak, the old room beside the new).
         plan.ledger.entries.reserveCapacity(plan.ledger.entries.count + looked.count)
@@ -217,11 +224,6 @@ struct PlanStep: BuildStep {
         let making = Making(settings: site.settings, paths: site.paths, names: names, stored: stored, output: site.output,
                             contentRoot: site.paths.content.path + "/")
         plan.making = making
-        // Photos with the same bytes share their media: one job, by checksum, makes it for
-        // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
-        // begin alike each get a job, the second not indexed. Only photos that share those bits
-        // with another are indexed: a table of every photo's would be held to the plan's peak.
-        let sharing = Self.sharingKeys(looked, of: snapshot.photos)
         var jobOfFirst: [Int32: Int32] = [:]
         // What each photo misses, on every core: naming each of its renditions and asking both
         // trees for it is most of a plan that looks at every photo. 10,000 photos at a time, so
