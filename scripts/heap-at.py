@@ -10,6 +10,8 @@ trace.zst) and reports:
                                                   the same, between two moments (seconds from start)
     scripts/heap-at.py trace.zst --at 659.9       the bytes in use at that moment, by the first frame
                                                   under Sources/ of each allocation's stack
+    scripts/heap-at.py trace.zst --at 640 --past NumberTable.swift
+                                                  the same, a shared type's allocations put to its callers
 
 Match moments to steps with the build's `--timings` (each step's seconds, in order; heaptrack slows
 the build, so read them from the traced run). Needs `zstdcat` (the zstd package).
@@ -28,6 +30,8 @@ def main():
     parser.add_argument("--to", dest="end", type=float, default=float("inf"), help="seconds from the start")
     parser.add_argument("--at", type=float, help="the moment to break down, in seconds from the start")
     parser.add_argument("--top", type=int, default=30, help="how many sites to list (with --at)")
+    parser.add_argument("--past", action="append", default=[], metavar="FILE",
+                        help="a source file (e.g. NumberTable.swift) whose frames are passed over for their caller's; may be repeated")
     options = parser.parse_args()
 
     # The trace is heaptrack's interpreted format, one record a line, numbers in hex:
@@ -86,7 +90,8 @@ def main():
         fields = instructions[instruction][2:]
         for at in range(0, len(fields) - 2, 3):
             file, number = int(fields[at + 1], 16), int(fields[at + 2], 16)
-            if file < len(strings) and strings[file] and "Sources/" in strings[file]:
+            name = strings[file] if file < len(strings) else None
+            if name and "Sources/" in name and not any(name.endswith("/" + past) for past in options.past):
                 return f"{strings[file].split('Sources/')[-1]}:{number}"
         return None
 
