@@ -204,6 +204,11 @@ package struct PageManifest {
         }
     }
 
+    /// Each entry with its path, in the manifest's order.
+    package func forEach(_ body: (_ path: String, _ entry: Entry) throws -> Void) rethrows {
+        for row in rows { try body(path(of: row), row.entry) }
+    }
+
     private func path(of row: Row) -> String {
         String(decoding: bytes[row.range], as: UTF8.self)
     }

@@ -16,7 +16,7 @@ struct SitePages: StepOutput {
     /// The search index's files being written beside the render: the manifest's entries for
     /// them. Nil when they were made before the pages were laid out and are in `manifest`
     /// already (a large site's: `BuildOptions.photosHeldUpTo`), not held beside it through the render.
-    var search: Task<[String: PageManifest.Entry], any Error>?
+    var search: Task<PageManifest, any Error>?
     /// How many files the search index has when it was made before the pages were laid out, else
     /// 0: the render's manifest makes room for them too.
     var searchFiles: Int
@@ -296,7 +296,7 @@ struct PagesStep: BuildStep {
             let entries = try await search.value
             searchFiles = entries.count
             manifest = SharedManifest(last: state.pages(), spillingInto: state.folder.path)
-            for (path, entry) in entries { manifest.set(path, entry) }
+            entries.forEach { manifest.set($0, $1) }
         }
         return SitePages(builders: builders, routes: routes, search: whole == nil ? nil : search, searchFiles: searchFiles, files: files,
                          photos: photoCount, unlisted: published, seals: seals,

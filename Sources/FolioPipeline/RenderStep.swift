@@ -137,9 +137,7 @@ struct RenderStep: BuildStep {
         // The search index, made beside the pages, is done (and done writing) before the step ends.
         let search = await values.search?.result
         if let failure = results.lazy.compactMap({ $0 }).first { throw failure }
-        for (path, entry) in try search?.get() ?? [:] {
-            drawn.manifest.set(path, entry)
-        }
+        try search?.get().forEach { drawn.manifest.set($0, $1) }
         var rendered = drawn.finish()
         let address = SiteAddress(site.settings.baseURL)
         // A sitemap only for a site that says where it lives, each of its files written as it

@@ -10,7 +10,9 @@ final class SearchFiles: @unchecked Sendable {
     private let previous: PageManifest
     private let now: Date
     private let lock = NSLock()
-    private var entries: [String: PageManifest.Entry] = [:]
+    /// The entries of the files written, packed (a path and 32 bytes each): a large site's index
+    /// has a file for every twenty photos, and these are held at the pages step's peak.
+    private var entries = PageManifest()
     private var failure: (any Error)?
 
     init(output: PublicOutput, previous: PageManifest, now: Date) {
@@ -34,7 +36,7 @@ final class SearchFiles: @unchecked Sendable {
     /// that differ from the last build's are written.
     /// Returns the manifest's entries for its files; throws what stopped one being written.
     static func make(_ builder: SiteBuilder, changed: Set<Int>?, lastIdentities: [UInt64]?,
-                     state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) throws -> [String: PageManifest.Entry] {
+                     state: BuildState, output: PublicOutput, previous: PageManifest, now: Date) throws -> PageManifest {
         var files = SearchFiles(output: output, previous: previous, now: now)
         // A whole index's words wait, as the photos come, in a file beside the model, and its
         // postings' parts once made.
@@ -87,10 +89,11 @@ final class SearchFiles: @unchecked Sendable {
         }
     }
 
-    private func finish(kept: [String]) throws -> [String: PageManifest.Entry] {
+    private func finish(kept: [String]) throws -> PageManifest {
         try lock.withLock {
             if let failure { throw failure }
             for path in kept { entries[path] = previous[path] }
+            entries.sort()
             return entries
         }
     }
