@@ -1,8 +1,8 @@
 import Foundation
 
 /// A set of paths held as one buffer of their bytes, found through a table of their numbers by
-/// hash: a path is its bytes and 8 more, where a `Set<String>` holds each as a string of its own
-/// on the heap and a slot of the set's.
+/// hash (a `StringTable`): a path is its bytes and 8 to 12 more, where a `Set<String>` holds each
+/// as a string of its own on the heap and a slot of the set's.
 public struct PathSet: Sendable, ExpressibleByArrayLiteral {
     private var paths = StringTable()
 

@@ -40,6 +40,7 @@ extension SearchPostings {
         // Room for the words of the photos a build changes: an array grown by one word past
         // its room is made again at twice its size, its spans and table with it.
         let room = wordCount + wordCount / 64 + 1_024
+        // (The words' bytes are not counted in the file: they grow as the words are read.)
         postings.words.reserveCapacity(room, byteCount: 0)
         for _ in 0..<wordCount {
             guard let word = stream.line(), postings.words.insert(String(word)).inserted else { return nil }
