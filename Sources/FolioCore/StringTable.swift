@@ -1,9 +1,9 @@
 import Foundation
 
 /// Strings numbered in the order they were added, their bytes held one after another in one
-/// buffer, with a table that finds a string's number by its hash: a string is its bytes and 4
-/// more, and 4 to 8 in the table, where an array of `String` holds 16 bytes a string (and an
-/// allocation of its own for one past 15 bytes) and a dictionary every key again.
+/// buffer, with a table that finds a string's number by its hash (`NumberTable`): a string is
+/// its bytes and 4 more, and 4 to 8 in the table, where an array of `String` holds 16 bytes a
+/// string (and an allocation of its own for one past 15 bytes) and a dictionary every key again.
 ///
 /// Strings are told apart by their bytes, not as `String` compares them: two spellings of one
 /// text in different Unicode normal forms are two strings.
@@ -11,10 +11,10 @@ package struct StringTable: Sendable {
     private var bytes: [UInt8] = []
     /// Where each string starts in `bytes`; it ends where the next starts.
     private var starts: [UInt32] = []
-    /// Each slot a string's number, or -1; a power of two long, at most half full. Empty before
-    /// the first string, when let go (`letGoOfTable`), or while strings are only appended
-    /// (`append(from:at:)`): made again when a string is next inserted.
-    private var table: [Int32] = []
+    /// Each string's number by its bytes' hash. Holds fewer numbers than there are strings when
+    /// let go (`letGoOfTable`) or while strings are only appended (`append(from:at:)`): made
+    /// again when a string is next inserted.
+    private var numbers = NumberTable()
 
     package init() {}
 
@@ -36,15 +36,9 @@ package struct StringTable: Sendable {
     /// The number of `string`, nil when it is not in the table. Not after the table was let go
     /// (`letGoOfTable`, `append(from:at:)`) and before a string was inserted again.
     package func number(of string: String) -> Int? {
-        guard !table.isEmpty else {
-            precondition(isEmpty, "a string looked for in a table of strings let go")
-            return nil
-        }
+        precondition(numbers.count == count, "a string looked for in a table of strings let go")
         var string = string
-        return string.withUTF8 { key in
-            let (slot, found) = find(key)
-            return found ? Int(table[slot]) : nil
-        }
+        return string.withUTF8 { key in numbers.number(hash: Self.hash(key)) { matches($0, key) } }
     }
 
     /// The number of `string`, added as the next number if it was not in the table.
@@ -53,19 +47,18 @@ package struct StringTable: Sendable {
         indexIfNeeded()
         var string = string
         return string.withUTF8 { key in
-            let (slot, found) = find(key)
-            if found { return (Int(table[slot]), false) }
-            table[slot] = Int32(starts.count)
+            let hash = Self.hash(key)
+            if let known = numbers.number(hash: hash, isKey: { matches($0, key) }) { return (known, false) }
             add(key)
-            if starts.count * 2 > table.count { rehash(to: table.count * 2) }
-            return (starts.count - 1, true)
+            let (all, starts) = (bytes, self.starts)
+            numbers.insert(count - 1, hash: hash, isKey: { _ in false }, hashOf: { Self.hash(of: $0, all, starts) })
+            return (count - 1, true)
         }
     }
 
     /// Adds the string numbered `number` in `other` as the next number, without looking for it
     /// here: the caller knows it is not here.
     package mutating func append(from other: StringTable, at number: Int) {
-        table = []
         other.withBytes(of: number) { add($0) }
     }
 
@@ -73,17 +66,23 @@ package struct StringTable: Sendable {
     package mutating func reserveCapacity(_ count: Int, byteCount: Int) {
         starts.reserveCapacity(count)
         bytes.reserveCapacity(byteCount)
-        if table.count < count * 2 { rehash(to: Self.tableSize(for: count)) }
+        indexIfNeeded()
+        let (all, starts) = (bytes, self.starts)
+        numbers.reserveCapacity(count) { Self.hash(of: $0, all, starts) }
     }
 
     /// Lets go of the table that finds a string's number, where no string will be looked for for
     /// a while: made again when one is next inserted.
     package mutating func letGoOfTable() {
-        table = []
+        numbers = NumberTable()
     }
 
     private func range(of number: Int) -> Range<Int> {
-        let end = number + 1 < starts.count ? Int(starts[number + 1]) : bytes.count
+        Self.range(of: number, starts, byteCount: bytes.count)
+    }
+
+    private static func range(of number: Int, _ starts: [UInt32], byteCount: Int) -> Range<Int> {
+        let end = number + 1 < starts.count ? Int(starts[number + 1]) : byteCount
         return Int(starts[number])..<end
     }
 
@@ -93,48 +92,31 @@ package struct StringTable: Sendable {
         bytes.append(contentsOf: key)
     }
 
-    /// The slot that holds `key`, or the empty one it would go in.
-    private func find(_ key: UnsafeBufferPointer<UInt8>) -> (slot: Int, found: Bool) {
-        let mask = table.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(UnsafeRawBufferPointer(key))) & mask
-        return bytes.withUnsafeBufferPointer { all in
-            while true {
-                let number = table[slot]
-                if number < 0 { return (slot, false) }
-                let range = range(of: Int(number))
-                if range.count == key.count, key.isEmpty || memcmp(all.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0 {
-                    return (slot, true)
-                }
-                slot = (slot + 1) & mask
-            }
-        }
+    /// Whether the string numbered `number` is `key`'s bytes.
+    private func matches(_ number: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let range = range(of: number)
+        guard range.count == key.count else { return false }
+        return key.isEmpty || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0 }
     }
 
+    /// The hash of the string numbered `number` of `bytes` and `starts`: read from copies of the
+    /// buffers, not through `self`, while the table in `self` is being changed.
+    private static func hash(of number: Int, _ bytes: [UInt8], _ starts: [UInt32]) -> Int {
+        bytes.withUnsafeBufferPointer { hash(UnsafeBufferPointer(rebasing: $0[range(of: number, starts, byteCount: $0.count)])) }
+    }
+
+    /// The table made again for every string, where some are not in it.
     private mutating func indexIfNeeded() {
-        if table.isEmpty { rehash(to: Self.tableSize(for: count)) }
-    }
-
-    private mutating func rehash(to size: Int) {
-        table = []
-        var table = [Int32](repeating: -1, count: size)
-        let mask = size - 1
-        bytes.withUnsafeBytes { all in
-            for number in starts.indices {
-                var slot = Int(truncatingIfNeeded: Self.hash(UnsafeRawBufferPointer(rebasing: all[range(of: number)]))) & mask
-                while table[slot] >= 0 { slot = (slot + 1) & mask }
-                table[slot] = Int32(number)
-            }
+        guard numbers.count != count else { return }
+        let (all, starts) = (bytes, self.starts)
+        numbers = NumberTable()
+        numbers.reserveCapacity(count) { Self.hash(of: $0, all, starts) }
+        for number in indices {
+            numbers.insert(number, hash: Self.hash(of: number, all, starts), isKey: { _ in false }, hashOf: { Self.hash(of: $0, all, starts) })
         }
-        self.table = table
     }
 
-    private static func tableSize(for count: Int) -> Int {
-        var size = 16
-        while size < count * 2 { size *= 2 }
-        return size
-    }
-
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        ContentHash.hash(bytes, seed: 0x7061_7468)
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        Int(truncatingIfNeeded: ContentHash.hash(UnsafeRawBufferPointer(bytes), seed: 0x7061_7468))
     }
 }
