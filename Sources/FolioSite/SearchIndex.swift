@@ -183,7 +183,7 @@ package struct SearchMoves: Sendable {
 extension SiteBuilder {
     /// The numbers the search index gives the photos (`SearchNumbering`).
     package func searchNumbering() -> SearchNumbering {
-        let ordered = self.ordered
+        let (ordered, identities) = (self.ordered, identities())
         return SearchNumbering(count: ordered.count, date: { Self.when(ordered[$0]) }, identity: { identities[$0] },
                                order: identities.withUnsafeBytes { ContentHash.hash($0) })
     }
@@ -235,7 +235,7 @@ extension SiteBuilder {
         guard was.count == last.count else { return nil }
         moves.renumbered = true
         for position in ordered.indices {
-            guard let number = was.removeValue(forKey: identities[position]) else {
+            guard let number = was.removeValue(forKey: identity(at: position)) else {
                 moves.put.append(position)
                 continue
             }

@@ -123,6 +123,7 @@ package struct PageChanges: Sendable {
 extension SiteBuilder {
     /// The digest of these pages, made as `drawing` says (`BuildMark.drawing`).
     package func digest(drawing: String) -> SiteDigest {
+        let identities = identities()
         var listings: [String: UInt64] = [:]
         for listing in listingPhotos() {
             // Its photos, when each was taken (its time sections, its dates), and what its pages say of it.
@@ -140,6 +141,7 @@ extension SiteBuilder {
         for place in index.places {
             places[Route.place(slug: place.slug).path] = index.coordinates[place.id].map { ValueDigest.of($0) } ?? 0
         }
+        let cardDigests = ordered.concurrentMap { [cardDigests] in cardDigests[$0] }
         return SiteDigest(structure: structureDigest(drawing: drawing), made: now, cardDigests: cardDigests,
                           identities: identities, listings: listings, places: places)
     }
@@ -150,6 +152,7 @@ extension SiteBuilder {
     /// pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure else { return .everything }
+        let (identities, cardDigests) = (current.identities, current.cardDigests)
         var changes = PageChanges(photos: [])
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)

@@ -82,31 +82,38 @@ extension SiteBuilder {
     }
 
     /// Each photo's card digest: what its cards and page show of it, the photo
-    /// (`GalleryPhoto.digest(of:)`) and whom and where it names; not what the model keeps of its place and region for other pages
-    /// (whether the place holds favorites, how many photographers the region has), which would
-    /// move the card digests of every photo there when one photo is made a favorite or given to
-    /// someone else. A person, place or region is digested once for all the photos that name it.
-    static func cardDigests(of photos: some OrderedPhotos) -> [UInt64] {
-        var people: [Int64: UInt64] = [:]
-        var places: [Int64: UInt64] = [:]
-        var regions: [Int64: UInt64] = [:]
-        // By their ids: each person, place and region is copied once, to be digested.
-        for item in photos {
-            if people[item.personId] == nil { people[item.personId] = ValueDigest.of(item.person) }
-            if let id = item.placeId, places[id] == nil, var place = item.place {
-                place.hasFavorites = false
-                places[id] = ValueDigest.of(place)
-            }
-            if let id = item.regionId, regions[id] == nil, var region = item.region {
-                region.photographerCount = 0
-                regions[id] = ValueDigest.of(region)
+    /// (`GalleryPhoto.digest(of:)`) and whom and where it names; not what the model keeps of its
+    /// place and region for other pages (whether the place holds favorites, how many
+    /// photographers the region has), which would move the card digests of every photo there when
+    /// one photo is made a favorite or given to someone else. Each person, place and region is
+    /// digested once, here, for all the photos that name it; a photo's own digest is made when
+    /// asked for, from the photo.
+    struct CardDigests: Sendable {
+        private var people: [Int64: UInt64] = [:]
+        private var places: [Int64: UInt64] = [:]
+        private var regions: [Int64: UInt64] = [:]
+
+        init() {}
+
+        init(of photos: some OrderedPhotos) {
+            // By their ids: each person, place and region is copied once, to be digested.
+            for item in photos {
+                if people[item.personId] == nil { people[item.personId] = ValueDigest.of(item.person) }
+                if let id = item.placeId, places[id] == nil, var place = item.place {
+                    place.hasFavorites = false
+                    places[id] = ValueDigest.of(place)
+                }
+                if let id = item.regionId, regions[id] == nil, var region = item.region {
+                    region.photographerCount = 0
+                    regions[id] = ValueDigest.of(region)
+                }
             }
         }
-        let (named, located, regional) = (people, places, regions)
-        return photos.concurrentMap { item in
-            let cardDigests = (item.digest, named[item.personId] ?? 0, item.placeId.flatMap { located[$0] } ?? 0,
-                          item.regionId.flatMap { regional[$0] } ?? 0)
-            return withUnsafeBytes(of: cardDigests) { ContentHash.hash($0) }
+
+        subscript(item: GalleryPhoto) -> UInt64 {
+            let parts = (item.digest, people[item.personId] ?? 0, item.placeId.flatMap { places[$0] } ?? 0,
+                         item.regionId.flatMap { regions[$0] } ?? 0)
+            return withUnsafeBytes(of: parts) { ContentHash.hash($0) }
         }
     }
 

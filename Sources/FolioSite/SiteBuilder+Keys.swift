@@ -2,7 +2,7 @@ import FolioCore
 extension SiteBuilder {
     /// What the page at `route` is made of, decided from the model without drawing its photos: a
     /// page whose key is as it was is neither made nor drawn. A listing's key is its page made with
-    /// every card standing as its photo's card digest (`SiteBuilder.cardDigests(of:)`) and all else as it is;
+    /// every card standing as its photo's card digest (`SiteBuilder.CardDigests`) and all else as it is;
     /// a photo page's, the card digests of the photo and its neighbours, its album's lineage and its
     /// number of the album's count. Nil for a route this site has no page at.
     package func key(_ route: Route) -> UInt64? {
@@ -10,11 +10,11 @@ extension SiteBuilder {
         case .photo(let identifier), .unlistedPhoto(_, let identifier):
             guard let position = index.position[identifier] else { return nil }
             let item = ordered[position]
-            var key = PhotoPageKey(path: route.path, cardDigests: [cardDigests[position]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
+            var key = PhotoPageKey(path: route.path, cardDigests: [cardDigests[item]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
                                    coordinate: locatorCoordinate(item))
             let neighbours = neighbours(of: position)
-            key.cardDigests.append(neighbours.previous.map { cardDigests[$0] } ?? 0)
-            key.cardDigests.append(neighbours.next.map { cardDigests[$0] } ?? 0)
+            key.cardDigests.append(neighbours.previous.map { cardDigests[ordered[$0]] } ?? 0)
+            key.cardDigests.append(neighbours.next.map { cardDigests[ordered[$0]] } ?? 0)
             key.sequence = neighbours.place
             key.album = albumTree.albums(of: item).flatMap { albumTree.lineage($0) }.map { Crumb(title: $0.title, href: $0.href) }
             return ValueDigest.of(key)

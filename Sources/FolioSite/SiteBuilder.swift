@@ -80,12 +80,9 @@ public struct SiteBuilder: Sendable {
     /// Where each photo, place, region and person is: positions in `ordered` (so each list is
     /// newest first), and the pages' subjects by their slugs.
     private(set) var index: Index
-    /// Each photo's `ValueDigest` (with its person, place and region), by position in `ordered`:
-    /// what its cards show, as one number (see `key(_:)`).
-    let cardDigests: [UInt64]
-    /// Each photo's identity, the hash of its identifier, by position in `ordered`: where listings'
-    /// pages end (`ListingPages`), and how the next build finds the photo (`SiteDigest`).
-    let identities: [UInt64]
+    /// Each photo's `ValueDigest` (with its person, place and region): what its cards show, as
+    /// one number (see `key(_:)`).
+    let cardDigests: CardDigests
     /// Draws cards as their photos' card digests alone (see `key(_:)`).
     var digestsOnly = false
 
@@ -122,7 +119,6 @@ public struct SiteBuilder: Sendable {
         }
         albumTree = layout.albumTree
         index = layout.index
-        identities = layout.identities
         cardDigests = layout.cardDigests
     }
 
@@ -131,8 +127,7 @@ public struct SiteBuilder: Sendable {
     private struct Layout {
         var albumTree: AlbumTree
         var index: Index
-        var identities: [UInt64]
-        var cardDigests: [UInt64]
+        var cardDigests: CardDigests
 
         init(_ ordered: some OrderedPhotos, rows: PhotoRows, snapshot: GallerySnapshot, settings: SiteSettings,
              language: SiteLanguage, unlisted: UnlistedAlbum?) {
@@ -190,15 +185,13 @@ public struct SiteBuilder: Sendable {
                 }
             }
             index.latestAdded = latestAdded
-            let identities = ordered.map { ContentHash.hash($0.identifier) }
-            self.identities = identities
-            index.pages = SiteBuilder.listingPages(ordered, identities: identities, albumTree: albumTree, index: index,
+            index.pages = SiteBuilder.listingPages(ordered, albumTree: albumTree, index: index,
                                                    pageSize: settings.pageSize)
             index.coordinates = centres.mapValues { centre in
                 MapCoordinate.rounded(latitude: centre.latitude, longitude: centre.longitude, kilometres: settings.mapPrecision)
             }
             self.index = index
-            cardDigests = SiteBuilder.cardDigests(of: ordered)
+            cardDigests = CardDigests(of: ordered)
         }
     }
 
@@ -222,9 +215,9 @@ public struct SiteBuilder: Sendable {
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
     /// albums in their own order, places, regions, people and places' favorites newest first.
-    fileprivate static func listingPages(_ ordered: some OrderedPhotos, identities: [UInt64], albumTree: AlbumTree, index: Index,
+    fileprivate static func listingPages(_ ordered: some OrderedPhotos, albumTree: AlbumTree, index: Index,
                                          pageSize: Int) -> [String: ListingPages] {
-        let breaks = identities.map { ListingPages.breaks($0, pageSize: pageSize) }
+        let breaks = ordered.map { ListingPages.breaks(identity(of: $0), pageSize: pageSize) }
         func pages(_ positions: PositionList, newestFirst: Bool) -> ListingPages {
             ListingPages(count: positions.count, pageSize: pageSize, newestFirst: newestFirst,
                          breaks: { breaks[positions[$0]] }, day: { when(ordered[positions[$0]]) })
@@ -288,6 +281,16 @@ public struct SiteBuilder: Sendable {
 
     static func when(_ item: GalleryPhoto) -> Date { item.taken ?? item.uploaded }
 
+    /// A photo's identity, the hash of its identifier: where listings' pages end
+    /// (`ListingPages`), and how the next build finds the photo (`SiteDigest`).
+    static func identity(of item: GalleryPhoto) -> UInt64 { ContentHash.hash(item.identifier) }
+
+    /// The identity of the photo at `position` in `ordered`, its identifier read alone.
+    func identity(at position: Int) -> UInt64 { ContentHash.hash(ordered.identifier(at: position)) }
+
+    /// Every photo's identity, by position in `ordered`.
+    func identities() -> [UInt64] { ordered.indices.map(identity(at:)) }
+
     /// Where a photo comes in the site's order: the newest first (taken, else uploaded), photos
     /// of one moment by their identifiers.
     package struct NewestFirst: Comparable {
@@ -338,8 +341,7 @@ public struct SiteBuilder: Sendable {
 
     /// A card that is only its photo's card digest: what a page's key holds of it (see `key(_:)`).
     private func digestCard(_ item: GalleryPhoto) -> PhotoCard {
-        let cardDigest = index.position[item.identifier].map { cardDigests[$0] } ?? 0
-        return PhotoCard(href: "", title: String(cardDigest, radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
+        PhotoCard(href: "", title: String(cardDigests[item], radix: 16), subtitle: nil, alt: "", thumb: nil, favorite: false,
                          identifier: item.identifier)
     }
 

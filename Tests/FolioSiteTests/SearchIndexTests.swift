@@ -354,7 +354,7 @@ final class SearchIndexTests: XCTestCase {
             let moved = Int(random.next() % UInt64(photos.count))
             photos[moved].photo.uploaded = photos[moved].photo.uploaded.addingTimeInterval(31 * 86_400)
             retitled.insert(photos[moved].photo.identifier)
-            let lastIdentities = site.identities
+            let lastIdentities = site.identities()
             site = try builder(photos)
             let numbering = site.searchNumbering()
             let changed = Set(retitled.compactMap { site.index.position[$0] })
