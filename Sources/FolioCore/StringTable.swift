@@ -12,8 +12,7 @@ package struct StringTable: Sendable {
     /// Where each string starts in `bytes`; it ends where the next starts.
     private var starts: [UInt32] = []
     /// Each string's number by its bytes' hash. Holds fewer numbers than there are strings when
-    /// let go (`letGoOfTable`) or while strings are only appended (`append(from:at:)`): made
-    /// again when a string is next inserted.
+    /// let go (`letGoOfTable`): made again when a string is next inserted.
     private var numbers = NumberTable()
 
     package init() {}
@@ -34,32 +33,36 @@ package struct StringTable: Sendable {
     }
 
     /// The number of `string`, nil when it is not in the table. Not after the table was let go
-    /// (`letGoOfTable`, `append(from:at:)`) and before a string was inserted again.
+    /// (`letGoOfTable`) and before a string was inserted again.
     package func number(of string: String) -> Int? {
-        precondition(numbers.count == count, "a string looked for in a table of strings let go")
         var string = string
-        return string.withUTF8 { key in numbers.number(hash: Self.hash(key)) { matches($0, key) } }
+        return string.withUTF8 { number(bytes: $0) }
     }
 
     /// The number of `string`, added as the next number if it was not in the table.
     @discardableResult
     package mutating func insert(_ string: String) -> (number: Int, inserted: Bool) {
-        indexIfNeeded()
         var string = string
-        return string.withUTF8 { key in
-            let hash = Self.hash(key)
-            if let known = numbers.number(hash: hash, isKey: { matches($0, key) }) { return (known, false) }
-            add(key)
-            let (all, starts) = (bytes, self.starts)
-            numbers.insert(count - 1, hash: hash, isKey: { _ in false }, hashOf: { Self.hash(of: $0, all, starts) })
-            return (count - 1, true)
-        }
+        return string.withUTF8 { insert(bytes: $0) }
     }
 
-    /// Adds the string numbered `number` in `other` as the next number, without looking for it
-    /// here: the caller knows it is not here.
-    package mutating func append(from other: StringTable, at number: Int) {
-        other.withBytes(of: number) { add($0) }
+    /// The number of the string whose bytes are `key`, added as the next number if it was not
+    /// in the table.
+    @discardableResult
+    package mutating func insert(bytes key: UnsafeBufferPointer<UInt8>) -> (number: Int, inserted: Bool) {
+        indexIfNeeded()
+        let hash = Self.hash(key)
+        if let known = numbers.number(hash: hash, isKey: { matches($0, key) }) { return (known, false) }
+        add(key)
+        let (all, starts) = (bytes, self.starts)
+        numbers.insert(count - 1, hash: hash, isKey: { _ in false }, hashOf: { Self.hash(of: $0, all, starts) })
+        return (count - 1, true)
+    }
+
+    /// The number of the string whose bytes are `key`, nil when it is not in the table.
+    package func number(bytes key: UnsafeBufferPointer<UInt8>) -> Int? {
+        precondition(numbers.count == count, "a string looked for in a table of strings let go")
+        return numbers.number(hash: Self.hash(key)) { matches($0, key) }
     }
 
     /// Room for `count` strings of `byteCount` bytes in all.

@@ -3,11 +3,10 @@ import Foundation
 
 extension SearchIndex {
     /// The index made one photo at a time, in the order of their numbers (`SearchNumbering`, the
-    /// oldest first): each photo's words go into the postings and its row into its shard as it
-    /// comes, so a large library's entries (two sets of words and a record for each photo) are
-    /// never all held at once. Words are numbered as they are first met
-    /// (`SearchPostings.number(of:)`), and a photo's words come as those numbers: a name that
-    /// recurs on thousands of photos is hashed once, not once for each of them.
+    /// oldest first): each photo's words go into the spool (`PostingsSpool`) and its row into its
+    /// shard as it comes, so a large library's entries (two sets of words and a record for each
+    /// photo) are never all held at once, nor all its words: they are numbered a part at a time
+    /// once every photo is in.
     struct Making {
         let numbering: SearchNumbering
         /// The photo shards (their keys, `SearchNumbering.shard(of:)`) to make, when the rest are
@@ -28,8 +27,9 @@ extension SearchIndex {
         /// The position of the photo to come next: the last in the site's order (the oldest,
         /// the lowest number) first.
         private var next: Int
-        /// A whole index's words, as its photos come.
-        var postings: SearchPostings
+        /// A whole index's words, as its photos come; nil in an update, whose photos come as rows
+        /// alone (`add(position:record:)`).
+        private var spool: PostingsSpool?
         private var files: [File] = []
         /// The rows of the shard being made (`shard`), in the order of their numbers.
         private var rows: [String] = []
@@ -44,7 +44,7 @@ extension SearchIndex {
              spillingInto folder: String? = nil, parts: Int = 1) {
             let store = folder.map { PackedStore(spillingInto: $0, at: PackedStore.spoolSpillSize) }
             self.init(numbering: numbering, identifiers: identifiers, remaking: nil, makesBuckets: true, emit: emit,
-                      postings: SearchPostings(spillingInto: store, parts: parts), update: nil, parts: parts, folder: folder)
+                      spool: PostingsSpool(spillingInto: store, parts: parts), update: nil, parts: parts, folder: folder)
         }
 
         /// The index of photos whose words are in the last build's postings, or in `update.put`:
@@ -53,11 +53,11 @@ extension SearchIndex {
         init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>, makesBuckets: Bool,
              emit: ((File) -> Void)?, spillingInto folder: String?, updating update: Update) {
             self.init(numbering: numbering, identifiers: identifiers, remaking: remaking, makesBuckets: makesBuckets, emit: emit,
-                      postings: SearchPostings(), update: update, parts: update.last.parts, folder: folder)
+                      spool: nil, update: update, parts: update.last.parts, folder: folder)
         }
 
         private init(numbering: SearchNumbering, identifiers: @escaping (Int) -> String, remaking: Set<Int>?, makesBuckets: Bool,
-                     emit: ((File) -> Void)?, postings: SearchPostings, update: Update?, parts: Int, folder: String?) {
+                     emit: ((File) -> Void)?, spool: PostingsSpool?, update: Update?, parts: Int, folder: String?) {
             self.numbering = numbering
             self.identifiers = identifiers
             self.remaking = remaking
@@ -66,7 +66,7 @@ extension SearchIndex {
             self.update = update
             self.parts = parts
             self.folder = folder
-            self.postings = postings
+            self.spool = spool
             next = numbering.count - 1
             bucketCount = SearchIndex.bucketCount(for: numbering.count)
             rows.reserveCapacity(SearchNumbering.slots)
@@ -87,14 +87,14 @@ extension SearchIndex {
 
         /// The next photo: photos come from the last in the site's order to the first, each once.
         mutating func add(_ entry: Entry) {
-            let title = entry.titleWords.map { postings.number(of: $0) }
-            add(position: next, words: entry.words.map { postings.number(of: $0) }, title: title, record: entry.record)
+            add(position: next, words: Array(entry.words), title: Array(entry.titleWords), record: entry.record)
         }
 
-        /// The photo at `position`, its words as their numbers (`SearchPostings.number(of:)`), in
-        /// any order, any number of times; `title` those of them its title holds.
-        mutating func add(position: Int, words: [Int], title: [Int], record: SearchRecord?) {
-            postings.add(photo: numbering[position], words: words, title: title)
+        /// The photo at `position`, its words in any order, any number of times; `title` those of
+        /// them its title holds.
+        mutating func add(position: Int, words: [String], title: [String], record: SearchRecord?) {
+            precondition(spool != nil, "an update's photo came with its words")
+            spool?.add(photo: numbering[position], words: words, title: title)
             add(position: position, record: record)
         }
 
@@ -174,13 +174,10 @@ extension SearchIndex {
             if var update {
                 self.update = nil
                 guard addWordFiles(updating: &update, into: &made) else { return nil }
-            } else {
-                // The postings taken out of `self`, not copied, and let go of a part at a time.
-                var words = postings
-                postings = SearchPostings()
-                words.letGoOfWordTable()
+            } else if var spool {
+                self.spool = nil
                 for number in 0..<parts {
-                    var part = words.take(part: number)
+                    var part = spool.take(part: number)
                     part.wordFiles { key, value in add(SearchIndex.wordName(key), "t", key, bytes: value) }
                     made.add(part)
                 }

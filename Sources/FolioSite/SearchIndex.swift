@@ -199,10 +199,10 @@ extension SiteBuilder {
         let numbering = numbering ?? searchNumbering()
         var making = SearchIndex.Making(numbering: numbering, identifiers: { ordered[$0].identifier }, emit: emit, spillingInto: folder,
                                         parts: parts ?? SearchIndex.parts(photos: ordered.count))
-        var wording = SearchWording<Int>(builder: self)
+        var wording = SearchWording(builder: self)
         for position in ordered.indices.reversed() {
             let item = ordered[position]
-            let words = wording.words(of: item) { making.postings.number(of: $0) }
+            let words = wording.words(of: item)
             making.add(position: position, words: words.all, title: words.title, record: record(item, title: words.titleText))
         }
         return making.finishWhole(sequences: unlisted == nil ? sequences() : [])
@@ -268,11 +268,11 @@ extension SiteBuilder {
     /// read: the files made by then are some of this index's, and the rest are not made.
     package func searchIndex(updating moves: SearchMoves, last postings: KeptPostings, numbering: SearchNumbering,
                              emit: ((SearchIndex.File) -> Void)? = nil, spillingInto folder: String? = nil) -> SearchIndex? {
-        var wording = SearchWording<String>(builder: self)
+        var wording = SearchWording(builder: self)
         var photos: [(number: Int, words: [String], title: [String])] = []
         var titles: [Int: String] = [:]
         for position in moves.put {
-            let words = wording.words(of: ordered[position]) { $0 }
+            let words = wording.words(of: ordered[position])
             photos.append((numbering[position], words.all, words.title))
             titles[position] = words.titleText
         }
@@ -309,31 +309,30 @@ extension SiteBuilder {
 }
 
 /// How search finds a photo: the words of its title, of its own text (`Photo.searchedText`: its
-/// description, tags and lens), and of its person, place, region and albums, each as `Word`: a
-/// word's number in the postings being made, or the word itself. Names recur on thousands of
-/// photos: each is cut into words, and its words numbered, once a build.
-struct SearchWording<Word> {
+/// description, tags and lens), and of its person, place, region and albums. Names recur on
+/// thousands of photos: each is cut into words once a build.
+struct SearchWording {
     let builder: SiteBuilder
-    private var known: [String: [Word]] = [:]
-    private var albumWords: [String: [Word]] = [:]
+    private var known: [String: [String]] = [:]
+    private var albumWords: [String: [String]] = [:]
 
     init(builder: SiteBuilder) {
         self.builder = builder
     }
 
-    /// The photo's words and its title's, each as `word` makes it of its text, and its title.
-    mutating func words(of item: GalleryPhoto, _ word: (String) -> Word) -> (all: [Word], title: [Word], titleText: String) {
-        func shared(_ text: String) -> [Word] {
+    /// The photo's words and its title's, and its title.
+    mutating func words(of item: GalleryPhoto) -> (all: [String], title: [String], titleText: String) {
+        func shared(_ text: String) -> [String] {
             if let words = known[text] { return words }
-            let words = SearchText.words(text).map(word)
+            let words = SearchText.words(text)
             known[text] = words
             return words
         }
         let photo = item.photo
         let title = PhotoText.title(photo, builder.language)
-        let titleWords = SearchText.words(title).map(word)
+        let titleWords = SearchText.words(title)
         var words = titleWords
-        photo.searchedText(prose: { words += SearchText.words($0).map(word) },
+        photo.searchedText(prose: { words += SearchText.words($0) },
                            named: { words += shared($0) })
         // No one named is found by the language's word for them, as the feed names them.
         let person = item.person.isUnknown ? builder.language.say(.personUnknown) : item.person.name

@@ -8,7 +8,6 @@ extension SearchPostings {
     /// break), then each word's count of photos and its photos, as 32-bit little-endian numbers.
     /// Only the words some photo has.
     func encode(into file: inout LedgerWriter) {
-        precondition(pending.isEmpty && !hasSpilled, "the postings are kept before their photos are put in order")
         // Looked through three times rather than listed, so no list of the words with photos is
         // held beside them.
         let live = words.indices.lazy.filter { spans[$0].count > 0 }

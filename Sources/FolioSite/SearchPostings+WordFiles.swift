@@ -26,7 +26,6 @@ extension SearchPostings {
     @discardableResult
     mutating func wordFiles(under groups: Set<String>? = nil, touched: Set<Int>? = nil,
                             each: (_ key: String, _ value: [UInt8]) -> Void) -> [String] {
-        putInOrder()
         // The words by their numbers, from which each one's size and entry are had, not looked
         // up again by their text.
         var filed: [Substring: [Int]] = [:]

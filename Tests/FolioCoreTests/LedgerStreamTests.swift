@@ -89,9 +89,9 @@ final class LedgerStreamTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(PageManifest.read(path: path, hash: ContentHash.hex(written))).count, manifest.count, "and read whole again")
         XCTAssertNil(PageManifest.read(path: folder.appendingPathComponent("missing").path, hash: ContentHash.hex(written)))
 
-        var postings = SearchPostings(parts: 3)
+        var postings = PostingsSpool(spillingInto: nil, parts: 3)
         for photo in 0..<400 {
-            let words = (0..<Int(random.next() % 6)).map { _ in postings.number(of: "w\(random.next() % 300)") }
+            let words = (0..<Int(random.next() % 6)).map { _ in "w\(random.next() % 300)" }
             postings.add(photo: photo, words: words, title: Array(words.prefix(1)))
         }
         // In three parts, each as the state keeps it.

@@ -42,20 +42,6 @@ final class StringTableTests: XCTestCase {
         for number in stride(from: 0, through: 20_000, by: 997) { XCTAssertEqual(table.number(of: String(number)), number) }
     }
 
-    func testStringsAppendedFromAnotherAreFoundOnceATableIsMade() {
-        var whole = StringTable()
-        for string in Self.strings { whole.insert(string) }
-        var part = StringTable()
-        for number in stride(from: whole.count - 1, through: 0, by: -2) { part.append(from: whole, at: number) }
-        let expected = stride(from: Self.strings.count - 1, through: 0, by: -2).map { Self.strings[$0] }
-        XCTAssertEqual(part.indices.map { Array(part[$0].utf8) }, expected.map { Array($0.utf8) })
-        for (number, string) in expected.enumerated() {
-            XCTAssertEqual(part.insert(string).number, number, string)
-        }
-        XCTAssertEqual(part.count, expected.count, "nothing appended twice")
-        XCTAssertTrue(part.insert("photo ").inserted == !expected.contains("photo "))
-    }
-
     func testAPathSetHoldsEachPathOnce() {
         var set = PathSet(["a/b.jpg", "a/b.jpg", "c", "e\u{301}.jpg"])
         XCTAssertEqual(set.count, 3)

@@ -375,56 +375,68 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
-    /// The postings of photos' words, each photo's first word in its title.
-    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, pendingLimit: Int? = nil,
-                         parts: Int = 1) -> SearchPostings {
-        var postings = SearchPostings(spillingInto: store, pendingLimit: pendingLimit, parts: parts)
+    /// A spool of photos' words (`PostingsSpool`), each photo's first `title(photo)` words in its title.
+    static func spool(of photos: [[String]], spillingInto store: PackedStore? = nil, recordSize: Int = 1 << 16,
+                      parts: Int = 1, title: (Int) -> Int = { _ in 1 }) -> PostingsSpool {
+        var spool = PostingsSpool(spillingInto: store, parts: parts, recordSize: recordSize)
         for (at, words) in photos.enumerated() {
-            let numbers = words.map { postings.number(of: $0) }
-            postings.add(photo: at, words: numbers, title: Array(numbers.prefix(1)))
+            spool.add(photo: at, words: words, title: Array(words.prefix(title(at))))
         }
-        return postings
+        return spool
     }
 
-    /// Photos put in order a few words at a time as they come, or waiting in a file until all
-    /// have come (a large library's are, so they are never all held as pairs), make the postings
-    /// of photos put in order all at once.
-    func testPostingsPutInOrderAsTheyComeAreThoseMadeAtOnce() throws {
+    /// The postings of photos' words, each photo's first word in its title.
+    static func postings(of photos: [[String]], spillingInto store: PackedStore? = nil, recordSize: Int = 1 << 16) -> SearchPostings {
+        var spool = spool(of: photos, spillingInto: store, recordSize: recordSize)
+        return spool.take(part: 0)
+    }
+
+    /// Photos' words spooled in records of a few pairs, in a file or in memory, and taken in parts
+    /// or whole, make the postings of photos put in order all at once: the same word files.
+    func testPostingsSpooledAreThoseMadeAtOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-postings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SplitMix64(0x51A)
-        let vocabulary = (0..<200).map { "w\($0)" }
-        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 200)] } }
+        let vocabulary = (0..<200).map { "w\($0)" } + ["été", "e\u{301}te\u{301}", "北京"]
+        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 203)] } }
         var atOnce = Self.postings(of: photos)
-        for limit in [1, 3, 64] {
-            var asTheyCome = Self.postings(of: photos, pendingLimit: limit)
-            XCTAssertEqual(asTheyCome.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "every \(limit)")
-            XCTAssertEqual(asTheyCome.wordCount, atOnce.wordCount)
-            // To a file, a few pairs at a time (and kept in memory, as where no file can be made).
+        // Each word's photos as the postings hold them (`SearchPostings.values`), worked out here.
+        var photosOf: [[UInt8]: [UInt32]] = [:]
+        for (at, words) in photos.enumerated() {
+            for word in Set(words.map { Array($0.utf8) }) {
+                photosOf[word, default: []].append(UInt32(at * 2 + (Array(words[0].utf8) == word ? 1 : 0)))
+            }
+        }
+        XCTAssertEqual(atOnce.wordCount, photosOf.count, "each word once, by its bytes")
+        for number in atOnce.words.indices {
+            let word = atOnce.words.withBytes(of: number) { Array($0) }
+            XCTAssertEqual(Array(atOnce.values[atOnce.spans[number].range]), photosOf[word], atOnce.words[number])
+        }
+        let expected = atOnce.wordFiles().map(\.value)
+        for size in [1, 3, 64] {
+            // To a file, a few pairs a record (and kept in memory, as where no file can be made).
             let stores = [PackedStore(spillingInto: folder.path, at: 100), PackedStore(spillingInto: nil)]
             for store in stores {
-                var spilled = Self.postings(of: photos, spillingInto: store, pendingLimit: limit)
-                XCTAssertEqual(spilled.wordFiles().map(\.value), atOnce.wordFiles().map(\.value), "spilled every \(limit)")
+                var spilled = Self.postings(of: photos, spillingInto: store, recordSize: size)
+                XCTAssertEqual(spilled.wordFiles().map(\.value), expected, "spilled, records of \(size) bytes")
                 XCTAssertEqual(spilled.wordCount, atOnce.wordCount)
-                XCTAssertEqual(store.spills, store === stores.first, "every \(limit)")
+                XCTAssertEqual(store.spills, store === stores.first, "records of \(size) bytes")
             }
-            // Taken a part at a time, from pairs spilled or put in order: together, the same files.
+            // Taken a part at a time: together, the same files.
             for spill in [PackedStore(spillingInto: folder.path, at: 100), nil] {
-                var whole = Self.postings(of: photos, spillingInto: spill, pendingLimit: limit, parts: 4)
+                var spool = Self.spool(of: photos, spillingInto: spill, recordSize: size, parts: 4)
                 var files: [(key: String, value: [UInt8])] = []
                 var count = 0
                 for part in 0..<4 {
-                    var taken = whole.take(part: part)
+                    var taken = spool.take(part: part)
                     files += taken.wordFiles()
                     count += taken.wordCount
                 }
-                XCTAssertEqual(files.sorted { $0.key < $1.key }.map(\.value), atOnce.wordFiles().map(\.value), "in parts, every \(limit)")
+                XCTAssertEqual(files.sorted { $0.key < $1.key }.map(\.value), expected, "in parts, records of \(size) bytes")
                 XCTAssertEqual(count, atOnce.wordCount)
-                XCTAssertEqual(whole.wordCount, 0, "nothing left once the last part is taken")
             }
         }
-        XCTAssertEqual(atOnce.wordCount, Set(photos.joined()).count)
     }
 
     /// Photos taken out of the postings and put back in place, round after round, leave the
@@ -468,11 +480,8 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"]), ["ansel", "dorothea"], "another person")
         XCTAssertEqual(put(42, ["sunset-42", "harbour", "dorothea"], title: 2), ["harbour"], "a word into its title")
         XCTAssertEqual(put(42, ["sunset-42", "dorothea"], title: 2), ["harbour", "dorothea"], "a word gone, another into its title")
-        var fresh = SearchPostings()
-        for (at, words) in photos.enumerated() {
-            let numbers = words.map { fresh.number(of: $0) }
-            fresh.add(photo: at, words: numbers, title: Array(numbers.prefix(at == 42 ? 2 : 1)))
-        }
+        var spool = Self.spool(of: photos, title: { $0 == 42 ? 2 : 1 })
+        var fresh = spool.take(part: 0)
         XCTAssertEqual(postings.wordFiles().map(\.value), fresh.wordFiles().map(\.value))
     }
 
