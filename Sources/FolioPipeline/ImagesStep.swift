@@ -95,7 +95,9 @@ struct ImagesStep: BuildStep {
             guard let reason = failed[number] else { continue }
             // Every photo with these bytes stays out, each reported: a twin left on the
             // pages would point at media that were never made.
-            let photos = jobs[number].photos.map { (id: plan.snapshot.photos[$0].id, source: plan.snapshot.photos[$0].photo.source) }
+            let photos = plan.photos(of: jobs[number]).map { at in
+                (id: plan.snapshot.photos[at].id, source: plan.snapshot.photos[at].photo.source)
+            }
             let first = photos[0].source
             for (id, source) in photos {
                 let said = source == first ? reason : "has the same bytes as \(first), which failed: \(reason)"

@@ -55,18 +55,14 @@ struct ImageJob: Sendable {
 /// its turn comes (`BuildPlan.job(_:)`): a cold build plans one for every photo, held from the
 /// plan to the end of the images step, so what is kept of each is small.
 struct PlannedJob: Sendable {
-    /// The first photo with these bytes, then any others.
+    /// The first photo with these bytes; any others are the plan's (`BuildPlan.sharing`).
     var first: Int32
-    var others: [Int32] = []
     /// The pixel count of the size it is made from.
     var pixels: Int
     var isDownload: Bool
     var hasTiles: Bool
     /// The seconds of web video it makes (`ImagesStep.VideoProgress.seconds`), 0 for none.
     var videoSeconds: Int32
-
-    /// Its photos, by their place in the snapshot.
-    var photos: [Int] { [Int(first)] + others.map(Int.init) }
 }
 
 /// A thumbnail the model holds whose file is missing from `public/media/` (someone deleted
@@ -105,6 +101,9 @@ struct BuildPlan: StepOutput {
     var snapshot: GallerySnapshot
     var names: MediaNames
     var jobs: [PlannedJob]
+    /// The photos with a job's bytes besides its first, by the first: few photos share their
+    /// bytes, and a list in every job would cost every job its room.
+    var sharing: [Int32: [Int32]] = [:]
     /// What a planned job's photos' needs are asked of again when it is made.
     var making: PlanStep.Making?
     var restores: [ThumbnailRestore]
@@ -133,7 +132,7 @@ struct BuildPlan: StepOutput {
     func job(_ planned: PlannedJob) -> ImageJob? {
         guard let making else { return nil }
         var job: ImageJob?
-        for index in planned.photos {
+        for index in photos(of: planned) {
             let photo = snapshot.photos[index].photo
             guard let need = making.needs(of: photo), need.needsJob else { continue }
             if job == nil {
@@ -151,7 +150,12 @@ struct BuildPlan: StepOutput {
 
     /// The ids of the job's photos.
     func ids(_ planned: PlannedJob) -> [Int64] {
-        planned.photos.map { snapshot.photos[$0].id }
+        photos(of: planned).map { snapshot.photos[$0].id }
+    }
+
+    /// The job's photos, by their place in the snapshot.
+    func photos(of planned: PlannedJob) -> [Int] {
+        [Int(planned.first)] + (sharing[planned.first] ?? []).map(Int.init)
     }
 }
 
@@ -192,24 +196,34 @@ struct PlanStep: BuildStep {
         var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], making: nil, restores: [], reused: 0,
                              ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
         // The photos whose media are not the last build's: all of them on a cold build or
-        // after a setting changed, else those added or whose file changed.
-        var looked = Array(snapshot.photos.indices)
-        if let known {
-            let standing = known.standing(of: snapshot.photos)
-            looked = standing.changed
-            plan.ledger.entries = standing.kept
-            plan.reused = standing.kept.items.reduce(0) { $0 + $1.entry.renditions }
-            plan.moved = standing.moved
+        // after a setting changed (their positions a range, not a list of every one), else
+        // those added or whose file changed.
+        guard let known else {
+            try Self.plan(&plan, looking: snapshot.photos.indices, site: site)
+            return plan
         }
+        let standing = known.standing(of: snapshot.photos)
+        plan.ledger.entries = standing.kept
+        plan.reused = standing.kept.items.reduce(0) { $0 + $1.entry.renditions }
+        plan.moved = standing.moved
+        try Self.plan(&plan, looking: standing.changed, site: site)
+        return plan
+    }
+
+    /// Plans the media of the photos at `looked` (positions in the plan's snapshot, in
+    /// increasing order): their ledger entries, their jobs, the thumbnails restored.
+    private static func plan<Looked: RandomAccessCollection<Int>>(_ plan: inout BuildPlan, looking looked: Looked,
+                                                                 site: ConfiguredSite) throws where Looked.Index == Int {
+        let (snapshot, names) = (plan.snapshot, plan.names)
         plan.lookedAt = looked.count
-        guard !looked.isEmpty else { return plan }
+        guard !looked.isEmpty else { return }
         // Photos with the same bytes share their media: one job, by checksum, makes it for
         // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
         // begin alike each get a job, the second not indexed. Only photos that share those bits
         // with another are indexed: a table of every photo's would be held to the plan's peak.
         // Found before the room for the entries and jobs is made, so the keys sorted are not
         // held beside it.
-        let sharing = Self.sharingKeys(looked, of: snapshot.photos)
+        let firstSharing = sharingKeys(looked, of: snapshot.photos)
         // An entry for each photo looked at, and at most a job: the room for them made once, not
         // doubled as they come (at the plan's peak, the old room beside the new).
         plan.ledger.entries.reserveCapacity(plan.ledger.entries.count + looked.count)
@@ -220,7 +234,7 @@ struct PlanStep: BuildStep {
         folio_return_freed_memory()
         // The thumbnails the model keeps, of the photos looked at when they are a few.
         let few = looked.count * 10 < snapshot.photos.count ? looked.map { snapshot.photos[$0].id } : nil
-        let stored = try database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
+        let stored = try site.database.thumbnailKeys(specs: names.opaque.thumbnailSpecs, of: few)
         let making = Making(settings: site.settings, paths: site.paths, names: names, stored: stored, output: site.output,
                             contentRoot: site.paths.content.path + "/")
         plan.making = making
@@ -242,10 +256,10 @@ struct PlanStep: BuildStep {
                 plan.reused += need.reused
                 // A photo that misses nothing needs no job.
                 guard need.needsJob else { continue }
-                let first = sharing[Int32(index)]
+                let first = firstSharing[Int32(index)]
                 if let first, let number = jobOfFirst[first].map(Int.init),
                    snapshot.photos[Int(plan.jobs[number].first)].photo.checksum == photo.checksum {
-                    plan.jobs[number].others.append(Int32(index))
+                    plan.sharing[plan.jobs[number].first, default: []].append(Int32(index))
                     plan.jobs[number].hasTiles = plan.jobs[number].hasTiles || need.tiles != nil
                     if plan.jobs[number].videoSeconds == 0, let video = need.video {
                         plan.jobs[number].videoSeconds = Int32(ImagesStep.VideoProgress.seconds(video.duration))
@@ -259,7 +273,6 @@ struct PlanStep: BuildStep {
             }
         }
         plan.ledger.entries.putInOrder()
-        return plan
     }
 
     /// A checksum's first 64 bits (its first sixteen hex digits), or its hash when it is not hex.
@@ -270,7 +283,7 @@ struct PlanStep: BuildStep {
     /// The photos at `positions` (in increasing order) whose checksum's key (`key(_:)`) another
     /// of them has too, each with the first of them that has it; the rest not at all. Found by
     /// sorting the keys, which are let go as it returns.
-    static func sharingKeys(_ positions: [Int], of photos: PhotoRows) -> [Int32: Int32] {
+    static func sharingKeys(_ positions: some Collection<Int>, of photos: PhotoRows) -> [Int32: Int32] {
         // A checksum held as a number is its own key: only the others' photos are unpacked.
         var keyed = positions.map { (key: photos[$0].checksumAsNumber ?? key(photos[$0].photo.checksum), position: Int32($0)) }
         keyed.sortWithoutScratch { ($0.key, $0.position) < ($1.key, $1.position) }
