@@ -7,7 +7,7 @@ import Foundation
 /// is numbered while photos come; a part's words are numbered when the part is taken
 /// (`take(part:)`), and only that part's are held then. Most of a library's words are one
 /// photo's (a file's name, a number in a title): held all at once, with the table that finds
-/// them, they were the most a large build's pages step held.
+/// them, they would be the most a large build's pages step holds.
 struct PostingsSpool {
     private let store: PackedStore
     private let parts: Int

@@ -51,8 +51,8 @@ package struct SearchPostings: Sendable {
         return number
     }
 
-    /// Lets go of the table that finds a word's number, where no word will be asked for for a
-    /// while: made again should one be (`number(of:)`).
+    /// Lets go of the table that finds a word's number while no word is asked for: made again
+    /// should one be (`number(of:)`).
     mutating func letGoOfWordTable() {
         words.letGoOfTable()
     }
