@@ -152,7 +152,8 @@ extension SiteBuilder {
     /// pages' own digest.
     package func changes(since last: SiteDigest?, to current: SiteDigest) -> PageChanges {
         guard unlisted == nil, let last, last.structure == current.structure else { return .everything }
-        let (identities, cardDigests) = (current.identities, current.cardDigests)
+        // Each photo's identity and card digest, by position, as this build's digest lists them.
+        let (identities, cards) = (current.identities, current.cardDigests)
         var changes = PageChanges(photos: [])
         for (path, hash) in current.listings where last.listings[path] != hash {
             changes.touch(path)
@@ -177,7 +178,7 @@ extension SiteBuilder {
                 changed.insert(position)
                 continue
             }
-            if cardDigests[position] != last.cardDigests[old] || Self.when(item) >= recent {
+            if cards[position] != last.cardDigests[old] || Self.when(item) >= recent {
                 changed.insert(position)
             }
             // A photo whose neighbours in the site's order are others (photos added, taken away or

@@ -93,8 +93,6 @@ extension SiteBuilder {
         private var places: [Int64: UInt64] = [:]
         private var regions: [Int64: UInt64] = [:]
 
-        init() {}
-
         init(of photos: some OrderedPhotos) {
             // By their ids: each person, place and region is copied once, to be digested.
             for item in photos {
