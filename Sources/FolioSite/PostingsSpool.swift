@@ -29,14 +29,17 @@ struct PostingsSpool {
     }
 
     /// The next photo, by its number: its words, in any order, any number of times; `title` those
-    /// of them its title holds. Photos come in the order of their numbers.
+    /// of them its title holds. Photos come in the order of their numbers. Words are told apart
+    /// by their bytes, as the postings number them (`StringTable`), not as `String` compares them.
     mutating func add(photo: Int, words: some Sequence<String>, title: some Collection<String>) {
         var last: String?
-        for word in words.sorted() where word != last {
+        for word in words.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        where !(last?.utf8.elementsEqual(word.utf8) ?? false) {
             last = word
             let part = parts == 1 ? 0 : SearchPostings.part(of: word, parts: parts)
+            let inTitle = title.contains { $0.utf8.elementsEqual(word.utf8) }
             pending[part].text(word)
-            pending[part].number(Int64(photo * 2 + (title.contains(word) ? 1 : 0)))
+            pending[part].number(Int64(photo * 2 + (inTitle ? 1 : 0)))
             if pending[part].bytes.count >= recordSize { write(part) }
         }
     }

@@ -398,8 +398,10 @@ final class SearchIndexTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SplitMix64(0x51A)
-        let vocabulary = (0..<200).map { "w\($0)" } + ["été", "e\u{301}te\u{301}", "北京"]
-        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 203)] } }
+        // Words as the index has them, folded into one normal form (`SearchText.words`): the keys
+        // of two files of one word in two forms would be equal to `String`'s order.
+        let vocabulary = (0..<200).map { "w\($0)" } + ["été", "北京"]
+        let photos = (0..<500).map { _ in (0..<Int(random.next() % 7)).map { _ in vocabulary[Int(random.next() % 202)] } }
         var atOnce = Self.postings(of: photos)
         // Each word's photos as the postings hold them (`SearchPostings.values`), worked out here.
         var photosOf: [[UInt8]: [UInt32]] = [:]
