@@ -76,6 +76,23 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
     var endIndex: Int { starts.last! }
 
     subscript(position: Int) -> (route: Route, builder: Int) {
+        let (builder, offset) = place(of: position)
+        let listings = self.listings[builder]
+        if offset < listings.count { return (listings[offset], builder) }
+        let photos = photoRoutes[builder]
+        return (photos.route(of: photos.ordered[Int(self.photos[builder][offset - listings.count])]), builder)
+    }
+
+    /// For a photo's page, the photo's position in its builder's `ordered`, which the builder
+    /// draws it from (`SiteBuilder.photoPosition`); nil for a listing.
+    func photo(at position: Int) -> Int? {
+        let (builder, offset) = place(of: position)
+        let listings = self.listings[builder].count
+        return offset < listings ? nil : Int(photos[builder][offset - listings])
+    }
+
+    /// The builder of the page at `position`, and where among that builder's pages it is.
+    private func place(of position: Int) -> (builder: Int, offset: Int) {
         precondition(position >= 0 && position < endIndex, "no page at \(position)")
         // The last builder whose pages start at or before `position` (those with none start where the next does).
         var (low, high) = (0, photoRoutes.count - 1)
@@ -83,11 +100,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
             let middle = (low + high + 1) / 2
             if starts[middle] <= position { low = middle } else { high = middle - 1 }
         }
-        let offset = position - starts[low]
-        let listings = self.listings[low]
-        if offset < listings.count { return (listings[offset], low) }
-        let builder = photoRoutes[low]
-        return (builder.route(of: builder.ordered[Int(photos[low][offset - listings.count])]), low)
+        return (low, position - starts[low])
     }
 }
 

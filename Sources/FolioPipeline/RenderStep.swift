@@ -95,14 +95,15 @@ struct RenderStep: BuildStep {
                 let lasts = drawn.manifest.last(paths)
                 for (index, (route, number)) in chunkRoutes.enumerated() {
                     let (path, (position, last)) = (paths[index], lasts[index])
+                    let photo = routes.photo(at: chunk.lowerBound + index)
                     // No change since the last build can touch it: its key is not even made.
-                    if number == 0, !listedSite.mayDiffer(route, changes), var last, last.isPage, output.reuse(path, noting: false) {
+                    if number == 0, !listedSite.mayDiffer(route, photo: photo, changes), var last, last.isPage, output.reuse(path, noting: false) {
                         last.changed = last.changed ?? now
                         pages.append(Drawn(path: path, position: position, entry: last, lookedAt: false, rendered: false, written: false))
                         continue
                     }
                     let builder = builders[number]
-                    guard let key = builder.key(route) else {
+                    guard let key = builder.key(route, photo: photo) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     let input = PageManifest.input(key: key, drawing: drawing)
@@ -111,7 +112,7 @@ struct RenderStep: BuildStep {
                         pages.append(Drawn(path: path, position: position, entry: last, lookedAt: true, rendered: false, written: false))
                         continue
                     }
-                    guard let page = builder.page(route) else {
+                    guard let page = builder.page(route, photo: photo) else {
                         throw FolioError(path: route.path, reason: "the site lists this page, but nothing draws it")
                     }
                     var html = Data(try renderer.render(page).utf8)

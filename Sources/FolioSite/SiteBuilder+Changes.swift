@@ -241,12 +241,14 @@ extension SiteBuilder {
         return .numbered(at == pages.range(page).upperBound - 1 ? [0, page, page + 1] : [0, page])
     }
 
-    /// Whether the page at `route` may differ from the last build's, as `changes` says.
-    package func mayDiffer(_ route: Route, _ changes: PageChanges) -> Bool {
+    /// Whether the page at `route` may differ from the last build's, as `changes` says. `photo`
+    /// is for a photo's route: the photo's position in `ordered`, when the caller has it
+    /// (`photoPosition`).
+    package func mayDiffer(_ route: Route, photo: Int? = nil, _ changes: PageChanges) -> Bool {
         guard let photos = changes.photos else { return true }
         switch route {
-        case .photo(let identifier), .unlistedPhoto(_, let identifier):
-            return index.position[identifier].map { photos.contains($0) } ?? true
+        case .photo, .unlistedPhoto:
+            return photoPosition(route, known: photo).map { photos.contains($0) } ?? true
         case .album(_, let name), .place(_, let name), .region(_, let name), .person(_, let name), .favoritePlace(_, let name):
             guard let touched = changes.listings[route.firstPage.path] else { return false }
             return listingPages(route).page(named: name).map(touched.contains) ?? true

@@ -2,11 +2,10 @@ import FolioCore
 import FolioModel
 import Foundation
 
-/// How a builder finds its photos: by position, identifier, place, region, person and album,
-/// and each photo's card digest.
+/// How a builder finds its photos: by position, place, region, person and album, and each
+/// photo's card digest.
 extension SiteBuilder {
     struct Index: Sendable {
-        var position = PhotoPositions()
         var byPlace: [Int64: PositionList] = [:]
         var byRegion: [Int64: PositionList] = [:]
         var byPerson: [Int64: PositionList] = [:]
@@ -56,31 +55,6 @@ extension SiteBuilder {
         }
     }
 
-    /// Where each photo is in `ordered`, by its identifier (`NumberTable`, over the photos' own
-    /// identifiers). A photo listed twice is found where it was listed last.
-    struct PhotoPositions: Sendable {
-        private var ordered = PhotoRows()
-        private var table = NumberTable()
-
-        init() {}
-
-        /// `photos` are `ordered`'s, as the layout reads them (`SiteBuilder.Layout`).
-        init(_ ordered: PhotoRows, reading photos: some OrderedPhotos) {
-            self.ordered = ordered
-            table = NumberTable(count: photos.count) { photos[$0].identifier }
-        }
-
-        subscript(identifier: String) -> Int? {
-            table.number(of: identifier) { ordered.identifier(at: $0) }
-        }
-
-        /// The same photos, read where they lie (`SiteBuilder.spillPhotos`).
-        mutating func read(from rows: PhotoRows) {
-            precondition(rows.count == ordered.count, "the photos are others")
-            ordered = rows
-        }
-    }
-
     /// Each photo's card digest: what its cards and page show of it, the photo
     /// (`GalleryPhoto.digest(of:)`) and whom and where it names; not what the model keeps of its
     /// place and region for other pages (whether the place holds favorites, how many
@@ -115,8 +89,7 @@ extension SiteBuilder {
         }
     }
 
-    /// The photos' positions by place, region and person (by identifier, `PhotoPositions`, is
-    /// made beside); the places and the people named, and the centre of each place's photos
+    /// The photos' positions by place, region and person; the places and the people named, and the centre of each place's photos
     /// with GPS (`MapCoordinate.Centre`).
     static func filed(_ ordered: some OrderedPhotos)
         -> (Index, places: [Int64: Place], people: [Int64: Person], centres: [Int64: (latitude: Double, longitude: Double)]) {

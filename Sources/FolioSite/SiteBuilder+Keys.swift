@@ -4,11 +4,12 @@ extension SiteBuilder {
     /// page whose key is as it was is neither made nor drawn. A listing's key is its page made with
     /// every card standing as its photo's card digest (`SiteBuilder.CardDigests`) and all else as it is;
     /// a photo page's, the card digests of the photo and its neighbours, its album's lineage and its
-    /// number of the album's count. Nil for a route this site has no page at.
-    package func key(_ route: Route) -> UInt64? {
+    /// number of the album's count. Nil for a route this site has no page at. `photo` is for a
+    /// photo's route: the photo's position in `ordered`, when the caller has it (`photoPosition`).
+    package func key(_ route: Route, photo: Int? = nil) -> UInt64? {
         switch route {
-        case .photo(let identifier), .unlistedPhoto(_, let identifier):
-            guard let position = index.position[identifier] else { return nil }
+        case .photo, .unlistedPhoto:
+            guard let position = photoPosition(route, known: photo) else { return nil }
             let item = ordered[position]
             var key = PhotoPageKey(path: route.path, cardDigests: [cardDigests[item]], lock: unlisted?.lock, hasMap: mapInNavigation ?? hasMap,
                                    coordinate: locatorCoordinate(item))

@@ -67,14 +67,32 @@ extension SiteBuilder {
         return routes
     }
 
-    /// The page at `route`; nil for a route this site has no page at.
-    public func page(_ route: Route) -> (any SitePage)? {
-        guard var page = made(route) else { return nil }
+    /// The page at `route`; nil for a route this site has no page at. `photo` is for a photo's
+    /// route: the photo's position in `ordered`, when the caller has it (`photoPosition`).
+    public func page(_ route: Route, photo: Int? = nil) -> (any SitePage)? {
+        guard var page = made(route, photo: photo) else { return nil }
         page.frame.hasMap = mapInNavigation ?? hasMap
         return page
     }
 
-    private func made(_ route: Route) -> (any SitePage)? {
+    /// The position in `ordered` of the photo whose page `route` is: `known`, when whoever asks
+    /// has it (the render lists photo pages by their positions: `photoPageOrder`), else looked
+    /// for through every photo by its identifier, from the last. Nil for a route not a photo's,
+    /// or a photo this site does not show.
+    func photoPosition(_ route: Route, known: Int? = nil) -> Int? {
+        switch route {
+        case .photo(let identifier), .unlistedPhoto(_, let identifier):
+            if let known {
+                assert(ordered.identifier(at: known) == identifier, "\(route.path) is not the page of the photo at \(known)")
+                return known
+            }
+            return ordered.indices.reversed().first { ordered.identifier(at: $0) == identifier }
+        default:
+            return nil
+        }
+    }
+
+    private func made(_ route: Route, photo: Int?) -> (any SitePage)? {
         switch route {
         case .home: return unlisted == nil ? home() : nil
         case .recents: return unlisted == nil ? recents() : nil
@@ -94,8 +112,8 @@ extension SiteBuilder {
         case .favorites(let number): return favoritesIndex(onlyFavorites: true, number: number)
         case .allFavorites(let number): return favoritesIndex(onlyFavorites: false, number: number)
         case .favoritePlace(let slug, let name): return index.place[slug].flatMap { favoritesPage($0, name: name) }
-        case .photo(let identifier), .unlistedPhoto(_, let identifier):
-            return index.position[identifier].map { photoPage(at: $0) }
+        case .photo, .unlistedPhoto:
+            return photoPosition(route, known: photo).map { photoPage(at: $0) }
         }
     }
 

@@ -113,9 +113,9 @@ public struct SiteBuilder: Sendable {
         self.mapInNavigation = mapInNavigation
         // Held photos are laid out from their array (`OrderedPhotos`).
         let layout = if let held = ordered.held {
-            Layout(held, rows: ordered, snapshot: snapshot, settings: settings, language: language, unlisted: unlisted)
+            Layout(held, snapshot: snapshot, settings: settings, language: language, unlisted: unlisted)
         } else {
-            Layout(ordered, rows: ordered, snapshot: snapshot, settings: settings, language: language, unlisted: unlisted)
+            Layout(ordered, snapshot: snapshot, settings: settings, language: language, unlisted: unlisted)
         }
         albumTree = layout.albumTree
         index = layout.index
@@ -123,32 +123,31 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Where everything is, as the builder keeps it: made by passes over `ordered`, the photos
-    /// newest first (`rows`' own: their array while they are held).
+    /// newest first (the rows' own array while they are held).
     private struct Layout {
         var albumTree: AlbumTree
         var index: Index
         var cardDigests: CardDigests
 
-        init(_ ordered: some OrderedPhotos, rows: PhotoRows, snapshot: GallerySnapshot, settings: SiteSettings,
+        init(_ ordered: some OrderedPhotos, snapshot: GallerySnapshot, settings: SiteSettings,
              language: SiteLanguage, unlisted: UnlistedAlbum?) {
-            // The album tree, the recents' order and the photos by identifier are made on another
-            // core while this one files the photos by place, region and person.
+            // The album tree and the recents' order are made on another core while this one files
+            // the photos by place, region and person.
             let albums = snapshot.albums
             // Names in the order the site's language lists them.
             let collation = Collation(language.locale)
-            let ((albumTree, latestAdded, positions), (filed, places, people, centres)) = inParallel({
+            let ((albumTree, latestAdded), (filed, places, people, centres)) = inParallel({
                 var albumTree = AlbumTree(photos: ordered, settings: albums, collation: collation)
                 if let unlisted {
                     albumTree.relocate { unlisted.contains($0.path) ? unlisted.route(of: $0) : $0.route }
                 }
                 let latest = SiteBuilder.latestAdded(ordered, count: SiteBuilder.latestKept(settings))
-                return (albumTree, latest, PhotoPositions(rows, reading: ordered))
+                return (albumTree, latest)
             }, {
                 SiteBuilder.filed(ordered)
             })
             self.albumTree = albumTree
             var index = filed
-            index.position = positions
             index.favoriteCount = ordered.count(where: \.favorite)
             let placesIndex = PlacesIndex(language)
             let letters = places.mapValues { placesIndex.letter($0.title) }
@@ -209,7 +208,6 @@ public struct SiteBuilder: Sendable {
     /// photos at a time.
     package mutating func spillPhotos(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
         ordered = ordered.spilled(into: folder, at: spillAt)
-        index.position.read(from: ordered)
         snapshot.photos = PhotoRows()
     }
 

@@ -212,7 +212,7 @@ final class PageChangesTests: XCTestCase {
         let more = try builder(database, now: start)
         let added = more.changes(since: digest, to: more.digest(drawing: "one"))
         XCTAssertFalse(added.isEverything, "a photo added")
-        XCTAssertTrue(try XCTUnwrap(added.photoPositions).contains(try XCTUnwrap(more.index.position["p9"])))
+        XCTAssertTrue(try XCTUnwrap(added.photoPositions).contains(try XCTUnwrap(more.photoPosition(.photo(identifier: "p9")))))
         XCTAssertTrue(more.mayDiffer(.photo(identifier: "p9"), added))
         XCTAssertTrue(more.mayDiffer(.person(slug: "josh"), added))
 

@@ -302,7 +302,7 @@ final class SearchIndexTests: XCTestCase {
                 // A photo that changed nothing is taken out and put back the same.
                 retitled.insert(photos[7].photo.identifier)
                 let site = try builder(photos)
-                let positions = Set(retitled.compactMap { site.index.position[$0] })
+                let positions = Set(retitled.compactMap { site.photoPosition(.photo(identifier: $0)) })
                 let whole = site.searchIndex()
                 let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
                 let part = try XCTUnwrap(site.searchIndex(changing: positions, last: last))
@@ -357,7 +357,7 @@ final class SearchIndexTests: XCTestCase {
             let lastIdentities = site.identities()
             site = try builder(photos)
             let numbering = site.searchNumbering()
-            let changed = Set(retitled.compactMap { site.index.position[$0] })
+            let changed = Set(retitled.compactMap { site.photoPosition(.photo(identifier: $0)) })
             let whole = site.searchIndex()
             let wholeFiles = Dictionary(uniqueKeysWithValues: whole.files.map { ($0.path, $0.data) })
             let last = try XCTUnwrap(KeptPostings(encoded))

@@ -34,8 +34,9 @@ final class SiteBuilderTests: XCTestCase {
 
     /// A build's pages, photo routes made as they are asked for (`SiteRoutes`), are each
     /// builder's routes in turn, each with its builder's number, its photos' pages in the order
-    /// of their paths (as the manifest is: `PageManifest.position(of:after:)`); and a photo is
-    /// found by its identifier (`PhotoPositions`), not another of the same start.
+    /// of their paths (as the manifest is: `PageManifest.position(of:after:)`), each with its
+    /// photo's position, whose page is the route's; and a photo is found by its identifier
+    /// (`SiteBuilder.photoPosition`), not another of the same start.
     func testSiteRoutesAreEachBuildersRoutesInTurnAndPhotosAreFoundByIdentifier() throws {
         let database = try GalleryDatabase.inMemory()
         try database.apply(ImportBatch(upserts: (1...40).map {
@@ -57,11 +58,24 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertEqual(photoPaths, photoPaths.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         XCTAssertEqual(photoPaths.prefix(3), ["photos/p1.html", "photos/p10.html", "photos/p11.html"])
         for (position, item) in builder.ordered.enumerated() {
-            XCTAssertEqual(builder.index.position[item.photo.identifier], position)
+            XCTAssertEqual(builder.photoPosition(.photo(identifier: item.photo.identifier)), position)
         }
-        XCTAssertNil(builder.index.position["p41"])
-        XCTAssertNil(builder.index.position["p"])
-        XCTAssertNil(SiteBuilder.PhotoPositions()["p1"])
+        XCTAssertNil(builder.photoPosition(.photo(identifier: "p41")))
+        XCTAssertNil(builder.photoPosition(.photo(identifier: "p")))
+        XCTAssertNil(builder.photoPosition(.home))
+        var photoPages = 0
+        for (at, (route, number)) in routes.enumerated() {
+            guard let photo = routes.photo(at: at) else {
+                XCTAssertNil(builders[number].photoPosition(route), route.path)
+                continue
+            }
+            photoPages += 1
+            XCTAssertEqual(builders[number].photoPosition(route), photo, route.path)
+            let page = try XCTUnwrap(builders[number].page(route, photo: photo))
+            XCTAssertEqual(page.path, route.path)
+            XCTAssertEqual(builders[number].key(route, photo: photo), builders[number].key(route))
+        }
+        XCTAssertEqual(photoPages, 40 + 3 + 40)
     }
 
     /// Photos' pages come in the order of their identifiers' bytes where the first eight bytes
@@ -359,7 +373,7 @@ final class SiteBuilderTests: XCTestCase {
         let files = Dictionary(uniqueKeysWithValues: builder.searchIndex().files.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
         // Each list newest first (by upload here), its photos as their numbers in the search index.
         let numbering = builder.searchNumbering()
-        let number = { (identifier: String) in numbering[builder.index.position[identifier]!] }
+        let number = { (identifier: String) in numbering[builder.photoPosition(.photo(identifier: identifier))!] }
         let (p1, p2, p3) = (number("p1"), number("p2"), number("p3"))
         XCTAssertTrue(p1 < p2 && p2 < p3, "the newest the highest")
         XCTAssertEqual(files["search/data/s-place-nairobi-kenya.js"], "folioData(\"s\",\"place/nairobi-kenya\",[\(p3),\(p1)]);\n")
@@ -596,5 +610,7 @@ final class SiteBuilderTests: XCTestCase {
 
 extension SiteBuilder {
     /// Every page of the site, made at once: small test sites only (a build makes them a chunk at a time).
-    func pages() -> [any SitePage] { routes().compactMap(page) }
+    func pages() -> [any SitePage] {
+        listingRoutes().compactMap { page($0) } + photoPageOrder().compactMap { page(route(of: ordered[Int($0)]), photo: Int($0)) }
+    }
 }
