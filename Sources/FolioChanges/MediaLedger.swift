@@ -85,30 +85,46 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
             inOrder = true
         }
 
-        /// The entries put aside in `store` (which spills to its file past its size), in order,
-        /// a record for each run of them; these are left empty. What the images step, which
-        /// never reads them, would otherwise hold beside its jobs.
-        package mutating func park(in store: PackedStore) -> Parked {
-            putInOrder()
-            var parked = Parked(store: store, count: items.count)
-            for run in items.chunked(Parked.itemsPerRecord) {
-                parked.records.append(store.append { record in
-                    run.withUnsafeBytes { record.bytes.append(contentsOf: $0) }
-                })
-            }
-            self = Entries()
-            store.seal()
-            return parked
-        }
-
-        /// Entries put aside (`park(in:)`), to be taken back whole.
+        /// Entries put aside in a store that spills to its file past its size, as they are made
+        /// (`PlanStep`): the plan and the images step, which never read them, would otherwise
+        /// hold every photo's beside the jobs. Parked a share at a time, each share in the order of
+        /// its ids; taken back whole, in order.
         package struct Parked: Sendable {
             static let itemsPerRecord = 4_096
-            let store: PackedStore
-            let count: Int
-            var records: [Int] = []
+            private let store: PackedStore
+            /// Where each record starts, in the order they were parked.
+            private var records: [Int] = []
+            package private(set) var count = 0
+            /// The highest id parked, and whether every share came after the one before.
+            private var last: Int64?
+            private var inOrder = true
 
-            /// The entries as they were parked, but those of `ids`.
+            package init(in store: PackedStore) {
+                self.store = store
+            }
+
+            /// Puts `entries` aside. An id is parked once.
+            package mutating func park(_ entries: consuming Entries) {
+                var entries = entries
+                entries.putInOrder()
+                let items = entries.items
+                guard let first = items.first, let highest = items.last else { return }
+                if let last, first.id <= last { inOrder = false }
+                last = max(last ?? highest.id, highest.id)
+                for run in items.chunked(Self.itemsPerRecord) {
+                    records.append(store.append { record in
+                        run.withUnsafeBytes { record.bytes.append(contentsOf: $0) }
+                    })
+                }
+                count += items.count
+            }
+
+            /// Ends the parking: the last records go to the store's file, if it has one.
+            package func seal() {
+                store.seal()
+            }
+
+            /// The entries as they were parked, in the order of their ids, but those of `ids`.
             package func take(removing ids: Set<Int64> = []) -> Entries {
                 var items: [Item] = []
                 items.reserveCapacity(count)
@@ -120,6 +136,7 @@ package struct MediaLedger: Sendable, Equatable, LedgerFile {
                         }
                     }
                 }
+                if !inOrder { Entries.sort(&items) }
                 return Entries(ordered: items)
             }
         }

@@ -111,8 +111,11 @@ struct BuildPlan: StepOutput {
     /// Photos whose media were looked for (`BuildReport.photosLookedAt`).
     var lookedAt = 0
     /// Each photo's media as they are once the jobs are done (the thumbnails' tally is taken
-    /// when the build ends): what the next build plans from.
+    /// when the build ends): what the next build plans from. Its entries are in `entries` until
+    /// the images are made.
     var ledger: MediaLedger
+    /// The ledger's entries, put aside as they are planned.
+    var entries: MediaLedger.Entries.Parked
     /// The checksum prefixes the media of the photos looked at were named by, in the last build
     /// and in this one (photos removed since included): only among names with these can media
     /// have fallen out of use (`MediaLedger.standing`). Nil when every name must be looked at

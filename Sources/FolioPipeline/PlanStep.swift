@@ -41,8 +41,10 @@ struct PlanStep: BuildStep {
         let thumbnails = try database.thumbnailTally()
         // A photo removed takes its thumbnails with it: only a change before that is anyone else's.
         let known = last.flatMap { $0.holds(drawing: drawing, thumbnails: imported.thumbnailsBeforeRemovals ?? thumbnails) ? $0 : nil }
+        let aside = PackedStore(spillingInto: site.state.folder.path, at: PackedStore.spoolSpillSize)
         var plan = BuildPlan(snapshot: snapshot, names: names, jobs: [], making: nil, restores: [], reused: 0,
-                             ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), moved: nil)
+                             ledger: MediaLedger(drawing: drawing, thumbnails: thumbnails), entries: .init(in: aside), moved: nil)
+        defer { plan.entries.seal() }
         // The photos whose media are not the last build's: all of them on a cold build or
         // after a setting changed (their positions a range, not a list of every one), else
         // those added or whose file changed.
@@ -51,8 +53,8 @@ struct PlanStep: BuildStep {
             return plan
         }
         let standing = known.standing(of: snapshot.photos)
-        plan.ledger.entries = standing.kept
         plan.reused = standing.kept.items.reduce(0) { $0 + $1.entry.renditions }
+        plan.entries.park(standing.kept)
         plan.moved = standing.moved
         try Self.plan(&plan, looking: standing.changed, site: site)
         return plan
@@ -69,12 +71,10 @@ struct PlanStep: BuildStep {
         // all. Known by the checksum's first 64 bits, not its text. Two checksums that only
         // begin alike each get a job, the second not indexed. Only photos that share those bits
         // with another are indexed: a table of every photo's would be held to the plan's peak.
-        // Found before the room for the entries and jobs is made, so the keys sorted are not
-        // held beside it.
+        // Found before the room for the jobs is made, so the keys sorted are not held beside it.
         let firstSharing = sharingKeys(looked, of: snapshot.photos)
-        // An entry for each photo looked at, and at most a job: the room for them made once, not
-        // doubled as they come (at the plan's peak, the old room beside the new).
-        plan.ledger.entries.reserveCapacity(plan.ledger.entries.count + looked.count)
+        // At most a job for each photo looked at: the room for them made once, not doubled as
+        // they come (at the plan's peak, the old room beside the new).
         plan.jobs.reserveCapacity(looked.count)
         // What reading the rows freed (their values, the statements' buffers) goes back to the
         // system before the jobs are planned: kept by the allocator, it stays under what the
@@ -96,9 +96,12 @@ struct PlanStep: BuildStep {
                 let photo = snapshot.photos[index].photo
                 return (photo, making.needs(of: photo))
             }
+            // Their ledger entries, put aside with each share (`MediaLedger.Entries.Parked`).
+            var entries = MediaLedger.Entries()
+            entries.reserveCapacity(part.count)
             for (index, (photo, need)) in zip(part, needs) {
-                plan.ledger.entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaDigest,
-                                                                  renditions: need.map { $0.reused + $0.missing.count } ?? 0)
+                entries[photo.id] = MediaLedger.entry(of: photo, digest: snapshot.photos[index].mediaDigest,
+                                                      renditions: need.map { $0.reused + $0.missing.count } ?? 0)
                 guard let need else { continue }
                 plan.restores += need.restores
                 plan.reused += need.reused
@@ -119,8 +122,8 @@ struct PlanStep: BuildStep {
                                             hasTiles: need.tiles != nil,
                                             videoSeconds: need.video.map { Int32(ImagesStep.VideoProgress.seconds($0.duration)) } ?? 0))
             }
+            plan.entries.park(entries)
         }
-        plan.ledger.entries.putInOrder()
     }
 
     /// A checksum's first 64 bits (its first sixteen hex digits), or its hash when it is not hex.

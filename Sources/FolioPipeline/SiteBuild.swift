@@ -90,9 +90,6 @@ public struct SiteBuild: Sendable {
         try site.output.prepare(differing: trees?.differing)
         var plan = try await steps.step(PlanStep(), (site, imported, media))
         media = nil
-        // The media ledger being made is put aside while the images are made, which never read
-        // it: held, it would be beside every photo's job at the step's peak.
-        let ledger = plan.ledger.entries.park(in: PackedStore(spillingInto: state.folder.path, at: PackedStore.spoolSpillSize))
         let images = try await steps.step(ImagesStep(), (site, plan))
         // What is done is let go: a cold build of a large library held every photo's image job,
         // then every page's route and the builders' lists, to its end, where its peak is.
@@ -105,7 +102,7 @@ public struct SiteBuild: Sendable {
         // the one in place and let go, not held through the pages, the render and the write (the
         // write step puts it in place with the site). Up to `BuildOptions.photosHeldUpTo` photos
         // it is written on another core beside the pages step; past that, before the pages are laid out.
-        plan.ledger.entries = ledger.take(removing: images.failed)
+        plan.ledger.entries = plan.entries.take(removing: images.failed)
         plan.ledger.thumbnails = try site.database.thumbnailTally()
         let staging = Task { [ledger = plan.ledger] in Result { try state.stage(media: ledger) } }
         plan.ledger.entries = [:]

@@ -187,13 +187,14 @@ final class ManifestAndLedgerTests: XCTestCase {
         XCTAssertNil(read(Data(#"{"pages":"p","next":"n","differing":[]}"#.utf8)))
     }
 
-    /// The ledger's entries put aside while the images are made (`Entries.park(in:)`) come back
-    /// as they went, set in any order, but those of the photos whose images failed: held in
-    /// memory, or spilled to a file in several records.
+    /// The ledger's entries put aside as they are planned (`Entries.Parked`) come back as they
+    /// went, set in any order and parked in shares of any ids, but those of the photos whose
+    /// images failed: held in memory, or spilled to a file in several records.
     func testTheMediaLedgerParkedComesBackAsItWent() throws {
         var random = SplitMix64(0x9A2C_ED00)
         var entries = MediaLedger.Entries()
-        for id in (1...10_000).map({ Int64($0 * 3) }).shuffled(using: &random) {
+        let ids = (1...10_000).map({ Int64($0 * 3) }).shuffled(using: &random)
+        for id in ids {
             entries[id] = MediaLedger.Entry(digest: random.next(), renditions: Int(random.next() % 12),
                                             prefix: id % 5 == 0 ? nil : String(ContentHash.hexText(random.next()).prefix(Int(id % 16) + 1)),
                                             clipPrefix: id % 4 == 0 ? ContentHash.hexText(random.next()) : nil)
@@ -203,17 +204,29 @@ final class ManifestAndLedgerTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-ledger-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        for (store, spills) in [(PackedStore(spillingInto: nil), false), (PackedStore(spillingInto: folder.path, at: 1 << 12), true)] {
-            var parked = entries
-            let aside = parked.park(in: store)
-            XCTAssertEqual(parked.count, 0, "nothing held once parked")
-            XCTAssertEqual(store.spills, spills)
-            XCTAssertEqual(aside.take(), ordered)
-            let failed: Set<Int64> = [3, 3 * 5_000, 3 * 10_000, 4]
-            let less = aside.take(removing: failed)
-            XCTAssertEqual(less, ordered.removing(failed))
-            XCTAssertEqual(less.count, ordered.count - 3)
-            XCTAssertEqual(less[3 * 4_999], ordered[3 * 4_999])
+        // Whole; in shares of ids in any order (as a plan parks them); in shares each after the
+        // one before; an empty share among them.
+        let shuffled = stride(from: 0, to: ids.count, by: 2_500).map { Array(ids[$0..<min($0 + 2_500, ids.count)]) }
+        let rising = stride(from: 0, to: ids.count, by: 4_000).map { Array(ordered.items[$0..<min($0 + 4_000, ids.count)].map(\.id)) }
+        for shares in [[ids], shuffled, rising + [[]]] {
+            for (store, spills) in [(PackedStore(spillingInto: nil), false), (PackedStore(spillingInto: folder.path, at: 1 << 12), true)] {
+                var parked = MediaLedger.Entries.Parked(in: store)
+                for share in shares {
+                    var some = MediaLedger.Entries()
+                    for id in share { some[id] = ordered[id] }
+                    parked.park(some)
+                }
+                parked.seal()
+                XCTAssertEqual(parked.count, ordered.count)
+                XCTAssertEqual(store.spills, spills)
+                XCTAssertEqual(parked.take(), ordered)
+                let failed: Set<Int64> = [3, 3 * 5_000, 3 * 10_000, 4]
+                let less = parked.take(removing: failed)
+                XCTAssertEqual(less, ordered.removing(failed))
+                XCTAssertEqual(less.count, ordered.count - 3)
+                XCTAssertEqual(less[3 * 4_999], ordered[3 * 4_999])
+                XCTAssertEqual(less.items.map(\.id), less.items.map(\.id).sorted())
+            }
         }
     }
 
