@@ -11,8 +11,13 @@ import Foundation
 public struct FileList: Sendable, RandomAccessCollection, Equatable {
     /// Every path's UTF-8, one after another.
     private var bytes: [UInt8] = []
-    /// Where each path's bytes end in `bytes` (the next one's start).
-    private var ends: [Int] = []
+    /// Where each path's bytes end in `bytes` (the next one's start): four bytes a path, from
+    /// where its block of `blockSize` paths starts (`blockStarts`), not eight from the start.
+    private var ends: [UInt32] = []
+    /// Where each block of paths starts in `bytes`.
+    private var blockStarts: [Int] = []
+    /// Paths a block: so many of the longest paths Linux opens are far fewer than 4 GiB.
+    private static let blockSize = 1 << 16
     /// A regular file's size and modification time, when the walk learnt them.
     private var stamps: [Stamp] = []
     private var kinds: [Kind] = []
@@ -35,23 +40,33 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
 
     public mutating func append(_ entry: FileEntry) {
         var path = entry.path
-        path.withUTF8 { bytes.append(contentsOf: $0) }
-        ends.append(bytes.count)
+        path.withUTF8 { appendPath($0) }
         stamps.append(Stamp(size: entry.stamp?.size ?? 0, modified: entry.stamp?.modified.timeIntervalSinceReferenceDate ?? 0))
         kinds.append(entry.isLink ? .link : entry.stamp == nil ? .file : .fileWithStamp)
     }
 
     /// Appends the file at `index` of `other`, its path's bytes copied as they are.
     public mutating func append(from other: FileList, at index: Int) {
-        other.withPathBytes(at: index) { bytes.append(contentsOf: $0) }
-        ends.append(bytes.count)
+        other.withPathBytes(at: index) { appendPath($0) }
         stamps.append(other.stamps[index])
         kinds.append(other.kinds[index])
+    }
+
+    private mutating func appendPath(_ path: UnsafeBufferPointer<UInt8>) {
+        if ends.count % Self.blockSize == 0 { blockStarts.append(bytes.count) }
+        bytes.append(contentsOf: path)
+        ends.append(UInt32(bytes.count - blockStarts[blockStarts.count - 1]))
+    }
+
+    /// Where the path at `index` ends in `bytes`.
+    private func end(_ index: Int) -> Int {
+        blockStarts[index / Self.blockSize] + Int(ends[index])
     }
 
     public mutating func reserveCapacity(_ count: Int, pathBytes: Int) {
         bytes.reserveCapacity(pathBytes)
         ends.reserveCapacity(count)
+        blockStarts.reserveCapacity(count / Self.blockSize + 1)
         stamps.reserveCapacity(count)
         kinds.reserveCapacity(count)
     }
@@ -73,8 +88,8 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
 
     /// Lends `body` the bytes of the path at `index`, where they lie.
     public func withPathBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let start = index == 0 ? 0 : ends[index - 1]
-        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<ends[index]])) }
+        let start = index == 0 ? 0 : end(index - 1)
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end(index)])) }
     }
 
     /// Whether the path at `index` is `path`, byte for byte.

@@ -30,6 +30,31 @@ final class FileListTests: XCTestCase {
         }
     }
 
+    /// Paths are placed by blocks of them (`FileList.blockSize`): each comes back whole on both
+    /// sides of a block's edge, empty ones and long ones among them, appended or copied.
+    func testPathsComeBackWholeAcrossTheBlocksTheyAreHeldIn() {
+        let count = 3 * (1 << 16) + 5
+        func path(_ index: Int) -> String {
+            index % 1_000 == 7 ? "" : "library/\(index / 1_000)/" + String(repeating: "x", count: index % 300) + "-\(index).jpg"
+        }
+        var list = FileList()
+        list.reserveCapacity(count, pathBytes: 0)
+        for index in 0..<count { list.append(FileEntry(path: path(index), isLink: index % 3 == 0, stamp: nil)) }
+        var copy = FileList()
+        for index in list.indices { copy.append(from: list, at: index) }
+        for edge in [0, 1 << 16, 2 << 16, 3 << 16] {
+            for index in max(0, edge - 3)..<min(count, edge + 3) {
+                XCTAssertEqual(list.path(at: index), path(index), "\(index)")
+                XCTAssertEqual(copy.path(at: index), path(index), "\(index)")
+                var expected = path(index)
+                expected.withUTF8 { XCTAssertTrue(list.pathIs($0, at: index), "\(index)") }
+            }
+        }
+        XCTAssertEqual(list.pathByteCount, (0..<count).reduce(0) { $0 + path($1).utf8.count })
+        XCTAssertTrue(list.indices.allSatisfy { list.path(at: $0) == path($0) && list.isLink(at: $0) == ($0 % 3 == 0) })
+        XCTAssertEqual(copy, list)
+    }
+
     func testAPathIsKnownByItsBytesNotItsUnicodeForm() {
         let list = FileList(Self.entries)
         var composed = "\u{e9}t\u{e9}/photo.heic"
