@@ -16,7 +16,7 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
     private var ends: [UInt32] = []
     /// Where each block of paths starts in `bytes`.
     private var blockStarts: [Int] = []
-    /// Paths a block: so many of the longest paths Linux opens are far fewer than 4 GiB.
+    /// Paths a block: to pass 4 GiB, each path of a block would have to average 64 KiB.
     private static let blockSize = 1 << 16
     /// A regular file's size and modification time, when the walk learnt them.
     private var stamps: [Stamp] = []
