@@ -240,6 +240,9 @@ def browser(chromium, gallery):
         chromium.get(gallery.base(scheme) + "assets/style.css")
         chromium.execute_script("localStorage.clear(); sessionStorage.clear();")
     yield b
+    # What the test stored on the origin it ended on goes with it: a later test's own server
+    # may be given the same port, and with it this storage.
+    chromium.execute_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
     b.set_clock(None)
     errors = [entry for entry in chromium.get_log("browser")
               if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]]

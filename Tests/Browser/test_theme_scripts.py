@@ -53,6 +53,8 @@ def test_a_layout_naming_folio_js_alone_still_gets_every_script(browser, old_lay
     page = old_layout_site["public"] / "search" / "index.html"
     assert page.read_text().count("<script src=") == 1
     browser.open(old_layout_site[scheme] + "search/index.html?q=lighthouse")
+    # This site's own server may have a port an earlier test's server had, and its storage.
+    browser.js("localStorage.clear(); sessionStorage.clear();")
     browser.wait_for("document.querySelectorAll('.search-results li').length > 0", timeout=10)
     assert browser.js("return Array.from(document.querySelectorAll('.search-results .caption-title')).map(function (e) { return e.textContent; })") \
         == ["Lighthouse at dusk"]
