@@ -179,7 +179,7 @@ public struct LocalFileAccess: FileAccess {
         // By the folders' bytes: two names in different Unicode forms are two folders, and one
         // String key (equal when canonically equivalent) would hold the contents of one of them.
         var read: [[UInt8]: FolderContents] = [:]
-        var (count, pathBytes) = (0, 0)
+        var (count, nameBytes) = (0, 0)
         var ascii = true
         var unreadable: [(path: String, reason: String)] = []
         // A level of folders at a time, its folders read on every core: a file's stamp is a call
@@ -192,7 +192,7 @@ public struct LocalFileAccess: FileAccess {
                 switch result {
                 case .success(let contents):
                     count += contents.files.count
-                    pathBytes += contents.files.pathByteCount
+                    nameBytes += contents.files.nameByteCount
                     ascii = ascii && contents.ascii
                     level += contents.folders
                     read[Array(folder.utf8)] = contents
@@ -202,7 +202,7 @@ public struct LocalFileAccess: FileAccess {
                 }
             }
         }
-        return (FolderListing(entries: Self.inOrder(consume read, count: count, pathBytes: pathBytes), unreadable: unreadable.sorted { $0.path < $1.path }),
+        return (FolderListing(entries: Self.inOrder(consume read, count: count, nameBytes: nameBytes), unreadable: unreadable.sorted { $0.path < $1.path }),
                 ascii)
     }
 
@@ -219,9 +219,9 @@ public struct LocalFileAccess: FileAccess {
     /// folder's files are let go once they are listed, and what they held goes back to the
     /// system every `returnedEvery` files: the folders were read on other cores, whose allocator
     /// keeps what is freed, and a large library's lists would stay resident beside the listing.
-    private static func inOrder(_ read: consuming [[UInt8]: FolderContents], count: Int, pathBytes: Int) -> FileList {
+    private static func inOrder(_ read: consuming [[UInt8]: FolderContents], count: Int, nameBytes: Int) -> FileList {
         var found = FileList()
-        found.reserveCapacity(count, pathBytes: pathBytes)
+        found.reserveCapacity(count, nameBytes: nameBytes)
         var open: [(contents: FolderContents, file: Int, folder: Int)] = []
         var letGo = 0
         if let top = read.removeValue(forKey: []) { open.append((top, 0, 0)) }

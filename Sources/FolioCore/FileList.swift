@@ -1,23 +1,32 @@
 import Foundation
 
-/// The files of a walk, in its order, held as few arrays rather than an entry each: every path's
-/// bytes one after another in one buffer, and each file's stamp and kind beside. A walk of a
-/// large library lists a file for every photo and is held until its photos are in the model; an
-/// entry of its own for each (`FileEntry`, its path a string of its own) is about twice the size.
+/// The files of a walk, in its order, held as few arrays rather than an entry each: every file's
+/// name (its path after its folder) one after another in one buffer, each run of files in one
+/// folder that folder's path once, and each file's stamp and kind beside. A walk of a large
+/// library lists a file for every photo and is held until its photos are in the model; an entry
+/// of its own for each (`FileEntry`, its path a string of its own) is about twice the size, and
+/// its folders are most of each path.
 ///
 /// Read as a collection it gives `FileEntry` values, each made when asked for (its path a new
-/// string). Passes over every file read what they need where it lies: `path(at:)`,
-/// `withPathBytes(at:_:)`, `stamp(at:)`, `isLink(at:)`.
+/// string). Passes over every file read what they need without a string: `path(at:)`,
+/// `withPathBytes(at:_:)`, `pathIs(_:at:)`, `stamp(at:)`, `isLink(at:)`.
 public struct FileList: Sendable, RandomAccessCollection, Equatable {
-    /// Every path's UTF-8, one after another.
-    private var bytes: [UInt8] = []
-    /// Where each path's bytes end in `bytes` (the next one's start): four bytes a path, from
-    /// where its block of `blockSize` paths starts (`blockStarts`), not eight from the start.
+    /// Every file's name's UTF-8, one after another.
+    private var names: [UInt8] = []
+    /// Where each name ends in `names` (the next one's start): four bytes a file, from where its
+    /// block of `blockSize` names starts (`blockStarts`), not eight from the start.
     private var ends: [UInt32] = []
-    /// Where each block of paths starts in `bytes`.
+    /// Where each block of names starts in `names`.
     private var blockStarts: [Int] = []
-    /// Paths a block: to pass 4 GiB, each path of a block would have to average 64 KiB.
+    /// Names a block: to pass 4 GiB, each name of a block would have to average 64 KiB.
     private static let blockSize = 1 << 16
+    /// The folders of the runs of files, each with its "/", one after another: a walk lists a
+    /// folder's files together, so a folder is held once (once a run where its subfolders' files
+    /// come between its own).
+    private var folders: [UInt8] = []
+    /// Where each run's first file is, and where its folder ends in `folders`.
+    private var runStarts: [Int] = []
+    private var folderEnds: [Int] = []
     /// A regular file's size and modification time, when the walk learnt them.
     private var stamps: [Stamp] = []
     private var kinds: [Kind] = []
@@ -45,7 +54,7 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
         kinds.append(entry.isLink ? .link : entry.stamp == nil ? .file : .fileWithStamp)
     }
 
-    /// Appends the file at `index` of `other`, its path's bytes copied as they are.
+    /// Appends the file at `index` of `other`.
     public mutating func append(from other: FileList, at index: Int) {
         other.withPathBytes(at: index) { appendPath($0) }
         stamps.append(other.stamps[index])
@@ -53,26 +62,60 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
     }
 
     private mutating func appendPath(_ path: UnsafeBufferPointer<UInt8>) {
-        if ends.count % Self.blockSize == 0 { blockStarts.append(bytes.count) }
-        bytes.append(contentsOf: path)
-        ends.append(UInt32(bytes.count - blockStarts[blockStarts.count - 1]))
+        let cut = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        let folder = UnsafeBufferPointer(rebasing: path[..<cut])
+        if runStarts.isEmpty || !same(folder, folderBytes(ofRun: runStarts.count - 1)) {
+            runStarts.append(ends.count)
+            folders.append(contentsOf: folder)
+            folderEnds.append(folders.count)
+        }
+        if ends.count % Self.blockSize == 0 { blockStarts.append(names.count) }
+        names.append(contentsOf: path[cut...])
+        ends.append(UInt32(names.count - blockStarts[blockStarts.count - 1]))
     }
 
-    /// Where the path at `index` ends in `bytes`.
+    /// Where the name at `index` lies in `names`.
+    private func nameRange(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : end(index - 1))..<end(index)
+    }
+
     private func end(_ index: Int) -> Int {
         blockStarts[index / Self.blockSize] + Int(ends[index])
     }
 
-    public mutating func reserveCapacity(_ count: Int, pathBytes: Int) {
-        bytes.reserveCapacity(pathBytes)
+    /// The run the file at `index` is in: the last one starting at or before it.
+    private func run(of index: Int) -> Int {
+        var (low, high) = (0, runStarts.count)
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if runStarts[middle] <= index { low = middle } else { high = middle }
+        }
+        return low
+    }
+
+    private func folderBytes(ofRun run: Int) -> Range<Int> {
+        (run == 0 ? 0 : folderEnds[run - 1])..<folderEnds[run]
+    }
+
+    private func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        folders.withUnsafeBufferPointer { Self.same(bytes, UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+    }
+
+    /// Room for `count` files whose names (their paths after their folders) take `nameBytes`.
+    public mutating func reserveCapacity(_ count: Int, nameBytes: Int) {
+        names.reserveCapacity(nameBytes)
         ends.reserveCapacity(count)
         blockStarts.reserveCapacity(count / Self.blockSize + 1)
         stamps.reserveCapacity(count)
         kinds.reserveCapacity(count)
     }
 
-    /// The bytes of all the paths.
-    public var pathByteCount: Int { bytes.count }
+    /// The bytes of all the names.
+    public var nameByteCount: Int { names.count }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { ends.count }
@@ -86,15 +129,22 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
         withPathBytes(at: index) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Lends `body` the bytes of the path at `index`, where they lie.
+    /// Lends `body` the bytes of the path at `index`: its folder's and its name's, put together.
     public func withPathBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let start = index == 0 ? 0 : end(index - 1)
-        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<end(index)])) }
+        let (folder, name) = (folderBytes(ofRun: run(of: index)), nameRange(index))
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: folder.count + name.count) { path in
+            folders.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(rebasing: path[..<folder.count]).initialize(from: $0[folder]) }
+            names.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(rebasing: path[folder.count...]).initialize(from: $0[name]) }
+            return try body(UnsafeBufferPointer(path))
+        }
     }
 
     /// Whether the path at `index` is `path`, byte for byte.
     public func pathIs(_ path: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        withPathBytes(at: index) { $0.count == path.count && (path.isEmpty || memcmp($0.baseAddress!, path.baseAddress!, path.count) == 0) }
+        let (folder, name) = (folderBytes(ofRun: run(of: index)), nameRange(index))
+        guard path.count == folder.count + name.count else { return false }
+        return same(UnsafeBufferPointer(rebasing: path[..<folder.count]), folder)
+            && names.withUnsafeBufferPointer { Self.same(UnsafeBufferPointer(rebasing: path[folder.count...]), UnsafeBufferPointer(rebasing: $0[name])) }
     }
 
     public func isLink(at index: Int) -> Bool { kinds[index] == .link }
@@ -111,7 +161,7 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
         let order = indices.sorted { paths[$0] < paths[$1] }
         guard order != Array(indices) else { return }
         var sorted = FileList()
-        sorted.reserveCapacity(count, pathBytes: bytes.count)
+        sorted.reserveCapacity(count, nameBytes: names.count)
         for index in order { sorted.append(from: self, at: index) }
         self = sorted
     }

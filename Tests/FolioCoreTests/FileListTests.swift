@@ -18,7 +18,7 @@ final class FileListTests: XCTestCase {
     func testEachFileComesBackAsItWent() {
         let list = FileList(Self.entries)
         XCTAssertEqual(list.count, Self.entries.count)
-        XCTAssertEqual(list.pathByteCount, Self.entries.reduce(0) { $0 + $1.path.utf8.count })
+        XCTAssertEqual(list.nameByteCount, Self.entries.reduce(0) { $0 + Self.name($1.path).utf8.count }, "each folder held apart")
         for (index, entry) in Self.entries.enumerated() {
             XCTAssertEqual(Array(list.path(at: index).utf8), Array(entry.path.utf8), "\(index)")
             XCTAssertEqual(list.withPathBytes(at: index) { Array($0) }, Array(entry.path.utf8), "\(index)")
@@ -38,7 +38,7 @@ final class FileListTests: XCTestCase {
             index % 1_000 == 7 ? "" : "library/\(index / 1_000)/" + String(repeating: "x", count: index % 300) + "-\(index).jpg"
         }
         var list = FileList()
-        list.reserveCapacity(count, pathBytes: 0)
+        list.reserveCapacity(count, nameBytes: 0)
         for index in 0..<count { list.append(FileEntry(path: path(index), isLink: index % 3 == 0, stamp: nil)) }
         var copy = FileList()
         for index in list.indices { copy.append(from: list, at: index) }
@@ -50,9 +50,29 @@ final class FileListTests: XCTestCase {
                 expected.withUTF8 { XCTAssertTrue(list.pathIs($0, at: index), "\(index)") }
             }
         }
-        XCTAssertEqual(list.pathByteCount, (0..<count).reduce(0) { $0 + path($1).utf8.count })
+        XCTAssertEqual(list.nameByteCount, (0..<count).reduce(0) { $0 + Self.name(path($1)).utf8.count })
         XCTAssertTrue(list.indices.allSatisfy { list.path(at: $0) == path($0) && list.isLink(at: $0) == ($0 % 3 == 0) })
         XCTAssertEqual(copy, list)
+    }
+
+    /// The path after its folder.
+    private static func name(_ path: String) -> Substring {
+        path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]
+    }
+
+    /// A folder's files are held under it once a run: files of folders that come and go, inside
+    /// each other or not, at the top or ending in "/", each come back whole.
+    func testFilesOfFoldersInAnyOrderComeBackWhole() {
+        let paths = ["a/1.jpg", "a/2.jpg", "a/b/1.jpg", "a/3.jpg", "top.jpg", "a/4.jpg", "b/", "b//x", "/", "", "a/b/2.jpg", "a/b/2.jpg", "ab/1.jpg"]
+        let list = FileList(paths.map { FileEntry(path: $0, isLink: false, stamp: nil) })
+        XCTAssertEqual(list.map(\.path), paths)
+        XCTAssertEqual(list.nameByteCount, paths.reduce(0) { $0 + Self.name($1).utf8.count })
+        for (index, path) in paths.enumerated() {
+            for (other, otherPath) in paths.enumerated() {
+                var bytes = otherPath
+                bytes.withUTF8 { XCTAssertEqual(list.pathIs($0, at: index), path == otherPath, "\(index) \(other)") }
+            }
+        }
     }
 
     func testAPathIsKnownByItsBytesNotItsUnicodeForm() {
