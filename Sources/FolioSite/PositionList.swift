@@ -1,15 +1,30 @@
-/// Positions in a builder's `ordered`, in a list's own order, each held in four bytes: a
-/// library's lists by place, region, person and album name every photo several times over, and
-/// a position is less than the number of photos.
+/// Positions in a builder's `ordered`, in a list's own order. A library's lists by place, region,
+/// person and album name every photo several times over, so each position is held as its step
+/// from the one before, in as few bytes as the step needs: a list newest first steps forward,
+/// most often by little. Every `stride`th position is held whole, with where the steps after it
+/// start, so any one is found by reading at most `stride - 1` steps, and a pass reads each once.
 struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
-    private var positions: [UInt32]
+    /// Each step, but those to a position held whole: seven bits a byte, low bits first, the
+    /// eighth set while more follow; a step forward as an even number, a step back as an odd one.
+    private var steps: [UInt8] = []
+    private var marks: [Mark] = []
+    private var length = 0
+    /// The last position appended.
+    private var last = 0
 
-    init() {
-        positions = []
+    /// A position held whole, and where the steps after it start in `steps`.
+    private struct Mark: Equatable {
+        var position: UInt32
+        var steps: UInt32
     }
 
+    private static let stride = 16
+
+    init() {}
+
     init(_ positions: some Sequence<Int>) {
-        self.positions = positions.map(Self.held)
+        for position in positions { append(position) }
+        letGoOfRoom()
     }
 
     init(arrayLiteral positions: Int...) {
@@ -17,24 +32,94 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { positions.count }
+    var endIndex: Int { length }
 
-    subscript(index: Int) -> Int { Int(positions[index]) }
-
-    mutating func append(_ position: Int) {
-        positions.append(Self.held(position))
+    subscript(index: Int) -> Int {
+        precondition(index >= 0 && index < length, "position \(index) of a list of \(length)")
+        let mark = marks[index / Self.stride]
+        var (position, at) = (Int(mark.position), Int(mark.steps))
+        for _ in 0..<(index % Self.stride) { position += Self.step(in: steps, at: &at) }
+        return position
     }
 
+    func makeIterator() -> Iterator { Iterator(list: self) }
+
+    /// Reads each step once, rather than from its mark for each position.
+    struct Iterator: IteratorProtocol {
+        fileprivate let list: PositionList
+        private var index = 0
+        private var position = 0
+        private var at = 0
+
+        fileprivate init(list: PositionList) {
+            self.list = list
+        }
+
+        mutating func next() -> Int? {
+            guard index < list.length else { return nil }
+            if index % PositionList.stride == 0 {
+                let mark = list.marks[index / PositionList.stride]
+                (position, at) = (Int(mark.position), Int(mark.steps))
+            } else {
+                position += PositionList.step(in: list.steps, at: &at)
+            }
+            index += 1
+            return position
+        }
+    }
+
+    /// Where `position` first is in the list, read in one pass.
+    func firstIndex(of position: Int) -> Int? {
+        for (index, each) in enumerated() where each == position { return index }
+        return nil
+    }
+
+    mutating func append(_ position: Int) {
+        precondition(position >= 0 && position < UInt32.max, "a position past four bytes")
+        if length % Self.stride == 0 {
+            precondition(steps.count < UInt32.max, "a list's steps past four bytes of them")
+            marks.append(Mark(position: UInt32(position), steps: UInt32(steps.count)))
+        } else {
+            let step = position - last
+            var value = UInt(bitPattern: step << 1 ^ step >> (Int.bitWidth - 1))
+            while value >= 0x80 {
+                steps.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            steps.append(UInt8(value))
+        }
+        last = position
+        length += 1
+    }
+
+    /// Room for `count` positions, a byte a step: the steps of a list of many photos are short.
     mutating func reserveCapacity(_ count: Int) {
-        positions.reserveCapacity(count)
+        marks.reserveCapacity((count + Self.stride - 1) / Self.stride)
+        steps.reserveCapacity(count)
+    }
+
+    /// Holds no more room than its steps take, once every position is in.
+    mutating func letGoOfRoom() {
+        guard steps.capacity > steps.count else { return }
+        steps = steps.withUnsafeBufferPointer { Array($0) }
     }
 
     mutating func sort(by areInIncreasingOrder: (Int, Int) throws -> Bool) rethrows {
-        try positions.sort { try areInIncreasingOrder(Int($0), Int($1)) }
+        var positions = Array(self)
+        try positions.sort(by: areInIncreasingOrder)
+        self = PositionList(positions)
     }
 
-    private static func held(_ position: Int) -> UInt32 {
-        precondition(position >= 0 && position < UInt32.max, "a position past four bytes")
-        return UInt32(position)
+    /// The step whose bytes start at `at` in `steps`; `at` moved past them.
+    private static func step(in steps: [UInt8], at: inout Int) -> Int {
+        var (value, shift): (UInt, UInt) = (0, 0)
+        while true {
+            let byte = steps[at]
+            at += 1
+            value |= UInt(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift += 7
+        }
+        return Int(bitPattern: value >> 1) ^ -Int(bitPattern: value & 1)
     }
 }

@@ -96,8 +96,8 @@ extension SiteBuilder {
         var index = Index()
         var places: [Int64: Place] = [:]
         var people: [Int64: Person] = [:]
-        // Each list made with room for its photos and no more: grown by doubling, a list holds
-        // up to twice the room it needs.
+        // Each list made with room for its photos, then held in no more than it takes: grown by
+        // doubling, a list holds up to twice the room it needs.
         var counts: (place: [Int64: Int], region: [Int64: Int], person: [Int64: Int]) = ([:], [:], [:])
         for item in ordered {
             if let id = item.placeId { counts.place[id, default: 0] += 1 }
@@ -122,6 +122,9 @@ extension SiteBuilder {
             // No one named is no one: not in People, with no page and no list to walk.
             if !item.person.isUnknown { people[item.person.id] = item.person }
         }
+        for id in Array(index.byPlace.keys) { index.byPlace[id]!.letGoOfRoom() }
+        for id in Array(index.byRegion.keys) { index.byRegion[id]!.letGoOfRoom() }
+        for id in Array(index.byPerson.keys) { index.byPerson[id]!.letGoOfRoom() }
         // One place at a time, through one set of points: never every place's points at once.
         var centres: [Int64: (latitude: Double, longitude: Double)] = [:]
         var centre = MapCoordinate.Centre()
