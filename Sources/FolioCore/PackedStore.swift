@@ -274,3 +274,6 @@ public struct PackedReader {
         return Int(count)
     }
 }
+
+/// Its bytes are a value's: a list held as packed numbers (`PositionList`) crosses threads.
+extension PackedWriter: Sendable {}

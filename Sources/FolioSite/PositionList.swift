@@ -1,24 +1,30 @@
+import FolioCore
+
 /// Positions in a builder's `ordered`, in a list's own order. A library's lists by place, region,
 /// person and album name every photo several times over, so each position is held as its step
 /// from the one before, in as few bytes as the step needs: a list newest first steps forward,
 /// most often by little. Every `stride`th position is held whole, with where the steps after it
 /// start, so any one is found by reading at most `stride - 1` steps, and a pass reads each once.
 struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByArrayLiteral {
-    /// Each step, but those to a position held whole: seven bits a byte, low bits first, the
-    /// eighth set while more follow; a step forward as an even number, a step back as an odd one.
-    private var steps: [UInt8] = []
+    /// Each step, but those to a position held whole, as a packed number (`PackedWriter.number`:
+    /// a step back is as short as one forward).
+    private var steps = PackedWriter()
     private var marks: [Mark] = []
     private var length = 0
     /// The last position appended.
     private var last = 0
 
     /// A position held whole, and where the steps after it start in `steps`.
-    private struct Mark: Equatable {
+    private struct Mark {
         var position: UInt32
         var steps: UInt32
     }
 
     private static let stride = 16
+
+    static func == (a: PositionList, b: PositionList) -> Bool {
+        a.elementsEqual(b)
+    }
 
     init() {}
 
@@ -37,8 +43,12 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
     subscript(index: Int) -> Int {
         precondition(index >= 0 && index < length, "position \(index) of a list of \(length)")
         let mark = marks[index / Self.stride]
-        var (position, at) = (Int(mark.position), Int(mark.steps))
-        for _ in 0..<(index % Self.stride) { position += Self.step(in: steps, at: &at) }
+        var position = Int(mark.position)
+        steps.bytes.withUnsafeBytes { bytes in
+            var reader = PackedReader(bytes)
+            reader.skip(Int(mark.steps))
+            for _ in 0..<(index % Self.stride) { position += Int(reader.number()) }
+        }
         return position
     }
 
@@ -61,7 +71,12 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
                 let mark = list.marks[index / PositionList.stride]
                 (position, at) = (Int(mark.position), Int(mark.steps))
             } else {
-                position += PositionList.step(in: list.steps, at: &at)
+                list.steps.bytes.withUnsafeBytes { bytes in
+                    var reader = PackedReader(bytes)
+                    reader.skip(at)
+                    position += Int(reader.number())
+                    at = reader.position
+                }
             }
             index += 1
             return position
@@ -77,16 +92,10 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
     mutating func append(_ position: Int) {
         precondition(position >= 0 && position < UInt32.max, "a position past four bytes")
         if length % Self.stride == 0 {
-            precondition(steps.count < UInt32.max, "a list's steps past four bytes of them")
-            marks.append(Mark(position: UInt32(position), steps: UInt32(steps.count)))
+            precondition(steps.bytes.count < UInt32.max, "a list's steps past four bytes of them")
+            marks.append(Mark(position: UInt32(position), steps: UInt32(steps.bytes.count)))
         } else {
-            let step = position - last
-            var value = UInt(bitPattern: step << 1 ^ step >> (Int.bitWidth - 1))
-            while value >= 0x80 {
-                steps.append(UInt8(truncatingIfNeeded: value) | 0x80)
-                value >>= 7
-            }
-            steps.append(UInt8(value))
+            steps.number(Int64(position - last))
         }
         last = position
         length += 1
@@ -95,31 +104,18 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
     /// Room for `count` positions, a byte a step: the steps of a list of many photos are short.
     mutating func reserveCapacity(_ count: Int) {
         marks.reserveCapacity((count + Self.stride - 1) / Self.stride)
-        steps.reserveCapacity(count)
+        steps.bytes.reserveCapacity(count)
     }
 
     /// Holds no more room than its steps take, once every position is in.
     mutating func letGoOfRoom() {
-        guard steps.capacity > steps.count else { return }
-        steps = steps.withUnsafeBufferPointer { Array($0) }
+        guard steps.bytes.capacity > steps.bytes.count else { return }
+        steps.bytes = steps.bytes.withUnsafeBufferPointer { Array($0) }
     }
 
     mutating func sort(by areInIncreasingOrder: (Int, Int) throws -> Bool) rethrows {
         var positions = Array(self)
         try positions.sort(by: areInIncreasingOrder)
         self = PositionList(positions)
-    }
-
-    /// The step whose bytes start at `at` in `steps`; `at` moved past them.
-    private static func step(in steps: [UInt8], at: inout Int) -> Int {
-        var (value, shift): (UInt, UInt) = (0, 0)
-        while true {
-            let byte = steps[at]
-            at += 1
-            value |= UInt(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
-        }
-        return Int(bitPattern: value >> 1) ^ -Int(bitPattern: value & 1)
     }
 }
