@@ -135,6 +135,33 @@ package final class PackedStore: @unchecked Sendable {
         }
     }
 
+    /// The bytes `part` of the values of the record at `offset`: a piece of a long record, read
+    /// without the rest of it.
+    package func withRecord<Result>(at offset: Int, part: Range<Int>,
+                                    _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        precondition(sealed, "a store is read once it is sealed")
+        guard offset < spilled else {
+            return try buffer.bytes.withUnsafeBytes { bytes in
+                let values = Self.values(in: UnsafeRawBufferPointer(rebasing: bytes[(offset - spilled)...]))
+                precondition(part.upperBound <= values.count, "a piece past its record's end")
+                return try body(UnsafeRawBufferPointer(rebasing: values[part]))
+            }
+        }
+        // A length is at most ten bytes.
+        let start = withUnsafeTemporaryAllocation(byteCount: 10, alignment: 8) { header in
+            let got = Self.read(file, into: UnsafeMutableRawBufferPointer(rebasing: header[..<min(header.count, spilled - offset)]), at: offset)
+            var reader = PackedReader(UnsafeRawBufferPointer(rebasing: header[..<got]))
+            let count = Int(reader.number())
+            precondition(part.upperBound <= count, "a piece past its record's end")
+            return offset + reader.position
+        }
+        return try withUnsafeTemporaryAllocation(byteCount: part.count, alignment: 8) { piece in
+            let read = Self.read(file, into: piece, at: start + part.lowerBound)
+            precondition(read == part.count, "a record of a store's own file could not be read back")
+            return try body(UnsafeRawBufferPointer(piece))
+        }
+    }
+
     /// A record's values: the bytes after its length, as many as it says.
     private static func values(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var header = PackedReader(bytes)

@@ -67,7 +67,7 @@ struct SiteRoutes: RandomAccessCollection, Sendable {
     }
 
     /// Its photo pages' routes made from these builders' photos (the same photos, read where
-    /// they lie: `SiteBuilder.spillPhotos`).
+    /// they lie: `SiteBuilder.spill`).
     mutating func readPhotos(of builders: [SiteBuilder]) {
         photoRoutes = builders.map(\.photoRoutes)
     }
@@ -272,10 +272,10 @@ struct PagesStep: BuildStep {
         lastSite = nil
         // Past `photosHeldUpTo` photos, the listed site's photos are rows since the plan, and
         // what reads photos at random is done: from here on every builder reads them where they
-        // lie (`SiteBuilder.spillPhotos`, the unlisted albums' too), the search index a photo at
+        // lie (`SiteBuilder.spill`, the unlisted albums' too), the search index a photo at
         // a time, in order, the render a page's few.
         if whole == nil {
-            for at in builders.indices { builders[at].spillPhotos(into: state.folder.path) }
+            for at in builders.indices { builders[at].spill(into: state.folder.path) }
             builder = builders[0]
             routes.readPhotos(of: builders)
         }

@@ -184,6 +184,11 @@ struct AlbumTree: Sendable {
         for path in albums.keys { albums[path]!.route = route(albums[path]!) }
     }
 
+    /// Each album's photos as a record of `store` (`PositionList.spilled(into:)`).
+    mutating func spillPhotos(into store: PackedStore) {
+        for path in albums.keys { albums[path]!.photos = albums[path]!.photos.spilled(into: store) }
+    }
+
     /// The album and the albums above it, the top one first.
     func lineage(_ path: String) -> [Album] {
         var chain: [Album] = []

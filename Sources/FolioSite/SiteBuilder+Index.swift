@@ -37,6 +37,13 @@ extension SiteBuilder {
         var inAlbum = AlbumOrder(count: 0)
         /// Each listing of photos cut into pages, by the path of its first page.
         var pages: [String: ListingPages] = [:]
+
+        /// The lists by place, region and person, and the places' favorites, as records of `store`.
+        mutating func spillLists(into store: PackedStore) {
+            for lists in [\Index.byPlace, \.byRegion, \.byPerson, \.favorites] {
+                self[keyPath: lists] = self[keyPath: lists].mapValues { $0.spilled(into: store) }
+            }
+        }
     }
 
     /// Where each photo is in its album's own order, by its position in `ordered`: a number each,

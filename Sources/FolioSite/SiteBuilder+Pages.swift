@@ -125,7 +125,7 @@ extension SiteBuilder {
         }
         frame.social = socialCard(listing: frame, cover: shown.first.map { ordered[$0] })
         return PhotosPage(frame: framed(frame, route: route, page: number, of: pages, shown: shown),
-                          photoSections: timeline(photos, page: shown), map: number == 0 ? placeLocator(place, root: frame.root) : nil)
+                          photoSections: timeline(photos, shown: shown, from: pages.range(number).lowerBound), map: number == 0 ? placeLocator(place, root: frame.root) : nil)
     }
 
     func regionsIndex() -> ListPage {

@@ -39,7 +39,10 @@ extension SiteBuilder {
            let at = index.inAlbum[position] {
             let photos = album.photos
             let list = sequence(album)
-            return (at > 0 ? photos[at - 1] : nil, at + 1 < photos.count ? photos[at + 1] : nil,
+            // The photo and those either side of it, read at once from a spilled list.
+            let around = max(at - 1, 0)..<min(at + 2, photos.count)
+            let near = photos.positions(in: around)
+            return (at > 0 ? near[0] : nil, at + 1 < photos.count ? near[near.count - 1] : nil,
                     SequencePlace(key: list?.key, file: list?.file, number: list == nil ? at + 1 : nil, count: list == nil ? photos.count : nil,
                                   title: album.title, href: album.href))
         }

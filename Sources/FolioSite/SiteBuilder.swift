@@ -52,7 +52,7 @@ public struct ImageLookup: Sendable {
 /// Turns the model into the site's pages, as values, one route at a time: `routes()` says which
 /// pages the site has, `page(_:)` makes one. Knows nothing of templates or files.
 public struct SiteBuilder: Sendable {
-    /// Its photos are `ordered`'s, and go from here when those are spilled (`spillPhotos`).
+    /// Its photos are `ordered`'s, and go from here when those are spilled (`spill(into:at:)`).
     public private(set) var snapshot: GallerySnapshot
     /// By photo id, as pages show them.
     let images: ImageLookup
@@ -65,10 +65,10 @@ public struct SiteBuilder: Sendable {
     let address: SiteAddress?
 
     /// Every photo, newest first: the order of lists and of previous/next. Read where they lie
-    /// once a large site is laid out (`spillPhotos(into:at:)`).
+    /// once a large site is laid out (`spill(into:at:)`).
     package private(set) var ordered: PhotoRows
     /// The folders of content/ that hold photos.
-    let albumTree: AlbumTree
+    private(set) var albumTree: AlbumTree
     /// Set when this builder draws one unlisted album (its snapshot that album's photos alone).
     let unlisted: UnlistedAlbum?
     /// The world the maps are drawn on (`WorldBasemap.path`); maps without it show only markers.
@@ -203,12 +203,17 @@ public struct SiteBuilder: Sendable {
         return items[min(start, items.count)..<min(start + settings.pageSize, items.count)]
     }
 
-    /// Lets go of its photos, read from here on where they lie (`PhotoRows.spilled(into:at:)`),
-    /// in a store that spills into `folder`: once the site is laid out, a page asks for a few
-    /// photos at a time.
-    package mutating func spillPhotos(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
+    /// Lets go of its photos and its listings' positions, read from here on where they lie
+    /// (`PhotoRows.spilled(into:at:)`, `PositionList.spilled(into:)`), in stores that spill into
+    /// `folder`: once the site is laid out, a page asks for a few photos at a time.
+    package mutating func spill(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
         ordered = ordered.spilled(into: folder, at: spillAt)
         snapshot.photos = PhotoRows()
+        // Read a page at a time, the lists spill from a smaller size than the photos do.
+        let lists = PackedStore(spillingInto: folder, at: min(spillAt, PackedStore.spoolSpillSize))
+        index.spillLists(into: lists)
+        albumTree.spillPhotos(into: lists)
+        lists.seal()
     }
 
     /// Every listing of photos cut into its pages (`ListingPages`), by the path of its first page:
@@ -246,16 +251,17 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The page of a listing of photos (`positions`, in the order shown) that `route` names: which
-    /// it is (from 0) of the listing's `pages`, and the photos it shows. Nil for a name the listing has not.
-    func listingPage(_ route: Route, name: String?, _ positions: PositionList) -> (page: Int, pages: ListingPages, shown: Slice<PositionList>)? {
+    /// it is (from 0) of the listing's `pages`, and the photos it shows, read alone. Nil for a name
+    /// the listing has not.
+    func listingPage(_ route: Route, name: String?, _ positions: PositionList) -> (page: Int, pages: ListingPages, shown: [Int])? {
         let pages = listingPages(route)
         guard pages.count == positions.count, let page = pages.page(named: name) else { return nil }
-        return (page, pages, positions[pages.range(page)])
+        return (page, pages, positions.positions(in: pages.range(page)))
     }
 
     /// A page of a listing of photos: its frame with its pager (the pages before and after it, and
     /// the days its photos were taken), its title past the first page saying those days.
-    func framed(_ frame: PageFrame, route: Route, page: Int, of pages: ListingPages, shown: Slice<PositionList>) -> PageFrame {
+    func framed(_ frame: PageFrame, route: Route, page: Int, of pages: ListingPages, shown: [Int]) -> PageFrame {
         var frame = frame
         let dates = shown.map { Self.when(ordered[$0]) }
         let days = dates.min().map { language.days(from: $0, to: dates.max()!) } ?? ""
@@ -377,15 +383,15 @@ public struct SiteBuilder: Sendable {
     }
 
     /// The photos `shown` in rows that keep their shapes.
-    func grid(_ shown: Slice<PositionList>) -> [PhotoSection] {
+    func grid(_ shown: [Int]) -> [PhotoSection] {
         [PhotoSection(title: nil, photos: shown.map { shapedCard(ordered[$0]) }, keepsShapes: true)].firstScreenEager()
     }
 
-    /// The photos `page` of `positions` (newest first) shows, in sections by when they were taken:
-    /// hours ago for the last day, then by date. A section carried on from the page before says so.
-    func timeline(_ positions: PositionList, page: Slice<PositionList>) -> [PhotoSection] {
+    /// The photos `shown` from `start` of `positions` (newest first), in sections by when they were
+    /// taken: hours ago for the last day, then by date. A section carried on from the page before says so.
+    func timeline(_ positions: PositionList, shown: [Int], from start: Int) -> [PhotoSection] {
         var sections: [PhotoSection] = []
-        for item in page.map({ ordered[$0] }) {
+        for item in shown.map({ ordered[$0] }) {
             let title = PhotoText.whenSection(Self.when(item), now: now, language)
             if sections.last?.title == title {
                 sections[sections.count - 1].photos.append(shapedCard(item))
@@ -393,8 +399,8 @@ public struct SiteBuilder: Sendable {
                 sections.append(PhotoSection(title: title, photos: [shapedCard(item)], keepsShapes: true))
             }
         }
-        if let first = page.first, page.startIndex > positions.startIndex, !sections.isEmpty,
-           PhotoText.whenSection(Self.when(ordered[positions[page.startIndex - 1]]), now: now, language)
+        if let first = shown.first, start > 0, !sections.isEmpty,
+           PhotoText.whenSection(Self.when(ordered[positions[start - 1]]), now: now, language)
             == PhotoText.whenSection(Self.when(ordered[first]), now: now, language) {
             sections[0].continued = true
         }

@@ -71,4 +71,22 @@ final class PackedStoreTests: XCTestCase {
         XCTAssertFalse(nowhere.spills, "a folder that takes no file leaves the records in memory")
         Self.check(nowhere, more)
     }
+
+    /// A piece of a record is the same bytes as that piece of the whole, read from memory or
+    /// from the file, at the record's start, in its middle and at its end.
+    func testAPieceOfARecordIsThoseBytesOfTheWhole() throws {
+        for spillAt in [Int.max, 100] {
+            let store = PackedStore(spillingInto: folder.path, at: spillAt)
+            // Lengths whose own length takes one, two and three bytes.
+            let records = [5, 200, 20_000].map { count in (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ count) } }
+            let offsets = records.map { bytes in store.append { $0.bytes.append(contentsOf: bytes) } }
+            store.seal()
+            XCTAssertEqual(store.spills, spillAt == 100)
+            for (bytes, offset) in zip(records, offsets) {
+                for part in [0..<0, 0..<1, 0..<bytes.count, 3..<5, (bytes.count - 2)..<bytes.count, (bytes.count / 2)..<bytes.count] {
+                    XCTAssertEqual(store.withRecord(at: offset, part: part) { Array($0) }, Array(bytes[part]), "\(part) of \(bytes.count)")
+                }
+            }
+        }
+    }
 }

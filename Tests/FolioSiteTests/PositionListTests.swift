@@ -1,3 +1,4 @@
+import FolioCore
 @testable import FolioSite
 import Foundation
 import XCTest
@@ -40,6 +41,35 @@ final class PositionListTests: XCTestCase {
                 XCTAssertEqual(list.firstIndex(of: position), positions.firstIndex(of: position))
             }
             XCTAssertNil(list.firstIndex(of: -1))
+        }
+    }
+
+    /// Spilled into a store, in its memory or in its file, a list reads back what it held: a page
+    /// anywhere, one position at random, or the whole in a pass.
+    func testASpilledListReadsBackWhatItHeld() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("positions-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lists = Self.lists() + [(0..<5_000).map { $0 * 2 + $0 % 7 }]
+        for (spillAt, inFile) in [(Int.max, false), (64, true)] {
+            let store = PackedStore(spillingInto: folder.path, at: spillAt)
+            let spilled = lists.map { PositionList($0).spilled(into: store) }
+            store.seal()
+            XCTAssertEqual(store.spills, inFile)
+            for (positions, list) in zip(lists, spilled) {
+                XCTAssertEqual(list.isSpilled, !positions.isEmpty, "an empty list has nothing to spill")
+                XCTAssertEqual(list.count, positions.count)
+                XCTAssertEqual(Array(list), positions, "in a pass")
+                XCTAssertEqual(list, PositionList(positions))
+                for start in Set([0, 1, 15, 16, 17, positions.count / 2, positions.count - 1]) where start >= 0 && start < positions.count {
+                    for length in [1, 15, 16, 17, 100] {
+                        let range = start..<min(start + length, positions.count)
+                        XCTAssertEqual(list.positions(in: range), Array(positions[range]), "a page at \(range)")
+                    }
+                    XCTAssertEqual(list[start], positions[start], "at random")
+                }
+                XCTAssertEqual(list.positions(in: positions.count..<positions.count), [])
+            }
         }
     }
 

@@ -190,7 +190,7 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(middle.sequence, "a photo in no album walks the site, without a count")
     }
 
-    /// Read where they lie (`spillPhotos`), a builder's photos make every page as they did held:
+    /// Read where they lie (`spill(into:at:)`), a builder's photos and listings make every page as they did held:
     /// each photo made again from its row is the photo spilled, and every page's value and key
     /// is the same (rows read back from the store's file, not only from its buffer).
     func testEveryPageIsTheSameWithItsPhotosReadWhereTheyLie() throws {
@@ -205,15 +205,20 @@ final class SiteBuilderTests: XCTestCase {
             if n % 2 == 0 { (photos[n].photo.latitude, photos[n].photo.longitude) = (45.76 + Double(n) / 100, 4.83) }
             if n % 8 == 0 { photos[n].photo.checksum = String(format: "%016x", n) }
         }
-        let held = try builder(photos)
+        // Pages of eight: a listing's later pages read their positions from the middle of its list.
+        let held = try builder(photos, pageSize: 8)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var spilled = held
-        spilled.spillPhotos(into: folder.path, at: 512)
+        spilled.spill(into: folder.path, at: 512)
         XCTAssertTrue(spilled.ordered.isSpilled)
         XCTAssertTrue(spilled.snapshot.photos.isEmpty, "the snapshot's photos are let go")
         XCTAssertTrue(spilled.ordered.rowsInFile, "the rows spilled to a file")
+        let lists = [spilled.index.byPlace, spilled.index.byRegion, spilled.index.byPerson, spilled.index.favorites].flatMap(\.values)
+            + spilled.albumTree.albums.values.map(\.photos)
+        XCTAssertTrue(lists.allSatisfy(\.isSpilled), "the listings are read where they lie")
+        XCTAssertGreaterThan(lists.map(\.count).max() ?? 0, 16, "a listing past its first mark")
         XCTAssertEqual(spilled.ordered.count, 60)
         for (made, item) in zip(spilled.ordered, held.ordered) {
             XCTAssertEqual(made, item)
