@@ -76,7 +76,8 @@ public struct ContentParts: Sendable {
         // photo under it is looked at, and a record naming one of its files is passed over.
         var exclusions = loader.exclusions
         let whole = walk.entries
-        let markers = whole.indices.filter { whole.withPathBytes(at: $0, ContentExclusions.isMarker(bytes:)) }
+        // A marker is known by its name.
+        let markers = whole.indices.filter { whole.withNameBytes(at: $0, ContentExclusions.isMarker(bytes:)) }
         exclusions.readMarkers(markers.filter { !whole.isLink(at: $0) }.map(whole.path(at:)), contentRoot: contentRoot, files: files)
         // The walk's own listing when nothing is left out, not a copy.
         var kept = whole
@@ -95,10 +96,10 @@ public struct ContentParts: Sendable {
         self.listing = listing
         // The listing's paths, each made a string when a pass asks for it.
         let all = listing.indices.lazy.map(listing.path(at:))
-        // Each file's kind by its extension, found once (on every core) and asked by every pass
-        // below, which looks at a file's path only when its kind is the one it is after: a pass
-        // through all of them would make a string of every one.
-        let kinds = listing.indices.concurrentMap(minimum: 4096) { listing.withPathBytes(at: $0, ContentFileKind.init(pathBytes:)) }
+        // Each file's kind by its name's extension, found once (on every core) and asked by every
+        // pass below, which looks at a file's path only when its kind is the one it is after: a
+        // pass through all of them would make a string of every one.
+        let kinds = listing.indices.concurrentMap(minimum: 4096) { listing.withNameBytes(at: $0, ContentFileKind.init(pathBytes:)) }
         self.kinds = kinds
         func listed(_ kind: ContentFileKind) -> [FileEntry] {
             kinds.indices.filter { kinds[$0] == kind }.map { listing[$0] }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Read as a collection it gives `FileEntry` values, each made when asked for (its path a new
 /// string). Passes over every file read what they need without a string: `path(at:)`,
-/// `withPathBytes(at:_:)`, `pathIs(_:at:)`, `stamp(at:)`, `isLink(at:)`.
+/// `withPathBytes(at:_:)`, `withNameBytes(at:_:)`, `pathIs(_:at:)`, `stamp(at:)`, `isLink(at:)`.
 public struct FileList: Sendable, RandomAccessCollection, Equatable {
     /// Every file's name's UTF-8, one after another.
     private var names: [UInt8] = []
@@ -137,6 +137,13 @@ public struct FileList: Sendable, RandomAccessCollection, Equatable {
             names.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(rebasing: path[folder.count...]).initialize(from: $0[name]) }
             return try body(UnsafeBufferPointer(path))
         }
+    }
+
+    /// Lends `body` the bytes of the name at `index` (its path after the last "/") where they lie:
+    /// all a pass over every file needs to tell a file's kind by its extension, with no folder
+    /// found and put in front of it.
+    public func withNameBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try names.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[nameRange(index)])) }
     }
 
     /// Whether the path at `index` is `path`, byte for byte.

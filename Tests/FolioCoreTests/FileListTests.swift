@@ -67,6 +67,8 @@ final class FileListTests: XCTestCase {
         let list = FileList(paths.map { FileEntry(path: $0, isLink: false, stamp: nil) })
         XCTAssertEqual(list.map(\.path), paths)
         XCTAssertEqual(list.nameByteCount, paths.reduce(0) { $0 + Self.name($1).utf8.count })
+        XCTAssertEqual(list.indices.map { list.withNameBytes(at: $0) { String(decoding: $0, as: UTF8.self) } }, paths.map { String(Self.name($0)) },
+                       "each name lent where it lies")
         for (index, path) in paths.enumerated() {
             for (other, otherPath) in paths.enumerated() {
                 var bytes = otherPath

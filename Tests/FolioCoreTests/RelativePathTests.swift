@@ -100,6 +100,15 @@ final class RelativePathTests: XCTestCase {
         for text in cases {
             XCTAssertEqual(RelativePath.lowercasedExtension(of: text).utf8.elementsEqual(RelativePath(text).lowercasedExtension.utf8), true, text)
         }
+        // A file's name alone (`FileList.withNameBytes`) tells the extension its path does, when
+        // the name is neither empty nor "." (a walked file's never is).
+        for text in cases {
+            var name = String(text.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+            guard !name.isEmpty, name != "." else { continue }
+            var path = text
+            let fromPath = path.withUTF8(RelativePath.lowercasedExtension(ofBytes:))
+            XCTAssertEqual(name.withUTF8(RelativePath.lowercasedExtension(ofBytes:)), fromPath, text)
+        }
     }
 
     func testResolvingClimbsButNeverAboveTheTop() {
