@@ -78,8 +78,15 @@ extension SearchIndex {
 
         /// The file `name`: one call, `folioData(kind, key, value)`.
         private mutating func add(_ name: String, _ kind: String, _ key: String, bytes value: [UInt8]) {
+            add(name, kind, key, capacity: value.count) { $0.append(contentsOf: value) }
+        }
+
+        /// The same, the value written straight into the file by `write`, with room for
+        /// `capacity` bytes of it: a long list is not made a second time beside the file.
+        private mutating func add(_ name: String, _ kind: String, _ key: String, capacity: Int, writing write: (inout Data) -> Void) {
             var data = Data("folioData(\(JSONText.string(kind)),\(JSONText.string(key)),".utf8)
-            data.append(contentsOf: value)
+            data.reserveCapacity(data.count + capacity + 3)
+            write(&data)
             data.append(contentsOf: ");\n".utf8)
             let file = File(path: SearchIndex.folder + name, data: data)
             if let emit { emit(file) } else { files.append(file) }
@@ -189,12 +196,12 @@ extension SearchIndex {
                 kept += (0..<bucketCount).map(SearchIndex.bucketFile)
             }
             for (sequence, positions) in sequences {
-                var value: [UInt8] = [UInt8(ascii: "[")]
-                value.reserveCapacity(positions.count * 7 + 2)
                 let numbering = numbering
-                JSONText.appendList(positions.lazy.map { numbering[$0] }, to: &value)
-                value.append(UInt8(ascii: "]"))
-                add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key, bytes: value)
+                add(String(sequence.file.dropFirst(SearchIndex.folder.count)), "s", sequence.key, capacity: positions.count * 7 + 2) { value in
+                    value.append(UInt8(ascii: "["))
+                    JSONText.appendList(positions.lazy.map { numbering[$0] }, to: &value)
+                    value.append(UInt8(ascii: "]"))
+                }
             }
             let meta = "{\"version\":3,\"photos\":\(numbering.count),\"shard\":\(SearchNumbering.slots),\"buckets\":\(bucketCount),"
                 + "\"fields\":" + SearchRecord.schema + ","

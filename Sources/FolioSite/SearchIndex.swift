@@ -374,7 +374,7 @@ package enum JSONText {
     /// Appends `numbers` in decimal digits, a comma between each, through a buffer on the stack
     /// appended a few kilobytes at a time, not a byte at a time with the array's own checks: the
     /// word files of common words, and every list, are long runs of numbers.
-    static func appendList<Numbers: Sequence<Int>>(_ numbers: Numbers, to bytes: inout [UInt8]) {
+    static func appendList<Numbers: Sequence<Int>, Bytes: RangeReplaceableCollection<UInt8>>(_ numbers: Numbers, to bytes: inout Bytes) {
         let capacity = 4096
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var (used, first) = (0, true)
