@@ -190,9 +190,9 @@ final class SiteBuilderTests: XCTestCase {
         XCTAssertNil(middle.sequence, "a photo in no album walks the site, without a count")
     }
 
-    /// Read where they lie (`spill(into:at:)`), a builder's photos and listings make every page as they did held:
-    /// each photo made again from its row is the photo spilled, and every page's value and key
-    /// is the same (rows read back from the store's file, not only from its buffer).
+    /// Read where they lie (`spill(into:at:)`), a builder's photos and listings make every page as
+    /// they did held: each photo made again from its row is the photo spilled, and every page's
+    /// value and key is the same (rows read back from the store's file, not only from its buffer).
     func testEveryPageIsTheSameWithItsPhotosReadWhereTheyLie() throws {
         var photos = (1...60).map { n in
             photo(n, title: n % 6 == 0 ? nil : "Photo \(n)", by: ["Josh", "Ann", "Bo"][n % 3],
