@@ -18,8 +18,8 @@ public enum ContentFileKind: String, Sendable, Equatable, Codable {
         self.init(lowercasedExtension: RelativePath.lowercasedExtension(of: path))
     }
 
-    /// The kind of the file whose path has these UTF-8 bytes: its last name's, so its name alone
-    /// (never empty, as a walked file's is not) tells the same.
+    /// The kind of the file whose path has these UTF-8 bytes. It is its last name's, so a name
+    /// alone that is neither empty nor "." (a walked file's never is) tells the same.
     public init(pathBytes: UnsafeBufferPointer<UInt8>) {
         self.init(lowercasedExtension: RelativePath.lowercasedExtension(ofBytes: pathBytes))
     }
