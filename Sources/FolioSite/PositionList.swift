@@ -34,6 +34,11 @@ struct PositionList: RandomAccessCollection, Sendable, Equatable, ExpressibleByA
 
     private static let stride = 16
 
+    /// The size from which the store of a site's spilled lists goes to its file: the lists of a
+    /// site of a few hundred thousand photos take a few megabytes as steps, less than a photo
+    /// store keeps in memory (`PackedStore.spillSize`), and a page reads only its own piece.
+    static let storeSpillSize = 1 << 19
+
     static func == (a: PositionList, b: PositionList) -> Bool {
         a.elementsEqual(b)
     }

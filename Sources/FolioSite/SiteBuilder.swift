@@ -209,8 +209,7 @@ public struct SiteBuilder: Sendable {
     package mutating func spill(into folder: String?, at spillAt: Int = PackedStore.spillSize) {
         ordered = ordered.spilled(into: folder, at: spillAt)
         snapshot.photos = PhotoRows()
-        // Read a page at a time, the lists spill from a smaller size than the photos do.
-        let lists = PackedStore(spillingInto: folder, at: min(spillAt, PackedStore.spoolSpillSize))
+        let lists = PackedStore(spillingInto: folder, at: min(spillAt, PositionList.storeSpillSize))
         index.spillLists(into: lists)
         albumTree.spillPhotos(into: lists)
         lists.seal()
